@@ -1,0 +1,53 @@
+# `make matrix` and `make test` each set up .venv on first use.
+#
+# torch: a user debugging their own CUDA stack must keep the torch they have.
+# When $(PYTHON) already imports torch, the venv sees it (--system-site-packages)
+# and nothing replaces it; only where there is no torch at all is one installed:
+# $(TORCH_SPEC), here the CPU build served locally (an unpinned torch would pull
+# several GB of CUDA packages).
+
+PYTHON ?= python3
+TORCH_SPEC ?= torch==2.13.0
+VENV ?= .venv
+PY := $(VENV)/bin/python
+MATRIX ?= matrix/default.yaml
+ARGS ?=
+PYTEST_ARGS ?=
+
+.PHONY: matrix test venv selftest bench clean-venv help
+
+help:
+	@echo "make matrix   run $(MATRIX) (ARGS='--jobs 2 repeats=3' to pass more)"
+	@echo "make test     the test suite"
+	@echo "make selftest every way to die, classified"
+	@echo "make bench    the benchmarks in bench/"
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@if $(PYTHON) -c "import torch" 2>/dev/null; then \
+	  echo "make: using the torch $(PYTHON) already has: $$($(PYTHON) -c 'import torch; print(torch.__version__)')"; \
+	  [ -x $(PY) ] || $(PYTHON) -m venv --system-site-packages $(VENV); \
+	else \
+	  [ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
+	  $(PY) -c "import torch" 2>/dev/null || { echo "make: no torch found; installing $(TORCH_SPEC)"; \
+	    $(PY) -m pip install -q $(TORCH_SPEC); }; \
+	fi
+	$(PY) -m pip install -q -e '.[dev]'
+	@$(PY) -c "import torch, hydra, submitit, pandas, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
+	@touch $@
+
+matrix: venv
+	$(PY) -m runner run $(MATRIX) $(ARGS)
+
+selftest: venv
+	$(PY) -m runner run matrix/selftest.yaml $(ARGS)
+
+test: venv
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: venv
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean-venv:
+	rm -rf $(VENV)

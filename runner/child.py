@@ -1,0 +1,56 @@
+"""The entry point of a cell's child process for built-in probes: `python -m runner.child SPEC.json`.
+
+Order matters: faulthandler first (so a crash anywhere leaves a Python stack in
+stderr.log), then the process-level knobs, then the probe. The probe's own
+report (status, metrics, reason) is written atomically next to the logs; the
+controller never trusts a half-written file.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import sys
+
+
+def write_json_atomic(path: str, data) -> None:
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, default=str)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def run(spec: dict) -> int:
+    import probes
+    from runner import knobs
+
+    params = spec["params"]
+    report_path = spec["report"]
+    try:
+        knobs.apply(params)
+        metrics = probes.load(spec["probe"]).main(params) or {}
+    except probes.Skip as e:
+        write_json_atomic(report_path, {"status": "skip", "reason": str(e)})
+        print(f"crashmatrix: skip: {e}", file=sys.stderr)
+        return 0
+    except probes.NonFinite as e:
+        write_json_atomic(report_path, {"status": "nan", "reason": str(e)})
+        print(f"crashmatrix: non-finite: {e}", file=sys.stderr)
+        return 1
+    write_json_atomic(report_path, {"status": "ok", "metrics": metrics})
+    return 0
+
+
+def main(argv=None) -> int:
+    faulthandler.enable(all_threads=True)
+    argv = sys.argv[1:] if argv is None else argv
+    with open(argv[0], encoding="utf-8") as f:
+        spec = json.load(f)
+    return run(spec)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

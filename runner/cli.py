@@ -1,0 +1,165 @@
+"""The command line: parse, validate, call the same functions tests call, print. Nothing else lives here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from runner.errors import BadInput
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training.")
+    sub = p.add_subparsers(dest="verb", metavar="VERB")
+    sub.required = True
+
+    r = sub.add_parser("run", help="run every cell of a matrix, each in its own process")
+    r.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
+    r.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
+    r.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
+    r.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
+    r.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
+    r.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    r.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets one via CUDA_VISIBLE_DEVICES")
+    r.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+
+    s = sub.add_parser("show", help="print the expanded cells without running anything")
+    s.add_argument("matrix")
+    s.add_argument("overrides", nargs="*")
+    s.add_argument("--format", choices=["table", "csv", "json"], default="table")
+
+    rep = sub.add_parser("report", help="summary tables of a finished or partial run")
+    rep.add_argument("run")
+    rep.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
+    rep.add_argument("--format", choices=["md", "github", "csv"], default="md")
+
+    e = sub.add_parser("env", help="the environment fingerprint of this machine")
+    e.add_argument("--json", action="store_true")
+
+    sub.add_parser("probes", help="the built-in probes and their parameters")
+    return p
+
+
+def _load(path: str, overrides):
+    from runner.spec import load_matrix
+
+    return load_matrix(path, overrides)
+
+
+def cmd_run(args) -> int:
+    from runner.runmatrix import run_matrix
+
+    if args.jobs < 1:
+        raise BadInput(f"--jobs: expected a whole number >= 1, got {args.jobs}")
+    if args.matrix is None:
+        if not args.resume:
+            raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
+        path = os.path.join(args.resume, "matrix.yaml")
+        if not os.path.exists(path):
+            raise BadInput(f"{args.resume}: not a run directory (no matrix.yaml)")
+        matrix = _load(path, args.overrides)
+    else:
+        matrix = _load(args.matrix, args.overrides)
+    if args.resume and not os.path.isdir(args.resume):
+        raise BadInput(f"--resume {args.resume}: no such run directory")
+    if args.executor != "local":
+        raise BadInput(f"--executor {args.executor}: not available in this build yet; use --executor local")
+    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs)
+    if outcome.interrupted:
+        return 130
+    if args.strict and any(r.outcome not in ("pass", "skip") for r in outcome.results):
+        return 1
+    return 0
+
+
+def cmd_show(args) -> int:
+    from runner.cell import spell
+    from runner.expand import columns, expand
+
+    matrix = _load(args.matrix, args.overrides)
+    cells = expand(matrix)
+    cols = columns(matrix, cells)
+    rows = [[c.cell_id] + [spell(c.values[k]) if k in c.values else "" for k in cols] for c in cells]
+    if args.format == "json":
+        print(json.dumps([{"cell_id": c.cell_id, **c.values} for c in cells], indent=1))
+    elif args.format == "csv":
+        import csv
+
+        w = csv.writer(sys.stdout)
+        w.writerow(["cell_id"] + cols)
+        w.writerows(rows)
+    else:
+        from tabulate import tabulate
+
+        print(tabulate(rows, headers=["cell_id"] + cols))
+        print(f"\n{len(cells)} cells x {matrix.repeats} repeats = {len(cells) * matrix.repeats} runs ({matrix.strategy})")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from runner.report import summary_text
+    from runner.store import read_fingerprint, read_rows
+
+    rows, value_columns, path = read_rows(args.run)
+    if args.format == "csv" and not args.by:
+        from runner.report import outcome_counts
+
+        import csv
+
+        w = csv.writer(sys.stdout)
+        w.writerow(["outcome", "runs", "cells"])
+        w.writerows(outcome_counts(rows))
+        return 0
+    if args.by:
+        from runner.pivot import pivot_text
+
+        print(pivot_text(rows, value_columns, args.by, fmt=args.format, source=path))
+        return 0
+    print(summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}", fmt=args.format))
+    return 0
+
+
+def cmd_env(args) -> int:
+    from runner import fingerprint as fp
+
+    facts = fp.collect()
+    if args.json:
+        print(json.dumps(facts, indent=1))
+    else:
+        for key, value in facts.items():
+            if key == "env":
+                for k, v in value.items():
+                    print(f"env.{k}: {v}")
+            elif key != "gpus":
+                print(f"{key}: {value}")
+    return 0
+
+
+def cmd_probes(args) -> int:
+    import probes
+
+    for name in probes.names():
+        mod = probes.load(name)
+        print(f"{name}: {getattr(mod, 'DESCRIPTION', '')}")
+        for key, default in mod.PARAMS.items():
+            print(f"    {key} = {default!r}")
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes}
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.verb](args)
+    except BadInput as e:
+        print(f"crashmatrix: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("crashmatrix: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,312 @@
+"""Running cell runs: N at a time, each a supervised fresh process, each result recorded as it ends.
+
+The loop waits on pidfds (and a self-pipe for signals), so a finished cell is
+seen at once rather than at the next poll. Ctrl-C or SIGTERM stops every
+running tree (SIGTERM, a grace of at most 1 s, SIGKILL), keeps what finished,
+and reports the run as interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+
+from runner import supervise
+from runner.cell import CellRun, spell
+from runner.classify import classify
+from runner.secrets import redact_argv
+from runner.spec import Matrix
+from runner.store import RunResult
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
+_TAIL_BYTES = 256 * 1024
+_HEAD_BYTES = 64 * 1024
+
+# Every tree started in this process, so an interrupt from any thread can end them all.
+_LIVE: dict[int, supervise.Running] = {}
+_LIVE_LOCK = threading.Lock()
+
+
+def _prepend_path(env: dict, var: str, entry: str) -> None:
+    env[var] = entry + (os.pathsep + env[var] if env.get(var) else "")
+
+
+def cell_params(matrix: Matrix, values: dict) -> dict:
+    params = dict(matrix.params)
+    params.update({k: v for k, v in values.items() if not k.startswith("env.")})
+    return params
+
+
+def cell_env(matrix: Matrix, values: dict) -> dict:
+    env = dict(os.environ)
+    env.update(matrix.env)
+    env.update({k[4:]: spell(v) for k, v in values.items() if k.startswith("env.")})
+    env.setdefault("PYTHONFAULTHANDLER", "1")
+    env["PYTHONUNBUFFERED"] = "1"  # a crash must not swallow the last lines it printed
+    return env
+
+
+def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str) -> supervise.Launch:
+    values = run.cell.values
+    params = cell_params(matrix, values)
+    env = cell_env(matrix, values)
+    token = f"{uuid.uuid4().hex[:12]}-{run.dirname}"
+    env.update(
+        {
+            supervise.TOKEN_VAR: token,
+            "CRASHMATRIX_RUN_DIR": run_dir,
+            "CRASHMATRIX_CELL_DIR": cell_dir,
+            "CRASHMATRIX_CELL_ID": run.cell.cell_id,
+            "CRASHMATRIX_REPEAT": str(run.repeat),
+            "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
+        }
+    )
+    if matrix.probe:
+        from runner.child import write_json_atomic
+
+        spec_path = os.path.join(cell_dir, "cell.json")
+        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
+        _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+        argv = [sys.executable, "-m", "runner.child", spec_path]
+        cwd = cell_dir
+    else:
+        program = list(matrix.command)
+        if program[0] in ("python", "python3"):
+            program[0] = sys.executable
+        argv = program
+        if matrix.pass_params == "overrides":
+            argv = argv + [f"{k}={spell(v)}" for k, v in params.items()]
+        if matrix.inject:
+            _prepend_path(env, "PYTHONPATH", INJECT_DIR)
+            _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+            env["CRASHMATRIX_KNOBS"] = json.dumps(params)
+        cwd = os.getcwd()
+    return supervise.Launch(
+        argv=argv,
+        env=env,
+        cwd=cwd,
+        stdout_path=os.path.join(cell_dir, "stdout.log"),
+        stderr_path=os.path.join(cell_dir, "stderr.log"),
+        token=token,
+    )
+
+
+def _read_ends(path: str) -> str:
+    """The head and the tail of a log: the telling line is near one end, and a flood must not be read whole."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            if size <= _HEAD_BYTES + _TAIL_BYTES:
+                return f.read().decode("utf-8", errors="replace")
+            head = f.read(_HEAD_BYTES)
+            f.seek(size - _TAIL_BYTES)
+            tail = f.read()
+            return (head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _read_report(path: str) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return data if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass
+class _Slot:
+    run: CellRun
+    cell_dir: str
+    running: supervise.Running
+    started_at: str
+
+
+class Engine:
+    """Runs CellRuns of one matrix into cell directories given by `cell_dir_for`, calling on_result for each."""
+
+    def __init__(self, matrix: Matrix, *, run_dir: str, cell_dir_for, rel, on_result, jobs: int = 1,
+                 install_signals: bool = True):
+        self.matrix = matrix
+        self.run_dir = run_dir
+        self.cell_dir_for = cell_dir_for
+        self.rel = rel
+        self.on_result = on_result
+        self.jobs = max(1, jobs)
+        self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
+        self.interrupted: str | None = None
+        self.host = socket.gethostname()
+
+    # --- one run ------------------------------------------------------------
+
+    def _start(self, run: CellRun) -> _Slot | RunResult:
+        cell_dir = self.cell_dir_for(run)
+        started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
+        launch = build_launch(self.matrix, run, cell_dir, self.run_dir)
+        try:
+            running = supervise.start(launch, self.matrix.timeout)
+        except OSError as e:
+            return RunResult(
+                cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
+                error=f"cannot launch {launch.argv[0]}: {e.strerror or e}", host=self.host,
+                log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(redact_argv(launch.argv)),
+            )
+        with _LIVE_LOCK:
+            _LIVE[running.pid] = running
+        return _Slot(run, cell_dir, running, started_at)
+
+    def _finish(self, slot: _Slot) -> RunResult:
+        r = slot.running
+        rc = r.popen.wait()
+        duration = time.monotonic() - r.started
+        # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
+        grace = min(self.matrix.kill_grace, 1.0) if r.term_sent_at is None else 0.0
+        leftovers = supervise.kill_tree(None, r.launch.token, grace)
+        with _LIVE_LOCK:
+            _LIVE.pop(r.pid, None)
+            keep = set(_LIVE)
+        supervise.reap_orphans(keep)
+        if r.pidfd is not None:
+            os.close(r.pidfd)
+        report = _read_report(os.path.join(slot.cell_dir, "report.json"))
+        verdict = classify(
+            rc,
+            timed_out=r.timed_out,
+            stderr=_read_ends(r.launch.stderr_path),
+            stdout=_read_ends(r.launch.stdout_path)[-_HEAD_BYTES:],
+            report=report,
+            timeout_s=self.matrix.timeout,
+        )
+        exit_code = rc if (rc is not None and rc >= 0 and not r.timed_out) else None
+        return RunResult(
+            cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
+            outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
+            duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir),
+            metrics=(report or {}).get("metrics") or {}, leftovers=tuple(leftovers),
+            started_at=slot.started_at, argv=tuple(redact_argv(r.launch.argv)),
+        )
+
+    # --- the loop -----------------------------------------------------------
+
+    def run(self, runs: list[CellRun]) -> bool:
+        """True when every run ended; False when interrupted (finished runs are kept)."""
+        supervise.become_subreaper()
+        pending = list(reversed(runs))
+        slots: dict[int, _Slot] = {}
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        old = {}
+        if self.install_signals:
+            def on_signal(signum, frame):
+                self.interrupted = signal.Signals(signum).name
+
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                old[sig] = signal.signal(sig, on_signal)
+            old_wakeup = signal.set_wakeup_fd(wake_w)
+        try:
+            while (pending or slots) and not self.interrupted:
+                while pending and len(slots) < self.jobs and not self.interrupted:
+                    started = self._start(pending.pop())
+                    if isinstance(started, RunResult):
+                        self.on_result(started)
+                    else:
+                        slots[started.running.pid] = started
+                if not slots:
+                    continue
+                self._wait(slots, wake_r)
+                now = time.monotonic()
+                for pid, slot in list(slots.items()):
+                    r = slot.running
+                    if r.popen.poll() is not None:
+                        del slots[pid]
+                        self.on_result(self._finish(slot))
+                    elif r.deadline is not None and now >= r.deadline and r.term_sent_at is None:
+                        r.timed_out = True
+                        r.term_sent_at = now
+                        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
+                    elif r.term_sent_at is not None and now >= r.term_sent_at + self.matrix.kill_grace:
+                        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
+            if self.interrupted:
+                self.stop_all(list(slots.values()))
+                return False
+            return True
+        finally:
+            if self.install_signals:
+                signal.set_wakeup_fd(old_wakeup)
+                for sig, handler in old.items():
+                    signal.signal(sig, handler)
+            os.close(wake_r)
+            os.close(wake_w)
+
+    def _wait(self, slots: dict[int, _Slot], wake_r: int) -> None:
+        now = time.monotonic()
+        deadlines = []
+        for slot in slots.values():
+            r = slot.running
+            if r.term_sent_at is not None:
+                deadlines.append(r.term_sent_at + self.matrix.kill_grace)
+            elif r.deadline is not None:
+                deadlines.append(r.deadline)
+        timeout = max(0.0, min(deadlines) - now) if deadlines else None
+        fds = [s.running.pidfd for s in slots.values() if s.running.pidfd is not None]
+        if len(fds) < len(slots):  # no pidfds here: poll
+            timeout = 0.05 if timeout is None else min(timeout, 0.05)
+        poller = select.poll()
+        for fd in fds + [wake_r]:
+            poller.register(fd, select.POLLIN)
+        try:
+            poller.poll(None if timeout is None else max(1, int(timeout * 1000) + 1))
+        except InterruptedError:
+            pass
+        try:
+            while os.read(wake_r, 512):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    @staticmethod
+    def stop_all(slots: list[_Slot]) -> None:
+        """End every running tree within about a second: SIGTERM, then SIGKILL."""
+        stop_running([s.running for s in slots])
+
+
+def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
+    for r in runnings:
+        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
+    end = time.monotonic() + grace
+    while time.monotonic() < end and any(r.popen.poll() is None for r in runnings):
+        time.sleep(0.02)
+    for r in runnings:
+        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
+    for r in runnings:
+        try:
+            r.popen.wait(timeout=2)
+        except Exception:
+            pass
+        supervise.kill_tree(None, r.launch.token, 0.0)
+        if r.pidfd is not None:
+            try:
+                os.close(r.pidfd)
+            except OSError:
+                pass
+        with _LIVE_LOCK:
+            _LIVE.pop(r.pid, None)
+    supervise.reap_orphans(set(_LIVE))
+
+
+def stop_everything() -> None:
+    """From any thread (e.g. bisect's Ctrl-C): end every tree this process started."""
+    with _LIVE_LOCK:
+        runnings = list(_LIVE.values())
+    stop_running(runnings)

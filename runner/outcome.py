@@ -1,0 +1,25 @@
+"""The outcome words of the contract, as an enum."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Outcome(str, enum.Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    CRASH = "crash"
+    WORKER_CRASH = "worker_crash"
+    CUDA_ERROR = "cuda_error"
+    OOM = "oom"
+    TIMEOUT = "timeout"
+    NAN = "nan"
+    SKIP = "skip"
+    ERROR = "error"
+
+    def __str__(self) -> str:  # so f-strings and CSV cells show the word
+        return self.value
+
+    @property
+    def is_failure(self) -> bool:
+        return self not in (Outcome.PASS, Outcome.SKIP)

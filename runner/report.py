@@ -1,0 +1,105 @@
+"""Readable tables of a run: progress lines while it runs, the summary after (summary.md and the console)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter, defaultdict
+
+from runner.fingerprint import one_line
+
+ORDER = ["pass", "fail", "crash", "worker_crash", "cuda_error", "oom", "timeout", "nan", "skip", "error"]
+
+
+def _fmt_s(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def _short(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class Progress:
+    """One line per finished run: position, outcome, the cell, counts so far, ETA."""
+
+    def __init__(self, total: int, jobs: int, value_columns: list[str], stream=None):
+        self.total, self.jobs, self.columns = total, max(1, jobs), value_columns
+        self.done = 0
+        self.counts: Counter = Counter()
+        self.durations: list[float] = []
+        self.stream = stream or sys.stdout
+        self.t0 = time.monotonic()
+
+    def update(self, result) -> None:
+        self.done += 1
+        self.counts[result.outcome] += 1
+        self.durations.append(result.duration_s)
+        left = self.total - self.done
+        eta = ""
+        if left > 0 and self.durations:
+            eta = f" · ETA {_fmt_s(sum(self.durations) / len(self.durations) * left / self.jobs)}"
+        counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
+        label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
+        what = result.outcome + (f" {result.signal}" if result.signal else "")
+        width = len(str(self.total))
+        line = (f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat} "
+                f"{_short(label, 70):<70} {result.duration_s:6.1f}s | {counts}{eta}")
+        print(line, file=self.stream, flush=True)
+
+
+def _table(rows, headers, fmt: str) -> str:
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt))
+
+
+def outcome_counts(rows: list[dict]) -> list[list]:
+    runs = Counter(r["outcome"] for r in rows)
+    cells: dict[str, set] = defaultdict(set)
+    for r in rows:
+        cells[r["outcome"]].add(r["cell_id"])
+    return [[o, runs[o], len(cells[o])] for o in ORDER + sorted(set(runs) - set(ORDER)) if runs[o]]
+
+
+def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
+    """One line per failing cell: its values, outcome and signal (as a rate when repeated), the telling error."""
+    by_cell: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_cell[r["cell_id"]].append(r)
+    out = []
+    for cell_id, runs in by_cell.items():
+        failures = [r for r in runs if r["outcome"] not in ("pass", "skip")]
+        if not failures:
+            continue
+        kinds = Counter((r["outcome"], r.get("signal", "")) for r in failures)
+        (outcome, sig), n = kinds.most_common(1)[0]
+        rate = f"{n}/{len(runs)} " if len(runs) > 1 else ""
+        label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
+        first = failures[0]
+        out.append([cell_id, label, f"{rate}{outcome}", sig, _short(first.get("error", ""), 90), first.get("log_dir", "")])
+    return out
+
+
+def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, *, title: str, fmt: str = "md",
+                 expected: int | None = None, interrupted: bool = False) -> str:
+    lines = [f"# {title}", ""]
+    if fingerprint:
+        lines += [f"Machine: {one_line(fingerprint)}", ""]
+    state = f"{len(rows)} runs"
+    if expected is not None and expected != len(rows):
+        state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted else "")
+    lines += [state, ""]
+    if rows:
+        lines += [_table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
+    failing = failing_cells(rows, value_columns)
+    if failing:
+        lines += ["## Failing cells", "", _table(failing, ["cell", "values", "outcome", "signal", "error", "logs"], fmt), ""]
+    elif rows:
+        lines += ["No failing cells.", ""]
+    return "\n".join(lines)

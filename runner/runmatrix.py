@@ -1,0 +1,88 @@
+"""`crashmatrix run`: expand, prepare the run directory, run every missing cell run, summarise."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+from runner import fingerprint as fp
+from runner.engine import Engine
+from runner.errors import BadInput
+from runner.expand import cell_runs, columns, expand
+from runner.report import Progress, summary_text
+from runner.spec import Matrix
+from runner.store import RunDir, read_rows
+
+RESULTS_ROOT = "results"
+
+
+@dataclass
+class RunOutcome:
+    run_dir: str
+    results: list
+    expected: int
+    interrupted: bool
+
+
+def default_out(matrix: Matrix) -> str:
+    return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
+
+
+def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = None, jobs: int = 1,
+               stream=None, with_torch_fingerprint: bool = True) -> RunOutcome:
+    stream = stream or sys.stdout
+    cells = expand(matrix)
+    if not cells:
+        raise BadInput(f"{matrix.path}: the matrix has no cells left (exclude removes them all)")
+    value_columns = columns(matrix, cells)
+    runs = cell_runs(matrix, cells)
+    if resume:
+        store = RunDir(resume)
+        done = store.reopen(value_columns)
+    else:
+        store = RunDir(out or default_out(matrix))
+        store.create(matrix.to_yaml_dict(), value_columns)
+        done = set()
+    todo = [r for r in runs if r.key not in done]
+    # The machine as it was for this run; a resumed run on another machine records both.
+    facts = fp.collect(with_torch=with_torch_fingerprint)
+    if resume and os.path.exists(os.path.join(store.path, "env.json")):
+        import json
+
+        with open(os.path.join(store.path, "env.json"), encoding="utf-8") as f:
+            first = json.load(f)
+        if first.get("host") != facts.get("host"):
+            store.write_json(f"env-{facts.get('host')}.json", facts)
+    else:
+        store.write_json("env.json", facts)
+
+    print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+          + (f", {len(done)} already done" if done else "")
+          + f"; {min(jobs, max(1, len(todo)))} at a time; into {os.path.relpath(store.path)}", file=stream, flush=True)
+    print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
+
+    progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
+    results = []
+
+    def on_result(result):
+        store.record(result)
+        results.append(result)
+        progress.update(result)
+
+    engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
+                    on_result=on_result, jobs=jobs)
+    completed = engine.run(todo)
+    rows, value_cols, _ = read_rows(store.path)
+    text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
+                        interrupted=not completed)
+    store.write_text("summary.md", text + "\n")
+    print("", file=stream)
+    print(text, file=stream, flush=True)
+    print(f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
+          file=stream, flush=True)
+    if not completed:
+        print(f"crashmatrix: interrupted ({engine.interrupted}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
+              file=sys.stderr, flush=True)
+    return RunOutcome(store.path, results, len(runs), not completed)

@@ -1,0 +1,376 @@
+"""Matrix files: read, apply Hydra overrides, validate, into a frozen Matrix.
+
+Dotted names (`cudnn.benchmark`, `env.NCCL_DEBUG`) are nested before Hydra
+sees the file, so overrides such as `axes.cudnn.benchmark=[true]` and
+`+axes.env.NCCL_DEBUG=[INFO]` address them, then flattened back in the file's
+order. Every problem is a BadInput naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field, replace
+
+from runner.cell import spell
+from runner.errors import BadInput
+
+TOP_KEYS = {
+    "name": "letters, digits, - and _",
+    "description": "free text",
+    "probe": "a built-in probe (crashmatrix probes)",
+    "command": "a program and its arguments, as a list",
+    "pass_params": "overrides | none",
+    "inject": "true | false",
+    "params": "a mapping of fixed parameters",
+    "axes": "a mapping of axis -> list of values",
+    "exclude": "a list of partial cells",
+    "include": "a list of cells",
+    "env": "a mapping of environment variables",
+    "strategy": "full | pairwise",
+    "order": "the t of t-way coverage for pairwise (2, 3, ...)",
+    "seed": "an integer (pairwise)",
+    "repeats": "runs of each cell (>= 1)",
+    "timeout": "seconds per cell run (> 0)",
+    "kill_grace": "seconds between SIGTERM and SIGKILL (>= 0)",
+    "executor": "a mapping of executor settings (Slurm)",
+}
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+@dataclass(frozen=True)
+class Matrix:
+    path: str
+    name: str
+    probe: str | None = None
+    command: tuple | None = None
+    pass_params: str = "overrides"
+    inject: bool = False
+    params: dict = field(default_factory=dict)
+    axes: dict = field(default_factory=dict)
+    exclude: tuple = ()
+    include: tuple = ()
+    env: dict = field(default_factory=dict)
+    strategy: str = "full"
+    order: int = 2
+    seed: int = 0
+    repeats: int = 1
+    timeout: float = 600.0
+    kill_grace: float = 3.0
+    executor: dict = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def axis_names(self) -> list[str]:
+        return list(self.axes)
+
+    def with_axes(self, axes: dict) -> "Matrix":
+        return replace(self, axes=dict(axes))
+
+    def to_yaml_dict(self) -> dict:
+        """The resolved matrix as it is written to the run directory (secrets redacted)."""
+        from runner.secrets import redact_mapping
+
+        out = {"name": self.name}
+        if self.description:
+            out["description"] = self.description
+        if self.probe:
+            out["probe"] = self.probe
+        else:
+            out["command"] = list(self.command)
+            out["pass_params"] = self.pass_params
+            out["inject"] = self.inject
+        out["params"] = redact_mapping(self.params)
+        out["axes"] = {k: list(v) for k, v in self.axes.items()}
+        if self.exclude:
+            out["exclude"] = [dict(e) for e in self.exclude]
+        if self.include:
+            out["include"] = [dict(i) for i in self.include]
+        out["env"] = redact_mapping(self.env)
+        out["strategy"] = self.strategy
+        if self.strategy != "full":
+            out["order"] = self.order
+            out["seed"] = self.seed
+        out["repeats"] = self.repeats
+        out["timeout"] = self.timeout
+        out["kill_grace"] = self.kill_grace
+        if self.executor:
+            out["executor"] = dict(self.executor)
+        return out
+
+
+# --- reading ---------------------------------------------------------------
+
+
+def _read_yaml(path: str):
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read the matrix file ({e.strerror})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise BadInput(f"{where}: not valid YAML: {problem}") from None
+    if data is None:
+        raise BadInput(f"{path}: the matrix file is empty; it needs at least `probe:` or `command:` and `axes:`")
+    if not isinstance(data, dict):
+        raise BadInput(f"{path}: expected a mapping at the top (name:, probe:, axes:, ...), got {type(data).__name__}")
+    return data
+
+
+def _nest(flat: dict, path: str, section: str) -> dict:
+    """{'cudnn.benchmark': v} -> {'cudnn': {'benchmark': v}}; remembers nothing (order is kept separately)."""
+    out: dict = {}
+    for key, value in flat.items():
+        key = str(key)
+        parts = key.split(".")
+        node = out
+        for p in parts[:-1]:
+            existing = node.setdefault(p, {})
+            if not isinstance(existing, dict):
+                raise BadInput(f"{path}: {section}.{key}: clashes with {section}.{'.'.join(parts[:-1])}")
+            node = existing
+        if isinstance(value, dict) and isinstance(node.get(parts[-1]), dict):
+            node[parts[-1]].update(value)
+        else:
+            node[parts[-1]] = value
+    return out
+
+
+def _flatten(nested: dict, prefix: str = "") -> dict:
+    out: dict = {}
+    for key, value in nested.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, name + "."))
+        else:
+            out[name] = value
+    return out
+
+
+def _order_like(flat: dict, order: list[str]) -> dict:
+    known = [k for k in order if k in flat]
+    return {k: flat[k] for k in known + [k for k in flat if k not in order]}
+
+
+def _compose(data: dict, overrides: list[str], path: str) -> dict:
+    from hydra import compose, initialize
+    from hydra.core.config_store import ConfigStore
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    for ov in overrides:
+        if "=" not in ov and not ov.startswith("~"):
+            raise BadInput(f"{path}: override '{ov}': expected key=value, +key=value or ~key (Hydra's override grammar)")
+    GlobalHydra.instance().clear()
+    ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
+    try:
+        with initialize(version_base=None, config_path=None):
+            cfg = compose(config_name="crashmatrix_matrix", overrides=list(overrides))
+        return OmegaConf.to_container(cfg, resolve=True)
+    except (HydraException, OmegaConfBaseException, ValueError) as e:
+        lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+        msg = " ".join(lines[:2]) or type(e).__name__
+        which = f" in {overrides}" if overrides else ""
+        raise BadInput(f"{path}: bad override{which}: {msg}") from None
+    finally:
+        GlobalHydra.instance().clear()
+
+
+def load_matrix(path: str, overrides=()) -> Matrix:
+    path = os.fspath(path)
+    data = _read_yaml(path)
+    overrides = list(overrides)
+    for key in data:
+        if key not in TOP_KEYS:
+            raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
+    for section in ("axes", "params", "executor"):
+        if section in data and data[section] is not None and not isinstance(data[section], dict):
+            raise BadInput(f"{path}: {section}: expected {TOP_KEYS[section]}, got {type(data[section]).__name__}")
+    axes_order = [str(k) for k in (data.get("axes") or {})]
+    params_order = [str(k) for k in (data.get("params") or {})]
+    data = dict(data)
+    data["axes"] = _nest(data.get("axes") or {}, path, "axes")
+    data["params"] = _nest(data.get("params") or {}, path, "params")
+    if overrides:
+        data = _compose(data, overrides, path)
+    for key in data:
+        if key not in TOP_KEYS:
+            raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
+    data["axes"] = _order_like(_flatten(data.get("axes") or {}), axes_order)
+    data["params"] = _order_like(_flatten(data.get("params") or {}), params_order)
+    return validate(data, path)
+
+
+# --- validation -------------------------------------------------------------
+
+
+def _int(data, key, path, minimum, default):
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise BadInput(f"{path}: {key}: expected an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def _number(data, key, path, default, *, positive):
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+        want = "a number of seconds > 0" if positive else "a number of seconds >= 0"
+        raise BadInput(f"{path}: {key}: expected {want}, got {value!r}")
+    return float(value)
+
+
+def _scalar_ok(v) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool)) or (
+        isinstance(v, list) and all(_scalar_ok(x) for x in v)
+    )
+
+
+def validate(data: dict, path: str) -> Matrix:
+    name = data.get("name")
+    if name is None:
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.splitext(os.path.basename(path))[0]).strip("-") or "matrix"
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise BadInput(f"{path}: name: {name!r} must be letters, digits, - and _ only (it names the run directory)")
+
+    probe, command = data.get("probe"), data.get("command")
+    if (probe is None) == (command is None):
+        raise BadInput(f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`")
+    probe_params = None
+    if probe is not None:
+        import probes
+
+        if not isinstance(probe, str) or probe not in probes.names():
+            raise BadInput(f"{path}: probe: unknown probe {probe!r} (built-in: {', '.join(probes.names())})")
+        probe_params = dict(probes.load(probe).PARAMS)
+    else:
+        if isinstance(command, str):
+            command = shlex.split(command)
+        if not isinstance(command, list) or not command or not all(isinstance(c, (str, int, float)) for c in command):
+            raise BadInput(f"{path}: command: expected a program and its arguments as a non-empty list, got {command!r}")
+        command = tuple(str(c) for c in command)
+
+    pass_params = data.get("pass_params", "overrides")
+    if pass_params not in ("overrides", "none"):
+        raise BadInput(f"{path}: pass_params: expected overrides | none, got {pass_params!r}")
+    inject = data.get("inject", False)
+    if not isinstance(inject, bool):
+        raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")
+
+    params = data.get("params") or {}
+    axes_raw = data.get("axes") or {}
+    axes: dict = {}
+    for key, values in axes_raw.items():
+        if isinstance(values, (str, int, float, bool)) or values is None:
+            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {values!r} (write [{spell(values)}])")
+        if not isinstance(values, list):
+            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {type(values).__name__}")
+        if not values:
+            raise BadInput(f"{path}: axes.{key}: empty axis; an axis needs at least one value")
+        for v in values:
+            if not _scalar_ok(v):
+                raise BadInput(f"{path}: axes.{key}: value {v!r} is not a scalar or a list of scalars")
+        spellings = [spell(v) for v in values]
+        if len(set(spellings)) != len(spellings):
+            raise BadInput(f"{path}: axes.{key}: repeated value in {spellings}")
+        if key in params:
+            raise BadInput(f"{path}: axes.{key}: also set in params; keep it in one place")
+        axes[key] = list(values)
+    for key, value in params.items():
+        if not _scalar_ok(value):
+            raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
+
+    if probe_params is not None:
+        from runner.knobs import COMMON_PARAMS
+
+        known = set(probe_params) | set(COMMON_PARAMS)
+        for section, names in (("params", params), ("axes", axes)):
+            for key in names:
+                if key.startswith("env.") or key in known:
+                    continue
+                raise BadInput(
+                    f"{path}: {section}.{key}: probe {probe!r} has no parameter {key!r} "
+                    f"(it takes: {', '.join(sorted(known))}; env.NAME sets a variable)"
+                )
+
+    exclude = _cells_list(data.get("exclude"), "exclude", path)
+    for i, entry in enumerate(exclude):
+        for key, value in entry.items():
+            if key not in axes:
+                raise BadInput(f"{path}: exclude[{i}].{key}: not an axis (axes: {', '.join(axes) or 'none'})")
+            if spell(value) not in {spell(v) for v in axes[key]}:
+                raise BadInput(
+                    f"{path}: exclude[{i}].{key}: {spell(value)} is not one of the axis's values "
+                    f"[{', '.join(spell(v) for v in axes[key])}]"
+                )
+    include = _cells_list(data.get("include"), "include", path)
+    if probe_params is not None:
+        from runner.knobs import COMMON_PARAMS
+
+        known = set(probe_params) | set(COMMON_PARAMS)
+        for i, entry in enumerate(include):
+            for key in entry:
+                if not (key.startswith("env.") or key in known):
+                    raise BadInput(f"{path}: include[{i}].{key}: probe {probe!r} has no parameter {key!r}")
+
+    env = data.get("env") or {}
+    if not isinstance(env, dict):
+        raise BadInput(f"{path}: env: expected a mapping of NAME: value, got {type(env).__name__}")
+    env = {str(k): spell(v) for k, v in env.items()}
+
+    strategy = data.get("strategy", "full")
+    if strategy not in ("full", "pairwise"):
+        raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
+    executor = data.get("executor") or {}
+    if not isinstance(executor, dict):
+        raise BadInput(f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}")
+    description = data.get("description") or ""
+
+    return Matrix(
+        path=path,
+        name=name,
+        probe=probe,
+        command=command,
+        pass_params=pass_params,
+        inject=inject,
+        params=dict(params),
+        axes=axes,
+        exclude=tuple(exclude),
+        include=tuple(include),
+        env=env,
+        strategy=strategy,
+        order=_int(data, "order", path, 2, 2),
+        seed=_int(data, "seed", path, 0, 0),
+        repeats=_int(data, "repeats", path, 1, 1),
+        timeout=_number(data, "timeout", path, 600, positive=True),
+        kill_grace=_number(data, "kill_grace", path, 3, positive=False),
+        executor=executor,
+        description=str(description),
+    )
+
+
+def _cells_list(value, key: str, path: str) -> list[dict]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadInput(f"{path}: {key}: expected a list of mappings like - {{num_workers: 0, pin_memory: true}}")
+    out = []
+    for i, entry in enumerate(value):
+        if not isinstance(entry, dict) or not entry:
+            raise BadInput(f"{path}: {key}[{i}]: expected a non-empty mapping of axis: value, got {entry!r}")
+        flat = _flatten(entry)
+        for k, v in flat.items():
+            if not _scalar_ok(v):
+                raise BadInput(f"{path}: {key}[{i}].{k}: expected a scalar, got {v!r}")
+        out.append(flat)
+    return out

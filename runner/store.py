@@ -1,0 +1,217 @@
+"""A run directory: matrix.yaml, env.json, results.csv (one row per finished run), cells/.
+
+Each finished run writes cells/<cell_id>-r<k>/result.json atomically, then its
+row is appended to results.csv in one write. A controller killed in between
+loses nothing: on resume, a result.json without its row gains the row, and a
+cell directory without result.json (a run in flight) is run again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
+
+from runner.cell import CellRun, spell
+from runner.child import write_json_atomic
+from runner.errors import BadInput
+
+FIRST_COLUMNS = ["cell_id", "repeat"]
+RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
+EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "leftovers", "started_at"]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    cell_id: str
+    repeat: int
+    values: dict
+    outcome: str
+    signal: str = ""
+    exit_code: int | None = None
+    error: str = ""
+    duration_s: float = 0.0
+    host: str = ""
+    log_dir: str = ""
+    metrics: dict = field(default_factory=dict)
+    leftovers: tuple = ()
+    started_at: str = ""
+    argv: tuple = ()
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.cell_id, self.repeat)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["leftovers"] = list(self.leftovers)
+        d["argv"] = list(self.argv)
+        return d
+
+    @staticmethod
+    def from_json(d: dict) -> "RunResult":
+        d = dict(d)
+        d["leftovers"] = tuple(d.get("leftovers") or ())
+        d["argv"] = tuple(d.get("argv") or ())
+        known = RunResult.__dataclass_fields__
+        return RunResult(**{k: v for k, v in d.items() if k in known})
+
+    def row(self, value_columns: list[str]) -> dict:
+        row = {"cell_id": self.cell_id, "repeat": self.repeat}
+        for col in value_columns:
+            row[col] = spell(self.values[col]) if col in self.values else ""
+        row.update(
+            outcome=self.outcome,
+            signal=self.signal,
+            exit_code="" if self.exit_code is None else self.exit_code,
+            error=" ".join(str(self.error).split())[:500],
+            duration_s=f"{self.duration_s:.3f}",
+            host=self.host,
+            log_dir=self.log_dir,
+        )
+        for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"):
+            value = self.metrics.get(key, "")
+            row[key] = f"{value:.6g}" if isinstance(value, float) else value
+        row["leftovers"] = len(self.leftovers)
+        row["started_at"] = self.started_at
+        return row
+
+
+def csv_columns(value_columns: list[str]) -> list[str]:
+    return FIRST_COLUMNS + list(value_columns) + RESULT_COLUMNS + EXTRA_COLUMNS
+
+
+class RunDir:
+    def __init__(self, path: str):
+        self.path = os.path.abspath(path)
+        self.csv_path = os.path.join(self.path, "results.csv")
+        self.value_columns: list[str] = []
+
+    # --- creating and reopening -------------------------------------------
+
+    def create(self, matrix_yaml: dict, value_columns: list[str]) -> None:
+        import yaml
+
+        if os.path.exists(self.csv_path):
+            raise BadInput(f"{self.path}: already holds a run (results.csv); use --resume {self.path} or another --out")
+        os.makedirs(os.path.join(self.path, "cells"), exist_ok=True)
+        with open(os.path.join(self.path, "matrix.yaml"), "w", encoding="utf-8") as f:
+            yaml.safe_dump(matrix_yaml, f, sort_keys=False)
+        self.value_columns = list(value_columns)
+        with open(self.csv_path, "w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerow(csv_columns(self.value_columns))
+
+    def reopen(self, value_columns: list[str]) -> set[tuple[str, int]]:
+        """For --resume: the runs already done (rows recovered from result.json first)."""
+        if not os.path.exists(self.csv_path):
+            raise BadInput(f"{self.path}: no results.csv to resume")
+        self._drop_partial_last_line()
+        with open(self.csv_path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f)
+            header = next(reader, None) or []
+            done = set()
+            for row in reader:
+                if len(row) >= 2:
+                    done.add((row[0], int(row[1])))
+        existing = [c for c in header if c not in FIRST_COLUMNS + RESULT_COLUMNS + EXTRA_COLUMNS]
+        missing = [c for c in value_columns if c not in existing]
+        if missing:
+            raise BadInput(
+                f"{self.csv_path}: the run has columns {existing}; the matrix now also has {missing}. "
+                "Resume with the same matrix, or start a new run."
+            )
+        self.value_columns = existing
+        for result in self._results_on_disk():
+            if result.key not in done:
+                self.append(result)
+                done.add(result.key)
+        return done
+
+    def _drop_partial_last_line(self) -> None:
+        with open(self.csv_path, "rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
+
+    def _results_on_disk(self):
+        cells = os.path.join(self.path, "cells")
+        if not os.path.isdir(cells):
+            return
+        for name in sorted(os.listdir(cells)):
+            path = os.path.join(cells, name, "result.json")
+            if os.path.exists(path):
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        yield RunResult.from_json(json.load(f))
+                except (OSError, ValueError, TypeError):
+                    continue
+
+    # --- per run ----------------------------------------------------------
+
+    def cell_dir(self, run: CellRun) -> str:
+        """A clean directory for this run (a leftover from an interrupted run is wiped)."""
+        path = os.path.join(self.path, "cells", run.dirname)
+        if os.path.exists(path):
+            shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        return path
+
+    def rel(self, path: str) -> str:
+        return os.path.relpath(path, self.path)
+
+    def record(self, result: RunResult) -> None:
+        write_json_atomic(os.path.join(self.path, result.log_dir, "result.json"), result.to_json())
+        self.append(result)
+
+    def append(self, result: RunResult) -> None:
+        buf = io.StringIO()
+        csv.DictWriter(buf, fieldnames=csv_columns(self.value_columns), extrasaction="ignore").writerow(
+            result.row(self.value_columns)
+        )
+        # One write on an O_APPEND descriptor: a row is either whole or absent.
+        fd = os.open(self.csv_path, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, buf.getvalue().encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def write_text(self, name: str, text: str) -> None:
+        tmp = os.path.join(self.path, f".{name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(self.path, name))
+
+    def write_json(self, name: str, data) -> None:
+        write_json_atomic(os.path.join(self.path, name), data)
+
+
+def read_rows(source: str) -> tuple[list[dict], list[str], str]:
+    """(rows, value columns, csv path) of a run directory or a results.csv file."""
+    path = os.path.join(source, "results.csv") if os.path.isdir(source) else source
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            header = reader.fieldnames or []
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read results ({e.strerror})") from None
+    except csv.Error as e:
+        raise BadInput(f"{path}: not a results.csv ({e})") from None
+    for needed in ("cell_id", "repeat", "outcome"):
+        if needed not in header:
+            raise BadInput(f"{path}: not a crashmatrix results.csv (no column {needed!r})")
+    value_columns = [c for c in header if c not in FIRST_COLUMNS + RESULT_COLUMNS + EXTRA_COLUMNS]
+    return rows, value_columns, path
+
+
+def read_fingerprint(source: str) -> dict:
+    directory = source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source))
+    try:
+        with open(os.path.join(directory, "env.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}

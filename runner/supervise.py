@@ -1,0 +1,180 @@
+"""Launching one cell run as a fresh process and ending its whole process tree.
+
+A cell run is started in a session of its own, with its output going straight
+to files (a flood neither blocks it nor grows our memory), and with a token in
+its environment. Its tree is found two ways: by parentage under /proc, and by
+that token, which every descendant inherits even after setsid(). The
+controller also makes itself a child subreaper, so a grandchild orphaned by the
+cell is re-parented to us rather than to init and can be reaped.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+TOKEN_VAR = "CRASHMATRIX_TOKEN"
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass
+class Launch:
+    argv: list
+    env: dict
+    cwd: str
+    stdout_path: str
+    stderr_path: str
+    token: str
+
+
+@dataclass
+class Running:
+    launch: Launch
+    popen: subprocess.Popen
+    started: float
+    deadline: float | None
+    pidfd: int | None = None
+    term_sent_at: float | None = None
+    timed_out: bool = False
+    leftovers: list = field(default_factory=list)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+
+def start(launch: Launch, timeout: float | None) -> Running:
+    """Start the run; raises OSError when the program cannot be launched."""
+    with open(launch.stdout_path, "wb") as out, open(launch.stderr_path, "wb") as err:
+        popen = subprocess.Popen(
+            launch.argv,
+            env=launch.env,
+            cwd=launch.cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            close_fds=True,
+        )
+    now = time.monotonic()
+    run = Running(launch, popen, now, now + timeout if timeout else None)
+    try:
+        run.pidfd = os.pidfd_open(popen.pid)
+    except (AttributeError, OSError):
+        run.pidfd = None  # old kernel: the engine polls instead
+    return run
+
+
+# --- finding a tree ---------------------------------------------------------
+
+
+def _proc_table(*, zombies: bool = False) -> dict[int, int]:
+    """pid -> ppid for every process we can see (zombies only when asked: they cannot be killed)."""
+    table = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: fields follow the last ')'.
+        rest = stat[stat.rfind(b")") + 2 :].split()
+        if len(rest) > 1 and (zombies or rest[0] != b"Z"):
+            table[int(entry.name)] = int(rest[1])
+    return table
+
+
+def _has_token(pid: int, needle: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return needle in f.read()
+    except OSError:
+        return False
+
+
+def tree(root: int | None, token: str | None) -> set[int]:
+    """Every live process of a cell: descendants of root, processes carrying the token, and their descendants."""
+    table = _proc_table()
+    me = os.getpid()
+    members = set()
+    if root is not None and root in table:
+        members.add(root)
+    if token:
+        needle = f"{TOKEN_VAR}={token}\0".encode()
+        members |= {pid for pid in table if pid != me and _has_token(pid, needle)}
+    children: dict[int, list[int]] = {}
+    for pid, ppid in table.items():
+        children.setdefault(ppid, []).append(pid)
+    stack = list(members)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in members and child != me:
+                members.add(child)
+                stack.append(child)
+    return members
+
+
+def describe(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        cmd = "?"
+    return f"{pid} {cmd[:120]}"
+
+
+def signal_all(pids, sig) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def reap_orphans(exclude: set[int] = frozenset()) -> None:
+    """Reap zombies re-parented to us (we are a subreaper), leaving Popen's own children alone."""
+    me = os.getpid()
+    for pid, ppid in _proc_table(zombies=True).items():
+        if ppid == me and pid not in exclude:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def kill_tree(root: int | None, token: str | None, grace: float, *, popen=None) -> list[str]:
+    """SIGTERM the whole tree, wait up to grace, SIGKILL what is left; returns what had to be killed."""
+    pids = tree(root, token)
+    if not pids:
+        return []
+    seen = [describe(p) for p in sorted(pids) if p != root]
+    signal_all(pids, signal.SIGTERM)
+    end = time.monotonic() + grace
+    while time.monotonic() < end:
+        if popen is not None:
+            popen.poll()
+        if not tree(root if popen is None or popen.returncode is None else None, token):
+            break
+        time.sleep(0.02)
+    # Processes may fork while dying: kill until nothing carries the token.
+    for _ in range(5):
+        left = tree(root if popen is None or popen.poll() is None else None, token)
+        if not left:
+            break
+        signal_all(left, signal.SIGKILL)
+        time.sleep(0.01)
+    return seen
