@@ -1,0 +1,67 @@
+"""Bad input of any kind: exit 2, one or two lines naming the file and the key, no traceback, nothing lost."""
+
+import pytest
+
+from conftest import crashmatrix
+
+GOOD = "name: ok\nprobe: fault\naxes:\n  mode: [pass]\n"
+
+CASES = [
+    ("unreadable", None, [], "cannot read"),
+    ("syntax", "name: x\naxes: [unclosed\n", [], "m.yaml:3:1: not valid YAML"),
+    ("not a mapping", "- a\n- b\n", [], "expected a mapping"),
+    ("unknown key", GOOD + "repeat: 3\n", [], "m.yaml: repeat: unknown key"),
+    ("empty axis", "name: x\nprobe: fault\naxes:\n  mode: []\n", [], "axes.mode: empty axis"),
+    ("scalar axis", "name: x\nprobe: fault\naxes:\n  mode: segv\n", [], "axes.mode: expected a list"),
+    ("unknown probe", "name: x\nprobe: nosuch\naxes:\n  a: [1]\n", [], "probe: unknown probe 'nosuch'"),
+    ("probe and command", GOOD + "command: [python]\n", [], "give exactly one"),
+    ("neither", "name: x\naxes:\n  a: [1]\n", [], "probe/command"),
+    ("unknown param", GOOD.replace("mode: [pass]", "mode: [pass]\n  colour: [red]"), [], "axes.colour: probe 'fault' has no parameter"),
+    ("exclude unknown axis", GOOD + "exclude:\n  - {wrokers: 4}\n", [], "exclude[0].wrokers: not an axis"),
+    ("exclude unknown value", GOOD + "exclude:\n  - {mode: segv}\n", [], "exclude[0].mode: segv is not one of"),
+    ("negative timeout", GOOD + "timeout: -5\n", [], "timeout: expected a number of seconds > 0"),
+    ("zero repeats", GOOD + "repeats: 0\n", [], "repeats: expected an integer >= 1"),
+    ("escaping name", GOOD.replace("name: ok", "name: ../../etc"), [], "name: '../../etc' must be letters"),
+    ("bad override grammar", GOOD, ["repeats=[1"], "bad override"),
+    ("override unknown key", GOOD, ["colour=red"], "Could not override 'colour'"),
+    ("override not key=value", GOOD, ["repeats"], "override 'repeats': expected key=value"),
+    ("delete missing", GOOD, ["~axes.nosuch"], "axes.nosuch"),
+    ("override makes axis empty", GOOD, ["axes.mode=[]"], "axes.mode: empty axis"),
+]
+
+
+@pytest.mark.parametrize("text,overrides,fragment", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("verb", ["show", "run"])
+def test_bad_matrix(tmp_path, text, overrides, fragment, verb):
+    path = tmp_path / "m.yaml"
+    if text is not None:
+        path.write_text(text)
+    proc = crashmatrix(verb, path, *overrides, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) <= 2
+    assert fragment in proc.stderr
+    assert "m.yaml" in proc.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_bad_resume_loses_nothing(tmp_path):
+    (tmp_path / "m.yaml").write_text(GOOD)
+    assert crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path).returncode == 0
+    before = (tmp_path / "run" / "results.csv").read_text()
+    # Same run directory, a matrix with a column the run does not have.
+    (tmp_path / "m2.yaml").write_text(GOOD.replace("mode: [pass]", "mode: [pass]\n  flood_mb: [1]"))
+    proc = crashmatrix("run", "m2.yaml", "--resume", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "flood_mb" in proc.stderr
+    # Starting a new run over an existing one is refused rather than overwriting it.
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2 and "already holds a run" in proc.stderr
+    assert (tmp_path / "run" / "results.csv").read_text() == before
+
+
+def test_bad_command_line_and_missing_runs(tmp_path):
+    for args in (["run"], ["report", tmp_path / "nope"], ["run", "m.yaml", "--jobs", "0"], ["frobnicate"]):
+        (tmp_path / "m.yaml").write_text(GOOD)
+        proc = crashmatrix(*args, cwd=tmp_path)
+        assert proc.returncode == 2, args
+        assert "Traceback" not in proc.stderr

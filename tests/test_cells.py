@@ -1,0 +1,194 @@
+"""Real children that really die, each way, through the real command line: the row a user reads."""
+
+import csv
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, crashmatrix, processes_with
+
+SELFTEST = """\
+name: dying
+probe: fault
+axes:
+  mode: [pass, segv, abort, bus, ill, fpe, kill, exit3, exception, hang, hang_ignore_term, flood, setsid_grandchild, memory, nan, skip]
+include:
+  - {mode: memory, rlimit.as_mb: 1024}
+params:
+  flood_mb: 100
+  alloc_mb: 4096
+timeout: 6
+kill_grace: 1
+"""
+
+EXPECTED = {
+    "pass": ("pass", "", "0"),
+    "segv": ("crash", "SIGSEGV", ""),
+    "abort": ("crash", "SIGABRT", ""),
+    "bus": ("crash", "SIGBUS", ""),
+    "ill": ("crash", "SIGILL", ""),
+    "fpe": ("crash", "SIGFPE", ""),
+    "kill": ("crash", "SIGKILL", ""),
+    "exit3": ("fail", "", "3"),
+    "exception": ("fail", "", "1"),
+    "hang": ("timeout", "", ""),
+    "hang_ignore_term": ("timeout", "", ""),
+    "flood": ("pass", "", "0"),
+    "setsid_grandchild": ("pass", "", "0"),
+    "memory": ("oom", "", "1"),
+    "nan": ("nan", "", "1"),
+    "skip": ("skip", "", "0"),
+}
+
+
+@pytest.fixture(scope="module")
+def dying_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("dying")
+    (tmp / "dying.yaml").write_text(SELFTEST)
+    out = tmp / "run"
+    # The controller reports its own peak RSS at exit (its children are not counted).
+    wrapper = (
+        "import atexit, resource, runpy, sys\n"
+        "atexit.register(lambda: print('controller_maxrss_kb=%d' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+        " file=sys.stderr))\n"
+        "sys.argv = ['crashmatrix'] + sys.argv[1:]\n"
+        "runpy.run_module('runner', run_name='__main__')\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", wrapper, "run", "dying.yaml", "--out", str(out), "--jobs", "2"],
+        cwd=tmp, env={**os.environ, "PYTHONPATH": ROOT}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    stdout, stderr = proc.communicate(timeout=300)
+    with open(out / "results.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {"proc": proc, "stdout": stdout, "stderr": stderr, "rows": rows, "out": out}
+
+
+def test_run_exits_0_whatever_the_cells_did(dying_run):
+    assert dying_run["proc"].returncode == 0, dying_run["stderr"]
+    assert "Traceback" not in dying_run["stderr"]
+
+
+def test_every_cell_has_exactly_one_row(dying_run):
+    modes = [r["mode"] for r in dying_run["rows"]]
+    assert sorted(modes) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("mode", sorted(EXPECTED))
+def test_each_way_to_die_is_classified(dying_run, mode):
+    row = next(r for r in dying_run["rows"] if r["mode"] == mode)
+    outcome, sig, exit_code = EXPECTED[mode]
+    assert (row["outcome"], row["signal"], row["exit_code"]) == (outcome, sig, exit_code), row
+    assert os.path.exists(dying_run["out"] / row["log_dir"] / "stderr.log")
+
+
+def test_the_telling_line(dying_run):
+    rows = {r["mode"]: r for r in dying_run["rows"]}
+    # faulthandler is on in every child: a crash leaves CPython's own line and a Python stack.
+    assert rows["segv"]["error"] == "Fatal Python error: Segmentation fault"
+    stack = (dying_run["out"] / rows["segv"]["log_dir"] / "stderr.log").read_text()
+    assert "Current thread" in stack and "fault.py" in stack
+    assert rows["exception"]["error"] == "RuntimeError: fault probe: an ordinary Python exception"
+    assert rows["memory"]["error"] == "MemoryError"
+    assert rows["hang"]["error"].startswith("timed out after 6 s")
+    assert rows["nan"]["error"] == "loss is nan at step 0 (fault probe)"
+    assert rows["skip"]["error"] == "fault probe: asked to skip"
+
+
+def test_a_hang_that_ignores_sigterm_is_killed_after_the_grace(dying_run):
+    row = next(r for r in dying_run["rows"] if r["mode"] == "hang_ignore_term")
+    assert 6.0 <= float(row["duration_s"]) < 6.0 + 1.0 + 2.0
+
+
+def test_a_setsid_grandchild_does_not_outlive_its_cell(dying_run):
+    row = next(r for r in dying_run["rows"] if r["mode"] == "setsid_grandchild")
+    assert row["leftovers"] == "1"
+    result = (dying_run["out"] / row["log_dir"] / "result.json").read_text()
+    assert "sleep 3600" in result
+
+
+def test_no_process_of_the_run_is_left(dying_run):
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={dying_run['out']}") == []
+
+
+def test_a_flood_goes_to_the_log_not_the_controllers_memory(dying_run):
+    row = next(r for r in dying_run["rows"] if r["mode"] == "flood")
+    assert os.path.getsize(dying_run["out"] / row["log_dir"] / "stdout.log") == 100 * 1024 * 1024
+    peak_kb = int(dying_run["stderr"].split("controller_maxrss_kb=")[1].split()[0])
+    assert peak_kb < 100 * 1024, f"the controller's peak RSS was {peak_kb} kB"
+
+
+def test_the_console_shows_progress_and_a_summary(dying_run):
+    out = dying_run["stdout"]
+    assert "[16/16]" in out
+    assert "| crash" in out and "| SIGSEGV" in out
+    summary = (dying_run["out"] / "summary.md").read_text()
+    assert "## Failing cells" in summary and "SIGBUS" in summary
+
+
+def test_a_real_dataloader_worker_segfault(tmp_path, write):
+    path = write("w.yaml", "name: w\nprobe: fault\naxes:\n  mode: [worker_segv]\ntimeout: 120\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "run" / "results.csv", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGSEGV"), row
+    assert "DataLoader worker" in row["error"] or "segmentation fault" in row["error"]
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_an_external_command_gets_values_verbatim_and_no_shell(tmp_path, write):
+    script = write("show_args.py", "import sys, os\nprint(repr(sys.argv[1:]))\nprint(os.environ.get('MODE_ENV'))\n")
+    path = write("m.yaml", f"""\
+name: ext
+command: [python, {script}]
+params:
+  text: "a b; echo $HOME `id` *"
+axes:
+  flag: [true]
+  env.MODE_ENV: ["$(whoami)"]
+""")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (cell,) = os.listdir(tmp_path / "run" / "cells")
+    out = (tmp_path / "run" / "cells" / cell / "stdout.log").read_text().splitlines()
+    assert out == ["['text=a b; echo $HOME `id` *', 'flag=true']", "$(whoami)"]
+
+
+def test_a_program_that_cannot_be_launched_is_an_error_row(tmp_path, write):
+    path = write("m.yaml", "name: e\ncommand: [/no/such/program]\naxes:\n  x: [1]\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0
+    with open(tmp_path / "run" / "results.csv", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["outcome"] == "error" and "/no/such/program" in row["error"]
+
+
+def test_strict_exits_1_when_a_cell_fails(tmp_path, write):
+    path = write("m.yaml", "name: s\nprobe: fault\naxes:\n  mode: [pass, exit3]\n")
+    assert crashmatrix("run", path, "--out", tmp_path / "a", "--strict", cwd=tmp_path).returncode == 1
+    path = write("m2.yaml", "name: s\nprobe: fault\naxes:\n  mode: [pass, skip]\n")
+    assert crashmatrix("run", path, "--out", tmp_path / "b", "--strict", cwd=tmp_path).returncode == 0
+
+
+def test_secrets_in_the_environment_are_written_nowhere(tmp_path, write):
+    path = write("m.yaml", """\
+name: sec
+probe: fault
+env: {DB_PASSWORD: hunter2-in-matrix}
+axes:
+  mode: [pass, exception]
+""")
+    secret_env = {"WANDB_API_KEY": "sk-live-1234567890", "HF_TOKEN": "hf_abcdefabcdef", "CUDA_VISIBLE_DEVICES": ""}
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path, env=secret_env)
+    assert proc.returncode == 0, proc.stderr
+    proc_env = crashmatrix("env", "--json", cwd=tmp_path, env=secret_env)
+    written = proc.stdout + proc_env.stdout
+    for root, _dirs, files in os.walk(tmp_path / "run"):
+        for name in files:
+            written += open(os.path.join(root, name), errors="replace").read()
+    for secret in ("sk-live-1234567890", "hf_abcdefabcdef", "hunter2-in-matrix"):
+        assert secret not in written
+    assert "CUDA_VISIBLE_DEVICES" in proc_env.stdout  # the filter keeps what matters
