@@ -66,7 +66,14 @@ def cmd_run(args) -> int:
         raise BadInput(f"--resume {args.resume}: no such run directory")
     if args.executor != "local":
         raise BadInput(f"--executor {args.executor}: not available in this build yet; use --executor local")
-    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs)
+    gpus = None
+    if args.gpus is not None:
+        gpus = [g.strip() for g in args.gpus.split(",") if g.strip()]
+        if not gpus:
+            raise BadInput("--gpus: expected GPU ids like 0,1,2")
+        # A cell per GPU unless told otherwise; never more cells at once than GPUs.
+        args.jobs = len(gpus) if args.jobs == 1 else min(args.jobs, len(gpus))
+    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs, gpus=gpus)
     if outcome.interrupted:
         return 130
     if args.strict and any(r.outcome not in ("pass", "skip") for r in outcome.results):

@@ -55,10 +55,12 @@ def cell_env(matrix: Matrix, values: dict) -> dict:
     return env
 
 
-def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str) -> supervise.Launch:
+def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
     values = run.cell.values
     params = cell_params(matrix, values)
     env = cell_env(matrix, values)
+    if gpu is not None:
+        env["CUDA_VISIBLE_DEVICES"] = gpu
     token = f"{uuid.uuid4().hex[:12]}-{run.dirname}"
     env.update(
         {
@@ -89,6 +91,8 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str) -> s
             _prepend_path(env, "PYTHONPATH", INJECT_DIR)
             _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
             env["CRASHMATRIX_KNOBS"] = json.dumps(params)
+            if "wandb" in params:
+                env["WANDB_MODE"] = spell(params["wandb"])
         cwd = os.getcwd()
     return supervise.Launch(
         argv=argv,
@@ -130,19 +134,24 @@ class _Slot:
     cell_dir: str
     running: supervise.Running
     started_at: str
+    gpu: str | None = None
 
 
 class Engine:
     """Runs CellRuns of one matrix into cell directories given by `cell_dir_for`, calling on_result for each."""
 
     def __init__(self, matrix: Matrix, *, run_dir: str, cell_dir_for, rel, on_result, jobs: int = 1,
-                 install_signals: bool = True):
+                 install_signals: bool = True, gpus: list[str] | None = None):
         self.matrix = matrix
         self.run_dir = run_dir
         self.cell_dir_for = cell_dir_for
         self.rel = rel
         self.on_result = on_result
         self.jobs = max(1, jobs)
+        # One GPU per running cell: a cell takes a free id and gives it back when it ends.
+        self.free_gpus = list(gpus) if gpus else None
+        if self.free_gpus is not None:
+            self.jobs = min(self.jobs, len(self.free_gpus))
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
         self.interrupted: str | None = None
         self.host = socket.gethostname()
@@ -152,10 +161,13 @@ class Engine:
     def _start(self, run: CellRun) -> _Slot | RunResult:
         cell_dir = self.cell_dir_for(run)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
-        launch = build_launch(self.matrix, run, cell_dir, self.run_dir)
+        gpu = self.free_gpus.pop(0) if self.free_gpus else None
+        launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
         try:
             running = supervise.start(launch, self.matrix.timeout)
         except OSError as e:
+            if gpu is not None:
+                self.free_gpus.append(gpu)
             return RunResult(
                 cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
                 error=f"cannot launch {launch.argv[0]}: {e.strerror or e}", host=self.host,
@@ -163,12 +175,14 @@ class Engine:
             )
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
-        return _Slot(run, cell_dir, running, started_at)
+        return _Slot(run, cell_dir, running, started_at, gpu)
 
     def _finish(self, slot: _Slot) -> RunResult:
         r = slot.running
         rc = r.popen.wait()
         duration = time.monotonic() - r.started
+        if slot.gpu is not None:
+            self.free_gpus.append(slot.gpu)
         # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
         grace = min(self.matrix.kill_grace, 1.0) if r.term_sent_at is None else 0.0
         leftovers = supervise.kill_tree(None, r.launch.token, grace)
@@ -192,7 +206,8 @@ class Engine:
             cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
             outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
             duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir),
-            metrics=(report or {}).get("metrics") or {}, leftovers=tuple(leftovers),
+            metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
+            leftovers=tuple(leftovers),
             started_at=slot.started_at, argv=tuple(redact_argv(r.launch.argv)),
         )
 

@@ -31,7 +31,7 @@ def default_out(matrix: Matrix) -> str:
 
 
 def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = None, jobs: int = 1,
-               stream=None, with_torch_fingerprint: bool = True) -> RunOutcome:
+               stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None) -> RunOutcome:
     stream = stream or sys.stdout
     cells = expand(matrix)
     if not cells:
@@ -72,7 +72,7 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
         progress.update(result)
 
     engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
-                    on_result=on_result, jobs=jobs)
+                    on_result=on_result, jobs=jobs, gpus=gpus)
     completed = engine.run(todo)
     rows, value_cols, _ = read_rows(store.path)
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),

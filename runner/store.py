@@ -21,7 +21,7 @@ from runner.errors import BadInput
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
-EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "leftovers", "started_at"]
+EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class RunResult:
             host=self.host,
             log_dir=self.log_dir,
         )
-        for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"):
+        for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
             value = self.metrics.get(key, "")
             row[key] = f"{value:.6g}" if isinstance(value, float) else value
         row["leftovers"] = len(self.leftovers)

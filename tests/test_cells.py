@@ -192,3 +192,50 @@ axes:
     for secret in ("sk-live-1234567890", "hf_abcdefabcdef", "hunter2-in-matrix"):
         assert secret not in written
     assert "CUDA_VISIBLE_DEVICES" in proc_env.stdout  # the filter keeps what matters
+
+
+def test_inject_applies_knobs_to_an_unmodified_script_and_its_spawned_workers(tmp_path, write):
+    script = write("train.py", """\
+import multiprocessing as mp, resource, sys
+
+def report(tag):
+    print(tag, mp.get_start_method(allow_none=True), resource.getrlimit(resource.RLIMIT_NOFILE)[0], flush=True)
+
+if __name__ == "__main__":
+    report("main")
+    p = mp.Process(target=report, args=("worker",))
+    p.start(); p.join()
+""")
+    path = write("m.yaml", f"""\
+name: inj
+command: [python, {script}]
+pass_params: none
+inject: true
+axes:
+  start_method: [spawn, forkserver]
+  rlimit.nofile: [200]
+""")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    outs = sorted((tmp_path / "run" / "cells" / c / "stdout.log").read_text() for c in os.listdir(tmp_path / "run" / "cells"))
+    assert outs == ["main forkserver 200\nworker forkserver 200\n", "main spawn 200\nworker spawn 200\n"]
+
+
+def test_gpus_gives_each_running_cell_its_own_device(tmp_path, write):
+    # No GPU here: what is checked is the assignment itself, which needs none. Each cell holds its
+    # GPU until a file appears that the last-starting cell writes, so all three overlap for real.
+    script = write("gpu.py", """\
+import os, sys, time
+i = int(sys.argv[1].split("=")[1])
+open(f"started-{os.environ['CUDA_VISIBLE_DEVICES']}", "w").close()
+while len([f for f in os.listdir(".") if f.startswith("started-")]) < 3:
+    time.sleep(0.01)
+print(os.environ["CUDA_VISIBLE_DEVICES"])
+""")
+    path = write("m.yaml", f"name: g\ncommand: [python, {script}]\naxes:\n  i: [0, 1, 2, 3, 4, 5]\ntimeout: 60\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", "--gpus", "0,1,2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "run" / "results.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["outcome"] for r in rows] == ["pass"] * 6
+    assert sorted(r["gpu"] for r in rows[:3]) == ["0", "1", "2"]
