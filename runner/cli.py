@@ -64,8 +64,6 @@ def cmd_run(args) -> int:
         matrix = _load(args.matrix, args.overrides)
     if args.resume and not os.path.isdir(args.resume):
         raise BadInput(f"--resume {args.resume}: no such run directory")
-    if args.executor != "local":
-        raise BadInput(f"--executor {args.executor}: not available in this build yet; use --executor local")
     gpus = None
     if args.gpus is not None:
         gpus = [g.strip() for g in args.gpus.split(",") if g.strip()]
@@ -73,7 +71,9 @@ def cmd_run(args) -> int:
             raise BadInput("--gpus: expected GPU ids like 0,1,2")
         # A cell per GPU unless told otherwise; never more cells at once than GPUs.
         args.jobs = len(gpus) if args.jobs == 1 else min(args.jobs, len(gpus))
-    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs, gpus=gpus)
+    if gpus and args.executor != "local":
+        raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
+    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs, gpus=gpus, executor=args.executor)
     if outcome.interrupted:
         return 130
     if args.strict and any(r.outcome not in ("pass", "skip") for r in outcome.results):

@@ -31,7 +31,8 @@ def default_out(matrix: Matrix) -> str:
 
 
 def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = None, jobs: int = 1,
-               stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None) -> RunOutcome:
+               stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None,
+               executor: str = "local") -> RunOutcome:
     stream = stream or sys.stdout
     cells = expand(matrix)
     if not cells:
@@ -71,9 +72,18 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
         results.append(result)
         progress.update(result)
 
-    engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
-                    on_result=on_result, jobs=jobs, gpus=gpus)
-    completed = engine.run(todo)
+    if executor == "local":
+        engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
+                        on_result=on_result, jobs=jobs, gpus=gpus)
+        completed = engine.run(todo)
+        interrupted_by = engine.interrupted
+    else:
+        from runner.executors import run_submitted
+
+        print(f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
+              file=stream, flush=True)
+        completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
+                                                  on_result=on_result, jobs_per_cell_job=jobs)
     rows, value_cols, _ = read_rows(store.path)
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
                         interrupted=not completed)
@@ -83,6 +93,6 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     print(f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
           file=stream, flush=True)
     if not completed:
-        print(f"crashmatrix: interrupted ({engine.interrupted}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
+        print(f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
               file=sys.stderr, flush=True)
     return RunOutcome(store.path, results, len(runs), not completed)

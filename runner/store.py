@@ -109,6 +109,7 @@ class RunDir:
         if not os.path.exists(self.csv_path):
             raise BadInput(f"{self.path}: no results.csv to resume")
         self._drop_partial_last_line()
+        self._drop_error_rows()
         with open(self.csv_path, newline="", encoding="utf-8") as f:
             reader = csv.reader(f)
             header = next(reader, None) or []
@@ -125,10 +126,29 @@ class RunDir:
             )
         self.value_columns = existing
         for result in self._results_on_disk():
-            if result.key not in done:
+            if result.key not in done and result.outcome != "error":
                 self.append(result)
                 done.add(result.key)
         return done
+
+    def _drop_error_rows(self) -> None:
+        """`error` means crashmatrix could not run the cell (a launch failure, a lost job): resume runs it again."""
+        with open(self.csv_path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        if not rows or "outcome" not in rows[0]:
+            return
+        col = rows[0].index("outcome")
+        kept = [r for r in rows[1:] if len(r) > col and r[col] != "error"]
+        if len(kept) == len(rows) - 1:
+            return
+        dropped = {(r[0], r[1]) for r in rows[1:] if len(r) > col and r[col] == "error"}
+        for cell_id, repeat in dropped:
+            stale = os.path.join(self.path, "cells", f"{cell_id}-r{repeat}", "result.json")
+            if os.path.exists(stale):
+                os.remove(stale)
+        buf = io.StringIO()
+        csv.writer(buf).writerows([rows[0]] + kept)
+        self.write_text("results.csv", buf.getvalue())
 
     def _drop_partial_last_line(self) -> None:
         with open(self.csv_path, "rb+") as f:
@@ -163,8 +183,20 @@ class RunDir:
         return os.path.relpath(path, self.path)
 
     def record(self, result: RunResult) -> None:
-        write_json_atomic(os.path.join(self.path, result.log_dir, "result.json"), result.to_json())
+        self.write_result(result)
         self.append(result)
+
+    def write_result(self, result: RunResult) -> None:
+        """Only result.json: what a job on another node writes; the controller appends the rows."""
+        write_json_atomic(os.path.join(self.path, result.log_dir, "result.json"), result.to_json())
+
+    def read_result(self, run: CellRun) -> RunResult | None:
+        path = os.path.join(self.path, "cells", run.dirname, "result.json")
+        try:
+            with open(path, encoding="utf-8") as f:
+                return RunResult.from_json(json.load(f))
+        except (OSError, ValueError, TypeError):
+            return None
 
     def append(self, result: RunResult) -> None:
         buf = io.StringIO()

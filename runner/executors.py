@@ -1,0 +1,139 @@
+"""Running cells through submitit: Slurm job arrays, or submitit's local executor.
+
+Cells are grouped into jobs (`cells_per_job`), submitted as one array with a
+parallelism limit. Each job runs crashmatrix's supervisor (runner.job), which
+writes result.json per run into the run directory on the shared filesystem;
+this controller turns them into rows as they appear, and records the runs of a
+job that ended without them (scancel, node failure, preemption, time limit) as
+`error` with the job's state, which --resume runs again.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+import time
+
+from runner.errors import BadInput
+from runner.store import RunDir, RunResult
+
+# Keys of the matrix's `executor:` section and what submitit calls them.
+SLURM_KEYS = {
+    "partition": "slurm_partition",
+    "time_min": "timeout_min",
+    "cpus_per_task": "cpus_per_task",
+    "mem_gb": "mem_gb",
+    "gpus_per_task": "slurm_gpus_per_task",
+    "gpus_per_node": "gpus_per_node",
+    "array_parallelism": "slurm_array_parallelism",
+    "additional": "slurm_additional_parameters",
+    "setup": "slurm_setup",
+    "account": "slurm_account",
+    "qos": "slurm_qos",
+    "constraint": "slurm_constraint",
+    "exclude_nodes": "slurm_exclude",
+}
+OWN_KEYS = {"cells_per_job", "jobs_per_node_cells", "poll_s"}
+
+
+def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int,
+                        path: str) -> dict:
+    params: dict = {}
+    for key, value in executor_settings.items():
+        if key in OWN_KEYS:
+            continue
+        if key not in SLURM_KEYS:
+            raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
+        if cluster == "slurm" or SLURM_KEYS[key] in ("timeout_min", "gpus_per_node", "cpus_per_task", "mem_gb"):
+            params[SLURM_KEYS[key]] = value
+    # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job.
+    params.setdefault("timeout_min", max(2, math.ceil(cells_per_job * (matrix_timeout + 30) / 60) + 1))
+    if cluster == "slurm":
+        params.setdefault("slurm_array_parallelism", 64)
+    return params
+
+
+def _lost(run, job, store: RunDir, why: str) -> RunResult:
+    cell_dir = os.path.join(store.path, "cells", run.dirname)
+    log_dir = store.rel(cell_dir) if os.path.isdir(cell_dir) else store.rel(str(job.paths.stderr))
+    return RunResult(
+        cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
+        error=why, log_dir=log_dir, started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+    )
+
+
+def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1) -> tuple[bool, str | None]:
+    """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
+    import submitit
+    from runner.job import run_chunk
+
+    settings = dict(matrix.executor)
+    cells_per_job = int(settings.get("cells_per_job", 1))
+    if cells_per_job < 1:
+        raise BadInput(f"{matrix.path}: executor.cells_per_job: expected a whole number >= 1")
+    poll_s = float(settings.get("poll_s", 1.0))
+    params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job, matrix.path)
+    chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
+    if not chunks:
+        return True, None
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
+
+    wake = threading.Event()
+    interrupted: list[str] = []
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        def on_signal(signum, frame):
+            interrupted.append(signal.Signals(signum).name)
+            wake.set()
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, on_signal)
+    try:
+        jobs = executor.map_array(
+            run_chunk,
+            [store.path] * len(chunks),
+            [[(r.cell.values, r.repeat) for r in chunk] for chunk in chunks],
+            [jobs_per_cell_job] * len(chunks),
+        )
+        pending = dict(zip(jobs, chunks))
+        recorded: set = set()
+
+        def collect(chunk) -> None:
+            for run in chunk:
+                if run.key not in recorded:
+                    result = store.read_result(run)
+                    if result is not None:
+                        recorded.add(run.key)
+                        on_result(result)
+
+        while pending and not interrupted:
+            for job, chunk in list(pending.items()):
+                collect(chunk)
+                if job.done():
+                    collect(chunk)  # results written just before the job ended
+                    state = job.state
+                    for run in chunk:
+                        if run.key not in recorded:
+                            recorded.add(run.key)
+                            why = (f"job {job.job_id} ended (state: {state}) before this run finished; "
+                                   f"job log: {store.rel(str(job.paths.stderr))}; --resume runs it again")
+                            on_result(_lost(run, job, store, why))
+                    del pending[job]
+            if pending:
+                wake.wait(poll_s)
+        if interrupted:
+            for job in pending:
+                try:
+                    job.cancel(check=False)
+                except Exception:
+                    pass
+            for chunk in pending.values():
+                collect(chunk)
+            return False, interrupted[0]
+        return True, None
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

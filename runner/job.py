@@ -1,0 +1,40 @@
+"""What a submitted job runs on its node: crashmatrix's own supervisor over a chunk of cell runs.
+
+submitit alone reports a segfaulting job as `UncompletedJobError ... has not
+produced any output (state: FINISHED)`. Here the cells stay children of our
+own supervisor inside the job, so each run still ends with its signal, written
+as result.json into the run directory on the shared filesystem; the controller
+turns those into rows as they appear.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+
+from runner.cell import Cell, CellRun
+from runner.engine import Engine
+from runner.spec import load_matrix
+from runner.store import RunDir
+
+
+def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> int:
+    """Run the given (cell values, repeat) runs with the run directory's matrix; returns how many ended."""
+    matrix = load_matrix(os.path.join(run_dir, "matrix.yaml"))
+    store = RunDir(run_dir)
+    node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
+    if not os.path.exists(node_env):
+        from runner import fingerprint
+
+        store.write_json(os.path.basename(node_env), fingerprint.collect())
+    count = 0
+
+    def on_result(result):
+        nonlocal count
+        store.write_result(result)
+        count += 1
+
+    cell_runs = [CellRun(Cell.of(values), repeat) for values, repeat in runs]
+    Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
+           jobs=jobs).run(cell_runs)
+    return count
