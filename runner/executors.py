@@ -64,6 +64,19 @@ def _lost(run, job, store: RunDir, why: str) -> RunResult:
     )
 
 
+def _how_it_ended(job) -> str:
+    """The job's own word if it returned (it was stopped by a signal), else the scheduler's state."""
+    try:
+        if os.path.exists(job.paths.result_pickle):
+            summary = job.result()
+            if isinstance(summary, dict) and summary.get("interrupted"):
+                return (f"job {job.job_id} was stopped by {summary['interrupted']} "
+                        "(scancel, preemption or its time limit)")
+    except Exception:
+        pass
+    return f"job {job.job_id} ended (state: {job.state})"
+
+
 def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1) -> tuple[bool, str | None]:
     """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
     import submitit
@@ -114,12 +127,12 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
                 collect(chunk)
                 if job.done():
                     collect(chunk)  # results written just before the job ended
-                    state = job.state
-                    for run in chunk:
-                        if run.key not in recorded:
+                    missing = [run for run in chunk if run.key not in recorded]
+                    if missing:
+                        why = f"{_how_it_ended(job)} before this run finished; job log: " \
+                              f"{store.rel(str(job.paths.stderr))}; --resume runs it again"
+                        for run in missing:
                             recorded.add(run.key)
-                            why = (f"job {job.job_id} ended (state: {state}) before this run finished; "
-                                   f"job log: {store.rel(str(job.paths.stderr))}; --resume runs it again")
                             on_result(_lost(run, job, store, why))
                     del pending[job]
             if pending:

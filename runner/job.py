@@ -18,8 +18,12 @@ from runner.spec import load_matrix
 from runner.store import RunDir
 
 
-def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> int:
-    """Run the given (cell values, repeat) runs with the run directory's matrix; returns how many ended."""
+def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict:
+    """Run the given (cell values, repeat) runs with the run directory's matrix.
+
+    Returns {"ran": n, "interrupted": "SIGTERM" | None}: scancel, preemption and
+    a job's time limit all arrive as SIGTERM, which ends the cells at once.
+    """
     matrix = load_matrix(os.path.join(run_dir, "matrix.yaml"))
     store = RunDir(run_dir)
     node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
@@ -35,6 +39,7 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> int:
         count += 1
 
     cell_runs = [CellRun(Cell.of(values), repeat) for values, repeat in runs]
-    Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
-           jobs=jobs).run(cell_runs)
-    return count
+    engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
+                    jobs=jobs)
+    engine.run(cell_runs)
+    return {"ran": count, "interrupted": engine.interrupted, "host": socket.gethostname()}

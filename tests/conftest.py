@@ -47,3 +47,7 @@ def write(tmp_path):
         return str(path)
 
     return _write
+
+
+# A real one-node Slurm cluster for the executor tests (skips with the reason where impossible).
+from slurm_cluster import slurm_cluster  # noqa: E402,F401

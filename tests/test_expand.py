@@ -65,3 +65,33 @@ repeats: 1
     assert m.axes["cudnn.benchmark"] == [True]
     assert m.repeats == 3
     assert len(expand(m)) == 4
+
+
+def test_pairwise_honours_excludes_spelled_differently(write):
+    m = load_matrix(write("m.yaml", """\
+name: p
+command: [python, -c, "pass"]
+strategy: pairwise
+axes:
+  precision: ["32", "16-mixed", "bf16-mixed"]
+  num_workers: [0, 2, 4]
+  pin_memory: [false, true]
+  start_method: [fork, spawn, forkserver]
+exclude:
+  - {precision: 32, pin_memory: true}
+include:
+  - {start_method: spawn, num_workers: 8}
+"""))
+    cells = [c.values for c in expand(m)]
+    assert not any(c.get("precision") == "32" and c.get("pin_memory") is True for c in cells)
+    assert {"start_method": "spawn", "num_workers": 8} in cells
+    # every other pair is still covered
+    from itertools import combinations as pairs
+    base = [c for c in cells if len(c) == 4]
+    for a, b in pairs(m.axes, 2):
+        for va in m.axes[a]:
+            for vb in m.axes[b]:
+                if {a, b} == {"precision", "pin_memory"} and "32" in (va, vb) and True in (va, vb):
+                    continue
+                assert any(c[a] == va and c[b] == vb for c in base), (a, va, b, vb)
+    assert len(base) < 3 * 3 * 2 * 3

@@ -1,0 +1,463 @@
+"""A real one-node Slurm cluster on loopback, for tests.
+
+`SlurmCluster(workdir)` starts munged, slurmctld and slurmd as root with
+everything (key, config, state, spool, logs, munge socket) under `workdir`
+and free TCP ports of its own, so several clusters (other test sessions on
+the same machine) do not collide and no system-wide service is touched.
+Clients find it through `cluster.env` (SLURM_CONF). `stop()` cancels the
+cluster's jobs, then ends exactly the processes it started.
+
+    with SlurmCluster(tmp_path / "slurm") as cluster:
+        subprocess.run(["sbatch", ...], env={**os.environ, **cluster.env})
+
+The session fixture `slurm_cluster` (import it into tests/conftest.py) starts
+one cluster for the whole test session, puts `cluster.env` into os.environ
+(submitit calls sbatch/sacct/scancel with the inherited environment), and
+skips with a reason when no cluster can be started here (not root, Slurm not
+installed: see .ci/install-slurm).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+DAEMONS = ("munged", "mungekey", "slurmctld", "slurmd", "slurmstepd")
+CLIENTS = ("sbatch", "srun", "squeue", "sinfo", "scancel", "scontrol")
+START_TIMEOUT_S = 60.0
+# Unix socket paths are limited to 108 bytes (sun_path); keep a margin.
+MAX_SOCKET_PATH = 100
+SHIM_MARK = "written by tests/slurm_cluster.py"
+
+
+class SlurmClusterError(RuntimeError):
+    """The cluster did not come up; the message holds the daemons' log tails."""
+
+
+def unavailable_reason() -> str | None:
+    """Why a cluster cannot be started on this machine, or None when it can."""
+    if os.name != "posix":
+        return "Slurm test cluster needs Linux"
+    if os.geteuid() != 0:
+        return "Slurm test cluster needs root (munged/slurmd run as root here)"
+    missing = [name for name in DAEMONS + CLIENTS if _which(name) is None]
+    if missing:
+        return (
+            f"Slurm/munge not installed (missing: {', '.join(missing)}); "
+            "run .ci/install-slurm as root"
+        )
+    return None
+
+
+def _which(name: str) -> str | None:
+    # The daemons live in /usr/sbin, which a non-login PATH may lack.
+    path = os.environ.get("PATH", "") + ":/usr/sbin:/sbin:/usr/lib/slurm"
+    return shutil.which(name, path=path)
+
+
+def _is_shim_dir(directory: str) -> bool:
+    try:
+        return SHIM_MARK in (Path(directory) / "sacct").read_text(errors="replace")[:200]
+    except OSError:
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM it when the test process dies, so a
+    killed pytest (SIGKILL, a CI timeout) leaves no daemons behind."""
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except Exception:
+        pass
+
+
+def _tail(path: Path, lines: int = 25) -> str:
+    try:
+        text = path.read_text(errors="replace").splitlines()
+    except OSError as e:
+        return f"(cannot read {path}: {e})"
+    return "\n".join(text[-lines:])
+
+
+class SlurmCluster:
+    """One-node Slurm cluster (munged + slurmctld + slurmd) on 127.0.0.1.
+
+    Attributes after start(): `workdir`, `conf` (slurm.conf path), `env`
+    (what clients need: SLURM_CONF, and PATH with /usr/sbin and, when
+    `sacct_shim` (the default), the sacct shim first: see
+    _write_sacct_shim), `nodename`, `partition` ("debug"), `cpus`,
+    `munge_socket`, `jobs_dir`, `logs`, `pids` ({"munged": pid,
+    "slurmctld": pid, "slurmd": pid}), `start_seconds`.
+    Raises SlurmClusterError (with the daemons' log tails) when a daemon
+    dies or the node is not idle within `timeout_s`.
+    """
+
+    partition = "debug"
+
+    def __init__(self, workdir: str | os.PathLike[str], *, sacct_shim: bool = True) -> None:
+        self.workdir = Path(workdir).resolve()
+        self.sacct_shim = sacct_shim
+        self.nodename = socket.gethostname().split(".")[0]
+        self.conf = self.workdir / "slurm.conf"
+        self.env: dict[str, str] = {}
+        self.pids: dict[str, int] = {}
+        self.cpus = 1
+        self.start_seconds: float | None = None
+        self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        self._short_dir: Path | None = None
+        self.munge_socket = self.workdir / "munge" / "munge.socket"
+        self.spool_dir = self.workdir / "spool"
+        self.jobs_dir = self.workdir / "jobs"  # a place for tests' job output
+        self.logs = {
+            # munged --foreground logs to stderr, which _start() captures.
+            "munged": self.workdir / "log" / "munged.stdout",
+            "slurmctld": self.workdir / "log" / "slurmctld.log",
+            "slurmd": self.workdir / "log" / "slurmd.log",
+        }
+
+    # context manager -------------------------------------------------------
+
+    def __enter__(self) -> "SlurmCluster":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # public ----------------------------------------------------------------
+
+    def start(self, timeout_s: float = START_TIMEOUT_S) -> "SlurmCluster":
+        reason = unavailable_reason()
+        if reason:
+            raise SlurmClusterError(reason)
+        t0 = time.monotonic()
+        try:
+            self._prepare_dirs()
+            self._start_munge()
+            self._write_conf()
+            self._start("slurmctld", [_which("slurmctld"), "-D", "-f", str(self.conf)])
+            self._wait_for_controller(t0 + timeout_s)
+            self._start("slurmd", [_which("slurmd"), "-D", "-f", str(self.conf), "-N", self.nodename])
+            self._wait_node_idle(t0 + timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+        self.start_seconds = time.monotonic() - t0
+        return self
+
+    def run(self, *args: str, check: bool = True, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+        """Run a Slurm client (`cluster.run("squeue", "-h")`) against this cluster."""
+        return subprocess.run(
+            list(args), env={**os.environ, **self.env}, capture_output=True, text=True,
+            check=check, timeout=timeout,
+        )
+
+    def node_state(self) -> str:
+        """The node's state as sinfo prints it (idle, alloc, down*, drain, ...)."""
+        out = self.run("sinfo", "-h", "-N", "-n", self.nodename, "-o", "%t", check=False)
+        return out.stdout.strip() if out.returncode == 0 else f"sinfo failed: {out.stderr.strip()}"
+
+    def job_info(self, job_id: str) -> dict[str, str]:
+        """`scontrol -o show job` as a dict (JobState, ExitCode, Restarts, ...),
+        from slurmctld's memory, which keeps ended jobs MinJobAge (300) seconds;
+        works without accounting, unlike sacct. {} when unknown. For an array
+        task pass "<array>_<task>". Values with spaces are cut at the space."""
+        out = self.run("scontrol", "-o", "show", "job", str(job_id), check=False)
+        line = out.stdout.splitlines()[0] if out.returncode == 0 and out.stdout else ""
+        return dict(f.split("=", 1) for f in line.split() if "=" in f)
+
+    def job_state(self, job_id: str) -> str | None:
+        """The job's JobState (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...) or None."""
+        return self.job_info(job_id).get("JobState")
+
+    def log_tails(self, lines: int = 25) -> str:
+        parts = []
+        for name, path in self.logs.items():
+            parts.append(f"--- {name}: {path} (last {lines} lines)\n{_tail(path, lines)}")
+        return "\n".join(parts)
+
+    def stop(self, timeout_s: float = 15.0) -> None:
+        """Cancel this cluster's jobs, then end exactly the daemons started here."""
+        if "slurmctld" in self._procs and self._procs["slurmctld"].poll() is None:
+            self._cancel_all_jobs(deadline=time.monotonic() + min(timeout_s, 10.0))
+        for name in ("slurmd", "slurmctld", "munged"):
+            proc = self._procs.pop(name, None)
+            if proc is None:
+                continue
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=5)
+            self.pids.pop(name, None)
+        if self._short_dir is not None:
+            shutil.rmtree(self._short_dir, ignore_errors=True)
+            self._short_dir = None
+
+    # internals -------------------------------------------------------------
+
+    def _prepare_dirs(self) -> None:
+        self.munge_socket = self.workdir / "munge" / "munge.socket"
+        self.spool_dir = self.workdir / "spool"
+        # A reused workdir must not resurrect the last run's jobs and node state.
+        for sub in ("state", "spool"):
+            shutil.rmtree(self.workdir / sub, ignore_errors=True)
+        for sub in ("state", "spool", "log", "munge", "tmp", "jobs"):
+            (self.workdir / sub).mkdir(parents=True, exist_ok=True)
+        # Unix sockets live in the munge dir and in SlurmdSpoolDir
+        # (<spool>/<node>_<job>.<step>, e.g. vm_4294967292.4294967292); with
+        # a long workdir they would pass sun_path's limit, and then jobs hang
+        # in slurmstepd rather than fail. Such sockets go to a short /tmp dir.
+        longest = len(str(self.spool_dir)) + len(self.nodename) + 24
+        if max(longest, len(str(self.munge_socket))) > MAX_SOCKET_PATH:
+            self._short_dir = Path(tempfile.mkdtemp(prefix="cm-slurm-"))
+            self.munge_socket = self._short_dir / "munge.socket"
+            self.spool_dir = self._short_dir / "spool"
+            self.spool_dir.mkdir()
+        # munged wants its socket directory searchable by all; the key 0600.
+        os.chmod(self.munge_socket.parent, 0o755)
+
+    def _start(self, name: str, argv: list[str | None], **popen: object) -> None:
+        out = open(self.workdir / "log" / f"{name}.stdout", "ab")
+        try:
+            proc = subprocess.Popen(
+                [str(a) for a in argv],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                env={**os.environ, **self.env}, cwd=self.workdir,
+                # Own session: a Ctrl-C in the terminal reaches pytest, which
+                # then stops the daemons in order.
+                start_new_session=True, preexec_fn=_die_with_parent,
+                **popen,  # type: ignore[arg-type]
+            )
+        finally:
+            out.close()
+        self._procs[name] = proc
+        self.pids[name] = proc.pid
+
+    def _start_munge(self) -> None:
+        key = self.workdir / "munge" / "munge.key"
+        if not key.exists():
+            subprocess.run([_which("mungekey"), "--create", f"--keyfile={key}"],
+                           check=True, capture_output=True)
+        os.chmod(key, 0o600)
+        self._start("munged", [
+            _which("munged"), "--foreground",
+            # --force: pytest's tmp dirs are 0700, which munged's path
+            # checks refuse; only root uses this socket here.
+            "--force",
+            f"--socket={self.munge_socket}",
+            f"--key-file={key}",
+            f"--pid-file={self.workdir / 'munge' / 'munged.pid'}",
+            f"--seed-file={self.workdir / 'munge' / 'munged.seed'}",
+            "--num-threads=2",
+        ])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self._procs["munged"].poll() is not None:
+                break
+            probe = subprocess.run([_which("munge"), "-n", "-S", str(self.munge_socket)],
+                                   capture_output=True)
+            if probe.returncode == 0:
+                return
+            time.sleep(0.1)
+        raise SlurmClusterError(f"munged did not come up\n{self.log_tails()}")
+
+    def _node_line(self) -> str:
+        # slurmd -C reports the real topology and memory; a config that claims
+        # more than the node has would get it drained at registration.
+        out = subprocess.run([_which("slurmd"), "-C"], capture_output=True, text=True, check=True)
+        first = out.stdout.splitlines()[0].split()
+        fields = dict(f.split("=", 1) for f in first[1:])
+        self.cpus = int(fields.get("CPUs", os.cpu_count() or 1))
+        fields["RealMemory"] = str(max(1, int(int(fields.get("RealMemory", "1024")) * 0.95)))
+        attrs = " ".join(f"{k}={v}" for k, v in fields.items())
+        return (f"NodeName={self.nodename} NodeAddr=127.0.0.1 NodeHostname={self.nodename} "
+                f"Port={self.slurmd_port} {attrs} State=UNKNOWN")
+
+    def _write_conf(self) -> None:
+        w = self.workdir
+        self.slurmctld_port = _free_port()
+        self.slurmd_port = _free_port()
+        while self.slurmd_port == self.slurmctld_port:
+            self.slurmd_port = _free_port()
+        plugstack = w / "plugstack.conf"
+        plugstack.write_text("")  # no site SPANK plugins from /etc/slurm
+        lines = [
+            "# written by tests/slurm_cluster.py",
+            "ClusterName=crashmatrix",
+            f"SlurmctldHost={self.nodename}(127.0.0.1)",
+            f"SlurmctldPort={self.slurmctld_port}",
+            f"SlurmdPort={self.slurmd_port}",
+            "SlurmUser=root",
+            "SlurmdUser=root",
+            "AuthType=auth/munge",
+            "CredType=cred/munge",
+            f"AuthInfo=socket={self.munge_socket}",
+            f"StateSaveLocation={w / 'state'}",
+            f"SlurmdSpoolDir={self.spool_dir}",
+            f"SlurmctldPidFile={w / 'slurmctld.pid'}",
+            f"SlurmdPidFile={w / 'slurmd.pid'}",
+            f"SlurmctldLogFile={self.logs['slurmctld']}",
+            f"SlurmdLogFile={self.logs['slurmd']}",
+            "SlurmctldDebug=info",
+            "SlurmdDebug=info",
+            f"TmpFS={w / 'tmp'}",
+            f"PlugStackConfig={plugstack}",
+            # No cgroups: containers and shared CI machines often lack a
+            # writable cgroup tree; linuxproc tracks jobs by parent pid.
+            "ProctrackType=proctrack/linuxproc",
+            "TaskPlugin=task/none",
+            "JobAcctGatherType=jobacct_gather/none",
+            "AccountingStorageType=accounting_storage/none",
+            "JobCompType=jobcomp/filetxt",
+            f"JobCompLoc={w / 'jobcomp.txt'}",
+            "MpiDefault=none",
+            "MailProg=/bin/true",
+            "SwitchType=switch/none",
+            "SchedulerType=sched/backfill",
+            "SchedulerParameters=bf_interval=1,sched_min_interval=0",
+            "SelectType=select/cons_tres",
+            # CR_CPU, not *_Memory: jobs without --mem would otherwise get the
+            # whole node's memory and run one at a time.
+            "SelectTypeParameters=CR_CPU",
+            "ReturnToService=2",
+            "SlurmctldTimeout=10",
+            "SlurmdTimeout=10",
+            "InactiveLimit=0",
+            "KillWait=2",
+            "MinJobAge=300",
+            "MessageTimeout=10",
+            "TCPTimeout=2",
+            "BatchStartTimeout=10",
+            "PrologEpilogTimeout=10",
+            "UnkillableStepTimeout=30",
+            "HealthCheckInterval=0",
+            "MaxJobCount=10000",
+            "MaxArraySize=1001",
+            self._node_line(),
+            f"PartitionName={self.partition} Nodes={self.nodename} Default=YES "
+            "MaxTime=INFINITE State=UP OverSubscribe=NO",
+        ]
+        self.conf.write_text("\n".join(lines) + "\n")
+        # Drop other clusters' sacct shims (a second cluster started while the
+        # session fixture's env is in os.environ would otherwise inherit it).
+        inherited = [p for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+                     if p and not _is_shim_dir(p)]
+        path = os.pathsep.join(inherited + ["/usr/sbin", "/sbin"])
+        if self.sacct_shim:
+            path = f"{self._write_sacct_shim()}:{path}"
+        self.env = {"SLURM_CONF": str(self.conf), "PATH": path}
+
+    def _write_sacct_shim(self) -> Path:
+        """A `sacct` that answers submitit's state query from squeue.
+
+        This cluster has no accounting database (slurmdbd + MySQL is too heavy
+        for a test), so the real sacct exits 1 with "Slurm accounting storage
+        is disabled", and submitit then reports every job as UNKNOWN: a job
+        that dies without writing its result pickle (segfault, scancel) is
+        never `done()`. squeue keeps ended jobs for MinJobAge seconds and
+        prints array tasks as submitit expects (`12_3`). Queries other than
+        submitit's go to the real sacct.
+        """
+        bindir = self.workdir / "bin"
+        bindir.mkdir(exist_ok=True)
+        shim = bindir / "sacct"
+        real = _which("sacct") or "/usr/bin/sacct"
+        shim.write_text(f"""#!/bin/bash
+# {SHIM_MARK}: see SlurmCluster._write_sacct_shim
+args=" $* "
+if [[ "$args" != *" -o JobID,State,NodeList "* ]]; then exec {real} "$@"; fi
+ids=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -j|--jobs) ids+=("$2"); shift 2 ;;
+    *) shift ;;
+  esac
+done
+echo "JobID|State|NodeList"
+sel=$(IFS=,; echo "${{ids[*]}}")
+squeue -h -t all -o '%i|%T|%N' ${{sel:+-j "$sel"}} 2>/dev/null
+exit 0
+""")
+        shim.chmod(0o755)
+        return bindir
+
+    def _check_alive(self, name: str) -> None:
+        proc = self._procs.get(name)
+        if proc is not None and proc.poll() is not None:
+            stdout = self.workdir / "log" / f"{name}.stdout"
+            raise SlurmClusterError(
+                f"{name} exited with status {proc.returncode} during start-up\n"
+                f"--- {stdout}\n{_tail(stdout)}\n{self.log_tails()}"
+            )
+
+    def _wait_for_controller(self, deadline: float) -> None:
+        while time.monotonic() < deadline:
+            self._check_alive("munged")
+            self._check_alive("slurmctld")
+            if self.run("scontrol", "ping", check=False, timeout=10).stdout.count("UP"):
+                return
+            time.sleep(0.2)
+        raise SlurmClusterError(f"slurmctld did not answer `scontrol ping`\n{self.log_tails()}")
+
+    def _wait_node_idle(self, deadline: float) -> None:
+        state = "?"
+        while time.monotonic() < deadline:
+            for name in ("munged", "slurmctld", "slurmd"):
+                self._check_alive(name)
+            state = self.node_state()
+            if state == "idle":
+                return
+            time.sleep(0.3)
+        raise SlurmClusterError(
+            f"node {self.nodename} did not become idle within the start timeout "
+            f"(last sinfo state: {state!r})\n{self.log_tails()}"
+        )
+
+    def _cancel_all_jobs(self, deadline: float) -> None:
+        self.run("scancel", f"--partition={self.partition}", check=False)
+        # Jobs' slurmstepd processes are not children of slurmd; let them
+        # finish before slurmd goes, so none outlive the cluster.
+        while time.monotonic() < deadline:
+            out = self.run("squeue", "-h", "-t", "all", "-o", "%T", check=False, timeout=10)
+            live = [s for s in out.stdout.split() if s in ("PENDING", "RUNNING", "COMPLETING",
+                                                          "CONFIGURING", "SUSPENDED")]
+            if out.returncode != 0 or not live:
+                return
+            time.sleep(0.3)
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster(tmp_path_factory: pytest.TempPathFactory):
+    """A started SlurmCluster for the session; its env is in os.environ meanwhile."""
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    cluster = SlurmCluster(tmp_path_factory.mktemp("slurm"))
+    cluster.start()
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in cluster.env.items():
+            mp.setenv(key, value)
+        try:
+            yield cluster
+        finally:
+            cluster.stop()

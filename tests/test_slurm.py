@@ -1,0 +1,57 @@
+"""The same matrix through a real one-node Slurm cluster (slurmctld, slurmd, munged on loopback):
+the same outcomes and signals as locally; a job cancelled with scancel mid-run, then --resume."""
+
+import os
+import subprocess
+import sys
+import time
+
+from conftest import ROOT, crashmatrix, processes_with
+from test_executors import SCRIPT, matrix_text, outcomes, rows_of
+
+EXPECTED = [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
+
+
+def test_slurm_gives_the_same_outcomes_and_signals_as_local(slurm_cluster, tmp_path, write):
+    script = write("s.py", SCRIPT)
+    (tmp_path / "release").write_text("")
+    path = write("m.yaml", matrix_text(script, ", array_parallelism: 2, partition: debug"))
+    env = {"WORK": str(tmp_path)}
+    local = crashmatrix("run", path, "--out", tmp_path / "local", cwd=tmp_path, env=env)
+    slurm = crashmatrix("run", path, "--out", tmp_path / "slurm", "--executor", "slurm", cwd=tmp_path, env=env)
+    assert local.returncode == 0 and slurm.returncode == 0, slurm.stdout + slurm.stderr
+    assert outcomes(tmp_path / "slurm") == outcomes(tmp_path / "local") == EXPECTED
+    # The cells ran inside Slurm jobs: their environment says so.
+    assert any(name.startswith("env-") for name in os.listdir(tmp_path / "slurm"))
+    assert os.listdir(tmp_path / "slurm" / "submitit")
+
+
+def test_scancel_mid_run_is_an_error_row_and_resume_reruns_it(slurm_cluster, tmp_path, write):
+    script = write("s.py", SCRIPT)
+    path = write("m.yaml", matrix_text(script, ", partition: debug"))
+    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
+                             "--executor", "slurm"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "holding").exists():  # the cell says it is running
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    (cell,) = [p for p in processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") if "i=1" in p]
+    with open(f"/proc/{cell.split(':')[0]}/environ", "rb") as f:
+        job_env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
+    # An array task by its array name, as users and submitit cancel it (its numeric SLURM_JOB_ID
+    # alone did not cancel it on Slurm 22.05 here).
+    job_id = f"{job_env[b'SLURM_ARRAY_JOB_ID'].decode()}_{job_env[b'SLURM_ARRAY_TASK_ID'].decode()}"
+    slurm_cluster.run("scancel", job_id)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err
+    row = next(r for r in rows_of(tmp_path / "run") if r["i"] == "1")
+    assert row["outcome"] == "error" and f"job {job_id} was stopped by SIGTERM" in row["error"], row
+
+    (tmp_path / "release").write_text("")
+    resumed = crashmatrix("run", "--resume", tmp_path / "run", "--executor", "slurm", cwd=tmp_path,
+                          env={"WORK": str(tmp_path)})
+    assert resumed.returncode == 0, resumed.stderr
+    assert outcomes(tmp_path / "run") == EXPECTED
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
