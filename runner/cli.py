@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
     rep.add_argument("--format", choices=["md", "github", "csv"], default="md")
 
+    cmp = sub.add_parser("compare", help="cells whose outcome differs between runs, and the machines' differences")
+    cmp.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
+    cmp.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
+
     e = sub.add_parser("env", help="the environment fingerprint of this machine")
     e.add_argument("--json", action="store_true")
 
@@ -155,7 +159,15 @@ def cmd_probes(args) -> int:
     return 0
 
 
+def cmd_compare(args) -> int:
+    from runner.compare import compare_text
+
+    sys.stdout.write(compare_text(args.runs, fmt=args.format))
+    return 0
+
+
 COMMANDS = {"run": cmd_run, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes}
+COMMANDS["compare"] = cmd_compare
 
 
 def main(argv=None) -> int:

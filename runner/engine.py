@@ -244,6 +244,8 @@ class Engine:
                 for pid, slot in list(slots.items()):
                     r = slot.running
                     if r.popen.poll() is not None:
+                        if self._killed_from_outside(r) and self._interrupt_follows(wake_r):
+                            break  # the same stop reached the cell first: it was in flight, not a crash
                         del slots[pid]
                         self.on_result(self._finish(slot))
                     elif r.deadline is not None and now >= r.deadline and r.term_sent_at is None:
@@ -263,6 +265,29 @@ class Engine:
                     signal.signal(sig, handler)
             os.close(wake_r)
             os.close(wake_w)
+
+    @staticmethod
+    def _killed_from_outside(r: supervise.Running) -> bool:
+        return r.term_sent_at is None and r.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
+
+    def _interrupt_follows(self, wake_r: int, within: float = 1.0) -> bool:
+        """A scheduler's scancel or preemption signals every process of the job at once, cells included.
+
+        A cell killed by SIGTERM/SIGINT/SIGKILL that we did not send may be the
+        first sign of our own interruption: give that signal a moment to arrive
+        before the death is recorded as the cell's crash.
+        """
+        end = time.monotonic() + within
+        while not self.interrupted and time.monotonic() < end:
+            poller = select.poll()
+            poller.register(wake_r, select.POLLIN)
+            poller.poll(max(1, int((end - time.monotonic()) * 1000)))
+            try:
+                while os.read(wake_r, 512):
+                    pass
+            except (BlockingIOError, OSError):
+                pass
+        return self.interrupted is not None
 
     def _wait(self, slots: dict[int, _Slot], wake_r: int) -> None:
         now = time.monotonic()

@@ -88,6 +88,13 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
                         interrupted=not completed)
     store.write_text("summary.md", text + "\n")
+    try:  # the HTML report must never break a run
+        from runner.html import write_html
+
+        write_html(store.path)
+        store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")
+    except Exception as e:  # noqa: BLE001
+        print(f"crashmatrix: warning: report.html not written ({type(e).__name__}: {e})", file=sys.stderr, flush=True)
     print("", file=stream)
     print(text, file=stream, flush=True)
     print(f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",

@@ -1,0 +1,153 @@
+"""`crashmatrix report --by` (pivot) and report.html, on one real small run.
+
+The program: cell (a=y, b=2) segfaults every time; cell (a=x, b=2) fails (exit 3) on exactly
+one of its two repeats (whichever creates the marker file first); the rest pass.
+"""
+
+import csv
+import io
+import os
+import re
+
+import pytest
+
+from conftest import crashmatrix
+
+SCRIPT = """\
+import os, signal, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+if args["a"] == "y" and args["b"] == "2":
+    os.kill(os.getpid(), signal.SIGSEGV)
+if args["a"] == "x" and args["b"] == "2":
+    try:
+        os.close(os.open(os.path.join(os.environ["MARK_DIR"], "failed-once"), os.O_CREAT | os.O_EXCL))
+        print("RuntimeError: flaky once", file=sys.stderr)
+        sys.exit(3)
+    except FileExistsError:
+        pass
+"""
+
+MATRIX = """\
+name: piv
+command: [python, {script}]
+axes:
+  a: [x, y]
+  b: [1, 2]
+env: {{MARK_DIR: "{mark}"}}
+repeats: 2
+timeout: 60
+"""
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    (tmp / "script.py").write_text(SCRIPT)
+    (tmp / "m.yaml").write_text(MATRIX.format(script=tmp / "script.py", mark=tmp))
+    proc = crashmatrix("run", "m.yaml", "--jobs", "4", "--out", tmp / "run", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert "warning" not in proc.stderr
+    with open(tmp / "run" / "results.csv", newline="") as f:
+        ids = {(r["a"], r["b"]): r["cell_id"] for r in csv.DictReader(f)}
+    return tmp, ids
+
+
+def _rows(md: str, header_start: str) -> list[list[str]]:
+    """The body rows of the markdown table whose header begins with header_start."""
+    lines = md.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| " + header_start))
+    out = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        out.append([c.strip() for c in line.strip("|").split("|")])
+    return out
+
+
+def test_pivot_over_one_axis(run):
+    tmp, _ = run
+    proc = crashmatrix("report", "run", "--by", "a", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert "8 runs of 4 cells, 3 failing" in proc.stdout
+    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail", "4", "1"], ["y", "2/4 crash", "4", "2"]]
+    assert _rows(proc.stdout, "axis") == [
+        ["a", "x", "4", "1", "25%"], ["a", "y", "4", "2", "50%"],
+        ["b", "1", "4", "0", "0%"], ["b", "2", "4", "3", "75%"],
+    ]
+
+
+def test_pivot_over_two_axes(run):
+    tmp, _ = run
+    proc = crashmatrix("report", "run", "--by", "a,b", "--format", "github", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail"], ["y", "pass", "2/2 crash"]]
+
+
+def test_pivot_csv_is_a_long_table_for_pandas(run):
+    import pandas as pd
+
+    tmp, _ = run
+    proc = crashmatrix("report", "run/results.csv", "--by", "a,b", "--format", "csv", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    df = pd.read_csv(io.StringIO(proc.stdout), dtype=str, keep_default_na=False)
+    assert list(df.columns) == ["a", "b", "outcome", "signal", "runs", "cells", "total_runs", "rate"]
+    expected = pd.DataFrame([
+        ["x", "1", "pass", "", "2", "1", "2", "1"],
+        ["x", "2", "fail", "", "1", "1", "2", "0.5"],
+        ["x", "2", "pass", "", "1", "1", "2", "0.5"],
+        ["y", "1", "pass", "", "2", "1", "2", "1"],
+        ["y", "2", "crash", "SIGSEGV", "2", "1", "2", "1"],
+    ], columns=df.columns)
+    pd.testing.assert_frame_equal(df, expected)
+    # What a user does with it: failure rate per value of b.
+    df = pd.read_csv(io.StringIO(proc.stdout))
+    failing = df[~df.outcome.isin(["pass", "skip"])].groupby("b").runs.sum()
+    assert failing.to_dict() == {2: 3}
+
+
+def test_unknown_axis_is_bad_input_naming_the_axes(run):
+    tmp, _ = run
+    proc = crashmatrix("report", "run", "--by", "a,num_workers", cwd=tmp)
+    assert proc.returncode == 2
+    assert "num_workers" in proc.stderr and "a, b" in proc.stderr and "results.csv" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = crashmatrix("report", "run", "--by", "a,b,a", cwd=tmp)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_report_html_is_self_contained_and_shows_every_cell(run):
+    tmp, ids = run
+    path = tmp / "run" / "report.html"
+    html = path.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert not re.search(r'(src|href)\s*=\s*["\']?\s*(https?:)?//', html), "a network asset"
+    assert "<script" not in html
+    for cell_id in ids.values():
+        assert cell_id in html
+    # The failing cells, with their error line and a relative link to a log directory that exists.
+    assert "Fatal Python error: Segmentation fault" in html and "RuntimeError: flaky once" in html
+    links = re.findall(r'href="(cells/[^"]+)"', html)
+    assert any(ids[("y", "2")] in link for link in links)
+    assert all((tmp / "run" / link).is_dir() for link in links)
+    # One colour per outcome word: crash and pass squares differ.
+    assert re.search(r'background:(#[0-9a-f]{6})[^>]*>2/2 crash', html)
+    assert "Report: [report.html](report.html)" in (tmp / "run" / "summary.md").read_text()
+
+
+def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatch, capsys):
+    from runner import html as html_module
+    from runner.runmatrix import run_matrix
+    from runner.spec import load_matrix
+
+    def broken(run_dir):
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(html_module, "write_html", broken)
+    path = write("m.yaml", "name: tiny\ncommand: [python, -c, pass]\naxes:\n  i: [0, 1]\n")
+    stream = io.StringIO()
+    outcome = run_matrix(load_matrix(path), out=str(tmp_path / "run"), stream=stream, with_torch_fingerprint=False)
+    assert [r.outcome for r in outcome.results] == ["pass", "pass"]
+    assert os.path.exists(tmp_path / "run" / "summary.md")
+    assert not os.path.exists(tmp_path / "run" / "report.html")
+    assert "report.html" not in (tmp_path / "run" / "summary.md").read_text()
+    assert "crashmatrix: warning: report.html not written (OSError: disk on fire)" in capsys.readouterr().err
