@@ -39,6 +39,20 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
     cmp.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
 
+    b = sub.add_parser("bisect", help="the minimal change from a passing configuration that still fails")
+    b.add_argument("target", help="a matrix file (with --good/--bad), or a finished run directory")
+    b.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
+    b.add_argument("--good", nargs="+", action="extend", default=[], metavar="K=V")
+    b.add_argument("--bad", nargs="+", action="extend", default=[], metavar="K=V")
+    b.add_argument("--repeats", type=int, help="clean runs that make a pass believed (default: from the failure rate)")
+    b.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
+    b.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
+    b.add_argument("--out", help="the bisect's run directory")
+
+    x = sub.add_parser("explain", help="what the failing cells of a finished run have in common")
+    x.add_argument("run")
+    x.add_argument("--json", action="store_true")
+
     e = sub.add_parser("env", help="the environment fingerprint of this machine")
     e.add_argument("--json", action="store_true")
 
@@ -132,6 +146,49 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_bisect(args) -> int:
+    from runner import bisection
+
+    for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
+        if value is not None and value < 1:
+            raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
+    if os.path.isdir(args.target):
+        if args.good or args.bad:
+            raise BadInput(f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file")
+        good_s, bad_s, path = bisection.pick_from_run(args.target)
+        matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
+        good, bad = bisection.configurations(matrix, [f"{k}={v}" for k, v in good_s.items()],
+                                             [f"{k}={v}" for k, v in bad_s.items()])
+        out = args.out or bisection.default_out(args.target, "run")
+    else:
+        matrix = _load(args.target, args.overrides)
+        if not args.bad:
+            raise BadInput(f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)")
+        good, bad = bisection.configurations(matrix, args.good, args.bad)
+        out = args.out or bisection.default_out("results", matrix.name)
+    result, _data, interrupted = bisection.bisect_matrix(matrix, good, bad, out=out, repeats=args.repeats,
+                                                          jobs=args.jobs, max_runs=args.max_runs)
+    if interrupted:
+        return 130
+    if result.target is None or result.good_fails:
+        return 1
+    return 0
+
+
+def cmd_explain(args) -> int:
+    from runner import explain as ex
+    from runner.store import read_rows
+
+    rows, value_columns, _path = read_rows(args.run)
+    patterns = ex.explain(rows, value_columns)
+    if args.json:
+        print(json.dumps([p.to_json() for p in patterns], indent=1))
+        return 0
+    for line in ex.render_lines(patterns, value_columns, rows):
+        print(line)
+    return 0
+
+
 def cmd_env(args) -> int:
     from runner import fingerprint as fp
 
@@ -166,7 +223,8 @@ def cmd_compare(args) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes}
+COMMANDS = {"run": cmd_run, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes,
+            "bisect": cmd_bisect, "explain": cmd_explain}
 COMMANDS["compare"] = cmd_compare
 
 

@@ -234,16 +234,37 @@ def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> List[s
     return [a for a in axes if a in named]
 
 
-def advice_line(patterns: Sequence[Pattern], axes: Sequence[str]) -> Optional[str]:
-    """After a pairwise run: which axes deserve the full product next."""
+def advice_line(
+    patterns: Sequence[Pattern], axes: Sequence[str], rows: Optional[Iterable[Mapping[str, object]]] = None
+) -> Optional[str]:
+    """After a pairwise run: which axes deserve the full product next.
+
+    The other axes are held at the values of a failing cell of the first
+    pattern, never dropped: an axis the pattern does not name may still be
+    needed for the failure (pairwise saw too few cells to tell).
+    """
     matter = axes_that_matter(patterns, axes)
     if not matter:
         return None
     rest = [a for a in axes if a not in matter]
     line = f"axes that matter: {', '.join(matter)}"
-    if rest:
-        drop = " ".join(f"~axes.{a}" for a in rest)
-        line += f"; to see every combination of them, run the full product without the others: strategy=full {drop}"
+    if not rest:
+        return line
+    held = None
+    if rows is not None and patterns:
+        top = patterns[0]
+        for row in rows:
+            if str(row.get("outcome")) == top.outcome and str(row.get("signal", "")) == top.signal and all(
+                str(row.get(a, "")) == v for a, v in top.conditions
+            ):
+                held = row
+                break
+    if held is not None:
+        fixed = " ".join(f"axes.{a}=[{held.get(a, '')}]" for a in rest if str(held.get(a, "")) != "")
+        line += (f"; every combination of them, the other axes held at a failing cell's values: "
+                 f"strategy=full {fixed}; or the minimal change: crashmatrix bisect RUN")
+    else:
+        line += "; for the minimal change: crashmatrix bisect RUN"
     return line
 
 
@@ -270,7 +291,7 @@ def render_lines(
     elif not patterns:
         lines.append("no pattern: no failing cells, or none separable from the passing ones")
     if axes is not None:
-        advice = advice_line(patterns, axes)
+        advice = advice_line(patterns, axes, rows)
         if advice:
             lines.append(advice)
     return lines

@@ -26,6 +26,21 @@ class RunOutcome:
     interrupted: bool
 
 
+def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
+    """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
+    if not any(r["outcome"] not in ("pass", "skip") for r in rows):
+        return ""
+    from runner import explain
+
+    patterns = explain.explain(rows, value_columns)
+    lines = ["", "## What the failing cells have in common", ""]
+    lines += [f"- {line}" for line in explain.render_lines(patterns, value_columns, rows)]
+    if matrix.strategy == "pairwise":
+        lines += ["", "Pairwise covers every pair of values, not every combination: a pattern above may need "
+                      "more axes than it names. The line `axes that matter` says what to run next."]
+    return "\n".join(lines) + "\n"
+
+
 def default_out(matrix: Matrix) -> str:
     return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
@@ -87,6 +102,7 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     rows, value_cols, _ = read_rows(store.path)
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
                         interrupted=not completed)
+    text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
         from runner.html import write_html

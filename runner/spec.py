@@ -203,7 +203,10 @@ def load_matrix(path: str, overrides=()) -> Matrix:
     data["axes"] = _nest(data.get("axes") or {}, path, "axes")
     data["params"] = _nest(data.get("params") or {}, path, "params")
     if overrides:
-        data = _compose(data, overrides, path)
+        # Every documented key can be overridden plainly (`strategy=pairwise`), set in the file or not.
+        defaults = {"params": {}, "axes": {}, "env": {}, "exclude": [], "include": [], "executor": {},
+                    "strategy": "full", "order": 2, "seed": 0, "repeats": 1, "timeout": 600, "kill_grace": 3}
+        data = _compose({**defaults, **data}, overrides, path)
     for key in data:
         if key not in TOP_KEYS:
             raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")

@@ -135,7 +135,15 @@ def test_cells_needing_more_conditions_than_allowed_are_reported_unexplained():
 
 def test_advice_names_the_axes_to_run_in_full():
     rows = matrix(lambda c: ("crash", "SIGSEGV") if c["start_method"] == "fork" and c["pin_memory"] == "true" else None)
-    assert advice_line(explain(rows, AXES), AXES) == (
-        "axes that matter: start_method, pin_memory; to see every combination of them, "
-        "run the full product without the others: strategy=full ~axes.num_workers ~axes.wandb ~axes.precision"
+    patterns = explain(rows, AXES)
+    assert advice_line(patterns, AXES) == (
+        "axes that matter: start_method, pin_memory; for the minimal change: crashmatrix bisect RUN"
     )
+    # With the rows, the other axes are held at a failing cell's values, never dropped: pairwise may
+    # have seen too few cells to know that they do not matter.
+    held = advice_line(patterns, AXES, rows)
+    failing = next(r for r in rows if r["outcome"] == "crash")
+    assert held.startswith("axes that matter: start_method, pin_memory; every combination of them")
+    for axis in ("num_workers", "wandb", "precision"):
+        assert f"axes.{axis}=[{failing[axis]}]" in held
+    assert "~axes" not in held

@@ -1,0 +1,134 @@
+"""`crashmatrix bisect`: from a passing configuration to the minimal change that still fails, with real cells.
+
+The delta debugging itself is runner.dd (pure, tested with predicates); here
+each test is a real cell run through the engine, logged under the bisect's
+own run directory (results.csv there lists every configuration it tried).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+
+from runner import dd, engine
+from runner.cell import Cell, CellRun, spell
+from runner.errors import BadInput
+from runner.spec import Matrix
+from runner.store import RunDir, read_rows
+
+
+def parse_assignments(items: list[str], matrix: Matrix, flag: str) -> dict:
+    """`K=V` arguments -> {axis: the axis's own value}, matched by spelling against the listed values."""
+    out = {}
+    for item in items or []:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise BadInput(f"{flag} {item}: expected AXIS=VALUE")
+        if key not in matrix.axes:
+            raise BadInput(f"{matrix.path}: {flag} {item}: {key!r} is not an axis (axes: {', '.join(matrix.axes)})")
+        for value in matrix.axes[key]:
+            if spell(value) == text:
+                out[key] = value
+                break
+        else:
+            listed = ", ".join(spell(v) for v in matrix.axes[key])
+            raise BadInput(f"{matrix.path}: {flag} {item}: {text!r} is not one of axes.{key}'s values [{listed}]")
+    return out
+
+
+def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
+    """An axis that --good/--bad leave out takes its first listed value."""
+    first = {axis: values[0] for axis, values in matrix.axes.items()}
+    good = {**first, **parse_assignments(good_items, matrix, "--good")}
+    bad = {**first, **parse_assignments(bad_items, matrix, "--bad")}
+    return good, bad
+
+
+def pick_from_run(run_dir: str) -> tuple[dict, dict, str]:
+    """A failing cell of the commonest failure kind, and the passing cell with the fewest differing axes."""
+    rows, axes, path = read_rows(run_dir)
+    by_cell = defaultdict(list)
+    for r in rows:
+        if all(r.get(a, "") != "" for a in axes):
+            by_cell[tuple(r[a] for a in axes)].append(r)
+    passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
+    failing = {k: rs for k, rs in by_cell.items() if any(r["outcome"] not in ("pass", "skip") for r in rs)}
+    if not failing:
+        raise BadInput(f"{path}: no failing cell to bisect")
+    if not passing:
+        raise BadInput(f"{path}: no cell passed in every run; give --good/--bad with a matrix instead")
+    kinds = Counter((r["outcome"], r["signal"]) for rs in failing.values() for r in rs if r["outcome"] not in ("pass", "skip"))
+    kind = kinds.most_common(1)[0][0]
+    candidates = [k for k, rs in failing.items() if any((r["outcome"], r["signal"]) == kind for r in rs)]
+    best = min(((sum(a != b for a, b in zip(f, p)), f, p) for f in candidates for p in passing), key=lambda t: t[0])
+    _, bad_key, good_key = best
+    return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
+
+
+class _Runner:
+    """run_once for dd: the good configuration with some changes applied, run for real as a cell."""
+
+    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream):
+        self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
+        self.lock = threading.Lock()
+        self.repeats = Counter()
+        self.count = 0
+
+    def __call__(self, changes: frozenset) -> dd.Observation:
+        values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.matrix.axes}
+        cell = Cell.of(values)
+        with self.lock:
+            repeat = self.repeats[cell.cell_id]
+            self.repeats[cell.cell_id] += 1
+        results = []
+        run = CellRun(cell, repeat)
+        engine.Engine(self.matrix, run_dir=self.store.path, cell_dir_for=self.store.cell_dir, rel=self.store.rel,
+                      on_result=lambda r: (self.store.record(r), results.append(r)), jobs=1,
+                      install_signals=False).run([run])
+        r = results[0]
+        with self.lock:
+            self.count += 1
+            applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.matrix.axes if a in changes) or "none (good)"
+            what = r.outcome + (f" {r.signal}" if r.signal else "")
+            print(f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
+                  file=self.stream, flush=True)
+        return dd.Observation(r.outcome, r.signal)
+
+
+def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,
+                  max_runs=None, stream=None) -> tuple[dd.BisectResult, dict, bool]:
+    """Returns (result, bisect.json contents, interrupted)."""
+    from runner import fingerprint
+
+    stream = stream or sys.stdout
+    changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
+    if not changes:
+        raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
+    store = RunDir(out)
+    store.create(matrix.to_yaml_dict(), list(matrix.axes))
+    store.write_json("env.json", fingerprint.collect())
+    print(f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
+          + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes), file=stream, flush=True)
+    runner = _Runner(matrix, store, good, bad, stream)
+    interrupted = False
+    try:
+        result = dd.bisect(changes, runner, repeats=repeats, max_runs=max_runs, jobs=jobs)
+    except dd.BisectInterrupted as e:
+        engine.stop_everything()
+        result, interrupted = e.result, True
+    spelled_good = {a: spell(v) for a, v in good.items()}
+    spelled_bad = {a: spell(v) for a, v in bad.items()}
+    data = dd.as_bisect_json(result, spelled_good, spelled_bad)
+    store.write_json("bisect.json", data)
+    text = "\n".join([""] + [line for line in dd.detail_lines(result, spelled_bad) if line])
+    store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
+    print(text, file=stream, flush=True)
+    print(f"bisect.json: {os.path.relpath(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
+    return result, data, interrupted
+
+
+def default_out(base: str, name: str) -> str:
+    return os.path.join(base, f"bisect-{name}-{time.strftime('%Y%m%d-%H%M%S')}")

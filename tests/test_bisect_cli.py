@@ -1,0 +1,129 @@
+"""bisect and explain end to end: real programs that segfault only under a combination of settings."""
+
+import csv
+import json
+
+from conftest import crashmatrix
+
+# Segfaults only with start_method=fork + num_workers=4 + pin_memory=true; exits 3 (a different failure)
+# with start_method=forkserver + wandb=offline.
+CRASHY = """\
+import os, signal, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+if args["start_method"] == "fork" and args["pin_memory"] == "true" and args["num_workers"] == "4":
+    {crash}
+if args["start_method"] == "forkserver" and args["wandb"] == "offline":
+    sys.exit(3)
+"""
+DETERMINISTIC = "os.kill(os.getpid(), signal.SIGSEGV)"
+# A flaky crash: each configuration fails on every other run (a counter file per configuration), so the
+# test is exact while the bisector sees a failure rate of 1/2.
+FLAKY = """path = os.path.join(os.environ["WORK"], "n-" + "-".join(sys.argv[1:]).replace("/", "_"))
+    n = int(open(path).read()) if os.path.exists(path) else 0
+    open(path, "w").write(str(n + 1))
+    if n % 2 == 0:
+        os.kill(os.getpid(), signal.SIGSEGV)"""
+
+MATRIX = """\
+name: planted
+command: [python, {script}]
+axes:
+  start_method: [spawn, fork, forkserver]
+  num_workers: [0, 4]
+  pin_memory: [false, true]
+  wandb: [disabled, offline]
+  precision: ["32", "16-mixed"]
+  cudnn.benchmark: [false, true]
+  persistent_workers: [false, true]
+timeout: 60
+"""
+ALL_BAD = ["start_method=fork", "num_workers=4", "pin_memory=true", "wandb=offline", "precision=16-mixed",
+           "cudnn.benchmark=true", "persistent_workers=true"]
+
+
+def setup(tmp_path, write, crash=DETERMINISTIC):
+    script = write("crashy.py", CRASHY.format(crash=crash))
+    return write("m.yaml", MATRIX.format(script=script))
+
+
+def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
+    path = setup(tmp_path, write)
+    proc = crashmatrix("bisect", path, "--good", "start_method=spawn", "--bad", *ALL_BAD, "--repeats", "1",
+                       "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["minimal"] == {"start_method": "fork", "num_workers": "4", "pin_memory": "true"}
+    assert (data["outcome"], data["signal"], data["runs"]) == ("crash", "SIGSEGV", 8)
+    assert data["good"]["wandb"] == "disabled" and data["bad"]["wandb"] == "offline"
+    assert "crash SIGSEGV needs start_method=fork + num_workers=4 + pin_memory=true" in proc.stdout
+    # every configuration tried is a real cell with its own logs, listed in the bisect's results.csv
+    with open(tmp_path / "b" / "results.csv", newline="") as f:
+        assert len(list(csv.DictReader(f))) == 8
+
+
+def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):
+    path = setup(tmp_path, write, crash=FLAKY)
+    proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--out", tmp_path / "b", cwd=tmp_path,
+                       env={"WORK": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["minimal"] == {"start_method": "fork", "num_workers": "4", "pin_memory": "true"}
+    assert data["confirmed"] is True
+    assert data["failure_rate"]["failures"] < data["failure_rate"]["runs"]
+    assert "clean runs needed to believe a pass" in proc.stdout and "failure rate" in proc.stdout
+
+
+def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
+    path = setup(tmp_path, write)
+    # bad: forkserver + offline exits 3; the target is that `fail`, and the SIGSEGV never enters.
+    proc = crashmatrix("bisect", path, "--bad", "start_method=forkserver", "wandb=offline", "num_workers=4",
+                       "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["minimal"] == {"start_method": "forkserver", "wandb": "offline"}
+    assert data["outcome"] == "fail"
+
+
+def test_bad_configuration_that_passes_exits_1(tmp_path, write):
+    path = setup(tmp_path, write)
+    proc = crashmatrix("bisect", path, "--bad", "wandb=offline", "--repeats", "2", "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "did not fail" in proc.stdout
+    assert json.loads((tmp_path / "b" / "bisect.json").read_text())["outcome"] is None
+
+
+def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
+    path = setup(tmp_path, write)
+    small = ["axes.precision=[\"32\"]", "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
+    run = crashmatrix("run", path, *small, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+
+    explained = crashmatrix("explain", tmp_path / "run", "--json", cwd=tmp_path)
+    assert explained.returncode == 0, explained.stderr
+    patterns = json.loads(explained.stdout)
+    got = {(json.dumps(p["conditions"], sort_keys=True), p["outcome"], p["failing"]) for p in patterns}
+    # Two independent causes, each its own pattern, with the exact cells they cover.
+    assert (json.dumps({"num_workers": "4", "pin_memory": "true", "start_method": "fork"}, sort_keys=True), "crash", 2) in got
+    assert (json.dumps({"start_method": "forkserver", "wandb": "offline"}, sort_keys=True), "fail", 4) in got
+    human = crashmatrix("explain", tmp_path / "run", cwd=tmp_path).stdout
+    assert "start_method=fork" in human and "pin_memory=true" in human
+
+    proc = crashmatrix("bisect", tmp_path / "run", "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["outcome"] == "fail" or data["signal"] == "SIGSEGV"
+    assert set(data["minimal"]) <= {"start_method", "num_workers", "pin_memory", "wandb"}
+
+
+def test_bisect_bad_input(tmp_path, write):
+    path = setup(tmp_path, write)
+    for args, fragment in (
+        (["--bad", "colour=red"], "'colour' is not an axis"),
+        (["--bad", "num_workers=3"], "'3' is not one of axes.num_workers's values [0, 4]"),
+        (["--bad", "num_workers"], "expected AXIS=VALUE"),
+        ([], "needs --bad"),
+        (["--good", "wandb=offline", "--bad", "wandb=offline"], "same configuration"),
+    ):
+        proc = crashmatrix("bisect", path, *args, cwd=tmp_path)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert fragment in proc.stderr and "Traceback" not in proc.stderr
