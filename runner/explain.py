@@ -259,8 +259,10 @@ def advice_line(
             ):
                 held = row
                 break
+    fixed = ""
     if held is not None:
         fixed = " ".join(f"axes.{a}=[{held.get(a, '')}]" for a in rest if str(held.get(a, "")) != "")
+    if fixed:
         line += (f"; every combination of them, the other axes held at a failing cell's values: "
                  f"strategy=full {fixed}; or the minimal change: crashmatrix bisect RUN")
     else:

@@ -137,7 +137,7 @@ def render(run_dir: str) -> str:
         parts.append("<h2>Grid</h2>")
         parts.append(_grid_html(rows, value_columns, run_dir))
         parts.append("<h2>Failure rate by axis value</h2>")
-        parts.append(_table(["axis", "value", "runs", "failing", "rate"], [
+        parts.append(_table(["axis", "value", "runs", "failing", "rate", "steps/s (median)"], [
             "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
             for line in axis_rates(rows, value_columns, run_dir)]))
 

@@ -94,8 +94,17 @@ def _pct(k: int, n: int) -> str:
     return f"{100 * k / n:.0f}%" if n else "—"
 
 
+def median_speed(rows: list[dict]) -> str:
+    """Median steps/s of the runs that report it: where spawn's slowdown shows."""
+    speeds = sorted(float(r["steps_per_s"]) for r in rows if r.get("steps_per_s") not in (None, ""))
+    if not speeds:
+        return "—"
+    mid = len(speeds) // 2
+    return f"{(speeds[mid] if len(speeds) % 2 else (speeds[mid - 1] + speeds[mid]) / 2):.3g}"
+
+
 def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") -> list[list]:
-    """[axis, value, runs, failing, rate] for every value of every axis."""
+    """[axis, value, runs, failing, rate, median steps/s] for every value of every axis."""
     orders = value_orders({a: [r.get(a, "") for r in rows] for a in value_columns}, run_dir)
     out = []
     for axis in value_columns:
@@ -104,7 +113,8 @@ def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") ->
             groups[r.get(axis, "")].append(r)
         for value in orders[axis]:
             group = groups[value]
-            out.append([axis, value or UNSET, len(group), _failing(group), _pct(_failing(group), len(group))])
+            out.append([axis, value or UNSET, len(group), _failing(group), _pct(_failing(group), len(group)),
+                        median_speed(group)])
     return out
 
 
@@ -168,5 +178,6 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
             table.append(line)
         lines += [_table(table, [f"{a} \\ {b}"] + [show(v) for v in orders[b]], fmt), ""]
     lines += ["## Failure rate by axis value", "",
-              _table(axis_rates(rows, value_columns, run_dir), ["axis", "value", "runs", "failing", "rate"], fmt), ""]
+              _table(axis_rates(rows, value_columns, run_dir),
+                     ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
     return "\n".join(lines).rstrip("\n")
