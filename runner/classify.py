@@ -52,7 +52,8 @@ class Verdict:
 
 # A worker or a rank that died by a signal, as the main process reports it; group "sig" names it.
 _CHILD_SIGNAL = [
-    re.compile(r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)\.?\s*$", re.M),
+    # The text may go on ("Bus error. It is possible that dataloader's workers are out of shared memory...").
+    re.compile(r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)", re.M),
     re.compile(r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating point error) encountered in worker", re.M),
     re.compile(r"process \d+ terminated with signal (?P<sig>SIG[A-Z0-9]+)", re.M),
     re.compile(r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID", re.M),

@@ -78,6 +78,11 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         spec_path = os.path.join(cell_dir, "cell.json")
         write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
         _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+        # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
+        for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
+            env.setdefault(var, cell_dir)
+        env.setdefault("WANDB_SILENT", "true")
+        env.pop("WANDB_MODE", None)
         argv = [sys.executable, "-m", "runner.child", spec_path]
         cwd = cell_dir
     else:
@@ -110,11 +115,13 @@ def _read_ends(path: str) -> str:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
             if size <= _HEAD_BYTES + _TAIL_BYTES:
-                return f.read().decode("utf-8", errors="replace")
+                # PyTorch ends its worker error lines with a NUL byte.
+                return f.read().replace(b"\0", b"").decode("utf-8", errors="replace")
             head = f.read(_HEAD_BYTES)
             f.seek(size - _TAIL_BYTES)
             tail = f.read()
-            return (head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]).decode("utf-8", errors="replace")
+            data = head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]
+            return data.replace(b"\0", b"").decode("utf-8", errors="replace")
     except OSError:
         return ""
 

@@ -203,6 +203,9 @@ def load_matrix(path: str, overrides=()) -> Matrix:
     data["axes"] = _nest(data.get("axes") or {}, path, "axes")
     data["params"] = _nest(data.get("params") or {}, path, "params")
     if overrides:
+        # The file's own excludes are checked against the file's own axes (a typo is an error);
+        # after overrides narrow an axis, an exclude that can no longer match is simply moot.
+        validate({**data, "axes": _flatten(data["axes"]), "params": _flatten(data["params"])}, path)
         # Every documented key can be overridden plainly (`strategy=pairwise`), set in the file or not.
         defaults = {"params": {}, "axes": {}, "env": {}, "exclude": [], "include": [], "executor": {},
                     "strategy": "full", "order": 2, "seed": 0, "repeats": 1, "timeout": 600, "kill_grace": 3}
@@ -212,7 +215,7 @@ def load_matrix(path: str, overrides=()) -> Matrix:
             raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
     data["axes"] = _order_like(_flatten(data.get("axes") or {}), axes_order)
     data["params"] = _order_like(_flatten(data.get("params") or {}), params_order)
-    return validate(data, path)
+    return validate(data, path, prune_exclude=bool(overrides))
 
 
 # --- validation -------------------------------------------------------------
@@ -239,7 +242,7 @@ def _scalar_ok(v) -> bool:
     )
 
 
-def validate(data: dict, path: str) -> Matrix:
+def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     name = data.get("name")
     if name is None:
         name = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.splitext(os.path.basename(path))[0]).strip("-") or "matrix"
@@ -307,6 +310,8 @@ def validate(data: dict, path: str) -> Matrix:
                 )
 
     exclude = _cells_list(data.get("exclude"), "exclude", path)
+    if prune_exclude:
+        exclude = [e for e in exclude if all(k in axes and spell(v) in {spell(x) for x in axes[k]} for k, v in e.items())]
     for i, entry in enumerate(exclude):
         for key, value in entry.items():
             if key not in axes:

@@ -39,6 +39,11 @@ CASES = [
     (1, False, WORKER_SEGV, None,
      ("worker_crash", "SIGSEGV", "RuntimeError: DataLoader worker (pid 4011) is killed by signal: Segmentation fault.")),
     (1, False, WORKER_BUS_ONLY, None, ("worker_crash", "SIGBUS", "ERROR: Unexpected bus error encountered in worker")),
+    (1, False, "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+     "RuntimeError: DataLoader worker (pid 77) is killed by signal: Bus error. It is possible that dataloader's "
+     "workers are out of shared memory. Please try to raise your shared memory limit.\n"
+     "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly\n", None,
+     ("worker_crash", "SIGBUS", "DataLoader worker (pid 77) is killed by signal: Bus error.")),
     (1, False, LOST_WORKER_NO_SIGNAL, None, ("worker_crash", "", "ConnectionResetError")),
     (1, False, "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly\n", None,
      ("worker_crash", "", "exited unexpectedly")),

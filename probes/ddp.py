@@ -1,0 +1,198 @@
+"""torch.distributed: a few DDP training steps with world size 2 on this machine.
+
+The ranks are started with torch.multiprocessing.start_processes (spawn unless
+start_method says otherwise), rendezvous on MASTER_ADDR=127.0.0.1 and a free
+port, and use gloo on CPU, nccl on GPUs (gloo when there are fewer GPUs than
+ranks: NCCL refuses two ranks on one device).
+
+`kill_rank`/`kill_signal` make that rank kill itself for real at `kill_step`.
+The main process then ends with torch's own report, exit status 1:
+
+    torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV
+
+(the classifier's worker_crash + signal name). torch terminates the other ranks
+when one dies; the probe also kills and reaps any rank still alive on its way
+out, so no rank outlives the cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from probes import common
+
+DESCRIPTION = "DDP training steps, world size 2 (gloo on CPU, nccl on GPU); kill_rank makes a rank die by a signal"
+
+PARAMS: dict = {
+    **common.COMMON_DEFAULTS,
+    "start_method": "spawn",
+    "steps": 5,
+    "batch_size": 4,
+    "image_size": 32,
+    "width": 8,
+    "world_size": 2,
+    "backend": "auto",        # auto | gloo | nccl
+    "kill_rank": -1,          # this rank kills itself at kill_step (-1: none)
+    "kill_signal": "SIGSEGV",
+    "kill_step": 2,
+    "pg_timeout_s": 60,       # collective timeout (a peer that hangs rather than dies)
+    "seed": 0,
+}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _signal_number(name) -> int:
+    import signal
+
+    text = str(name).strip().upper()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if not text.startswith("SIG"):
+        text = "SIG" + text
+    return int(getattr(signal, text))
+
+
+def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out_dir: str) -> None:
+    """One rank. Runs in a fresh process under spawn/forkserver: re-apply the knobs."""
+    import datetime
+    import faulthandler
+
+    faulthandler.enable()  # a rank's own fatal signal prints its Python stack to stderr
+    from runner import knobs
+
+    knobs.set_rlimits(p)
+    knobs.apply_torch_knobs(p, in_worker=True)
+
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    from probes import train
+
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    device = common.device_for(p)
+    if device.type == "cuda":
+        device = torch.device("cuda", rank % torch.cuda.device_count())
+        torch.cuda.set_device(device)
+    dist.init_process_group(backend, rank=rank, world_size=world_size,
+                            timeout=datetime.timedelta(seconds=int(p["pg_timeout_s"])))
+    try:
+        precision = common.Precision(p["precision"], device)
+        torch.manual_seed(int(p["seed"]))  # same initial weights on every rank (DDP broadcasts anyway)
+        model = train.build_model(int(p["width"])).to(device)
+        ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
+        optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
+        steps, bs, size = int(p["steps"]), int(p["batch_size"]), int(p["image_size"])
+        kill_rank, kill_step = int(p["kill_rank"]), int(p["kill_step"])
+        metrics = common.Metrics()
+        for step in range(steps):
+            if rank == kill_rank and step == kill_step:
+                os.kill(os.getpid(), _signal_number(p["kill_signal"]))
+                time.sleep(5)  # a caught/ignored signal: stay visibly stuck rather than train on
+            batch = train.synthetic_batch(bs, size, int(p["seed"]), offset=(step * world_size + rank) * bs)
+            batch = {k: v.to(device) for k, v in batch.items()}
+            optimizer.zero_grad(set_to_none=True)
+            with precision.autocast():
+                out = ddp(batch["image"])
+                loss, _ = train.db_loss(out, batch)
+            value = common.check_loss(loss, step, name=f"rank {rank} loss")
+            precision.backward_step(loss, optimizer)  # gradients all-reduced here
+            metrics.step(value)
+        # the ranks must agree on the weights after all-reduced steps
+        flat = torch.cat([t.detach().float().reshape(-1) for t in model.parameters()])
+        checksum = flat.sum().reshape(1)
+        gathered = [torch.zeros_like(checksum) for _ in range(world_size)]
+        dist.all_gather(gathered, checksum)
+        spread = float(max(gathered) - min(gathered))
+        if spread > 1e-3 * max(1.0, abs(float(checksum))):
+            raise AssertionError(f"DDP ranks disagree on the weights after {steps} steps (checksum spread {spread:.3g})")
+        result = metrics.result(rank=rank, weight_checksum=round(float(checksum), 4), device=str(device),
+                                precision=precision.label)
+        tmp = os.path.join(out_dir, f"rank{rank}.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(result, f)
+        os.replace(tmp, os.path.join(out_dir, f"rank{rank}.json"))
+    finally:
+        dist.destroy_process_group()
+
+
+def main(params: dict) -> dict:
+    import tempfile
+
+    import torch
+    import torch.multiprocessing as mp
+
+    p = common.with_defaults(params, PARAMS)
+    device = common.device_for(p)
+    common.Precision(p["precision"], device)  # skip early (bf16 unsupported, ...) before starting ranks
+    world_size = int(p["world_size"])
+    backend = str(p["backend"] or "auto")
+    if backend == "auto":
+        backend = "nccl" if device.type == "cuda" and torch.cuda.device_count() >= world_size else "gloo"
+    if backend == "nccl" and (device.type != "cuda" or torch.cuda.device_count() < world_size):
+        raise common.Skip(f"backend=nccl needs {world_size} GPUs; this box has {torch.cuda.device_count()}")
+    start_method = str(p["start_method"] or "spawn")
+    _signal_number(p["kill_signal"])  # a bad signal name is bad input, found before any rank starts
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ddp-", dir=os.getcwd()) as out_dir:
+        context = mp.start_processes(
+            _rank_main,
+            args=(world_size, _free_port(), p, backend, out_dir),
+            nprocs=world_size,
+            join=False,
+            start_method=start_method,
+        )
+        try:
+            # join() raises ProcessRaisedException / ProcessExitedException
+            # ("process 1 terminated with signal SIGSEGV") when a rank fails.
+            while not context.join():
+                pass
+        finally:
+            _reap(context)
+        ranks = []
+        for rank in range(world_size):
+            with open(os.path.join(out_dir, f"rank{rank}.json")) as f:
+                ranks.append(json.load(f))
+    elapsed = time.perf_counter() - t0
+    r0 = ranks[0]
+    return {
+        "steps": r0["steps"],
+        "steps_per_s": r0["steps_per_s"],  # rank 0's training loop alone
+        "startup_s": round(elapsed - r0["duration_s"], 3),  # process start, rendezvous, DDP setup
+        "final_loss": r0["final_loss"],
+        "final_losses": [r["final_loss"] for r in ranks],
+        "duration_s": round(elapsed, 3),
+        "world_size": world_size,
+        "backend": backend,
+        "start_method": start_method,
+        "device": r0["device"],
+        "precision": r0["precision"],
+        "weight_checksum": r0["weight_checksum"],
+        **common.memory_peaks(),
+        "rank_peak_rss_mb": [r["peak_rss_mb"] for r in ranks],
+    }
+
+
+def _reap(context) -> None:
+    """Kill and wait for any rank still alive (torch already SIGTERMs them on a failure)."""
+    import signal
+
+    for proc in context.processes:
+        if proc.is_alive():
+            try:
+                os.kill(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    for proc in context.processes:
+        proc.join(timeout=10)

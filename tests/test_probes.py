@@ -1,0 +1,238 @@
+"""The probes, each run for real in a fresh process, as a cell's child runs them.
+
+The driver below does what the engine's child does before a probe (faulthandler,
+knobs.apply, then main) and prints the metrics as JSON; a Skip, a NonFinite or
+a real crash surfaces the way a user would see it (traceback, exit status).
+Small steps and images throughout: the whole file must stay quick on 2 cores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DRIVER = """
+import faulthandler, json, sys
+faulthandler.enable()
+from runner import knobs
+import probes
+name, params = sys.argv[1], json.loads(sys.argv[2])
+knobs.apply(params)
+print(json.dumps(probes.load(name).main(params)))
+"""
+
+# Every cell: one intra-op thread (the box is small and shared; more threads only contend).
+BASE = {"num_threads": 1}
+
+
+def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag: str | None = None):
+    """Run probe `name` in a fresh interpreter with cwd=tmp_path; return (rc, metrics|None, stdout, stderr)."""
+    env = dict(os.environ)
+    env.update(
+        PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+        WANDB_DIR=str(tmp_path),
+        WANDB_CACHE_DIR=str(tmp_path / "wandb-cache"),
+        WANDB_CONFIG_DIR=str(tmp_path / "wandb-config"),
+        WANDB_DATA_DIR=str(tmp_path / "wandb-data"),
+        WANDB_SILENT="true",
+        CRASHMATRIX_TEST_TAG=tag or "",
+    )
+    env.pop("WANDB_MODE", None)  # the probe's `wandb` parameter decides
+    proc = subprocess.run(
+        [sys.executable, "-c", DRIVER, name, json.dumps({**BASE, **params})],
+        cwd=tmp_path, env=env, capture_output=True, timeout=timeout,
+    )
+    # torch's worker signal handler writes its message with the trailing NUL
+    stdout = proc.stdout.decode(errors="replace")
+    stderr = proc.stderr.decode(errors="replace").replace("\0", "")
+    metrics = None
+    if proc.returncode == 0:
+        metrics = json.loads(stdout.strip().splitlines()[-1])
+    return proc.returncode, metrics, stdout, stderr
+
+
+def processes_tagged(tag: str) -> list[int]:
+    """PIDs of live processes whose environment carries CRASHMATRIX_TEST_TAG=tag."""
+    needle = f"CRASHMATRIX_TEST_TAG={tag}".encode()
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] == b"Z":  # a zombie holds nothing
+                    continue
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    pids.append(int(entry))
+        except OSError:
+            continue
+    return pids
+
+
+COMMON_METRICS = {"steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"}
+
+
+# ------------------------------------------------------------------ the interface
+
+
+def test_the_workload_probes_document_the_common_params_without_importing_torch():
+    code = (
+        "import sys, json, probes\n"
+        "from runner import knobs\n"
+        "out = {}\n"
+        "for n in ['train', 'dataloader', 'cuda_basics', 'model', 'ddp']:\n"
+        "    m = probes.load(n)\n"
+        "    out[n] = {'missing': [k for k in knobs.COMMON_PARAMS if k not in m.PARAMS],\n"
+        "              'desc': m.DESCRIPTION, 'main': callable(m.main)}\n"
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'probes': out}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["torch"] is False, "importing the probes must not import torch"
+    for name, info in report["probes"].items():
+        assert info["missing"] == [], f"{name} lacks {info['missing']}"
+        assert info["desc"] and info["main"]
+
+
+# --------------------------------------------------------------- hardware and model
+
+
+def test_cuda_basics_runs_on_cpu(tmp_path):
+    rc, m, _, err = run_probe("cuda_basics", {"device": "cpu", "steps": 2}, tmp_path)
+    assert rc == 0, err
+    assert COMMON_METRICS <= set(m) and m["steps"] == 2 and m["device"] == "cpu"
+
+
+def test_device_cuda_without_cuda_is_a_skip(tmp_path):
+    pytest.importorskip("torch")
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this box has CUDA")
+    rc, _, _, err = run_probe("cuda_basics", {"device": "cuda"}, tmp_path)
+    assert rc != 0
+    assert "probes.Skip: device=cuda but torch.cuda.is_available() is False" in err
+
+
+def test_model_bf16_mixed_on_cpu(tmp_path):
+    rc, m, _, err = run_probe("model", {"steps": 3, "image_size": 32, "precision": "bf16-mixed"}, tmp_path)
+    assert rc == 0, err
+    assert m["precision"] == "cpu-autocast-bfloat16" and m["steps"] == 3
+
+
+# ---------------------------------------------------------------------- train
+
+
+def test_train_plain(tmp_path):
+    rc, m, _, err = run_probe("train", {"steps": 4, "val_steps": 1, "image_size": 32}, tmp_path)
+    assert rc == 0, err
+    assert COMMON_METRICS <= set(m)
+    assert m["steps"] == 4 and m["final_loss"] > 0 and m["wandb"] == "disabled"
+
+
+def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
+    params = {"steps": 4, "val_steps": 2, "image_size": 32, "num_workers": 2, "start_method": "fork",
+              "pin_memory": True, "persistent_workers": True, "prefetch_factor": 4,
+              "data": "files", "samples": 32, "wandb": "offline"}
+    tag = uuid.uuid4().hex
+    rc, m, _, err = run_probe("train", params, tmp_path, tag=tag)
+    assert rc == 0, err
+    assert m["num_workers"] == 2 and m["start_method"] == "fork"
+    assert m["pin_memory_effective"] is False  # no accelerator here: torch warns and does not pin
+    assert "no accelerator is found" in err
+    runs = list((tmp_path / "wandb").glob("offline-run-*"))
+    assert len(runs) == 1 and m["wandb_run_dir"] == str(runs[0])
+    assert list(runs[0].glob("*.wandb")), "the offline run has no .wandb data file"
+    assert m["wandb_image_mode"] in ("image", "histogram")
+    assert list(tmp_path.glob("data-*/image_00000.npy")), "data=files wrote no samples under the cwd"
+    # wandb-core runs in its own session; wandb.finish() must have let it go
+    deadline = time.monotonic() + 10
+    while processes_tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert processes_tagged(tag) == []
+
+
+def test_inject_nan_ends_as_nonfinite(tmp_path):
+    rc, _, _, err = run_probe("train", {"steps": 4, "image_size": 32, "inject_nan_at": 1}, tmp_path)
+    assert rc != 0
+    assert "probes.NonFinite: loss is nan at step 1" in err
+
+
+# ------------------------------------------------------------------ data path failures
+
+FD_CELL = {"sharing_strategy": "file_descriptor", "rlimit.nofile": 128, "num_workers": 2,
+           "prefetch_factor": 8, "hold_batches": -1, "steps": 40, "tensors_per_sample": 8,
+           "tensor_kb": 16}
+
+
+def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
+    rc, _, _, err = run_probe("dataloader", FD_CELL, tmp_path)
+    assert rc == 1, err
+    assert "Too many open files" in err or "received 0 items of ancdata" in err, err[-2000:]
+
+
+@pytest.mark.parametrize("twin", [{"sharing_strategy": "file_system"}, {"rlimit.nofile": 4096}],
+                         ids=["file_system", "high_nofile"])
+def test_fd_cell_twins_pass(tmp_path, twin):
+    tag = uuid.uuid4().hex
+    rc, m, _, err = run_probe("dataloader", {**FD_CELL, **twin}, tmp_path, tag=tag)
+    assert rc == 0, err[-2000:]
+    assert m["held_batches"] == 40 and m["sharing_strategy"] == twin.get("sharing_strategy", "file_descriptor")
+    # file_system starts torch_shm_manager; it must not outlive the cell
+    assert processes_tagged(tag) == []
+
+
+def _can_unshare_mounts() -> bool:
+    if os.geteuid() != 0:
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not _can_unshare_mounts(), reason="needs root (a private mount namespace for /dev/shm)")
+def test_small_shm_fails_in_the_worker(tmp_path):
+    # 4 samples x 4 tensors x 1 MiB = 16 MiB per batch against an 8 MiB /dev/shm
+    rc, _, _, err = run_probe("dataloader", {"shm_mb": 8, "num_workers": 2, "tensor_kb": 1024,
+                                             "tensors_per_sample": 4, "batch_size": 4, "steps": 4}, tmp_path)
+    assert rc == 1
+    # torch allocates shm with posix_fallocate, so a full /dev/shm is ENOSPC in the worker, not SIGBUS
+    assert "unable to allocate shared memory(shm) for file" in err, err[-2000:]
+    assert "No space left on device" in err
+
+
+def test_worker_segfault_is_reported_by_the_main_process(tmp_path):
+    rc, _, _, err = run_probe("dataloader", {"num_workers": 2, "steps": 3, "worker_fault": "segv"}, tmp_path)
+    assert rc == 1  # the main process exits normally: the class must come from stderr
+    assert "ERROR: Unexpected segmentation fault encountered in worker." in err
+    assert "is killed by signal: Segmentation fault." in err
+
+
+# -------------------------------------------------------------------------- DDP
+
+DDP_CELL = {"steps": 3, "image_size": 32, "width": 8, "batch_size": 2, "start_method": "spawn"}
+
+
+def test_ddp_two_ranks_train(tmp_path):
+    rc, m, _, err = run_probe("ddp", DDP_CELL, tmp_path)
+    assert rc == 0, err[-2000:]
+    assert m["world_size"] == 2 and m["backend"] == "gloo" and m["steps"] == 3
+    assert not list(tmp_path.glob("ddp-*")), "the ranks' scratch folder was left behind"
+
+
+def test_ddp_killed_rank_names_the_signal_and_leaves_no_rank(tmp_path):
+    tag = uuid.uuid4().hex
+    rc, _, _, err = run_probe("ddp", {**DDP_CELL, "kill_rank": 1, "kill_signal": "SIGSEGV"}, tmp_path, tag=tag)
+    assert rc == 1
+    assert "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV" in err
+    assert "Fatal Python error: Segmentation fault" in err  # the rank's own faulthandler
+    assert processes_tagged(tag) == []

@@ -1,0 +1,98 @@
+"""Real PyTorch failures reproduced on this CPU machine through the real command line, each in exactly
+the cells that should fail, classified by PyTorch's own message."""
+
+import csv
+import os
+
+import pytest
+
+from conftest import ROOT, crashmatrix, processes_with
+
+
+def rows(run_dir):
+    with open(run_dir / "results.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def can_unshare_mounts() -> bool:
+    return os.geteuid() == 0 and os.system("unshare -m true 2>/dev/null") == 0
+
+
+@pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root and unshare -m")
+def test_dataloader_matrix_fails_in_exactly_the_predicted_cells(tmp_path):
+    proc = crashmatrix("run", os.path.join(ROOT, "matrix", "dataloader.yaml"),
+                       "axes.start_method=[fork]", "axes.pin_memory=[false]",
+                       "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    got = rows(tmp_path / "run")
+    assert len(got) == 16
+    for r in got:
+        workers = r["num_workers"] == "2"
+        small_shm = r["shm_mb"] == "8"
+        fd_starved = r["sharing_strategy"] == "file_descriptor" and r["rlimit.nofile"] == "128"
+        cell = {k: r[k] for k in ("num_workers", "sharing_strategy", "rlimit.nofile", "shm_mb")}
+        if workers and small_shm:
+            assert r["outcome"] == "oom", cell
+            assert r["error"].startswith("RuntimeError: unable to allocate shared memory(shm) for file"), r["error"]
+            assert "No space left on device" in r["error"]
+        elif workers and fd_starved:
+            assert r["outcome"] == "fail", cell
+            assert r["error"].startswith("RuntimeError: Too many open files."), r["error"]
+        else:
+            assert r["outcome"] == "pass", (cell, r["error"])
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_worker_deaths_by_signal_are_worker_crashes(tmp_path, write):
+    path = write("w.yaml", """\
+name: workers
+probe: dataloader
+params: {num_workers: 2, steps: 3, num_threads: 1}
+axes:
+  start_method: [fork, spawn]
+  worker_fault: [segv, bus]
+timeout: 120
+""")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for r in rows(tmp_path / "run"):
+        want = {"segv": "SIGSEGV", "bus": "SIGBUS"}[r["worker_fault"]]
+        assert (r["outcome"], r["signal"], r["exit_code"]) == ("worker_crash", want, "1"), r
+        assert "DataLoader worker (pid" in r["error"] and "is killed by signal" in r["error"]
+
+
+def test_a_ddp_rank_killed_by_a_signal_is_a_worker_crash_and_no_rank_is_left(tmp_path):
+    proc = crashmatrix("run", os.path.join(ROOT, "matrix", "ddp.yaml"), "axes.start_method=[spawn]",
+                       "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    got = {(r["kill_rank"], r["kill_signal"]): r for r in rows(tmp_path / "run")}
+    assert got[("-1", "SIGSEGV")]["outcome"] == "pass", got[("-1", "SIGSEGV")]["error"]
+    for sig in ("SIGSEGV", "SIGBUS"):
+        r = got[("1", sig)]
+        assert (r["outcome"], r["signal"]) == ("worker_crash", sig), r
+        assert r["error"] == f"torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal {sig}"
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_train_with_spawn_workers_and_real_wandb_offline(tmp_path, write):
+    path = write("t.yaml", """\
+name: train
+probe: train
+params: {steps: 4, val_steps: 2, image_size: 32, num_threads: 1, data: files}
+axes:
+  start_method: [spawn]
+  num_workers: [2]
+  persistent_workers: [true]
+  wandb: [offline]
+  precision: [bf16-mixed]
+timeout: 240
+""")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (r,) = rows(tmp_path / "run")
+    assert r["outcome"] == "pass", r["error"]
+    assert int(r["steps"]) == 4 and float(r["steps_per_s"]) > 0 and float(r["final_loss"]) > 0
+    cell_dir = tmp_path / "run" / r["log_dir"]
+    offline = [d for d in os.listdir(cell_dir / "wandb") if d.startswith("offline-run-")]
+    assert len(offline) == 1 and any(f.endswith(".wandb") for f in os.listdir(cell_dir / "wandb" / offline[0]))
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []  # wandb-core included
