@@ -142,7 +142,9 @@ def cmd_report(args) -> int:
 
         print(pivot_text(rows, value_columns, args.by, fmt=args.format, source=path))
         return 0
-    print(summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}", fmt=args.format))
+    run_dir = args.run if os.path.isdir(args.run) else os.path.dirname(os.path.abspath(args.run))
+    print(summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}",
+                       fmt=args.format, run_dir=run_dir))
     return 0
 
 

@@ -34,6 +34,7 @@ class Progress:
         self.counts: Counter = Counter()
         self.durations: list[float] = []
         self.stream = stream or sys.stdout
+        self.isatty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = time.monotonic()
 
     def update(self, result) -> None:
@@ -48,9 +49,15 @@ class Progress:
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
         what = result.outcome + (f" {result.signal}" if result.signal else "")
         width = len(str(self.total))
-        line = (f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat} "
-                f"{_short(label, 70):<70} {result.duration_s:6.1f}s | {counts}{eta}")
-        print(line, file=self.stream, flush=True)
+        head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
+        tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
+        if self.isatty:
+            # A terminal line must not wrap; a log keeps every value.
+            import shutil
+
+            room = max(20, shutil.get_terminal_size().columns - len(head) - len(tail) - 3)
+            label = _short(label, room)
+        print(f"{head} {label}  {tail}", file=self.stream, flush=True)
 
 
 def _table(rows, headers, fmt: str) -> str:
@@ -87,7 +94,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
 
 
 def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, *, title: str, fmt: str = "md",
-                 expected: int | None = None, interrupted: bool = False) -> str:
+                 expected: int | None = None, interrupted: bool = False, run_dir: str = "") -> str:
     lines = [f"# {title}", ""]
     if fingerprint:
         lines += [f"Machine: {one_line(fingerprint)}", ""]
@@ -97,6 +104,12 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
     lines += [state, ""]
     if rows:
         lines += [_table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
+    varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
+    if varying and rows:
+        from runner.pivot import axis_rates
+
+        by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
+        lines += ["## By axis value", "", _table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
         lines += ["## Failing cells", "", _table(failing, ["cell", "values", "outcome", "signal", "error", "logs"], fmt), ""]

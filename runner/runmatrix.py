@@ -101,7 +101,7 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
                                                   on_result=on_result, jobs_per_cell_job=jobs)
     rows, value_cols, _ = read_rows(store.path)
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
-                        interrupted=not completed)
+                        interrupted=not completed, run_dir=store.path)
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
