@@ -285,23 +285,6 @@ def test_submitit_cancel_running_job(
     assert "Bypassing signal SIGTERM" in job.stdout()
 
 
-def test_without_accounting_submitit_never_sees_a_crash(tmp_path: Path) -> None:
-    """With the real sacct (accounting off) a crashed job stays UNKNOWN forever."""
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    # A cluster of its own (about a second to start): the session one has the shim.
-    with SlurmCluster(tmp_path / "noshim", sacct_shim=False) as cluster, pytest.MonkeyPatch.context() as mp:
-        for key, value in cluster.env.items():
-            mp.setenv(key, value)
-        assert "accounting storage is disabled" in cluster.run("sacct", check=False).stderr
-        job = executor(tmp_path).submit(segfault)
-        wait_state(cluster, job.job_id, {"FAILED"})
-        time.sleep(2.5)  # past submitit's first refresh delay
-        assert not job.done(force_check=True)
-        assert job.state == "UNKNOWN"
-
-
 def test_node_down_mid_job(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
     """`scontrol update state=down` kills the node's jobs; the session cluster is resumed after."""
     job = executor(tmp_path).submit(sleep_forever)
