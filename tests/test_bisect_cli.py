@@ -127,3 +127,42 @@ def test_bisect_bad_input(tmp_path, write):
         proc = crashmatrix("bisect", path, *args, cwd=tmp_path)
         assert proc.returncode == 2, (args, proc.stderr)
         assert fragment in proc.stderr and "Traceback" not in proc.stderr
+
+
+
+
+def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, write):
+    path = setup(tmp_path, write)
+    proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--repeats", "1", "--max-runs", "4",
+                       "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["partial"] is True and data["stop_reason"] == "max_runs" and data["runs"] == 4
+    # the best so far still fails the same way and holds every real culprit
+    assert {"start_method", "num_workers", "pin_memory"} <= set(data["minimal"])
+    assert "partial (run budget spent)" in proc.stdout
+
+
+def test_ctrl_c_during_bisect_writes_the_best_answer_so_far(tmp_path, write):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import ROOT, processes_with
+
+    script = write("crashy.py", "import time\ntime.sleep(0.3)\n" + CRASHY.format(crash=DETERMINISTIC))
+    path = write("m.yaml", MATRIX.format(script=script))
+    proc = subprocess.Popen([sys.executable, "-m", "runner", "bisect", path, "--bad", *ALL_BAD, "--repeats", "1",
+                             "--out", str(tmp_path / "b")], cwd=tmp_path, env={**os.environ, "PYTHONPATH": ROOT},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:  # the bisect's own progress: interrupt after the third run
+        if line.startswith("[  3]"):
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["partial"] is True and data["stop_reason"] == "interrupted"
+    assert "Traceback" not in err
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []

@@ -83,3 +83,26 @@ def test_a_cancelled_job_is_an_error_row_and_resume_reruns_it(tmp_path, write):
     assert resumed.returncode == 0, resumed.stderr
     assert outcomes(tmp_path / "run") == [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_ctrl_c_cancels_the_outstanding_jobs(tmp_path, write):
+    script = write("s.py", SCRIPT)
+    path = write("m.yaml", matrix_text(script))
+    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
+                             "--executor", "submitit-local"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "holding").exists():  # the cell says it is running
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "--resume" in err
+    # job.cancel() reached the job, whose supervisor stopped its cell: nothing of the run is left
+    deadline = time.monotonic() + 30
+    while processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+    assert not any(r["i"] == "1" for r in rows_of(tmp_path / "run"))  # in flight: not recorded
