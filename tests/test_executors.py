@@ -41,6 +41,19 @@ def outcomes(path):
     return sorted((r["i"], r["outcome"], r["signal"]) for r in rows_of(path))
 
 
+def start_until_holding(tmp_path, path, executor):
+    """Start the controller and return once cell i=1 says it is running (it then holds until released)."""
+    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
+                             "--executor", executor], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "holding").exists():  # the cell's own word; nothing else to wait on
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    return proc
+
+
 def test_submitit_local_gives_the_same_outcomes_as_local(tmp_path, write):
     script = write("s.py", SCRIPT)
     (tmp_path / "release").write_text("")
@@ -61,14 +74,7 @@ def _parent(pid):
 def test_a_cancelled_job_is_an_error_row_and_resume_reruns_it(tmp_path, write):
     script = write("s.py", SCRIPT)
     path = write("m.yaml", matrix_text(script))
-    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
-                             "--executor", "submitit-local"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "holding").exists():  # the cell says it is running; nothing else to wait on
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
+    proc = start_until_holding(tmp_path, path, "submitit-local")
     (cell,) = [p for p in processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") if "i=1" in p]
     job_pid = _parent(int(cell.split(":")[0]))
     os.kill(job_pid, signal.SIGINT)  # what submitit's LocalJob.cancel() sends
@@ -88,14 +94,7 @@ def test_a_cancelled_job_is_an_error_row_and_resume_reruns_it(tmp_path, write):
 def test_ctrl_c_cancels_the_outstanding_jobs(tmp_path, write):
     script = write("s.py", SCRIPT)
     path = write("m.yaml", matrix_text(script))
-    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
-                             "--executor", "submitit-local"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "holding").exists():  # the cell says it is running
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
+    proc = start_until_holding(tmp_path, path, "submitit-local")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

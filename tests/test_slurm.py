@@ -2,12 +2,9 @@
 the same outcomes and signals as locally; a job cancelled with scancel mid-run, then --resume."""
 
 import os
-import subprocess
-import sys
-import time
 
-from conftest import ROOT, crashmatrix, processes_with
-from test_executors import SCRIPT, matrix_text, outcomes, rows_of
+from conftest import crashmatrix, processes_with
+from test_executors import SCRIPT, matrix_text, outcomes, rows_of, start_until_holding
 
 EXPECTED = [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
 
@@ -29,14 +26,7 @@ def test_slurm_gives_the_same_outcomes_and_signals_as_local(slurm_cluster, tmp_p
 def test_scancel_mid_run_is_an_error_row_and_resume_reruns_it(slurm_cluster, tmp_path, write):
     script = write("s.py", SCRIPT)
     path = write("m.yaml", matrix_text(script, ", partition: debug"))
-    env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
-                             "--executor", "slurm"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not (tmp_path / "holding").exists():  # the cell says it is running
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
+    proc = start_until_holding(tmp_path, path, "slurm")
     (cell,) = [p for p in processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") if "i=1" in p]
     with open(f"/proc/{cell.split(':')[0]}/environ", "rb") as f:
         job_env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
