@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from runner import supervise
 from runner.cell import CellRun, spell
 from runner.classify import classify
-from runner.secrets import redact_argv
+from runner.secrets import REDACTED
 from runner.spec import Matrix
 from runner.store import RunResult
 
@@ -48,7 +48,9 @@ def cell_params(matrix: Matrix, values: dict) -> dict:
 
 def cell_env(matrix: Matrix, values: dict) -> dict:
     env = dict(os.environ)
-    env.update(matrix.env)
+    # A secret's value is never written, so a matrix reloaded from a run directory (--resume, a Slurm
+    # job) holds a placeholder: the variable then comes from the environment, as secrets should.
+    env.update({k: v for k, v in matrix.env.items() if v != REDACTED})
     env.update({k[4:]: spell(v) for k, v in values.items() if k.startswith("env.")})
     env.setdefault("PYTHONFAULTHANDLER", "1")
     env["PYTHONUNBUFFERED"] = "1"  # a crash must not swallow the last lines it printed
@@ -178,7 +180,7 @@ class Engine:
             return RunResult(
                 cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
                 error=f"cannot launch {launch.argv[0]}: {e.strerror or e}", host=self.host,
-                log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(redact_argv(launch.argv)),
+                log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(launch.argv),
             )
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
@@ -215,7 +217,7 @@ class Engine:
             duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir),
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
-            started_at=slot.started_at, argv=tuple(redact_argv(r.launch.argv)),
+            started_at=slot.started_at, argv=tuple(r.launch.argv),
         )
 
     # --- the loop -----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Names that hold secrets are never written anywhere (env.json, matrix.yaml, result.json)."""
+"""Environment variables whose names hold secrets are never written anywhere (env.json, matrix.yaml, logs we write)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,3 @@ def is_secret(name: str) -> bool:
 
 def redact_mapping(mapping: dict) -> dict:
     return {k: (REDACTED if is_secret(k) else v) for k, v in mapping.items()}
-
-
-def redact_argv(argv) -> list[str]:
-    """key=value arguments whose key names a secret lose their value."""
-    out = []
-    for a in argv:
-        key, eq, _ = str(a).partition("=")
-        out.append(f"{key}={REDACTED}" if eq and is_secret(key.lstrip("+~-")) else str(a))
-    return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from runner.cell import spell
 from runner.errors import BadInput
+from runner.secrets import is_secret
 
 TOP_KEYS = {
     "name": "letters, digits, - and _",
@@ -70,7 +71,12 @@ class Matrix:
         return replace(self, axes=dict(axes))
 
     def to_yaml_dict(self) -> dict:
-        """The resolved matrix as it is written to the run directory (secrets redacted)."""
+        """The resolved matrix as it is written to the run directory.
+
+        Secrets are environment variables (names with KEY, TOKEN, SECRET, PASSWORD): their values in
+        `env:` are never written. Params are written as they are: a run is reloaded from this file
+        (--resume, Slurm jobs), and `max_tokens` is a parameter, not a secret.
+        """
         from runner.secrets import redact_mapping
 
         out = {"name": self.name}
@@ -82,7 +88,7 @@ class Matrix:
             out["command"] = list(self.command)
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
-        out["params"] = redact_mapping(self.params)
+        out["params"] = dict(self.params)
         out["axes"] = {k: list(v) for k, v in self.axes.items()}
         if self.exclude:
             out["exclude"] = [dict(e) for e in self.exclude]
@@ -291,6 +297,9 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
             raise BadInput(f"{path}: axes.{key}: repeated value in {spellings}")
         if key in params:
             raise BadInput(f"{path}: axes.{key}: also set in params; keep it in one place")
+        if key.startswith("env.") and is_secret(key[4:]):
+            raise BadInput(f"{path}: axes.{key}: a secret cannot be an axis (its values would be written to "
+                           f"results.csv); set {key[4:]} in the environment, which every cell inherits")
         axes[key] = list(values)
     for key, value in params.items():
         if not _scalar_ok(value):

@@ -239,3 +239,35 @@ print(os.environ["CUDA_VISIBLE_DEVICES"])
         rows = list(csv.DictReader(f))
     assert [r["outcome"] for r in rows] == ["pass"] * 6
     assert sorted(r["gpu"] for r in rows[:3]) == ["0", "1", "2"]
+
+
+def test_a_secret_in_the_matrix_env_is_not_written_and_resume_still_passes_it(tmp_path, write):
+    script = write("show.py", "import os\nprint(os.environ.get('SERVICE_TOKEN'), os.environ.get('max_tokens'))\n")
+    path = write("m.yaml", f"""\
+name: sec2
+command: [python, {script}]
+params: {{max_tokens: 512}}
+env: {{SERVICE_TOKEN: tok-in-file-123}}
+axes:
+  i: [0, 1]
+""")
+    first = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    matrix_yaml = (tmp_path / "run" / "matrix.yaml").read_text()
+    assert "tok-in-file-123" not in matrix_yaml and "max_tokens: 512" in matrix_yaml
+    # Lose one row, resume from the run directory alone: the secret comes from the environment now.
+    csv_path = tmp_path / "run" / "results.csv"
+    csv_path.write_text("".join(csv_path.read_text().splitlines(keepends=True)[:-1]))
+    for d in os.listdir(tmp_path / "run" / "cells"):
+        if not any(d.startswith(line.split(",")[0]) for line in csv_path.read_text().splitlines()[1:]):
+            os.remove(tmp_path / "run" / "cells" / d / "result.json")
+    resumed = crashmatrix("run", "--resume", tmp_path / "run", cwd=tmp_path, env={"SERVICE_TOKEN": "tok-from-env"})
+    assert resumed.returncode == 0, resumed.stderr
+    outs = [(tmp_path / "run" / "cells" / d / "stdout.log").read_text() for d in sorted(os.listdir(tmp_path / "run" / "cells"))]
+    assert sorted(outs) == ["tok-from-env None\n", "tok-in-file-123 None\n"]
+
+
+def test_a_secret_cannot_be_an_axis(tmp_path, write):
+    path = write("m.yaml", "name: s\nprobe: fault\naxes:\n  env.WANDB_API_KEY: [a, b]\n")
+    proc = crashmatrix("show", path, cwd=tmp_path)
+    assert proc.returncode == 2 and "a secret cannot be an axis" in proc.stderr
