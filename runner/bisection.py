@@ -47,12 +47,15 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
     return good, bad
 
 
-def pick_from_run(run_dir: str) -> tuple[dict, dict, str]:
+def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     """A failing cell of the commonest failure kind, and the passing cell with the fewest differing axes."""
-    rows, axes, path = read_rows(run_dir)
+    rows, _columns, path = read_rows(run_dir)
+    axes = list(matrix.axes)
+    listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
     by_cell = defaultdict(list)
     for r in rows:
-        if all(r.get(a, "") != "" for a in axes):
+        # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
+        if r["outcome"] != "error" and all(r.get(a) in listed[a] for a in axes):
             by_cell[tuple(r[a] for a in axes)].append(r)
     passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
     failing = {k: rs for k, rs in by_cell.items() if any(r["outcome"] not in ("pass", "skip") for r in rs)}

@@ -157,8 +157,8 @@ def cmd_bisect(args) -> int:
     if os.path.isdir(args.target):
         if args.good or args.bad:
             raise BadInput(f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file")
-        good_s, bad_s, path = bisection.pick_from_run(args.target)
         matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
+        good_s, bad_s, path = bisection.pick_from_run(args.target, matrix)
         good, bad = bisection.configurations(matrix, [f"{k}={v}" for k, v in good_s.items()],
                                              [f"{k}={v}" for k, v in bad_s.items()])
         out = args.out or bisection.default_out(args.target, "run")
@@ -182,6 +182,7 @@ def cmd_explain(args) -> int:
     from runner.store import read_rows
 
     rows, value_columns, _path = read_rows(args.run)
+    rows = [r for r in rows if r["outcome"] != "error"]  # not a property of the configuration
     patterns = ex.explain(rows, value_columns)
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))

@@ -483,7 +483,15 @@ class _Bisector:
             suspects = [c for c in self.ordered(self.current)]
             if not suspects:
                 return
-            configs = [self.culprit_config.get(c, self.current - {c}) for c in suspects]
+            configs = []
+            for c in suspects:
+                exact = self.current - {c}
+                config = self.culprit_config.get(c, exact)
+                if config != exact and any(o.outcome != "pass" for o in self.cache.get(config, ())):
+                    # A superset that passed says its subset passes too; one that failed some other
+                    # way says nothing about the answer without c: ask about that itself.
+                    config = self.culprit_config[c] = exact
+                configs.append(config)
             i = self.first_failing(configs)
             if i is None:
                 return

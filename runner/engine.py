@@ -41,9 +41,10 @@ def _prepend_path(env: dict, var: str, entry: str) -> None:
 
 
 def cell_params(matrix: Matrix, values: dict) -> dict:
-    params = dict(matrix.params)
-    params.update({k: v for k, v in values.items() if not k.startswith("env.")})
-    return params
+    """The cell's parameters in the matrix file's order (params and axes sections as the file has them)."""
+    cell = {k: v for k, v in values.items() if not k.startswith("env.")}
+    fixed = {k: v for k, v in matrix.params.items() if k not in cell}
+    return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
 
 
 def cell_env(matrix: Matrix, values: dict) -> dict:
@@ -95,8 +96,9 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         if matrix.pass_params == "overrides":
             argv = argv + [f"{k}={spell(v)}" for k, v in params.items()]
         if matrix.inject:
+            # Only the folder of our sitecustomize: the project root would shadow a `runner` or
+            # `probes` package of the user's own.
             _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-            _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
             env["CRASHMATRIX_KNOBS"] = json.dumps(params)
             if "wandb" in params:
                 env["WANDB_MODE"] = spell(params["wandb"])
@@ -174,12 +176,12 @@ class Engine:
         launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
         try:
             running = supervise.start(launch, self.matrix.timeout)
-        except OSError as e:
+        except (OSError, ValueError) as e:
             if gpu is not None:
                 self.free_gpus.append(gpu)
             return RunResult(
                 cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-                error=f"cannot launch {launch.argv[0]}: {e.strerror or e}", host=self.host,
+                error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}", host=self.host,
                 log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(launch.argv),
             )
         with _LIVE_LOCK:

@@ -35,7 +35,27 @@ SLURM_KEYS = {
     "constraint": "slurm_constraint",
     "exclude_nodes": "slurm_exclude",
 }
-OWN_KEYS = {"cells_per_job", "jobs_per_node_cells", "poll_s"}
+OWN_KEYS = {"cells_per_job", "poll_s"}
+
+
+def check_settings(settings: dict, path: str) -> None:
+    """The `executor:` section, checked when the matrix is loaded (show and local runs included)."""
+    for key, value in settings.items():
+        if key not in SLURM_KEYS and key not in OWN_KEYS:
+            raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
+    for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):
+        value = settings.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
+    for key in ("poll_s", "time_min", "mem_gb"):
+        value = settings.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
+                                  or value == float("inf")):
+            raise BadInput(f"{path}: executor.{key}: expected a number > 0, got {value!r}")
+    if "additional" in settings and not isinstance(settings["additional"], dict):
+        raise BadInput(f"{path}: executor.additional: expected a mapping of sbatch option: value")
+    if "setup" in settings and not (isinstance(settings["setup"], list) and all(isinstance(x, str) for x in settings["setup"])):
+        raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
 
 
 def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int,
@@ -44,8 +64,6 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
     for key, value in executor_settings.items():
         if key in OWN_KEYS:
             continue
-        if key not in SLURM_KEYS:
-            raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
         if cluster == "slurm" or SLURM_KEYS[key] in ("timeout_min", "gpus_per_node", "cpus_per_task", "mem_gb"):
             params[SLURM_KEYS[key]] = value
     # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job.
@@ -83,9 +101,7 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
     from runner.job import run_chunk
 
     settings = dict(matrix.executor)
-    cells_per_job = int(settings.get("cells_per_job", 1))
-    if cells_per_job < 1:
-        raise BadInput(f"{matrix.path}: executor.cells_per_job: expected a whole number >= 1")
+    cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
     poll_s = float(settings.get("poll_s", 1.0))
     params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job, matrix.path)
     chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]

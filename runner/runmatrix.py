@@ -28,6 +28,8 @@ class RunOutcome:
 
 def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
+    # `error` says crashmatrix could not run the cell: nothing about its configuration.
+    rows = [r for r in rows if r["outcome"] != "error"]
     if not any(r["outcome"] not in ("pass", "skip") for r in rows):
         return ""
     from runner import explain

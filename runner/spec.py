@@ -8,6 +8,7 @@ order. Every problem is a BadInput naming the file and the key.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shlex
@@ -62,6 +63,8 @@ class Matrix:
     kill_grace: float = 3.0
     executor: dict = field(default_factory=dict)
     description: str = ""
+    # key=value arguments follow the file's order: its params section first unless axes come first.
+    params_first: bool = True
 
     @property
     def axis_names(self) -> list[str]:
@@ -88,8 +91,9 @@ class Matrix:
             out["command"] = list(self.command)
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
-        out["params"] = dict(self.params)
-        out["axes"] = {k: list(v) for k, v in self.axes.items()}
+        sections = [("params", dict(self.params)), ("axes", {k: list(v) for k, v in self.axes.items()})]
+        for key, value in (sections if self.params_first else sections[::-1]):
+            out[key] = value
         if self.exclude:
             out["exclude"] = [dict(e) for e in self.exclude]
         if self.include:
@@ -118,6 +122,8 @@ def _read_yaml(path: str):
             text = f.read()
     except OSError as e:
         raise BadInput(f"{path}: cannot read the matrix file ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise BadInput(f"{path}: not UTF-8 text (byte {e.object[e.start]:#x} at offset {e.start})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -145,7 +151,12 @@ def _nest(flat: dict, path: str, section: str) -> dict:
                 raise BadInput(f"{path}: {section}.{key}: clashes with {section}.{'.'.join(parts[:-1])}")
             node = existing
         if isinstance(value, dict) and isinstance(node.get(parts[-1]), dict):
+            for sub in value:
+                if sub in node[parts[-1]]:
+                    raise BadInput(f"{path}: {section}.{key}.{sub}: given twice (dotted and nested)")
             node[parts[-1]].update(value)
+        elif parts[-1] in node:
+            raise BadInput(f"{path}: {section}.{key}: given twice (dotted and nested)")
         else:
             node[parts[-1]] = value
     return out
@@ -183,7 +194,8 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
     try:
         with initialize(version_base=None, config_path=None):
             cfg = compose(config_name="crashmatrix_matrix", overrides=list(overrides))
-        return OmegaConf.to_container(cfg, resolve=True)
+        # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
+        return OmegaConf.to_container(cfg, resolve=False)
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         lines = [l.strip() for l in str(e).splitlines() if l.strip()]
         msg = " ".join(lines[:2]) or type(e).__name__
@@ -203,6 +215,8 @@ def load_matrix(path: str, overrides=()) -> Matrix:
     for section in ("axes", "params", "executor"):
         if section in data and data[section] is not None and not isinstance(data[section], dict):
             raise BadInput(f"{path}: {section}: expected {TOP_KEYS[section]}, got {type(data[section]).__name__}")
+    keys = list(data)
+    params_first = not ("params" in keys and "axes" in keys and keys.index("axes") < keys.index("params"))
     axes_order = [str(k) for k in (data.get("axes") or {})]
     params_order = [str(k) for k in (data.get("params") or {})]
     data = dict(data)
@@ -221,31 +235,37 @@ def load_matrix(path: str, overrides=()) -> Matrix:
             raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
     data["axes"] = _order_like(_flatten(data.get("axes") or {}), axes_order)
     data["params"] = _order_like(_flatten(data.get("params") or {}), params_order)
-    return validate(data, path, prune_exclude=bool(overrides))
+    return replace(validate(data, path, prune_exclude=bool(overrides)), params_first=params_first)
 
 
 # --- validation -------------------------------------------------------------
 
 
-def _int(data, key, path, minimum, default):
+def _int(data, key, path, minimum, default, maximum=10**6):
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise BadInput(f"{path}: {key}: expected an integer >= {minimum}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise BadInput(f"{path}: {key}: expected an integer from {minimum} to {maximum}, got {value!r}")
     return value
 
 
 def _number(data, key, path, default, *, positive):
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value < 0 or (positive and value == 0)):
         want = "a number of seconds > 0" if positive else "a number of seconds >= 0"
         raise BadInput(f"{path}: {key}: expected {want}, got {value!r}")
     return float(value)
 
 
 def _scalar_ok(v) -> bool:
-    return v is None or isinstance(v, (str, int, float, bool)) or (
-        isinstance(v, list) and all(_scalar_ok(x) for x in v)
-    )
+    if isinstance(v, str):
+        return "\0" not in v  # no program can receive a NUL byte in an argument
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return v is None or isinstance(v, (int, bool)) or (isinstance(v, list) and all(_scalar_ok(x) for x in v))
+
+
+_ENV_NAME = re.compile(r"^[^=\0]+$")
 
 
 def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
@@ -271,6 +291,8 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         if not isinstance(command, list) or not command or not all(isinstance(c, (str, int, float)) for c in command):
             raise BadInput(f"{path}: command: expected a program and its arguments as a non-empty list, got {command!r}")
         command = tuple(str(c) for c in command)
+        if any("\0" in c for c in command):
+            raise BadInput(f"{path}: command: an argument holds a NUL byte")
 
     pass_params = data.get("pass_params", "overrides")
     if pass_params not in ("overrides", "none"):
@@ -331,6 +353,11 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
                     f"[{', '.join(spell(v) for v in axes[key])}]"
                 )
     include = _cells_list(data.get("include"), "include", path)
+    for i, entry in enumerate(include):
+        for key in entry:
+            if key.startswith("env.") and is_secret(key[4:]):
+                raise BadInput(f"{path}: include[{i}].{key}: a secret cannot be a cell value (it would be written "
+                               f"to results.csv); set {key[4:]} in the environment")
     if probe_params is not None:
         from runner.knobs import COMMON_PARAMS
 
@@ -343,6 +370,14 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     env = data.get("env") or {}
     if not isinstance(env, dict):
         raise BadInput(f"{path}: env: expected a mapping of NAME: value, got {type(env).__name__}")
+    for k, v in env.items():
+        if not _ENV_NAME.match(str(k)):
+            raise BadInput(f"{path}: env.{k}: not a usable environment variable name (empty, or holds = or NUL)")
+        if not _scalar_ok(v) or isinstance(v, list):
+            raise BadInput(f"{path}: env.{k}: expected a string, number or boolean without NUL bytes, got {v!r}")
+    for key in list(axes) + [k for entry in include for k in entry]:
+        if key.startswith("env.") and not _ENV_NAME.match(key[4:]):
+            raise BadInput(f"{path}: {key}: not a usable environment variable name")
     env = {str(k): spell(v) for k, v in env.items()}
 
     strategy = data.get("strategy", "full")
@@ -351,8 +386,12 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     executor = data.get("executor") or {}
     if not isinstance(executor, dict):
         raise BadInput(f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}")
+    from runner.executors import check_settings
+
+    check_settings(executor, path)
     description = data.get("description") or ""
 
+    repeats = _int(data, "repeats", path, 1, 1, maximum=10000)
     return Matrix(
         path=path,
         name=name,
@@ -368,7 +407,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         strategy=strategy,
         order=_int(data, "order", path, 2, 2),
         seed=_int(data, "seed", path, 0, 0),
-        repeats=_int(data, "repeats", path, 1, 1),
+        repeats=repeats,
         timeout=_number(data, "timeout", path, 600, positive=True),
         kill_grace=_number(data, "kill_grace", path, 3, positive=False),
         executor=executor,

@@ -97,26 +97,27 @@ class RunDir:
 
         if os.path.exists(self.csv_path):
             raise BadInput(f"{self.path}: already holds a run (results.csv); use --resume {self.path} or another --out")
-        os.makedirs(os.path.join(self.path, "cells"), exist_ok=True)
-        with open(os.path.join(self.path, "matrix.yaml"), "w", encoding="utf-8") as f:
-            yaml.safe_dump(matrix_yaml, f, sort_keys=False)
-        self.value_columns = list(value_columns)
-        with open(self.csv_path, "w", newline="", encoding="utf-8") as f:
-            csv.writer(f).writerow(csv_columns(self.value_columns))
+        if os.path.exists(self.path) and not os.path.isdir(self.path):
+            raise BadInput(f"{self.path}: --out must be a directory, and this is a file")
+        if os.path.isdir(self.path) and os.listdir(self.path):
+            # Never write over a directory of the user's (their summary.md, their matrix.yaml).
+            raise BadInput(f"{self.path}: --out is a directory that is not empty; give a new or empty one")
+        try:
+            os.makedirs(os.path.join(self.path, "cells"), exist_ok=True)
+            with open(os.path.join(self.path, "matrix.yaml"), "w", encoding="utf-8") as f:
+                yaml.safe_dump(matrix_yaml, f, sort_keys=False)
+            self.value_columns = list(value_columns)
+            with open(self.csv_path, "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerow(csv_columns(self.value_columns))
+        except OSError as e:
+            raise BadInput(f"{self.path}: cannot create the run directory ({e.strerror})") from None
 
     def reopen(self, value_columns: list[str]) -> set[tuple[str, int]]:
         """For --resume: the runs already done (rows recovered from result.json first)."""
         if not os.path.exists(self.csv_path):
             raise BadInput(f"{self.path}: no results.csv to resume")
-        self._drop_partial_last_line()
-        self._drop_error_rows()
-        with open(self.csv_path, newline="", encoding="utf-8") as f:
-            reader = csv.reader(f)
-            header = next(reader, None) or []
-            done = set()
-            for row in reader:
-                if len(row) >= 2:
-                    done.add((row[0], int(row[1])))
+        # Everything is checked before anything is rewritten: a refused resume changes nothing.
+        header, _rows = self._read_checked()
         existing = [c for c in header if c not in FIRST_COLUMNS + RESULT_COLUMNS + EXTRA_COLUMNS]
         missing = [c for c in value_columns if c not in existing]
         if missing:
@@ -124,12 +125,35 @@ class RunDir:
                 f"{self.csv_path}: the run has columns {existing}; the matrix now also has {missing}. "
                 "Resume with the same matrix, or start a new run."
             )
+        self._drop_partial_last_line()
+        self._drop_error_rows()
+        _header, rows = self._read_checked()
+        done = {(row[0], int(row[1])) for row in rows}
         self.value_columns = existing
         for result in self._results_on_disk():
             if result.key not in done and result.outcome != "error":
                 self.append(result)
                 done.add(result.key)
         return done
+
+    def _read_checked(self) -> tuple[list[str], list[list[str]]]:
+        """Header and whole rows of results.csv (a half-written last line is left out)."""
+        try:
+            with open(self.csv_path, "rb") as f:
+                data = f.read()
+            text = data[: data.rfind(b"\n") + 1].decode("utf-8")
+        except OSError as e:
+            raise BadInput(f"{self.csv_path}: cannot read ({e.strerror})") from None
+        except UnicodeDecodeError:
+            raise BadInput(f"{self.csv_path}: not UTF-8 text; not a crashmatrix results.csv") from None
+        rows = list(csv.reader(io.StringIO(text)))
+        header = rows[0] if rows else []
+        if header[:2] != FIRST_COLUMNS or "outcome" not in header:
+            raise BadInput(f"{self.csv_path}: not a crashmatrix results.csv (header {header[:3]})")
+        for n, row in enumerate(rows[1:], start=2):
+            if len(row) < 2 or not row[1].isdigit():
+                raise BadInput(f"{self.csv_path}: line {n}: no cell_id and repeat; fix or remove that line")
+        return header, rows[1:]
 
     def _drop_error_rows(self) -> None:
         """`error` means crashmatrix could not run the cell (a launch failure, a lost job): resume runs it again."""
@@ -231,6 +255,8 @@ def read_rows(source: str) -> tuple[list[dict], list[str], str]:
             header = reader.fieldnames or []
     except OSError as e:
         raise BadInput(f"{path}: cannot read results ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not UTF-8 text; not a crashmatrix results.csv") from None
     except csv.Error as e:
         raise BadInput(f"{path}: not a results.csv ({e})") from None
     for needed in ("cell_id", "repeat", "outcome"):

@@ -156,7 +156,7 @@ def reap_orphans(exclude: set[int] = frozenset()) -> None:
                 pass
 
 
-def kill_tree(root: int | None, token: str | None, grace: float, *, popen=None) -> list[str]:
+def kill_tree(root: int | None, token: str | None, grace: float) -> list[str]:
     """SIGTERM the whole tree, wait up to grace, SIGKILL what is left; returns what had to be killed."""
     pids = tree(root, token)
     if not pids:
@@ -164,15 +164,11 @@ def kill_tree(root: int | None, token: str | None, grace: float, *, popen=None) 
     seen = [describe(p) for p in sorted(pids) if p != root]
     signal_all(pids, signal.SIGTERM)
     end = time.monotonic() + grace
-    while time.monotonic() < end:
-        if popen is not None:
-            popen.poll()
-        if not tree(root if popen is None or popen.returncode is None else None, token):
-            break
+    while time.monotonic() < end and tree(root, token):
         time.sleep(0.02)
-    # Processes may fork while dying: kill until nothing carries the token.
+    # Processes may fork while dying: kill until nothing of the tree is left.
     for _ in range(5):
-        left = tree(root if popen is None or popen.poll() is None else None, token)
+        left = tree(root, token)
         if not left:
             break
         signal_all(left, signal.SIGKILL)

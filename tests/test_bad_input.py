@@ -20,7 +20,7 @@ CASES = [
     ("exclude unknown axis", GOOD + "exclude:\n  - {wrokers: 4}\n", [], "exclude[0].wrokers: not an axis"),
     ("exclude unknown value", GOOD + "exclude:\n  - {mode: segv}\n", [], "exclude[0].mode: segv is not one of"),
     ("negative timeout", GOOD + "timeout: -5\n", [], "timeout: expected a number of seconds > 0"),
-    ("zero repeats", GOOD + "repeats: 0\n", [], "repeats: expected an integer >= 1"),
+    ("zero repeats", GOOD + "repeats: 0\n", [], "repeats: expected an integer from 1 to 10000"),
     ("escaping name", GOOD.replace("name: ok", "name: ../../etc"), [], "name: '../../etc' must be letters"),
     ("bad override grammar", GOOD, ["repeats=[1"], "bad override"),
     ("override unknown key", GOOD, ["colour=red"], "Could not override 'colour'"),

@@ -271,3 +271,17 @@ def test_a_secret_cannot_be_an_axis(tmp_path, write):
     path = write("m.yaml", "name: s\nprobe: fault\naxes:\n  env.WANDB_API_KEY: [a, b]\n")
     proc = crashmatrix("show", path, cwd=tmp_path)
     assert proc.returncode == 2 and "a secret cannot be an axis" in proc.stderr
+
+
+def test_inject_keeps_the_users_own_packages_and_sitecustomize(tmp_path, write):
+    (tmp_path / "pkgs" / "runner").mkdir(parents=True)
+    (tmp_path / "pkgs" / "runner" / "__init__.py").write_text("WHO = 'the user'\n")
+    (tmp_path / "pkgs" / "sitecustomize.py").write_text("import builtins\nbuiltins.USER_SITE_RAN = True\n")
+    script = write("train.py", "import builtins, multiprocessing as mp, runner\n"
+                               "print(runner.WHO, getattr(builtins, 'USER_SITE_RAN', False), mp.get_start_method())\n")
+    path = write("m.yaml", f"name: inj2\ncommand: [python, {script}]\npass_params: none\ninject: true\n"
+                           f"axes:\n  start_method: [spawn]\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "pkgs")})
+    assert proc.returncode == 0, proc.stderr
+    (cell,) = os.listdir(tmp_path / "run" / "cells")
+    assert (tmp_path / "run" / "cells" / cell / "stdout.log").read_text() == "the user True spawn\n"

@@ -207,8 +207,11 @@ def test_a_different_failure_is_not_the_target_and_is_reported():
     assert r.minimal == ("c0", "c1")
     assert r.target == SEGV
     assert [(o.changes, o.observation) for o in r.others] == [(tuple(sorted(times_out)), TIMEOUT)]
+    # The undo of c1 first met the timeout (c3 still applied), which says nothing about {c0} alone:
+    # that configuration itself was asked, and passed.
     culprit = {c.change: c for c in r.culprits}["c1"]
-    assert (culprit.clean, culprit.runs, culprit.others) == (0, 1, ((TIMEOUT, 1),))
+    assert r.culprit_is_exact(culprit)
+    assert (culprit.clean, culprit.runs, culprit.others) == (1, 1, ())
     assert "timeout" in " ".join(detail_lines(r))
 
 
@@ -302,3 +305,25 @@ def test_bad_arguments_are_refused():
         bisect(["a"], Planted({"a"}), repeats=0)
     with pytest.raises(ValueError, match="strategy"):
         bisect(["a"], Planted({"a"}), strategy="binary")
+
+
+def test_undo_evidence_spoiled_by_another_failure_is_asked_again_on_the_answer_itself():
+    # The target (SIGSEGV) needs a and b; c on top of anything exits 3 instead: the undo tests of a and
+    # b during the search ({b, c} and {a, c}) show that other failure, never a pass.
+    def run_once(changes):
+        if "c" in changes:
+            return Observation("fail")
+        return Observation("crash", "SIGSEGV") if {"a", "b"} <= changes else Observation("pass")
+
+    bad_first = {"calls": 0}
+
+    def target_first(changes):  # the full bad configuration shows the target, as the user saw it
+        bad_first["calls"] += 1
+        if changes == frozenset("abc"):
+            return Observation("crash", "SIGSEGV")
+        return run_once(changes)
+
+    r = bisect(["a", "b", "c"], target_first, repeats=1)
+    assert r.minimal == ("a", "b")
+    for culprit in r.culprits:  # each undo was tested on the answer itself, and passed
+        assert r.culprit_is_exact(culprit) and culprit.clean == culprit.runs
