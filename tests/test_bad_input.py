@@ -8,6 +8,7 @@ GOOD = "name: ok\nprobe: fault\naxes:\n  mode: [pass]\n"
 
 CASES = [
     ("unreadable", None, [], "cannot read"),
+    ("not utf-8", b"name: x\nprobe: fault\naxes:\n  mode: [\xff]\n", [], "not UTF-8 text"),
     ("syntax", "name: x\naxes: [unclosed\n", [], "m.yaml:3:1: not valid YAML"),
     ("not a mapping", "- a\n- b\n", [], "expected a mapping"),
     ("unknown key", GOOD + "repeat: 3\n", [], "m.yaml: repeat: unknown key"),
@@ -27,6 +28,16 @@ CASES = [
     ("override not key=value", GOOD, ["repeats"], "override 'repeats': expected key=value"),
     ("delete missing", GOOD, ["~axes.nosuch"], "axes.nosuch"),
     ("override makes axis empty", GOOD, ["axes.mode=[]"], "axes.mode: empty axis"),
+    ("infinite timeout", GOOD + "timeout: .inf\n", [], "timeout: expected a number of seconds > 0"),
+    ("nan timeout", GOOD + "timeout: .nan\n", [], "timeout: expected a number of seconds > 0"),
+    ("absurd repeats", GOOD + "repeats: 10000000000\n", [], "repeats: expected an integer from 1 to 10000"),
+    ("env name with =", GOOD + "env: {\"A=B\": x}\n", [], "env.A=B: not a usable environment variable name"),
+    ("NUL in a value", GOOD.replace("mode: [pass]", "mode: [\"a\\0b\"]"), [], "axes.mode: value"),
+    ("unknown executor key", GOOD + "executor: {partiton: gpu}\n", [], "executor.partiton: unknown setting"),
+    ("bad cells_per_job", GOOD + "executor: {cells_per_job: abc}\n", [], "executor.cells_per_job: expected a whole number"),
+    ("dotted and nested", "name: x\nprobe: fault\naxes:\n  cudnn.benchmark: [false]\n  cudnn: {benchmark: [true]}\n",
+     [], "given twice"),
+    ("secret axis", GOOD.replace("mode: [pass]", "mode: [pass]\n  env.HF_TOKEN: [a]"), [], "a secret cannot be an axis"),
 ]
 
 
@@ -34,7 +45,9 @@ CASES = [
 @pytest.mark.parametrize("verb", ["show", "run"])
 def test_bad_matrix(tmp_path, text, overrides, fragment, verb):
     path = tmp_path / "m.yaml"
-    if text is not None:
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    elif text is not None:
         path.write_text(text)
     proc = crashmatrix(verb, path, *overrides, cwd=tmp_path)
     assert proc.returncode == 2
@@ -65,3 +78,31 @@ def test_bad_command_line_and_missing_runs(tmp_path):
         proc = crashmatrix(*args, cwd=tmp_path)
         assert proc.returncode == 2, args
         assert "Traceback" not in proc.stderr
+
+
+def test_out_never_writes_over_a_users_directory_or_file(tmp_path):
+    (tmp_path / "m.yaml").write_text(GOOD)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "summary.md").write_text("my precious notes")
+    (tmp_path / "afile").write_text("keep me")
+    for out, fragment in (("mine", "not empty"), ("afile", "this is a file"), ("/proc/nope/run", "cannot create")):
+        proc = crashmatrix("run", "m.yaml", "--out", out, cwd=tmp_path)
+        assert proc.returncode == 2 and fragment in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert (tmp_path / "mine" / "summary.md").read_text() == "my precious notes"
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["summary.md"]
+    assert (tmp_path / "afile").read_text() == "keep me"
+
+
+def test_a_damaged_results_csv_is_refused_untouched(tmp_path):
+    (tmp_path / "m.yaml").write_text(GOOD)
+    assert crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path).returncode == 0
+    csv_path = tmp_path / "run" / "results.csv"
+    damaged = csv_path.read_text() + "deadbeef,notint,pass\n"
+    csv_path.write_text(damaged)
+    proc = crashmatrix("run", "--resume", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2 and "line 3" in proc.stderr and "Traceback" not in proc.stderr
+    assert csv_path.read_text() == damaged
+    csv_path.write_bytes(b"\xff\xfe")
+    for verb in (["report"], ["explain"]):
+        proc = crashmatrix(*verb, tmp_path / "run", cwd=tmp_path)
+        assert proc.returncode == 2 and "not UTF-8" in proc.stderr

@@ -285,3 +285,27 @@ def test_inject_keeps_the_users_own_packages_and_sitecustomize(tmp_path, write):
     assert proc.returncode == 0, proc.stderr
     (cell,) = os.listdir(tmp_path / "run" / "cells")
     assert (tmp_path / "run" / "cells" / cell / "stdout.log").read_text() == "the user True spawn\n"
+
+
+def test_arguments_follow_the_files_order_and_stay_verbatim(tmp_path, write):
+    script = write("args.py", "import sys\nprint(sys.argv[1:])\n")
+    # axes before params in the file: their arguments come first; ${...} is passed through untouched,
+    # with or without overrides.
+    path = write("m.yaml", f"""\
+name: order
+command: [python, {script}]
+axes:
+  b: [false]
+  lst: [[1, 2]]
+params:
+  tmpl: "${{oc.env:NO_SUCH_VARIABLE}}"
+  p1: 3
+""")
+    for overrides in ([], ["axes.b=[true]"]):
+        out = tmp_path / f"run{len(overrides)}"
+        proc = crashmatrix("run", path, *overrides, "--out", out, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        (cell,) = os.listdir(out / "cells")
+        b = "true" if overrides else "false"
+        assert (out / "cells" / cell / "stdout.log").read_text() == \
+            f"['b={b}', 'lst=[1,2]', 'tmpl=${{oc.env:NO_SUCH_VARIABLE}}', 'p1=3']\n"
