@@ -87,6 +87,15 @@ def device_for(params: dict):
 # ------------------------------------------------------------------------ precision
 
 
+def native_bf16(torch) -> bool:
+    """bf16 in hardware (Ampere and later). torch >= 2.3 also answers True for GPUs that only emulate
+    it (V100, T4), which run such cells slowly instead of skipping them."""
+    try:
+        return torch.cuda.is_bf16_supported(including_emulation=False)
+    except TypeError:  # an older torch knows no emulation
+        return torch.cuda.is_bf16_supported()
+
+
 class Precision:
     """Autocast context and GradScaler for one of "32", "16-mixed", "bf16-mixed"."""
 
@@ -113,7 +122,7 @@ class Precision:
                 raise Skip(f"16-mixed is not supported on device {self.device_type}")
             return
         if self.name == "bf16-mixed":
-            if self.device_type == "cuda" and not torch.cuda.is_bf16_supported():
+            if self.device_type == "cuda" and not native_bf16(torch):
                 raise Skip(f"bf16-mixed: {torch.cuda.get_device_name()} does not support bfloat16")
             if self.device_type == "cpu" and not _cpu_autocast_supports(torch.bfloat16):
                 raise Skip("bf16-mixed: this torch has no CPU bfloat16 autocast")

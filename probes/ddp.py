@@ -39,6 +39,7 @@ PARAMS: dict = {
     "kill_step": 2,
     "pg_timeout_s": 60,       # collective timeout (a peer that hangs rather than dies)
     "seed": 0,
+    "nan_rank": -1,           # this rank's loss becomes NaN at kill_step (-1: none)
 }
 
 
@@ -105,6 +106,8 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
             with precision.autocast():
                 out = ddp(batch["image"])
                 loss, _ = train.db_loss(out, batch)
+            if rank == int(p["nan_rank"]) and step == kill_step:
+                loss = loss * float("nan")
             value = common.check_loss(loss, step, name=f"rank {rank} loss")
             precision.backward_step(loss, optimizer)  # gradients all-reduced here
             metrics.step(value)
@@ -134,7 +137,10 @@ def main(params: dict) -> dict:
 
     p = common.with_defaults(params, PARAMS)
     device = common.device_for(p)
-    common.Precision(p["precision"], device)  # skip early (bf16 unsupported, ...) before starting ranks
+    if device.type == "cpu":
+        # Skip early (bf16 unsupported, ...) before starting ranks. On CUDA the ranks check it: asking
+        # here would initialise CUDA in this process, which forked ranks cannot re-initialise.
+        common.Precision(p["precision"], device)
     world_size = int(p["world_size"])
     backend = str(p["backend"] or "auto")
     if backend == "auto":
@@ -158,6 +164,9 @@ def main(params: dict) -> dict:
             # ("process 1 terminated with signal SIGSEGV") when a rank fails.
             while not context.join():
                 pass
+        except mp.ProcessRaisedException as e:
+            _reraise_probe_verdict(e)
+            raise
         finally:
             _reap(context)
         ranks = []
@@ -180,8 +189,20 @@ def main(params: dict) -> dict:
         "precision": r0["precision"],
         "weight_checksum": r0["weight_checksum"],
         **common.memory_peaks(),
+        # the ranks hold the GPU memory, not this process
+        "peak_gpu_mb": max((r["peak_gpu_mb"] for r in ranks if r.get("peak_gpu_mb") is not None), default=None),
         "rank_peak_rss_mb": [r["peak_rss_mb"] for r in ranks],
     }
+
+
+def _reraise_probe_verdict(error) -> None:
+    """A rank's Skip or NonFinite arrives as ProcessRaisedException; make it this cell's verdict."""
+    import re
+
+    m = re.search(r"^probes\.(Skip|NonFinite): (.*)$", str(error), re.M)
+    if m:
+        cls = common.Skip if m.group(1) == "Skip" else common.NonFinite
+        raise cls(m.group(2)) from None
 
 
 def _reap(context) -> None:

@@ -184,12 +184,25 @@ def cmd_explain(args) -> int:
     rows, value_columns, _path = read_rows(args.run)
     rows = [r for r in rows if r["outcome"] != "error"]  # not a property of the configuration
     patterns = ex.explain(rows, value_columns)
+    full_run = _run_strategy(args.run) == "full"
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))
         return 0
-    for line in ex.render_lines(patterns, value_columns, rows):
+    for line in ex.render_lines(patterns, value_columns, rows, full_run=full_run):
         print(line)
     return 0
+
+
+def _run_strategy(run: str) -> str:
+    """The strategy a finished run used, from its matrix.yaml (pairwise unless it says full)."""
+    import yaml
+
+    directory = run if os.path.isdir(run) else os.path.dirname(os.path.abspath(run))
+    try:
+        with open(os.path.join(directory, "matrix.yaml"), encoding="utf-8") as f:
+            return (yaml.safe_load(f) or {}).get("strategy", "full")
+    except (OSError, ValueError, AttributeError):
+        return "pairwise"
 
 
 def cmd_env(args) -> int:

@@ -152,7 +152,8 @@ class Engine:
     """Runs CellRuns of one matrix into cell directories given by `cell_dir_for`, calling on_result for each."""
 
     def __init__(self, matrix: Matrix, *, run_dir: str, cell_dir_for, rel, on_result, jobs: int = 1,
-                 install_signals: bool = True, gpus: list[str] | None = None):
+                 install_signals: bool = True, gpus: list[str] | None = None,
+                 stop_signals: tuple = (signal.SIGINT, signal.SIGTERM)):
         self.matrix = matrix
         self.run_dir = run_dir
         self.cell_dir_for = cell_dir_for
@@ -164,6 +165,7 @@ class Engine:
         if self.free_gpus is not None:
             self.jobs = min(self.jobs, len(self.free_gpus))
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
+        self.stop_signals = stop_signals
         self.interrupted: str | None = None
         self.host = socket.gethostname()
 
@@ -237,7 +239,7 @@ class Engine:
             def on_signal(signum, frame):
                 self.interrupted = signal.Signals(signum).name
 
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in self.stop_signals:
                 old[sig] = signal.signal(sig, on_signal)
             old_wakeup = signal.set_wakeup_fd(wake_w)
         try:

@@ -35,7 +35,7 @@ SLURM_KEYS = {
     "constraint": "slurm_constraint",
     "exclude_nodes": "slurm_exclude",
 }
-OWN_KEYS = {"cells_per_job", "poll_s"}
+OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
 
 
 def check_settings(settings: dict, path: str) -> None:
@@ -47,7 +47,7 @@ def check_settings(settings: dict, path: str) -> None:
         value = settings.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
-    for key in ("poll_s", "time_min", "mem_gb"):
+    for key in ("poll_s", "queue_check_s", "time_min", "mem_gb"):
         value = settings.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
                                   or value == float("inf")):
@@ -74,12 +74,34 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
 
 
 def _lost(run, job, store: RunDir, why: str) -> RunResult:
+    # A run the job never reached has no directory yet; its result.json needs one (the job's own log
+    # is named in `why`).
     cell_dir = os.path.join(store.path, "cells", run.dirname)
-    log_dir = store.rel(cell_dir) if os.path.isdir(cell_dir) else store.rel(str(job.paths.stderr))
+    os.makedirs(cell_dir, exist_ok=True)
     return RunResult(
         cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-        error=why, log_dir=log_dir, started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        error=why, log_dir=store.rel(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
+
+
+def _gone_from_queue(jobs) -> set:
+    """Jobs Slurm no longer lists as pending or running.
+
+    Without accounting (no slurmdbd) `sacct` fails and submitit never learns that a job which left
+    no result has ended; squeue still knows which jobs are alive.
+    """
+    import subprocess
+
+    ids = [str(job.job_id) for job in jobs]
+    try:
+        out = subprocess.run(["squeue", "-h", "-r", "-o", "%i", "-j", ",".join(ids)],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    if out.returncode != 0 and "Invalid job id" not in out.stderr:
+        return set()
+    alive = set(out.stdout.split())
+    return {job for job in jobs if str(job.job_id) not in alive}
 
 
 def _how_it_ended(job) -> str:
@@ -138,14 +160,22 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
                         recorded.add(run.key)
                         on_result(result)
 
+        queue_check_s = float(settings.get("queue_check_s", 10.0))
+        next_queue_check = time.monotonic() + queue_check_s
         while pending and not interrupted:
+            gone = set()
+            if cluster == "slurm" and time.monotonic() >= next_queue_check:
+                gone = _gone_from_queue([j for j in pending if not j.done()])
+                next_queue_check = time.monotonic() + queue_check_s
             for job, chunk in list(pending.items()):
                 collect(chunk)
-                if job.done():
+                if job.done() or job in gone:
                     collect(chunk)  # results written just before the job ended
                     missing = [run for run in chunk if run.key not in recorded]
                     if missing:
-                        why = f"{_how_it_ended(job)} before this run finished; job log: " \
+                        ended = (f"job {job.job_id} left the queue without a result" if job in gone
+                                 else _how_it_ended(job))
+                        why = f"{ended} before this run finished; job log: " \
                               f"{store.rel(str(job.paths.stderr))}; --resume runs it again"
                         for run in missing:
                             recorded.add(run.key)

@@ -134,12 +134,14 @@ def explain(
     most telling first (see the module's docstring)."""
     axes = list(axes)
     cells = _cells(rows, axes)
-    passing = [c.key for c in cells.values() if c.passing]
     kinds = sorted({k for c in cells.values() for k in c.kinds})
     found: List[Tuple[Tuple[int, ...], Pattern]] = []
     for kind in kinds:
         failing = [c for c in cells.values() if kind in c.kinds]
-        for cond, counts in _explain_kind(kind, failing, passing, cells, len(axes), max_conditions):
+        # Every cell that never showed this kind vetoes: one that passed, and one that failed some
+        # other way (a SIGABRT cell says nothing for a SIGSEGV pattern). Only-skipped cells say nothing.
+        vetoes = [c.key for c in cells.values() if kind not in c.kinds and (c.passed or c.kinds)]
+        for cond, counts in _explain_kind(kind, failing, vetoes, cells, len(axes), max_conditions):
             pattern = Pattern(
                 conditions=tuple((axes[i], v) for i, v in cond),
                 outcome=kind[0],
@@ -235,7 +237,8 @@ def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> List[s
 
 
 def advice_line(
-    patterns: Sequence[Pattern], axes: Sequence[str], rows: Optional[Iterable[Mapping[str, object]]] = None
+    patterns: Sequence[Pattern], axes: Sequence[str], rows: Optional[Iterable[Mapping[str, object]]] = None,
+    full_run: bool = False,
 ) -> Optional[str]:
     """After a pairwise run: which axes deserve the full product next.
 
@@ -248,6 +251,8 @@ def advice_line(
         return None
     rest = [a for a in axes if a not in matter]
     line = f"axes that matter: {', '.join(matter)}"
+    if full_run:  # every combination was run already: what is left is the minimal change
+        return line + "; for the minimal change: crashmatrix bisect RUN"
     if not rest:
         return line
     held = None
@@ -275,6 +280,7 @@ def render_lines(
     axes: Optional[Sequence[str]] = None,
     rows: Optional[Iterable[Mapping[str, object]]] = None,
     max_conditions: int = MAX_CONDITIONS,
+    full_run: bool = False,
 ) -> List[str]:
     """Human lines: one per pattern, then what is left unexplained and, given the
     axes, which axes matter."""
@@ -293,7 +299,7 @@ def render_lines(
     elif not patterns:
         lines.append("no pattern: no failing cells, or none separable from the passing ones")
     if axes is not None:
-        advice = advice_line(patterns, axes, rows)
+        advice = advice_line(patterns, axes, rows, full_run=full_run)
         if advice:
             lines.append(advice)
     return lines

@@ -10,6 +10,7 @@ turns those into rows as they appear.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 
 from runner.cell import Cell, CellRun
@@ -38,8 +39,12 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
         store.write_result(result)
         count += 1
 
-    cell_runs = [CellRun(Cell.of(values), repeat) for values, repeat in runs]
+    # A requeued job (preemption, node failure) must not run again what already has its result.
+    cell_runs = [run for run in (CellRun(Cell.of(values), repeat) for values, repeat in runs)
+                 if store.read_result(run) is None]
+    # submitit warns a job with SIGUSR2 before its time limit or preemption: stop the cells then too,
+    # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
     engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
-                    jobs=jobs)
+                    jobs=jobs, stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2))
     engine.run(cell_runs)
     return {"ran": count, "interrupted": engine.interrupted, "host": socket.gethostname()}

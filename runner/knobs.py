@@ -126,7 +126,8 @@ def apply(params: dict) -> None:
 
 def _worker_init(params: dict, worker_id: int) -> None:
     set_rlimits(params)
-    apply_torch_knobs(params, in_worker=True)
+    # DataLoader gives each worker one intra-op thread; num_threads is the main process's setting.
+    apply_torch_knobs({k: v for k, v in params.items() if k != "num_threads"}, in_worker=True)
 
 
 def worker_init_fn(params: dict):

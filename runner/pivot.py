@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from runner.errors import BadInput
 
-NOT_FAILING = ("pass", "skip")
+NOT_FAILING = ("pass", "skip", "error")  # error: crashmatrix could not run it, nothing about the cell
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
 
 

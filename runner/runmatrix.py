@@ -36,11 +36,32 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) ->
 
     patterns = explain.explain(rows, value_columns)
     lines = ["", "## What the failing cells have in common", ""]
-    lines += [f"- {line}" for line in explain.render_lines(patterns, value_columns, rows)]
+    lines += [f"- {line}" for line in explain.render_lines(patterns, value_columns, rows,
+                                                           full_run=matrix.strategy == "full")]
     if matrix.strategy == "pairwise":
         lines += ["", "Pairwise covers every pair of values, not every combination: a pattern above may need "
                       "more axes than it names. The line `axes that matter` says what to run next."]
     return "\n".join(lines) + "\n"
+
+
+def adopt_node_fingerprint(store: RunDir, controller: dict) -> dict:
+    """After a submitted run, env.json describes the node that ran the cells (the commonest host of
+    the rows), not the login node; the controller's own stays as env-controller.json."""
+    import json
+    from collections import Counter
+
+    rows, _cols, _path = read_rows(store.path)
+    hosts = Counter(r["host"] for r in rows if r.get("host"))
+    for host, _n in hosts.most_common():
+        path = os.path.join(store.path, f"env-{host}.json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                node = json.load(f)
+            if node.get("host") != controller.get("host"):
+                store.write_json("env-controller.json", controller)
+                store.write_json("env.json", node)
+            return node
+    return controller
 
 
 def default_out(matrix: Matrix) -> str:
@@ -78,7 +99,8 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
 
     print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
           + (f", {len(done)} already done" if done else "")
-          + f"; {min(jobs, max(1, len(todo)))} at a time; into {os.path.relpath(store.path)}", file=stream, flush=True)
+          + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
+          + f"; into {os.path.relpath(store.path)}", file=stream, flush=True)
     print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
     progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
@@ -101,6 +123,7 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
               file=stream, flush=True)
         completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
                                                   on_result=on_result, jobs_per_cell_job=jobs)
+        facts = adopt_node_fingerprint(store, facts)
     rows, value_cols, _ = read_rows(store.path)
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
                         interrupted=not completed, run_dir=store.path)

@@ -147,3 +147,22 @@ def test_advice_names_the_axes_to_run_in_full():
     for axis in ("num_workers", "wandb", "precision"):
         assert f"axes.{axis}=[{failing[axis]}]" in held
     assert "~axes" not in held
+
+
+def test_a_cell_that_failed_another_way_vetoes_a_pattern():
+    # SIGSEGV needs x=1 and y=1; x=1, y=0 aborts instead: "x=1" alone must not be blamed for SIGSEGV.
+    rows = []
+    for x in ("0", "1"):
+        for y in ("0", "1"):
+            for z in ("0", "1"):
+                if x == "1" and y == "1":
+                    outcome, sig = "crash", "SIGSEGV"
+                elif x == "1":
+                    outcome, sig = "crash", "SIGABRT"
+                else:
+                    outcome, sig = "pass", ""
+                rows.append({"x": x, "y": y, "z": z, "outcome": outcome, "signal": sig})
+    got = {(p.signal, p.conditions) for p in explain(rows, ["x", "y", "z"])}
+    assert ("SIGSEGV", (("x", "1"), ("y", "1"))) in got
+    assert ("SIGABRT", (("x", "1"), ("y", "0"))) in got
+    assert not any(sig == "SIGSEGV" and cond == (("x", "1"),) for sig, cond in got)

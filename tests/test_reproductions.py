@@ -96,3 +96,12 @@ timeout: 240
     offline = [d for d in os.listdir(cell_dir / "wandb") if d.startswith("offline-run-")]
     assert len(offline) == 1 and any(f.endswith(".wandb") for f in os.listdir(cell_dir / "wandb" / offline[0]))
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []  # wandb-core included
+
+
+def test_a_non_finite_loss_in_a_ddp_rank_is_nan_not_fail(tmp_path, write):
+    path = write("n.yaml", "name: ddpnan\nprobe: ddp\nparams: {steps: 4, num_threads: 1}\naxes:\n  nan_rank: [1]\ntimeout: 180\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (r,) = rows(tmp_path / "run")
+    assert (r["outcome"], r["error"]) == ("nan", "rank 1 loss is nan at step 2"), r
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []

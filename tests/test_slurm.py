@@ -45,3 +45,21 @@ def test_scancel_mid_run_is_an_error_row_and_resume_reruns_it(slurm_cluster, tmp
     assert resumed.returncode == 0, resumed.stderr
     assert outcomes(tmp_path / "run") == EXPECTED
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_a_job_lost_before_its_cells_ran_on_a_cluster_without_accounting(slurm_cluster, tmp_path, write):
+    # A second, small cluster whose sacct is the real one (accounting off): submitit cannot tell that a
+    # job ended without a result, squeue can. The job's setup fails before Python starts.
+    from slurm_cluster import SlurmCluster
+
+    script = write("s.py", SCRIPT)
+    path = write("m.yaml", matrix_text(script, ', partition: debug, queue_check_s: 1, setup: ["exit 1"]'))
+    with SlurmCluster(tmp_path / "noacct", sacct_shim=False) as cluster:
+        proc = crashmatrix("run", path, "--out", tmp_path / "run", "--executor", "slurm", cwd=tmp_path,
+                           env={**cluster.env, "WORK": str(tmp_path)}, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    got = rows_of(tmp_path / "run")
+    assert sorted(r["i"] for r in got) == ["0", "1", "2", "3"]
+    for r in got:
+        assert r["outcome"] == "error" and "left the queue without a result" in r["error"], r
