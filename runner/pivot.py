@@ -61,6 +61,11 @@ def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
     return out
 
 
+def outcome_kinds(rows) -> Counter:
+    """Outcomes with their signal ("crash SIGSEGV"): two crashes by different signals are two findings."""
+    return Counter(r.get("outcome", "") + (f" {r['signal']}" if r.get("signal") else "") for r in rows)
+
+
 def rate_text(counts: Counter, total: int) -> str:
     """'pass', 'crash' (one run), '2/4 crash', '1/4 crash, 1/4 timeout'."""
     if total == 0:
@@ -164,8 +169,7 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
         table = []
         for v in orders[axis]:
             group = groups.get((v,), [])
-            counts = Counter(r.get("outcome", "") for r in group)
-            table.append([show(v), rate_text(counts, len(group)), len(group), _failing(group)])
+            table.append([show(v), rate_text(outcome_kinds(group), len(group)), len(group), _failing(group)])
         lines += [_table(table, [axis, "outcome", "runs", "failing"], fmt), ""]
     else:
         a, b = axes
@@ -174,7 +178,7 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
             line = [show(va)]
             for vb in orders[b]:
                 group = groups.get((va, vb), [])
-                line.append(rate_text(Counter(r.get("outcome", "") for r in group), len(group)))
+                line.append(rate_text(outcome_kinds(group), len(group)))
             table.append(line)
         lines += [_table(table, [f"{a} \\ {b}"] + [show(v) for v in orders[b]], fmt), ""]
     lines += ["## Failure rate by axis value", "",

@@ -69,7 +69,7 @@ def test_pivot_over_one_axis(run):
     proc = crashmatrix("report", "run", "--by", "a", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     assert "8 runs of 4 cells, 3 failing" in proc.stdout
-    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail", "4", "1"], ["y", "2/4 crash", "4", "2"]]
+    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail", "4", "1"], ["y", "2/4 crash SIGSEGV", "4", "2"]]
     assert _rows(proc.stdout, "axis") == [
         ["a", "x", "4", "1", "25%", "—"], ["a", "y", "4", "2", "50%", "—"],
         ["b", "1", "4", "0", "0%", "—"], ["b", "2", "4", "3", "75%", "—"],
@@ -80,7 +80,7 @@ def test_pivot_over_two_axes(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a,b", "--format", "github", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
-    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail"], ["y", "pass", "2/2 crash"]]
+    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail"], ["y", "pass", "2/2 crash SIGSEGV"]]
 
 
 def test_pivot_csv_is_a_long_table_for_pandas(run):
