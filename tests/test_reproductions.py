@@ -105,3 +105,17 @@ def test_a_non_finite_loss_in_a_ddp_rank_is_nan_not_fail(tmp_path, write):
     (r,) = rows(tmp_path / "run")
     assert (r["outcome"], r["error"]) == ("nan", "rank 1 loss is nan at step 2"), r
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+
+
+def test_model_and_hardware_probes_as_cells_and_cuda_asked_on_a_cpu_box_is_a_skip(tmp_path, write):
+    # No GPU here: device=cuda must end as `skip` with the reason, never as a failure.
+    for probe in ("model", "cuda_basics"):
+        path = write(f"{probe}.yaml", f"name: {probe}\nprobe: {probe}\nparams: {{steps: 2, num_threads: 1}}\n"
+                                      f"axes:\n  device: [cpu, cuda]\n  precision: [\"32\", bf16-mixed]\ntimeout: 120\n")
+        proc = crashmatrix("run", path, "--out", tmp_path / probe, "--jobs", "2", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        for r in rows(tmp_path / probe):
+            if r["device"] == "cpu":
+                assert r["outcome"] == "pass" and int(r["steps"]) == 2, (probe, r)
+            else:
+                assert r["outcome"] == "skip" and "torch.cuda.is_available() is False" in r["error"], (probe, r)
