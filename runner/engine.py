@@ -228,7 +228,7 @@ class Engine:
 
     def run(self, runs: list[CellRun]) -> bool:
         """True when every run ended; False when interrupted (finished runs are kept)."""
-        supervise.become_subreaper()
+        was_subreaper = supervise.set_subreaper(True)
         pending = list(reversed(runs))
         slots: dict[int, _Slot] = {}
         wake_r, wake_w = os.pipe()
@@ -278,6 +278,11 @@ class Engine:
                     signal.signal(sig, handler)
             os.close(wake_r)
             os.close(wake_w)
+            with _LIVE_LOCK:
+                others_running = bool(_LIVE)
+            if was_subreaper is False and not others_running:
+                supervise.reap_orphans(set())
+                supervise.set_subreaper(False)
 
     @staticmethod
     def _killed_from_outside(r: supervise.Running) -> bool:

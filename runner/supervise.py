@@ -21,12 +21,25 @@ TOKEN_VAR = "CRASHMATRIX_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-def become_subreaper() -> bool:
+_PR_GET_CHILD_SUBREAPER = 37
+
+
+def set_subreaper(on: bool) -> bool | None:
+    """Make this process a child subreaper (or not); returns what it was, None where unsupported.
+
+    Only while cells run: a process that stays a subreaper (a notebook or test runner using the Python
+    API) would adopt every daemon its other children start, and leave their zombies unreaped.
+    """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        was = ctypes.c_int(0)
+        if libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0) != 0:
+            return None
+        if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1 if on else 0, 0, 0, 0) != 0:
+            return None
+        return bool(was.value)
     except (OSError, AttributeError):
-        return False
+        return None
 
 
 @dataclass

@@ -309,3 +309,22 @@ params:
         b = "true" if overrides else "false"
         assert (out / "cells" / cell / "stdout.log").read_text() == \
             f"['b={b}', 'lst=[1,2]', 'tmpl=${{oc.env:NO_SUCH_VARIABLE}}', 'p1=3']\n"
+
+
+def test_the_python_api_leaves_the_caller_as_it_was(tmp_path, write):
+    # A notebook or test runner calling run_matrix must not stay a child subreaper: it would adopt the
+    # daemons its other children start (a Slurm stepd, say) and never reap them.
+    code = f"""
+import io, sys
+from runner import supervise
+from runner.spec import load_matrix
+from runner.runmatrix import run_matrix
+m = load_matrix({str(tmp_path / 'm.yaml')!r})
+run_matrix(m, out={str(tmp_path / 'run')!r}, stream=io.StringIO(), with_torch_fingerprint=False)
+print(supervise.set_subreaper(False))
+"""
+    (tmp_path / "m.yaml").write_text("name: api\nprobe: fault\naxes:\n  mode: [pass, setsid_grandchild]\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
