@@ -84,8 +84,6 @@ def main(params: dict) -> dict:
 
 def _check(what: str, got, ref, *, rtol: float, scale: float | None = None) -> float:
     """Relative error of got vs ref; AssertionError when it is beyond rtol."""
-    import torch
-
     denom = scale if scale is not None else max(float(ref.abs().max()), 1e-12)
     err = float((got.double() - ref.double()).abs().max()) / max(denom, 1e-12)
     if not err <= rtol:  # also catches NaN

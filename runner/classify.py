@@ -132,9 +132,6 @@ def exception_line(text: str) -> str:
     return ""
 
 
-def _first_line(m: re.Match, text: str) -> str:
-    return _line_of(text, m)
-
 
 def classify(
     returncode: int | None,

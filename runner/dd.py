@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = [

@@ -268,7 +268,7 @@ class Engine:
                     elif r.term_sent_at is not None and now >= r.term_sent_at + self.matrix.kill_grace:
                         supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
             if self.interrupted:
-                self.stop_all(list(slots.values()))
+                stop_running([s.running for s in slots.values()])
                 return False
             return True
         finally:
@@ -333,13 +333,9 @@ class Engine:
         except (BlockingIOError, OSError):
             pass
 
-    @staticmethod
-    def stop_all(slots: list[_Slot]) -> None:
-        """End every running tree within about a second: SIGTERM, then SIGKILL."""
-        stop_running([s.running for s in slots])
-
 
 def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
+    """End every given tree within about a second: SIGTERM, then SIGKILL."""
     for r in runnings:
         supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
     end = time.monotonic() + grace

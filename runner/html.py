@@ -24,7 +24,6 @@ COLOURS = {
     "skip": "#a0a0a0", "error": "#333333",
 }
 OTHER = "#555555"
-NONE = "#f2f2f2"
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:1.5em 2em;color:#222}

@@ -145,6 +145,3 @@ def resolve_device(params: dict) -> str:
         return "cuda" if torch.cuda.is_available() else "cpu"
     return device
 
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")

@@ -457,7 +457,7 @@ class _Search:
 
     def _random_cover(self, A, cov, u):
         """No single-entry move covers tuple u: overwrite its t entries in a random row."""
-        np, ix, m, rng = self.np, self.ix, self.m, self.rng
+        ix, m, rng = self.ix, self.m, self.rng
         tc, tv = ix.tcols[u], ix.tvals[u]
         for r in rng.permutation(len(A)).tolist():
             row = A[r].copy()

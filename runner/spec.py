@@ -66,13 +66,6 @@ class Matrix:
     # key=value arguments follow the file's order: its params section first unless axes come first.
     params_first: bool = True
 
-    @property
-    def axis_names(self) -> list[str]:
-        return list(self.axes)
-
-    def with_axes(self, axes: dict) -> "Matrix":
-        return replace(self, axes=dict(axes))
-
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
 

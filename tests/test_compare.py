@@ -8,7 +8,6 @@ faked by editing run B's env.json (another kernel, WSL2) after the run.
 import csv
 import io
 import json
-import os
 
 import pytest
 
