@@ -195,14 +195,10 @@ def cmd_explain(args) -> int:
 
 def _run_strategy(run: str) -> str:
     """The strategy a finished run used, from its matrix.yaml (pairwise unless it says full)."""
-    import yaml
+    from runner.store import read_matrix_yaml
 
-    directory = run if os.path.isdir(run) else os.path.dirname(os.path.abspath(run))
-    try:
-        with open(os.path.join(directory, "matrix.yaml"), encoding="utf-8") as f:
-            return (yaml.safe_load(f) or {}).get("strategy", "full")
-    except (OSError, ValueError, AttributeError):
-        return "pairwise"
+    data = read_matrix_yaml(run)
+    return data.get("strategy", "full") if data else "pairwise"
 
 
 def cmd_env(args) -> int:

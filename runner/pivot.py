@@ -18,6 +18,8 @@ import os
 from collections import Counter, defaultdict
 
 from runner.errors import BadInput
+from runner.report import table
+from runner.store import read_matrix_yaml
 
 NOT_FAILING = ("pass", "skip", "error")  # error: crashmatrix could not run it, nothing about the cell
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
@@ -33,15 +35,9 @@ def _order_key(value: str):
 
 
 def _matrix_axes(run_dir: str) -> dict:
-    try:
-        import yaml
-
-        with open(os.path.join(run_dir, "matrix.yaml"), encoding="utf-8") as f:
-            data = yaml.safe_load(f) or {}
-        axes = data.get("axes") or {}
-        return axes if isinstance(axes, dict) else {}
-    except Exception:  # no matrix.yaml (a bare results.csv): natural order
-        return {}
+    """The axes in the matrix's order; {} for a bare results.csv (natural order then)."""
+    axes = read_matrix_yaml(run_dir).get("axes") if run_dir else None
+    return axes if isinstance(axes, dict) else {}
 
 
 def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
@@ -133,9 +129,7 @@ def grid(rows: list[dict], axes: list[str], run_dir: str = ""):
 
 
 def _table(rows, headers, fmt) -> str:
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}[fmt], disable_numparse=True)
+    return table(rows, headers, fmt, numparse=False)
 
 
 def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "md", source: str = "") -> str:

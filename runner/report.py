@@ -60,10 +60,12 @@ class Progress:
         print(f"{head} {label}  {tail}", file=self.stream, flush=True)
 
 
-def _table(rows, headers, fmt: str) -> str:
+def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
+    """A tabulate table in md (pipe) or github form."""
     from tabulate import tabulate
 
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt))
+    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt),
+                    disable_numparse=not numparse)
 
 
 def outcome_counts(rows: list[dict]) -> list[list]:
@@ -103,16 +105,16 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
         state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted else "")
     lines += [state, ""]
     if rows:
-        lines += [_table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
+        lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
     varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
     if varying and rows:
         from runner.pivot import axis_rates
 
         by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
-        lines += ["## By axis value", "", _table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
+        lines += ["## By axis value", "", table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
-        lines += ["## Failing cells", "", _table(failing, ["cell", "values", "outcome", "signal", "error", "logs"], fmt), ""]
+        lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "error", "logs"], fmt), ""]
     elif rows:
         lines += ["No failing cells.", ""]
     return "\n".join(lines)

@@ -13,7 +13,7 @@ from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
 from runner.report import Progress, summary_text
 from runner.spec import Matrix
-from runner.store import RunDir, read_rows
+from runner.store import RunDir, read_fingerprint, read_rows
 
 RESULTS_ROOT = "results"
 
@@ -87,11 +87,8 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     todo = [r for r in runs if r.key not in done]
     # The machine as it was for this run; a resumed run on another machine records both.
     facts = fp.collect(with_torch=with_torch_fingerprint)
-    if resume and os.path.exists(os.path.join(store.path, "env.json")):
-        import json
-
-        with open(os.path.join(store.path, "env.json"), encoding="utf-8") as f:
-            first = json.load(f)
+    first = read_fingerprint(store.path) if resume else {}
+    if first:
         if first.get("host") != facts.get("host"):
             store.write_json(f"env-{facts.get('host')}.json", facts)
     else:

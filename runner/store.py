@@ -266,10 +266,25 @@ def read_rows(source: str) -> tuple[list[dict], list[str], str]:
     return rows, value_columns, path
 
 
-def read_fingerprint(source: str) -> dict:
-    directory = source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source))
+def _run_directory(source: str) -> str:
+    return source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source))
+
+
+def read_matrix_yaml(source: str) -> dict:
+    """The resolved matrix a run directory (or its results.csv) was made from; {} when there is none."""
+    import yaml
+
     try:
-        with open(os.path.join(directory, "env.json"), encoding="utf-8") as f:
+        with open(os.path.join(_run_directory(source), "matrix.yaml"), encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except (OSError, ValueError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_fingerprint(source: str) -> dict:
+    try:
+        with open(os.path.join(_run_directory(source), "env.json"), encoding="utf-8") as f:
             return json.load(f)
     except (OSError, ValueError):
         return {}
