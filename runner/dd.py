@@ -21,13 +21,19 @@ How a bisection goes (``bisect``):
    run of every configuration that showed the target is pooled into that
    estimate as the search goes. While searching, n comes from the plain estimate
    (a 1% miss per test); before the answer is given, every "undoing X passes"
-   test is topped up (cached runs count) to the final n: the smallest with
-   ``(1 - p_low) ** n <= min(1%, miss_chance / T)``, where p_low is a Wilson
-   lower bound on the pooled rate (conservative: a small sample that happened to
-   fail often must not talk us into a small n) and T is the number of tests that
-   could have been wrongly believed (removals that went through, plus one), so by
-   the union bound the whole answer is exact with probability about
-   ``1 - miss_chance`` (99%). A top-up that shows the target puts X back on trial.
+   test is topped up (cached runs count) to the final n: the smallest n for
+   which the chance that a configuration failing at the pooled rate shows n clean
+   runs in a row is at most ``min(1%, miss_chance / T)``. That chance is taken as
+   the larger of two estimates: ``(1 - p_low) ** n`` with p_low a Wilson lower
+   bound on the pooled rate (a small sample that happened to fail often must not
+   talk us into a small n), and the Bayesian predictive chance under a uniform
+   prior (which keeps n honest when nearly every pooled run failed, where a Wilson
+   bound is too trusting). T is the number of tests that could have been wrongly
+   believed (removals that went through, plus one), so by the union bound the
+   whole answer is exact with probability about ``1 - miss_chance`` (99%). The
+   bound's width (WILSON_Z) is calibrated by simulation, bench/bench_bisect.py:
+   the realized miss stays under 1% for failure rates 0.1 to 0.9.
+   A top-up that shows the target puts X back on trial.
    A bad configuration that fails every time costs a few clean runs per pass
    (3 after 8/8), not one: eight straight failures do not prove p = 1.
    ``repeats=N`` fixes n and skips the estimation (the bad configuration is run
@@ -75,6 +81,8 @@ __all__ = [
     "BisectInterrupted",
     "bisect",
     "clean_runs_needed",
+    "predictive_clean_chance",
+    "predictive_runs_needed",
     "wilson_lower",
     "summary_line",
     "rate_line",
@@ -90,7 +98,12 @@ ESTIMATE_FAILURES = 4  # ... and more until it has failed this often ...
 ESTIMATE_MAX = 30  # ... but at most this many
 DEFAULT_MISS_CHANCE = 0.01  # whole answer wrong at most this often
 PER_TEST_MISS_MAX = 0.01  # and never more than this per believed pass
-WILSON_Z = 1.0  # one-sided ~84% lower bound on the failure rate, for final verdicts
+# Width of the Wilson lower bound on the pooled failure rate, for final verdicts.
+# A one-sided ~76% bound: wider bounds buy exactness no caller asked for (z = 1
+# left 0.3-0.5% misses where 1% was allowed, at 63 runs for a 3-of-7 bug at
+# p = 0.5); narrower ones overshoot 1% at low failure rates. The trade-off table
+# of bench/bench_bisect.py shows both sides.
+WILSON_Z = 0.7
 SEARCH_MISS = 0.01  # per-test miss chance while searching, plain estimate (topped up at the end)
 
 
@@ -155,7 +168,7 @@ class BisectResult:
     repeats_given: bool  # the caller fixed repeats (no estimation)
     bad_rate: Optional[FailureRate]  # the bad configuration's own sample
     pooled_rate: Optional[FailureRate]  # every configuration known to fail, pooled, when n was set
-    miss_per_test: Optional[float]  # (1 - lower) ** repeats; None when repeats was given
+    miss_per_test: Optional[float]  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
     strategy: str  # "one-at-a-time" | "ddmin" | "" (no search)
     confirmed: bool  # the answer was seen to show the target (re-run unless repeats=1)
     confirm_runs: int
@@ -199,6 +212,27 @@ def wilson_lower(failures: int, runs: int, z: Optional[float] = None) -> float:
     centre = phat + z2 / (2 * runs)
     margin = z * math.sqrt(phat * (1 - phat) / runs + z2 / (4 * runs * runs))
     return max(0.0, (centre - margin) / (1 + z2 / runs))
+
+
+def predictive_clean_chance(failures: int, runs: int, clean: int) -> float:
+    """Chance of ``clean`` passes in a row from a configuration that fails at the
+    rate seen in ``failures`` of ``runs``, averaged over that rate's posterior
+    under a uniform prior: E[(1 - p) ** clean] for p ~ Beta(F + 1, N - F + 1)."""
+    a, b = failures + 1, runs - failures + 1
+    log_chance = 0.0
+    for i in range(clean):
+        log_chance += math.log((b + i) / (a + b + i))
+    return math.exp(log_chance)
+
+
+def predictive_runs_needed(failures: int, runs: int, miss: float, most: int = 10_000) -> int:
+    """Smallest n with predictive_clean_chance(failures, runs, n) <= miss."""
+    a, b = failures + 1, runs - failures + 1
+    log_miss, log_chance, n = math.log(miss), 0.0, 0
+    while log_chance > log_miss and n < most:
+        log_chance += math.log((b + n) / (a + b + n))
+        n += 1
+    return max(1, n)
 
 
 def clean_runs_needed(p: float, miss: float) -> int:
@@ -334,9 +368,9 @@ class _Bisector:
         # believed pass up to the conservative count, and cached runs count there
         if not self.final:
             return clean_runs_needed(rate.estimate, SEARCH_MISS)
-        if rate.lower <= 0.0:
-            return clean_runs_needed(1.0 / (rate.runs + 1), self.per_test_miss())
-        return clean_runs_needed(rate.lower, self.per_test_miss())
+        miss = self.per_test_miss()
+        by_bound = clean_runs_needed(rate.lower if rate.lower > 0.0 else 1.0 / (rate.runs + 1), miss)
+        return max(by_bound, predictive_runs_needed(rate.failures, rate.runs, miss))
 
     # ---- deciding tests, possibly several at once
 
@@ -589,7 +623,11 @@ class _Bisector:
         miss = None
         if n is None:
             n = self.n_needed() if pooled and pooled.failures else 0
-            miss = (1 - pooled.lower) ** n if pooled and pooled.failures else None
+            if pooled and pooled.failures:
+                miss = max(
+                    (1 - pooled.lower) ** n,
+                    predictive_clean_chance(pooled.failures, pooled.runs, n),
+                )
         return BisectResult(
             changes=self.changes,
             minimal=self.ordered(self.current) if self.target is not None else (),
