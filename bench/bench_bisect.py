@@ -34,7 +34,6 @@ from runner.dd import Observation, bisect  # noqa: E402
 SEGV = Observation("crash", "SIGSEGV")
 PASS = Observation("pass")
 K = 7
-CHANGES = [f"axis{i}" for i in range(K)]
 
 
 def planted(culprits, p, rng):

@@ -169,23 +169,8 @@ def _cpu_autocast_supports(dtype) -> bool:
 # ----------------------------------------------------------------------- DataLoader
 
 
-class _Composed:
-    """Picklable composition of worker_init_fns (spawn/forkserver pickle it)."""
-
-    def __init__(self, *fns):
-        self.fns = [f for f in fns if f is not None]
-
-    def __call__(self, worker_id: int) -> None:
-        for f in self.fns:
-            f(worker_id)
-
-
-def loader_kwargs(params: dict, worker_init=None) -> dict:
-    """DataLoader keyword arguments from the contract's parameters.
-
-    `worker_init` (optional, picklable) runs after the knobs are re-applied in
-    each worker.
-    """
+def loader_kwargs(params: dict) -> dict:
+    """DataLoader keyword arguments from the contract's parameters."""
     num_workers = int(params.get("num_workers", 0) or 0)
     kwargs = {
         "batch_size": int(params.get("batch_size", 8)),
@@ -198,7 +183,7 @@ def loader_kwargs(params: dict, worker_init=None) -> dict:
             kwargs["prefetch_factor"] = int(params["prefetch_factor"])
         if is_set(params.get("start_method")):
             kwargs["multiprocessing_context"] = str(params["start_method"])
-        kwargs["worker_init_fn"] = _Composed(knobs.worker_init_fn(params), worker_init)
+        kwargs["worker_init_fn"] = knobs.worker_init_fn(params)
     return kwargs
 
 
@@ -261,11 +246,6 @@ class WandbRun:
         if self.run is not None:
             self.run.log(data, step=step)
 
-    def image(self, array, caption: str = ""):
-        import wandb
-
-        return wandb.Image(array, caption=caption)
-
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.run is not None:
             run, self.run = self.run, None
@@ -320,7 +300,6 @@ class Metrics:
         self.t0 = time.perf_counter()
         self.steps = 0
         self.final_loss = None
-        self.extra: dict = {}
 
     def step(self, loss: float | None = None) -> None:
         self.steps += 1
@@ -336,7 +315,6 @@ class Metrics:
             "duration_s": round(elapsed, 3),
         }
         out.update(memory_peaks())
-        out.update(self.extra)
         out.update(extra)
         return out
 

@@ -193,12 +193,11 @@ class _Index:
         counts = sz.prod(axis=1)
         base = np.zeros(len(combos), dtype=np.int64)
         base[1:] = np.cumsum(counts)[:-1]
-        self.t, self.k = t, k
+        self.t = t
         self.cols, self.mults, self.base, self.counts = cols, mults, base, counts
         self.P = int(counts.sum())
         combo_of = np.repeat(np.arange(len(combos)), counts)
         local = np.arange(self.P, dtype=np.int64) - base[combo_of]
-        self.combo_of = combo_of
         self.tcols = cols[combo_of]
         self.tvals = (local[:, None] // mults[combo_of]) % sz[combo_of]
         # per column c: the combos containing c, split into c's own term and the rest
@@ -261,7 +260,6 @@ class _Search:
         self.req = self.ix.required(model)
         self.rng = np.random.default_rng(seed)
         self.work = 0  # budget units spent
-        self.steps = 0  # local-search steps taken
         # t > 2 steps cost more per step and per lookup (measured ~2x and ~4x for t=3)
         self.step_units = _STEP_OVERHEAD_UNITS * (t - 1)
         self.lookup_units = 1 if t == 2 else 2 * (t - 1)
@@ -316,13 +314,9 @@ class _Search:
                 continue
             rest = [c for c in rng.permutation(k).tolist() if c not in fixed]
             for c in rest:
-                oc = ix.OC[c]
-                if t == 2:
-                    sel = np.flatnonzero(row[oc] >= 0)
-                    part = ix.BC[c][sel] + row[oc[sel]] * ix.MO[c][sel]
-                else:
-                    sel = np.flatnonzero((row[oc] >= 0).all(axis=1))
-                    part = ix.BC[c][sel] + (row[oc[sel]] * ix.MO[c][sel]).sum(axis=1)
+                oc = ix.OC[c]  # t > 2 here: pairs were filled by _fill_pairs above
+                sel = np.flatnonzero((row[oc] >= 0).all(axis=1))
+                part = ix.BC[c][sel] + (row[oc[sel]] * ix.MO[c][sel]).sum(axis=1)
                 ids = part[None, :] + np.arange(m.sizes[c])[:, None] * ix.MC[c][sel][None, :]
                 self.work += ids.size * self.lookup_units
                 gain = (cov[ids] == 0).sum(axis=1)
@@ -409,7 +403,6 @@ class _Search:
                 tabu = np.zeros(A.shape, dtype=np.int64)
                 continue
             step += 1
-            self.steps += 1
             self.work += self.step_units
             u = int(unc[rng.integers(len(unc))])
             tc, tv = ix.tcols[u], ix.tvals[u]

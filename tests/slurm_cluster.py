@@ -108,8 +108,8 @@ class SlurmCluster:
     Attributes after start(): `workdir`, `conf` (slurm.conf path), `env`
     (what clients need: SLURM_CONF, and PATH with /usr/sbin and, when
     `sacct_shim` (the default), the sacct shim first: see
-    _write_sacct_shim), `nodename`, `partition` ("debug"), `cpus`,
-    `munge_socket`, `jobs_dir`, `logs`, `pids` ({"munged": pid,
+    _write_sacct_shim), `nodename`, `partition` ("debug"),
+    `munge_socket`, `logs`, `pids` ({"munged": pid,
     "slurmctld": pid, "slurmd": pid}), `start_seconds`.
     Raises SlurmClusterError (with the daemons' log tails) when a daemon
     dies or the node is not idle within `timeout_s`.
@@ -124,13 +124,11 @@ class SlurmCluster:
         self.conf = self.workdir / "slurm.conf"
         self.env: dict[str, str] = {}
         self.pids: dict[str, int] = {}
-        self.cpus = 1
         self.start_seconds: float | None = None
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
         self._short_dir: Path | None = None
         self.munge_socket = self.workdir / "munge" / "munge.socket"
         self.spool_dir = self.workdir / "spool"
-        self.jobs_dir = self.workdir / "jobs"  # a place for tests' job output
         self.logs = {
             # munged --foreground logs to stderr, which _start() captures.
             "munged": self.workdir / "log" / "munged.stdout",
@@ -227,7 +225,7 @@ class SlurmCluster:
         # A reused workdir must not resurrect the last run's jobs and node state.
         for sub in ("state", "spool"):
             shutil.rmtree(self.workdir / sub, ignore_errors=True)
-        for sub in ("state", "spool", "log", "munge", "tmp", "jobs"):
+        for sub in ("state", "spool", "log", "munge", "tmp"):
             (self.workdir / sub).mkdir(parents=True, exist_ok=True)
         # Unix sockets live in the munge dir and in SlurmdSpoolDir
         # (<spool>/<node>_<job>.<step>, e.g. vm_4294967292.4294967292); with
@@ -242,7 +240,7 @@ class SlurmCluster:
         # munged wants its socket directory searchable by all; the key 0600.
         os.chmod(self.munge_socket.parent, 0o755)
 
-    def _start(self, name: str, argv: list[str | None], **popen: object) -> None:
+    def _start(self, name: str, argv: list[str | None]) -> None:
         out = open(self.workdir / "log" / f"{name}.stdout", "ab")
         try:
             proc = subprocess.Popen(
@@ -252,7 +250,6 @@ class SlurmCluster:
                 # Own session: a Ctrl-C in the terminal reaches pytest, which
                 # then stops the daemons in order.
                 start_new_session=True, preexec_fn=_die_with_parent,
-                **popen,  # type: ignore[arg-type]
             )
         finally:
             out.close()
@@ -293,7 +290,6 @@ class SlurmCluster:
         out = subprocess.run([_which("slurmd"), "-C"], capture_output=True, text=True, check=True)
         first = out.stdout.splitlines()[0].split()
         fields = dict(f.split("=", 1) for f in first[1:])
-        self.cpus = int(fields.get("CPUs", os.cpu_count() or 1))
         fields["RealMemory"] = str(max(1, int(int(fields.get("RealMemory", "1024")) * 0.95)))
         attrs = " ".join(f"{k}={v}" for k, v in fields.items())
         return (f"NodeName={self.nodename} NodeAddr=127.0.0.1 NodeHostname={self.nodename} "

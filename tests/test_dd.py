@@ -353,10 +353,7 @@ def test_undo_evidence_spoiled_by_another_failure_is_asked_again_on_the_answer_i
             return Observation("fail")
         return Observation("crash", "SIGSEGV") if {"a", "b"} <= changes else Observation("pass")
 
-    bad_first = {"calls": 0}
-
     def target_first(changes):  # the full bad configuration shows the target, as the user saw it
-        bad_first["calls"] += 1
         if changes == frozenset("abc"):
             return Observation("crash", "SIGSEGV")
         return run_once(changes)

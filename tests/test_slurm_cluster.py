@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from slurm_cluster import SlurmCluster, slurm_cluster, unavailable_reason  # noqa: F401
+from slurm_cluster import SlurmCluster
 
 submitit = pytest.importorskip("submitit")
 cloudpickle = pytest.importorskip("cloudpickle")  # a dependency of submitit
@@ -104,10 +104,6 @@ def test_sbatch_one_line_job(slurm_cluster: SlurmCluster, tmp_path: Path) -> Non
     slurm_cluster.run("sbatch", "--wait", "-o", str(out), "--wrap", "echo hello from $SLURM_JOB_ID")
     print(f"\nsbatch --wait round trip {time.monotonic() - t0:.2f}s")
     assert out.read_text().startswith("hello from ")
-
-
-def test_unavailable_reason_is_none_here(slurm_cluster: SlurmCluster) -> None:
-    assert unavailable_reason() is None
 
 
 # --- submitit: plain functions -------------------------------------------
