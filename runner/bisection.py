@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from runner import dd, engine
 from runner.cell import Cell, CellRun, spell
 from runner.errors import BadInput
+from runner.outcome import NOT_FAILURES
 from runner.spec import Matrix
 from runner.store import RunDir, read_rows
 
@@ -58,12 +59,12 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         if r["outcome"] != "error" and all(r.get(a) in listed[a] for a in axes):
             by_cell[tuple(r[a] for a in axes)].append(r)
     passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
-    failing = {k: rs for k, rs in by_cell.items() if any(r["outcome"] not in ("pass", "skip") for r in rs)}
+    failing = {k: rs for k, rs in by_cell.items() if any(r["outcome"] not in NOT_FAILURES for r in rs)}
     if not failing:
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
         raise BadInput(f"{path}: no cell passed in every run; give --good/--bad with a matrix instead")
-    kinds = Counter((r["outcome"], r["signal"]) for rs in failing.values() for r in rs if r["outcome"] not in ("pass", "skip"))
+    kinds = Counter((r["outcome"], r["signal"]) for rs in failing.values() for r in rs if r["outcome"] not in NOT_FAILURES)
     kind = kinds.most_common(1)[0][0]
     candidates = [k for k, rs in failing.items() if any((r["outcome"], r["signal"]) == kind for r in rs)]
     best = min(((sum(a != b for a, b in zip(f, p)), f, p) for f in candidates for p in passing), key=lambda t: t[0])

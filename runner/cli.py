@@ -67,6 +67,7 @@ def _load(path: str, overrides):
 
 
 def cmd_run(args) -> int:
+    from runner.outcome import NOT_FAILURES
     from runner.runmatrix import run_matrix
 
     if args.jobs < 1:
@@ -94,7 +95,7 @@ def cmd_run(args) -> int:
     outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs, gpus=gpus, executor=args.executor)
     if outcome.interrupted:
         return 130
-    if args.strict and any(r.outcome not in ("pass", "skip") for r in outcome.results):
+    if args.strict and any(r.outcome not in NOT_FAILURES for r in outcome.results):
         return 1
     return 0
 

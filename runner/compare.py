@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 
 from runner.errors import BadInput
 from runner.fingerprint import SUMMARY_FIELDS
+from runner.outcome import NOT_FAILURES
+from runner.report import shorten, table
 from runner.store import read_fingerprint, read_rows
 
-NOT_FAILING = ("pass", "skip")  # the outcomes that are not failures
 FORMATS = ("md", "github", "csv", "json")
 
 # Fingerprint fields, as a user names them.
@@ -62,7 +63,7 @@ class CellSummary:
     @property
     def main(self) -> tuple[tuple[str, str], int]:
         """The telling kind: the most frequent failing kind if any run failed, else the most frequent one."""
-        failing = Counter({k: n for k, n in self.kinds.items() if k[0] not in NOT_FAILING})
+        failing = Counter({k: n for k, n in self.kinds.items() if k[0] not in NOT_FAILURES})
         pool = failing or self.kinds
         return min(pool.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -80,7 +81,7 @@ class CellSummary:
 
     def text(self) -> str:
         """'pass', 'crash SIGSEGV', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
-        ordered = sorted(self.kinds.items(), key=lambda kv: (kv[0][0] in NOT_FAILING, -kv[1], kv[0]))
+        ordered = sorted(self.kinds.items(), key=lambda kv: (kv[0][0] in NOT_FAILURES, -kv[1], kv[0]))
         parts = []
         for (outcome, sig), n in ordered:
             word = f"{outcome} {sig}".strip()
@@ -144,7 +145,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str]) -> dict:
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
         kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "") for r in runs)
-        failures = [r for r in runs if r.get("outcome") not in NOT_FAILING]
+        failures = [r for r in runs if r.get("outcome") not in NOT_FAILURES]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id, values={k: runs[0].get(k, "") for k in value_columns}, runs=len(runs), kinds=kinds,
@@ -246,17 +247,6 @@ def _sort_key(runs, axes):
 # --- output -------------------------------------------------------------------
 
 
-def _table(rows, headers, fmt) -> str:
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}[fmt], disable_numparse=True)
-
-
-def _short(text: str, width: int = 90) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _fp_show(value) -> str:
     if value is None:
         return "(no env.json)"
@@ -269,7 +259,7 @@ def _first_error(comp: Comparison, cell_id: str) -> str:
     for run in comp.runs:
         cell = run.cells.get(cell_id)
         if cell and cell.error:
-            return f"{run.label}: {_short(cell.error)}"
+            return f"{run.label}: {shorten(cell.error)}"
     return ""
 
 
@@ -286,7 +276,7 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
             values = comp.values(cell_id)
             rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
                         + [r.cells[cell_id].text() for r in comp.runs] + [_first_error(comp, cell_id)])
-        lines += [_table(rows, ["cell"] + comp.axes + labels + ["error"], fmt), ""]
+        lines += [table(rows, ["cell"] + comp.axes + labels + ["error"], fmt, numparse=False), ""]
     else:
         lines += [f"No cell differs: the {n_common} cells in {both} have the same outcomes.", ""]
     if comp.partial:
@@ -300,11 +290,11 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
                 values = comp.values(cell_id)
                 rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
                             + [r.cells[cell_id].text() if cell_id in r.cells else "—" for r in comp.runs])
-            lines += [_table(rows, ["cell"] + comp.axes + labels, fmt), ""]
+            lines += [table(rows, ["cell"] + comp.axes + labels, fmt, numparse=False), ""]
     if comp.fingerprint:
         lines += ["## Fingerprint differences", ""]
         rows = [[FIELD_NAMES.get(k, k)] + [_fp_show(v) for v in values] for k, values in comp.fingerprint]
-        lines += [_table(rows, ["field"] + labels, fmt), ""]
+        lines += [table(rows, ["field"] + labels, fmt, numparse=False), ""]
     elif sum(1 for r in comp.runs if r.fingerprint) >= 2:
         lines += ["Fingerprints: no difference in " + ", ".join(FIELD_NAMES.get(k, k) for k in SUMMARY_FIELDS) + ".", ""]
     missing = [r.label for r in comp.runs if not r.fingerprint]

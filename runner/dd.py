@@ -72,6 +72,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from runner.outcome import NOT_FAILURES
+
 __all__ = [
     "Observation",
     "FailureRate",
@@ -91,7 +93,6 @@ __all__ = [
     "ONE_AT_A_TIME_MAX",
 ]
 
-NOT_FAILURES = ("pass", "skip")
 ONE_AT_A_TIME_MAX = 16  # above this many changes, a deterministic search uses ddmin
 DEFAULT_ESTIMATE_RUNS = 8  # runs of the bad configuration at least ...
 ESTIMATE_FAILURES = 4  # ... and more until it has failed this often ...

@@ -33,6 +33,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
+from runner.outcome import NOT_FAILURES
+
 __all__ = [
     "Pattern",
     "explain",
@@ -44,7 +46,6 @@ __all__ = [
 ]
 
 MAX_CONDITIONS = 3
-NOT_FAILURES = ("pass", "skip")
 
 Kind = Tuple[str, str]  # (outcome, signal)
 CellKey = Tuple[str, ...]  # axis values in axes order
@@ -87,10 +88,6 @@ class _Cell:
     key: CellKey
     kinds: Set[Kind]
     passed: bool
-
-    @property
-    def passing(self) -> bool:
-        return self.passed and not self.kinds
 
 
 def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> Dict[CellKey, _Cell]:
@@ -141,7 +138,7 @@ def explain(
         # Every cell that never showed this kind vetoes: one that passed, and one that failed some
         # other way (a SIGABRT cell says nothing for a SIGSEGV pattern). Only-skipped cells say nothing.
         vetoes = [c.key for c in cells.values() if kind not in c.kinds and (c.passed or c.kinds)]
-        for cond, counts in _explain_kind(kind, failing, vetoes, cells, len(axes), max_conditions):
+        for cond, counts in _explain_kind(failing, vetoes, cells, len(axes), max_conditions):
             pattern = Pattern(
                 conditions=tuple((axes[i], v) for i, v in cond),
                 outcome=kind[0],
@@ -159,7 +156,6 @@ Conjunction = Tuple[Tuple[int, str], ...]  # (axis index, value)
 
 
 def _explain_kind(
-    kind: Kind,
     failing: List[_Cell],
     passing: List[CellKey],
     cells: Mapping[CellKey, _Cell],

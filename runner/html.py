@@ -14,7 +14,7 @@ from html import escape
 
 from runner.compare import summarize_cells
 from runner.fingerprint import SUMMARY_FIELDS, one_line
-from runner.pivot import NOT_FAILING, UNSET, axis_rates, grid, rate_text, value_orders
+from runner.pivot import NOT_COUNTED_FAILING, UNSET, axis_rates, grid, rate_text, value_orders
 from runner.report import ORDER, outcome_counts
 from runner.store import read_fingerprint, read_rows
 
@@ -46,7 +46,7 @@ def _colour(outcome: str) -> str:
 
 def _dominant(counts: Counter) -> str:
     """The outcome that colours a group: its most frequent failure, else pass/skip."""
-    failing = {o: n for o, n in counts.items() if o not in NOT_FAILING}
+    failing = {o: n for o, n in counts.items() if o not in NOT_COUNTED_FAILING}
     pool = failing or counts
     return min(pool, key=lambda o: (-pool[o], ORDER.index(o) if o in ORDER else 99)) if pool else ""
 
@@ -75,7 +75,7 @@ def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
         for r in rows:
             groups[r.get(axis, "")].append(r)
         for group in groups.values():
-            rates.append(sum(1 for r in group if r.get("outcome") not in NOT_FAILING) / len(group))
+            rates.append(sum(1 for r in group if r.get("outcome") not in NOT_COUNTED_FAILING) / len(group))
         mean = sum(rates) / len(rates)
         return sum((x - mean) ** 2 for x in rates) / len(rates)
 
@@ -140,7 +140,7 @@ def render(run_dir: str) -> str:
             "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
             for line in axis_rates(rows, value_columns, run_dir)]))
 
-    failing = [cid for cid in sorted(cells, key=order_key) if cells[cid].outcome not in NOT_FAILING]
+    failing = [cid for cid in sorted(cells, key=order_key) if cells[cid].outcome not in NOT_COUNTED_FAILING]
     parts.append(f"<h2>Failing cells ({len(failing)})</h2>")
     if failing:
         body = []

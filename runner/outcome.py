@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+NOT_FAILURES = ("pass", "skip")  # the outcome words that are not failures; every other word is one
+
 
 class Outcome(str, enum.Enum):
     PASS = "pass"
@@ -22,4 +24,4 @@ class Outcome(str, enum.Enum):
 
     @property
     def is_failure(self) -> bool:
-        return self not in (Outcome.PASS, Outcome.SKIP)
+        return self.value not in NOT_FAILURES

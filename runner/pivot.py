@@ -21,7 +21,7 @@ from runner.errors import BadInput
 from runner.report import table
 from runner.store import read_matrix_yaml
 
-NOT_FAILING = ("pass", "skip", "error")  # error: crashmatrix could not run it, nothing about the cell
+NOT_COUNTED_FAILING = ("pass", "skip", "error")  # error: crashmatrix could not run it, nothing about the cell
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
 
 
@@ -88,7 +88,7 @@ def parse_by(by: str, value_columns: list[str], source: str = "") -> list[str]:
 
 
 def _failing(rows) -> int:
-    return sum(1 for r in rows if r.get("outcome") not in NOT_FAILING)
+    return sum(1 for r in rows if r.get("outcome") not in NOT_COUNTED_FAILING)
 
 
 def _pct(k: int, n: int) -> str:
@@ -128,10 +128,6 @@ def grid(rows: list[dict], axes: list[str], run_dir: str = ""):
     return orders, groups
 
 
-def _table(rows, headers, fmt) -> str:
-    return table(rows, headers, fmt, numparse=False)
-
-
 def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "md", source: str = "") -> str:
     if fmt not in ("md", "github", "csv"):
         raise BadInput(f"--format {fmt}: expected md, github or csv")
@@ -160,22 +156,22 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
              f"{len(rows)} runs of {cells} cells, {_failing(rows)} failing", ""]
     if len(axes) == 1:
         axis = axes[0]
-        table = []
+        body = []
         for v in orders[axis]:
             group = groups.get((v,), [])
-            table.append([show(v), rate_text(outcome_kinds(group), len(group)), len(group), _failing(group)])
-        lines += [_table(table, [axis, "outcome", "runs", "failing"], fmt), ""]
+            body.append([show(v), rate_text(outcome_kinds(group), len(group)), len(group), _failing(group)])
+        lines += [table(body, [axis, "outcome", "runs", "failing"], fmt, numparse=False), ""]
     else:
         a, b = axes
-        table = []
+        body = []
         for va in orders[a]:
             line = [show(va)]
             for vb in orders[b]:
                 group = groups.get((va, vb), [])
                 line.append(rate_text(outcome_kinds(group), len(group)))
-            table.append(line)
-        lines += [_table(table, [f"{a} \\ {b}"] + [show(v) for v in orders[b]], fmt), ""]
+            body.append(line)
+        lines += [table(body, [f"{a} \\ {b}"] + [show(v) for v in orders[b]], fmt, numparse=False), ""]
     lines += ["## Failure rate by axis value", "",
-              _table(axis_rates(rows, value_columns, run_dir),
-                     ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
+              table(axis_rates(rows, value_columns, run_dir),
+                    ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt, numparse=False), ""]
     return "\n".join(lines).rstrip("\n")

@@ -7,6 +7,7 @@ import time
 from collections import Counter, defaultdict
 
 from runner.fingerprint import one_line
+from runner.outcome import NOT_FAILURES
 
 ORDER = ["pass", "fail", "crash", "worker_crash", "cuda_error", "oom", "timeout", "nan", "skip", "error"]
 
@@ -20,7 +21,8 @@ def _fmt_s(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-def _short(text: str, width: int) -> str:
+def shorten(text: str, width: int = 90) -> str:
+    """One line of at most width characters, … where cut."""
     text = " ".join(str(text).split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -56,7 +58,7 @@ class Progress:
             import shutil
 
             room = max(20, shutil.get_terminal_size().columns - len(head) - len(tail) - 3)
-            label = _short(label, room)
+            label = shorten(label, room)
         print(f"{head} {label}  {tail}", file=self.stream, flush=True)
 
 
@@ -83,7 +85,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         by_cell[r["cell_id"]].append(r)
     out = []
     for cell_id, runs in by_cell.items():
-        failures = [r for r in runs if r["outcome"] not in ("pass", "skip")]
+        failures = [r for r in runs if r["outcome"] not in NOT_FAILURES]
         if not failures:
             continue
         kinds = Counter((r["outcome"], r.get("signal", "")) for r in failures)
@@ -91,7 +93,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         rate = f"{n}/{len(runs)} " if len(runs) > 1 else ""
         label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
         first = failures[0]
-        out.append([cell_id, label, f"{rate}{outcome}", sig, _short(first.get("error", ""), 90), first.get("log_dir", "")])
+        out.append([cell_id, label, f"{rate}{outcome}", sig, shorten(first.get("error", "")), first.get("log_dir", "")])
     return out
 
 

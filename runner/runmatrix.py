@@ -11,6 +11,7 @@ from runner import fingerprint as fp
 from runner.engine import Engine
 from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
+from runner.outcome import NOT_FAILURES
 from runner.report import Progress, summary_text
 from runner.spec import Matrix
 from runner.store import RunDir, read_fingerprint, read_rows
@@ -30,7 +31,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) ->
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
     # `error` says crashmatrix could not run the cell: nothing about its configuration.
     rows = [r for r in rows if r["outcome"] != "error"]
-    if not any(r["outcome"] not in ("pass", "skip") for r in rows):
+    if not any(r["outcome"] not in NOT_FAILURES for r in rows):
         return ""
     from runner import explain
 
