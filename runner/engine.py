@@ -198,7 +198,7 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
         grace = min(self.matrix.kill_grace, 1.0) if r.term_sent_at is None else 0.0
-        leftovers = supervise.kill_tree(None, r.launch.token, grace)
+        leftovers = supervise.kill_tree(r.launch.token, grace)
         with _LIVE_LOCK:
             _LIVE.pop(r.pid, None)
             keep = set(_LIVE)
@@ -257,7 +257,9 @@ class Engine:
                 for pid, slot in list(slots.items()):
                     r = slot.running
                     if r.popen.poll() is not None:
-                        if self._killed_from_outside(r) and self._interrupt_follows(wake_r):
+                        # without our handlers no stop of ours can follow: nothing to wait for
+                        if (self.install_signals and self._killed_from_outside(r)
+                                and self._interrupt_follows(wake_r)):
                             break  # the same stop reached the cell first: it was in flight, not a crash
                         del slots[pid]
                         self.on_result(self._finish(slot))
@@ -296,15 +298,11 @@ class Engine:
         before the death is recorded as the cell's crash.
         """
         end = time.monotonic() + within
+        poller = select.poll()
+        poller.register(wake_r, select.POLLIN)
         while not self.interrupted and time.monotonic() < end:
-            poller = select.poll()
-            poller.register(wake_r, select.POLLIN)
             poller.poll(max(1, int((end - time.monotonic()) * 1000)))
-            try:
-                while os.read(wake_r, 512):
-                    pass
-            except (BlockingIOError, OSError):
-                pass
+            _drain(wake_r)
         return self.interrupted is not None
 
     def _wait(self, slots: dict[int, _Slot], wake_r: int) -> None:
@@ -327,11 +325,16 @@ class Engine:
             poller.poll(None if timeout is None else max(1, int(timeout * 1000) + 1))
         except InterruptedError:
             pass
-        try:
-            while os.read(wake_r, 512):
-                pass
-        except (BlockingIOError, OSError):
+        _drain(wake_r)
+
+
+def _drain(wake_r: int) -> None:
+    """Empty the non-blocking wake-up pipe the signal handlers write to."""
+    try:
+        while os.read(wake_r, 512):
             pass
+    except (BlockingIOError, OSError):
+        pass
 
 
 def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
@@ -348,7 +351,7 @@ def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
             r.popen.wait(timeout=2)
         except Exception:
             pass
-        supervise.kill_tree(None, r.launch.token, 0.0)
+        supervise.kill_tree(r.launch.token, 0.0)
         if r.pidfd is not None:
             try:
                 os.close(r.pidfd)

@@ -58,8 +58,7 @@ def check_settings(settings: dict, path: str) -> None:
         raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
 
 
-def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int,
-                        path: str) -> dict:
+def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int) -> dict:
     params: dict = {}
     for key, value in executor_settings.items():
         if key in OWN_KEYS:
@@ -73,7 +72,7 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
     return params
 
 
-def _lost(run, job, store: RunDir, why: str) -> RunResult:
+def _lost(run, store: RunDir, why: str) -> RunResult:
     # A run the job never reached has no directory yet; its result.json needs one (the job's own log
     # is named in `why`).
     cell_dir = os.path.join(store.path, "cells", run.dirname)
@@ -125,7 +124,7 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
     poll_s = float(settings.get("poll_s", 1.0))
-    params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job, matrix.path)
+    params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job)
     chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
     if not chunks:
         return True, None
@@ -168,18 +167,19 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
                 gone = _gone_from_queue([j for j in pending if not j.done()])
                 next_queue_check = time.monotonic() + queue_check_s
             for job, chunk in list(pending.items()):
+                # ended is taken before collecting, so results written just before the end are collected
+                ended = job.done() or job in gone
                 collect(chunk)
-                if job.done() or job in gone:
-                    collect(chunk)  # results written just before the job ended
+                if ended:
                     missing = [run for run in chunk if run.key not in recorded]
                     if missing:
-                        ended = (f"job {job.job_id} left the queue without a result" if job in gone
-                                 else _how_it_ended(job))
-                        why = f"{ended} before this run finished; job log: " \
+                        how = (f"job {job.job_id} left the queue without a result" if job in gone
+                               else _how_it_ended(job))
+                        why = f"{how} before this run finished; job log: " \
                               f"{store.rel(str(job.paths.stderr))}; --resume runs it again"
                         for run in missing:
                             recorded.add(run.key)
-                            on_result(_lost(run, job, store, why))
+                            on_result(_lost(run, store, why))
                     del pending[job]
             if pending:
                 wake.wait(poll_s)

@@ -169,19 +169,20 @@ def reap_orphans(exclude: set[int] = frozenset()) -> None:
                 pass
 
 
-def kill_tree(root: int | None, token: str | None, grace: float) -> list[str]:
-    """SIGTERM the whole tree, wait up to grace, SIGKILL what is left; returns what had to be killed."""
-    pids = tree(root, token)
+def kill_tree(token: str, grace: float) -> list[str]:
+    """SIGTERM every process carrying the cell's token (and their descendants), wait up
+    to grace, SIGKILL what is left; returns what had to be killed."""
+    pids = tree(None, token)
     if not pids:
         return []
-    seen = [describe(p) for p in sorted(pids) if p != root]
+    seen = [describe(p) for p in sorted(pids)]
     signal_all(pids, signal.SIGTERM)
     end = time.monotonic() + grace
-    while time.monotonic() < end and tree(root, token):
+    while time.monotonic() < end and tree(None, token):
         time.sleep(0.02)
     # Processes may fork while dying: kill until nothing of the tree is left.
     for _ in range(5):
-        left = tree(root, token)
+        left = tree(None, token)
         if not left:
             break
         signal_all(left, signal.SIGKILL)
