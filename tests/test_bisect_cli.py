@@ -41,13 +41,13 @@ ALL_BAD = ["start_method=fork", "num_workers=4", "pin_memory=true", "wandb=offli
            "cudnn.benchmark=true", "persistent_workers=true"]
 
 
-def setup(tmp_path, write, crash=DETERMINISTIC):
+def planted_matrix(tmp_path, write, crash=DETERMINISTIC):
     script = write("crashy.py", CRASHY.format(crash=crash))
     return write("m.yaml", MATRIX.format(script=script))
 
 
 def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     proc = crashmatrix("bisect", path, "--good", "start_method=spawn", "--bad", *ALL_BAD, "--repeats", "1",
                        "--out", tmp_path / "b", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -62,7 +62,7 @@ def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
 
 
 def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):
-    path = setup(tmp_path, write, crash=FLAKY)
+    path = planted_matrix(tmp_path, write, crash=FLAKY)
     proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--out", tmp_path / "b", cwd=tmp_path,
                        env={"WORK": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
@@ -74,7 +74,7 @@ def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path,
 
 
 def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     # bad: forkserver + offline exits 3; the target is that `fail`, and the SIGSEGV never enters.
     proc = crashmatrix("bisect", path, "--bad", "start_method=forkserver", "wandb=offline", "num_workers=4",
                        "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path)
@@ -85,7 +85,7 @@ def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
 
 
 def test_bad_configuration_that_passes_exits_1(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     proc = crashmatrix("bisect", path, "--bad", "wandb=offline", "--repeats", "2", "--out", tmp_path / "b", cwd=tmp_path)
     assert proc.returncode == 1
     assert "did not fail" in proc.stdout
@@ -93,7 +93,7 @@ def test_bad_configuration_that_passes_exits_1(tmp_path, write):
 
 
 def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     small = ["axes.precision=[\"32\"]", "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
     run = crashmatrix("run", path, *small, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -116,7 +116,7 @@ def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
 
 
 def test_bisect_bad_input(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     for args, fragment in (
         (["--bad", "colour=red"], "'colour' is not an axis"),
         (["--bad", "num_workers=3"], "'3' is not one of axes.num_workers's values [0, 4]"),
@@ -132,7 +132,7 @@ def test_bisect_bad_input(tmp_path, write):
 
 
 def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, write):
-    path = setup(tmp_path, write)
+    path = planted_matrix(tmp_path, write)
     proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--repeats", "1", "--max-runs", "4",
                        "--out", tmp_path / "b", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

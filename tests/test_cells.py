@@ -48,11 +48,13 @@ def dying_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("dying")
     (tmp / "dying.yaml").write_text(SELFTEST)
     out = tmp / "run"
-    # The controller reports its own peak RSS at exit (its children are not counted).
+    # The controller reports its own peak RSS at exit (its children are not counted). VmHWM, not
+    # ru_maxrss: ru_maxrss survives exec, so it would count the pytest process that forked us.
     wrapper = (
-        "import atexit, resource, runpy, sys\n"
-        "atexit.register(lambda: print('controller_maxrss_kb=%d' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
-        " file=sys.stderr))\n"
+        "import atexit, runpy, sys\n"
+        "def hwm():\n"
+        "    return next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
+        "atexit.register(lambda: print('controller_maxrss_kb=%s' % hwm(), file=sys.stderr))\n"
         "sys.argv = ['crashmatrix'] + sys.argv[1:]\n"
         "runpy.run_module('runner', run_name='__main__')\n"
     )
