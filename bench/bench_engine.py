@@ -55,7 +55,7 @@ def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, list]:
     return time.perf_counter() - t0, results
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch-cells", type=int, default=8)
     ap.add_argument("--crash-cells", type=int, default=40)
@@ -73,13 +73,16 @@ def main() -> None:
                 assert all(r.outcome == want for r in results), [r.outcome for r in results]
             b, e = statistics.median(b_times), statistics.median(e_times)
             rows.append((kind, n, b / n * 1000, e / n * 1000, (e - b) / n * 1000, e / b))
+    all_met = True
     print(f"{'cells':<8}{'n':>4}{'bare ms/cell':>14}{'engine ms/cell':>16}{'overhead ms':>13}{'ratio':>8}  goal")
     for kind, n, b, e, d, ratio in rows:
         goal = "ratio <= 1.03" if kind == "torch" else "overhead <= 30 ms"
         ok = ratio <= 1.03 if kind == "torch" else d <= 30
+        all_met &= ok
         print(f"{kind:<8}{n:>4}{b:>14.1f}{e:>16.1f}{d:>13.1f}{ratio:>8.3f}  {goal}: {'met' if ok else 'NOT met'}")
     print(f"(median of {args.rounds} alternating rounds; python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    return 0 if all_met else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
