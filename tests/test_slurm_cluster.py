@@ -146,7 +146,8 @@ def test_submitit_function_result_interpreter_env_and_options(
         f"{job.job_id}_submission.sh", f"{job.job_id}_submitted.pkl",
         f"{job.job_id}_0_log.out", f"{job.job_id}_0_log.err", f"{job.job_id}_0_result.pkl",
     }
-    assert slurm_cluster.job_state(job.job_id) == "COMPLETED"
+    # result.pkl is written before the job's step ends in slurmctld: the state may still read RUNNING
+    assert wait_state(slurm_cluster, job.job_id, {"COMPLETED", "FAILED", "CANCELLED"}) == "COMPLETED"
 
 
 def test_submitit_python_exception_is_failed_job_error(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
