@@ -14,7 +14,10 @@ PARAMS = {
 MODES = (
     "pass", "segv", "abort", "bus", "ill", "fpe", "kill", "exit3", "exception", "hang", "hang_ignore_term",
     "flood", "setsid_grandchild", "memory", "worker_segv", "nan", "skip", "cuda_error_message",
+    "cuda_assert", "cuda_oom", "cuda_fork_worker",
 )
+# Real GPU faults: each needs CUDA and is a skip (with the reason) on a box without it.
+CUDA_MODES = ("cuda_assert", "cuda_oom", "cuda_fork_worker")
 
 
 def _die_by(signame: str) -> None:
@@ -45,6 +48,44 @@ def _worker_segv() -> None:
             return torch.zeros(4)
 
     for _batch in DataLoader(Boom(), batch_size=1, num_workers=2):
+        pass
+
+
+def _cuda_fault(mode: str) -> None:
+    import torch
+
+    import probes
+
+    if not torch.cuda.is_available():
+        raise probes.Skip(f"mode={mode} needs CUDA; torch.cuda.is_available() is False")
+    if mode == "cuda_assert":
+        # An out-of-range index checked on the device: "CUDA error: device-side assert triggered".
+        x = torch.zeros(4, device="cuda")
+        x[torch.tensor([1 << 20], device="cuda")] = 1.0
+        torch.cuda.synchronize()
+    elif mode == "cuda_oom":
+        torch.empty(1 << 50, dtype=torch.uint8, device="cuda")  # a petabyte: torch.OutOfMemoryError
+    else:
+        _cuda_in_forked_worker()
+
+
+def _cuda_in_forked_worker() -> None:
+    """CUDA initialised in the parent, then touched in a forked DataLoader worker: the classic report."""
+    import multiprocessing
+
+    import torch
+    from torch.utils.data import DataLoader, Dataset
+
+    class OnDevice(Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return torch.ones(2, device="cuda").cpu()
+
+    torch.zeros(1, device="cuda")
+    ctx = multiprocessing.get_context("fork")
+    for _batch in DataLoader(OnDevice(), batch_size=1, num_workers=1, multiprocessing_context=ctx):
         pass
 
 
@@ -99,6 +140,9 @@ def main(params: dict) -> dict:
         raise probes.NonFinite("loss is nan at step 0 (fault probe)")
     if mode == "skip":
         raise probes.Skip("fault probe: asked to skip")
+    if mode in CUDA_MODES:
+        _cuda_fault(mode)
+        return {"steps": 1}
     if mode == "cuda_error_message":
         # What a CUDA fault looks like to the user, printed verbatim: a GPU cannot be faulted on this CPU box.
         raise RuntimeError("CUDA error: an illegal instruction was encountered")

@@ -1,0 +1,29 @@
+"""The fault probe's real CUDA faults: on a CUDA box each fails its own way; on this CPU box each is a skip
+that says why (a GPU cannot be faulted here: the GPU branch ran on a lent H100, see results/reference/)."""
+
+import csv
+import os
+
+import pytest
+
+from conftest import ROOT, crashmatrix
+
+torch = pytest.importorskip("torch")
+
+EXPECTED_ON_GPU = {"cuda_assert": "cuda_error", "cuda_oom": "oom", "cuda_fork_worker": "cuda_error"}
+
+
+def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path):
+    out = tmp_path / "run"
+    r = crashmatrix("run", os.path.join(ROOT, "matrix", "gpu.yaml"), "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker]",
+                    "--jobs", "2", "--out", out, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    with open(out / "results.csv", newline="") as f:
+        rows = {row["mode"]: row for row in csv.DictReader(f)}
+    assert set(rows) == set(EXPECTED_ON_GPU)
+    for mode, row in rows.items():
+        if torch.cuda.is_available():
+            assert row["outcome"] == EXPECTED_ON_GPU[mode], row
+        else:
+            assert row["outcome"] == "skip", row
+            assert f"mode={mode} needs CUDA" in row["error"], row
