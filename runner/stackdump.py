@@ -57,10 +57,11 @@ def _after_torch(torch) -> None:
     original = signal_handling._set_worker_signal_handlers
 
     def set_worker_handlers(*args, **kwargs):
-        # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own; reinstalled after
-        # them, torch's handler prints the native backtrace, then chains to the worker's.
-        original(*args, **kwargs)
+        # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own. Off first (that puts
+        # back the handlers torch's replaced), then the worker's, then torch's again on top: it prints
+        # the native backtrace and chains to the worker's, which prints its `ERROR: Unexpected ...` line.
         torch._C._set_print_stack_traces_on_fatal_signal(False)
+        original(*args, **kwargs)
         torch._C._set_print_stack_traces_on_fatal_signal(True)
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers

@@ -1,5 +1,10 @@
-"""A training script whose DataLoader worker hangs in the user's own read_frame (video.py)."""
+"""An unmodified torch training script for the forensics tests: `mode=hang` or `mode=segv_libc`.
 
+hang: the DataLoader worker (num_workers=1) blocks in the user's own read_frame (video.py);
+segv_libc: a segfault inside libc (strlen on an invalid pointer, through ctypes).
+"""
+
+import ctypes
 import os
 import sys
 
@@ -20,6 +25,9 @@ class Frames(Dataset):
 
 
 if __name__ == "__main__":
-    print("training", flush=True)
+    mode = dict(a.split("=", 1) for a in sys.argv[1:])["mode"]
+    print("training", mode, flush=True)
+    if mode == "segv_libc":
+        ctypes.CDLL("libc.so.6").strlen(ctypes.c_void_p(8))
     for batch in DataLoader(Frames(), batch_size=1, num_workers=1):
         print(batch)
