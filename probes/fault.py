@@ -13,7 +13,7 @@ PARAMS = {
 
 MODES = (
     "pass", "segv", "abort", "bus", "ill", "fpe", "kill", "exit3", "exception", "hang", "hang_ignore_term",
-    "flood", "setsid_grandchild", "memory", "worker_segv", "nan", "skip", "cuda_error_message",
+    "flood", "setsid_grandchild", "memory", "worker_segv", "nan", "skip", "cuda_error_message", "segv_torch",
     "cuda_assert", "cuda_oom", "cuda_fork_worker",
 )
 # Real GPU faults: each needs CUDA and is a skip (with the reason) on a box without it.
@@ -101,6 +101,10 @@ def main(params: dict) -> dict:
     if mode == "pass":
         return {"steps": 1}
     if mode == "segv":
+        _real_segv()
+    if mode == "segv_torch":
+        import torch  # noqa: F401  (a torch program: its fatal-signal handler names the faulting library)
+
         _real_segv()
     if mode in ("abort", "bus", "ill", "fpe", "kill"):
         _die_by({"abort": "SIGABRT", "bus": "SIGBUS", "ill": "SIGILL", "fpe": "SIGFPE", "kill": "SIGKILL"}[mode])

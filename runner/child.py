@@ -1,7 +1,8 @@
 """The entry point of a cell's child process for built-in probes: `python -m runner.child SPEC.json`.
 
 Order matters: faulthandler first (so a crash anywhere leaves a Python stack in
-stderr.log), then the process-level knobs, then the probe. The probe's own
+stderr.log) and runner.stackdump (stacks on a timeout; torch's fatal-signal
+handler once torch is imported), then the process-level knobs, then the probe. The probe's own
 report (status, metrics, reason) is written atomically next to the logs; the
 controller never trusts a half-written file.
 """
@@ -51,6 +52,13 @@ def main(argv=None) -> int:
         spec = json.load(f)
     return run(spec)
 
+
+if __name__ in ("__main__", "__mp_main__"):
+    # Also as __mp_main__: a spawn or forkserver worker re-imports this module under that name, and
+    # must register its own stack dump (the controller imports this module too, and must not).
+    from runner import stackdump
+
+    stackdump.install()
 
 if __name__ == "__main__":
     sys.exit(main())

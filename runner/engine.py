@@ -19,7 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from runner import supervise
+from runner import forensics, supervise
 from runner.cell import CellRun, spell
 from runner.classify import classify
 from runner.secrets import REDACTED
@@ -146,6 +146,7 @@ class _Slot:
     running: supervise.Running
     started_at: str
     gpu: str | None = None
+    evidence: forensics.Evidence | None = None
 
 
 class Engine:
@@ -188,7 +189,8 @@ class Engine:
             )
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
-        return _Slot(run, cell_dir, running, started_at, gpu)
+        evidence = forensics.Evidence(running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid))
+        return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
         r = slot.running
@@ -206,19 +208,23 @@ class Engine:
         if r.pidfd is not None:
             os.close(r.pidfd)
         report = _read_report(os.path.join(slot.cell_dir, "report.json"))
+        stderr = _read_ends(r.launch.stderr_path)
         verdict = classify(
             rc,
             timed_out=r.timed_out,
-            stderr=_read_ends(r.launch.stderr_path),
+            stderr=stderr,
             stdout=_read_ends(r.launch.stdout_path)[-_HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
+        slot.evidence.stderr = stderr
+        verdict, where = forensics.refine(verdict, slot.evidence)
+        forensics.cleanup(slot.cell_dir)
         exit_code = rc if (rc is not None and rc >= 0 and not r.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
             outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
-            duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir),
+            duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir), where=where,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
             started_at=slot.started_at, argv=tuple(r.launch.argv),
@@ -265,7 +271,9 @@ class Engine:
                         self.on_result(self._finish(slot))
                     elif r.deadline is not None and now >= r.deadline and r.term_sent_at is None:
                         r.timed_out = True
-                        r.term_sent_at = now
+                        # Where it hangs, asked before the kill (bounded: a few seconds at most).
+                        slot.evidence.hang = forensics.collect(r.pid, r.launch.token, slot.cell_dir)
+                        r.term_sent_at = time.monotonic()
                         supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
                     elif r.term_sent_at is not None and now >= r.term_sent_at + self.matrix.kill_grace:
                         supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)

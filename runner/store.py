@@ -20,7 +20,7 @@ from runner.child import write_json_atomic
 from runner.errors import BadInput
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
-RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
+RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir", "where"]
 EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
 
 
@@ -36,6 +36,7 @@ class RunResult:
     duration_s: float = 0.0
     host: str = ""
     log_dir: str = ""
+    where: str = ""  # the native place of a death by signal, or where a timeout hung
     metrics: dict = field(default_factory=dict)
     leftovers: tuple = ()
     started_at: str = ""
@@ -71,6 +72,7 @@ class RunResult:
             duration_s=f"{self.duration_s:.3f}",
             host=self.host,
             log_dir=self.log_dir,
+            where=" ".join(self.where.split())[:300],
         )
         for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
             value = self.metrics.get(key, "")

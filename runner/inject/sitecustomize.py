@@ -23,6 +23,15 @@ def _load_knobs():
     return module
 
 
+def _load_by_path(name, filename):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(_HERE), filename))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _apply() -> None:
     raw = os.environ.get("CRASHMATRIX_KNOBS")
     if not raw:
@@ -31,6 +40,7 @@ def _apply() -> None:
     import json
 
     faulthandler.enable(all_threads=True)
+    _load_by_path("_crashmatrix_stackdump", "stackdump.py").install()  # stacks on a timeout; torch's crash backtrace
     knobs = _load_knobs()
     params = json.loads(raw)
     # A spawned or forkserver worker must not pick the start method again.

@@ -1,0 +1,109 @@
+"""Inside a cell: leave the evidence crashmatrix's forensics read (stdlib only; never imports torch).
+
+- Every process of the cell registers faulthandler on DUMP_SIGNAL, writing the
+  stacks of all its threads to `<cell dir>/.stacks/<pid>.txt`, so that before a
+  timeout's kill the controller can ask each process where it is. A forked
+  child (a DataLoader worker) re-registers with a file of its own; spawn and
+  forkserver workers run this again at start (child.py or sitecustomize).
+- Once the program imports torch (never earlier, and not at all for a program
+  that does not), torch's fatal-signal handler prints the native backtrace of
+  a crash, which names the faulting library; DataLoader workers get it too.
+
+DUMP_SIGNAL is a real-time signal: SIGUSR2 is taken by torch's own fatal
+handler (to collect other threads' stacks) and by submitit's timeout warning,
+SIGUSR1 by Lightning's Slurm requeue, SIGQUIT dumps core. glibc keeps the
+first real-time signals for itself (signal.SIGRTMIN already skips them);
+nothing in CPython, torch, NCCL, Slurm or wandb uses SIGRTMIN+9.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+DUMP_SIGNAL = signal.SIGRTMIN + 9
+DIR_NAME = ".stacks"
+
+_dump_file = None
+_installed = False
+
+
+def dump_dir(cell_dir: str) -> str:
+    return os.path.join(cell_dir, DIR_NAME)
+
+
+def _register() -> None:
+    """faulthandler on DUMP_SIGNAL into this process's own file (the file stays open: a handler cannot open one)."""
+    global _dump_file
+    import faulthandler
+
+    cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+    if not cell_dir:
+        return
+    directory = dump_dir(cell_dir)
+    os.makedirs(directory, exist_ok=True)
+    new = open(os.path.join(directory, f"{os.getpid()}.txt"), "w")
+    faulthandler.register(DUMP_SIGNAL, file=new, all_threads=True, chain=False)
+    if _dump_file is not None:
+        _dump_file.close()  # the parent's, inherited by fork
+    _dump_file = new
+
+
+def _after_torch(torch) -> None:
+    torch._C._set_print_stack_traces_on_fatal_signal(True)
+    from torch.utils.data._utils import signal_handling
+
+    original = signal_handling._set_worker_signal_handlers
+
+    def set_worker_handlers(*args, **kwargs):
+        # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own. Off first (that puts
+        # back the handlers torch's replaced), then the worker's, then torch's again on top: it prints
+        # the native backtrace and chains to the worker's, which prints its `ERROR: Unexpected ...` line.
+        torch._C._set_print_stack_traces_on_fatal_signal(False)
+        original(*args, **kwargs)
+        torch._C._set_print_stack_traces_on_fatal_signal(True)
+
+    signal_handling._set_worker_signal_handlers = set_worker_handlers
+
+
+class _WhenTorchImported:
+    """A meta-path finder that lets torch load normally, then runs _after_torch on it."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            try:
+                _after_torch(module)
+            except Exception as e:  # an old or unusual torch: the crash is still recorded, just less precisely
+                print(f"crashmatrix: torch's fatal-signal handler not enabled: {type(e).__name__}: {e}", file=sys.stderr)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install() -> None:
+    """Called at the start of every cell process (probes' child, inject's sitecustomize, their spawned workers)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    try:
+        _register()
+        os.register_at_fork(after_in_child=_register)
+    except (OSError, ValueError, RuntimeError) as e:
+        print(f"crashmatrix: no stack dumps on timeout: {e}", file=sys.stderr)
+    if "torch" in sys.modules:
+        _after_torch(sys.modules["torch"])
+    elif not any(isinstance(f, _WhenTorchImported) for f in sys.meta_path):
+        sys.meta_path.insert(0, _WhenTorchImported())

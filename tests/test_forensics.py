@@ -1,0 +1,199 @@
+"""Where a cell hung or died: real hangs and real segfaults through the command line, plus the parsers.
+
+Kernel log lines cannot be produced here on demand (an OOM kill of the host is out of the question, and
+faulthandler suppresses the kernel's segfault line), so their parsing is tested on lines in the
+kernel's own format (mm/oom_kill.c, arch/x86/mm/fault.c), written out below and marked as such.
+"""
+
+import csv
+import os
+
+import pytest
+
+from conftest import ROOT, crashmatrix, processes_with
+from runner import forensics
+from runner.classify import Verdict
+from runner.outcome import Outcome
+
+APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
+
+
+def _rows(out):
+    with open(out / "results.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def inject_run(tmp_path_factory):
+    """An unmodified torch script under inject: one cell hangs in a DataLoader worker, one segfaults in libc."""
+    tmp = tmp_path_factory.mktemp("forensics")
+    (tmp / "m.yaml").write_text(
+        f"name: frames\ncommand: [python, {APP}]\ninject: true\n"
+        "axes:\n  mode: [hang, segv_libc]\n  start_method: [fork]\ntimeout: 8\nkill_grace: 1\n"
+    )
+    proc = crashmatrix("run", "m.yaml", "--out", tmp / "run", "--jobs", "2", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    return {"out": tmp / "run", "rows": {r["mode"]: r for r in _rows(tmp / "run")}}
+
+
+def test_a_hanging_worker_is_located_in_the_users_frame(inject_run):
+    row = inject_run["rows"]["hang"]
+    assert row["outcome"] == "timeout"
+    error = row["error"]
+    assert error.startswith("timed out after 8 s; main waits in DataLoader _get_data (dataloader.py:"), error
+    assert "; worker " in error and error.endswith(" in read_frame (video.py:8)"), error
+    assert row["where"].startswith("main DataLoader _get_data (dataloader.py:")
+    assert row["where"].endswith("worker read_frame (video.py:8)")
+
+
+def test_stacks_txt_holds_the_main_process_and_the_stuck_worker(inject_run):
+    cell = inject_run["out"] / inject_run["rows"]["hang"]["log_dir"]
+    stacks = (cell / "stacks.txt").read_text()
+    worker_pid = inject_run["rows"]["hang"]["error"].split("; worker ")[1].split()[0]
+    assert stacks.startswith("=== pid ") and "(main): " in stacks.splitlines()[0]
+    assert f"=== pid {worker_pid} (DataLoader worker): " in stacks
+    assert "most recent call first" in stacks  # faulthandler's dump
+    main_part, worker_part = stacks.split(f"=== pid {worker_pid} ")
+    assert "in _get_data" in main_part and "frames_app.py" in main_part
+    assert 'video.py", line 8 in read_frame' in worker_part
+    if forensics.pyspy_path():
+        assert "--- py-spy dump" in worker_part and "read_frame (video.py:8)" in worker_part
+    assert not (cell / ".stacks").exists()  # the per-process dump files are not left behind
+
+
+def test_the_hung_tree_is_gone(inject_run):
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={inject_run['out']}") == []
+
+
+def test_a_segfault_inside_libc_names_libc(inject_run):
+    row = inject_run["rows"]["segv_libc"]
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV")
+    assert row["where"].startswith("libc.so"), row
+
+
+def test_probe_crashes_name_the_faulting_library(tmp_path, write):
+    path = write("p.yaml", "name: p\nprobe: fault\naxes:\n  mode: [segv_torch, worker_segv]\ntimeout: 60\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["mode"]: r for r in _rows(tmp_path / "run")}
+    assert (rows["segv_torch"]["outcome"], rows["segv_torch"]["where"][:7]) == ("crash", "libc.so")
+    assert (rows["worker_segv"]["outcome"], rows["worker_segv"]["where"][:7]) == ("worker_crash", "libc.so")
+    # The worker's own line survives torch's handler in front of it.
+    stderr = (tmp_path / "run" / rows["worker_segv"]["log_dir"] / "stderr.log").read_text()
+    assert "ERROR: Unexpected segmentation fault encountered in worker." in stderr
+
+
+# Recorded on this machine (torch 2.13 CPU): the faulting thread's block of torch's fatal-signal backtrace,
+# then another thread's block (collected with SIGUSR2), which must not be taken for the fault.
+TORCH_BACKTRACE = """\
+SIGSEGV(11), PID: 6272, Thread 6272: 
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /venv/torch/lib/libc10.so)
+frame #1: c10::FatalSignalHandler::fatalSignalHandler(int, siginfo_t*) + 0x2da (0x7f8a69d9127a in /venv/torch/lib/libc10.so)
+frame #2: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #3: <unknown function> + 0x156219 (0x7f8a6c174219 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #4: <unknown function> + 0x6f7a (0x7f8a6bb82f7a in /lib/x86_64-linux-gnu/libffi.so.8)
+<omitting python frames>
+frame #18: __libc_start_main + 0x85 (0x7f8a6c045305 in /lib/x86_64-linux-gnu/libc.so.6)
+
+SIGSEGV(11), PID: 6272, Thread 6273: 
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /venv/torch/lib/libc10.so)
+frame #1: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #2: <unknown function> + 0x85f16 (0x7f8a6c0a3f16 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #3: pthread_cond_wait + 0x1e8 (0x7f8a6c0a65d8 in /lib/x86_64-linux-gnu/libc.so.6)
+
+Fatal Python error: Segmentation fault
+"""
+
+
+def test_torch_backtrace_gives_the_faulting_frame_not_the_handlers():
+    assert forensics.torch_fault_frames(TORCH_BACKTRACE) == [(6272, "SIGSEGV", "libc.so.6 (+0x156219)")]
+    named = TORCH_BACKTRACE.replace("<unknown function> + 0x156219", "__strlen_avx2 + 0x19")
+    assert forensics.torch_fault_frames(named)[0][2] == "libc.so.6 (__strlen_avx2+0x19)"
+
+
+# Kernel lines in the kernel's own format (not produced here: see the module docstring).
+KERNEL = [
+    "python[1234]: segfault at 0 ip 00007f8a6c174219 sp 00007ffd5c3e1a48 error 4 in libc.so.6[7f8a6c045000+155000]"
+    " likely on CPU 1 (core 1, socket 0)",
+    "python[2345]: segfault at 8 ip 00007f8a6c174219 sp 00007ffd5c3e1a48 error 4 in libc.so.6[156219,7f8a6c01e000+155000]",
+    "traps: python[3456] general protection fault ip:7f00deadbeef sp:7ffd00000000 error:0 in libcuda.so.1[7f00de000000+2000000]",
+    "Out of memory: Killed process 4567 (python) total-vm:9361640kB, anon-rss:7884120kB, file-rss:0kB, shmem-rss:0kB,"
+    " UID:0 pgtables:15876kB oom_score_adj:0",
+    "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,"
+    "task=python,pid=5678,uid=1000",
+    "Memory cgroup out of memory: Killed process 6789 (pt_data_worker) total-vm:1048576kB, anon-rss:524288kB",
+]
+
+
+@pytest.mark.parametrize("pid, place", [
+    (1234, "libc.so.6 (ip 0x00007f8a6c174219, segfault at 0)"),
+    (2345, "libc.so.6 (+0x156219)"),
+    (3456, "libcuda.so.1 (ip 0x7f00deadbeef, general protection fault)"),
+    (9999, ""),
+])
+def test_kernel_fault_lines(pid, place):
+    assert forensics.kernel_fault_place(KERNEL, {pid}) == place
+
+
+@pytest.mark.parametrize("pid, start", [
+    (4567, "Out of memory: Killed process 4567 (python)"),
+    (5678, "oom-kill:constraint=CONSTRAINT_NONE"),
+    (6789, "Memory cgroup out of memory: Killed process 6789 (pt_data_worker)"),
+    (1234, ""),
+])
+def test_kernel_oom_lines(pid, start):
+    found = forensics.kernel_oom_kill(KERNEL, {pid})
+    assert found.startswith(start) and bool(found) == bool(start)
+
+
+def test_a_sigkill_from_the_oom_killer_is_oom_else_a_crash():
+    ev = forensics.Evidence(pid=1, started=0.0)
+    verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
+    oom, where = forensics.refine(verdict, forensics.Evidence(pid=4567, started=0.0), kernel_log=lambda _t: KERNEL)
+    assert (oom.outcome, oom.signal) == (Outcome.OOM, "SIGKILL")
+    assert oom.error.startswith("killed by the kernel's OOM killer: Out of memory: Killed process 4567 (python)")
+    # A worker named in the main process's report counts as well.
+    worker = Verdict(Outcome.WORKER_CRASH, "SIGKILL", "RuntimeError: DataLoader worker (pid 6789) is killed by signal: Killed.")
+    assert forensics.refine(worker, ev, kernel_log=lambda _t: KERNEL)[0].outcome == Outcome.OOM
+    assert forensics.refine(verdict, ev, kernel_log=lambda _t: KERNEL)[0] == verdict
+
+
+def test_the_cells_memory_cgroup_counting_an_oom_kill_makes_it_oom(tmp_path):
+    # A copy of a cgroup v2 memory.events file; the host's cgroups are only ever read.
+    events = tmp_path / "memory.events"
+    events.write_text("low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\noom_group_kill 0\n")
+    ev = forensics.Evidence(pid=1, started=0.0, oom_counter=(str(events), 0))
+    verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
+    assert forensics.refine(verdict, ev, kernel_log=lambda _t: [])[0] == verdict
+    events.write_text("low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n")
+    oom = forensics.refine(verdict, ev, kernel_log=lambda _t: [])[0]
+    assert oom.outcome == Outcome.OOM and "counted 1 oom_kill" in oom.error
+
+
+def test_this_process_cgroup_is_read_without_error():
+    found = forensics.cgroup_oom_counter(os.getpid())
+    assert found is None or (found[0].startswith("/sys/fs/cgroup") and found[1] >= 0)
+
+
+# faulthandler dumps of main threads at the other usual waits. No GPU or NCCL here: these stacks are
+# written out in faulthandler's format with torch's real file and function names.
+C10D = '''Current thread 0x00007f5ef460fb80 (most recent call first):
+  File "/venv/site-packages/torch/distributed/distributed_c10d.py", line 2950 in all_reduce
+  File "/venv/site-packages/torch/distributed/c10d_logger.py", line 81 in wrapper
+  File "/home/u/train.py", line 40 in step
+'''
+CUDA = '''Current thread 0x00007f5ef460fb80 (most recent call first):
+  File "/venv/site-packages/torch/cuda/__init__.py", line 1083 in synchronize
+  File "/home/u/train.py", line 41 in step
+'''
+
+
+@pytest.mark.parametrize("dump, wait", [
+    (C10D, "waits in NCCL collective all_reduce (distributed_c10d.py:2950)"),
+    (C10D.replace("all_reduce", "barrier"), "waits in c10d barrier (distributed_c10d.py:2950)"),
+    (CUDA, "waits in CUDA synchronize (__init__.py:1083)"),
+    (CUDA.replace("synchronize", "poll"), "in step (train.py:41)"),
+])
+def test_the_usual_waits_are_recognised(dump, wait):
+    threads = forensics.parse_faulthandler(dump)
+    assert forensics.main_wait(forensics.main_thread(threads, 1)) == wait
