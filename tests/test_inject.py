@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, crashmatrix
 
 APP = os.path.join(ROOT, "tests", "apps", "knob_probe_app.py")
