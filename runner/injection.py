@@ -57,7 +57,10 @@ class AfterImport:
         self.callbacks = dict(callbacks)
 
     def find_spec(self, name, path, target=None):
-        if name not in self.callbacks:
+        # Taken before searching: another finder may look the same name up again (re-entrantly),
+        # and the callback must run once.
+        callback = self.callbacks.pop(name, None)
+        if callback is None:
             return None
         for finder in sys.meta_path:
             find = getattr(finder, "find_spec", None)
@@ -67,9 +70,10 @@ class AfterImport:
             if spec is not None:
                 break
         else:
+            self.callbacks[name] = callback
             return None
         if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _RunAfter(spec.loader, self.callbacks.pop(name))
+            spec.loader = _RunAfter(spec.loader, callback)
         return spec
 
 
