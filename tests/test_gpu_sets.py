@@ -6,8 +6,8 @@ No GPU here: what is checked is the assignment through CUDA_VISIBLE_DEVICES, whi
 import csv
 
 import pytest
-
 from conftest import crashmatrix
+
 from probes.ddp import world_size_for
 from runner.errors import BadInput
 from runner.gpus import gpu_sets

@@ -7,7 +7,6 @@ import shutil
 from collections import Counter
 
 import pytest
-
 from conftest import crashmatrix
 
 # b=2 dies by SIGSEGV while the file `flaky` exists in the working directory: delete it and the cell passes.
