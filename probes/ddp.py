@@ -1,4 +1,8 @@
-"""torch.distributed: a few DDP training steps with world size 2 on this machine.
+"""torch.distributed: a few DDP training steps on this machine, one rank per GPU given (else 2 ranks).
+
+World size: `world_size: auto` (the default) is the number of GPUs that
+CUDA_VISIBLE_DEVICES lists when the cell runs on CUDA (`--gpus 0,1,2,3
+--gpus-per-cell 2` gives each cell 2 ranks), else 2. A number is used as given.
 
 The ranks are started with torch.multiprocessing.start_processes (spawn unless
 start_method says otherwise), rendezvous on MASTER_ADDR=127.0.0.1 and a free
@@ -23,7 +27,8 @@ import time
 
 from probes import common
 
-DESCRIPTION = "DDP training steps, world size 2 (gloo on CPU, nccl on GPU); kill_rank makes a rank die by a signal"
+DESCRIPTION = ("DDP training steps, a rank per GPU given (else 2; gloo on CPU, nccl on GPU); "
+               "kill_rank makes a rank die by a signal")
 
 PARAMS: dict = {
     **common.COMMON_DEFAULTS,
@@ -32,7 +37,7 @@ PARAMS: dict = {
     "batch_size": 4,
     "image_size": 32,
     "width": 8,
-    "world_size": 2,
+    "world_size": "auto",     # auto: one rank per GPU in CUDA_VISIBLE_DEVICES on cuda, else 2; or a number
     "backend": "auto",        # auto | gloo | nccl
     "kill_rank": -1,          # this rank kills itself at kill_step (-1: none)
     "kill_signal": "SIGSEGV",
@@ -41,6 +46,14 @@ PARAMS: dict = {
     "seed": 0,
     "nan_rank": -1,           # this rank's loss becomes NaN at kill_step (-1: none)
 }
+
+
+def world_size_for(param, device_type: str, visible_devices: str | None) -> int:
+    """The number of ranks: a set `world_size` wins; `auto` follows the GPUs the cell was given."""
+    if str(param).strip().lower() != "auto":
+        return int(param)
+    given = [d for d in (visible_devices or "").split(",") if d.strip()]
+    return len(given) if device_type == "cuda" and given else 2
 
 
 def _free_port() -> int:
@@ -141,7 +154,7 @@ def main(params: dict) -> dict:
         # Skip early (bf16 unsupported, ...) before starting ranks. On CUDA the ranks check it: asking
         # here would initialise CUDA in this process, which forked ranks cannot re-initialise.
         common.Precision(p["precision"], device)
-    world_size = int(p["world_size"])
+    world_size = world_size_for(p["world_size"], device.type, os.environ.get("CUDA_VISIBLE_DEVICES"))
     backend = str(p["backend"] or "auto")
     if backend == "auto":
         backend = "nccl" if device.type == "cuda" and torch.cuda.device_count() >= world_size else "gloo"

@@ -19,11 +19,15 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
     r.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
     r.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
-    r.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
     r.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
-    r.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
-    r.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets one via CUDA_VISIBLE_DEVICES")
-    r.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    _running_options(r)
+
+    rr = sub.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
+    rr.add_argument("run", help="a run directory")
+    rr.add_argument("overrides", nargs="*", help="Hydra overrides of the run's matrix.yaml: repeats=10")
+    rr.add_argument("--failing", action="store_true", help="only the cells with a failing run (not pass, skip or error)")
+    rr.add_argument("--out", help="the new run directory (default beside RUN: <name>-rerun-<timestamp>/)")
+    _running_options(rr)
 
     s = sub.add_parser("show", help="print the expanded cells without running anything")
     s.add_argument("matrix")
@@ -33,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="summary tables of a finished or partial run")
     rep.add_argument("run")
     rep.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
-    rep.add_argument("--format", choices=["md", "github", "csv"], default="md")
+    rep.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
     cmp = sub.add_parser("compare", help="cells whose outcome differs between runs, and the machines' differences")
     cmp.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
@@ -60,6 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _running_options(p: argparse.ArgumentParser) -> None:
+    """How cells run: the options run and rerun share."""
+    p.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
+    p.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    p.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets its own via CUDA_VISIBLE_DEVICES")
+    p.add_argument("--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)")
+    p.add_argument("--max-failures", type=int, metavar="N",
+                   help="once N runs have failed, start no new run (running ones end); --resume completes it")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+
+
 def _load(path: str, overrides):
     from runner.spec import load_matrix
 
@@ -67,11 +82,6 @@ def _load(path: str, overrides):
 
 
 def cmd_run(args) -> int:
-    from runner.outcome import NOT_FAILURES
-    from runner.runmatrix import run_matrix
-
-    if args.jobs < 1:
-        raise BadInput(f"--jobs: expected a whole number >= 1, got {args.jobs}")
     if args.matrix is None:
         if not args.resume:
             raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
@@ -83,16 +93,46 @@ def cmd_run(args) -> int:
         matrix = _load(args.matrix, args.overrides)
     if args.resume and not os.path.isdir(args.resume):
         raise BadInput(f"--resume {args.resume}: no such run directory")
+    return _execute(args, matrix, out=args.out, resume=args.resume)
+
+
+def cmd_rerun(args) -> int:
+    from runner import rerun
+    from runner.store import read_rows
+
+    matrix = _load(rerun.check_run_dir(args.run), args.overrides)
+    rows, _cols, _path = read_rows(args.run)
+    selection = rerun.select(args.run, rows, failing=args.failing)
+    if not selection.cell_ids:
+        what = "no failing runs" if args.failing else "no runs"
+        print(f"crashmatrix: {args.run} has {what}; nothing to rerun")
+        return 0
+    return _execute(args, matrix, out=args.out or rerun.default_out(args.run, matrix.name), selection=selection)
+
+
+def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
+    """Check the running options, run, and turn the outcome into run's exit status."""
+    from runner.outcome import NOT_FAILURES
+    from runner.runmatrix import run_matrix
+
+    for flag, value in (("--jobs", args.jobs), ("--max-failures", args.max_failures)):
+        if value is not None and value < 1:
+            raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     gpus = None
     if args.gpus is not None:
-        gpus = [g.strip() for g in args.gpus.split(",") if g.strip()]
-        if not gpus:
-            raise BadInput("--gpus: expected GPU ids like 0,1,2")
-        # A cell per GPU unless told otherwise; never more cells at once than GPUs.
+        from runner.gpus import gpu_sets
+
+        gpus = gpu_sets(args.gpus, args.gpus_per_cell)
+        # A cell per GPU set unless told otherwise; never more cells at once than sets.
         args.jobs = len(gpus) if args.jobs == 1 else min(args.jobs, len(gpus))
+    elif args.gpus_per_cell is not None:
+        raise BadInput("--gpus-per-cell: goes with --gpus (the ids to share out, e.g. --gpus 0,1,2,3)")
     if gpus and args.executor != "local":
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
-    outcome = run_matrix(matrix, out=args.out, resume=args.resume, jobs=args.jobs, gpus=gpus, executor=args.executor)
+    if args.max_failures is not None and args.executor != "local":
+        raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
+    outcome = run_matrix(matrix, out=out, resume=resume, jobs=args.jobs, gpus=gpus, executor=args.executor,
+                         max_failures=args.max_failures, selection=selection)
     if outcome.interrupted:
         return 130
     if args.strict and any(r.outcome not in NOT_FAILURES for r in outcome.results):
@@ -131,6 +171,15 @@ def cmd_report(args) -> int:
     from runner.store import read_fingerprint, read_rows
 
     rows, value_columns, path = read_rows(args.run)
+    if args.format == "junit":
+        from runner.junit import junit_xml
+        from runner.store import read_matrix_yaml
+
+        if args.by:
+            raise BadInput("report --format junit: one testcase per run; --by does not apply")
+        name = read_matrix_yaml(args.run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(path)))
+        sys.stdout.write(junit_xml(rows, value_columns, str(name)))
+        return 0
     if args.format == "csv" and not args.by:
         from runner.report import outcome_counts
 
@@ -238,13 +287,24 @@ def cmd_compare(args) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes,
+COMMANDS = {"run": cmd_run, "rerun": cmd_rerun, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes,
             "bisect": cmd_bisect, "explain": cmd_explain}
 COMMANDS["compare"] = cmd_compare
 
 
+def _parse(argv):
+    """Overrides may also follow the options (`rerun RUN --failing repeats=3`), which argparse alone refuses."""
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not hasattr(args, "overrides") or any(a.startswith("-") for a in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.overrides = list(args.overrides) + extra
+    return args
+
+
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parse(argv)
     try:
         return COMMANDS[args.verb](args)
     except BadInput as e:

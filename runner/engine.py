@@ -165,7 +165,7 @@ class Engine:
 
     def __init__(self, matrix: Matrix, *, run_dir: str, cell_dir_for, rel, on_result, jobs: int = 1,
                  install_signals: bool = True, gpus: list[str] | None = None,
-                 stop_signals: tuple = (signal.SIGINT, signal.SIGTERM)):
+                 stop_signals: tuple = (signal.SIGINT, signal.SIGTERM), stop_starting=None):
         self.matrix = matrix
         self.run_dir = run_dir
         self.cell_dir_for = cell_dir_for
@@ -179,6 +179,9 @@ class Engine:
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
         self.stop_signals = stop_signals
         self.interrupted: str | None = None
+        # Asked after every result (--max-failures): once true, no new run starts; running ones end normally.
+        self.stop_starting = stop_starting or (lambda: False)
+        self.stopped_early = False
         self.host = socket.gethostname()
 
     # --- one run ------------------------------------------------------------
@@ -261,13 +264,17 @@ class Engine:
             old_wakeup = signal.set_wakeup_fd(wake_w)
         try:
             while (pending or slots) and not self.interrupted:
-                while pending and len(slots) < self.jobs and not self.interrupted:
+                if pending and not self.stopped_early and self.stop_starting():
+                    self.stopped_early = True
+                while pending and len(slots) < self.jobs and not self.interrupted and not self.stopped_early:
                     started = self._start(pending.pop())
                     if isinstance(started, RunResult):
                         self.on_result(started)
                     else:
                         slots[started.running.pid] = started
                 if not slots:
+                    if self.stopped_early:
+                        break
                     continue
                 self._wait(slots, wake_r)
                 now = time.monotonic()

@@ -5,6 +5,13 @@ from __future__ import annotations
 import enum
 
 NOT_FAILURES = ("pass", "skip")  # the outcome words that are not failures; every other word is one
+# `error` says crashmatrix could not run the cell: a failure of the run, nothing about the cell's configuration.
+NOT_COUNTED_FAILING = NOT_FAILURES + ("error",)
+
+
+def counts_as_failing(outcome: str) -> bool:
+    """A run that tells something about its cell by failing: what --max-failures counts and rerun --failing picks."""
+    return outcome not in NOT_COUNTED_FAILING
 
 
 class Outcome(str, enum.Enum):

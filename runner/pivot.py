@@ -18,10 +18,10 @@ import os
 from collections import Counter, defaultdict
 
 from runner.errors import BadInput
+from runner.outcome import NOT_COUNTED_FAILING
 from runner.report import table
 from runner.store import read_matrix_yaml
 
-NOT_COUNTED_FAILING = ("pass", "skip", "error")  # error: crashmatrix could not run it, nothing about the cell
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
 
 

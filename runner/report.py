@@ -98,13 +98,15 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
 
 
 def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, *, title: str, fmt: str = "md",
-                 expected: int | None = None, interrupted: bool = False, run_dir: str = "") -> str:
+                 expected: int | None = None, interrupted: bool = False, run_dir: str = "",
+                 stopped_early: str = "") -> str:
     lines = [f"# {title}", ""]
     if fingerprint:
         lines += [f"Machine: {one_line(fingerprint)}", ""]
     state = f"{len(rows)} runs"
     if expected is not None and expected != len(rows):
-        state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted else "")
+        state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted
+                                      else f" ({stopped_early})" if stopped_early else "")
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]

@@ -11,8 +11,9 @@ from runner import fingerprint as fp
 from runner.engine import Engine
 from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
-from runner.outcome import NOT_FAILURES
+from runner.outcome import NOT_FAILURES, counts_as_failing
 from runner.report import Progress, summary_text
+from runner.rerun import SELECTION_FILE, read_selection
 from runner.spec import Matrix
 from runner.store import RunDir, read_fingerprint, read_rows
 
@@ -25,6 +26,7 @@ class RunOutcome:
     results: list
     expected: int
     interrupted: bool
+    stopped_early: bool = False
 
 
 def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
@@ -71,12 +73,23 @@ def default_out(matrix: Matrix) -> str:
 
 def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = None, jobs: int = 1,
                stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None,
-               executor: str = "local") -> RunOutcome:
+               executor: str = "local", max_failures: int | None = None,
+               selection=None) -> RunOutcome:
+    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory."""
     stream = stream or sys.stdout
     cells = expand(matrix)
     if not cells:
         raise BadInput(f"{matrix.path}: the matrix has no cells left (exclude removes them all)")
-    value_columns = columns(matrix, cells)
+    value_columns = columns(matrix, cells)  # of the whole matrix: a rerun's CSV has the original's columns
+    only = selection.cell_ids if selection else read_selection(resume) if resume else None
+    if only is not None:
+        cells = [c for c in cells if c.cell_id in only]
+        if len(cells) < len(only):
+            # Overrides that change an axis change the ids: those cells are not the run's any more.
+            print(f"crashmatrix: {len(only) - len(cells)} of the {len(only)} cells to rerun are not in the matrix "
+                  "after the overrides (an axis override changes cell ids)", file=sys.stderr, flush=True)
+        if not cells:
+            raise BadInput(f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides")
     runs = cell_runs(matrix, cells)
     if resume:
         store = RunDir(resume)
@@ -84,6 +97,8 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     else:
         store = RunDir(out or default_out(matrix))
         store.create(matrix.to_yaml_dict(), value_columns)
+        if selection:
+            store.write_json(SELECTION_FILE, selection.to_json())
         done = set()
     todo = [r for r in runs if r.key not in done]
     # The machine as it was for this run; a resumed run on another machine records both.
@@ -109,11 +124,16 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
         results.append(result)
         progress.update(result)
 
+    def enough_failures() -> bool:  # this invocation's failing runs: a resume starts counting afresh
+        return max_failures is not None and sum(counts_as_failing(r.outcome) for r in results) >= max_failures
+
+    stopped_early = False
     if executor == "local":
         engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
-                        on_result=on_result, jobs=jobs, gpus=gpus)
+                        on_result=on_result, jobs=jobs, gpus=gpus, stop_starting=enough_failures)
         completed = engine.run(todo)
         interrupted_by = engine.interrupted
+        stopped_early = engine.stopped_early
     else:
         from runner.executors import run_submitted
 
@@ -123,8 +143,11 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
                                                   on_result=on_result, jobs_per_cell_job=jobs)
         facts = adopt_node_fingerprint(store, facts)
     rows, value_cols, _ = read_rows(store.path)
+    failing = sum(counts_as_failing(r.outcome) for r in results)
+    early = (f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
+             "completes it") if stopped_early and completed else ""
     text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
-                        interrupted=not completed, run_dir=store.path)
+                        interrupted=not completed, run_dir=store.path, stopped_early=early)
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
@@ -141,4 +164,6 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     if not completed:
         print(f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
               file=sys.stderr, flush=True)
-    return RunOutcome(store.path, results, len(runs), not completed)
+    elif early:
+        print(f"crashmatrix: {early}", file=stream, flush=True)
+    return RunOutcome(store.path, results, len(runs), not completed, bool(early))
