@@ -49,26 +49,38 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
 
 
 def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
-    """A failing cell of the commonest failure kind, and the passing cell with the fewest differing axes."""
+    """A failing cell of explain's most telling pattern, and the passing cell with the fewest differing axes."""
+    from runner import explain
+
     rows, _columns, path = read_rows(run_dir)
     axes = list(matrix.axes)
     listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
+    # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
+    usable = [r for r in rows if r["outcome"] != "error" and all(r.get(a) in listed[a] for a in axes)]
     by_cell = defaultdict(list)
-    for r in rows:
-        # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-        if r["outcome"] != "error" and all(r.get(a) in listed[a] for a in axes):
-            by_cell[tuple(r[a] for a in axes)].append(r)
+    for r in usable:
+        by_cell[tuple(r[a] for a in axes)].append(r)
     passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
-    failing = {k: rs for k, rs in by_cell.items() if any(r["outcome"] not in NOT_FAILURES for r in rs)}
-    if not failing:
+    if not any(r["outcome"] not in NOT_FAILURES for r in usable):
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
         raise BadInput(f"{path}: no cell passed in every run; give --good/--bad with a matrix instead")
-    kinds = Counter((r["outcome"], r["signal"]) for rs in failing.values() for r in rs if r["outcome"] not in NOT_FAILURES)
-    kind = kinds.most_common(1)[0][0]
-    candidates = [k for k, rs in failing.items() if any((r["outcome"], r["signal"]) == kind for r in rs)]
-    best = min(((sum(a != b for a, b in zip(f, p)), f, p) for f in candidates for p in passing), key=lambda t: t[0])
-    _, bad_key, good_key = best
+    # explain groups by outcome + signal + signature and does not let a cell that failed another way
+    # (one failure hiding another) pull the choice towards it
+    top = explain.explain(usable, axes)[0]
+    kind = (top.outcome, top.signal, top.signature)
+
+    def shows(r: dict) -> bool:
+        return (r["outcome"], r.get("signal", ""), r.get("signature", "")) == kind
+
+    wanted = dict(top.conditions)
+    candidates = [k for k, rs in by_cell.items()
+                  if any(shows(r) for r in rs) and all(k[axes.index(a)] == v for a, v in wanted.items())]
+    # fewest differing axes; then a cell that showed the failure in every run (a steadier target)
+    _, _, bad_key, good_key = min(
+        (sum(a != b for a, b in zip(f, p)), not all(shows(r) for r in by_cell[f]), f, p)
+        for f in candidates for p in passing
+    )
     return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
 
 

@@ -1,54 +1,73 @@
-"""From existing results, the smallest conjunctions of axis values that separate
-failing cells from passing ones (``crashmatrix explain``).
+"""From existing results, the smallest conjunctions of axis values that hold for
+each kind of failure and for no passing cell (``crashmatrix explain``).
 
 Pure: rows are dicts as read from results.csv (axis columns, ``outcome``,
-``signal``; other columns ignored), one per cell run.
+``signal``, ``signature`` and ``error`` where present; other columns ignored),
+one per cell run.
 
 How it decides:
 
 - A *cell* is one combination of axis values; its repeats are pooled.
-- A *failure kind* is outcome word + signal, for any outcome other than pass and
-  skip. A cell belongs to every kind it showed in any repeat.
-- A *passing cell* (one that vetoes a pattern) passed in every repeat (skipped
-  repeats aside). A flaky cell, one that failed in one repeat and passed in
-  another, counts as failing for its kinds and never vetoes: one failure proves
-  the settings can fail, while a pass proves nothing about a flaky crash.
-- For each kind, a pattern is a conjunction of axis values, size 1, then 2, then 3
-  (``max_conditions``), that holds for at least one failing cell of that kind and
-  for no passing cell. Only the smallest are kept (a pattern whose conditions
-  contain another valid pattern's conditions says nothing new), then a greedy set
-  cover picks patterns until every failing cell that can be explained is, so two
-  independent causes come out as two patterns and one interaction as one pattern
-  with two conditions. Ties go to fewer conditions, then to the matrix's axis
-  order.
-- ``failing``: failing cells of that kind the pattern matches; ``matching``: all
-  cells it matches (passing ones excepted by construction, so the difference is
-  cells that were skipped or failed some other way).
-- Output order: most failing cells first, then fewer conditions.
+- A *kind* of failure is outcome + signal + signature, for any outcome other
+  than pass and skip (results written before the ``signature`` column existed
+  group by outcome + signal). A cell belongs to every kind it showed in any
+  repeat.
+- For one kind, every cell is one of: *failing* (showed it in some repeat),
+  *passing* (passed in some repeat and never showed it: a counter-example),
+  *masked* (never passed, failed only other ways: unknown, since one failure can
+  hide another, a crash before the code that raises) or skipped (unknown).
+- Flaky cells keep what the earlier explain did: a cell that failed in one
+  repeat and passed in another counts as failing for its kinds (one failure
+  proves the settings can fail) and, for other kinds, as passing.
+- A conjunction is *valid* for a kind when it holds for at least one of its
+  failing cells and for no passing cell; it is *minimal* when no proper subset is
+  valid. Minimal valid conjunctions are searched level by level (size 0, 1, 2,
+  ...; Apriori: a conjunction is looked at only when every subset one smaller is
+  invalid and it still holds for a failing cell), as long as the data needs.
+  Then a greedy set cover picks those covering most still-uncovered failing
+  cells (ties: fewer conditions, fewer masked cells, the matrix's axis order), so
+  two independent causes come out as two patterns and one interaction as one.
+  Pruning: a branch is not extended, and a valid conjunction not kept, when a
+  shorter valid one already covers every failing cell it could reach (the cover
+  would never pick it).
+- The empty conjunction is valid when a kind has no passing cell at all: one
+  pattern with no conditions, the program itself rather than a configuration.
+  When no cell passed anywhere, the commonest kind is that pattern and the other
+  kinds are separated from every cell that did not show them (with no pass to
+  compare with, what sets a rarer failure apart is where the common one is not).
+- A kind's search stops after its share of ``work_budget`` steps (pathological
+  data: noise, a parity over many axes); failing cells still uncovered then get their
+  own full assignment shrunk one condition at a time while it stays valid, which
+  is still minimal, though maybe not the smallest.
+- ``failing``: failing cells the pattern holds for; ``matching``: all cells it
+  holds for; ``masked``: of those, the cells that failed only other ways.
+- Output order: most failing cells first, then fewer masked, then fewer
+  conditions.
 """
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+import heapq
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from runner.outcome import NOT_FAILURES
 
 __all__ = [
     "Pattern",
+    "SearchStats",
     "explain",
-    "unexplained",
     "axes_that_matter",
     "render_lines",
     "advice_line",
-    "MAX_CONDITIONS",
+    "WORK_BUDGET",
 ]
 
-MAX_CONDITIONS = 3
+WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (see the docstring)
 
-Kind = Tuple[str, str]  # (outcome, signal)
+Kind = Tuple[str, str, str]  # (outcome, signal, signature)
 CellKey = Tuple[str, ...]  # axis values in axes order
+Conjunction = Tuple[Tuple[int, str], ...]  # (axis index, value), axis indices increasing
 
 
 @dataclass(frozen=True)
@@ -58,53 +77,111 @@ class Pattern:
     signal: str
     failing: int  # failing cells of this kind matched
     matching: int  # all cells matched
+    signature: str = ""
+    masked: int = 0  # matched cells that failed only other ways
     flaky: int = 0  # of the failing ones, cells that also passed in some repeat
+    masked_by: Tuple[Tuple[str, int], ...] = ()  # (kind label, cells), commonest first
+    error: str = ""  # an error line of this kind, for the program-wide sentence
 
     @property
     def kind(self) -> str:
-        return f"{self.outcome} {self.signal}".strip()
+        return _label(self.outcome, self.signal, self.signature)
 
     def to_json(self) -> dict:
         return {
             "conditions": dict(self.conditions),
             "outcome": self.outcome,
             "signal": self.signal,
+            "signature": self.signature,
             "failing": self.failing,
             "matching": self.matching,
+            "masked": self.masked,
         }
 
     def describe(self) -> str:
+        if not self.conditions:
+            return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        cells = f"{self.failing} failing of {self.matching} matching cell" + (
-            "" if self.matching == 1 else "s"
-        )
+        return f"{self.kind} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+
+    def _describe_program(self) -> str:
+        what = f"{self.outcome} {self.signal}".strip()
+        if self.failing == self.matching:
+            head = f"{what} in every cell ({self.failing} of {self.matching})"
+        else:
+            head = f"{what} in {self.failing} of {self.matching} cells and no cell passed ({self._unknown()[2:]})"
+        tail = _shorten(self.error or self.signature, 120)
+        return f"{head}: the program itself, not a configuration" + (f" — {tail}" if tail else "")
+
+    def _unknown(self) -> str:
+        """'; 2 masked by fail ValueError; 1 skipped; 1 of them flaky' (empty when nothing to say)."""
+        parts = []
+        if self.masked:
+            by = ", ".join(f"{n} {label}" if len(self.masked_by) > 1 else label for label, n in self.masked_by)
+            parts.append(f"{self.masked} masked by {by}")
+        skipped = self.matching - self.failing - self.masked
+        if skipped:
+            parts.append(f"{skipped} skipped")
         if self.flaky:
-            cells += f", {self.flaky} of them flaky"
-        return f"{self.kind} when {conds} ({cells})"
+            parts.append(f"{self.flaky} of them flaky")
+        return "".join(f"; {p}" for p in parts)
 
 
 @dataclass
-class _Cell:
-    key: CellKey
-    kinds: Set[Kind]
-    passed: bool
+class SearchStats:
+    """Work done, for tests and benchmarks that hold the search to a budget."""
+
+    examined: int = 0  # conjunctions looked at, all kinds together
+    fallbacks: int = 0  # kinds whose search ran out of budget
 
 
-def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> Dict[CellKey, _Cell]:
-    cells: Dict[CellKey, _Cell] = {}
+def _label(outcome: str, signal: str, signature: str) -> str:
+    return " ".join(p for p in (outcome, signal, _shorten(signature, 60)) if p)
+
+
+def _shorten(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@dataclass
+class _Cells:
+    """Every cell of the run as bit positions: per (axis, value) and per kind, a bitmask of cells."""
+
+    keys: List[CellKey] = field(default_factory=list)
+    has: Dict[Tuple[int, str], int] = field(default_factory=dict)  # (axis, value) -> cells with it
+    kinds: Dict[Kind, int] = field(default_factory=dict)  # kind -> cells that showed it
+    passed: int = 0  # cells that passed in some repeat
+    failed: int = 0  # cells that showed any kind
+    errors: Dict[Kind, str] = field(default_factory=dict)  # kind -> its first error line
+
+    @property
+    def everything(self) -> int:
+        return (1 << len(self.keys)) - 1
+
+
+def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
+    cells = _Cells()
+    index: Dict[CellKey, int] = {}
     for row in rows:
         missing = [a for a in axes if a not in row]
         if missing or "outcome" not in row:
-            raise ValueError(
-                f"results row lacks column(s) {', '.join(missing or ['outcome'])}: {dict(row)}"
-            )
+            raise ValueError(f"results row lacks column(s) {', '.join(missing or ['outcome'])}: {dict(row)}")
         key = tuple(_text(row[a]) for a in axes)
-        cell = cells.setdefault(key, _Cell(key, set(), False))
+        if key not in index:
+            index[key] = len(cells.keys)
+            cells.keys.append(key)
+            for i, v in enumerate(key):
+                cells.has[(i, v)] = cells.has.get((i, v), 0) | 1 << index[key]
+        bit = 1 << index[key]
         outcome = _text(row["outcome"])
         if outcome == "pass":
-            cell.passed = True
+            cells.passed |= bit
         elif outcome not in NOT_FAILURES:
-            cell.kinds.add((outcome, _text(row.get("signal", ""))))
+            kind = (outcome, _text(row.get("signal", "")), _text(row.get("signature", "")))
+            cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
+            cells.failed |= bit
+            cells.errors.setdefault(kind, _text(row.get("error", "")))
     return cells
 
 
@@ -118,112 +195,191 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _matches(key: CellKey, conditions: "Conjunction") -> bool:
-    return all(key[i] == v for i, v in conditions)
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
 
 
 def explain(
     rows: Iterable[Mapping[str, object]],
     axes: Sequence[str],
-    max_conditions: int = MAX_CONDITIONS,
+    work_budget: int = WORK_BUDGET,
+    stats: Optional[SearchStats] = None,
 ) -> List[Pattern]:
-    """Patterns of axis values that hold for failing cells and no passing cell,
-    most telling first (see the module's docstring)."""
+    """Patterns of axis values that hold for failing cells of one kind and no
+    passing cell, most telling first (see the module's docstring)."""
     axes = list(axes)
     cells = _cells(rows, axes)
-    kinds = sorted({k for c in cells.values() for k in c.kinds})
-    found: List[Tuple[Tuple[int, ...], Pattern]] = []
-    for kind in kinds:
-        failing = [c for c in cells.values() if kind in c.kinds]
-        # Every cell that never showed this kind vetoes: one that passed, and one that failed some
-        # other way (a SIGABRT cell says nothing for a SIGSEGV pattern). Only-skipped cells say nothing.
-        vetoes = [c.key for c in cells.values() if kind not in c.kinds and (c.passed or c.kinds)]
-        for cond, counts in _explain_kind(failing, vetoes, cells, len(axes), max_conditions):
-            pattern = Pattern(
-                conditions=tuple((axes[i], v) for i, v in cond),
-                outcome=kind[0],
-                signal=kind[1],
-                failing=counts[0],
-                matching=counts[1],
-                flaky=counts[2],
-            )
-            found.append((tuple(i for i, _ in cond), pattern))
-    found.sort(key=lambda t: (-t[1].failing, len(t[0]), t[0], t[1].outcome, t[1].signal))
-    return [p for _, p in found]
+    stats = stats if stats is not None else SearchStats()
+    program_kind = _program_kind(cells)
+    found: List[Pattern] = []
+    budget = max(1000, work_budget // max(1, len(cells.kinds)))  # a kind's share: one cannot starve the rest
+    for kind in sorted(cells.kinds):
+        failing = cells.kinds[kind]
+        if program_kind is None:
+            against = cells.passed & ~failing
+        else:  # no cell passed anywhere: the commonest kind is the program's, the rest are set apart from it
+            against = 0 if kind == program_kind else cells.everything & ~failing
+        for cond in _cover(_minimal(cells, len(axes), failing, against, budget, stats), cells, kind, against):
+            found.append(_pattern(cells, axes, kind, cond, against))
+    found.sort(key=lambda p: (-p.failing, p.masked, len(p.conditions),
+                              [axes.index(a) for a, _ in p.conditions], p.outcome, p.signal, p.signature))
+    return found
 
 
-Conjunction = Tuple[Tuple[int, str], ...]  # (axis index, value)
+def _program_kind(cells: _Cells) -> Optional[Kind]:
+    """The commonest kind when no cell passed at all (None when one did, or nothing failed)."""
+    if cells.passed or not cells.kinds:
+        return None
+    return max(sorted(cells.kinds), key=lambda k: _count(cells.kinds[k]))
 
 
-def _explain_kind(
-    failing: List[_Cell],
-    passing: List[CellKey],
-    cells: Mapping[CellKey, _Cell],
-    n_axes: int,
-    max_conditions: int,
-) -> List[Tuple[Conjunction, Tuple[int, int, int]]]:
-    # every valid conjunction, smallest first; a larger one containing a valid
-    # smaller one is dropped (it can only match fewer failing cells)
-    valid: List[Conjunction] = []
-    for size in range(1, min(max_conditions, n_axes) + 1):
-        for idx in itertools.combinations(range(n_axes), size):
-            seen = set()
-            for cell in failing:
-                cond = tuple((i, cell.key[i]) for i in idx)
-                if cond in seen:
-                    continue
-                seen.add(cond)
-                if any(set(v).issubset(cond) for v in valid):
-                    continue
-                if any(_matches(p, cond) for p in passing):
-                    continue
-                valid.append(cond)
-    covers = {
-        cond: frozenset(c.key for c in failing if _matches(c.key, cond)) for cond in valid
-    }
-    # greedy set cover; ties go to fewer conditions, then to earlier axes and the
-    # order values first appeared
-    order = {cond: i for i, cond in enumerate(valid)}
-    uncovered = set(c.key for c in failing)
-    chosen = []
-    while uncovered:
-        best = max(
-            valid,
-            key=lambda cond: (len(covers[cond] & uncovered), -len(cond), -order[cond]),
-            default=None,
-        )
-        if best is None or not covers[best] & uncovered:
-            break
-        chosen.append(best)
-        uncovered -= covers[best]
-    out = []
-    for cond in chosen:
-        matching = sum(1 for key in cells if _matches(key, cond))
-        flaky = sum(1 for key in covers[cond] if cells[key].passed)
-        out.append((cond, (len(covers[cond]), matching, flaky)))
+def _mask(cells: _Cells, cond: Conjunction) -> int:
+    mask = cells.everything
+    for item in cond:
+        mask &= cells.has[item]
+    return mask
+
+
+def _minimal(cells: _Cells, n_axes: int, failing: int, against: int, budget: int,
+             stats: SearchStats) -> List[Conjunction]:
+    """The minimal conjunctions that hold for a failing cell and no cell of `against`, smallest first,
+    less those the cover could never choose (see _Shorter)."""
+    if not against:
+        return [()]
+    values = [sorted({key[i] for key in cells.keys}) for i in range(n_axes)]
+    level: Dict[Conjunction, int] = {(): cells.everything}  # invalid ones of this size, with their cells
+    found: List[Conjunction] = []
+    shorter = _Shorter()
+    spent = 0
+    while level:
+        bigger: Dict[Conjunction, int] = {}
+        for cond, mask in level.items():
+            spent += 1 + shorter.cost(mask & failing)
+            if shorter.covers(mask & failing):
+                continue
+            for i in range(cond[-1][0] + 1 if cond else 0, n_axes):
+                for v in values[i]:
+                    spent += 1
+                    cells_now = mask & cells.has[(i, v)]
+                    if not cells_now & failing:
+                        continue
+                    cand = cond + ((i, v),)
+                    if len(cand) > 1 and not all(cand[:j] + cand[j + 1:] in level for j in range(len(cand) - 1)):
+                        continue  # a smaller conjunction inside it is valid already: not minimal
+                    if cells_now & against:
+                        bigger[cand] = cells_now
+                    elif not shorter.covers(cells_now & failing):
+                        found.append(cand)
+                        shorter.add_later(cells_now & failing)
+            if spent > budget:
+                stats.examined += spent
+                stats.fallbacks += 1
+                return found + _shrunk_rest(cells, n_axes, failing, against, found)
+        shorter.next_level()
+        level = bigger
+    stats.examined += spent
+    return found
+
+
+class _Shorter:
+    """The failing cells of each valid conjunction found at an earlier level, indexed by cell.
+
+    A branch whose reachable failing cells one of them covers is not extended, and a valid conjunction
+    whose cells one of them covers is dropped: it would cover no more and be longer, so the greedy
+    cover never picks it. Any cover holding a set of cells holds its lowest one: only those are read."""
+
+    def __init__(self):
+        self.by_cell: Dict[int, List[int]] = {}
+        self.pending: List[int] = []
+
+    def _lowest(self, reach: int) -> List[int]:
+        return self.by_cell.get((reach & -reach).bit_length() - 1, []) if reach else []
+
+    def cost(self, reach: int) -> int:
+        return len(self._lowest(reach))
+
+    def covers(self, reach: int) -> bool:
+        return any(not reach & ~cover for cover in self._lowest(reach))
+
+    def add_later(self, cover: int) -> None:
+        self.pending.append(cover)
+
+    def next_level(self) -> None:
+        for cover in self.pending:
+            bits = cover
+            while bits:
+                low = bits & -bits
+                self.by_cell.setdefault(low.bit_length() - 1, []).append(cover)
+                bits ^= low
+        self.pending = []
+
+
+def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
+                 found: List[Conjunction]) -> List[Conjunction]:
+    """For failing cells no conjunction found so far covers: the cell's own values, one condition
+    dropped at a time while no cell of `against` matches (validity only grows with conditions, so what
+    is left is minimal)."""
+    uncovered = failing
+    for cond in found:
+        uncovered &= ~_mask(cells, cond)
+    out: List[Conjunction] = []
+    for index, key in enumerate(cells.keys):
+        if not uncovered >> index & 1:
+            continue
+        cond = tuple(enumerate(key))
+        for item in tuple(cond):
+            smaller = tuple(c for c in cond if c != item)
+            if not _mask(cells, smaller) & against:
+                cond = smaller
+        out.append(cond)
+        uncovered &= ~_mask(cells, cond)
     return out
 
 
-def unexplained(
-    rows: Iterable[Mapping[str, object]], axes: Sequence[str], patterns: Sequence[Pattern]
-) -> Dict[str, int]:
-    """Failing cells per kind that no pattern matches (they need more conditions
-    than the limit, or a passing cell differs from them in too many axes)."""
-    axes = list(axes)
-    cells = _cells(rows, axes)
-    out: Dict[str, int] = {}
-    for cell in cells.values():
-        for outcome, signal in sorted(cell.kinds):
-            hit = any(
-                p.outcome == outcome
-                and p.signal == signal
-                and all(cell.key[axes.index(a)] == v for a, v in p.conditions)
-                for p in patterns
-            )
-            if not hit:
-                kind = f"{outcome} {signal}".strip()
-                out[kind] = out.get(kind, 0) + 1
-    return out
+def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind, against: int) -> List[Conjunction]:
+    """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
+    conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
+    one popped with its gain still current is the best."""
+    failing = cells.kinds[kind]
+    masked = cells.failed & ~failing & ~cells.passed & ~against
+    heap = []
+    for n, cond in enumerate(candidates):
+        mask = _mask(cells, cond)
+        heapq.heappush(heap, (-_count(mask & failing), len(cond), _count(mask & masked), n, mask))
+    uncovered, chosen = failing, []
+    while uncovered and heap:
+        gain, size, n_masked, n, mask = heapq.heappop(heap)
+        now = _count(mask & uncovered)
+        if not now:
+            continue
+        if now != -gain:
+            heapq.heappush(heap, (-now, size, n_masked, n, mask))
+            continue
+        chosen.append(candidates[n])
+        uncovered &= ~mask
+    return chosen
+
+
+def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, against: int) -> Pattern:
+    mask = _mask(cells, cond)
+    failing = cells.kinds[kind]
+    masked = mask & cells.failed & ~failing & ~cells.passed & ~against
+    by = {}
+    for other, other_mask in cells.kinds.items():
+        if other != kind and other_mask & masked:
+            by[_label(*other)] = _count(other_mask & masked)
+    return Pattern(
+        conditions=tuple((axes[i], v) for i, v in cond),
+        outcome=kind[0],
+        signal=kind[1],
+        signature=kind[2],
+        failing=_count(mask & failing),
+        matching=_count(mask),
+        masked=_count(masked),
+        flaky=_count(mask & failing & cells.passed),
+        masked_by=tuple(sorted(by.items(), key=lambda t: (-t[1], t[0]))),
+        error=cells.errors.get(kind, ""),
+    )
 
 
 def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> List[str]:
@@ -251,15 +407,7 @@ def advice_line(
         return line + "; for the minimal change: crashmatrix bisect RUN"
     if not rest:
         return line
-    held = None
-    if rows is not None and patterns:
-        top = patterns[0]
-        for row in rows:
-            if str(row.get("outcome")) == top.outcome and str(row.get("signal", "")) == top.signal and all(
-                str(row.get(a, "")) == v for a, v in top.conditions
-            ):
-                held = row
-                break
+    held = _failing_row(patterns, rows) if rows is not None else None
     fixed = ""
     if held is not None:
         fixed = " ".join(f"axes.{a}=[{held.get(a, '')}]" for a in rest if str(held.get(a, "")) != "")
@@ -271,29 +419,30 @@ def advice_line(
     return line
 
 
+def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object]]) -> Optional[Mapping]:
+    """A row of the first pattern with conditions: its kind, matching them."""
+    top = next((p for p in patterns if p.conditions), None)
+    if top is None:
+        return None
+    for row in rows:
+        if (_text(row.get("outcome")), _text(row.get("signal", "")), _text(row.get("signature", ""))) == (
+            top.outcome, top.signal, top.signature
+        ) and all(_text(row.get(a, "")) == v for a, v in top.conditions):
+            return row
+    return None
+
+
 def render_lines(
     patterns: Sequence[Pattern],
     axes: Optional[Sequence[str]] = None,
     rows: Optional[Iterable[Mapping[str, object]]] = None,
-    max_conditions: int = MAX_CONDITIONS,
     full_run: bool = False,
 ) -> List[str]:
-    """Human lines: one per pattern, then what is left unexplained and, given the
-    axes, which axes matter."""
+    """Human lines: one per pattern and, given the axes, which axes matter."""
     rows = list(rows) if rows is not None else None
+    if not patterns:
+        return ["no failing cells"]
     lines = [p.describe() for p in patterns]
-    if rows is not None and axes is not None:
-        left = unexplained(rows, axes, patterns)
-        any_failure = bool(left) or bool(patterns)
-        if not any_failure:
-            return ["no failing cells"]
-        for kind, n in left.items():
-            lines.append(
-                f"{kind}: {n} failing cell{'s' if n != 1 else ''} not separated from the "
-                f"passing ones by up to {max_conditions} axis values"
-            )
-    elif not patterns:
-        lines.append("no pattern: no failing cells, or none separable from the passing ones")
     if axes is not None:
         advice = advice_line(patterns, axes, rows, full_run=full_run)
         if advice:
