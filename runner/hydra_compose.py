@@ -25,7 +25,7 @@ def _plain(node):
     for k in keys:
         try:
             value = _plain(get(k))
-        except Exception:  # an interpolation this process cannot resolve
+        except Exception:  # noqa: BLE001 (an interpolation this process cannot resolve)
             value = raw[k]
         if isinstance(out, dict):
             out[str(k)] = value
@@ -41,7 +41,7 @@ def main(config_dir: str, config_name: str) -> int:
         with initialize_config_dir(config_dir=config_dir, version_base=None):
             cfg = compose(config_name=config_name)
         data = _plain(cfg)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (any failure to compose is the answer, as one line)
         message = " ".join(str(e).split()) or type(e).__name__
         print(f"{type(e).__name__}: {message}", file=sys.stderr)
         return 3

@@ -88,7 +88,8 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
     """The app's composed config, from a child process that imports Hydra only."""
     argv = [python, COMPOSE_CHILD, main.config_dir, main.config_name]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired:
         raise BadInput(f"{app}: composing its config took more than {timeout:.0f} s") from None
     config_file = os.path.join(main.config_dir, main.config_name)

@@ -25,7 +25,6 @@ from torch import nn
 from torch.utils.data import DataLoader, Dataset, get_worker_info
 
 
-
 class SyntheticText(Dataset):
     """Images with a few bright bars ("words") and their masks; item i is the same on every run."""
 
