@@ -32,7 +32,7 @@ def run(spec: dict) -> int:
     try:
         knobs.apply(params)
         metrics = probes.load(spec["probe"]).main(params) or {}
-    except probes.Skip as e:
+    except (probes.Skip, knobs.Unavailable) as e:
         write_json_atomic(report_path, {"status": "skip", "reason": str(e)})
         print(f"crashmatrix: skip: {e}", file=sys.stderr)
         return 0

@@ -41,8 +41,12 @@ def _prepend_path(env: dict, var: str, entry: str) -> None:
 
 
 def cell_params(matrix: Matrix, values: dict) -> dict:
-    """The cell's parameters in the matrix file's order (params and axes sections as the file has them)."""
-    cell = {k: v for k, v in values.items() if not k.startswith("env.")}
+    """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
+
+    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name.
+    """
+    cell = {name: v for k, v in values.items() if not k.startswith("env.")
+            for name in matrix.axis_keys.get(k, (k,))}
     fixed = {k: v for k, v in matrix.params.items() if k not in cell}
     return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
 
@@ -93,15 +97,22 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         if program[0] in ("python", "python3"):
             program[0] = sys.executable
         argv = program
-        if matrix.pass_params == "overrides":
-            argv = argv + [f"{k}={spell(v)}" for k, v in params.items()]
+        own = params
         if matrix.inject:
+            from runner.knobs import split_injected
+
+            # The knobs are applied from outside, never passed: the program's own parser
+            # (Hydra's struct config) would refuse a key it does not know.
+            knobs, own = split_injected(params)
             # Only the folder of our sitecustomize: the project root would shadow a `runner` or
             # `probes` package of the user's own.
             _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-            env["CRASHMATRIX_KNOBS"] = json.dumps(params)
-            if "wandb" in params:
-                env["WANDB_MODE"] = spell(params["wandb"])
+            env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
+            env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
+            if "wandb" in knobs:
+                env["WANDB_MODE"] = spell(knobs["wandb"])
+        if matrix.pass_params == "overrides":
+            argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
         cwd = os.getcwd()
     return supervise.Launch(
         argv=argv,

@@ -27,18 +27,31 @@ PROCESS_KNOBS = (
     "shm_mb",
 )
 
+# Forced on every torch.utils.data.DataLoader a program builds under `inject: true`.
+LOADER_KNOBS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
+
+# Under `inject: true` these are crashmatrix's, applied from outside and never passed to the
+# program as arguments (`wandb` as WANDB_MODE); every other key is the program's own.
+INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
+
 # Parameters every probe understands (the contract's list); others are probe-specific.
-COMMON_PARAMS = PROCESS_KNOBS + (
-    "num_workers",
-    "pin_memory",
-    "persistent_workers",
-    "prefetch_factor",
+COMMON_PARAMS = PROCESS_KNOBS + LOADER_KNOBS + (
     "batch_size",
     "steps",
     "device",
     "precision",
     "wandb",
 )
+
+
+class Unavailable(Exception):
+    """A knob cannot be applied on this machine (the cell is a skip); the message is the reason."""
+
+
+def split_injected(params: dict) -> tuple[dict, dict]:
+    """(crashmatrix's knobs, the program's own keys), each in the given order."""
+    knobs = {k: v for k, v in params.items() if k in INJECT_KNOBS}
+    return knobs, {k: v for k, v in params.items() if k not in INJECT_KNOBS}
 
 
 def as_bool(value) -> bool:
@@ -97,23 +110,21 @@ def private_shm(size_mb: int) -> None:
 
     A mount namespace of our own, then a small tmpfs over /dev/shm: the real
     failure of DataLoader workers on a box with little shared memory (Docker's
-    64 MB default, WSL2). Needs root (or CAP_SYS_ADMIN); raises Skip otherwise.
+    64 MB default, WSL2). Needs root (or CAP_SYS_ADMIN); raises Unavailable otherwise.
     """
     import ctypes
     import ctypes.util
-
-    from probes import Skip
 
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
     CLONE_NEWNS, MS_REC, MS_PRIVATE = 0x00020000, 0x4000, 0x40000
     if libc.unshare(CLONE_NEWNS) != 0:
         err = ctypes.get_errno()
-        raise Skip(f"shm_mb={size_mb}: cannot make a private mount namespace here ({os.strerror(err)}; needs root)")
+        raise Unavailable(f"shm_mb={size_mb}: cannot make a private mount namespace here ({os.strerror(err)}; needs root)")
     if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
-        raise Skip(f"shm_mb={size_mb}: cannot make / private ({os.strerror(ctypes.get_errno())})")
+        raise Unavailable(f"shm_mb={size_mb}: cannot make / private ({os.strerror(ctypes.get_errno())})")
     opts = f"size={int(size_mb)}m,mode=1777".encode()
     if libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 0, opts) != 0:
-        raise Skip(f"shm_mb={size_mb}: cannot mount a tmpfs on /dev/shm ({os.strerror(ctypes.get_errno())})")
+        raise Unavailable(f"shm_mb={size_mb}: cannot mount a tmpfs on /dev/shm ({os.strerror(ctypes.get_errno())})")
 
 
 def apply(params: dict) -> None:

@@ -50,6 +50,8 @@ def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
         seen = set(values)
         first = []
         raw = listed.get(axis)
+        if isinstance(raw, dict):  # an axis with keys: {values: [...], keys: [...]}
+            raw = raw.get("values")
         if isinstance(raw, list):
             first = [v for v in dict.fromkeys(spell(x) for x in raw) if v in seen]
         rest = sorted(seen - set(first), key=_order_key)

@@ -26,7 +26,7 @@ TOP_KEYS = {
     "pass_params": "overrides | none",
     "inject": "true | false",
     "params": "a mapping of fixed parameters",
-    "axes": "a mapping of axis -> list of values",
+    "axes": "a mapping of axis -> list of values (or {values: [...], keys: [k1, k2]})",
     "exclude": "a list of partial cells",
     "include": "a list of cells",
     "env": "a mapping of environment variables",
@@ -65,6 +65,8 @@ class Matrix:
     description: str = ""
     # key=value arguments follow the file's order: its params section first unless axes come first.
     params_first: bool = True
+    # An axis written {values: [...], keys: [k1, k2]} sets each of its keys to the value.
+    axis_keys: dict = field(default_factory=dict)
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -84,7 +86,9 @@ class Matrix:
             out["command"] = list(self.command)
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
-        sections = [("params", dict(self.params)), ("axes", {k: list(v) for k, v in self.axes.items()})]
+        axes = {k: ({"values": list(v), "keys": list(self.axis_keys[k])} if k in self.axis_keys else list(v))
+                for k, v in self.axes.items()}
+        sections = [("params", dict(self.params)), ("axes", axes)]
         for key, value in (sections if self.params_first else sections[::-1]):
             out[key] = value
         if self.exclude:
@@ -155,12 +159,17 @@ def _nest(flat: dict, path: str, section: str) -> dict:
     return out
 
 
-def _flatten(nested: dict, prefix: str = "") -> dict:
+def _is_keys_axis(value) -> bool:
+    """The {values: [...], keys: [...]} form of an axis: a leaf, not a level of dotted names."""
+    return isinstance(value, dict) and ("values" in value or "keys" in value)
+
+
+def _flatten(nested: dict, prefix: str = "", *, axes: bool = False) -> dict:
     out: dict = {}
     for key, value in nested.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(_flatten(value, name + "."))
+        if isinstance(value, dict) and not (axes and _is_keys_axis(value)):
+            out.update(_flatten(value, name + ".", axes=axes))
         else:
             out[name] = value
     return out
@@ -218,7 +227,7 @@ def load_matrix(path: str, overrides=()) -> Matrix:
     if overrides:
         # The file's own excludes are checked against the file's own axes (a typo is an error);
         # after overrides narrow an axis, an exclude that can no longer match is simply moot.
-        validate({**data, "axes": _flatten(data["axes"]), "params": _flatten(data["params"])}, path)
+        validate({**data, "axes": _flatten(data["axes"], axes=True), "params": _flatten(data["params"])}, path)
         # Every documented key can be overridden plainly (`strategy=pairwise`), set in the file or not.
         defaults = {"params": {}, "axes": {}, "env": {}, "exclude": [], "include": [], "executor": {},
                     "strategy": "full", "order": 2, "seed": 0, "repeats": 1, "timeout": 600, "kill_grace": 3}
@@ -226,7 +235,7 @@ def load_matrix(path: str, overrides=()) -> Matrix:
     for key in data:
         if key not in TOP_KEYS:
             raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
-    data["axes"] = _order_like(_flatten(data.get("axes") or {}), axes_order)
+    data["axes"] = _order_like(_flatten(data.get("axes") or {}, axes=True), axes_order)
     data["params"] = _order_like(_flatten(data.get("params") or {}), params_order)
     return replace(validate(data, path, prune_exclude=bool(overrides)), params_first=params_first)
 
@@ -297,7 +306,10 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     params = data.get("params") or {}
     axes_raw = data.get("axes") or {}
     axes: dict = {}
+    axis_keys: dict = {}
     for key, values in axes_raw.items():
+        if isinstance(values, dict):
+            values, axis_keys[key] = _keys_axis(values, key, path, params)
         if isinstance(values, (str, int, float, bool)) or values is None:
             raise BadInput(f"{path}: axes.{key}: expected a list of values, got {values!r} (write [{spell(values)}])")
         if not isinstance(values, list):
@@ -324,14 +336,15 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         from runner.knobs import COMMON_PARAMS
 
         known = set(probe_params) | set(COMMON_PARAMS)
-        for section, names in (("params", params), ("axes", axes)):
-            for key in names:
-                if key.startswith("env.") or key in known:
-                    continue
-                raise BadInput(
-                    f"{path}: {section}.{key}: probe {probe!r} has no parameter {key!r} "
-                    f"(it takes: {', '.join(sorted(known))}; env.NAME sets a variable)"
-                )
+        keyed = {f"{axis}.keys": k for axis, keys in axis_keys.items() for k in keys}
+        named = [("params", k, k) for k in params] + [("axes", k, k) for k in axes if k not in axis_keys]
+        for section, where, key in named + [("axes", where, k) for where, k in keyed.items()]:
+            if key.startswith("env.") or key in known:
+                continue
+            raise BadInput(
+                f"{path}: {section}.{where}: probe {probe!r} has no parameter {key!r} "
+                f"(it takes: {', '.join(sorted(known))}; env.NAME sets a variable)"
+            )
 
     exclude = _cells_list(data.get("exclude"), "exclude", path)
     if prune_exclude:
@@ -405,7 +418,28 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         kill_grace=_number(data, "kill_grace", path, 3, positive=False),
         executor=executor,
         description=str(description),
+        axis_keys=axis_keys,
     )
+
+
+def _keys_axis(raw: dict, key: str, path: str, params: dict) -> tuple:
+    """The {values: [...], keys: [k1, k2]} form: (its values, its keys)."""
+    extra = sorted(set(raw) - {"values", "keys"})
+    if extra:
+        raise BadInput(f"{path}: axes.{key}.{extra[0]}: unknown key (an axis mapping has only values: and keys:)")
+    values, keys = raw.get("values"), raw.get("keys")
+    if not isinstance(values, list) or not values or not all(_scalar_ok(v) for v in values):
+        raise BadInput(f"{path}: axes.{key}.values: expected a non-empty list of scalars, got {values!r}")
+    if (not isinstance(keys, list) or not keys or not all(isinstance(k, str) and k for k in keys)
+            or len(set(keys)) != len(keys)):
+        raise BadInput(f"{path}: axes.{key}.keys: expected a non-empty list of distinct key names "
+                       f"(the program's keys this axis sets), got {keys!r}")
+    for k in keys:
+        if k in params:
+            raise BadInput(f"{path}: axes.{key}.keys: {k} is also set in params; keep it in one place")
+        if k.startswith("env."):
+            raise BadInput(f"{path}: axes.{key}.keys: {k}: an env.* key cannot be set through keys; use an env.* axis")
+    return values, tuple(keys)
 
 
 def _cells_list(value, key: str, path: str) -> list[dict]:

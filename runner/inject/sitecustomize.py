@@ -1,26 +1,44 @@
 """Loaded by Python at start-up because crashmatrix put this folder on PYTHONPATH (`inject: true`).
 
-It applies the cell's process-level knobs to an unmodified training script:
-faulthandler, rlimits, start method, sharing strategy, threads, cuDNN flags.
-DataLoader workers started by spawn or forkserver are new interpreters with
-the same environment, so this runs in them too: exactly where those knobs
-are otherwise lost. Then it runs the sitecustomize this one hides, if any.
+It applies the cell's knobs to an unmodified training program: faulthandler, a private
+/dev/shm (shm_mb), rlimits and the start method now; torch's knobs, the DataLoader knobs
+and the batch counting once the program imports torch (runner/injection.py). DataLoader
+workers started by spawn or forkserver are new interpreters with the same environment, so
+this runs in them too: exactly where those knobs are otherwise lost. Then it runs the
+sitecustomize this one hides, if any.
+
+A knob that cannot be applied is said on stderr (`crashmatrix inject: ...`); the program
+starts all the same. Only shm_mb ends the cell early, as a skip: without it the cell would
+test something else than its name says.
 """
 
 import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+# Set by the cell's main process: its descendants (workers, re-executed ranks) see it.
+_ROOT_VAR = "CRASHMATRIX_INJECT_ROOT"
 
 
-def _load_knobs():
+def _load(filename: str, name: str):
     # By path, under a private name: the user's own code may have a package called `runner`.
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_crashmatrix_knobs", os.path.join(os.path.dirname(_HERE), "knobs.py"))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(_HERE), filename))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _skip(injection, reason: str) -> None:
+    """The cell cannot apply here: say so in the report and end before the program starts."""
+    report = os.environ.get("CRASHMATRIX_REPORT")
+    if report:
+        injection.write_json_atomic(report, {"status": "skip", "reason": reason})
+    print(f"crashmatrix: skip: {reason}", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    # os._exit: site.py would report a SystemExit raised from sitecustomize as an error.
+    os._exit(0)
 
 
 def _apply() -> None:
@@ -31,12 +49,50 @@ def _apply() -> None:
     import json
 
     faulthandler.enable(all_threads=True)
-    knobs = _load_knobs()
+    knobs = _load("knobs.py", "_crashmatrix_knobs")
+    injection = _load("injection.py", "_crashmatrix_injection")
     params = json.loads(raw)
-    # A spawned or forkserver worker must not pick the start method again.
-    in_worker = any("multiprocessing" in a or "spawn_main" in a for a in sys.argv)
-    knobs.set_rlimits(params)
-    knobs.apply_torch_knobs(params, in_worker=in_worker)
+    # A spawned or forkserver worker (or the resource tracker) must not pick the start method again.
+    argv = getattr(sys, "orig_argv", sys.argv)
+    in_worker = any("multiprocessing" in a for a in argv)
+    is_root = not in_worker and _ROOT_VAR not in os.environ
+    if is_root:
+        os.environ[_ROOT_VAR] = str(os.getpid())
+        if params.get("shm_mb") not in (None, "", 0, "0"):
+            # Once, here: the mount namespace is inherited by every process the program starts.
+            try:
+                knobs.private_shm(int(params["shm_mb"]))
+            except knobs.Unavailable as e:
+                _skip(injection, str(e))
+    _guarded(injection, "rlimit", knobs.set_rlimits, params)
+    if not in_worker and params.get("start_method") not in (None, ""):
+        _guarded(injection, "start_method", _keep_start_method, str(params["start_method"]), injection)
+    injection.install(params, knobs, in_worker=in_worker,
+                      report_path=os.environ.get("CRASHMATRIX_REPORT") if is_root else None)
+
+
+def _guarded(injection, what: str, fn, *args) -> None:
+    try:
+        fn(*args)
+    except Exception as e:
+        injection.warn(f"{what} not applied: {type(e).__name__}: {e}")
+
+
+def _keep_start_method(method: str, injection) -> None:
+    """Set the start method, and keep it: the program's own set_start_method would otherwise
+    change the knob under test, or raise `context has already been set`."""
+    import multiprocessing
+    import multiprocessing.context
+
+    multiprocessing.set_start_method(method, force=True)
+
+    def set_start_method(wanted, force=False):
+        if wanted != method:
+            injection.warn(f"start_method={method} is the cell's knob; the program's "
+                           f"set_start_method({wanted!r}) is ignored")
+
+    multiprocessing.context._default_context.set_start_method = set_start_method
+    multiprocessing.set_start_method = set_start_method
 
 
 def _chain() -> None:

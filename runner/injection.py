@@ -1,0 +1,245 @@
+"""What `inject: true` does inside an unmodified program once it imports torch.
+
+- torch's process knobs (sharing strategy, threads, cuDNN flags) are set right after `torch`
+  is imported, so a program that never imports torch never pays for it;
+- the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
+  and loaders Lightning re-creates go through DataLoader.__init__ too);
+- each DataLoader's batches are counted, and the cell's main process writes steps, steps/s
+  and memory peaks into CRASHMATRIX_REPORT when it exits.
+
+Loaded by path from runner/inject/sitecustomize.py under a private name: it imports nothing
+of `runner`, since the user's program may have a package of that name.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+
+PREFIX = "crashmatrix inject:"
+
+
+def warn(message: str) -> None:
+    print(f"{PREFIX} {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- import hook
+
+
+class _RunAfter:
+    """A module loader that runs `callback(module)` once the module has executed."""
+
+    def __init__(self, loader, callback):
+        self._loader = loader
+        self._callback = callback
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        try:
+            self._callback(module)
+        except Exception as e:  # the program must start whatever happens to a knob
+            warn(f"{module.__name__}: knobs not applied: {type(e).__name__}: {e}")
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
+class AfterImport:
+    """A meta path finder that watches a few module names and never imports anything itself."""
+
+    def __init__(self, callbacks: dict):
+        self.callbacks = dict(callbacks)
+
+    def find_spec(self, name, path, target=None):
+        if name not in self.callbacks:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or find is None:
+                continue
+            spec = find(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _RunAfter(spec.loader, self.callbacks.pop(name))
+        return spec
+
+
+# --------------------------------------------------------------------------- DataLoader knobs
+
+
+def _loader_value(key: str, value, as_bool):
+    if key in ("pin_memory", "persistent_workers"):
+        return as_bool(value)
+    return int(value)
+
+
+def force_loader_arguments(arguments: dict, forced: dict, start_method: str | None) -> None:
+    """Overwrite a DataLoader's bound arguments with the cell's knobs, keeping them consistent.
+
+    With no workers torch refuses persistent_workers, prefetch_factor and a multiprocessing
+    context, whoever set them. With workers, the cell's start_method wins over a context the
+    program passes itself: the start method is the knob under test.
+    """
+    arguments.update(forced)
+    if int(arguments.get("num_workers") or 0) == 0:
+        if arguments.get("persistent_workers"):
+            arguments["persistent_workers"] = False
+        for key in ("prefetch_factor", "multiprocessing_context"):
+            if arguments.get(key) is not None:
+                arguments[key] = None
+    elif start_method and arguments.get("multiprocessing_context") is not None:
+        arguments["multiprocessing_context"] = start_method
+
+
+class LoaderStats:
+    """Batches one DataLoader yielded, and when the first and the last came."""
+
+    def __init__(self):
+        self.batches = 0
+        self.first = self.last = 0.0
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if self.batches == 0:
+            self.first = now
+        self.last = now
+        self.batches += 1
+
+
+STATS: list[LoaderStats] = []
+
+
+def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
+    """Force the knobs in DataLoader.__init__ and count the batches its iterators yield."""
+    import inspect
+
+    loader_cls, iter_cls = module.DataLoader, module._BaseDataLoaderIter
+    original_init = loader_cls.__init__
+    signature = inspect.signature(original_init)
+
+    @functools.wraps(original_init)
+    def __init__(self, *args, **kwargs):
+        if forced or start_method:
+            try:
+                bound = signature.bind(self, *args, **kwargs)
+            except TypeError:  # let torch say what is wrong with the program's call
+                return original_init(self, *args, **kwargs)
+            force_loader_arguments(bound.arguments, forced, start_method)
+            args, kwargs = bound.args[1:], bound.kwargs
+        original_init(self, *args, **kwargs)
+        self._crashmatrix_stats = LoaderStats()
+        STATS.append(self._crashmatrix_stats)
+
+    original_iter_init, original_next = iter_cls.__init__, iter_cls.__next__
+
+    @functools.wraps(original_iter_init)
+    def iter_init(self, loader, *args, **kwargs):
+        original_iter_init(self, loader, *args, **kwargs)
+        self._crashmatrix_stats = getattr(loader, "_crashmatrix_stats", None)
+
+    @functools.wraps(original_next)
+    def __next__(self):
+        batch = original_next(self)
+        stats = getattr(self, "_crashmatrix_stats", None)
+        if stats is not None:
+            stats.tick()
+        return batch
+
+    loader_cls.__init__, iter_cls.__init__, iter_cls.__next__ = __init__, iter_init, __next__
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def _peak_rss_mb() -> float | None:
+    # VmHWM, not ru_maxrss: ru_maxrss survives exec and would count the controller's fork.
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def metrics() -> dict:
+    """steps and steps_per_s of the busiest DataLoader, peak RSS, peak GPU memory where CUDA ran."""
+    busiest = max(STATS, key=lambda s: s.batches, default=None)
+    out = {"steps": busiest.batches if busiest else None, "steps_per_s": None,
+           "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
+    if busiest and busiest.batches > 1 and busiest.last > busiest.first:
+        out["steps_per_s"] = round((busiest.batches - 1) / (busiest.last - busiest.first), 3)
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_initialized():
+            out["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
+    except Exception as e:
+        warn(f"peak GPU memory not read: {type(e).__name__}: {e}")
+    return out
+
+
+def write_json_atomic(path: str, data: dict) -> None:
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, default=str)
+    os.replace(tmp, path)
+
+
+def write_metrics(path: str) -> None:
+    """Merge the metrics into the report; what the program wrote there itself wins, and no status
+    is added: the exit status alone decides the outcome."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        report = {}
+    if not isinstance(report, dict):
+        report = {}
+    own = report.get("metrics") if isinstance(report.get("metrics"), dict) else {}
+    report["metrics"] = {**metrics(), **own}
+    write_json_atomic(path, report)
+
+
+# --------------------------------------------------------------------------- wiring
+
+
+def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) -> None:
+    """Hook torch's import for the knobs; in the cell's main process, write metrics at exit."""
+    torch_params = {k: v for k, v in params.items() if k != "start_method" and not (in_worker and k == "num_threads")}
+    forced = {k: _loader_value(k, params[k], knobs.as_bool) for k in knobs.LOADER_KNOBS
+              if params.get(k) not in (None, "")}
+    start_method = None if in_worker else (str(params.get("start_method") or "") or None)
+
+    def on_torch(_module):
+        knobs.apply_torch_knobs(torch_params, in_worker=True)
+
+    sys.meta_path.insert(0, AfterImport({
+        "torch": on_torch,
+        "torch.utils.data.dataloader": lambda m: patch_dataloader(m, forced, start_method),
+    }))
+    if report_path:
+        import atexit
+
+        pid = os.getpid()
+        # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child
+        # inherits the handler, hence the pid.
+        atexit.register(lambda: os.getpid() == pid and _write_metrics_safely(report_path))
+
+
+def _write_metrics_safely(path: str) -> None:
+    try:
+        write_metrics(path)
+    except Exception as e:
+        warn(f"metrics not written to {path}: {type(e).__name__}: {e}")
