@@ -42,7 +42,8 @@ def main(config_dir: str, config_name: str) -> int:
             cfg = compose(config_name=config_name)
         data = _plain(cfg)
     except Exception as e:  # noqa: BLE001 (any failure to compose is the answer, as one line)
-        message = " ".join(str(e).split()) or type(e).__name__
+        # Hydra appends its search path to a missing config; the first part says what is missing.
+        message = " ".join(str(e).split()).split(" Config search path")[0] or type(e).__name__
         print(f"{type(e).__name__}: {message}", file=sys.stderr)
         return 3
     json.dump(data, sys.stdout)

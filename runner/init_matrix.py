@@ -93,6 +93,7 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
     except subprocess.TimeoutExpired:
         raise BadInput(f"{app}: composing its config took more than {timeout:.0f} s") from None
     config_file = os.path.join(main.config_dir, main.config_name)
+    config_file += "" if config_file.endswith(".yaml") else ".yaml"
     if done.returncode != 0:
         lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
         reason = lines[-1] if lines else f"exit status {done.returncode}"
@@ -189,12 +190,6 @@ def classify(key: str) -> tuple[str, object] | None:
     return None
 
 
-def _inject_knobs() -> set:
-    from runner.knobs import PROCESS_KNOBS
-
-    return set(PROCESS_KNOBS) | {"num_workers", "pin_memory", "persistent_workers", "prefetch_factor", "wandb"}
-
-
 def app_axes(flat: dict) -> tuple[list[Axis], dict]:
     """Axes of the app's own suspect keys (keys sharing a name move together), and the keys the
     DataLoader knobs replace: {leaf: {key: value}}."""
@@ -212,7 +207,9 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
         values = alternatives(value)
         if values is not None:
             groups.setdefault((leaf, why), []).append((key, values))
-    knobs = _inject_knobs()
+    from runner.knobs import INJECT_KNOBS
+
+    knobs = set(INJECT_KNOBS)  # an axis by one of these names would be taken as the knob
     axes = []
     for (leaf, why), members in groups.items():
         keys = [k for k, _ in members]

@@ -14,6 +14,7 @@ README have a real crash and a real failure to find:
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 
 import hydra
@@ -23,6 +24,8 @@ import torch.nn.functional as F
 from omegaconf import DictConfig
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+log = logging.getLogger("ocr_app")
 
 
 class SyntheticText(Dataset):
@@ -61,8 +64,11 @@ class TextData(pl.LightningDataModule):
         dataset = SyntheticText(d.num_samples, d.image_size, d.channels, self.seed + offset,
                                 segv_in_worker=self.segv_in_worker and stage == "train")
         lc = d.dataloaders[f"{stage}_dataloader"]
-        return DataLoader(dataset, batch_size=lc.batch_size, shuffle=stage == "train", num_workers=lc.num_workers,
-                          pin_memory=lc.pin_memory, persistent_workers=lc.persistent_workers)
+        loader = DataLoader(dataset, batch_size=lc.batch_size, shuffle=stage == "train", num_workers=lc.num_workers,
+                            pin_memory=lc.pin_memory, persistent_workers=lc.persistent_workers)
+        log.info("%s_dataloader: num_workers=%d pin_memory=%s persistent_workers=%s", stage, loader.num_workers,
+                 loader.pin_memory, loader.persistent_workers)
+        return loader
 
     def train_dataloader(self):
         return self._loader("train", 0)
