@@ -5,8 +5,15 @@ and in its own process so the controller never imports Hydra's app-side machiner
 It imports Hydra only. On failure: one line on stderr, exit status 3.
 """
 
-import json
+import os
 import sys
+
+# Run by path, Python puts this folder first on sys.path, where runner's html.py and secrets.py
+# would shadow the standard library's for Hydra.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import json  # noqa: E402
 
 
 def _plain(node):

@@ -185,7 +185,7 @@ def classify(key: str) -> tuple[str, object] | None:
         return ("an image-logging switch", _both)
     if in_logger and leaf == "mode":
         return ("the logger's mode (WANDB_MODE, the wandb knob, wins where the app reads it)", _logger_mode)
-    if (in_logger and leaf in ("enabled", "enable", "use", "active")) or "wandb" in leaf:
+    if (in_logger and leaf in ("enabled", "enable", "use", "active")) or "wandb" in leaf or leaf == "logger":
         return ("a logger switch", _both)
     return None
 

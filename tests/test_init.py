@@ -145,3 +145,11 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
         logged = (cell / "stdout.log").read_text()
         workers = row["num_workers"]
         assert f"train_dataloader: num_workers={workers} pin_memory=False persistent_workers={workers != '0'}" in logged
+
+
+def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
+    code = ("import sys; from runner.cli import main; rc = main(['init', %r, '--out', %r]); "
+            "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))"
+            % (APP, str(tmp_path / "m.yaml")))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
