@@ -182,7 +182,7 @@ def classify(key: str) -> tuple[str, object] | None:
     if leaf == "deterministic" or "cudnn" in key.lower() or leaf in ("benchmark", "allow_tf32"):
         return ("a cuDNN flag", _deterministic if leaf == "deterministic" else _both)
     if "image" in leaf:
-        return ("an image-logging switch", _both)
+        return ("an image switch (per-batch image logging is a suspect)", _both)
     if in_logger and leaf == "mode":
         return ("the logger's mode (WANDB_MODE, the wandb knob, wins where the app reads it)", _logger_mode)
     if (in_logger and leaf in ("enabled", "enable", "use", "active")) or "wandb" in leaf or leaf == "logger":
