@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+from conftest import ROOT, crashmatrix
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP = "examples/ocr_app/train.py"
 LOADERS = ("train", "val", "test", "predict")
 
 
-def crashmatrix(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "runner", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, check=False)
-
-
 def init(out, app=APP):
-    return crashmatrix("init", str(app), "--out", str(out))
+    return crashmatrix("init", app, "--out", out, cwd=ROOT)
 
 
 def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
@@ -51,7 +45,7 @@ def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
     # The app's loader keys for the forced knobs are named in a comment, not passed.
     text = out.read_text()
     assert "data.dataloaders.predict_dataloader.num_workers" in text.split("num_workers: [0, 2]")[0]
-    shown = crashmatrix("show", str(out), "--format", "json")
+    shown = crashmatrix("show", out, "--format", "json", cwd=ROOT)
     assert shown.returncode == 0, shown.stderr
     assert 1 < len(json.loads(shown.stdout)) < 30
 
@@ -124,10 +118,11 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
                  "axes.log_images=[true]", "axes.all_persistent_workers.values=[true]", "axes.trainer.precision=['32']",
                  "axes.trainer.benchmark=[false]", "axes.trainer.deterministic=[false]", "axes.logger.enabled=[true]",
                  "axes.logger.mode=[offline]"]
-    done = crashmatrix("run", str(matrix), *one_value, "strategy=full", "+params.stages=[fit]",
-                       "+params.trainer.max_steps=2", "--jobs", "2", "--out", str(run), timeout=900)
+    done = crashmatrix("run", matrix, *one_value, "strategy=full", "+params.stages=[fit]",
+                       "+params.trainer.max_steps=2", "--jobs", "2", "--out", run, cwd=ROOT, timeout=900)
     assert done.returncode == 0, done.stderr
-    rows = list(csv.DictReader(open(run / "results.csv")))
+    with open(run / "results.csv") as f:
+        rows = list(csv.DictReader(f))
     assert sorted(r["num_workers"] for r in rows) == ["0", "2"]
     for row in rows:
         cell = run / row["log_dir"]
@@ -148,8 +143,8 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
 
 
 def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
-    code = ("import sys; from runner.cli import main; rc = main(['init', %r, '--out', %r]); "
-            "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))"
-            % (APP, str(tmp_path / "m.yaml")))
+    out = str(tmp_path / "m.yaml")
+    code = (f"import sys; from runner.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
+            "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
