@@ -124,6 +124,8 @@ def cmd_show(args) -> int:
         from tabulate import tabulate
 
         print(tabulate(rows, headers=["cell_id"] + cols))
+        for axis, keys in matrix.axis_keys.items():
+            print(f"{axis} sets: {', '.join(keys)}")
         print(f"\n{len(cells)} cells x {matrix.repeats} repeats = {len(cells) * matrix.repeats} runs ({matrix.strategy})")
     return 0
 

@@ -223,7 +223,12 @@ def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) ->
     start_method = None if in_worker else (str(params.get("start_method") or "") or None)
 
     def on_torch(_module):
-        knobs.apply_torch_knobs(torch_params, in_worker=True)
+        # One at a time: a knob torch refuses must not cost the others.
+        for key, value in torch_params.items():
+            try:
+                knobs.apply_torch_knobs({key: value}, in_worker=True)
+            except Exception as e:
+                warn(f"{key}={value} not applied: {type(e).__name__}: {e}")
 
     sys.meta_path.insert(0, AfterImport({
         "torch": on_torch,
