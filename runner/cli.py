@@ -250,8 +250,11 @@ COMMANDS["compare"] = cmd_compare
 def cmd_init(args) -> int:
     from runner.init_matrix import init_matrix
 
-    out, n_axes, strategy = init_matrix(args.app, args.out)
-    print(f"wrote {out}: {n_axes} axes ({strategy}); look: crashmatrix show {out}; run: crashmatrix run {out} --jobs 2")
+    w = init_matrix(args.app, args.out)
+    pairwise = f" (pairwise; {w.full} in full)" if w.cells < w.full else ""
+    print(f"wrote {w.path}: {w.axes} axes, {w.cells} cells{pairwise}")
+    print(f"look: crashmatrix show {w.path}")
+    print(f"run:  crashmatrix run {w.path} --jobs 2")
     return 0
 
 

@@ -36,6 +36,14 @@ class Axis:
 
 
 @dataclass(frozen=True)
+class Written:
+    path: str
+    axes: int
+    cells: int
+    full: int  # cells of the full product (more than `cells` when the matrix is pairwise)
+
+
+@dataclass(frozen=True)
 class HydraMain:
     config_dir: str
     config_name: str
@@ -310,8 +318,26 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
     return "\n".join(lines)
 
 
-def init_matrix(app: str, out: str | None = None) -> tuple[str, int, str]:
-    """Write the starter matrix for APP; returns (path written, axes, strategy). Never overwrites."""
+def _cells(text: str, out: str) -> int:
+    """The cells of the matrix text, read back as `crashmatrix run` will read it: init never writes
+    a file that run would refuse."""
+    import tempfile
+
+    from runner.expand import expand
+    from runner.spec import load_matrix
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, os.path.basename(out) or "matrix.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        try:
+            return len(expand(load_matrix(path)))
+        except BadInput as e:
+            raise BadInput(f"init wrote a matrix crashmatrix refuses (a bug; please report it): {e}") from None
+
+
+def init_matrix(app: str, out: str | None = None) -> Written:
+    """Write the starter matrix for APP. Never overwrites."""
     main = find_hydra_main(app)
     out = out or os.path.join(os.path.dirname(app), "crashmatrix.yaml")
     if os.path.lexists(out):
@@ -320,6 +346,7 @@ def init_matrix(app: str, out: str | None = None) -> tuple[str, int, str]:
     own, forced = app_axes(flat)
     knobs = knob_axes(forced, uses_wandb(app, flat))
     text = render(app, out, main, knobs, own)
+    cells = _cells(text, out)
     try:
         with open(out, "x", encoding="utf-8") as f:
             f.write(text)
@@ -327,5 +354,4 @@ def init_matrix(app: str, out: str | None = None) -> tuple[str, int, str]:
         raise BadInput(f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)") from None
     except OSError as e:
         raise BadInput(f"{out}: cannot write it: {e.strerror}") from None
-    strategy = "pairwise" if product(knobs + own) > PAIRWISE_ABOVE else "full"
-    return out, len(knobs) + len(own), strategy
+    return Written(out, len(knobs) + len(own), cells, product(knobs + own))
