@@ -24,7 +24,8 @@ PRECISIONS = ["32", "16-mixed", "bf16-mixed"]
 START_METHODS = ["fork", "spawn", "forkserver"]
 # DataLoader arguments that inject forces on every DataLoader: the app's keys for them are replaced, not axes.
 FORCED_LOADER_KEYS = ("num_workers", "pin_memory")
-PAIRWISE_ABOVE = 64  # cells in the full product beyond which the starter matrix is pairwise
+PAIRWISE_ABOVE = 64
+NOTES = {"the logger's mode": "; WANDB_MODE (the wandb knob) wins where the app reads it"}  # cells in the full product beyond which the starter matrix is pairwise
 
 
 @dataclass
@@ -192,7 +193,7 @@ def classify(key: str) -> tuple[str, object] | None:
     if "image" in leaf:
         return ("an image switch (per-batch image logging is a suspect)", _both)
     if in_logger and leaf == "mode":
-        return ("the logger's mode (WANDB_MODE, the wandb knob, wins where the app reads it)", _logger_mode)
+        return ("the logger's mode", _logger_mode)
     if (in_logger and leaf in ("enabled", "enable", "use", "active")) or "wandb" in leaf or leaf == "logger":
         return ("a logger switch", _both)
     return None
@@ -223,11 +224,12 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
         keys = [k for k, _ in members]
         values = members[0][1]
         if len(keys) == 1 and keys[0] not in knobs:
-            axes.append(Axis(keys[0], values, why=f"{why}: the app's {keys[0]} (now {_spell(values[0])})"))
+            axes.append(Axis(keys[0], values, why=f"{why}: the app's {keys[0]} (now {_spell(values[0])}){NOTES.get(why, '')}"))
         else:
             now = ", ".join(sorted({_spell(v[0]) for _, v in members}))
             name = f"all_{leaf}" if len(keys) > 1 else "app_" + keys[0].replace(".", "_")
-            axes.append(Axis(name, values, keys=keys, why=f"{why}: {len(keys)} keys of the app, moved together (now {now})"))
+            axes.append(Axis(name, values, keys=keys,
+                             why=f"{why}: {len(keys)} keys of the app, moved together (now {now}){NOTES.get(why, '')}"))
     return axes, forced
 
 
@@ -308,7 +310,8 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
     for axis in own:
         lines += _comment(axis.why)
         if axis.keys:
-            lines += [f"  {axis.name}:", f"    values: {_flow(axis.values)}", f"    keys: {_flow(axis.keys)}"]
+            lines += [f"  {axis.name}:", f"    values: {_flow(axis.values)}", "    keys:"]
+            lines += [f"      - {_flow([k])[1:-1]}" for k in axis.keys]
         else:
             lines.append(f"  {axis.name}: {_flow(axis.values)}")
     if cells > PAIRWISE_ABOVE:
