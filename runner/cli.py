@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true")
 
     sub.add_parser("probes", help="the built-in probes and their parameters")
+
+    i = sub.add_parser("init", help="write a starter matrix from a Hydra app's own config")
+    i.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
+    i.add_argument("--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten")
     return p
 
 
@@ -290,6 +294,20 @@ def cmd_compare(args) -> int:
 COMMANDS = {"run": cmd_run, "rerun": cmd_rerun, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes,
             "bisect": cmd_bisect, "explain": cmd_explain}
 COMMANDS["compare"] = cmd_compare
+
+
+def cmd_init(args) -> int:
+    from runner.init_matrix import init_matrix
+
+    w = init_matrix(args.app, args.out)
+    pairwise = f" (pairwise; {w.full} in full)" if w.cells < w.full else ""
+    print(f"wrote {w.path}: {w.axes} axes, {w.cells} cells{pairwise}")
+    print(f"look: crashmatrix show {w.path}")
+    print(f"run:  crashmatrix run {w.path} --jobs 2")
+    return 0
+
+
+COMMANDS["init"] = cmd_init
 
 
 def _parse(argv):

@@ -1,0 +1,150 @@
+"""`crashmatrix init APP.py`: a starter matrix from a real Hydra app's config, checked by the real CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, crashmatrix
+
+APP = "examples/ocr_app/train.py"
+LOADERS = ("train", "val", "test", "predict")
+
+
+def init(out, app=APP):
+    return crashmatrix("init", app, "--out", out, cwd=ROOT)
+
+
+def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
+    from runner.spec import load_matrix
+
+    out = tmp_path / "m.yaml"
+    done = init(out)
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {out}" in done.stdout
+    m = load_matrix(str(out))
+    assert m.command == ("python", APP) and m.inject and m.strategy == "pairwise"
+    # Knobs first, from outside; the app's loaders had 0 workers and no pinning, so those lead.
+    assert m.axes["start_method"] == ["fork", "spawn", "forkserver"]
+    assert m.axes["num_workers"] == [0, 2]
+    assert m.axes["pin_memory"] == [False, True]
+    assert m.axes["wandb"] == ["disabled", "offline"]
+    # The app's own suspects, current value first.
+    assert m.axes["log_images"] == [True, False]
+    assert m.axes["trainer.precision"] == ["32", "16-mixed", "bf16-mixed"]
+    assert m.axes["trainer.benchmark"] == [False, True]
+    assert m.axes["trainer.deterministic"] == [False, True]
+    assert m.axes["logger.enabled"] == [True, False]
+    assert m.axes["logger.mode"] == ["offline", "disabled"]
+    assert m.axes["all_persistent_workers"] == [False, True]
+    assert m.axis_keys["all_persistent_workers"] == tuple(
+        f"data.dataloaders.{s}_dataloader.persistent_workers" for s in LOADERS)
+    assert len(m.axes) == 11  # nothing else: image_size, batch_size, the fault switch are not suspects by name
+    # The app's loader keys for the forced knobs are named in a comment, not passed.
+    text = out.read_text()
+    assert "data.dataloaders.predict_dataloader.num_workers" in text.split("num_workers: [0, 2]")[0]
+    shown = crashmatrix("show", out, "--format", "json", cwd=ROOT)
+    assert shown.returncode == 0, shown.stderr
+    assert 1 < len(json.loads(shown.stdout)) < 30
+
+
+def test_init_never_writes_over_a_file(tmp_path):
+    out = tmp_path / "m.yaml"
+    out.write_text("mine\n")
+    done = init(out)
+    assert done.returncode == 2
+    assert str(out) in done.stderr and "already exists" in done.stderr
+    assert out.read_text() == "mine\n"
+
+
+def _app(tmp_path, source: str, config: str | None = "x: 1\n"):
+    app = tmp_path / "app.py"
+    app.write_text(source)
+    if config is not None:
+        (tmp_path / "conf").mkdir()
+        (tmp_path / "conf" / "config.yaml").write_text(config)
+    return app
+
+
+HYDRA_APP = 'import hydra\n\n@hydra.main(config_path="conf", config_name="config", version_base=None)\ndef main(cfg):\n    pass\n'
+
+
+@pytest.mark.parametrize(
+    "source, config, reason",
+    [
+        (None, None, "no such file"),
+        ("print('hello')\n", None, "no @hydra.main"),
+        ("def f(:\n", None, "not Python"),
+        (HYDRA_APP.replace('config_path="conf"', "config_path=CONF"), "x: 1\n", "config_path as a plain string"),
+        (HYDRA_APP.replace('"conf"', '"nowhere"'), "x: 1\n", "no such folder"),
+        (HYDRA_APP, "x: [1, 2\n", "does not compose"),
+        (HYDRA_APP, "defaults:\n  - model: missing\n", "does not compose"),
+    ],
+    ids=["missing", "not-hydra", "syntax", "computed-path", "no-folder", "bad-yaml", "missing-group"],
+)
+def test_bad_apps_exit_2_with_one_line_naming_the_file(tmp_path, source, config, reason):
+    app = tmp_path / "app.py" if source is None else _app(tmp_path, source, config)
+    out = tmp_path / "m.yaml"
+    done = init(out, app)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(app) in lines[0] and reason in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+    assert not out.exists()
+
+
+def test_a_good_tiny_app_gets_knobs_only(tmp_path):
+    app = _app(tmp_path, HYDRA_APP, "lr: 0.1\nloader: {num_workers: 4, pin_memory: true}\n")
+    done = init(tmp_path / "m.yaml", app)
+    assert done.returncode == 0, done.stderr
+    from runner.spec import load_matrix
+
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert list(m.axes) == ["start_method", "num_workers", "pin_memory"]  # no wandb: the app does not use it
+    assert m.axes["num_workers"] == [4, 0] and m.axes["pin_memory"] == [True, False]
+    assert m.strategy == "full"
+
+
+def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(tmp_path):
+    """init's matrix for the real Hydra + Lightning app, cut to two spawn cells: no cell is lost to an
+    argument the app does not know, a keys axis reaches every loader, knobs never arrive as arguments."""
+    import csv
+
+    matrix, run = tmp_path / "m.yaml", tmp_path / "run"
+    assert init(matrix).returncode == 0
+    one_value = ["axes.start_method=[spawn]", "axes.pin_memory=[false]", "axes.wandb=[offline]",
+                 "axes.log_images=[true]", "axes.all_persistent_workers.values=[true]", "axes.trainer.precision=['32']",
+                 "axes.trainer.benchmark=[false]", "axes.trainer.deterministic=[false]", "axes.logger.enabled=[true]",
+                 "axes.logger.mode=[offline]"]
+    done = crashmatrix("run", matrix, *one_value, "strategy=full", "+params.stages=[fit]",
+                       "+params.trainer.max_steps=2", "--jobs", "2", "--out", run, cwd=ROOT, timeout=900)
+    assert done.returncode == 0, done.stderr
+    with open(run / "results.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["num_workers"] for r in rows) == ["0", "2"]
+    for row in rows:
+        cell = run / row["log_dir"]
+        stderr = (cell / "stderr.log").read_text(errors="replace")
+        assert "Could not override" not in stderr and "not in struct" not in stderr
+        assert row["outcome"] == "pass", (row["error"], stderr[-2000:])
+        assert float(row["steps_per_s"]) > 0  # an unmodified app gets metrics too
+        # What the app received, as Hydra recorded it: its own keys, every loader's, and no knob.
+        received = (cell / ".hydra" / "overrides.yaml").read_text()
+        for stage in LOADERS:
+            assert f"data.dataloaders.{stage}_dataloader.persistent_workers=true" in received
+        for knob in ("start_method", "num_workers", "pin_memory", "wandb"):
+            assert f"- {knob}=" not in received
+        # The loaders the app built, as it logged them: the forced workers; persistence dropped without workers.
+        logged = (cell / "stdout.log").read_text()
+        workers = row["num_workers"]
+        assert f"train_dataloader: num_workers={workers} pin_memory=False persistent_workers={workers != '0'}" in logged
+
+
+def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
+    out = str(tmp_path / "m.yaml")
+    code = (f"import sys; from runner.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
+            "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr

@@ -1,0 +1,91 @@
+"""The Hydra + Lightning + wandb app of examples/ocr_app, unmodified, under inject: its planted crash
+and failure come out as a user would read them, and the knobs reach its DataLoaders from outside."""
+
+from __future__ import annotations
+
+import csv
+
+from conftest import ROOT, crashmatrix
+
+# The app's own config has no workers anywhere: only the forced num_workers knob gives its loaders
+# workers, so a worker_crash proves the knob arrived. Pairwise over three two-valued axes still holds
+# every pair: a (2 workers, segv) cell, a (0 workers, size 32) cell and a (0 workers, size 30) cell.
+MATRIX = f"""\
+name: ocr-app-test
+command: [python, {ROOT}/examples/ocr_app/train.py]
+inject: true
+params:
+  stages: [fit]
+  trainer.max_steps: 2
+axes:
+  start_method: [fork]
+  num_workers: [0, 2]
+  fault.worker_segv: [false, true]
+  data.image_size: [32, 30]
+strategy: pairwise
+timeout: 300
+"""
+
+
+def expected(row) -> str:
+    if row["num_workers"] == "2" and row["fault.worker_segv"] == "true":
+        return "worker_crash"
+    return "fail" if row["data.image_size"] == "30" else "pass"
+
+
+def test_planted_crash_and_failure_under_forced_workers(tmp_path):
+    matrix, run = tmp_path / "m.yaml", tmp_path / "run"
+    matrix.write_text(MATRIX)
+    done = crashmatrix("run", matrix, "--jobs", "2", "--out", run, cwd=tmp_path, timeout=900)
+    assert done.returncode == 0, done.stderr
+    with open(run / "results.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert {expected(r) for r in rows} == {"pass", "fail", "worker_crash"}
+    for row in rows:
+        log = (run / row["log_dir"] / "stderr.log").read_text(errors="replace")[-3000:]
+        assert row["outcome"] == expected(row), (row, log)
+        if row["outcome"] == "worker_crash":
+            assert row["signal"] == "SIGSEGV" and "DataLoader worker" in row["error"], row
+        elif row["outcome"] == "fail":
+            assert row["error"].startswith("ValueError: Target size (torch.Size([4, 1, 30, 30])) must be the same"), row
+        else:
+            assert float(row["steps_per_s"]) > 0 and float(row["peak_rss_mb"]) > 0, row
+    explained = crashmatrix("explain", run, cwd=tmp_path)
+    assert "worker_crash SIGSEGV when num_workers=2 and fault.worker_segv=true" in explained.stdout, explained.stdout
+
+
+def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_path):
+    """As a user with crashmatrix pip-installed (not editable): init on their app, then run it."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from test_wheel import _fresh_venv, _wheel
+
+    python = _fresh_venv(tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q", _wheel(tmp_path)],
+                   check=True, capture_output=True)
+    work = tmp_path / "project"
+    shutil.copytree(os.path.join(ROOT, "examples", "ocr_app"), work,
+                    ignore=shutil.ignore_patterns("matrix.yaml", "*.md", "outputs", "__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    tool = str(tmp_path / "venv" / "bin" / "crashmatrix")
+
+    def cli(*args):
+        return subprocess.run([tool, *map(str, args)], cwd=work, env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+
+    made = cli("init", "train.py")
+    assert made.returncode == 0 and (work / "crashmatrix.yaml").exists(), made.stderr
+    one_value = [f"axes.{k}=[{v}]" for k, v in (
+        ("start_method", "forkserver"), ("pin_memory", "false"), ("wandb", "offline"), ("log_images", "true"),
+        ("all_persistent_workers.values", "false"), ("trainer.precision", "'32'"), ("trainer.benchmark", "false"),
+        ("trainer.deterministic", "false"), ("logger.enabled", "true"), ("logger.mode", "offline"))]
+    ran = cli("run", "crashmatrix.yaml", *one_value, "+axes.fault.worker_segv=[true]", "strategy=full",
+              "+params.stages=[fit]", "--jobs", "2", "--out", "run")
+    assert ran.returncode == 0, ran.stderr
+    with open(work / "run" / "results.csv") as f:
+        outcomes = {r["num_workers"]: (r["outcome"], r["signal"]) for r in csv.DictReader(f)}
+    # The planted segfault needs a worker; only the forced knob gives the app's loaders one.
+    assert outcomes == {"0": ("pass", ""), "2": ("worker_crash", "SIGSEGV")}, outcomes
