@@ -49,7 +49,8 @@ CAUSES: tuple = (
     Cause("nccl_timeout", Outcome.CUDA_ERROR, _p(r"Watchdog caught collective operation timeout")),
     Cause("nccl_error", Outcome.CUDA_ERROR, _p(r"NCCL error")),
     Cause("missing_main_guard", Outcome.FAIL, _p(
-        r"An attempt has been made to start a new process before\s+the current process has finished")),
+        r"An attempt has been made to start a new process before\s+the\s+current\s+process\s+has\s+finished"
+        r"\s+its\s+bootstrapping\s+phase\.?")),
     Cause("worker_bus_error_shm", Outcome.WORKER_CRASH, _p(
         r"DataLoader worker \(pid \d+\) is killed by signal: Bus error",
         r"ERROR: Unexpected bus error encountered in worker")),
@@ -73,6 +74,8 @@ NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the cell
 JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
+# Signatures that only restate the outcome word: kept in results.csv, left out of one-line kind texts.
+RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
 _LOST_WORKER = re.compile(r"^(?:\w+\.)*Connection(?:Reset|Refused)Error\b.*$", re.M)
@@ -88,9 +91,10 @@ class Found:
 
 
 def line_of(text: str, m: re.Match) -> str:
+    """The whole line(s) the match touches, as one line."""
     start = text.rfind("\n", 0, m.start()) + 1
     end = text.find("\n", m.end())
-    return text[start : end if end != -1 else len(text)].strip()
+    return " ".join(text[start : end if end != -1 else len(text)].split())
 
 
 def last_match(pattern: re.Pattern, text: str):

@@ -126,7 +126,7 @@ def test_json_and_three_runs(runs):
     assert cell["cell_id"] == ids[("4", "true")] and cell["values"] == {"num_workers": "4", "pin_memory": "true"}
     assert cell["runs"]["A"]["summary"] == "2/2 pass"
     assert cell["runs"]["B"]["summary"] == "2/2 crash SIGSEGV"
-    assert cell["runs"]["B"]["kinds"] == [{"outcome": "crash", "signal": "SIGSEGV", "runs": 2}]
+    assert cell["runs"]["B"]["kinds"] == [{"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal", "runs": 2}]
     assert sorted((c["cell_id"], tuple(c["present_in"])) for c in data["only_in_some"]) == sorted(
         [(ids[("8", "false")], ("B",)), (ids[("8", "true")], ("B",))])
     assert data["same"] == 3
