@@ -17,6 +17,7 @@ from runner import dd, engine
 from runner.cell import Cell, CellRun, spell
 from runner.errors import BadInput
 from runner.outcome import NOT_FAILURES
+from runner.report import failure_kind
 from runner.spec import Matrix
 from runner.store import RunDir, read_rows
 
@@ -64,9 +65,9 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
         raise BadInput(f"{path}: no cell passed in every run; give --good/--bad with a matrix instead")
-    kinds = Counter((r["outcome"], r["signal"]) for rs in failing.values() for r in rs if r["outcome"] not in NOT_FAILURES)
-    kind = kinds.most_common(1)[0][0]
-    candidates = [k for k, rs in failing.items() if any((r["outcome"], r["signal"]) == kind for r in rs)]
+    kinds = Counter(failure_kind(r) for rs in failing.values() for r in rs if r["outcome"] not in NOT_FAILURES)
+    kind = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    candidates = [k for k, rs in failing.items() if any(failure_kind(r) == kind for r in rs)]
     best = min(((sum(a != b for a, b in zip(f, p)), f, p) for f in candidates for p in passing), key=lambda t: t[0])
     _, bad_key, good_key = best
     return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
@@ -99,7 +100,7 @@ class _Runner:
             what = r.outcome + (f" {r.signal}" if r.signal else "")
             print(f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
                   file=self.stream, flush=True)
-        return dd.Observation(r.outcome, r.signal)
+        return dd.Observation(r.outcome, r.signal, r.signature)
 
 
 def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,

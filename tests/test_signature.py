@@ -82,3 +82,54 @@ timeout: 120
     assert r["outcome"] == "fail"
     assert r["error"].startswith("lightning_fabric.utilities.exceptions.MisconfigurationException: `Trainer(devices=0)`")
     assert r["signature"] == r["error"]
+
+
+def _make_old(run_dir, drop_repeat: str):
+    """results.csv as crashmatrix wrote it before signature and where: those columns gone, one run dropped
+    (its cell directory too, so that --resume runs it again)."""
+    path = os.path.join(run_dir, "results.csv")
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        header = [c for c in reader.fieldnames if c not in ("signature", "where")]
+        kept = [r for r in reader if r["repeat"] != drop_repeat]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(kept)
+    for name in os.listdir(os.path.join(run_dir, "cells")):
+        if name.endswith(f"-r{drop_repeat}"):
+            import shutil
+
+            shutil.rmtree(os.path.join(run_dir, "cells", name))
+    return header
+
+
+def test_an_older_results_csv_without_signature_still_resumes_reports_compares_and_explains(tmp_path, write):
+    path = write("old.yaml", f"""\
+name: old
+command: [{sys.executable}, -c, "import sys; sys.exit('boom' if sys.argv[1] == 'i=1' else 0)"]
+axes:
+  i: [0, 1]
+repeats: 2
+timeout: 60
+""")
+    for name in ("old", "new"):
+        proc = crashmatrix("run", path, "--out", tmp_path / name, "--jobs", "2", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+    header = _make_old(tmp_path / "old", drop_repeat="1")
+
+    proc = crashmatrix("run", "--resume", tmp_path / "old", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "old" / "results.csv", newline="") as f:
+        lines = list(csv.reader(f))
+    assert lines[0] == header  # the old header kept, and every row as wide as it
+    assert len(lines) == 5 and {len(line) for line in lines} == {len(header)}
+    assert {(r["i"], r["outcome"], r["error"]) for r in rows(tmp_path / "old")} == {("0", "pass", ""), ("1", "fail", "boom")}
+
+    for verb in (["report", tmp_path / "old"], ["report", tmp_path / "old", "--by", "i"], ["explain", tmp_path / "old"]):
+        proc = crashmatrix(*verb, cwd=tmp_path)
+        assert proc.returncode == 0, (verb, proc.stderr)
+    # An old run beside a new one: compared on outcome and signal alone, so nothing differs.
+    proc = crashmatrix("compare", tmp_path / "old", tmp_path / "new", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "No cell differs" in proc.stdout
