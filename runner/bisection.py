@@ -111,7 +111,7 @@ class _Runner:
             what = r.outcome + (f" {r.signal}" if r.signal else "")
             print(f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
                   file=self.stream, flush=True)
-        return dd.Observation(r.outcome, r.signal)
+        return dd.Observation(r.outcome, r.signal, r.signature)
 
 
 def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,

@@ -1,8 +1,9 @@
-"""From how a cell's process ended to an outcome word, a signal name and one telling line.
+"""From how a cell's process ended to an outcome word, a signal name, one telling line and a signature.
 
 Pure: exit status, the timeout flag, the tail of the cell's output and the
 probe's own report go in; nothing is read or run here. The patterns come from
-the messages PyTorch, CUDA and CPython really print (../shared/DESIGN.md).
+the messages PyTorch, CUDA and CPython really print (../shared/DESIGN.md); the
+known causes and their priority live in runner.signature.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 import signal as _signal
 from dataclasses import dataclass
 
+from runner import signature as sig_
 from runner.outcome import Outcome
 
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
@@ -48,89 +50,106 @@ class Verdict:
     outcome: Outcome
     signal: str = ""
     error: str = ""
+    signature: str = ""
 
 
-# A worker or a rank that died by a signal, as the main process reports it; group "sig" names it.
-_CHILD_SIGNAL = [
-    # The text may go on ("Bus error. It is possible that dataloader's workers are out of shared memory...").
-    re.compile(r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)", re.M),
-    re.compile(r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating point error) encountered in worker", re.M),
-    re.compile(r"process \d+ terminated with signal (?P<sig>SIG[A-Z0-9]+)", re.M),
-    re.compile(r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID", re.M),
-    re.compile(r"exitcode\s*:\s*-(?P<num>\d+)", re.M),
-]
-# A child died but no signal is named (yet): still a worker crash.
-_CHILD_DIED = re.compile(
-    r"DataLoader worker \(pid\(?s?\)? [\d, ]+\) exited unexpectedly"
-    r"|Pin memory thread exited unexpectedly"
-    r"|ConnectionResetError.*|ConnectionRefusedError.*"
-    r"|process \d+ terminated with exit code \d+",
+_PY_EXCEPTION = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::.*)?$"
+    r"|^[A-Za-z_][\w.]*Error:.*$",
     re.M,
 )
-# "rebuild_storage_fd" then ConnectionResetError: the main process lost a worker mid-transfer.
-_LOST_WORKER_FRAMES = re.compile(r"rebuild_storage_fd|_pin_memory_loop|_try_get_data")
-
-_OOM = re.compile(
-    r"CUDA out of memory|OutOfMemoryError|^MemoryError|\bMemoryError\b|std::bad_alloc"
-    r"|DefaultCPUAllocator: can't allocate memory|Cannot allocate memory"
-    r"|unable to allocate shared memory",
-    re.M,
-)
-_CUDA = re.compile(
-    r"CUDA error|CUDA driver error|cuDNN error|CUDNN_STATUS_|CUBLAS_STATUS_|cuBLAS error|NCCL error"
-    r"|AcceleratorError|Cannot re-initialize CUDA in forked subprocess|CUDA-capable device"
-    r"|device-side assert triggered|Watchdog caught collective operation timeout",
-    re.M,
-)
-_PY_EXCEPTION = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::.*)?$|^[A-Za-z_][\w.]*Error:.*$", re.M)
+_WARNING = re.compile(r"^(?:[\w.]*\.)?\w*Warning\b|^\S+:\d+: \w*Warning:")
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
+_CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
+# Hydra's last words on every error: never the telling line.
+_BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
+# Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
+# a headline, then the reason on a later line, between hints.
+_HYDRA_HEADLINE = re.compile(r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
+                             r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*)$", re.M)
+_HYDRA_HINT = re.compile(r"^(?:To append to your config use|See https?://|Available options:|\s)")
 
 
-def _last(pattern: re.Pattern, text: str):
-    found = None
-    for found in pattern.finditer(text):
-        pass
-    return found
+def _signal_of(found: sig_.Found) -> str:
+    groups = found.match.groupdict()
+    if groups.get("sig"):
+        return groups["sig"]
+    if groups.get("num"):
+        return signal_name(int(groups["num"]))
+    if groups.get("text"):
+        t = groups["text"].strip()
+        return _SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
+    return "SIGBUS" if found.cause.name == "worker_bus_error_shm" else ""
 
 
-def _line_of(text: str, m: re.Match) -> str:
-    start = text.rfind("\n", 0, m.start()) + 1
-    end = text.find("\n", m.end())
-    return text[start : end if end != -1 else len(text)].strip()
+def _hydra_error(text: str) -> str:
+    """'Could not override 'x'. Key 'x' is not in struct': Hydra's headline and its reason, on one line."""
+    head = sig_.last_match(_HYDRA_HEADLINE, text)
+    if head is None:
+        return ""
+    line = sig_.line_of(text, head)
+    for after in text[head.end():].splitlines():
+        if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
+            return f"{line} {after.strip()}"
+    return line
 
 
-def _child_signal(text: str) -> tuple[str, str] | None:
-    """(signal, line) of the last child death that names a signal."""
-    best = None
-    for pat in _CHILD_SIGNAL:
-        m = _last(pat, text)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        if groups.get("sig"):
-            sig = groups["sig"]
-        elif groups.get("num"):
-            sig = signal_name(int(groups["num"]))
-        else:
-            t = groups["text"].strip()
-            sig = _SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
-        candidate = (m.start(), sig, _line_of(text, m))
-        # Prefer the main process's report (printed after the worker's own line).
-        if best is None or candidate[0] > best[0]:
-            best = candidate
-    return (best[1], best[2]) if best else None
+def _traceback_exception(text: str) -> str:
+    """The exception line that ends the last traceback (its first line when the message spans several)."""
+    at = text.rfind("Traceback (most recent call last):")
+    if at == -1:
+        return ""
+    for line in text[at:].splitlines()[1:]:
+        if line and not line[0].isspace():
+            return line.strip()
+    return ""
 
 
 def exception_line(text: str) -> str:
-    """The last Python exception line (`RuntimeError: ...`), else the last non-empty line."""
-    m = _last(_PY_EXCEPTION, text)
-    if m:
-        return m.group(0).strip()
+    """The exception a user would quote: Hydra's own error, the end of the last traceback, the last
+    exception-looking line that is no warning, else the last non-empty line (Hydra's boilerplate never)."""
+    text = _BOILERPLATE.sub("", text)
+    found = _hydra_error(text) or _traceback_exception(text)
+    if found:
+        return found
+    lines = [m.group(0).strip() for m in _PY_EXCEPTION.finditer(text)]
+    errors = [line for line in lines if not _WARNING.match(line)]
+    if errors or lines:
+        return (errors or lines)[-1]
     for line in reversed(text.splitlines()):
         if line.strip():
             return line.strip()
     return ""
 
+
+def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
+    """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error."""
+    if sig == "SIGABRT":
+        cuda = sig_.find_cause(text, among=tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR))
+        if cuda:
+            return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.cause.name)
+        generic = sig_.last_match(_CUDA, text)
+        if generic:
+            line = sig_.line_of(text, generic)
+            return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
+    fatal = sig_.last_match(_FATAL, stderr)
+    return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
+
+
+def _from_output(returncode: int, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
+    """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
+    found = sig_.find_cause(text)
+    if found:
+        return Verdict(found.cause.outcome, _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
+                       found.line, found.cause.name)
+    generic = sig_.last_match(_CUDA, text)
+    if generic:
+        line = sig_.line_of(text, generic)
+        return Verdict(Outcome.CUDA_ERROR, "", line, sig_.mask(line))
+    if report.get("status") == "nan":
+        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
+    line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
+    return Verdict(Outcome.FAIL, "", line, sig_.mask(line))
 
 
 def classify(
@@ -149,54 +168,32 @@ def classify(
     if timed_out:
         tail = exception_line(stderr)
         when = f"after {timeout_s:g} s" if timeout_s else ""
-        return Verdict(Outcome.TIMEOUT, "", f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""))
+        found = sig_.find_cause(text)
+        return Verdict(Outcome.TIMEOUT, "", f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
+                       found.cause.name if found else sig_.HANG)
 
     status = report.get("status")
     if status == "skip":
         return Verdict(Outcome.SKIP, "", report.get("reason", ""))
     if status == "nan" and (returncode is None or returncode >= 0):
-        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"))
+        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
 
     if returncode is not None and returncode < 0:
         sig = signal_name(-returncode)
-        fatal = _last(_FATAL, stderr)
-        cuda = _last(_CUDA, text)
-        if cuda and sig == "SIGABRT":
-            # A CUDA/cuDNN error that ended in abort() is still a CUDA error to the user.
-            return Verdict(Outcome.CUDA_ERROR, sig, _line_of(text, cuda))
-        line = fatal.group(0).strip() if fatal else f"killed by {sig}"
-        return Verdict(Outcome.CRASH, sig, line)
+        return _crash(sig, stderr, text, f"killed by {sig}")
 
     if returncode == 0:
         if status == "error":
-            return Verdict(Outcome.FAIL, "", report.get("reason", "the probe reported an error"))
+            reason = report.get("reason", "the probe reported an error")
+            return Verdict(Outcome.FAIL, "", reason, sig_.mask(reason))
         return Verdict(Outcome.PASS)
 
-    # Exited non-zero: the class comes from the output.
     if returncode is not None and returncode > 128:
         # A shell or launcher in between reports a signalled child as 128+N.
         sig = signal_name(returncode - 128)
-        fatal = _last(_FATAL, stderr)
+        fatal = sig_.last_match(_FATAL, stderr)
         for text_name, name in _SIGNAL_TEXT.items():
             if name == sig and (text_name in stderr or fatal):
-                return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else f"exit status {returncode}: {text_name}")
+                return _crash(sig, stderr, text, f"exit status {returncode}: {text_name}")
 
-    oom = _last(_OOM, text)
-    if oom and "CUDA out of memory" in oom.group(0):
-        return Verdict(Outcome.OOM, "", _line_of(text, oom))
-    child = _child_signal(text)
-    if child:
-        sig, line = child
-        return Verdict(Outcome.WORKER_CRASH, sig, line)
-    cuda = _last(_CUDA, text)
-    if cuda:
-        return Verdict(Outcome.CUDA_ERROR, "", _line_of(text, cuda))
-    if oom:
-        return Verdict(Outcome.OOM, "", _line_of(text, oom))
-    died = _last(_CHILD_DIED, text)
-    if died and (not died.group(0).startswith("Connection") or _LOST_WORKER_FRAMES.search(text)):
-        return Verdict(Outcome.WORKER_CRASH, "", _line_of(text, died))
-    if status == "nan":
-        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"))
-    line = exception_line(stderr) or exception_line(stdout) or ""
-    return Verdict(Outcome.FAIL, "", line or f"exit status {returncode}")
+    return _from_output(returncode, stderr, stdout, text, report)

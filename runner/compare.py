@@ -2,11 +2,17 @@
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
-When a cell "differs": each run of a cell (one per repeat) has a kind, the pair
-(outcome, signal), e.g. ("crash", "SIGSEGV") or ("pass", ""). A cell differs
-between runs when the SETS of kinds observed in each run are not all equal.
+When a cell "differs": each run of a cell (one per repeat) has a kind, the triple
+(outcome, signal, signature), e.g. ("crash", "SIGSEGV", "killed_by_signal"),
+("fail", "", "fd_exhaustion") or ("pass", "", ""). A cell differs between runs
+when the SETS of kinds observed in each run are not all equal.
 So:
   - pass vs crash SIGSEGV differs; crash SIGSEGV vs crash SIGBUS differs;
+  - fail fd_exhaustion vs fail missing_main_guard differs: the same outcome word
+    for another cause is another failure (the signature is stable over repeats
+    and masks pids and temporary names, so it differs only when the cause does);
+    when a run's results.csv predates the signature column, every run is compared
+    on (outcome, signal) alone, so an old run can still be compared with a new one;
   - 2/2 crash SIGSEGV vs 1/2 crash SIGSEGV + 1/2 pass differs (a new kind, pass);
   - 1/5 crash SIGSEGV + 4/5 pass vs 3/5 crash SIGSEGV + 2/5 pass does NOT differ:
     the same kinds were seen, only their rates moved (flaky either way). The
@@ -32,7 +38,7 @@ from dataclasses import dataclass, field
 from runner.errors import BadInput
 from runner.fingerprint import SUMMARY_FIELDS
 from runner.outcome import NOT_FAILURES
-from runner.report import shorten, table
+from runner.report import kind_text, shorten, table
 from runner.store import read_fingerprint, read_rows
 
 FORMATS = ("md", "github", "csv", "json")
@@ -52,7 +58,7 @@ class CellSummary:
     cell_id: str
     values: dict
     runs: int
-    kinds: Counter  # (outcome, signal) -> number of runs
+    kinds: Counter  # (outcome, signal, signature) -> number of runs
     error: str = ""  # the first failing run's error line
     log_dir: str = ""
 
@@ -61,7 +67,7 @@ class CellSummary:
         return frozenset(self.kinds)
 
     @property
-    def main(self) -> tuple[tuple[str, str], int]:
+    def main(self) -> tuple[tuple[str, str, str], int]:
         """The telling kind: the most frequent failing kind if any run failed, else the most frequent one."""
         failing = Counter({k: n for k, n in self.kinds.items() if k[0] not in NOT_FAILURES})
         pool = failing or self.kinds
@@ -76,23 +82,27 @@ class CellSummary:
         return self.main[0][1]
 
     @property
+    def signature(self) -> str:
+        return self.main[0][2]
+
+    @property
     def rate(self) -> str:
         return f"{self.main[1]}/{self.runs}"
 
     def text(self) -> str:
-        """'pass', 'crash SIGSEGV', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
+        """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
         ordered = sorted(self.kinds.items(), key=lambda kv: (kv[0][0] in NOT_FAILURES, -kv[1], kv[0]))
         parts = []
-        for (outcome, sig), n in ordered:
-            word = f"{outcome} {sig}".strip()
+        for kind, n in ordered:
+            word = kind_text(kind, 50)
             parts.append(f"{n}/{self.runs} {word}" if self.runs > 1 else word)
         return ", ".join(parts)
 
     def to_json(self) -> dict:
         return {
-            "summary": self.text(), "outcome": self.outcome, "signal": self.signal, "rate": self.rate,
-            "runs": self.runs,
-            "kinds": [{"outcome": o, "signal": s, "runs": n} for (o, s), n in sorted(self.kinds.items())],
+            "summary": self.text(), "outcome": self.outcome, "signal": self.signal, "signature": self.signature,
+            "rate": self.rate, "runs": self.runs,
+            "kinds": [{"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())],
             "error": self.error, "log_dir": self.log_dir,
         }
 
@@ -107,6 +117,8 @@ class Run:
     cells: dict  # cell_id -> CellSummary
     rows: int
     hosts: tuple = ()  # the host column of results.csv, for a results.csv without env.json
+    has_signature: bool = True  # False: a results.csv from before the signature column
+    row_dicts: list = field(default_factory=list, repr=False)  # results.csv as read
 
     @property
     def host(self) -> str:
@@ -137,14 +149,15 @@ class Comparison:
         return {}
 
 
-def summarize_cells(rows: list[dict], value_columns: list[str]) -> dict:
+def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: bool = True) -> dict:
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_cell[r["cell_id"]].append(r)
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
-        kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "") for r in runs)
+        kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "",
+                         (r.get("signature", "") or "") if with_signature else "") for r in runs)
         failures = [r for r in runs if r.get("outcome") not in NOT_FAILURES]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
@@ -163,7 +176,7 @@ def load_run(source: str, label: str) -> Run:
     rows, value_columns, path = read_rows(source)
     run = Run(label=label, source=source, csv_path=path, value_columns=value_columns,
               fingerprint=read_fingerprint(source), cells=summarize_cells(rows, value_columns), rows=len(rows),
-              hosts=tuple(r.get("host", "") for r in rows))
+              hosts=tuple(r.get("host", "") for r in rows), has_signature=bool(rows) and "signature" in rows[0], row_dicts=rows)
     return run
 
 
@@ -210,6 +223,9 @@ def compare_runs(sources: list[str]) -> Comparison:
                 f" (only in {first.label}: {only_first or 'none'}; only in {other.label}: {only_other or 'none'});"
                 " compare runs of the same matrix axes")
     axes = list(first.value_columns)
+    if not all(r.has_signature for r in runs if r.rows):
+        for run in runs:
+            run.cells = summarize_cells(run.row_dicts, run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
     order: list[str] = []
     for run in runs:
@@ -304,14 +320,14 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
 
 
 def to_csv(comp: Comparison) -> str:
-    """cell_id, one column per axis, outcome_a, outcome_b, ..., then signal_*, rate_*, summary_*, error_*.
+    """cell_id, one column per axis, outcome_a, outcome_b, ..., then signal_*, signature_*, rate_*, summary_*, error_*.
 
     One row per cell that is in every run and differs (see the module doc); cells missing
     from a run are not rows here (they have no outcome to compare), see md or json.
     """
     suffixes = [r.label.lower() for r in comp.runs]
     header = ["cell_id"] + comp.axes + [f"outcome_{s}" for s in suffixes]
-    for extra in ("signal", "rate", "summary", "error"):
+    for extra in ("signal", "signature", "rate", "summary", "error"):
         header += [f"{extra}_{s}" for s in suffixes]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -320,7 +336,7 @@ def to_csv(comp: Comparison) -> str:
         cells = [r.cells[cell_id] for r in comp.runs]
         values = comp.values(cell_id)
         w.writerow([cell_id] + [values.get(a, "") for a in comp.axes] + [c.outcome for c in cells]
-                   + [c.signal for c in cells] + [c.rate for c in cells] + [c.text() for c in cells]
+                   + [c.signal for c in cells] + [c.signature for c in cells] + [c.rate for c in cells] + [c.text() for c in cells]
                    + [c.error for c in cells])
     return buf.getvalue()
 
@@ -336,7 +352,8 @@ def to_json(comp: Comparison) -> dict:
         "runs": [{"label": r.label, "source": r.source, "results": r.csv_path, "host": r.host, "wsl2": r.wsl2,
                   "cells": len(r.cells), "runs": r.rows} for r in comp.runs],
         "axes": comp.axes,
-        "differs_when": "the set of (outcome, signal) kinds seen over a cell's repeats is not the same in every run",
+        "differs_when": "the set of (outcome, signal, signature) kinds seen over a cell's repeats is not the same"
+                        " in every run (signature left out when a run's results.csv has none)",
         "differing": [cell_entry(c) for c in comp.differing],
         "only_in_some": [dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells])
                          for c in comp.partial],

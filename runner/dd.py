@@ -9,7 +9,7 @@ algorithm is tested with pure predicates whose minimal answer is known.
 How a bisection goes (``bisect``):
 
 1. Failure identity. The bad configuration (all changes applied) is run; what it
-   did (outcome word + signal) is the *target*. A test "fails" only when it shows
+   did (outcome word + signal + signature) is the *target*. A test "fails" only when it shows
    that same target; any other failure (a timeout when the target is
    ``crash SIGSEGV``) is not the target: it is recorded in ``result.others`` and
    the test counts as "target not reproduced".
@@ -73,6 +73,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from runner.outcome import NOT_FAILURES
+from runner.signature import RESTATES_OUTCOME
 
 __all__ = [
     "Observation",
@@ -114,13 +115,15 @@ class Observation:
 
     outcome: str
     signal: str = ""
+    signature: str = ""  # runner.signature: fd_exhaustion, worker_signal, ... or a masked error line
 
     @property
     def is_failure(self) -> bool:
         return self.outcome not in NOT_FAILURES
 
     def __str__(self) -> str:
-        return f"{self.outcome} {self.signal}".strip()
+        shown = self.signature if self.signature not in RESTATES_OUTCOME else ""
+        return f"{self.outcome} {self.signal}".strip() + (f" ({shown})" if shown else "")
 
 
 @dataclass(frozen=True)
@@ -825,6 +828,7 @@ def as_bisect_json(
         "outcome": result.target.outcome if result.target else None,
         "signal": result.target.signal if result.target else "",
         "runs": result.runs,
+        "signature": result.target.signature if result.target else "",
         "repeats": result.repeats,
         "failure_rate": (
             {"failures": result.bad_rate.failures, "runs": result.bad_rate.runs}
@@ -845,6 +849,7 @@ def as_bisect_json(
                 "changes": list(o.changes),
                 "outcome": o.observation.outcome,
                 "signal": o.observation.signal,
+                "signature": o.observation.signature,
                 "count": o.count,
             }
             for o in result.others

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from runner import forensics, supervise
 from runner.cell import CellRun, spell
 from runner.classify import classify
+from runner.signature import LAUNCH_ERROR
 from runner.secrets import REDACTED
 from runner.spec import Matrix
 from runner.store import RunResult
@@ -199,6 +200,7 @@ class Engine:
             return RunResult(
                 cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
                 error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}", host=self.host,
+                signature=LAUNCH_ERROR,
                 log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(launch.argv),
             )
         with _LIVE_LOCK:
@@ -238,7 +240,7 @@ class Engine:
         return RunResult(
             cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
             outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
-            duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir), where=where,
+            signature=verdict.signature, duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir), where=where,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
             started_at=slot.started_at, argv=tuple(r.launch.argv),

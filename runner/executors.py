@@ -17,6 +17,7 @@ import threading
 import time
 
 from runner.errors import BadInput
+from runner.signature import JOB_LOST
 from runner.store import RunDir, RunResult
 
 # Keys of the matrix's `executor:` section and what submitit calls them.
@@ -79,7 +80,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
     os.makedirs(cell_dir, exist_ok=True)
     return RunResult(
         cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-        error=why, log_dir=store.rel(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        error=why, signature=JOB_LOST, log_dir=store.rel(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
 
 

@@ -6,8 +6,8 @@ most frequent first: `2/4 crash`, `1/4 crash, 1/4 timeout` (a single run: `crash
 "Failing" means any outcome but pass and skip.
 
 Formats: md and github print the grid and the per-axis table; csv prints the grid
-in long (tidy) form for pandas: one row per grid position and (outcome, signal):
-`<axis>[,<axis2>],outcome,signal,runs,cells,total_runs,rate` (rate = runs/total_runs).
+in long (tidy) form for pandas: one row per grid position and (outcome, signal, signature):
+`<axis>[,<axis2>],outcome,signal,signature,runs,cells,total_runs,rate` (rate = runs/total_runs).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from runner.errors import BadInput
 from runner.outcome import NOT_COUNTED_FAILING
-from runner.report import table
+from runner.report import failure_kind, kind_text, table
 from runner.store import read_matrix_yaml
 
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
@@ -60,8 +60,9 @@ def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
 
 
 def outcome_kinds(rows) -> Counter:
-    """Outcomes with their signal ("crash SIGSEGV"): two crashes by different signals are two findings."""
-    return Counter(r.get("outcome", "") + (f" {r['signal']}" if r.get("signal") else "") for r in rows)
+    """Outcomes with their signal and signature ("crash SIGSEGV killed_by_signal", "fail fd_exhaustion"):
+    two crashes by different signals, or two fails by different causes, are two findings."""
+    return Counter(kind_text(failure_kind(r), 40) for r in rows)
 
 
 def rate_text(counts: Counter, total: int) -> str:
@@ -141,15 +142,15 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(axes + ["outcome", "signal", "runs", "cells", "total_runs", "rate"])
+        w.writerow(axes + ["outcome", "signal", "signature", "runs", "cells", "total_runs", "rate"])
         positions = [(v,) for v in orders[axes[0]]] if len(axes) == 1 else \
             [(a, b) for a in orders[axes[0]] for b in orders[axes[1]]]
         for pos in positions:
             group = groups.get(pos, [])
-            kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "") for r in group)
-            for (outcome, sig), n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
-                cells = {r["cell_id"] for r in group if r.get("outcome") == outcome and (r.get("signal") or "") == sig}
-                w.writerow(list(pos) + [outcome, sig, n, len(cells), len(group), f"{n / len(group):.4g}"])
+            kinds = Counter(failure_kind(r) for r in group)
+            for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
+                cells = {r["cell_id"] for r in group if failure_kind(r) == kind}
+                w.writerow(list(pos) + list(kind) + [n, len(cells), len(group), f"{n / len(group):.4g}"])
         return buf.getvalue().rstrip("\n")
 
     name = os.path.dirname(source) if os.path.basename(source) == "results.csv" else source

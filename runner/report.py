@@ -78,8 +78,25 @@ def outcome_counts(rows: list[dict]) -> list[list]:
     return [[o, runs[o], len(cells[o])] for o in ORDER + sorted(set(runs) - set(ORDER)) if runs[o]]
 
 
+def failure_kind(row: dict) -> tuple[str, str, str]:
+    """What groups failures: outcome, signal and signature (an older results.csv has no signature)."""
+    return (row.get("outcome", ""), row.get("signal", "") or "", row.get("signature", "") or "")
+
+
+def kind_text(kind: tuple, width: int = 60) -> str:
+    """'crash SIGSEGV', 'fail fd_exhaustion': the words of a kind, without the empty ones and a signature
+    that only restates the outcome (killed_by_signal, hang)."""
+    from runner.signature import RESTATES_OUTCOME
+
+    outcome, sig, signature = kind
+    if signature in RESTATES_OUTCOME:
+        signature = ""
+    return " ".join(part for part in (outcome, sig, shorten(signature, width) if signature else "") if part)
+
+
 def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
-    """One line per failing cell: its values, outcome and signal (as a rate when repeated), the telling error."""
+    """One line per failing cell: its values, its commonest kind of failure (as a rate when repeated), the
+    error of a run of that kind. Other kinds the cell showed are counted in the outcome column."""
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_cell[r["cell_id"]].append(r)
@@ -88,12 +105,14 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         failures = [r for r in runs if r["outcome"] not in NOT_FAILURES]
         if not failures:
             continue
-        kinds = Counter((r["outcome"], r.get("signal", "")) for r in failures)
-        (outcome, sig), n = kinds.most_common(1)[0]
+        kinds = Counter(failure_kind(r) for r in failures)
+        (outcome, sig, signature), n = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
         rate = f"{n}/{len(runs)} " if len(runs) > 1 else ""
+        more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
-        first = failures[0]
-        out.append([cell_id, label, f"{rate}{outcome}", sig, shorten(first.get("error", "")), first.get("log_dir", "")])
+        first = next(r for r in failures if failure_kind(r) == (outcome, sig, signature))
+        out.append([cell_id, label, f"{rate}{outcome}{more}", sig, shorten(signature, 40),
+                    shorten(first.get("error", "")), first.get("log_dir", "")])
     return out
 
 
@@ -118,7 +137,7 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
         lines += ["## By axis value", "", table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
-        lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "error", "logs"], fmt), ""]
+        lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt), ""]
     elif rows:
         lines += ["No failing cells.", ""]
     return "\n".join(lines)

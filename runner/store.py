@@ -20,8 +20,11 @@ from runner.child import write_json_atomic
 from runner.errors import BadInput
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
-RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir", "where"]
+RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
+# After the contract's first columns: what identifies the failure (runner.signature) and where it died or hung.
+DIAGNOSIS_COLUMNS = ["signature", "where"]
 EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
+NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,8 @@ class RunResult:
     duration_s: float = 0.0
     host: str = ""
     log_dir: str = ""
-    where: str = ""  # the native place of a death by signal, or where a timeout hung
+    signature: str = ""
+    where: str = ""
     metrics: dict = field(default_factory=dict)
     leftovers: tuple = ()
     started_at: str = ""
@@ -72,7 +76,8 @@ class RunResult:
             duration_s=f"{self.duration_s:.3f}",
             host=self.host,
             log_dir=self.log_dir,
-            where=" ".join(self.where.split())[:300],
+            signature=self.signature,
+            where=" ".join(str(self.where).split())[:300],
         )
         for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
             value = self.metrics.get(key, "")
@@ -83,7 +88,7 @@ class RunResult:
 
 
 def csv_columns(value_columns: list[str]) -> list[str]:
-    return FIRST_COLUMNS + list(value_columns) + RESULT_COLUMNS + EXTRA_COLUMNS
+    return FIRST_COLUMNS + list(value_columns) + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_COLUMNS
 
 
 class RunDir:
@@ -91,6 +96,7 @@ class RunDir:
         self.path = os.path.abspath(path)
         self.csv_path = os.path.join(self.path, "results.csv")
         self.value_columns: list[str] = []
+        self.columns: list[str] = []  # results.csv's header: an older run's header lacks signature and where
 
     # --- creating and reopening -------------------------------------------
 
@@ -109,8 +115,9 @@ class RunDir:
             with open(os.path.join(self.path, "matrix.yaml"), "w", encoding="utf-8") as f:
                 yaml.safe_dump(matrix_yaml, f, sort_keys=False)
             self.value_columns = list(value_columns)
+            self.columns = csv_columns(self.value_columns)
             with open(self.csv_path, "w", newline="", encoding="utf-8") as f:
-                csv.writer(f).writerow(csv_columns(self.value_columns))
+                csv.writer(f).writerow(self.columns)
         except OSError as e:
             raise BadInput(f"{self.path}: cannot create the run directory ({e.strerror})") from None
 
@@ -120,7 +127,7 @@ class RunDir:
             raise BadInput(f"{self.path}: no results.csv to resume")
         # Everything is checked before anything is rewritten: a refused resume changes nothing.
         header, _rows = self._read_checked()
-        existing = [c for c in header if c not in FIRST_COLUMNS + RESULT_COLUMNS + EXTRA_COLUMNS]
+        existing = [c for c in header if c not in NOT_VALUE_COLUMNS]
         missing = [c for c in value_columns if c not in existing]
         if missing:
             raise BadInput(
@@ -132,6 +139,7 @@ class RunDir:
         _header, rows = self._read_checked()
         done = {(row[0], int(row[1])) for row in rows}
         self.value_columns = existing
+        self.columns = header
         for result in self._results_on_disk():
             if result.key not in done and result.outcome != "error":
                 self.append(result)
@@ -226,7 +234,8 @@ class RunDir:
 
     def append(self, result: RunResult) -> None:
         buf = io.StringIO()
-        csv.DictWriter(buf, fieldnames=csv_columns(self.value_columns), extrasaction="ignore").writerow(
+        columns = self.columns or csv_columns(self.value_columns)
+        csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore").writerow(
             result.row(self.value_columns)
         )
         # One write on an O_APPEND descriptor: a row is either whole or absent.
@@ -264,7 +273,7 @@ def read_rows(source: str) -> tuple[list[dict], list[str], str]:
     for needed in ("cell_id", "repeat", "outcome"):
         if needed not in header:
             raise BadInput(f"{path}: not a crashmatrix results.csv (no column {needed!r})")
-    value_columns = [c for c in header if c not in FIRST_COLUMNS + RESULT_COLUMNS + EXTRA_COLUMNS]
+    value_columns = [c for c in header if c not in NOT_VALUE_COLUMNS]
     return rows, value_columns, path
 
 

@@ -1,8 +1,9 @@
-"""The pure classifier, table-driven, with the messages PyTorch, CUDA and CPython really print."""
+"""The pure classifier, table-driven, with the messages PyTorch, CUDA, CPython, Hydra and Lightning really print."""
 
 import pytest
 
 from runner.classify import classify
+from runner.signature import VOCABULARY, mask
 
 WORKER_SEGV = """\
 ERROR: Unexpected segmentation fault encountered in worker.
@@ -22,59 +23,197 @@ Traceback (most recent call last):
     fd = df.detach()
 ConnectionResetError: [Errno 104] Connection reset by peer
 """
+# Recorded: dataloader probe, sharing_strategy=file_descriptor, rlimit.nofile=32, 2 workers, fork (torch 2.13).
+# The workers' feeder threads hit EMFILE first; the main process then dies of a bare EOFError.
+FD_EOF = """\
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/multiprocessing/queues.py", line 244, in _feed
+  File "/usr/lib/python3.11/multiprocessing/resource_sharer.py", line 48, in __init__
+OSError: [Errno 24] Too many open files
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/multiprocessing/resource_sharer.py", line 145, in _serve
+    send(conn, destination_pid)
+  File "/usr/lib/python3.11/socket.py", line 546, in fromfd
+    nfd = dup(fd)
+OSError: [Errno 24] Too many open files
+Traceback (most recent call last):
+  File ".../torch/utils/data/dataloader.py", line 1291, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
+  File ".../torch/multiprocessing/reductions.py", line 538, in rebuild_storage_fd
+    fd = df.detach()
+  File "/usr/lib/python3.11/multiprocessing/reduction.py", line 159, in recvfds
+    raise EOFError
+EOFError
+"""
+# Same cell, another repeat: torch's own message, then a worker's feeder thread's OSError printed last.
+FD_RUNTIME_THEN_OSERROR = """\
+Traceback (most recent call last):
+  File ".../torch/utils/data/dataloader.py", line 1326, in _try_get_data
+    raise RuntimeError(
+RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase the \
+limit using `ulimit -n` in the shell or change the sharing strategy by calling \
+`torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/multiprocessing/queues.py", line 244, in _feed
+  File "/usr/lib/python3.11/multiprocessing/resource_sharer.py", line 48, in __init__
+OSError: [Errno 24] Too many open files
+"""
+FD_ANCDATA = """\
+  File "/usr/lib/python3.11/multiprocessing/reduction.py", line 164, in recvfds
+    raise RuntimeError('received %d items of ancdata' %
+RuntimeError: received 0 items of ancdata
+Traceback (most recent call last):
+  File ".../torch/multiprocessing/reductions.py", line 538, in rebuild_storage_fd
+ConnectionResetError: [Errno 104] Connection reset by peer
+"""
+# Hydra 1.3, an override of a key the app's config does not have.
+HYDRA_BAD_OVERRIDE = """\
+Could not override 'start_method'.
+To append to your config use +start_method=fork
+Key 'start_method' is not in struct
+    full_key: start_method
+    object_type=dict
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
+HYDRA_JOB_EXCEPTION = """\
+Error executing job with overrides: ['boom=true']
+Traceback (most recent call last):
+  File "/app/train.py", line 12, in main
+    raise ValueError("the job failed on purpose")
+ValueError: the job failed on purpose
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
+LIGHTNING_MISCONFIG = """\
+Traceback (most recent call last):
+  File "/app/fit.py", line 9, in <module>
+    pl.Trainer(max_epochs=1, accelerator="cpu", devices=0)
+lightning_fabric.utilities.exceptions.MisconfigurationException: `devices` can only be set to a positive integer.
+/venv/lib/python3.11/site-packages/wandb/sdk/wandb_run.py:2311: UserWarning: Run (abc123) is finished.
+"""
+SPAWN_NO_MAIN_GUARD = """\
+RuntimeError:
+        An attempt has been made to start a new process before the
+        current process has finished its bootstrapping phase.
+Traceback (most recent call last):
+  File ".../torch/utils/data/dataloader.py", line 1251, in _try_get_data
+RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly
+"""
 DDP_RANK = """\
 torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV
 """
 
 CASES = [
-    # (returncode, timed_out, stderr, report) -> (outcome, signal, error fragment)
-    (0, False, "", {"status": "ok"}, ("pass", "", "")),
+    # (returncode, timed_out, stderr, report) -> (outcome, signal, error fragment, signature)
+    # An empty fragment means an empty error.
+    (0, False, "", {"status": "ok"}, ("pass", "", "", "")),
     (-11, False, "Fatal Python error: Segmentation fault\n\nCurrent thread 0x7f (most recent call first):\n", None,
-     ("crash", "SIGSEGV", "Fatal Python error: Segmentation fault")),
-    (-7, False, "", None, ("crash", "SIGBUS", "killed by SIGBUS")),
-    (-9, False, "", None, ("crash", "SIGKILL", "killed by SIGKILL")),
-    (3, False, "", None, ("fail", "", "exit status 3")),
+     ("crash", "SIGSEGV", "Fatal Python error: Segmentation fault", "killed_by_signal")),
+    (-7, False, "", None, ("crash", "SIGBUS", "killed by SIGBUS", "killed_by_signal")),
+    (-9, False, "", None, ("crash", "SIGKILL", "killed by SIGKILL", "killed_by_signal")),
+    (3, False, "", None, ("fail", "", "exit status 3", "exit status 3")),
     (1, False, "Traceback (most recent call last):\n  File \"x\"\nValueError: bad value\n", None,
-     ("fail", "", "ValueError: bad value")),
+     ("fail", "", "ValueError: bad value", "ValueError: bad value")),
     (1, False, WORKER_SEGV, None,
-     ("worker_crash", "SIGSEGV", "RuntimeError: DataLoader worker (pid 4011) is killed by signal: Segmentation fault.")),
-    (1, False, WORKER_BUS_ONLY, None, ("worker_crash", "SIGBUS", "ERROR: Unexpected bus error encountered in worker")),
+     ("worker_crash", "SIGSEGV", "RuntimeError: DataLoader worker (pid 4011) is killed by signal: Segmentation fault.",
+      "worker_signal")),
+    (1, False, WORKER_BUS_ONLY, None,
+     ("worker_crash", "SIGBUS", "ERROR: Unexpected bus error encountered in worker", "worker_bus_error_shm")),
     (1, False, "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
      "RuntimeError: DataLoader worker (pid 77) is killed by signal: Bus error. It is possible that dataloader's "
      "workers are out of shared memory. Please try to raise your shared memory limit.\n"
      "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly\n", None,
-     ("worker_crash", "SIGBUS", "DataLoader worker (pid 77) is killed by signal: Bus error.")),
-    (1, False, LOST_WORKER_NO_SIGNAL, None, ("worker_crash", "", "ConnectionResetError")),
+     ("worker_crash", "SIGBUS", "DataLoader worker (pid 77) is killed by signal: Bus error.", "worker_bus_error_shm")),
+    (1, False, LOST_WORKER_NO_SIGNAL, None, ("worker_crash", "", "ConnectionResetError", "worker_lost")),
     (1, False, "RuntimeError: DataLoader worker (pid(s) 77) exited unexpectedly\n", None,
-     ("worker_crash", "", "exited unexpectedly")),
-    (1, False, DDP_RANK, None, ("worker_crash", "SIGSEGV", "process 1 terminated with signal SIGSEGV")),
+     ("worker_crash", "", "exited unexpectedly", "worker_exited")),
+    (1, False, DDP_RANK, None,
+     ("worker_crash", "SIGSEGV", "process 1 terminated with signal SIGSEGV", "worker_signal")),
     (1, False, "torch.AcceleratorError: CUDA error: an illegal instruction was encountered\n", None,
-     ("cuda_error", "", "an illegal instruction was encountered")),
+     ("cuda_error", "", "an illegal instruction was encountered", "cuda_illegal_instruction")),
+    (1, False, "torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n", None,
+     ("cuda_error", "", "an illegal memory access", "cuda_illegal_memory_access")),
+    (1, False, "RuntimeError: CUDA error: unspecified launch failure\n", None,
+     ("cuda_error", "", "unspecified launch failure", "cuda_launch_failure")),
     (1, False, "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n", None,
-     ("cuda_error", "", "CUDNN_STATUS_EXECUTION_FAILED")),
+     ("cuda_error", "", "CUDNN_STATUS_EXECUTION_FAILED", "cudnn_error")),
+    (1, False, "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, ...)`\n",
+     None, ("cuda_error", "", "CUBLAS_STATUS_EXECUTION_FAILED", "cublas_error")),
+    (1, False, "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
+     "unhandled system error\n", None, ("cuda_error", "", "NCCL error in:", "nccl_error")),
+    (-6, False, "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for "
+     "600000 milliseconds before timing out.\n", None,
+     ("cuda_error", "SIGABRT", "Watchdog caught collective operation timeout", "nccl_timeout")),
     (1, False, "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, ...\n",
-     None, ("cuda_error", "", "Cannot re-initialize CUDA")),
+     None, ("cuda_error", "", "Cannot re-initialize CUDA", "cuda_after_fork")),
     (-6, False, "terminate called after ... CUDA error: device-side assert triggered\n", None,
-     ("cuda_error", "SIGABRT", "device-side assert triggered")),
+     ("cuda_error", "SIGABRT", "device-side assert triggered", "cuda_device_assert")),
+    (1, False, "RuntimeError: CUDA error: no kernel image is available for execution on the device\n", None,
+     ("cuda_error", "", "no kernel image", "RuntimeError: CUDA error: no kernel image is available for execution on the device")),
     (1, False, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n", None,
-     ("oom", "", "CUDA out of memory")),
-    (1, False, "Traceback (most recent call last):\nMemoryError\n", None, ("oom", "", "MemoryError")),
+     ("oom", "", "CUDA out of memory", "cuda_oom")),
+    (1, False, "Traceback (most recent call last):\nMemoryError\n", None, ("oom", "", "MemoryError", "memory_error")),
     (1, False, "RuntimeError: unable to allocate shared memory(shm) for file </torch_1_2>: No space left on device (28)\n",
-     None, ("oom", "", "unable to allocate shared memory")),
-    (1, False, "OSError: [Errno 24] Too many open files\n", None, ("fail", "", "Too many open files")),
-    (None, True, "still going\n", None, ("timeout", "", "timed out after 5 s")),
-    (-15, True, "", None, ("timeout", "", "timed out")),
-    (0, False, "", {"status": "skip", "reason": "device=cuda but no CUDA here"}, ("skip", "", "no CUDA here")),
-    (1, False, "", {"status": "nan", "reason": "loss is nan at step 7"}, ("nan", "", "loss is nan at step 7")),
+     None, ("oom", "", "unable to allocate shared memory", "shm_full")),
+    (1, False, "OSError: [Errno 24] Too many open files\n", None, ("fail", "", "Too many open files", "fd_exhaustion")),
+    (1, False, FD_EOF, None, ("fail", "", "OSError: [Errno 24] Too many open files", "fd_exhaustion")),
+    (1, False, FD_RUNTIME_THEN_OSERROR, None,
+     ("fail", "", "RuntimeError: Too many open files. Communication with the workers", "fd_exhaustion")),
+    (1, False, FD_ANCDATA, None, ("fail", "", "received 0 items of ancdata", "fd_exhaustion")),
+    (1, False, SPAWN_NO_MAIN_GUARD, None,
+     ("fail", "", "An attempt has been made to start a new process", "missing_main_guard")),
+    (1, False, "Traceback (most recent call last):\n  File \".../torch/utils/data/_utils/pin_memory.py\", line 53, "
+     "in _pin_memory_loop\nConnectionResetError: [Errno 104] Connection reset by peer\n", None,
+     ("worker_crash", "", "ConnectionResetError", "pin_memory_thread")),
+    (1, False, HYDRA_BAD_OVERRIDE, None,
+     ("fail", "", "Could not override 'start_method'. Key 'start_method' is not in struct",
+      "Could not override 'start_method'. Key 'start_method' is not in struct")),
+    (1, False, HYDRA_JOB_EXCEPTION, None,
+     ("fail", "", "ValueError: the job failed on purpose", "ValueError: the job failed on purpose")),
+    (1, False, LIGHTNING_MISCONFIG, None,
+     ("fail", "", "MisconfigurationException: `devices` can only be set to a positive integer.",
+      "lightning_fabric.utilities.exceptions.MisconfigurationException: `devices` can only be set to a positive integer.")),
+    (None, True, "still going\n", None, ("timeout", "", "timed out after 5 s", "hang")),
+    (-15, True, "", None, ("timeout", "", "timed out", "hang")),
+    (None, True, FD_EOF, None, ("timeout", "", "timed out after 5 s", "fd_exhaustion")),
+    (0, False, "", {"status": "skip", "reason": "device=cuda but no CUDA here"}, ("skip", "", "no CUDA here", "")),
+    (1, False, "", {"status": "nan", "reason": "loss is nan at step 7"},
+     ("nan", "", "loss is nan at step 7", "non_finite")),
     (139, False, "run.sh: line 3: 4242 Segmentation fault      python train.py\n", None,
-     ("crash", "SIGSEGV", "Segmentation fault")),
+     ("crash", "SIGSEGV", "Segmentation fault", "killed_by_signal")),
 ]
 
 
 @pytest.mark.parametrize("rc,timed_out,stderr,report,expected", CASES)
 def test_classify(rc, timed_out, stderr, report, expected):
     v = classify(rc, timed_out=timed_out, stderr=stderr, report=report, timeout_s=5)
-    outcome, sig, fragment = expected
-    assert (v.outcome.value, v.signal) == (outcome, sig)
-    assert fragment in v.error
+    outcome, sig, fragment, signature = expected
+    assert (v.outcome.value, v.signal, v.signature) == (outcome, sig, signature)
+    assert fragment in v.error if fragment else v.error == ""
     assert "\n" not in v.error
+    assert "HYDRA_FULL_ERROR" not in v.error
+
+
+def test_a_known_signature_is_a_word_of_the_vocabulary():
+    for *_, (outcome, _sig, _fragment, signature) in CASES:
+        if signature and " " not in signature:
+            assert signature in VOCABULARY, signature
+
+
+MASKED = [
+    # (line, what the signature keeps)
+    ("RuntimeError: DataLoader worker (pid 4011) exited unexpectedly", "DataLoader worker (pid N) exited unexpectedly"),
+    ("RuntimeError: DataLoader worker (pid(s) 4011, 4012) exited unexpectedly", "(pid(s) N) exited"),
+    ("Segfault at 0x7f3a2b1c0000 in frame", "Segfault at 0x… in frame"),
+    ("OSError: cannot open /tmp/pymp-k2j3h4/listener-abc: refused", "cannot open /tmp/…: refused"),
+    ("unable to open shared memory object </torch_4242_1234567_3> in read-write mode", "</torch_…>"),
+    ('File "/app/train.py", line 88, in step: ValueError', 'line N, in step'),
+    ("Signal 11 (SIGSEGV) received by PID 31337", "received by PID N"),
+]
+
+
+@pytest.mark.parametrize("line,kept", MASKED)
+def test_mask_hides_what_changes_between_runs(line, kept):
+    assert kept in mask(line)
+    assert mask(line) == mask(line.replace("4011", "5022").replace("4242", "999").replace("31337", "7"))

@@ -126,7 +126,7 @@ def test_json_and_three_runs(runs):
     assert cell["cell_id"] == ids[("4", "true")] and cell["values"] == {"num_workers": "4", "pin_memory": "true"}
     assert cell["runs"]["A"]["summary"] == "2/2 pass"
     assert cell["runs"]["B"]["summary"] == "2/2 crash SIGSEGV"
-    assert cell["runs"]["B"]["kinds"] == [{"outcome": "crash", "signal": "SIGSEGV", "runs": 2}]
+    assert cell["runs"]["B"]["kinds"] == [{"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal", "runs": 2}]
     assert sorted((c["cell_id"], tuple(c["present_in"])) for c in data["only_in_some"]) == sorted(
         [(ids[("8", "false")], ("B",)), (ids[("8", "true")], ("B",))])
     assert data["same"] == 3
@@ -194,3 +194,20 @@ def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
                      "new": ["2/2 crash SIGSEGV", "1/2 crash SIGSEGV, 1/2 pass"]}
     text = to_markdown(comp)
     assert "3 of 5 cells in both runs differ" in text and "no env.json" in text.lower()
+
+
+def test_same_outcome_for_another_cause_differs_and_shows_the_signature(tmp_path):
+    # Two results.csv as two machines wrote them: the same cell fails on both, for different causes.
+    head = "cell_id,repeat,num_workers,outcome,signal,exit_code,error,duration_s,host,log_dir,signature,where\n"
+    (tmp_path / "a.csv").write_text(head + "c1,0,2,fail,,1,OSError: [Errno 24] Too many open files,1,a,cells/c1-r0,"
+                                    "fd_exhaustion,\nc2,0,0,pass,,0,,1,a,cells/c2-r0,,\n")
+    (tmp_path / "b.csv").write_text(head + "c1,0,2,fail,,1,RuntimeError: An attempt has been made to start a new "
+                                    "process before the current process has finished its bootstrapping phase.,1,b,"
+                                    "cells/c1-r0,missing_main_guard,\nc2,0,0,pass,,0,,1,b,cells/c2-r0,,\n")
+    proc = crashmatrix("compare", "a.csv", "b.csv", "--format", "csv", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert (row["cell_id"], row["outcome_a"], row["outcome_b"]) == ("c1", "fail", "fail")
+    assert (row["signature_a"], row["signature_b"]) == ("fd_exhaustion", "missing_main_guard")
+    md = crashmatrix("compare", "a.csv", "b.csv", cwd=tmp_path).stdout
+    assert "fail fd_exhaustion" in md and "fail missing_main_guard" in md

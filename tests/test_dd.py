@@ -362,3 +362,20 @@ def test_undo_evidence_spoiled_by_another_failure_is_asked_again_on_the_answer_i
     assert r.minimal == ("a", "b")
     for culprit in r.culprits:  # each undo was tested on the answer itself, and passed
         assert r.culprit_is_exact(culprit) and culprit.clean == culprit.runs
+
+
+def test_the_same_outcome_for_another_cause_is_not_the_target():
+    # fail fd_exhaustion needs a and b; c alone makes the program fail another way (same outcome word).
+    def run_once(changes):
+        if {"a", "b"} <= changes:
+            return Observation("fail", "", "fd_exhaustion")
+        if "c" in changes:
+            return Observation("fail", "", "ValueError: bad value")
+        return Observation("pass")
+
+    r = bisect(["a", "b", "c"], run_once, repeats=1)
+    assert r.target == Observation("fail", "", "fd_exhaustion")
+    assert set(r.minimal) == {"a", "b"}
+    assert "fail (ValueError: bad value)" in {str(o.observation) for o in r.others}
+    out = as_bisect_json(r, {"a": "0", "b": "0", "c": "0"}, {"a": "1", "b": "1", "c": "1"})
+    assert (out["outcome"], out["signal"], out["signature"]) == ("fail", "", "fd_exhaustion")

@@ -69,7 +69,7 @@ def test_pivot_over_one_axis(run):
     proc = crashmatrix("report", "run", "--by", "a", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     assert "8 runs of 4 cells, 3 failing" in proc.stdout
-    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail", "4", "1"], ["y", "2/4 crash SIGSEGV", "4", "2"]]
+    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail RuntimeError: flaky once", "4", "1"], ["y", "2/4 crash SIGSEGV", "4", "2"]]
     assert _rows(proc.stdout, "axis") == [
         ["a", "x", "4", "1", "25%", "—"], ["a", "y", "4", "2", "50%", "—"],
         ["b", "1", "4", "0", "0%", "—"], ["b", "2", "4", "3", "75%", "—"],
@@ -80,7 +80,7 @@ def test_pivot_over_two_axes(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a,b", "--format", "github", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
-    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail"], ["y", "pass", "2/2 crash SIGSEGV"]]
+    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail RuntimeError: flaky once"], ["y", "pass", "2/2 crash SIGSEGV"]]
 
 
 def test_pivot_csv_is_a_long_table_for_pandas(run):
@@ -90,13 +90,13 @@ def test_pivot_csv_is_a_long_table_for_pandas(run):
     proc = crashmatrix("report", "run/results.csv", "--by", "a,b", "--format", "csv", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     df = pd.read_csv(io.StringIO(proc.stdout), dtype=str, keep_default_na=False)
-    assert list(df.columns) == ["a", "b", "outcome", "signal", "runs", "cells", "total_runs", "rate"]
+    assert list(df.columns) == ["a", "b", "outcome", "signal", "signature", "runs", "cells", "total_runs", "rate"]
     expected = pd.DataFrame([
-        ["x", "1", "pass", "", "2", "1", "2", "1"],
-        ["x", "2", "fail", "", "1", "1", "2", "0.5"],
-        ["x", "2", "pass", "", "1", "1", "2", "0.5"],
-        ["y", "1", "pass", "", "2", "1", "2", "1"],
-        ["y", "2", "crash", "SIGSEGV", "2", "1", "2", "1"],
+        ["x", "1", "pass", "", "", "2", "1", "2", "1"],
+        ["x", "2", "fail", "", "RuntimeError: flaky once", "1", "1", "2", "0.5"],
+        ["x", "2", "pass", "", "", "1", "1", "2", "0.5"],
+        ["y", "1", "pass", "", "", "2", "1", "2", "1"],
+        ["y", "2", "crash", "SIGSEGV", "killed_by_signal", "2", "1", "2", "1"],
     ], columns=df.columns)
     pd.testing.assert_frame_equal(df, expected)
     # What a user does with it: failure rate per value of b.
