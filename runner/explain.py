@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from runner.outcome import NOT_FAILURES
+from runner.text import kind_label, shorten
 
 __all__ = [
     "Pattern",
@@ -110,7 +111,7 @@ class Pattern:
             head = f"{what} in every cell ({self.failing} of {self.matching})"
         else:
             head = f"{what} in {self.failing} of {self.matching} cells and no cell passed ({self._unknown()[2:]})"
-        tail = _shorten(self.error or self.signature, 120)
+        tail = shorten(self.error or self.signature, 120)
         return f"{head}: the program itself, not a configuration" + (f" — {tail}" if tail else "")
 
     def _unknown(self) -> str:
@@ -136,12 +137,7 @@ class SearchStats:
 
 
 def _label(outcome: str, signal: str, signature: str) -> str:
-    return " ".join(p for p in (outcome, signal, _shorten(signature, 60)) if p)
-
-
-def _shorten(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return kind_label(outcome, signal, signature)
 
 
 @dataclass

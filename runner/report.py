@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 
 from runner.fingerprint import one_line
 from runner.outcome import NOT_FAILURES
+from runner.text import kind_label, shorten
 
 ORDER = ["pass", "fail", "crash", "worker_crash", "cuda_error", "oom", "timeout", "nan", "skip", "error"]
 
@@ -19,12 +20,6 @@ def _fmt_s(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-
-
-def shorten(text: str, width: int = 90) -> str:
-    """One line of at most width characters, … where cut."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class Progress:
@@ -84,14 +79,8 @@ def failure_kind(row: dict) -> tuple[str, str, str]:
 
 
 def kind_text(kind: tuple, width: int = 60) -> str:
-    """'crash SIGSEGV', 'fail fd_exhaustion': the words of a kind, without the empty ones and a signature
-    that only restates the outcome (killed_by_signal, hang)."""
-    from runner.signature import RESTATES_OUTCOME
-
-    outcome, sig, signature = kind
-    if signature in RESTATES_OUTCOME:
-        signature = ""
-    return " ".join(part for part in (outcome, sig, shorten(signature, width) if signature else "") if part)
+    """The words of a kind (outcome, signal, signature) as one label."""
+    return kind_label(*kind, width=width)
 
 
 def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:

@@ -8,8 +8,10 @@ import csv
 from conftest import ROOT, crashmatrix
 
 # The app's own config has no workers anywhere: only the forced num_workers knob gives its loaders
-# workers, so a worker_crash proves the knob arrived. Pairwise over three two-valued axes still holds
-# every pair: a (2 workers, segv) cell, a (0 workers, size 32) cell and a (0 workers, size 30) cell.
+# workers, so a worker_crash proves the knob arrived. Pairwise over three two-valued axes holds every
+# pair in 4 cells, but there the crash shows only where size 30 also fails, so `data.image_size=30`
+# alone would separate it from the passes: the included cell (crash at size 32) is the evidence that
+# names the crash's own pair, as a user would add it.
 MATRIX = f"""\
 name: ocr-app-test
 command: [python, {ROOT}/examples/ocr_app/train.py]
@@ -22,6 +24,8 @@ axes:
   num_workers: [0, 2]
   fault.worker_segv: [false, true]
   data.image_size: [32, 30]
+include:
+  - {{start_method: fork, num_workers: 2, fault.worker_segv: true, data.image_size: 32}}
 strategy: pairwise
 timeout: 300
 """
@@ -51,7 +55,10 @@ def test_planted_crash_and_failure_under_forced_workers(tmp_path):
         else:
             assert float(row["steps_per_s"]) > 0 and float(row["peak_rss_mb"]) > 0, row
     explained = crashmatrix("explain", run, cwd=tmp_path)
-    assert "worker_crash SIGSEGV when num_workers=2 and fault.worker_segv=true" in explained.stdout, explained.stdout
+    assert "worker_crash SIGSEGV worker_signal when num_workers=2 and fault.worker_segv=true (2 of 2 matching)" \
+        in explained.stdout, explained.stdout
+    assert "fail ValueError: Target size" in explained.stdout and "when data.image_size=30 (1 of 2 matching; " \
+        "1 masked by worker_crash SIGSEGV worker_signal)" in explained.stdout, explained.stdout
 
 
 def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_path):

@@ -1,0 +1,19 @@
+"""One-line texts shared by every report: a shortened line, and the words that name a kind of failure."""
+
+from __future__ import annotations
+
+
+def shorten(text: str, width: int = 90) -> str:
+    """One line of at most width characters, … where cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def kind_label(outcome: str, signal: str, signature: str, width: int = 60) -> str:
+    """'crash SIGSEGV', 'fail fd_exhaustion': the words of a kind of failure, without the empty ones and
+    without a signature that only restates the outcome (killed_by_signal, hang)."""
+    from runner.signature import RESTATES_OUTCOME
+
+    if signature in RESTATES_OUTCOME:
+        signature = ""
+    return " ".join(part for part in (outcome, signal, shorten(signature, width) if signature else "") if part)
