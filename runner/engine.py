@@ -13,7 +13,6 @@ import os
 import select
 import signal
 import socket
-import sys
 import threading
 import time
 import uuid
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from runner import supervise
 from runner.cell import CellRun, spell
 from runner.classify import classify
+from runner.interpreters import PYTHON_AXIS, of_cell
 from runner.secrets import REDACTED
 from runner.spec import Matrix
 from runner.store import RunResult
@@ -41,8 +41,11 @@ def _prepend_path(env: dict, var: str, entry: str) -> None:
 
 
 def cell_params(matrix: Matrix, values: dict) -> dict:
-    """The cell's parameters in the matrix file's order (params and axes sections as the file has them)."""
-    cell = {k: v for k, v in values.items() if not k.startswith("env.")}
+    """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
+
+    Neither env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
+    """
+    cell = {k: v for k, v in values.items() if not k.startswith("env.") and k != PYTHON_AXIS}
     fixed = {k: v for k, v in matrix.params.items() if k not in cell}
     return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
 
@@ -86,12 +89,12 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
             env.setdefault(var, cell_dir)
         env.setdefault("WANDB_SILENT", "true")
         env.pop("WANDB_MODE", None)
-        argv = [sys.executable, "-m", "runner.child", spec_path]
+        argv = [of_cell(values), "-m", "runner.child", spec_path]
         cwd = cell_dir
     else:
         program = list(matrix.command)
         if program[0] in ("python", "python3"):
-            program[0] = sys.executable
+            program[0] = of_cell(values)
         argv = program
         if matrix.pass_params == "overrides":
             argv = argv + [f"{k}={spell(v)}" for k, v in params.items()]

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 
 from runner.cell import spell
 from runner.errors import BadInput
+from runner.interpreters import PYTHON_AXIS
+from runner.interpreters import check as check_interpreters
 from runner.secrets import is_secret
 
 TOP_KEYS = {
@@ -323,7 +325,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     if probe_params is not None:
         from runner.knobs import COMMON_PARAMS
 
-        known = set(probe_params) | set(COMMON_PARAMS)
+        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
         for section, names in (("params", params), ("axes", axes)):
             for key in names:
                 if key.startswith("env.") or key in known:
@@ -354,11 +356,13 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     if probe_params is not None:
         from runner.knobs import COMMON_PARAMS
 
-        known = set(probe_params) | set(COMMON_PARAMS)
+        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
         for i, entry in enumerate(include):
             for key in entry:
                 if not (key.startswith("env.") or key in known):
                     raise BadInput(f"{path}: include[{i}].{key}: probe {probe!r} has no parameter {key!r}")
+
+    check_interpreters(axes, include, params, path)
 
     env = data.get("env") or {}
     if not isinstance(env, dict):
