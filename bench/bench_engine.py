@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,7 +45,8 @@ def bare(code: str, n: int, workdir: str) -> float:
     return time.perf_counter() - t0
 
 
-def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, list]:
+def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, float, list]:
+    """Wall seconds, the controller's own CPU seconds (not its cells'), the results."""
     path = os.path.join(workdir, f"{tag}.yaml")
     with open(path, "w") as f:
         f.write(f"name: bench\ncommand: [python, -c, {code!r}]\naxes:\n  i: {list(range(n))}\ntimeout: 300\n")
@@ -55,9 +57,14 @@ def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, list]:
     results = []
     eng = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
                  on_result=lambda r: (store.record(r), results.append(r)), jobs=1)
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _cpu()
     eng.run(cell_runs(matrix, cells))
-    return time.perf_counter() - t0, results
+    return time.perf_counter() - t0, _cpu() - cpu0, results
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 STAMP = "import sys, time; open(sys.argv[1], 'w').write(repr(time.time()))"
@@ -100,28 +107,32 @@ def main() -> int:
             bare_s.append(bare_start(tmp))
             cm_s.append(crashmatrix_start(tmp, f"start{rnd}"))
         for kind, n in (("torch", args.torch_cells), ("crash", args.crash_cells)):
-            b_times, e_times = [], []
+            b_times, e_times, cpu_times = [], [], []
             for rnd in range(args.rounds):
                 b_times.append(bare(PROGRAMS[kind], n, tmp))
-                t, results = engine(PROGRAMS[kind], n, tmp, f"{kind}{rnd}")
+                t, cpu, results = engine(PROGRAMS[kind], n, tmp, f"{kind}{rnd}")
                 e_times.append(t)
+                cpu_times.append(cpu)
                 want = "crash" if kind == "crash" else "pass"
                 assert all(r.outcome == want for r in results), [r.outcome for r in results]
             b, e = statistics.median(b_times), statistics.median(e_times)
-            rows.append((kind, n, b / n * 1000, e / n * 1000, (e - b) / n * 1000, e / b))
+            cpu = statistics.median(cpu_times)
+            rows.append((kind, n, b / n * 1000, e / n * 1000, (e - b) / n * 1000, e / b, cpu / n * 1000))
     all_met = True
     b, c = statistics.median(bare_s), statistics.median(cm_s)
     ok = c - b <= 0.3
     all_met &= ok
-    print(f"{'start':<8}{'':>4}{'bare ms':>14}{'run ms':>16}{'delay ms':>13}{'ratio':>8}  goal")
-    print(f"{'first':<8}{1:>4}{b * 1000:>14.1f}{c * 1000:>16.1f}{(c - b) * 1000:>13.1f}{c / b:>8.2f}  "
+    print(f"{'start':<8}{'':>4}{'bare ms':>14}{'run ms':>16}{'delay ms':>13}{'ratio':>8}{'':>12}  goal")
+    print(f"{'first':<8}{1:>4}{b * 1000:>14.1f}{c * 1000:>16.1f}{(c - b) * 1000:>13.1f}{c / b:>8.2f}{'':>12}  "
           f"delay <= 300 ms: {'met' if ok else 'NOT met'}")
-    print(f"{'cells':<8}{'n':>4}{'bare ms/cell':>14}{'engine ms/cell':>16}{'overhead ms':>13}{'ratio':>8}  goal")
-    for kind, n, b, e, d, ratio in rows:
+    print(f"{'cells':<8}{'n':>4}{'bare ms/cell':>14}{'engine ms/cell':>16}{'overhead ms':>13}{'ratio':>8}"
+          f"{'ctl cpu ms':>12}  goal")
+    for kind, n, b, e, d, ratio, cpu in rows:
         goal = "ratio <= 1.03" if kind == "torch" else "overhead <= 10 ms"
         ok = ratio <= 1.03 if kind == "torch" else d <= 10
         all_met &= ok
-        print(f"{kind:<8}{n:>4}{b:>14.1f}{e:>16.1f}{d:>13.1f}{ratio:>8.3f}  {goal}: {'met' if ok else 'NOT met'}")
+        print(f"{kind:<8}{n:>4}{b:>14.1f}{e:>16.1f}{d:>13.1f}{ratio:>8.3f}{cpu:>12.1f}  "
+              f"{goal}: {'met' if ok else 'NOT met'}")
     print(f"(start: median of {args.start_rounds}, cells: median of {args.rounds} alternating rounds; python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     return 0 if all_met else 1
 
