@@ -34,6 +34,7 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
         from runner.expand import expand
 
         pending = fingerprint.start(interpreters.of_cells(expand(matrix)))
+        store.write_json(os.path.basename(node_env), pending.facts)  # the node, should the job be killed
     count = 0
 
     def on_result(result):
@@ -52,6 +53,5 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
     if pending is not None:
         if engine.interrupted:
             pending.stop()
-        if not os.path.exists(node_env):
-            store.write_json(os.path.basename(node_env), pending.finish())
+        store.write_json(os.path.basename(node_env), pending.finish())
     return {"ran": count, "interrupted": engine.interrupted, "host": socket.gethostname()}

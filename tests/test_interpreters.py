@@ -116,3 +116,20 @@ def test_the_first_cell_does_not_wait_for_the_fingerprint(tmp_path, write, venvs
     facts = json.loads((tmp_path / "run" / "env.json").read_text())["interpreters"][str(slow)]
     assert facts["executable"] == venvs[0] and facts["packages"] == {"tinypkg": "1.0"}
     assert f"`{slow}`: Python {facts['python']}, no torch, numpy or wandb; 1 package in all" in out.stdout
+
+
+def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is_a_field():
+    from runner.compare import fingerprint_differences, package_differences
+
+    def env(glibc, packages, key="/envs/x/bin/python"):
+        return {"glibc": glibc, "interpreter": key, "interpreters": {key: {"packages": packages}}}
+
+    a = env("2.35", {"torch": "2.13.0", "numpy": "2.1.0", "nvidia-cudnn-cu12": "9.1.0"})
+    b = env("2.39", {"torch": "2.13.0", "numpy": "2.2.0", "wandb": "0.19.1"}, key="/other/bin/python")
+    assert package_differences([a, b]) == [
+        ("the first interpreter of each run", "numpy", ["2.1.0", "2.2.0"]),
+        ("the first interpreter of each run", "nvidia-cudnn-cu12", ["9.1.0", None]),
+        ("the first interpreter of each run", "wandb", [None, "0.19.1"]),
+    ]
+    assert ("glibc", ["2.35", "2.39"]) in fingerprint_differences([a, b])
+    assert package_differences([a, {}]) == []  # a run without env.json: nothing to set beside it
