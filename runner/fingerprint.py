@@ -11,7 +11,6 @@ Environment variables whose names look secret are never included.
 from __future__ import annotations
 
 import os
-import platform
 import resource
 import socket
 import subprocess
@@ -36,6 +35,8 @@ def _os_release() -> str:
     for line in _read("/etc/os-release").splitlines():
         if line.startswith("PRETTY_NAME="):
             return line.split("=", 1)[1].strip().strip('"')
+    import platform  # only where /etc/os-release is missing: its import costs the start of a run
+
     return platform.platform()
 
 
@@ -50,7 +51,7 @@ def _cpu_model() -> str:
     for line in _read("/proc/cpuinfo").splitlines():
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
-    return platform.processor()
+    return ""
 
 
 def _driver_from_proc() -> str:
@@ -64,12 +65,12 @@ def _glibc() -> str:
     try:
         return os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
     except (AttributeError, ValueError, OSError, IndexError):
-        return platform.libc_ver()[1]
+        return ""  # not glibc (musl, macOS)
 
 
 def machine() -> dict:
     """What the controller can see at once, without starting a process."""
-    osrelease = _read("/proc/sys/kernel/osrelease").strip() or platform.release()
+    osrelease = _read("/proc/sys/kernel/osrelease").strip() or os.uname().release
     try:
         st = os.statvfs("/dev/shm")
         shm_mb = round(st.f_blocks * st.f_frsize / 2**20)
@@ -83,7 +84,7 @@ def machine() -> dict:
         "wsl2": "microsoft" in osrelease.lower() and "wsl2" in osrelease.lower()
         or "microsoft-standard" in osrelease.lower(),
         "wsl": "microsoft" in osrelease.lower(),
-        "python": platform.python_version(),
+        "python": sys.version.split()[0],
         "python_executable": sys.executable,
         "glibc": _glibc(),
         "cpu_count": os.cpu_count(),
