@@ -133,3 +133,17 @@ def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is
     ]
     assert ("glibc", ["2.35", "2.39"]) in fingerprint_differences([a, b])
     assert package_differences([a, {}]) == []  # a run without env.json: nothing to set beside it
+
+
+def test_resume_completes_an_env_json_whose_interpreters_never_answered(tmp_path, write, venvs):
+    a, b = venvs
+    matrix = write("m.yaml", f"name: r\ncommand: [python, -c, pass]\naxes:\n  python: [{a}, {b}]\n")
+    assert crashmatrix("run", matrix, "--out", tmp_path / "r", cwd=tmp_path).returncode == 0
+    env_path = tmp_path / "r" / "env.json"
+    env = json.loads(env_path.read_text())
+    # As a controller killed before the end leaves it: the machine only.
+    env_path.write_text(json.dumps({k: v for k, v in env.items() if k not in ("interpreters", "interpreter")}))
+    assert crashmatrix("run", "--resume", tmp_path / "r", cwd=tmp_path).returncode == 0
+    resumed = json.loads(env_path.read_text())
+    assert resumed["interpreter"] == a and resumed["interpreters"][a]["packages"] == {"tinypkg": "1.0"}
+    assert resumed["interpreters"][b]["packages"] == {}
