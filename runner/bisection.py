@@ -117,7 +117,7 @@ class _Runner:
 def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,
                   max_runs=None, stream=None) -> tuple[dd.BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted)."""
-    from runner import fingerprint
+    from runner import fingerprint, interpreters
 
     stream = stream or sys.stdout
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
@@ -125,7 +125,7 @@ def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=No
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
     store = RunDir(out)
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
-    store.write_json("env.json", fingerprint.collect())
+    store.write_json("env.json", fingerprint.collect(interpreters=interpreters.of_cells([Cell.of(good), Cell.of(bad)])))
     print(f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
           + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes), file=stream, flush=True)
     runner = _Runner(matrix, store, good, bad, stream)

@@ -268,6 +268,9 @@ def cmd_env(args) -> int:
             if key == "env":
                 for k, v in value.items():
                     print(f"env.{k}: {v}")
+            elif key == "interpreters":
+                for path, found in value.items():
+                    print(f"packages of {path}: {len(found.get('packages') or {})} (--json lists them)")
             elif key != "gpus":
                 print(f"{key}: {value}")
     return 0

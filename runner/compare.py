@@ -35,6 +35,7 @@ import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from runner import pyfacts
 from runner.errors import BadInput
 from runner.fingerprint import SUMMARY_FIELDS
 from runner.outcome import NOT_FAILURES
@@ -45,7 +46,7 @@ FORMATS = ("md", "github", "csv", "json")
 
 # Fingerprint fields, as a user names them.
 FIELD_NAMES = {
-    "host": "host", "os": "OS", "kernel": "kernel", "wsl2": "WSL2", "python": "Python", "torch": "torch",
+    "host": "host", "os": "OS", "kernel": "kernel", "wsl2": "WSL2", "glibc": "glibc", "python": "Python", "torch": "torch",
     "cuda_runtime": "CUDA", "cudnn": "cuDNN", "driver": "driver", "gpu": "GPU", "cpu_count": "CPUs",
     "ram_gb": "RAM GB", "shm_mb": "shm MB", "rlimit_nofile": "nofile",
 }
@@ -141,6 +142,7 @@ class Comparison:
     partial: list = field(default_factory=list)  # cell ids missing from at least one run
     same: int = 0  # cells in every run that do not differ
     fingerprint: list = field(default_factory=list)  # (field, [value per run])
+    packages: list = field(default_factory=list)  # (interpreter, package, [version per run])
 
     def values(self, cell_id: str) -> dict:
         for run in self.runs:
@@ -208,6 +210,34 @@ def fingerprint_differences(fingerprints: list[dict]) -> list[tuple[str, list]]:
     return out
 
 
+def _package_sets(fingerprints: list[dict]) -> list[tuple[str, list]]:
+    """(interpreter, [its packages per run, None where unknown]) for the interpreters to set side by side.
+
+    The same interpreter (the `python` axis value) in every run is compared with itself; runs that
+    share none (one interpreter each, at another path on each machine) compare their first ones.
+    """
+    maps = [(f.get("interpreters") or None) if f else None for f in fingerprints]
+    known = [m for m in maps if m]
+    if len(known) < 2:
+        return []
+    common = [k for k in known[0] if all(k in m for m in known)]
+    if common:
+        return [(k, [m[k].get("packages") if m else None for m in maps]) for k in common]
+    firsts = [f.get("interpreter") if m else None for f, m in zip(fingerprints, maps)]
+    name = firsts[0] if len(set(firsts)) == 1 else "the first interpreter of each run"
+    return [(name, [m[k].get("packages") if m and k in m else None for m, k in zip(maps, firsts)])]
+
+
+def package_differences(fingerprints: list[dict]) -> list[tuple[str, str, list]]:
+    """(interpreter, package, [version per run]) for each installed package not the same everywhere:
+    added, removed (None) or at another version; '?' where a run's env.json does not say."""
+    out = []
+    for interpreter, sets in _package_sets(fingerprints):
+        for name, versions in pyfacts.package_differences(sets):
+            out.append((interpreter, name, ["?" if p is None else v for p, v in zip(sets, versions)]))
+    return out
+
+
 def compare_runs(sources: list[str]) -> Comparison:
     """Compare two or more runs (run directories or results.csv files); the first is the reference."""
     if len(sources) < 2:
@@ -240,6 +270,7 @@ def compare_runs(sources: list[str]) -> Comparison:
         else:
             comp.same += 1
     comp.fingerprint = fingerprint_differences([r.fingerprint for r in runs])
+    comp.packages = package_differences([r.fingerprint for r in runs])
     return comp
 
 
@@ -313,6 +344,11 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
         lines += [table(rows, ["field"] + labels, fmt, numparse=False), ""]
     elif sum(1 for r in comp.runs if r.fingerprint) >= 2:
         lines += ["Fingerprints: no difference in " + ", ".join(FIELD_NAMES.get(k, k) for k in SUMMARY_FIELDS) + ".", ""]
+    if comp.packages:
+        lines += ["## Installed packages that differ", ""]
+        rows = [[interpreter, name] + ["—" if v is None else v for v in versions]
+                for interpreter, name, versions in comp.packages]
+        lines += [table(rows, ["interpreter", "package"] + labels, fmt, numparse=False), ""]
     missing = [r.label for r in comp.runs if not r.fingerprint]
     if missing:
         lines += [f"No env.json for {', '.join(missing)}: fingerprints not compared there.", ""]
@@ -361,6 +397,9 @@ def to_json(comp: Comparison) -> dict:
         "fingerprint": [{"field": k, "name": FIELD_NAMES.get(k, k),
                          "values": {r.label: v for r, v in zip(comp.runs, values)}}
                         for k, values in comp.fingerprint],
+        "packages": [{"interpreter": interpreter, "package": name,
+                      "versions": {r.label: v for r, v in zip(comp.runs, versions)}}
+                     for interpreter, name, versions in comp.packages],
     }
 
 

@@ -13,7 +13,6 @@ import os
 import select
 import signal
 import socket
-import sys
 import threading
 import time
 import uuid
@@ -23,6 +22,7 @@ from runner import forensics, supervise
 from runner.cell import CellRun, spell
 from runner.classify import classify
 from runner.signature import LAUNCH_ERROR
+from runner.interpreters import PYTHON_AXIS, of_cell
 from runner.secrets import REDACTED
 from runner.spec import Matrix
 from runner.store import RunResult
@@ -44,9 +44,10 @@ def _prepend_path(env: dict, var: str, entry: str) -> None:
 def cell_params(matrix: Matrix, values: dict) -> dict:
     """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
 
-    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name.
+    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name. Neither
+    env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
     """
-    cell = {name: v for k, v in values.items() if not k.startswith("env.")
+    cell = {name: v for k, v in values.items() if not k.startswith("env.") and k != PYTHON_AXIS
             for name in matrix.axis_keys.get(k, (k,))}
     fixed = {k: v for k, v in matrix.params.items() if k not in cell}
     return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
@@ -91,12 +92,12 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
             env.setdefault(var, cell_dir)
         env.setdefault("WANDB_SILENT", "true")
         env.pop("WANDB_MODE", None)
-        argv = [sys.executable, "-m", "runner.child", spec_path]
+        argv = [of_cell(values), "-m", "runner.child", spec_path]
         cwd = cell_dir
     else:
         program = list(matrix.command)
         if program[0] in ("python", "python3"):
-            program[0] = sys.executable
+            program[0] = of_cell(values)
         argv = program
         own = params
         if matrix.inject:

@@ -1,47 +1,26 @@
 """The environment fingerprint of a machine: what differs between the WSL2 box and the native one.
 
-The controller never imports torch, so torch's facts (version, CUDA runtime,
-cuDNN, GPUs) come from a short child process of the same interpreter the cells
-use. Environment variables whose names look secret are never included.
+The controller never imports torch, so each interpreter the cells use is asked
+by a child of its own (runner.pyfacts) for its packages, glibc and torch's
+facts (version, CUDA runtime, cuDNN, GPUs). Those answers take seconds (torch's
+import), so a run starts them with `start` and collects them with
+`Pending.finish` once its cells are done: they never delay the first cell.
+Environment variables whose names look secret are never included.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import resource
 import socket
 import subprocess
 import sys
 
+from runner import pyfacts
 from runner.secrets import is_secret
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
 _ENV_PREFIXES = ("CUDA_", "NCCL_", "PYTORCH_", "TORCH_", "OMP_", "MKL_", "WANDB_MODE", "CUBLAS_", "CUDNN_", "LD_LIBRARY_PATH", "SLURM_JOB_PARTITION")
-
-_TORCH_PROBE = r"""
-import json, sys
-out = {}
-try:
-    import torch
-    out["torch"] = torch.__version__
-    out["cuda_runtime"] = torch.version.cuda or ""
-    out["cudnn"] = str(torch.backends.cudnn.version() or "") if torch.backends.cudnn.is_available() else ""
-    out["cuda_available"] = torch.cuda.is_available()
-    gpus = []
-    if torch.cuda.is_available():
-        for i in range(torch.cuda.device_count()):
-            p = torch.cuda.get_device_properties(i)
-            gpus.append({"name": p.name, "capability": f"{p.major}.{p.minor}", "memory_gb": round(p.total_memory / 2**30, 1)})
-    out["gpus"] = gpus
-    out["bf16_supported"] = bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
-    out["default_start_method"] = __import__("multiprocessing").get_start_method()
-    out["torch_threads"] = torch.get_num_threads()
-except Exception as e:  # a broken torch is itself a finding
-    out["torch_error"] = f"{type(e).__name__}: {e}"
-print(json.dumps(out))
-"""
 
 
 def _read(path: str) -> str:
@@ -56,6 +35,8 @@ def _os_release() -> str:
     for line in _read("/etc/os-release").splitlines():
         if line.startswith("PRETTY_NAME="):
             return line.split("=", 1)[1].strip().strip('"')
+    import platform  # only where /etc/os-release is missing: its import costs the start of a run
+
     return platform.platform()
 
 
@@ -70,69 +51,112 @@ def _cpu_model() -> str:
     for line in _read("/proc/cpuinfo").splitlines():
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
-    return platform.processor()
+    return ""
 
 
-def _driver() -> str:
-    text = _read("/proc/driver/nvidia/version")
-    if text:
-        for word in text.split():
-            if word.count(".") >= 1 and word.replace(".", "").isdigit():
-                return word
+def _driver_from_proc() -> str:
+    for word in _read("/proc/driver/nvidia/version").split():
+        if word.count(".") >= 1 and word.replace(".", "").isdigit():
+            return word
+    return ""
+
+
+def _glibc() -> str:
     try:
-        out = subprocess.run(
-            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=20,
-        )
-        return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout.strip() else ""
-    except (OSError, subprocess.TimeoutExpired, IndexError):
-        return ""
+        return os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
+    except (AttributeError, ValueError, OSError, IndexError):
+        return ""  # not glibc (musl, macOS)
 
 
-def torch_facts(python: str = sys.executable, timeout: float = 120) -> dict:
-    try:
-        out = subprocess.run([python, "-c", _TORCH_PROBE], capture_output=True, text=True, timeout=timeout)
-        return json.loads(out.stdout.strip().splitlines()[-1])
-    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
-        return {"torch_error": f"could not ask {python}: {e}"}
-
-
-def collect(*, with_torch: bool = True) -> dict:
-    osrelease = _read("/proc/sys/kernel/osrelease").strip() or platform.release()
+def machine() -> dict:
+    """What the controller can see at once, without starting a process."""
+    osrelease = _read("/proc/sys/kernel/osrelease").strip() or os.uname().release
     try:
         st = os.statvfs("/dev/shm")
         shm_mb = round(st.f_blocks * st.f_frsize / 2**20)
     except OSError:
         shm_mb = None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    facts = {
+    return {
         "host": socket.gethostname(),
         "os": _os_release(),
         "kernel": osrelease,
         "wsl2": "microsoft" in osrelease.lower() and "wsl2" in osrelease.lower()
         or "microsoft-standard" in osrelease.lower(),
         "wsl": "microsoft" in osrelease.lower(),
-        "python": platform.python_version(),
+        "python": sys.version.split()[0],
         "python_executable": sys.executable,
+        "glibc": _glibc(),
         "cpu_count": os.cpu_count(),
         "cpu_model": _cpu_model(),
         "ram_gb": _meminfo_gb("MemTotal"),
         "shm_mb": shm_mb,
         "rlimit_nofile": f"{soft}/{hard}" if hard != resource.RLIM_INFINITY else f"{soft}/unlimited",
-        "driver": _driver(),
+        "driver": _driver_from_proc(),
         "in_container": os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"),
+        "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(_ENV_PREFIXES) and not is_secret(k)},
     }
-    if with_torch:
-        facts.update(torch_facts())
-        facts["gpu"] = ", ".join(g["name"] for g in facts.get("gpus", [])) or "none"
-    facts["env"] = {
-        k: v for k, v in sorted(os.environ.items()) if k.startswith(_ENV_PREFIXES) and not is_secret(k)
-    }
-    return facts
+
+
+# The first interpreter's facts are also written at the top of env.json, where the summary line and
+# compare read them (as before interpreters became an axis).
+LIFTED = ("python", "torch", "cuda_runtime", "cudnn", "cuda_available", "gpus", "bf16_supported",
+           "default_start_method", "torch_threads", "torch_error")
+
+
+class Pending:
+    """A fingerprint whose slow parts (the interpreters, nvidia-smi) are still being asked."""
+
+    def __init__(self, interpreters: dict, timeout: float = 120):
+        self.facts = machine()
+        self.asking = {key: pyfacts.Asking(path, timeout) for key, path in interpreters.items()}
+        self.smi = None
+        if not self.facts["driver"] and interpreters:
+            try:  # no /proc/driver/nvidia (WSL2, containers): nvidia-smi knows, slowly
+                self.smi = subprocess.Popen(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, text=True)
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        """An interrupted run does not wait for torch's import."""
+        for asking in self.asking.values():
+            asking.stop()
+        if self.smi is not None and self.smi.poll() is None:
+            self.smi.kill()
+
+    def finish(self) -> dict:
+        facts = dict(self.facts)
+        if self.smi is not None:
+            try:
+                out, _ = self.smi.communicate(timeout=20)
+                facts["driver"] = (out.strip().splitlines() or [""])[0] if self.smi.returncode == 0 else ""
+            except subprocess.TimeoutExpired:
+                self.smi.kill()
+                self.smi.communicate()
+        found = {key: asking.result() for key, asking in self.asking.items()}
+        if found:
+            main = next(iter(found))
+            facts.update({k: v for k, v in found[main].items() if k in LIFTED})
+            facts["gpu"] = ", ".join(g["name"] for g in facts.get("gpus", [])) or "none"
+            facts["interpreter"] = main
+            facts["interpreters"] = found
+        return facts
+
+
+def start(interpreters: dict | None = None, timeout: float = 120) -> Pending:
+    """interpreters: name (as env.json keys it) -> executable; the controller's own by default."""
+    return Pending({sys.executable: sys.executable} if interpreters is None else interpreters, timeout)
+
+
+def collect(*, with_torch: bool = True, interpreters: dict | None = None) -> dict:
+    """The whole fingerprint, waited for (`crashmatrix env`, bisect, a Slurm job on its node)."""
+    return start(interpreters if with_torch else {}).finish()
 
 
 # Fields worth a line in a summary, and for compare, in this order.
-SUMMARY_FIELDS = ("host", "os", "kernel", "wsl2", "python", "torch", "cuda_runtime", "cudnn", "driver", "gpu",
+SUMMARY_FIELDS = ("host", "os", "kernel", "wsl2", "glibc", "python", "torch", "cuda_runtime", "cudnn", "driver", "gpu",
                   "cpu_count", "ram_gb", "shm_mb", "rlimit_nofile")
 
 

@@ -28,10 +28,13 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
     matrix = load_matrix(os.path.join(run_dir, "matrix.yaml"))
     store = RunDir(run_dir)
     node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
-    if not os.path.exists(node_env):
-        from runner import fingerprint
+    pending = None
+    if not os.path.exists(node_env):  # the first job on this node asks, while its cells run
+        from runner import fingerprint, interpreters
+        from runner.expand import expand
 
-        store.write_json(os.path.basename(node_env), fingerprint.collect())
+        pending = fingerprint.start(interpreters.of_cells(expand(matrix)))
+        store.write_json(os.path.basename(node_env), pending.facts)  # the node, should the job be killed
     count = 0
 
     def on_result(result):
@@ -47,4 +50,8 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
     engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
                     jobs=jobs, stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2))
     engine.run(cell_runs)
+    if pending is not None:
+        if engine.interrupted:
+            pending.stop()
+        store.write_json(os.path.basename(node_env), pending.finish())
     return {"ran": count, "interrupted": engine.interrupted, "host": socket.gethostname()}

@@ -105,12 +105,40 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
     return out
 
 
+def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> list[str]:
+    """With the `python` axis: each interpreter's Python, torch and key packages, then the installed
+    packages that differ between them."""
+    found = fingerprint.get("interpreters") or {}
+    if len(found) < 2 and all(k == fingerprint.get("python_executable") for k in found):
+        return []
+    from runner.pyfacts import key_packages, package_differences
+
+    lines = ["Interpreters (axis `python`):", ""]
+    for key, facts in found.items():
+        if "fingerprint_error" in facts:
+            lines.append(f"- `{key}`: {facts['fingerprint_error']}")
+            continue
+        packages = facts.get("packages") or {}
+        keys = ", ".join(f"{n} {v}" for n, v in key_packages(packages).items()) or "no torch, numpy or wandb"
+        count = f"{len(packages)} package{'s' if len(packages) != 1 else ''}"
+        lines.append(f"- `{key}`: Python {facts.get('python', '?')}, {keys}; {count} in all")
+    lines.append("")
+    differing = package_differences([facts.get("packages") for facts in found.values()])
+    if differing:
+        rows = [[name] + ["—" if v is None else v for v in versions] for name, versions in differing[:most]]
+        lines += ["Installed packages that differ between them:", "",
+                  table(rows, ["package"] + list(found), fmt, numparse=False), ""]
+        if len(differing) > most:
+            lines += [f"and {len(differing) - most} more (env.json lists every package).", ""]
+    return lines
+
+
 def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, *, title: str, fmt: str = "md",
                  expected: int | None = None, interrupted: bool = False, run_dir: str = "",
                  stopped_early: str = "") -> str:
     lines = [f"# {title}", ""]
     if fingerprint:
-        lines += [f"Machine: {one_line(fingerprint)}", ""]
+        lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
     state = f"{len(rows)} runs"
     if expected is not None and expected != len(rows):
         state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import time
 from dataclasses import dataclass
 
 from runner import fingerprint as fp
+from runner import interpreters
 from runner.engine import Engine
 from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
@@ -67,6 +69,35 @@ def adopt_node_fingerprint(store: RunDir, controller: dict) -> dict:
     return controller
 
 
+def start_fingerprint(cells, first: dict, with_interpreters: bool) -> fp.Pending:
+    """Ask every interpreter of the cells for its facts, in the background (see fingerprint.Pending).
+
+    A resumed run on the same machine asks only what its first session did not get.
+    """
+    wanted = interpreters.of_cells(cells) if with_interpreters else {}
+    if first.get("host") == socket.gethostname():
+        known = first.get("interpreters") or {}
+        wanted = {k: path for k, path in wanted.items() if k not in known or "fingerprint_error" in known[k]}
+    return fp.start(wanted)
+
+
+def record_fingerprint(store: RunDir, first: dict, facts: dict) -> dict:
+    """env.json, completed; a resumed run on another machine records its own beside the first."""
+    if not first:
+        store.write_json("env.json", facts)
+        return facts
+    if first.get("host") != facts.get("host"):
+        store.write_json(f"env-{facts.get('host')}.json", facts)
+        return facts
+    if not facts.get("interpreters"):
+        return first
+    merged = dict(first, interpreters={**(first.get("interpreters") or {}), **facts["interpreters"]})
+    if first.get("interpreter", facts["interpreter"]) == facts["interpreter"]:  # the main one was asked again
+        merged.update({k: facts[k] for k in fp.LIFTED + ("gpu", "interpreter") if k in facts})
+    store.write_json("env.json", merged)
+    return merged
+
+
 def default_out(matrix: Matrix) -> str:
     return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
@@ -101,14 +132,11 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
             store.write_json(SELECTION_FILE, selection.to_json())
         done = set()
     todo = [r for r in runs if r.key not in done]
-    # The machine as it was for this run; a resumed run on another machine records both.
-    facts = fp.collect(with_torch=with_torch_fingerprint)
     first = read_fingerprint(store.path) if resume else {}
-    if first:
-        if first.get("host") != facts.get("host"):
-            store.write_json(f"env-{facts.get('host')}.json", facts)
-    else:
-        store.write_json("env.json", facts)
+    pending = start_fingerprint(cells, first, with_torch_fingerprint)
+    facts = pending.facts
+    if not first:
+        store.write_json("env.json", facts)  # the machine now; the interpreters' answers complete it at the end
 
     print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
           + (f", {len(done)} already done" if done else "")
@@ -141,6 +169,10 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
               file=stream, flush=True)
         completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
                                                   on_result=on_result, jobs_per_cell_job=jobs)
+    if not completed:
+        pending.stop()
+    facts = record_fingerprint(store, first, pending.finish())
+    if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
     rows, value_cols, _ = read_rows(store.path)
     failing = sum(counts_as_failing(r.outcome) for r in results)

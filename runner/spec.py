@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 
 from runner.cell import spell
 from runner.errors import BadInput
+from runner.interpreters import PYTHON_AXIS
+from runner.interpreters import check as check_interpreters
 from runner.secrets import is_secret
 
 TOP_KEYS = {
@@ -335,7 +337,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     if probe_params is not None:
         from runner.knobs import COMMON_PARAMS
 
-        known = set(probe_params) | set(COMMON_PARAMS)
+        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
         keyed = {f"{axis}.keys": k for axis, keys in axis_keys.items() for k in keys}
         named = [("params", k, k) for k in params] + [("axes", k, k) for k in axes if k not in axis_keys]
         for section, where, key in named + [("axes", where, k) for where, k in keyed.items()]:
@@ -367,11 +369,13 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     if probe_params is not None:
         from runner.knobs import COMMON_PARAMS
 
-        known = set(probe_params) | set(COMMON_PARAMS)
+        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
         for i, entry in enumerate(include):
             for key in entry:
                 if not (key.startswith("env.") or key in known):
                     raise BadInput(f"{path}: include[{i}].{key}: probe {probe!r} has no parameter {key!r}")
+
+    check_interpreters(axes, include, params, path)
 
     env = data.get("env") or {}
     if not isinstance(env, dict):

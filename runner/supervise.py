@@ -19,6 +19,12 @@ from dataclasses import dataclass, field
 
 TOKEN_VAR = "CRASHMATRIX_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+# When each token's run was launched, in clock ticks since boot as /proc/PID/stat counts a process's
+# start: only a process started since then can carry the token, so an older one's environment need
+# not be read (that read, for every process of a busy machine, was most of a crashing cell's cost).
+_BORN: dict[str, int] = {}
 
 
 _PR_GET_CHILD_SUBREAPER = 37
@@ -70,6 +76,7 @@ class Running:
 
 def start(launch: Launch, timeout: float | None) -> Running:
     """Start the run; raises OSError when the program cannot be launched."""
+    _BORN[launch.token] = int(time.clock_gettime(time.CLOCK_BOOTTIME) * _CLK_TCK) - 1
     with open(launch.stdout_path, "wb") as out, open(launch.stderr_path, "wb") as err:
         popen = subprocess.Popen(
             launch.argv,
@@ -95,6 +102,11 @@ def start(launch: Launch, timeout: float | None) -> Running:
 
 def _proc_table(*, zombies: bool = False) -> dict[int, int]:
     """pid -> ppid for every process we can see (zombies only when asked: they cannot be killed)."""
+    return {pid: ppid for pid, (ppid, _start) in _proc_stats(zombies=zombies).items()}
+
+
+def _proc_stats(*, zombies: bool = False) -> dict[int, tuple[int, int]]:
+    """pid -> (ppid, start time in clock ticks since boot) for every process we can see."""
     table = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -106,8 +118,8 @@ def _proc_table(*, zombies: bool = False) -> dict[int, int]:
             continue
         # The command name may hold spaces and parentheses: fields follow the last ')'.
         rest = stat[stat.rfind(b")") + 2 :].split()
-        if len(rest) > 1 and (zombies or rest[0] != b"Z"):
-            table[int(entry.name)] = int(rest[1])
+        if len(rest) > 19 and (zombies or rest[0] != b"Z"):
+            table[int(entry.name)] = (int(rest[1]), int(rest[19]))
     return table
 
 
@@ -121,16 +133,18 @@ def _has_token(pid: int, needle: bytes) -> bool:
 
 def tree(root: int | None, token: str | None) -> set[int]:
     """Every live process of a cell: descendants of root, processes carrying the token, and their descendants."""
-    table = _proc_table()
+    table = _proc_stats()
     me = os.getpid()
     members = set()
     if root is not None and root in table:
         members.add(root)
     if token:
         needle = f"{TOKEN_VAR}={token}\0".encode()
-        members |= {pid for pid in table if pid != me and _has_token(pid, needle)}
+        born = _BORN.get(token, 0)
+        members |= {pid for pid, (_ppid, start) in table.items()
+                    if pid != me and start >= born and _has_token(pid, needle)}
     children: dict[int, list[int]] = {}
-    for pid, ppid in table.items():
+    for pid, (ppid, _start) in table.items():
         children.setdefault(ppid, []).append(pid)
     stack = list(members)
     while stack:
@@ -160,6 +174,20 @@ def signal_all(pids, sig) -> None:
 
 def reap_orphans(exclude: set[int] = frozenset()) -> None:
     """Reap zombies re-parented to us (we are a subreaper), leaving Popen's own children alone."""
+    # Ask the kernel first: usually nothing has ended, or only orphans have, and /proc need not be read.
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return  # no child at all
+        if ended is None:
+            return
+        if ended.si_pid in exclude:
+            break  # a run's own process, left for its Popen: look past it below
+        try:
+            os.waitpid(ended.si_pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
     me = os.getpid()
     for pid, ppid in _proc_table(zombies=True).items():
         if ppid == me and pid not in exclude:

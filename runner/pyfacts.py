@@ -1,0 +1,115 @@
+"""What one interpreter holds: Python, glibc, installed packages, torch's view of the machine.
+
+Asked from a child of that interpreter (the controller never imports torch, and
+a cell's interpreter may not be the controller's). The child lists packages
+with importlib.metadata, which is cheap, and imports torch only where torch is
+installed. `start` returns at once; `Asking.result` collects the answer, so a
+run asks while its cells already run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+# Plain Python 3.8 syntax: it runs under whatever interpreter a cell uses.
+_CHILD = r"""
+import json, os, platform, re, sys
+out = {"python": platform.python_version(), "executable": sys.executable}
+try:
+    out["glibc"] = os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
+except (AttributeError, ValueError, OSError, IndexError):
+    out["glibc"] = platform.libc_ver()[1]
+try:
+    from importlib import metadata
+    packages = {}
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:  # the first one on sys.path is the one an import finds
+            packages.setdefault(re.sub(r"[-_.]+", "-", name).lower(), dist.version)
+    out["packages"] = dict(sorted(packages.items()))
+except Exception as e:
+    out["packages_error"] = "%s: %s" % (type(e).__name__, e)
+import importlib.util
+if importlib.util.find_spec("torch") is not None:
+    try:
+        import torch
+        out["torch"] = torch.__version__
+        out["cuda_runtime"] = torch.version.cuda or ""
+        out["cudnn"] = str(torch.backends.cudnn.version() or "") if torch.backends.cudnn.is_available() else ""
+        out["cuda_available"] = torch.cuda.is_available()
+        gpus = []
+        if torch.cuda.is_available():
+            for i in range(torch.cuda.device_count()):
+                p = torch.cuda.get_device_properties(i)
+                gpus.append({"name": p.name, "capability": "%d.%d" % (p.major, p.minor),
+                             "memory_gb": round(p.total_memory / 2**30, 1)})
+        out["gpus"] = gpus
+        out["bf16_supported"] = bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
+        out["default_start_method"] = __import__("multiprocessing").get_start_method()
+        out["torch_threads"] = torch.get_num_threads()
+    except Exception as e:  # a broken torch is itself a finding
+        out["torch_error"] = "%s: %s" % (type(e).__name__, e)
+print(json.dumps(out))
+"""
+
+# Shown for each interpreter in a report's header, besides every nvidia-* library.
+KEY_PACKAGES = ("torch", "numpy", "wandb", "lightning", "pytorch-lightning", "hydra-core")
+
+
+class Asking:
+    """One child answering for one interpreter."""
+
+    def __init__(self, python: str, timeout: float):
+        self.python = python
+        self.deadline = time.monotonic() + timeout
+        try:
+            self.popen = subprocess.Popen([python, "-c", _CHILD], stdin=subprocess.DEVNULL,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.error = ""
+        except OSError as e:
+            self.popen, self.error = None, f"could not ask {python}: {e.strerror or e}"
+
+    def stop(self) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            self.popen.kill()
+            self.error = "not asked to the end: the run was interrupted"
+
+    def result(self) -> dict:
+        if self.popen is None:
+            return {"fingerprint_error": self.error}
+        try:
+            out, err = self.popen.communicate(timeout=max(0.0, self.deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.communicate()
+            return {"fingerprint_error": f"{self.python} did not answer in time"}
+        try:
+            return json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            last = (err.strip().splitlines() or [f"exit status {self.popen.returncode}"])[-1]
+            return {"fingerprint_error": self.error or f"{self.python}: {last}"}
+
+
+def ask(python: str, timeout: float = 120) -> dict:
+    return Asking(python, timeout).result()
+
+
+def key_packages(packages: dict) -> dict:
+    """torch, numpy, wandb, lightning, hydra-core and the nvidia-* libraries that are installed."""
+    names = [n for n in KEY_PACKAGES if n in packages] + sorted(n for n in packages if n.startswith("nvidia-"))
+    return {n: packages[n] for n in names}
+
+
+def package_differences(package_sets: list[dict | None]) -> list[tuple[str, list]]:
+    """(package, [version per set, None where absent]) for each package not the same in every set."""
+    present = [p for p in package_sets if p is not None]
+    names = sorted({n for p in present for n in p})
+    out = []
+    for name in names:
+        versions = [None if p is None else p.get(name) for p in package_sets]
+        if len({v for v, p in zip(versions, package_sets) if p is not None}) > 1:
+            out.append((name, versions))
+    return out
+
