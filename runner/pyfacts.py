@@ -16,6 +16,9 @@ import time
 # Plain Python 3.8 syntax: it runs under whatever interpreter a cell uses.
 _CHILD = r"""
 import json, os, platform, re, sys
+# `-c` puts the current directory first on sys.path: the user's working tree (an egg-info, a
+# torch/ folder) is not what the interpreter has installed.
+sys.path = [p for p in sys.path if p not in ("", ".")]
 out = {"python": platform.python_version(), "executable": sys.executable}
 try:
     out["glibc"] = os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
