@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass
 
 from runner import forensics, supervise
+from runner.atomic import write_json_atomic
 from runner.cell import CellRun, spell
 from runner.classify import classify
 from runner.signature import LAUNCH_ERROR
@@ -82,8 +83,6 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         }
     )
     if matrix.probe:
-        from runner.child import write_json_atomic
-
         spec_path = os.path.join(cell_dir, "cell.json")
         write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
         _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)

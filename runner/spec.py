@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from runner.cell import spell
 from runner.errors import BadInput
+from runner.executor_settings import check_settings
 from runner.interpreters import PYTHON_AXIS
 from runner.interpreters import check as check_interpreters
 from runner.secrets import is_secret
@@ -396,8 +397,6 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     executor = data.get("executor") or {}
     if not isinstance(executor, dict):
         raise BadInput(f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}")
-    from runner.executors import check_settings
-
     check_settings(executor, path)
     description = data.get("description") or ""
 

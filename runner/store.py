@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from runner.cell import CellRun, spell
-from runner.child import write_json_atomic
+from runner.atomic import write_json_atomic, write_text_atomic
 from runner.errors import BadInput
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
@@ -255,10 +255,8 @@ class RunDir:
             os.close(fd)
 
     def write_text(self, name: str, text: str) -> None:
-        tmp = os.path.join(self.path, f".{name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, os.path.join(self.path, name))
+        # Not flushed to the disk: summary.md is rewritten at the end, results.csv's rows are its record.
+        write_text_atomic(os.path.join(self.path, name), text, durable=False)
 
     def write_json(self, name: str, data) -> None:
         write_json_atomic(os.path.join(self.path, name), data)
