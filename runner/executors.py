@@ -15,6 +15,7 @@ import signal
 import threading
 import time
 
+from runner import interrupts
 from runner.executor_settings import submitit_parameters
 from runner.signature import JOB_LOST
 from runner.store import RunDir, RunResult
@@ -26,7 +27,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
     os.makedirs(cell_dir, exist_ok=True)
     return RunResult(
         cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-        error=why, signature=JOB_LOST, log_dir=store.rel(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        error=why, signature=JOB_LOST, log_dir=store.relative_to_run(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
 
 
@@ -65,47 +66,22 @@ def _how_it_ended(job) -> str:
 
 def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1) -> tuple[bool, str | None]:
     """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
-    import submitit
-    from runner.job import run_chunk
-
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
-    poll_s = float(settings.get("poll_s", 1.0))
-    params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job)
     chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
     if not chunks:
         return True, None
-    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
-    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
-
     wake = threading.Event()
     interrupted: list[str] = []
-    old = {}
-    if threading.current_thread() is threading.main_thread():
-        def on_signal(signum, frame):
-            interrupted.append(signal.Signals(signum).name)
-            wake.set()
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, on_signal)
-    try:
-        jobs = executor.map_array(
-            run_chunk,
-            [store.path] * len(chunks),
-            [[(r.cell.values, r.repeat) for r in chunk] for chunk in chunks],
-            [jobs_per_cell_job] * len(chunks),
-        )
+    def on_stop(name: str) -> None:
+        interrupted.append(name)
+        wake.set()
+
+    with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
+        jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
         pending = dict(zip(jobs, chunks))
-        recorded: set = set()
-
-        def collect(chunk) -> None:
-            for run in chunk:
-                if run.key not in recorded:
-                    result = store.read_result(run)
-                    if result is not None:
-                        recorded.add(run.key)
-                        on_result(result)
-
+        collator = _Collator(store, on_result)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
         next_queue_check = time.monotonic() + queue_check_s
         while pending and not interrupted:
@@ -113,23 +89,9 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
             if cluster == "slurm" and time.monotonic() >= next_queue_check:
                 gone = _gone_from_queue([j for j in pending if not j.done()])
                 next_queue_check = time.monotonic() + queue_check_s
-            for job, chunk in list(pending.items()):
-                # ended is taken before collecting, so results written just before the end are collected
-                ended = job.done() or job in gone
-                collect(chunk)
-                if ended:
-                    missing = [run for run in chunk if run.key not in recorded]
-                    if missing:
-                        how = (f"job {job.job_id} left the queue without a result" if job in gone
-                               else _how_it_ended(job))
-                        why = f"{how} before this run finished; job log: " \
-                              f"{store.rel(str(job.paths.stderr))}; --resume runs it again"
-                        for run in missing:
-                            recorded.add(run.key)
-                            on_result(_lost(run, store, why))
-                    del pending[job]
+            collator.collect_jobs(pending, gone)
             if pending:
-                wake.wait(poll_s)
+                wake.wait(float(settings.get("poll_s", 1.0)))
         if interrupted:
             for job in pending:
                 try:
@@ -137,9 +99,58 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
                 except Exception:
                     pass
             for chunk in pending.values():
-                collect(chunk)
+                collator.collect(chunk)
             return False, interrupted[0]
         return True, None
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+
+
+def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int) -> list:
+    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
+    import submitit
+
+    from runner.job import run_chunk
+
+    params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
+    return executor.map_array(
+        run_chunk,
+        [store.path] * len(chunks),
+        [[(r.cell.values, r.repeat) for r in chunk] for chunk in chunks],
+        [jobs_per_cell_job] * len(chunks),
+    )
+
+
+class _Collator:
+    """Turns the result.json files the jobs write into results, each once, and a job's missing runs into `error`."""
+
+    def __init__(self, store: RunDir, on_result):
+        self.store = store
+        self.on_result = on_result
+        self.recorded: set = set()
+
+    def collect(self, chunk) -> None:
+        for run in chunk:
+            if run.key not in self.recorded:
+                result = self.store.read_result(run)
+                if result is not None:
+                    self.recorded.add(run.key)
+                    self.on_result(result)
+
+    def collect_jobs(self, pending: dict, gone: set) -> None:
+        """Results so far of every pending job; a job that ended leaves `pending`, its missing runs lost."""
+        for job, chunk in list(pending.items()):
+            # ended is taken before collecting, so results written just before the end are collected
+            ended = job.done() or job in gone
+            self.collect(chunk)
+            if ended:
+                missing = [run for run in chunk if run.key not in self.recorded]
+                if missing:
+                    how = (f"job {job.job_id} left the queue without a result" if job in gone
+                           else _how_it_ended(job))
+                    why = f"{how} before this run finished; job log: " \
+                          f"{self.store.relative_to_run(str(job.paths.stderr))}; --resume runs it again"
+                    for run in missing:
+                        self.recorded.add(run.key)
+                        self.on_result(_lost(run, self.store, why))
+                del pending[job]

@@ -157,7 +157,8 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
 
     stopped_early = False
     if executor == "local":
-        engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
+        engine = Engine(matrix, run_dir=store.path,
+                        make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run,
                         on_result=on_result, jobs=jobs, gpus=gpus, stop_starting=enough_failures)
         completed = engine.run(todo)
         interrupted_by = engine.interrupted

@@ -207,7 +207,7 @@ class RunDir:
 
     # --- per run ----------------------------------------------------------
 
-    def cell_dir(self, run: CellRun) -> str:
+    def make_cell_dir(self, run: CellRun) -> str:
         """A clean directory for this run (a leftover from an interrupted run is wiped)."""
         path = os.path.join(self.path, "cells", run.dirname)
         if os.path.exists(path):
@@ -215,7 +215,8 @@ class RunDir:
         os.makedirs(path)
         return path
 
-    def rel(self, path: str) -> str:
+    def relative_to_run(self, path: str) -> str:
+        """`path` as results.csv's log_dir spells it: relative to the run directory."""
         return os.path.relpath(path, self.path)
 
     def record(self, result: RunResult) -> None:
