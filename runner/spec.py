@@ -288,7 +288,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
             raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
     if probe_keys is not None:
         named = ([(f"params.{k}", k) for k in params] + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
-                 + [(f"axes.{axis}.keys", k) for axis, k in {axis: keys[-1] for axis, keys in axis_keys.items()}.items()])
+                 + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys])
         _check_probe_takes(probe, probe_keys, named, path, list_known=True)
     exclude = _exclude(data.get("exclude"), axes, path, prune=prune_exclude)
     include = _include(data.get("include"), path)
