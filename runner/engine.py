@@ -67,6 +67,12 @@ def cell_env(matrix: Matrix, values: dict) -> dict:
 
 
 def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
+    """What starts one cell run: argv (no shell), environment, working directory and log paths.
+
+    A probe runs as `python -m runner.child cell.json`; a command gets the cell's parameters as
+    key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
+    `gpu` becomes CUDA_VISIBLE_DEVICES.
+    """
     values = run.cell.values
     params = cell_params(matrix, values)
     env = cell_env(matrix, values)
@@ -84,38 +90,9 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         }
     )
     if matrix.probe:
-        spec_path = os.path.join(cell_dir, "cell.json")
-        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
-        _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
-        # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
-        for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
-            env.setdefault(var, cell_dir)
-        env.setdefault("WANDB_SILENT", "true")
-        env.pop("WANDB_MODE", None)
-        argv = [of_cell(values), "-m", "runner.child", spec_path]
-        cwd = cell_dir
+        argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
-        program = list(matrix.command)
-        if program[0] in ("python", "python3"):
-            program[0] = of_cell(values)
-        argv = program
-        own = params
-        if matrix.inject:
-            from runner.knobs import split_injected
-
-            # The knobs are applied from outside, never passed: the program's own parser
-            # (Hydra's struct config) would refuse a key it does not know.
-            knobs, own = split_injected(params)
-            # Only the folder of our sitecustomize: the project root would shadow a `runner` or
-            # `probes` package of the user's own.
-            _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-            env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
-            env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
-            if "wandb" in knobs:
-                env["WANDB_MODE"] = spell(knobs["wandb"])
-        if matrix.pass_params == "overrides":
-            argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
-        cwd = os.getcwd()
+        argv, cwd = _command_argv(matrix, params, env, values)
     return supervise.Launch(
         argv=argv,
         env=env,
@@ -124,6 +101,43 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         stderr_path=os.path.join(cell_dir, "stderr.log"),
         token=token,
     )
+
+
+def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
+    """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
+    spec_path = os.path.join(cell_dir, "cell.json")
+    write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
+    _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+    # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
+    for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
+        env.setdefault(var, cell_dir)
+    env.setdefault("WANDB_SILENT", "true")
+    env.pop("WANDB_MODE", None)
+    return [of_cell(values), "-m", "runner.child", spec_path], cell_dir
+
+
+def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
+    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started."""
+    argv = list(matrix.command)
+    if argv[0] in ("python", "python3"):
+        argv[0] = of_cell(values)
+    own = params
+    if matrix.inject:
+        from runner.knobs import split_injected
+
+        # The knobs are applied from outside, never passed: the program's own parser
+        # (Hydra's struct config) would refuse a key it does not know.
+        knobs, own = split_injected(params)
+        # Only the folder of our sitecustomize: the project root would shadow a `runner` or
+        # `probes` package of the user's own.
+        _prepend_path(env, "PYTHONPATH", INJECT_DIR)
+        env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
+        env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
+        if "wandb" in knobs:
+            env["WANDB_MODE"] = spell(knobs["wandb"])
+    if matrix.pass_params == "overrides":
+        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+    return argv, os.getcwd()
 
 
 def _read_ends(path: str) -> str:
@@ -213,41 +227,41 @@ class Engine:
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
-        r = slot.running
-        rc = r.popen.wait()
-        duration = time.monotonic() - r.started
+        running = slot.running
+        rc = running.popen.wait()
+        duration = time.monotonic() - running.started
         if slot.gpu is not None:
             self.free_gpus.append(slot.gpu)
         # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
-        grace = min(self.matrix.kill_grace, 1.0) if r.term_sent_at is None else 0.0
-        leftovers = supervise.kill_tree(r.launch.token, grace)
+        grace = min(self.matrix.kill_grace, 1.0) if running.term_sent_at is None else 0.0
+        leftovers = supervise.kill_tree(running.launch.token, grace)
         with _LIVE_LOCK:
-            _LIVE.pop(r.pid, None)
+            _LIVE.pop(running.pid, None)
             keep = set(_LIVE)
         supervise.reap_orphans(keep)
-        if r.pidfd is not None:
-            os.close(r.pidfd)
+        if running.pidfd is not None:
+            os.close(running.pidfd)
         report = _read_report(os.path.join(slot.cell_dir, "report.json"))
-        stderr = _read_ends(r.launch.stderr_path)
+        stderr = _read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
-            timed_out=r.timed_out,
+            timed_out=running.timed_out,
             stderr=stderr,
-            stdout=_read_ends(r.launch.stdout_path)[-_HEAD_BYTES:],
+            stdout=_read_ends(running.launch.stdout_path)[-_HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
         slot.evidence.stderr = stderr
         verdict, where = forensics.refine(verdict, slot.evidence)
         forensics.cleanup(slot.cell_dir)
-        exit_code = rc if (rc is not None and rc >= 0 and not r.timed_out) else None
+        exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
             outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
             signature=verdict.signature, duration_s=duration, host=self.host, log_dir=self.relative_to_run(slot.cell_dir), where=where,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
-            started_at=slot.started_at, argv=tuple(r.launch.argv),
+            started_at=slot.started_at, argv=tuple(running.launch.argv),
         )
 
     # --- the loop -----------------------------------------------------------
@@ -309,22 +323,22 @@ class Engine:
         """Record the runs that ended; stop those past their timeout (SIGTERM), then past the grace (SIGKILL)."""
         now = time.monotonic()
         for pid, slot in list(slots.items()):
-            r = slot.running
-            if r.popen.poll() is not None:
+            running = slot.running
+            if running.popen.poll() is not None:
                 # without our handlers no stop of ours can follow: nothing to wait for
-                if (self.install_signals and _killed_from_outside(r)
+                if (self.install_signals and _killed_from_outside(running)
                         and self._interrupt_follows(wake_r)):
                     return  # the same stop reached the cell first: it was in flight, not a crash
                 del slots[pid]
                 self.on_result(self._finish(slot))
-            elif r.deadline is not None and now >= r.deadline and r.term_sent_at is None:
-                r.timed_out = True
+            elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
+                running.timed_out = True
                 # Where it hangs, asked before the kill (bounded: a few seconds at most).
-                slot.evidence.hang = forensics.collect(r.pid, r.launch.token, slot.cell_dir)
-                r.term_sent_at = time.monotonic()
-                supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
-            elif r.term_sent_at is not None and now >= r.term_sent_at + self.matrix.kill_grace:
-                supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
+                slot.evidence.hang = forensics.collect(running.pid, running.launch.token, slot.cell_dir)
+                running.term_sent_at = time.monotonic()
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
+            elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
 
     def _interrupt_follows(self, wake_r: int, within: float = 1.0) -> bool:
         """A scheduler's scancel or preemption signals every process of the job at once, cells included.
@@ -342,9 +356,9 @@ class Engine:
         return self.interrupted is not None
 
 
-def _killed_from_outside(r: supervise.Running) -> bool:
+def _killed_from_outside(running: supervise.Running) -> bool:
     """Ended by a stop signal that we did not send."""
-    return r.term_sent_at is None and r.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
+    return running.term_sent_at is None and running.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
 
 
 def _wait(slots: dict[int, _Slot], wake_r: int, kill_grace: float) -> None:
@@ -352,11 +366,11 @@ def _wait(slots: dict[int, _Slot], wake_r: int, kill_grace: float) -> None:
     now = time.monotonic()
     deadlines = []
     for slot in slots.values():
-        r = slot.running
-        if r.term_sent_at is not None:
-            deadlines.append(r.term_sent_at + kill_grace)
-        elif r.deadline is not None:
-            deadlines.append(r.deadline)
+        running = slot.running
+        if running.term_sent_at is not None:
+            deadlines.append(running.term_sent_at + kill_grace)
+        elif running.deadline is not None:
+            deadlines.append(running.deadline)
     timeout = max(0.0, min(deadlines) - now) if deadlines else None
     fds = [s.running.pidfd for s in slots.values() if s.running.pidfd is not None]
     if len(fds) < len(slots):  # no pidfds here: poll
@@ -382,26 +396,26 @@ def _drain(wake_r: int) -> None:
 
 def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
     """End every given tree within about a second: SIGTERM, then SIGKILL."""
-    for r in runnings:
-        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
+    for running in runnings:
+        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
     end = time.monotonic() + grace
-    while time.monotonic() < end and any(r.popen.poll() is None for r in runnings):
+    while time.monotonic() < end and any(running.popen.poll() is None for running in runnings):
         time.sleep(0.02)
-    for r in runnings:
-        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
-    for r in runnings:
+    for running in runnings:
+        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
+    for running in runnings:
         try:
-            r.popen.wait(timeout=2)
+            running.popen.wait(timeout=2)
         except Exception:
             pass
-        supervise.kill_tree(r.launch.token, 0.0)
-        if r.pidfd is not None:
+        supervise.kill_tree(running.launch.token, 0.0)
+        if running.pidfd is not None:
             try:
-                os.close(r.pidfd)
+                os.close(running.pidfd)
             except OSError:
                 pass
         with _LIVE_LOCK:
-            _LIVE.pop(r.pid, None)
+            _LIVE.pop(running.pid, None)
     supervise.reap_orphans(set(_LIVE))
 
 

@@ -116,7 +116,7 @@ def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: in
     return executor.map_array(
         run_chunk,
         [store.path] * len(chunks),
-        [[(r.cell.values, r.repeat) for r in chunk] for chunk in chunks],
+        [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
         [jobs_per_cell_job] * len(chunks),
     )
 

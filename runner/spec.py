@@ -47,6 +47,13 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 @dataclass(frozen=True)
 class Matrix:
+    """A checked matrix file, overrides applied: what to run (`probe` or `command`), over which axes, how.
+
+    `axes` maps each axis (dotted names flattened, `env.NAME` for a variable) to its values in the
+    file's order; `params` are fixed for every cell; `exclude` and `include` are GitHub Actions'
+    partial cells. runner.expand turns it into cells; `to_yaml_dict` is what the run directory keeps.
+    """
+
     path: str
     name: str
     probe: str | None = None
@@ -211,6 +218,10 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
 
 
 def load_matrix(path: str, overrides=()) -> Matrix:
+    """Read the matrix file at `path`, apply Hydra `overrides` (key=value, +key=value, ~key), check it.
+
+    Every problem is a BadInput (exit status 2) naming the file and the key; nothing is run or written.
+    """
     path = os.fspath(path)
     data = _read_yaml(path)
     overrides = list(overrides)

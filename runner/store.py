@@ -30,6 +30,12 @@ NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_C
 
 @dataclass(frozen=True)
 class RunResult:
+    """How one run of one cell ended: its row of results.csv (`row`) and its result.json (`to_json`).
+
+    `outcome` is an Outcome word; `log_dir` is relative to the run directory; `metrics` holds what
+    the cell reported (steps, final_loss, ...) and the GPU set it had; `argv` is what was started.
+    """
+
     cell_id: str
     repeat: int
     values: dict
@@ -93,6 +99,12 @@ def csv_columns(value_columns: list[str]) -> list[str]:
 
 
 class RunDir:
+    """A run directory on disk: `create` a new one or `reopen` one for --resume, then `record` each result.
+
+    Writes are whole or absent (result.json by rename, a row of results.csv in one append), so a
+    controller killed at any moment leaves a directory that --resume completes.
+    """
+
     def __init__(self, path: str):
         self.path = os.path.abspath(path)
         self.csv_path = os.path.join(self.path, "results.csv")
