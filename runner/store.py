@@ -58,18 +58,18 @@ class RunResult:
         return (self.cell_id, self.repeat)
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["leftovers"] = list(self.leftovers)
-        d["argv"] = list(self.argv)
-        return d
+        fields = asdict(self)
+        fields["leftovers"] = list(self.leftovers)
+        fields["argv"] = list(self.argv)
+        return fields
 
     @staticmethod
-    def from_json(d: dict) -> "RunResult":
-        d = dict(d)
-        d["leftovers"] = tuple(d.get("leftovers") or ())
-        d["argv"] = tuple(d.get("argv") or ())
+    def from_json(data: dict) -> "RunResult":
+        fields = dict(data)
+        fields["leftovers"] = tuple(fields.get("leftovers") or ())
+        fields["argv"] = tuple(fields.get("argv") or ())
         known = RunResult.__dataclass_fields__
-        return RunResult(**{k: v for k, v in d.items() if k in known})
+        return RunResult(**{k: v for k, v in fields.items() if k in known})
 
     def row(self, value_columns: list[str]) -> dict:
         row = {"cell_id": self.cell_id, "repeat": self.repeat}
