@@ -55,7 +55,8 @@ def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, float, lis
     store = RunDir(os.path.join(workdir, f"run-{tag}"))
     store.create(matrix.to_yaml_dict(), columns(matrix, cells))
     results = []
-    eng = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
+    eng = Engine(matrix, run_dir=store.path,
+                 make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run,
                  on_result=lambda r: (store.record(r), results.append(r)), jobs=1)
     t0, cpu0 = time.perf_counter(), _cpu()
     eng.run(cell_runs(matrix, cells))

@@ -101,7 +101,8 @@ class _Runner:
             self.repeats[cell.cell_id] += 1
         results = []
         run = CellRun(cell, repeat)
-        engine.Engine(self.matrix, run_dir=self.store.path, cell_dir_for=self.store.cell_dir, rel=self.store.rel,
+        engine.Engine(self.matrix, run_dir=self.store.path,
+                      make_cell_dir=self.store.make_cell_dir, relative_to_run=self.store.relative_to_run,
                       on_result=lambda r: (self.store.record(r), results.append(r)), jobs=1,
                       install_signals=False).run([run])
         r = results[0]

@@ -11,19 +11,9 @@ from __future__ import annotations
 
 import faulthandler
 import json
-import os
 import sys
 
-
-def write_json_atomic(path: str, data, durable: bool = True) -> None:
-    """Whole or absent, never half-written; durable: on the disk, not only in the page cache."""
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, default=str)
-        if durable:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
+from runner.atomic import write_json_atomic
 
 
 def run(spec: dict) -> int:

@@ -8,6 +8,7 @@ and reports the run as interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -18,7 +19,8 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from runner import forensics, supervise
+from runner import forensics, interrupts, supervise
+from runner.atomic import write_json_atomic
 from runner.cell import CellRun, spell
 from runner.classify import classify
 from runner.signature import LAUNCH_ERROR
@@ -65,6 +67,12 @@ def cell_env(matrix: Matrix, values: dict) -> dict:
 
 
 def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
+    """What starts one cell run: argv (no shell), environment, working directory and log paths.
+
+    A probe runs as `python -m runner.child cell.json`; a command gets the cell's parameters as
+    key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
+    `gpu` becomes CUDA_VISIBLE_DEVICES.
+    """
     values = run.cell.values
     params = cell_params(matrix, values)
     env = cell_env(matrix, values)
@@ -82,40 +90,9 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         }
     )
     if matrix.probe:
-        from runner.child import write_json_atomic
-
-        spec_path = os.path.join(cell_dir, "cell.json")
-        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
-        _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
-        # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
-        for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
-            env.setdefault(var, cell_dir)
-        env.setdefault("WANDB_SILENT", "true")
-        env.pop("WANDB_MODE", None)
-        argv = [of_cell(values), "-m", "runner.child", spec_path]
-        cwd = cell_dir
+        argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
-        program = list(matrix.command)
-        if program[0] in ("python", "python3"):
-            program[0] = of_cell(values)
-        argv = program
-        own = params
-        if matrix.inject:
-            from runner.knobs import split_injected
-
-            # The knobs are applied from outside, never passed: the program's own parser
-            # (Hydra's struct config) would refuse a key it does not know.
-            knobs, own = split_injected(params)
-            # Only the folder of our sitecustomize: the project root would shadow a `runner` or
-            # `probes` package of the user's own.
-            _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-            env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
-            env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
-            if "wandb" in knobs:
-                env["WANDB_MODE"] = spell(knobs["wandb"])
-        if matrix.pass_params == "overrides":
-            argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
-        cwd = os.getcwd()
+        argv, cwd = _command_argv(matrix, params, env, values)
     return supervise.Launch(
         argv=argv,
         env=env,
@@ -124,6 +101,43 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         stderr_path=os.path.join(cell_dir, "stderr.log"),
         token=token,
     )
+
+
+def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
+    """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
+    spec_path = os.path.join(cell_dir, "cell.json")
+    write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
+    _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+    # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
+    for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
+        env.setdefault(var, cell_dir)
+    env.setdefault("WANDB_SILENT", "true")
+    env.pop("WANDB_MODE", None)
+    return [of_cell(values), "-m", "runner.child", spec_path], cell_dir
+
+
+def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
+    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started."""
+    argv = list(matrix.command)
+    if argv[0] in ("python", "python3"):
+        argv[0] = of_cell(values)
+    own = params
+    if matrix.inject:
+        from runner.knobs import split_injected
+
+        # The knobs are applied from outside, never passed: the program's own parser
+        # (Hydra's struct config) would refuse a key it does not know.
+        knobs, own = split_injected(params)
+        # Only the folder of our sitecustomize: the project root would shadow a `runner` or
+        # `probes` package of the user's own.
+        _prepend_path(env, "PYTHONPATH", INJECT_DIR)
+        env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
+        env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
+        if "wandb" in knobs:
+            env["WANDB_MODE"] = spell(knobs["wandb"])
+    if matrix.pass_params == "overrides":
+        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+    return argv, os.getcwd()
 
 
 def _read_ends(path: str) -> str:
@@ -163,15 +177,18 @@ class _Slot:
 
 
 class Engine:
-    """Runs CellRuns of one matrix into cell directories given by `cell_dir_for`, calling on_result for each."""
+    """Runs CellRuns of one matrix, each in the directory `make_cell_dir(run)` gives, calling on_result for each.
 
-    def __init__(self, matrix: Matrix, *, run_dir: str, cell_dir_for, rel, on_result, jobs: int = 1,
+    relative_to_run(path) spells a cell directory as results.csv's log_dir does.
+    """
+
+    def __init__(self, matrix: Matrix, *, run_dir: str, make_cell_dir, relative_to_run, on_result, jobs: int = 1,
                  install_signals: bool = True, gpus: list[str] | None = None,
                  stop_signals: tuple = (signal.SIGINT, signal.SIGTERM), stop_starting=None):
         self.matrix = matrix
         self.run_dir = run_dir
-        self.cell_dir_for = cell_dir_for
-        self.rel = rel
+        self.make_cell_dir = make_cell_dir
+        self.relative_to_run = relative_to_run
         self.on_result = on_result
         self.jobs = max(1, jobs)
         # One GPU per running cell: a cell takes a free id and gives it back when it ends.
@@ -189,7 +206,7 @@ class Engine:
     # --- one run ------------------------------------------------------------
 
     def _start(self, run: CellRun) -> _Slot | RunResult:
-        cell_dir = self.cell_dir_for(run)
+        cell_dir = self.make_cell_dir(run)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
         launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
@@ -202,7 +219,7 @@ class Engine:
                 cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
                 error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}", host=self.host,
                 signature=LAUNCH_ERROR,
-                log_dir=self.rel(cell_dir), started_at=started_at, argv=tuple(launch.argv),
+                log_dir=self.relative_to_run(cell_dir), started_at=started_at, argv=tuple(launch.argv),
             )
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
@@ -210,41 +227,41 @@ class Engine:
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
-        r = slot.running
-        rc = r.popen.wait()
-        duration = time.monotonic() - r.started
+        running = slot.running
+        rc = running.popen.wait()
+        duration = time.monotonic() - running.started
         if slot.gpu is not None:
             self.free_gpus.append(slot.gpu)
         # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
-        grace = min(self.matrix.kill_grace, 1.0) if r.term_sent_at is None else 0.0
-        leftovers = supervise.kill_tree(r.launch.token, grace)
+        grace = min(self.matrix.kill_grace, 1.0) if running.term_sent_at is None else 0.0
+        leftovers = supervise.kill_tree(running.launch.token, grace)
         with _LIVE_LOCK:
-            _LIVE.pop(r.pid, None)
+            _LIVE.pop(running.pid, None)
             keep = set(_LIVE)
         supervise.reap_orphans(keep)
-        if r.pidfd is not None:
-            os.close(r.pidfd)
+        if running.pidfd is not None:
+            os.close(running.pidfd)
         report = _read_report(os.path.join(slot.cell_dir, "report.json"))
-        stderr = _read_ends(r.launch.stderr_path)
+        stderr = _read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
-            timed_out=r.timed_out,
+            timed_out=running.timed_out,
             stderr=stderr,
-            stdout=_read_ends(r.launch.stdout_path)[-_HEAD_BYTES:],
+            stdout=_read_ends(running.launch.stdout_path)[-_HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
         slot.evidence.stderr = stderr
         verdict, where = forensics.refine(verdict, slot.evidence)
         forensics.cleanup(slot.cell_dir)
-        exit_code = rc if (rc is not None and rc >= 0 and not r.timed_out) else None
+        exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
             outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
-            signature=verdict.signature, duration_s=duration, host=self.host, log_dir=self.rel(slot.cell_dir), where=where,
+            signature=verdict.signature, duration_s=duration, host=self.host, log_dir=self.relative_to_run(slot.cell_dir), where=where,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
-            started_at=slot.started_at, argv=tuple(r.launch.argv),
+            started_at=slot.started_at, argv=tuple(running.launch.argv),
         )
 
     # --- the loop -----------------------------------------------------------
@@ -252,61 +269,13 @@ class Engine:
     def run(self, runs: list[CellRun]) -> bool:
         """True when every run ended; False when interrupted (finished runs are kept)."""
         was_subreaper = supervise.set_subreaper(True)
-        pending = list(reversed(runs))
-        slots: dict[int, _Slot] = {}
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
-        old = {}
-        if self.install_signals:
-            def on_signal(signum, frame):
-                self.interrupted = signal.Signals(signum).name
-
-            for sig in self.stop_signals:
-                old[sig] = signal.signal(sig, on_signal)
-            old_wakeup = signal.set_wakeup_fd(wake_w)
         try:
-            while (pending or slots) and not self.interrupted:
-                if pending and not self.stopped_early and self.stop_starting():
-                    self.stopped_early = True
-                while pending and len(slots) < self.jobs and not self.interrupted and not self.stopped_early:
-                    started = self._start(pending.pop())
-                    if isinstance(started, RunResult):
-                        self.on_result(started)
-                    else:
-                        slots[started.running.pid] = started
-                if not slots:
-                    if self.stopped_early:
-                        break
-                    continue
-                self._wait(slots, wake_r)
-                now = time.monotonic()
-                for pid, slot in list(slots.items()):
-                    r = slot.running
-                    if r.popen.poll() is not None:
-                        # without our handlers no stop of ours can follow: nothing to wait for
-                        if (self.install_signals and self._killed_from_outside(r)
-                                and self._interrupt_follows(wake_r)):
-                            break  # the same stop reached the cell first: it was in flight, not a crash
-                        del slots[pid]
-                        self.on_result(self._finish(slot))
-                    elif r.deadline is not None and now >= r.deadline and r.term_sent_at is None:
-                        r.timed_out = True
-                        # Where it hangs, asked before the kill (bounded: a few seconds at most).
-                        slot.evidence.hang = forensics.collect(r.pid, r.launch.token, slot.cell_dir)
-                        r.term_sent_at = time.monotonic()
-                        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
-                    elif r.term_sent_at is not None and now >= r.term_sent_at + self.matrix.kill_grace:
-                        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
-            if self.interrupted:
-                stop_running([s.running for s in slots.values()])
-                return False
-            return True
+            with self._catching_stops(wake_w):
+                return self._run_all(list(reversed(runs)), wake_r)
         finally:
-            if self.install_signals:
-                signal.set_wakeup_fd(old_wakeup)
-                for sig, handler in old.items():
-                    signal.signal(sig, handler)
             os.close(wake_r)
             os.close(wake_w)
             with _LIVE_LOCK:
@@ -315,9 +284,61 @@ class Engine:
                 supervise.reap_orphans(set())
                 supervise.set_subreaper(False)
 
-    @staticmethod
-    def _killed_from_outside(r: supervise.Running) -> bool:
-        return r.term_sent_at is None and r.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
+    def _catching_stops(self, wake_w: int):
+        if not self.install_signals:
+            return contextlib.nullcontext()
+
+        def on_stop(name: str) -> None:
+            self.interrupted = name
+
+        return interrupts.catching(self.stop_signals, on_stop, wakeup_fd=wake_w)
+
+    def _run_all(self, pending: list[CellRun], wake_r: int) -> bool:
+        """Start runs as slots free up, tend the running ones, until none is left or a stop arrives."""
+        slots: dict[int, _Slot] = {}
+        while (pending or slots) and not self.interrupted:
+            self._start_more(pending, slots)
+            if not slots:
+                if self.stopped_early:
+                    break
+                continue
+            _wait(slots, wake_r, self.matrix.kill_grace)
+            self._tend(slots, wake_r)
+        if self.interrupted:
+            stop_running([s.running for s in slots.values()])
+            return False
+        return True
+
+    def _start_more(self, pending: list[CellRun], slots: dict[int, _Slot]) -> None:
+        if pending and not self.stopped_early and self.stop_starting():
+            self.stopped_early = True
+        while pending and len(slots) < self.jobs and not self.interrupted and not self.stopped_early:
+            started = self._start(pending.pop())
+            if isinstance(started, RunResult):
+                self.on_result(started)
+            else:
+                slots[started.running.pid] = started
+
+    def _tend(self, slots: dict[int, _Slot], wake_r: int) -> None:
+        """Record the runs that ended; stop those past their timeout (SIGTERM), then past the grace (SIGKILL)."""
+        now = time.monotonic()
+        for pid, slot in list(slots.items()):
+            running = slot.running
+            if running.popen.poll() is not None:
+                # without our handlers no stop of ours can follow: nothing to wait for
+                if (self.install_signals and _killed_from_outside(running)
+                        and self._interrupt_follows(wake_r)):
+                    return  # the same stop reached the cell first: it was in flight, not a crash
+                del slots[pid]
+                self.on_result(self._finish(slot))
+            elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
+                running.timed_out = True
+                # Where it hangs, asked before the kill (bounded: a few seconds at most).
+                slot.evidence.hang = forensics.collect(running.pid, running.launch.token, slot.cell_dir)
+                running.term_sent_at = time.monotonic()
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
+            elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
 
     def _interrupt_follows(self, wake_r: int, within: float = 1.0) -> bool:
         """A scheduler's scancel or preemption signals every process of the job at once, cells included.
@@ -334,27 +355,34 @@ class Engine:
             _drain(wake_r)
         return self.interrupted is not None
 
-    def _wait(self, slots: dict[int, _Slot], wake_r: int) -> None:
-        now = time.monotonic()
-        deadlines = []
-        for slot in slots.values():
-            r = slot.running
-            if r.term_sent_at is not None:
-                deadlines.append(r.term_sent_at + self.matrix.kill_grace)
-            elif r.deadline is not None:
-                deadlines.append(r.deadline)
-        timeout = max(0.0, min(deadlines) - now) if deadlines else None
-        fds = [s.running.pidfd for s in slots.values() if s.running.pidfd is not None]
-        if len(fds) < len(slots):  # no pidfds here: poll
-            timeout = 0.05 if timeout is None else min(timeout, 0.05)
-        poller = select.poll()
-        for fd in fds + [wake_r]:
-            poller.register(fd, select.POLLIN)
-        try:
-            poller.poll(None if timeout is None else max(1, int(timeout * 1000) + 1))
-        except InterruptedError:
-            pass
-        _drain(wake_r)
+
+def _killed_from_outside(running: supervise.Running) -> bool:
+    """Ended by a stop signal that we did not send."""
+    return running.term_sent_at is None and running.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
+
+
+def _wait(slots: dict[int, _Slot], wake_r: int, kill_grace: float) -> None:
+    """Sleep until a cell ends, a signal arrives, or the next timeout or kill grace is due."""
+    now = time.monotonic()
+    deadlines = []
+    for slot in slots.values():
+        running = slot.running
+        if running.term_sent_at is not None:
+            deadlines.append(running.term_sent_at + kill_grace)
+        elif running.deadline is not None:
+            deadlines.append(running.deadline)
+    timeout = max(0.0, min(deadlines) - now) if deadlines else None
+    fds = [s.running.pidfd for s in slots.values() if s.running.pidfd is not None]
+    if len(fds) < len(slots):  # no pidfds here: poll
+        timeout = 0.05 if timeout is None else min(timeout, 0.05)
+    poller = select.poll()
+    for fd in fds + [wake_r]:
+        poller.register(fd, select.POLLIN)
+    try:
+        poller.poll(None if timeout is None else max(1, int(timeout * 1000) + 1))
+    except InterruptedError:
+        pass
+    _drain(wake_r)
 
 
 def _drain(wake_r: int) -> None:
@@ -368,26 +396,26 @@ def _drain(wake_r: int) -> None:
 
 def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
     """End every given tree within about a second: SIGTERM, then SIGKILL."""
-    for r in runnings:
-        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGTERM)
+    for running in runnings:
+        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
     end = time.monotonic() + grace
-    while time.monotonic() < end and any(r.popen.poll() is None for r in runnings):
+    while time.monotonic() < end and any(running.popen.poll() is None for running in runnings):
         time.sleep(0.02)
-    for r in runnings:
-        supervise.signal_all(supervise.tree(r.pid, r.launch.token), signal.SIGKILL)
-    for r in runnings:
+    for running in runnings:
+        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
+    for running in runnings:
         try:
-            r.popen.wait(timeout=2)
+            running.popen.wait(timeout=2)
         except Exception:
             pass
-        supervise.kill_tree(r.launch.token, 0.0)
-        if r.pidfd is not None:
+        supervise.kill_tree(running.launch.token, 0.0)
+        if running.pidfd is not None:
             try:
-                os.close(r.pidfd)
+                os.close(running.pidfd)
             except OSError:
                 pass
         with _LIVE_LOCK:
-            _LIVE.pop(r.pid, None)
+            _LIVE.pop(running.pid, None)
     supervise.reap_orphans(set(_LIVE))
 
 

@@ -10,68 +10,15 @@ job that ended without them (scancel, node failure, preemption, time limit) as
 
 from __future__ import annotations
 
-import math
 import os
 import signal
 import threading
 import time
 
-from runner.errors import BadInput
+from runner import interrupts
+from runner.executor_settings import submitit_parameters
 from runner.signature import JOB_LOST
 from runner.store import RunDir, RunResult
-
-# Keys of the matrix's `executor:` section and what submitit calls them.
-SLURM_KEYS = {
-    "partition": "slurm_partition",
-    "time_min": "timeout_min",
-    "cpus_per_task": "cpus_per_task",
-    "mem_gb": "mem_gb",
-    "gpus_per_task": "slurm_gpus_per_task",
-    "gpus_per_node": "gpus_per_node",
-    "array_parallelism": "slurm_array_parallelism",
-    "additional": "slurm_additional_parameters",
-    "setup": "slurm_setup",
-    "account": "slurm_account",
-    "qos": "slurm_qos",
-    "constraint": "slurm_constraint",
-    "exclude_nodes": "slurm_exclude",
-}
-OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
-
-
-def check_settings(settings: dict, path: str) -> None:
-    """The `executor:` section, checked when the matrix is loaded (show and local runs included)."""
-    for key, value in settings.items():
-        if key not in SLURM_KEYS and key not in OWN_KEYS:
-            raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
-    for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):
-        value = settings.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
-    for key in ("poll_s", "queue_check_s", "time_min", "mem_gb"):
-        value = settings.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
-                                  or value == float("inf")):
-            raise BadInput(f"{path}: executor.{key}: expected a number > 0, got {value!r}")
-    if "additional" in settings and not isinstance(settings["additional"], dict):
-        raise BadInput(f"{path}: executor.additional: expected a mapping of sbatch option: value")
-    if "setup" in settings and not (isinstance(settings["setup"], list) and all(isinstance(x, str) for x in settings["setup"])):
-        raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
-
-
-def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int) -> dict:
-    params: dict = {}
-    for key, value in executor_settings.items():
-        if key in OWN_KEYS:
-            continue
-        if cluster == "slurm" or SLURM_KEYS[key] in ("timeout_min", "gpus_per_node", "cpus_per_task", "mem_gb"):
-            params[SLURM_KEYS[key]] = value
-    # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job.
-    params.setdefault("timeout_min", max(2, math.ceil(cells_per_job * (matrix_timeout + 30) / 60) + 1))
-    if cluster == "slurm":
-        params.setdefault("slurm_array_parallelism", 64)
-    return params
-
 
 def _lost(run, store: RunDir, why: str) -> RunResult:
     # A run the job never reached has no directory yet; its result.json needs one (the job's own log
@@ -80,7 +27,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
     os.makedirs(cell_dir, exist_ok=True)
     return RunResult(
         cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-        error=why, signature=JOB_LOST, log_dir=store.rel(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        error=why, signature=JOB_LOST, log_dir=store.relative_to_run(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
 
 
@@ -119,47 +66,22 @@ def _how_it_ended(job) -> str:
 
 def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1) -> tuple[bool, str | None]:
     """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
-    import submitit
-    from runner.job import run_chunk
-
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
-    poll_s = float(settings.get("poll_s", 1.0))
-    params = submitit_parameters(settings, cluster, matrix.timeout, cells_per_job)
     chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
     if not chunks:
         return True, None
-    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
-    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
-
     wake = threading.Event()
     interrupted: list[str] = []
-    old = {}
-    if threading.current_thread() is threading.main_thread():
-        def on_signal(signum, frame):
-            interrupted.append(signal.Signals(signum).name)
-            wake.set()
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, on_signal)
-    try:
-        jobs = executor.map_array(
-            run_chunk,
-            [store.path] * len(chunks),
-            [[(r.cell.values, r.repeat) for r in chunk] for chunk in chunks],
-            [jobs_per_cell_job] * len(chunks),
-        )
+    def on_stop(name: str) -> None:
+        interrupted.append(name)
+        wake.set()
+
+    with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
+        jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
         pending = dict(zip(jobs, chunks))
-        recorded: set = set()
-
-        def collect(chunk) -> None:
-            for run in chunk:
-                if run.key not in recorded:
-                    result = store.read_result(run)
-                    if result is not None:
-                        recorded.add(run.key)
-                        on_result(result)
-
+        collator = _Collator(store, on_result)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
         next_queue_check = time.monotonic() + queue_check_s
         while pending and not interrupted:
@@ -167,23 +89,9 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
             if cluster == "slurm" and time.monotonic() >= next_queue_check:
                 gone = _gone_from_queue([j for j in pending if not j.done()])
                 next_queue_check = time.monotonic() + queue_check_s
-            for job, chunk in list(pending.items()):
-                # ended is taken before collecting, so results written just before the end are collected
-                ended = job.done() or job in gone
-                collect(chunk)
-                if ended:
-                    missing = [run for run in chunk if run.key not in recorded]
-                    if missing:
-                        how = (f"job {job.job_id} left the queue without a result" if job in gone
-                               else _how_it_ended(job))
-                        why = f"{how} before this run finished; job log: " \
-                              f"{store.rel(str(job.paths.stderr))}; --resume runs it again"
-                        for run in missing:
-                            recorded.add(run.key)
-                            on_result(_lost(run, store, why))
-                    del pending[job]
+            collator.collect_jobs(pending, gone)
             if pending:
-                wake.wait(poll_s)
+                wake.wait(float(settings.get("poll_s", 1.0)))
         if interrupted:
             for job in pending:
                 try:
@@ -191,9 +99,58 @@ def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result,
                 except Exception:
                     pass
             for chunk in pending.values():
-                collect(chunk)
+                collator.collect(chunk)
             return False, interrupted[0]
         return True, None
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+
+
+def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int) -> list:
+    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
+    import submitit
+
+    from runner.job import run_chunk
+
+    params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
+    return executor.map_array(
+        run_chunk,
+        [store.path] * len(chunks),
+        [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
+        [jobs_per_cell_job] * len(chunks),
+    )
+
+
+class _Collator:
+    """Turns the result.json files the jobs write into results, each once, and a job's missing runs into `error`."""
+
+    def __init__(self, store: RunDir, on_result):
+        self.store = store
+        self.on_result = on_result
+        self.recorded: set = set()
+
+    def collect(self, chunk) -> None:
+        for run in chunk:
+            if run.key not in self.recorded:
+                result = self.store.read_result(run)
+                if result is not None:
+                    self.recorded.add(run.key)
+                    self.on_result(result)
+
+    def collect_jobs(self, pending: dict, gone: set) -> None:
+        """Results so far of every pending job; a job that ended leaves `pending`, its missing runs lost."""
+        for job, chunk in list(pending.items()):
+            # ended is taken before collecting, so results written just before the end are collected
+            ended = job.done() or job in gone
+            self.collect(chunk)
+            if ended:
+                missing = [run for run in chunk if run.key not in self.recorded]
+                if missing:
+                    how = (f"job {job.job_id} left the queue without a result" if job in gone
+                           else _how_it_ended(job))
+                    why = f"{how} before this run finished; job log: " \
+                          f"{self.store.relative_to_run(str(job.paths.stderr))}; --resume runs it again"
+                    for run in missing:
+                        self.recorded.add(run.key)
+                        self.on_result(_lost(run, self.store, why))
+                del pending[job]

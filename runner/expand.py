@@ -64,7 +64,7 @@ def expand(matrix: Matrix) -> list[Cell]:
 def cell_runs(matrix: Matrix, cells: list[Cell] | None = None) -> list[CellRun]:
     """Every run: repeats of a cell come after all first runs, so a partial run covers every cell once."""
     cells = expand(matrix) if cells is None else cells
-    return [CellRun(cell, r) for r in range(matrix.repeats) for cell in cells]
+    return [CellRun(cell, repeat) for repeat in range(matrix.repeats) for cell in cells]
 
 
 def columns(matrix: Matrix, cells: list[Cell]) -> list[str]:

@@ -47,7 +47,8 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
                  if store.read_result(run) is None]
     # submitit warns a job with SIGUSR2 before its time limit or preemption: stop the cells then too,
     # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
-    engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel, on_result=on_result,
+    engine = Engine(matrix, run_dir=store.path,
+                    make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run, on_result=on_result,
                     jobs=jobs, stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2))
     engine.run(cell_runs)
     if pending is not None:

@@ -106,8 +106,63 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
                stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None,
                executor: str = "local", max_failures: int | None = None,
                selection=None) -> RunOutcome:
-    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory."""
+    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory.
+
+    out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing
+    runs (and `error` rows) run again. jobs: cells at a time (per Slurm job with a submitit executor).
+    gpus: CUDA_VISIBLE_DEVICES sets, one per running cell. executor: local | submitit-local | slurm.
+    max_failures: no new run starts after that many failing runs. Progress and the summary go to
+    `stream`; results.csv, summary.md and report.html to the run directory.
+    """
     stream = stream or sys.stdout
+    cells, value_columns = _cells_to_run(matrix, selection, resume)
+    runs = cell_runs(matrix, cells)
+    store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
+    todo = [r for r in runs if r.key not in done]
+    first = read_fingerprint(store.path) if resume else {}
+    pending = start_fingerprint(cells, first, with_torch_fingerprint)
+    if not first:
+        store.write_json("env.json", pending.facts)  # the machine now; the interpreters' answers complete it at the end
+
+    print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+          + (f", {len(done)} already done" if done else "")
+          + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
+          + f"; into {os.path.relpath(store.path)}", file=stream, flush=True)
+    print(f"crashmatrix: machine: {fp.one_line(pending.facts)}", file=stream, flush=True)
+
+    progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
+    results = []
+
+    def on_result(result):
+        store.record(result)
+        results.append(result)
+        progress.update(result)
+
+    def enough_failures() -> bool:  # this invocation's failing runs: a resume starts counting afresh
+        return max_failures is not None and sum(counts_as_failing(r.outcome) for r in results) >= max_failures
+
+    completed, interrupted_by, stopped_early = _run_todo(
+        matrix, store, todo, executor=executor, jobs=jobs, gpus=gpus, on_result=on_result,
+        stop_starting=enough_failures, stream=stream)
+    if not completed:
+        pending.stop()
+    facts = record_fingerprint(store, first, pending.finish())
+    if executor != "local":
+        facts = adopt_node_fingerprint(store, facts)
+    failing = sum(counts_as_failing(r.outcome) for r in results)
+    early = (f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
+             "completes it") if stopped_early and completed else ""
+    _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
+    if not completed:
+        print(f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
+              file=sys.stderr, flush=True)
+    elif early:
+        print(f"crashmatrix: {early}", file=stream, flush=True)
+    return RunOutcome(store.path, results, len(runs), not completed, bool(early))
+
+
+def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, list[str]]:
+    """(the cells, the CSV's value columns); a rerun (its Selection, or its resumed directory) runs only its cells."""
     cells = expand(matrix)
     if not cells:
         raise BadInput(f"{matrix.path}: the matrix has no cells left (exclude removes them all)")
@@ -121,64 +176,45 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
                   "after the overrides (an axis override changes cell ids)", file=sys.stderr, flush=True)
         if not cells:
             raise BadInput(f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides")
-    runs = cell_runs(matrix, cells)
+    return cells, value_columns
+
+
+def _open_run_dir(matrix: Matrix, out: str | None, resume: str | None, value_columns: list[str],
+                  selection) -> tuple[RunDir, set]:
+    """(the run directory, the runs it already has): reopened for --resume, else created."""
     if resume:
         store = RunDir(resume)
-        done = store.reopen(value_columns)
-    else:
-        store = RunDir(out or default_out(matrix))
-        store.create(matrix.to_yaml_dict(), value_columns)
-        if selection:
-            store.write_json(SELECTION_FILE, selection.to_json())
-        done = set()
-    todo = [r for r in runs if r.key not in done]
-    first = read_fingerprint(store.path) if resume else {}
-    pending = start_fingerprint(cells, first, with_torch_fingerprint)
-    facts = pending.facts
-    if not first:
-        store.write_json("env.json", facts)  # the machine now; the interpreters' answers complete it at the end
+        return store, store.reopen(value_columns)
+    store = RunDir(out or default_out(matrix))
+    store.create(matrix.to_yaml_dict(), value_columns)
+    if selection:
+        store.write_json(SELECTION_FILE, selection.to_json())
+    return store, set()
 
-    print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
-          + (f", {len(done)} already done" if done else "")
-          + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
-          + f"; into {os.path.relpath(store.path)}", file=stream, flush=True)
-    print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
-    progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
-    results = []
-
-    def on_result(result):
-        store.record(result)
-        results.append(result)
-        progress.update(result)
-
-    def enough_failures() -> bool:  # this invocation's failing runs: a resume starts counting afresh
-        return max_failures is not None and sum(counts_as_failing(r.outcome) for r in results) >= max_failures
-
-    stopped_early = False
+def _run_todo(matrix: Matrix, store: RunDir, todo: list, *, executor: str, jobs: int, gpus, on_result,
+              stop_starting, stream) -> tuple[bool, str | None, bool]:
+    """(completed, interrupted by, stopped early) of running `todo` here or through submitit."""
     if executor == "local":
-        engine = Engine(matrix, run_dir=store.path, cell_dir_for=store.cell_dir, rel=store.rel,
-                        on_result=on_result, jobs=jobs, gpus=gpus, stop_starting=enough_failures)
+        engine = Engine(matrix, run_dir=store.path,
+                        make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run,
+                        on_result=on_result, jobs=jobs, gpus=gpus, stop_starting=stop_starting)
         completed = engine.run(todo)
-        interrupted_by = engine.interrupted
-        stopped_early = engine.stopped_early
-    else:
-        from runner.executors import run_submitted
+        return completed, engine.interrupted, engine.stopped_early
+    from runner.executors import run_submitted
 
-        print(f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
-              file=stream, flush=True)
-        completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
-                                                  on_result=on_result, jobs_per_cell_job=jobs)
-    if not completed:
-        pending.stop()
-    facts = record_fingerprint(store, first, pending.finish())
-    if executor != "local":
-        facts = adopt_node_fingerprint(store, facts)
+    print(f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
+          file=stream, flush=True)
+    completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
+                                              on_result=on_result, jobs_per_cell_job=jobs)
+    return completed, interrupted_by, False
+
+
+def _summarise(matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str,
+               stream) -> None:
+    """summary.md and report.html in the run directory; the summary on `stream` too."""
     rows, value_cols, _ = read_rows(store.path)
-    failing = sum(counts_as_failing(r.outcome) for r in results)
-    early = (f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
-             "completes it") if stopped_early and completed else ""
-    text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=len(runs),
+    text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=expected,
                         interrupted=not completed, run_dir=store.path, stopped_early=early)
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
@@ -193,9 +229,3 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     print(text, file=stream, flush=True)
     print(f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
           file=stream, flush=True)
-    if not completed:
-        print(f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
-              file=sys.stderr, flush=True)
-    elif early:
-        print(f"crashmatrix: {early}", file=stream, flush=True)
-    return RunOutcome(store.path, results, len(runs), not completed, bool(early))

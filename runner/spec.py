@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from runner.cell import spell
 from runner.errors import BadInput
+from runner.executor_settings import check_settings
 from runner.interpreters import PYTHON_AXIS
 from runner.interpreters import check as check_interpreters
 from runner.secrets import is_secret
@@ -46,6 +47,13 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 @dataclass(frozen=True)
 class Matrix:
+    """A checked matrix file, overrides applied: what to run (`probe` or `command`), over which axes, how.
+
+    `axes` maps each axis (dotted names flattened, `env.NAME` for a variable) to its values in the
+    file's order; `params` are fixed for every cell; `exclude` and `include` are GitHub Actions'
+    partial cells. runner.expand turns it into cells; `to_yaml_dict` is what the run directory keeps.
+    """
+
     path: str
     name: str
     probe: str | None = None
@@ -210,6 +218,10 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
 
 
 def load_matrix(path: str, overrides=()) -> Matrix:
+    """Read the matrix file at `path`, apply Hydra `overrides` (key=value, +key=value, ~key), check it.
+
+    Every problem is a BadInput (exit status 2) naming the file and the key; nothing is run or written.
+    """
     path = os.fspath(path)
     data = _read_yaml(path)
     overrides = list(overrides)
@@ -273,122 +285,29 @@ _ENV_NAME = re.compile(r"^[^=\0]+$")
 
 
 def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
-    name = data.get("name")
-    if name is None:
-        name = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.splitext(os.path.basename(path))[0]).strip("-") or "matrix"
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise BadInput(f"{path}: name: {name!r} must be letters, digits, - and _ only (it names the run directory)")
+    """The Matrix of a file's data (dotted names flattened); BadInput naming the file and key of the first problem.
 
-    probe, command = data.get("probe"), data.get("command")
-    if (probe is None) == (command is None):
-        raise BadInput(f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`")
-    probe_params = None
-    if probe is not None:
-        import probes
-
-        if not isinstance(probe, str) or probe not in probes.names():
-            raise BadInput(f"{path}: probe: unknown probe {probe!r} (built-in: {', '.join(probes.names())})")
-        probe_params = dict(probes.load(probe).PARAMS)
-    else:
-        if isinstance(command, str):
-            command = shlex.split(command)
-        if not isinstance(command, list) or not command or not all(isinstance(c, (str, int, float)) for c in command):
-            raise BadInput(f"{path}: command: expected a program and its arguments as a non-empty list, got {command!r}")
-        command = tuple(str(c) for c in command)
-        if any("\0" in c for c in command):
-            raise BadInput(f"{path}: command: an argument holds a NUL byte")
-
-    pass_params = data.get("pass_params", "overrides")
-    if pass_params not in ("overrides", "none"):
-        raise BadInput(f"{path}: pass_params: expected overrides | none, got {pass_params!r}")
-    inject = data.get("inject", False)
-    if not isinstance(inject, bool):
-        raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")
-
+    prune_exclude drops the excludes that no longer match an axis value (after overrides narrowed an axis).
+    """
+    name = _name(data, path)
+    probe, command, probe_keys = _program(data, path)
+    pass_params, inject = _passing(data, path)
     params = data.get("params") or {}
-    axes_raw = data.get("axes") or {}
-    axes: dict = {}
-    axis_keys: dict = {}
-    for key, values in axes_raw.items():
-        if isinstance(values, dict):
-            values, axis_keys[key] = _keys_axis(values, key, path, params)
-        if isinstance(values, (str, int, float, bool)) or values is None:
-            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {values!r} (write [{spell(values)}])")
-        if not isinstance(values, list):
-            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {type(values).__name__}")
-        if not values:
-            raise BadInput(f"{path}: axes.{key}: empty axis; an axis needs at least one value")
-        for v in values:
-            if not _scalar_ok(v):
-                raise BadInput(f"{path}: axes.{key}: value {v!r} is not a scalar or a list of scalars")
-        spellings = [spell(v) for v in values]
-        if len(set(spellings)) != len(spellings):
-            raise BadInput(f"{path}: axes.{key}: repeated value in {spellings}")
-        if key in params:
-            raise BadInput(f"{path}: axes.{key}: also set in params; keep it in one place")
-        if key.startswith("env.") and is_secret(key[4:]):
-            raise BadInput(f"{path}: axes.{key}: a secret cannot be an axis (its values would be written to "
-                           f"results.csv); set {key[4:]} in the environment, which every cell inherits")
-        axes[key] = list(values)
+    axes, axis_keys = _axes(data.get("axes") or {}, params, path)
     for key, value in params.items():
         if not _scalar_ok(value):
             raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
-
-    if probe_params is not None:
-        from runner.knobs import COMMON_PARAMS
-
-        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
-        keyed = {f"{axis}.keys": k for axis, keys in axis_keys.items() for k in keys}
-        named = [("params", k, k) for k in params] + [("axes", k, k) for k in axes if k not in axis_keys]
-        for section, where, key in named + [("axes", where, k) for where, k in keyed.items()]:
-            if key.startswith("env.") or key in known:
-                continue
-            raise BadInput(
-                f"{path}: {section}.{where}: probe {probe!r} has no parameter {key!r} "
-                f"(it takes: {', '.join(sorted(known))}; env.NAME sets a variable)"
-            )
-
-    exclude = _cells_list(data.get("exclude"), "exclude", path)
-    if prune_exclude:
-        exclude = [e for e in exclude if all(k in axes and spell(v) in {spell(x) for x in axes[k]} for k, v in e.items())]
-    for i, entry in enumerate(exclude):
-        for key, value in entry.items():
-            if key not in axes:
-                raise BadInput(f"{path}: exclude[{i}].{key}: not an axis (axes: {', '.join(axes) or 'none'})")
-            if spell(value) not in {spell(v) for v in axes[key]}:
-                raise BadInput(
-                    f"{path}: exclude[{i}].{key}: {spell(value)} is not one of the axis's values "
-                    f"[{', '.join(spell(v) for v in axes[key])}]"
-                )
-    include = _cells_list(data.get("include"), "include", path)
-    for i, entry in enumerate(include):
-        for key in entry:
-            if key.startswith("env.") and is_secret(key[4:]):
-                raise BadInput(f"{path}: include[{i}].{key}: a secret cannot be a cell value (it would be written "
-                               f"to results.csv); set {key[4:]} in the environment")
-    if probe_params is not None:
-        from runner.knobs import COMMON_PARAMS
-
-        known = set(probe_params) | set(COMMON_PARAMS) | {PYTHON_AXIS}
-        for i, entry in enumerate(include):
-            for key in entry:
-                if not (key.startswith("env.") or key in known):
-                    raise BadInput(f"{path}: include[{i}].{key}: probe {probe!r} has no parameter {key!r}")
-
+    if probe_keys is not None:
+        named = ([(f"params.{k}", k) for k in params] + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
+                 + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys])
+        _check_probe_takes(probe, probe_keys, named, path, list_known=True)
+    exclude = _exclude(data.get("exclude"), axes, path, prune=prune_exclude)
+    include = _include(data.get("include"), path)
+    if probe_keys is not None:
+        named = [(f"include[{i}].{key}", key) for i, entry in enumerate(include) for key in entry]
+        _check_probe_takes(probe, probe_keys, named, path, list_known=False)
     check_interpreters(axes, include, params, path)
-
-    env = data.get("env") or {}
-    if not isinstance(env, dict):
-        raise BadInput(f"{path}: env: expected a mapping of NAME: value, got {type(env).__name__}")
-    for k, v in env.items():
-        if not _ENV_NAME.match(str(k)):
-            raise BadInput(f"{path}: env.{k}: not a usable environment variable name (empty, or holds = or NUL)")
-        if not _scalar_ok(v) or isinstance(v, list):
-            raise BadInput(f"{path}: env.{k}: expected a string, number or boolean without NUL bytes, got {v!r}")
-    for key in list(axes) + [k for entry in include for k in entry]:
-        if key.startswith("env.") and not _ENV_NAME.match(key[4:]):
-            raise BadInput(f"{path}: {key}: not a usable environment variable name")
-    env = {str(k): spell(v) for k, v in env.items()}
+    env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
     strategy = data.get("strategy", "full")
     if strategy not in ("full", "pairwise"):
@@ -396,8 +315,6 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     executor = data.get("executor") or {}
     if not isinstance(executor, dict):
         raise BadInput(f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}")
-    from runner.executors import check_settings
-
     check_settings(executor, path)
     description = data.get("description") or ""
 
@@ -424,6 +341,128 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         description=str(description),
         axis_keys=axis_keys,
     )
+
+
+def _name(data: dict, path: str) -> str:
+    """The matrix's name, else one made from the file's: it names the run directory."""
+    name = data.get("name")
+    if name is None:
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", os.path.splitext(os.path.basename(path))[0]).strip("-") or "matrix"
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise BadInput(f"{path}: name: {name!r} must be letters, digits, - and _ only (it names the run directory)")
+    return name
+
+
+def _program(data: dict, path: str) -> tuple:
+    """(probe, command, the keys the probe takes): a built-in probe, or an external command (keys None)."""
+    probe, command = data.get("probe"), data.get("command")
+    if (probe is None) == (command is None):
+        raise BadInput(f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`")
+    if probe is not None:
+        import probes
+        from runner.knobs import COMMON_PARAMS
+
+        if not isinstance(probe, str) or probe not in probes.names():
+            raise BadInput(f"{path}: probe: unknown probe {probe!r} (built-in: {', '.join(probes.names())})")
+        return probe, None, set(probes.load(probe).PARAMS) | set(COMMON_PARAMS) | {PYTHON_AXIS}
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not isinstance(command, list) or not command or not all(isinstance(c, (str, int, float)) for c in command):
+        raise BadInput(f"{path}: command: expected a program and its arguments as a non-empty list, got {command!r}")
+    command = tuple(str(c) for c in command)
+    if any("\0" in c for c in command):
+        raise BadInput(f"{path}: command: an argument holds a NUL byte")
+    return None, command, None
+
+
+def _passing(data: dict, path: str) -> tuple[str, bool]:
+    """How a command gets the cell's parameters: (pass_params, inject)."""
+    pass_params = data.get("pass_params", "overrides")
+    if pass_params not in ("overrides", "none"):
+        raise BadInput(f"{path}: pass_params: expected overrides | none, got {pass_params!r}")
+    inject = data.get("inject", False)
+    if not isinstance(inject, bool):
+        raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")
+    return pass_params, inject
+
+
+def _check_probe_takes(probe: str, known: set, named: list, path: str, *, list_known: bool) -> None:
+    """Each (where, key) of `named` must be a parameter of the probe, or an env.* variable."""
+    for where, key in named:
+        if key.startswith("env.") or key in known:
+            continue
+        takes = f" (it takes: {', '.join(sorted(known))}; env.NAME sets a variable)" if list_known else ""
+        raise BadInput(f"{path}: {where}: probe {probe!r} has no parameter {key!r}{takes}")
+
+
+def _axes(raw: dict, params: dict, path: str) -> tuple[dict, dict]:
+    """(axis -> its values, axis -> the keys it sets for an axis written {values:, keys:})."""
+    axes: dict = {}
+    axis_keys: dict = {}
+    for key, values in raw.items():
+        if isinstance(values, dict):
+            values, axis_keys[key] = _keys_axis(values, key, path, params)
+        if isinstance(values, (str, int, float, bool)) or values is None:
+            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {values!r} (write [{spell(values)}])")
+        if not isinstance(values, list):
+            raise BadInput(f"{path}: axes.{key}: expected a list of values, got {type(values).__name__}")
+        if not values:
+            raise BadInput(f"{path}: axes.{key}: empty axis; an axis needs at least one value")
+        for v in values:
+            if not _scalar_ok(v):
+                raise BadInput(f"{path}: axes.{key}: value {v!r} is not a scalar or a list of scalars")
+        spellings = [spell(v) for v in values]
+        if len(set(spellings)) != len(spellings):
+            raise BadInput(f"{path}: axes.{key}: repeated value in {spellings}")
+        if key in params:
+            raise BadInput(f"{path}: axes.{key}: also set in params; keep it in one place")
+        if key.startswith("env.") and is_secret(key[4:]):
+            raise BadInput(f"{path}: axes.{key}: a secret cannot be an axis (its values would be written to "
+                           f"results.csv); set {key[4:]} in the environment, which every cell inherits")
+        axes[key] = list(values)
+    return axes, axis_keys
+
+
+def _exclude(raw, axes: dict, path: str, *, prune: bool) -> list[dict]:
+    """The exclude entries; each names axes and their values (with prune, those that cannot match are dropped)."""
+    exclude = _cells_list(raw, "exclude", path)
+    if prune:
+        exclude = [e for e in exclude if all(k in axes and spell(v) in {spell(x) for x in axes[k]} for k, v in e.items())]
+    for i, entry in enumerate(exclude):
+        for key, value in entry.items():
+            if key not in axes:
+                raise BadInput(f"{path}: exclude[{i}].{key}: not an axis (axes: {', '.join(axes) or 'none'})")
+            if spell(value) not in {spell(v) for v in axes[key]}:
+                raise BadInput(
+                    f"{path}: exclude[{i}].{key}: {spell(value)} is not one of the axis's values "
+                    f"[{', '.join(spell(v) for v in axes[key])}]"
+                )
+    return exclude
+
+
+def _include(raw, path: str) -> list[dict]:
+    include = _cells_list(raw, "include", path)
+    for i, entry in enumerate(include):
+        for key in entry:
+            if key.startswith("env.") and is_secret(key[4:]):
+                raise BadInput(f"{path}: include[{i}].{key}: a secret cannot be a cell value (it would be written "
+                               f"to results.csv); set {key[4:]} in the environment")
+    return include
+
+
+def _env(env, cell_keys: list[str], path: str) -> dict:
+    """The `env:` section as strings; every env.* name (section, axes, include) must be usable."""
+    if not isinstance(env, dict):
+        raise BadInput(f"{path}: env: expected a mapping of NAME: value, got {type(env).__name__}")
+    for k, v in env.items():
+        if not _ENV_NAME.match(str(k)):
+            raise BadInput(f"{path}: env.{k}: not a usable environment variable name (empty, or holds = or NUL)")
+        if not _scalar_ok(v) or isinstance(v, list):
+            raise BadInput(f"{path}: env.{k}: expected a string, number or boolean without NUL bytes, got {v!r}")
+    for key in cell_keys:
+        if key.startswith("env.") and not _ENV_NAME.match(key[4:]):
+            raise BadInput(f"{path}: {key}: not a usable environment variable name")
+    return {str(k): spell(v) for k, v in env.items()}
 
 
 def _keys_axis(raw: dict, key: str, path: str, params: dict) -> tuple:

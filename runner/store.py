@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from runner.cell import CellRun, spell
-from runner.child import write_json_atomic
+from runner.atomic import write_json_atomic, write_text_atomic
 from runner.errors import BadInput
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
@@ -30,6 +30,12 @@ NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_C
 
 @dataclass(frozen=True)
 class RunResult:
+    """How one run of one cell ended: its row of results.csv (`row`) and its result.json (`to_json`).
+
+    `outcome` is an Outcome word; `log_dir` is relative to the run directory; `metrics` holds what
+    the cell reported (steps, final_loss, ...) and the GPU set it had; `argv` is what was started.
+    """
+
     cell_id: str
     repeat: int
     values: dict
@@ -52,18 +58,18 @@ class RunResult:
         return (self.cell_id, self.repeat)
 
     def to_json(self) -> dict:
-        d = asdict(self)
-        d["leftovers"] = list(self.leftovers)
-        d["argv"] = list(self.argv)
-        return d
+        fields = asdict(self)
+        fields["leftovers"] = list(self.leftovers)
+        fields["argv"] = list(self.argv)
+        return fields
 
     @staticmethod
-    def from_json(d: dict) -> "RunResult":
-        d = dict(d)
-        d["leftovers"] = tuple(d.get("leftovers") or ())
-        d["argv"] = tuple(d.get("argv") or ())
+    def from_json(data: dict) -> "RunResult":
+        fields = dict(data)
+        fields["leftovers"] = tuple(fields.get("leftovers") or ())
+        fields["argv"] = tuple(fields.get("argv") or ())
         known = RunResult.__dataclass_fields__
-        return RunResult(**{k: v for k, v in d.items() if k in known})
+        return RunResult(**{k: v for k, v in fields.items() if k in known})
 
     def row(self, value_columns: list[str]) -> dict:
         row = {"cell_id": self.cell_id, "repeat": self.repeat}
@@ -93,6 +99,12 @@ def csv_columns(value_columns: list[str]) -> list[str]:
 
 
 class RunDir:
+    """A run directory on disk: `create` a new one or `reopen` one for --resume, then `record` each result.
+
+    Writes are whole or absent (result.json by rename, a row of results.csv in one append), so a
+    controller killed at any moment leaves a directory that --resume completes.
+    """
+
     def __init__(self, path: str):
         self.path = os.path.abspath(path)
         self.csv_path = os.path.join(self.path, "results.csv")
@@ -207,7 +219,7 @@ class RunDir:
 
     # --- per run ----------------------------------------------------------
 
-    def cell_dir(self, run: CellRun) -> str:
+    def make_cell_dir(self, run: CellRun) -> str:
         """A clean directory for this run (a leftover from an interrupted run is wiped)."""
         path = os.path.join(self.path, "cells", run.dirname)
         if os.path.exists(path):
@@ -215,7 +227,8 @@ class RunDir:
         os.makedirs(path)
         return path
 
-    def rel(self, path: str) -> str:
+    def relative_to_run(self, path: str) -> str:
+        """`path` as results.csv's log_dir spells it: relative to the run directory."""
         return os.path.relpath(path, self.path)
 
     def record(self, result: RunResult) -> None:
@@ -255,10 +268,8 @@ class RunDir:
             os.close(fd)
 
     def write_text(self, name: str, text: str) -> None:
-        tmp = os.path.join(self.path, f".{name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, os.path.join(self.path, name))
+        # Not flushed to the disk: summary.md is rewritten at the end, results.csv's rows are its record.
+        write_text_atomic(os.path.join(self.path, name), text, durable=False)
 
     def write_json(self, name: str, data) -> None:
         write_json_atomic(os.path.join(self.path, name), data)

@@ -37,6 +37,9 @@ CASES = [
     ("bad cells_per_job", GOOD + "executor: {cells_per_job: abc}\n", [], "executor.cells_per_job: expected a whole number"),
     ("dotted and nested", "name: x\nprobe: fault\naxes:\n  cudnn.benchmark: [false]\n  cudnn: {benchmark: [true]}\n",
      [], "given twice"),
+    # Every key of a keys axis is checked, not only its last.
+    ("unknown key of a keys axis", GOOD.replace("mode: [pass]", "mode: [pass]\n  both: {values: [1], keys: [colour, flood_mb]}"),
+     [], "axes.both.keys: probe 'fault' has no parameter 'colour'"),
     ("secret axis", GOOD.replace("mode: [pass]", "mode: [pass]\n  env.HF_TOKEN: [a]"), [], "a secret cannot be an axis"),
 ]
 

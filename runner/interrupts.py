@@ -1,0 +1,33 @@
+"""Ctrl-C and a scheduler's stop (SIGTERM, submitit's SIGUSR2) caught while a run goes on, then let go."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+
+
+@contextmanager
+def catching(signals, on_stop, wakeup_fd: int | None = None):
+    """While inside, each of `signals` calls on_stop(name) ("SIGINT", ...) instead of ending the process.
+
+    wakeup_fd (a non-blocking pipe's write end) gets a byte per signal, so a loop asleep in poll()
+    wakes at once. Only the main thread can hold handlers: elsewhere this catches nothing. The
+    handlers that were there before come back on the way out.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        on_stop(signal.Signals(signum).name)
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    previous_wakeup = signal.set_wakeup_fd(wakeup_fd) if wakeup_fd is not None else None
+    try:
+        yield
+    finally:
+        if wakeup_fd is not None:
+            signal.set_wakeup_fd(previous_wakeup)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
