@@ -11,7 +11,7 @@ them run as often as a bisection runs a pass.
 
 Then the accuracy at other failure rates (0.2 to 0.8), where a flaky bisection
 is most likely to be wrong, and the trade-off behind the default width of the
-failure-rate bound (dd.WILSON_Z): runs for the goal's bug against accuracy for
+failure-rate bound (failure_rate.WILSON_Z): runs for the goal's bug against accuracy for
 the hardest case (one culprit among 7 at p = 0.3: six tests that could each be
 wrongly believed to pass).
 """
@@ -28,8 +28,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from runner import dd  # noqa: E402
-from runner.dd import Observation, bisect  # noqa: E402
+from runner import failure_rate  # noqa: E402
+from runner.bisect_result import Observation  # noqa: E402
+from runner.delta_debug import bisect  # noqa: E402
 
 SEGV = Observation("crash", "SIGSEGV")
 PASS = Observation("pass")
@@ -63,7 +64,7 @@ def measure(size, p, trials, repeats, seed, k=K):
         "mean": statistics.mean(runs),
         "max": max(runs),
         "exact": exact / count,
-        "exact_low": dd.wilson_lower(exact, count, z=1.96),
+        "exact_low": failure_rate.wilson_lower(exact, count, z=1.96),
         "n": statistics.mean(ns),
     }
 
@@ -134,10 +135,10 @@ def main() -> int:
     print()
     print(f"trade-off: width of the failure-rate bound (Wilson z; default marked *), {side} trials a cell")
     print(f"{'z':>6} {'3-of-7 p=0.5 runs':>18} {'exact':>7} {'1-of-7 p=0.3 runs':>18} {'exact':>7}")
-    default_z = dd.WILSON_Z
+    default_z = failure_rate.WILSON_Z
     try:
         for z in (0.5, default_z, 1.0):
-            dd.WILSON_Z = z
+            failure_rate.WILSON_Z = z
             a = measure(3, 0.5, side, None, args.seed + 1)
             b = measure(1, 0.3, side, None, args.seed + 1)
             mark = "*" if z == default_z else " "
@@ -146,7 +147,7 @@ def main() -> int:
                 f"{b['mean']:>18.1f} {100 * b['exact']:>6.1f}%"
             )
     finally:
-        dd.WILSON_Z = default_z
+        failure_rate.WILSON_Z = default_z
     print()
     print(
         "n: clean runs needed to believe a pass (mean). default mode: the bad configuration is run "

@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from runner.pairwise import covering_array, pairs_uncovered  # noqa: E402
+from runner.pairwise import covering_array, pairs_uncovered, uniform_axes  # noqa: E402
 
 # (label, [(values per axis, number of axes)], PICT published, best known, goal size or None)
 MODELS = [
@@ -31,15 +31,6 @@ MODELS = [
     ("2^100", [(2, 100)], None, 10, None),
 ]
 TIME_GOAL_S = 2.0  # each model, with the default budget
-
-
-def axes_of(spec):
-    axes, i = {}, 0
-    for size, count in spec:
-        for _ in range(count):
-            axes[f"a{i}"] = list(range(size))
-            i += 1
-    return axes
 
 
 def main() -> int:
@@ -56,7 +47,7 @@ def main() -> int:
     worst_time = 0.0
     all_met = True
     for label, spec, pict, best, goal in MODELS:
-        axes = axes_of(spec)
+        axes = uniform_axes(*spec)
         for seed in range(args.seeds):
             t0 = time.perf_counter()
             rows = covering_array(axes, seed=seed, time_budget_s=args.budget)

@@ -205,7 +205,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_bisect(args) -> int:
-    from runner import bisection
+    from runner import bisect_matrix
 
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
@@ -214,17 +214,17 @@ def cmd_bisect(args) -> int:
         if args.good or args.bad:
             raise BadInput(f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file")
         matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
-        good_s, bad_s, path = bisection.pick_from_run(args.target, matrix)
-        good, bad = bisection.configurations(matrix, [f"{k}={v}" for k, v in good_s.items()],
+        good_s, bad_s, path = bisect_matrix.pick_from_run(args.target, matrix)
+        good, bad = bisect_matrix.configurations(matrix, [f"{k}={v}" for k, v in good_s.items()],
                                              [f"{k}={v}" for k, v in bad_s.items()])
-        out = args.out or bisection.default_out(args.target, "run")
+        out = args.out or bisect_matrix.default_out(args.target, "run")
     else:
         matrix = _load(args.target, args.overrides)
         if not args.bad:
             raise BadInput(f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)")
-        good, bad = bisection.configurations(matrix, args.good, args.bad)
-        out = args.out or bisection.default_out("results", matrix.name)
-    result, _data, interrupted = bisection.bisect_matrix(matrix, good, bad, out=out, repeats=args.repeats,
+        good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
+        out = args.out or bisect_matrix.default_out("results", matrix.name)
+    result, _data, interrupted = bisect_matrix.bisect_matrix(matrix, good, bad, out=out, repeats=args.repeats,
                                                           jobs=args.jobs, max_runs=args.max_runs)
     if interrupted:
         return 130

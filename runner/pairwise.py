@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["covering_array", "pairs_uncovered"]
+__all__ = ["covering_array", "pairs_uncovered", "uniform_axes"]
 
 # Work units the search may spend per second of ``time_budget_s``. One unit is
 # one tuple-coverage lookup (about 6.5 ns on the shared 2-core box this was
@@ -67,103 +67,110 @@ def _index_of(values: Sequence[Any], x: Any) -> int:
     return -1
 
 
+def _distinct_values(name: str, values: Any) -> list[Any]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"axis {name!r}: expected a list of values, got {values!r}")
+    distinct: list[Any] = []
+    for v in values:
+        if _index_of(distinct, v) < 0:
+            distinct.append(v)
+    if not distinct:
+        raise ValueError(f"axis {name!r}: expected at least one value")
+    return distinct
+
+
 class _Model:
+    """Axes as columns of value indices; exclude entries as {column: value index}."""
+
     def __init__(self, axes: Mapping[str, Sequence[Any]], exclude: Iterable[Mapping[str, Any]]):
         self.names = list(axes)
-        self.values: list[list[Any]] = []
-        for name in self.names:
-            vals = axes[name]
-            if isinstance(vals, (str, bytes)) or not isinstance(vals, Iterable):
-                raise ValueError(f"axis {name!r}: expected a list of values, got {vals!r}")
-            uniq: list[Any] = []
-            for v in vals:
-                if _index_of(uniq, v) < 0:
-                    uniq.append(v)
-            if not uniq:
-                raise ValueError(f"axis {name!r}: expected at least one value")
-            self.values.append(uniq)
+        self.values: list[list[Any]] = [_distinct_values(name, axes[name]) for name in self.names]
         self.sizes = [len(v) for v in self.values]
-        self.k = len(self.names)
-        col = {n: i for i, n in enumerate(self.names)}
-        self.excl: list[dict[int, int]] = []
+        self.n_axes = len(self.names)
+        self.excludes: list[dict[int, int]] = []
         for entry in exclude or ():
-            if not isinstance(entry, Mapping):
-                raise ValueError(f"exclude entry {entry!r}: expected a mapping axis -> value")
-            e: dict[int, int] = {}
-            matchable = True
-            for name, value in entry.items():
-                if name not in col:
-                    raise ValueError(f"exclude entry {dict(entry)!r}: {name!r} is not an axis")
-                i = _index_of(self.values[col[name]], value)
-                if i < 0:  # a value the axis does not have: the entry never matches
-                    matchable = False
-                    break
-                e[col[name]] = i
-            if matchable:
-                self.excl.append(e)
-        self.excl_cols = sorted({c for e in self.excl for c in e})
-        self.excl_by_col: list[list[dict[int, int]]] = [[] for _ in range(self.k)]
-        for e in self.excl:
-            for c in e:
-                self.excl_by_col[c].append(e)
-        self._memo: dict[tuple, bool] = {}
+            indexed = self._indexed_entry(entry)
+            if indexed is not None:
+                self.excludes.append(indexed)
+        self.exclude_cols = sorted({col for entry in self.excludes for col in entry})
+        self.excludes_by_col: list[list[dict[int, int]]] = [[] for _ in range(self.n_axes)]
+        for entry in self.excludes:
+            for col in entry:
+                self.excludes_by_col[col].append(entry)
+        self._completable_memo: dict[tuple, bool] = {}
+
+    def _indexed_entry(self, entry: Any) -> dict[int, int] | None:
+        """An exclude entry as {column: value index}; None when it names a value the axis lacks."""
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"exclude entry {entry!r}: expected a mapping axis -> value")
+        column_of = {n: i for i, n in enumerate(self.names)}
+        indexed: dict[int, int] = {}
+        for name, value in entry.items():
+            if name not in column_of:
+                raise ValueError(f"exclude entry {dict(entry)!r}: {name!r} is not an axis")
+            i = _index_of(self.values[column_of[name]], value)
+            if i < 0:  # a value the axis does not have: the entry never matches
+                return None
+            indexed[column_of[name]] = i
+        return indexed
 
     # -- excludes ---------------------------------------------------------
 
     def row_ok(self, row: Sequence[int]) -> bool:
-        for e in self.excl:
-            if all(row[c] == v for c, v in e.items()):
+        for entry in self.excludes:
+            if all(row[col] == v for col, v in entry.items()):
                 return False
         return True
 
-    def change_ok(self, row: Sequence[int], c: int, a: int) -> bool:
-        """Would ``row`` with column c set to a match no exclude entry?"""
-        for e in self.excl_by_col[c]:
-            if e[c] == a and all(row[cc] == v for cc, v in e.items() if cc != c):
+    def change_ok(self, row: Sequence[int], col: int, value: int) -> bool:
+        """Would ``row`` with column ``col`` set to ``value`` match no exclude entry?"""
+        for entry in self.excludes_by_col[col]:
+            if entry[col] == value and all(row[other] == v for other, v in entry.items() if other != col):
                 return False
         return True
 
     def extendable(self, partial: Mapping[int, int]) -> bool:
         """Can the partial assignment {column: value index} be completed to an allowed row?"""
-        if not self.excl:
+        if not self.excludes:
             return True
-        key = tuple(sorted((c, v) for c, v in partial.items() if self.excl_by_col[c]))
-        hit = self._memo.get(key)
+        key = tuple(sorted((col, v) for col, v in partial.items() if self.excludes_by_col[col]))
+        hit = self._completable_memo.get(key)
         if hit is None:
-            hit = self._memo[key] = self._ext(dict(key))
+            hit = self._completable_memo[key] = self._completable(dict(key))
         return hit
 
-    def _ext(self, assign: dict[int, int]) -> bool:
-        best = None
-        for e in self.excl:
+    def _completable(self, assign: dict[int, int]) -> bool:
+        # branch on the unassigned columns of the matching exclude entry closest to complete
+        fewest_open = None
+        for entry in self.excludes:
             unassigned = []
             broken = False
-            for c, v in e.items():
-                a = assign.get(c)
-                if a is None:
-                    unassigned.append(c)
-                elif a != v:
+            for col, v in entry.items():
+                given = assign.get(col)
+                if given is None:
+                    unassigned.append(col)
+                elif given != v:
                     broken = True
                     break
             if broken:
                 continue
             if not unassigned:
                 return False
-            if best is None or len(unassigned) < len(best):
-                best = unassigned
-        if best is None:
+            if fewest_open is None or len(unassigned) < len(fewest_open):
+                fewest_open = unassigned
+        if fewest_open is None:
             return True
-        c = best[0]
-        for a in range(self.sizes[c]):
-            assign[c] = a
-            ok = self._ext(assign)
-            del assign[c]
+        col = fewest_open[0]
+        for value in range(self.sizes[col]):
+            assign[col] = value
+            ok = self._completable(assign)
+            del assign[col]
             if ok:
                 return True
         return False
 
     def to_row(self, idx: Sequence[int]) -> dict[str, Any]:
-        return {n: self.values[c][int(i)] for c, (n, i) in enumerate(zip(self.names, idx))}
+        return {n: self.values[col][int(i)] for col, (n, i) in enumerate(zip(self.names, idx))}
 
 
 def _full_product(model: _Model) -> list[list[int]]:
@@ -180,290 +187,342 @@ def _full_product(model: _Model) -> list[list[int]]:
 
 
 class _Index:
-    def __init__(self, model: _Model, t: int):
+    """Tuple ids: the id of t-tuple (cols, vals) is ``base[combo] + sum(vals * mults[combo])``,
+    combos being the column combinations in itertools order."""
+
+    def __init__(self, model: _Model, strength: int):
         import numpy as np
 
-        k, sizes = model.k, model.sizes
-        combos = list(itertools.combinations(range(k), t))
-        cols = np.array(combos, dtype=np.int64).reshape(len(combos), t)
-        sz = np.asarray(sizes, dtype=np.int64)[cols]
+        combos = list(itertools.combinations(range(model.n_axes), strength))
+        cols = np.array(combos, dtype=np.int64).reshape(len(combos), strength)
+        sizes_at = np.asarray(model.sizes, dtype=np.int64)[cols]
         mults = np.ones_like(cols)
-        for j in range(t - 2, -1, -1):
-            mults[:, j] = mults[:, j + 1] * sz[:, j + 1]
-        counts = sz.prod(axis=1)
+        for j in range(strength - 2, -1, -1):
+            mults[:, j] = mults[:, j + 1] * sizes_at[:, j + 1]
+        counts = sizes_at.prod(axis=1)
         base = np.zeros(len(combos), dtype=np.int64)
         base[1:] = np.cumsum(counts)[:-1]
-        self.t = t
+        self.strength = strength
         self.cols, self.mults, self.base, self.counts = cols, mults, base, counts
-        self.P = int(counts.sum())
+        self.n_tuples = int(counts.sum())
         combo_of = np.repeat(np.arange(len(combos)), counts)
-        local = np.arange(self.P, dtype=np.int64) - base[combo_of]
-        self.tcols = cols[combo_of]
-        self.tvals = (local[:, None] // mults[combo_of]) % sz[combo_of]
-        # per column c: the combos containing c, split into c's own term and the rest
-        Qc = len(list(itertools.combinations(range(k - 1), t - 1)))
-        OC = np.zeros((k, Qc, t - 1), dtype=np.int64)
-        MO = np.zeros((k, Qc, t - 1), dtype=np.int64)
-        MC = np.zeros((k, Qc), dtype=np.int64)
-        BC = np.zeros((k, Qc), dtype=np.int64)
-        for c in range(k):
-            qs = np.flatnonzero((cols == c).any(axis=1))
-            pos = np.argmax(cols[qs] == c, axis=1)
-            keep = np.ones((len(qs), t), dtype=bool)
-            keep[np.arange(len(qs)), pos] = False
-            OC[c] = cols[qs][keep].reshape(len(qs), t - 1)
-            MO[c] = mults[qs][keep].reshape(len(qs), t - 1)
-            MC[c] = mults[qs, pos]
-            BC[c] = base[qs]
-        if t == 2:  # drop the singleton last axis: cheaper gathers
-            OC, MO = OC[:, :, 0], MO[:, :, 0]
-        self.OC, self.MO, self.MC, self.BC, self.Qc = OC, MO, MC, BC, Qc
+        local = np.arange(self.n_tuples, dtype=np.int64) - base[combo_of]
+        self.tuple_cols = cols[combo_of]
+        self.tuple_vals = (local[:, None] // mults[combo_of]) % sizes_at[combo_of]
+        self._split_by_column(model.n_axes)
 
-    def row_ids(self, A):
-        """Ids of all t-tuples of each row of A (N x k) -> N x C."""
-        return self.base + (A[:, self.cols] * self.mults).sum(axis=-1)
+    def _split_by_column(self, n_axes: int) -> None:
+        """Per column c, the combos containing c, split into c's own term and the rest:
+        the id of such a tuple is combo_base[c] + value_of_c * own_mult[c] + sum(others * other_mults[c])."""
+        import numpy as np
+
+        strength, cols, mults = self.strength, self.cols, self.mults
+        combos_per_col = len(list(itertools.combinations(range(n_axes - 1), strength - 1)))
+        other_cols = np.zeros((n_axes, combos_per_col, strength - 1), dtype=np.int64)
+        other_mults = np.zeros((n_axes, combos_per_col, strength - 1), dtype=np.int64)
+        own_mult = np.zeros((n_axes, combos_per_col), dtype=np.int64)
+        combo_base = np.zeros((n_axes, combos_per_col), dtype=np.int64)
+        for col in range(n_axes):
+            combos = np.flatnonzero((cols == col).any(axis=1))
+            pos = np.argmax(cols[combos] == col, axis=1)
+            keep = np.ones((len(combos), strength), dtype=bool)
+            keep[np.arange(len(combos)), pos] = False
+            other_cols[col] = cols[combos][keep].reshape(len(combos), strength - 1)
+            other_mults[col] = mults[combos][keep].reshape(len(combos), strength - 1)
+            own_mult[col] = mults[combos, pos]
+            combo_base[col] = self.base[combos]
+        if strength == 2:  # drop the singleton last axis: cheaper gathers
+            other_cols, other_mults = other_cols[:, :, 0], other_mults[:, :, 0]
+        self.other_cols, self.other_mults = other_cols, other_mults
+        self.own_mult, self.combo_base, self.combos_per_col = own_mult, combo_base, combos_per_col
+
+    def row_ids(self, rows):
+        """Ids of all t-tuples of each row of ``rows`` (N x k) -> N x combos."""
+        return self.base + (rows[:, self.cols] * self.mults).sum(axis=-1)
 
     def required(self, model: _Model):
         """Bool mask of tuples some allowed row can contain."""
         import numpy as np
 
-        req = np.ones(self.P, dtype=bool)
-        if not model.excl:
+        req = np.ones(self.n_tuples, dtype=bool)
+        if not model.excludes:
             return req
-        exc = set(model.excl_cols)
-        glob = model.extendable({})
-        for q in range(len(self.cols)):
-            cs = [int(c) for c in self.cols[q]]
-            lo, hi = int(self.base[q]), int(self.base[q] + self.counts[q])
-            if not exc.intersection(cs):
-                req[lo:hi] = glob
+        exclude_cols = set(model.exclude_cols)
+        any_row = model.extendable({})
+        for combo in range(len(self.cols)):
+            cols = [int(c) for c in self.cols[combo]]
+            lo, hi = int(self.base[combo]), int(self.base[combo] + self.counts[combo])
+            if not exclude_cols.intersection(cols):
+                req[lo:hi] = any_row
                 continue
-            for u in range(lo, hi):
-                req[u] = model.extendable(dict(zip(cs, (int(v) for v in self.tvals[u]))))
+            for tuple_id in range(lo, hi):
+                req[tuple_id] = model.extendable(dict(zip(cols, (int(v) for v in self.tuple_vals[tuple_id]))))
         return req
 
 
 # ----------------------------------------------------------------------------
-# construction and search
+# construction: greedy rows
 # ----------------------------------------------------------------------------
 
 _SENTINEL = 1 << 40  # coverage count of tuples that need no covering
 
 
 class _Search:
-    def __init__(self, model: _Model, t: int, seed: int):
+    """What the greedy construction and the row-deletion search share: the model, the
+    tuple index, the seeded RNG (one stream, in a fixed order) and the work spent."""
+
+    def __init__(self, model: _Model, strength: int, seed: int):
         import numpy as np
 
         self.np = np
-        self.m = model
-        self.ix = _Index(model, t)
-        self.req = self.ix.required(model)
+        self.model = model
+        self.index = _Index(model, strength)
+        self.required = self.index.required(model)
         self.rng = np.random.default_rng(seed)
         self.work = 0  # budget units spent
         # t > 2 steps cost more per step and per lookup (measured ~2x and ~4x for t=3)
-        self.step_units = _STEP_OVERHEAD_UNITS * (t - 1)
-        self.lookup_units = 1 if t == 2 else 2 * (t - 1)
+        self.step_units = _STEP_OVERHEAD_UNITS * (strength - 1)
+        self.lookup_units = 1 if strength == 2 else 2 * (strength - 1)
 
-    def fresh_cov(self):
-        np = self.np
-        cov = np.zeros(self.ix.P, dtype=np.int64)
-        cov[~self.req] = _SENTINEL
-        return cov
+    def fresh_coverage(self):
+        """Times each tuple is covered, by no row yet; tuples not required count as covered."""
+        coverage = self.np.zeros(self.index.n_tuples, dtype=self.np.int64)
+        coverage[~self.required] = _SENTINEL
+        return coverage
 
     def lower_bound(self) -> int:
         """No covering array is smaller; the search stops when it gets there."""
-        np = self.np
-        per = np.add.reduceat(self.req.astype(np.int64), self.ix.base)
-        lb = int(per.max())
-        m = self.m
-        if self.ix.t == 2 and not m.excl and all(v == 2 for v in m.sizes):
+        np, model = self.np, self.model
+        per_combo = np.add.reduceat(self.required.astype(np.int64), self.index.base)
+        floor = int(per_combo.max())
+        if self.index.strength == 2 and not model.excludes and all(v == 2 for v in model.sizes):
             # binary strength 2 is solved (Katona; Kleitman-Spencer): the least N
             # with C(N-1, ceil(N/2)) >= k
             from math import comb
 
             n = 4
-            while comb(n - 1, (n + 1) // 2) < m.k:
+            while comb(n - 1, (n + 1) // 2) < model.n_axes:
                 n += 1
-            lb = max(lb, n)
-        return lb
-
-    # -- greedy -------------------------------------------------------------
+            floor = max(floor, n)
+        return floor
 
     def greedy(self):
-        np, ix, m, rng = self.np, self.ix, self.m, self.rng
-        k, t = m.k, ix.t
-        cov = self.fresh_cov()
+        """Rows until every required tuple is covered: (rows N x k, coverage counts)."""
+        np, index, rng = self.np, self.index, self.rng
+        n_axes = self.model.n_axes
+        coverage = self.fresh_coverage()
         rows = []
         while True:
-            unc = cov == 0
-            if not unc.any():
+            uncovered = coverage == 0
+            if not uncovered.any():
                 break
-            per = np.add.reduceat(unc.astype(np.int64), ix.base)
-            top = np.flatnonzero(per == per.max())
-            q = int(top[rng.integers(len(top))])
-            lo = int(ix.base[q])
-            cand = lo + np.flatnonzero(unc[lo : lo + int(ix.counts[q])])
-            u = int(cand[rng.integers(len(cand))])
-            row = np.full(k, -1, dtype=np.int64)
-            row[ix.tcols[u]] = ix.tvals[u]
-            fixed = {int(c): int(v) for c, v in zip(ix.tcols[u], ix.tvals[u])}
-            if t == 2:
-                self._fill_pairs(row, fixed, cov)
-                cov[ix.row_ids(row[None, :])[0]] += 1
-                rows.append(row)
-                continue
-            rest = [c for c in rng.permutation(k).tolist() if c not in fixed]
-            for c in rest:
-                oc = ix.OC[c]  # t > 2 here: pairs were filled by _fill_pairs above
-                sel = np.flatnonzero((row[oc] >= 0).all(axis=1))
-                part = ix.BC[c][sel] + (row[oc[sel]] * ix.MO[c][sel]).sum(axis=1)
-                ids = part[None, :] + np.arange(m.sizes[c])[:, None] * ix.MC[c][sel][None, :]
-                self.work += ids.size * self.lookup_units
-                gain = (cov[ids] == 0).sum(axis=1)
-                if m.excl_by_col[c]:
-                    for a in range(m.sizes[c]):
-                        fixed[c] = a
-                        if not m.extendable(fixed):
-                            gain[a] = -1
-                    del fixed[c]
-                best = np.flatnonzero(gain == gain.max())
-                a = int(best[rng.integers(len(best))])
-                row[c] = a
-                fixed[c] = a
-            cov[ix.row_ids(row[None, :])[0]] += 1
+            # seed the row with an uncovered tuple of a combination with the most uncovered
+            per_combo = np.add.reduceat(uncovered.astype(np.int64), index.base)
+            top = np.flatnonzero(per_combo == per_combo.max())
+            combo = int(top[rng.integers(len(top))])
+            lo = int(index.base[combo])
+            open_ids = lo + np.flatnonzero(uncovered[lo : lo + int(index.counts[combo])])
+            tuple_id = int(open_ids[rng.integers(len(open_ids))])
+            row = np.full(n_axes, -1, dtype=np.int64)
+            row[index.tuple_cols[tuple_id]] = index.tuple_vals[tuple_id]
+            fixed = {int(c): int(v) for c, v in zip(index.tuple_cols[tuple_id], index.tuple_vals[tuple_id])}
+            if index.strength == 2:
+                self._fill_pairs(row, fixed, coverage)
+            else:
+                self._fill_tuples(row, fixed, coverage)
+            coverage[index.row_ids(row[None, :])[0]] += 1
             rows.append(row)
-        return np.array(rows, dtype=np.int64).reshape(len(rows), k), cov
+        return np.array(rows, dtype=np.int64).reshape(len(rows), n_axes), coverage
 
-    def _fill_pairs(self, row, fixed, cov):
+    def _fill_tuples(self, row, fixed, coverage):
+        """t > 2: the other axes in a random order, each with the value covering the most."""
+        np, index, model, rng = self.np, self.index, self.model, self.rng
+        rest = [c for c in rng.permutation(model.n_axes).tolist() if c not in fixed]
+        for col in rest:
+            others = index.other_cols[col]
+            complete = np.flatnonzero((row[others] >= 0).all(axis=1))
+            partial_ids = index.combo_base[col][complete] + (
+                row[others[complete]] * index.other_mults[col][complete]
+            ).sum(axis=1)
+            ids = partial_ids[None, :] + np.arange(model.sizes[col])[:, None] * index.own_mult[col][complete][None, :]
+            self.work += ids.size * self.lookup_units
+            gain = (coverage[ids] == 0).sum(axis=1)
+            if model.excludes_by_col[col]:
+                for value in range(model.sizes[col]):
+                    fixed[col] = value
+                    if not model.extendable(fixed):
+                        gain[value] = -1
+                del fixed[col]
+            best = np.flatnonzero(gain == gain.max())
+            value = int(best[rng.integers(len(best))])
+            row[col] = value
+            fixed[col] = value
+
+    def _fill_pairs(self, row, fixed, coverage):
         """t=2: repeatedly fix the (axis, value) that covers the most uncovered pairs
         with the axes already fixed (a density-style greedy; ties at random)."""
-        np, ix, m, rng = self.np, self.ix, self.m, self.rng
-        k = m.k
-        sizes = np.asarray(m.sizes)
-        vmax = int(sizes.max())
-        neg = -(1 << 40)
-        ar = np.arange(vmax)
-        G = np.zeros((k, vmax), dtype=np.int64)
-        G[ar[None, :] >= sizes[:, None]] = neg
+        np, index, model, rng = self.np, self.index, self.model, self.rng
+        sizes = np.asarray(model.sizes)
+        most_values = int(sizes.max())
+        never = -(1 << 40)
+        value_range = np.arange(most_values)
+        # gain[c, a]: uncovered pairs that setting column c to a would cover
+        gain = np.zeros((model.n_axes, most_values), dtype=np.int64)
+        gain[value_range[None, :] >= sizes[:, None]] = never
 
-        def fix(f, b):
-            cs = ix.OC[f]
-            ok = ar[None, :] < sizes[cs][:, None]
-            ids = ix.BC[f][:, None] + b * ix.MC[f][:, None] + ar[None, :] * ix.MO[f][:, None]
-            ids = np.where(ok, ids, 0)
+        def fix(col, value):
+            others = index.other_cols[col]
+            real = value_range[None, :] < sizes[others][:, None]
+            ids = (index.combo_base[col][:, None] + value * index.own_mult[col][:, None]
+                   + value_range[None, :] * index.other_mults[col][:, None])
+            ids = np.where(real, ids, 0)
             self.work += ids.size
-            G[cs] += (cov[ids] == 0) & ok
-            G[f] = neg
+            gain[others] += (coverage[ids] == 0) & real
+            gain[col] = never
 
-        for f, b in fixed.items():
-            fix(f, b)
-        for _ in range(k - len(fixed)):
-            H = G
-            if m.excl:
-                H = G.copy()
-                for c in m.excl_cols:
-                    if c in fixed:
-                        continue
-                    for a in range(m.sizes[c]):
-                        fixed[c] = a
-                        if not m.extendable(fixed):
-                            H[c, a] = neg + 1
-                    del fixed[c]
-            top = np.flatnonzero(H == H.max())
-            c, a = divmod(int(top[rng.integers(len(top))]), vmax)
-            row[c] = a
-            fixed[c] = a
-            fix(c, a)
+        for col, value in fixed.items():
+            fix(col, value)
+        for _ in range(model.n_axes - len(fixed)):
+            allowed_gain = self._excluded_out(gain, fixed, never + 1) if model.excludes else gain
+            top = np.flatnonzero(allowed_gain == allowed_gain.max())
+            col, value = divmod(int(top[rng.integers(len(top))]), most_values)
+            row[col] = value
+            fixed[col] = value
+            fix(col, value)
 
-    # -- row-deletion tabu search ------------------------------------------
+    def _excluded_out(self, gain, fixed, excluded):
+        """A copy of ``gain`` where a choice that no allowed row can complete scores ``excluded``."""
+        model = self.model
+        allowed_gain = gain.copy()
+        for col in model.exclude_cols:
+            if col in fixed:
+                continue
+            for value in range(model.sizes[col]):
+                fixed[col] = value
+                if not model.extendable(fixed):
+                    allowed_gain[col, value] = excluded
+            del fixed[col]
+        return allowed_gain
 
-    def shrink(self, A, cov, max_work: float):
-        np, ix, m, rng = self.np, self.ix, self.m, self.rng
-        t = ix.t
-        lb = self.lower_bound()
-        best = A.copy()
-        tenure = 2
-        tabu = np.zeros(A.shape, dtype=np.int64)
-        step = 0
-        OC, MO, MC, BC = ix.OC, ix.MO, ix.MC, ix.BC
-        Qc = ix.Qc
-        while self.work < max_work:
-            unc = np.flatnonzero(cov == 0)
-            if len(unc) == 0:
-                best = A.copy()
-                if len(A) <= max(lb, 1):
+
+# ----------------------------------------------------------------------------
+# row-deletion tabu search
+# ----------------------------------------------------------------------------
+
+
+class _RowDeletion:
+    """Delete the weakest row of a complete array, re-cover with single-entry moves, repeat."""
+
+    TABU_TENURE = 2  # steps a changed entry may not change again
+
+    def __init__(self, search: _Search):
+        self.search = search
+        self.step = 0
+        self.tabu = None  # per entry: the first step it may change again
+
+    def shrink(self, rows, coverage, max_work: float):
+        """The smallest complete array seen before ``max_work`` units are spent."""
+        search = self.search
+        np, rng = search.np, search.rng
+        floor = search.lower_bound()
+        best = rows.copy()
+        self.tabu = np.zeros(rows.shape, dtype=np.int64)
+        while search.work < max_work:
+            uncovered = np.flatnonzero(coverage == 0)
+            if len(uncovered) == 0:
+                best = rows.copy()
+                if len(rows) <= max(floor, 1):
                     break
-                ids = ix.row_ids(A)
-                self.work += ids.size
-                uniq = (cov[ids] == 1).sum(axis=1)
-                low = np.flatnonzero(uniq == uniq.min())
-                r = int(low[rng.integers(len(low))])
-                cov[ids[r]] -= 1
-                A = np.delete(A, r, axis=0)
-                tabu = np.zeros(A.shape, dtype=np.int64)
+                rows = self._delete_weakest_row(rows, coverage)
+                self.tabu = np.zeros(rows.shape, dtype=np.int64)
                 continue
-            step += 1
-            self.work += self.step_units
-            u = int(unc[rng.integers(len(unc))])
-            tc, tv = ix.tcols[u], ix.tvals[u]
-            match = A[:, tc] == tv
-            near = match.sum(axis=1) == t - 1
-            R = np.flatnonzero(near)
-            if len(R):
-                j = np.argmin(match[R], axis=1)
-                C = tc[j]
-                V = tv[j]
-                ok = tabu[R, C] <= step
-                if m.excl:
-                    self.work += _EXCLUDE_CHECK_UNITS * len(R)
-                    for i in np.flatnonzero(ok):
-                        if not m.change_ok(A[R[i]], int(C[i]), int(V[i])):
-                            ok[i] = False
-                R, C, V = R[ok], C[ok], V[ok]
-            if len(R) == 0:
-                self._random_cover(A, cov, u)
+            self.step += 1
+            search.work += search.step_units
+            tuple_id = int(uncovered[rng.integers(len(uncovered))])
+            moves = self._moves_covering(rows, tuple_id)
+            if len(moves[0]) == 0:
+                self._random_cover(rows, coverage, tuple_id)
                 continue
-            sub = A[R]
-            M = len(R)
-            if t == 2:
-                o = sub[np.arange(M)[:, None], OC[C]]
-                part = BC[C] + o * MO[C]
-            else:
-                o = sub[np.arange(M)[:, None, None], OC[C]]
-                part = BC[C] + (o * MO[C]).sum(axis=-1)
-            mc = MC[C]
-            ids_old = part + sub[np.arange(M), C][:, None] * mc
-            ids_new = part + V[:, None] * mc
-            self.work += 2 * M * Qc * self.lookup_units
-            score = (cov[ids_new] == 0).sum(axis=1) - (cov[ids_old] == 1).sum(axis=1)
-            if rng.random() < 0.01:
-                i = int(rng.integers(M))
-            else:
-                top = np.flatnonzero(score == score.max())
-                i = int(top[rng.integers(len(top))])
-            r, c = int(R[i]), int(C[i])
-            cov[ids_old[i]] -= 1
-            cov[ids_new[i]] += 1
-            A[r, c] = V[i]
-            tabu[r, c] = step + tenure
+            self._make_best_move(rows, coverage, *moves)
         return best
 
-    def _random_cover(self, A, cov, u):
-        """No single-entry move covers tuple u: overwrite its t entries in a random row."""
-        ix, m, rng = self.ix, self.m, self.rng
-        tc, tv = ix.tcols[u], ix.tvals[u]
-        for r in rng.permutation(len(A)).tolist():
-            row = A[r].copy()
-            row[tc] = tv
-            if m.row_ok(row.tolist()):
-                old = ix.row_ids(A[r : r + 1])[0]
-                new = ix.row_ids(row[None, :])[0]
-                cov[old] -= 1
-                cov[new] += 1
-                A[r] = row
-                self.work += 4 * len(old)
+    def _delete_weakest_row(self, rows, coverage):
+        """Drop the row that alone covers the fewest tuples (ties at random)."""
+        search = self.search
+        np, rng = search.np, search.rng
+        ids = search.index.row_ids(rows)
+        search.work += ids.size
+        covered_alone = (coverage[ids] == 1).sum(axis=1)
+        weakest = np.flatnonzero(covered_alone == covered_alone.min())
+        row = int(weakest[rng.integers(len(weakest))])
+        coverage[ids[row]] -= 1
+        return np.delete(rows, row, axis=0)
+
+    def _moves_covering(self, rows, tuple_id):
+        """Single-entry changes that cover the tuple: rows agreeing with it on all but one
+        column, not tabu, not excluded -> (row numbers, columns, new values)."""
+        search = self.search
+        np, index, model = search.np, search.index, search.model
+        tuple_cols, tuple_vals = index.tuple_cols[tuple_id], index.tuple_vals[tuple_id]
+        match = rows[:, tuple_cols] == tuple_vals
+        near_rows = np.flatnonzero(match.sum(axis=1) == index.strength - 1)
+        if not len(near_rows):
+            return near_rows, near_rows, near_rows
+        differing = np.argmin(match[near_rows], axis=1)
+        cols, values = tuple_cols[differing], tuple_vals[differing]
+        ok = self.tabu[near_rows, cols] <= self.step
+        if model.excludes:
+            search.work += _EXCLUDE_CHECK_UNITS * len(near_rows)
+            for i in np.flatnonzero(ok):
+                if not model.change_ok(rows[near_rows[i]], int(cols[i]), int(values[i])):
+                    ok[i] = False
+        return near_rows[ok], cols[ok], values[ok]
+
+    def _make_best_move(self, rows, coverage, move_rows, cols, values):
+        """Make the move with the best net gain of covered tuples (ties, and 1% of the time any, at random)."""
+        search = self.search
+        np, index, rng = search.np, search.index, search.rng
+        moved = rows[move_rows]
+        n_moves = len(move_rows)
+        if index.strength == 2:
+            others = moved[np.arange(n_moves)[:, None], index.other_cols[cols]]
+            partial_ids = index.combo_base[cols] + others * index.other_mults[cols]
+        else:
+            others = moved[np.arange(n_moves)[:, None, None], index.other_cols[cols]]
+            partial_ids = index.combo_base[cols] + (others * index.other_mults[cols]).sum(axis=-1)
+        own_mult = index.own_mult[cols]
+        ids_old = partial_ids + moved[np.arange(n_moves), cols][:, None] * own_mult
+        ids_new = partial_ids + values[:, None] * own_mult
+        search.work += 2 * n_moves * index.combos_per_col * search.lookup_units
+        score = (coverage[ids_new] == 0).sum(axis=1) - (coverage[ids_old] == 1).sum(axis=1)
+        if rng.random() < 0.01:
+            i = int(rng.integers(n_moves))
+        else:
+            top = np.flatnonzero(score == score.max())
+            i = int(top[rng.integers(len(top))])
+        row, col = int(move_rows[i]), int(cols[i])
+        coverage[ids_old[i]] -= 1
+        coverage[ids_new[i]] += 1
+        rows[row, col] = values[i]
+        self.tabu[row, col] = self.step + self.TABU_TENURE
+
+    def _random_cover(self, rows, coverage, tuple_id):
+        """No single-entry move covers the tuple: overwrite its t entries in a random row."""
+        search = self.search
+        index, model, rng = search.index, search.model, search.rng
+        tuple_cols, tuple_vals = index.tuple_cols[tuple_id], index.tuple_vals[tuple_id]
+        for r in rng.permutation(len(rows)).tolist():
+            row = rows[r].copy()
+            row[tuple_cols] = tuple_vals
+            if model.row_ok(row.tolist()):
+                old = index.row_ids(rows[r : r + 1])[0]
+                new = index.row_ids(row[None, :])[0]
+                coverage[old] -= 1
+                coverage[new] += 1
+                rows[r] = row
+                search.work += 4 * len(old)
                 return
-        self.work += self.step_units  # nothing to do; the budget still ends the loop
+        search.work += search.step_units  # nothing to do; the budget still ends the loop
 
 
 # ----------------------------------------------------------------------------
@@ -494,16 +553,16 @@ def covering_array(
     model = _Model(axes, exclude)
     if not model.extendable({}):
         return []
-    if model.k == 0:
+    if model.n_axes == 0:
         return [{}]
-    if strength >= model.k:
+    if strength >= model.n_axes:
         return [model.to_row(r) for r in _full_product(model)]
-    s = _Search(model, strength, seed)
-    A, cov = s.greedy()
-    if time_budget_s > 0 and len(A) > s.lower_bound():
-        A = s.shrink(A, cov, s.work + float(time_budget_s) * _UNITS_PER_SECOND)
-    rows = sorted(tuple(int(x) for x in r) for r in A)
-    return [model.to_row(r) for r in rows]
+    search = _Search(model, strength, seed)
+    rows, coverage = search.greedy()
+    if time_budget_s > 0 and len(rows) > search.lower_bound():
+        max_work = search.work + float(time_budget_s) * _UNITS_PER_SECOND
+        rows = _RowDeletion(search).shrink(rows, coverage, max_work)
+    return [model.to_row(r) for r in sorted(tuple(int(x) for x in r) for r in rows)]
 
 
 def pairs_uncovered(
@@ -518,7 +577,7 @@ def pairs_uncovered(
     Pure Python, meant for checking results in tests.
     """
     model = _Model(axes, exclude)
-    k = model.k
+    k = model.n_axes
     t = min(strength, k)
     seen: set[tuple] = set()
     for row in rows:
@@ -539,3 +598,14 @@ def pairs_uncovered(
                 continue
             missing.append({model.names[c]: model.values[c][v] for c, v in zip(cs, vs)})
     return missing
+
+
+def uniform_axes(*spec: tuple[int, int]) -> dict[str, list[int]]:
+    """Axes in the covering-array literature's q^k notation, for tests and benchmarks:
+    uniform_axes((3, 4), (2, 2)) (3^4 2^2) -> {a0: [0,1,2], ..., a3: [...], a4: [0,1], a5: [0,1]}"""
+    axes, i = {}, 0
+    for size, count in spec:
+        for _ in range(count):
+            axes[f"a{i}"] = list(range(size))
+            i += 1
+    return axes

@@ -166,7 +166,7 @@ axes:
     assert "loader_workers sets: data.train.num_workers, data.val.num_workers" in proc.stdout
     assert "3 cells" in proc.stdout
     sys.path.insert(0, ROOT)
-    from runner.bisection import configurations
+    from runner.bisect_matrix import configurations
     from runner.engine import cell_params
     from runner.spec import load_matrix
 

@@ -7,19 +7,9 @@ import math
 
 import pytest
 
-from runner.pairwise import covering_array, pairs_uncovered
+from runner.pairwise import covering_array, pairs_uncovered, uniform_axes
 
 FAST = 0.2  # time_budget_s for tests that only check correctness
-
-
-def uniform(*spec):
-    """uniform((3, 4), (2, 2)) -> {a0: [0,1,2], ..., a3: [...], a4: [0,1], a5: [0,1]}"""
-    axes, i = {}, 0
-    for size, count in spec:
-        for _ in range(count):
-            axes[f"a{i}"] = list(range(size))
-            i += 1
-    return axes
 
 
 def key(x):
@@ -73,9 +63,9 @@ MIXED = {
 }
 
 MODELS = {
-    "3^4": uniform((3, 4)),
-    "2^7": uniform((2, 7)),
-    "5^1 4^2 3^3 2^4": uniform((5, 1), (4, 2), (3, 3), (2, 4)),
+    "3^4": uniform_axes((3, 4)),
+    "2^7": uniform_axes((2, 7)),
+    "5^1 4^2 3^3 2^4": uniform_axes((5, 1), (4, 2), (3, 3), (2, 4)),
     "mixed-types": MIXED,
     "true-vs-1": {"b": [True, False], "i": [1, 0], "f": [1.0, 0.0], "s": ["1", "0"]},
 }
@@ -89,7 +79,7 @@ def test_every_pair_covered(name):
 
 
 def test_greedy_only_is_valid():
-    axes = uniform((4, 5), (3, 6), (2, 8))
+    axes = uniform_axes((4, 5), (3, 6), (2, 8))
     check(covering_array(axes, time_budget_s=0), axes)
 
 
@@ -168,7 +158,7 @@ def test_exclude_everything():
 
 
 def test_exclude_on_bigger_model():
-    axes = uniform((4, 6), (3, 6), (2, 6))
+    axes = uniform_axes((4, 6), (3, 6), (2, 6))
     exclude = [{"a0": 0, "a6": 0}, {"a1": 3, "a2": 3, "a12": 1}, {"a7": 2}, {"a3": 1, "a4": 1}]
     rows = covering_array(axes, exclude=exclude, time_budget_s=FAST)
     check(rows, axes, 2, exclude)
@@ -184,7 +174,7 @@ def test_bad_input():
 
 
 def test_deterministic_for_a_seed():
-    axes = uniform((4, 3), (3, 8), (2, 10))
+    axes = uniform_axes((4, 3), (3, 8), (2, 10))
     exclude = [{"a0": 1, "a3": 2}]
     a = covering_array(axes, exclude=exclude, seed=7, time_budget_s=0.3)
     b = covering_array(axes, exclude=exclude, seed=7, time_budget_s=0.3)
@@ -193,13 +183,13 @@ def test_deterministic_for_a_seed():
 
 
 def test_size_3_4_is_9():
-    rows = covering_array(uniform((3, 4)))
+    rows = covering_array(uniform_axes((3, 4)))
     assert len(rows) == 9
-    check(rows, uniform((3, 4)))
+    check(rows, uniform_axes((3, 4)))
 
 
 def test_size_3_13_at_most_15():
-    axes = uniform((3, 13))
+    axes = uniform_axes((3, 13))
     rows = covering_array(axes, time_budget_s=0.5)  # 15 is reached well within this
     check(rows, axes)
     assert len(rows) <= 15
@@ -207,19 +197,19 @@ def test_size_3_13_at_most_15():
 
 def test_binary_optimum():
     # strength-2 binary arrays are solved: 10 axes need exactly 6 rows
-    rows = covering_array(uniform((2, 10)))
+    rows = covering_array(uniform_axes((2, 10)))
     assert len(rows) == 6
-    check(rows, uniform((2, 10)))
+    check(rows, uniform_axes((2, 10)))
 
 
 def test_optimisation_beats_greedy():
-    axes = uniform((4, 5), (3, 5), (2, 5))
+    axes = uniform_axes((4, 5), (3, 5), (2, 5))
     assert len(covering_array(axes, time_budget_s=FAST)) < len(covering_array(axes, time_budget_s=0))
 
 
 @pytest.mark.parametrize(
     "axes",
-    [uniform((2, 5)), uniform((3, 5)), uniform((4, 2), (3, 2), (2, 2)), MIXED],
+    [uniform_axes((2, 5)), uniform_axes((3, 5)), uniform_axes((4, 2), (3, 2), (2, 2)), MIXED],
     ids=["2^5", "3^5", "4^2 3^2 2^2", "mixed-types"],
 )
 def test_strength_3(axes):
@@ -229,15 +219,15 @@ def test_strength_3(axes):
 
 
 def test_strength_3_with_exclude():
-    axes = uniform((3, 3), (2, 3))
+    axes = uniform_axes((3, 3), (2, 3))
     exclude = [{"a0": 0, "a1": 0, "a3": 1}, {"a2": 2, "a4": 0}]
     rows = covering_array(axes, strength=3, exclude=exclude, time_budget_s=FAST)
     check(rows, axes, 3, exclude)
 
 
 def test_strength_3_sizes():
-    assert len(covering_array(uniform((3, 4)), strength=3)) == 27
-    assert len(covering_array(uniform((2, 5)), strength=3, time_budget_s=0.3)) <= 12
+    assert len(covering_array(uniform_axes((3, 4)), strength=3)) == 27
+    assert len(covering_array(uniform_axes((2, 5)), strength=3, time_budget_s=0.3)) <= 12
 
 
 def test_zero_axes():

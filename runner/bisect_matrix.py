@@ -1,8 +1,10 @@
 """`crashmatrix bisect`: from a passing configuration to the minimal change that still fails, with real cells.
 
-The delta debugging itself is runner.dd (pure, tested with predicates); here
-each test is a real cell run through the engine, logged under the bisect's
-own run directory (results.csv there lists every configuration it tried).
+It maps the matrix to configurations (--good/--bad, or picked from a run's
+results) and back. The delta debugging itself is runner.delta_debug (pure,
+tested with predicates); here each test is a real cell run through the engine,
+logged under the bisect's own run directory (results.csv there lists every
+configuration it tried).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from runner import dd, engine
+from runner import engine
+from runner.bisect_result import BisectInterrupted, BisectResult, Observation
+from runner.bisect_text import as_bisect_json, detail_lines
+from runner.delta_debug import bisect
 from runner.cell import Cell, CellRun, spell
 from runner.errors import BadInput
 from runner.outcome import NOT_FAILURES
@@ -84,8 +89,8 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
 
 
-class _Runner:
-    """run_once for dd: the good configuration with some changes applied, run for real as a cell."""
+class _CellTest:
+    """The test a bisection runs (``run_once``): the good configuration with some changes applied, run for real as a cell."""
 
     def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream):
         self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
@@ -93,7 +98,7 @@ class _Runner:
         self.repeats = Counter()
         self.count = 0
 
-    def __call__(self, changes: frozenset) -> dd.Observation:
+    def __call__(self, changes: frozenset) -> Observation:
         values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.matrix.axes}
         cell = Cell.of(values)
         with self.lock:
@@ -112,11 +117,11 @@ class _Runner:
             what = r.outcome + (f" {r.signal}" if r.signal else "")
             print(f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
                   file=self.stream, flush=True)
-        return dd.Observation(r.outcome, r.signal, r.signature)
+        return Observation(r.outcome, r.signal, r.signature)
 
 
 def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,
-                  max_runs=None, stream=None) -> tuple[dd.BisectResult, dict, bool]:
+                  max_runs=None, stream=None) -> tuple[BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted)."""
     from runner import fingerprint, interpreters
 
@@ -129,18 +134,18 @@ def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=No
     store.write_json("env.json", fingerprint.collect(interpreters=interpreters.of_cells([Cell.of(good), Cell.of(bad)])))
     print(f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
           + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes), file=stream, flush=True)
-    runner = _Runner(matrix, store, good, bad, stream)
+    cell_test = _CellTest(matrix, store, good, bad, stream)
     interrupted = False
     try:
-        result = dd.bisect(changes, runner, repeats=repeats, max_runs=max_runs, jobs=jobs)
-    except dd.BisectInterrupted as e:
+        result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
+    except BisectInterrupted as e:
         engine.stop_everything()
         result, interrupted = e.result, True
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
-    data = dd.as_bisect_json(result, spelled_good, spelled_bad)
+    data = as_bisect_json(result, spelled_good, spelled_bad)
     store.write_json("bisect.json", data)
-    text = "\n".join([""] + [line for line in dd.detail_lines(result, spelled_bad) if line])
+    text = "\n".join([""] + [line for line in detail_lines(result, spelled_bad) if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
     print(f"bisect.json: {os.path.relpath(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)

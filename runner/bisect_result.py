@@ -1,0 +1,90 @@
+"""What a bisection sees and what it answers: one run's Observation in, a BisectResult out.
+
+runner.delta_debug produces these, runner.bisect_text words them for people
+and for bisect.json, runner.bisect_matrix turns a real cell into an Observation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from runner.failure_rate import FailureRate
+from runner.outcome import NOT_FAILURES
+from runner.signature import RESTATES_OUTCOME
+
+__all__ = ["Observation", "Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one run of one configuration did."""
+
+    outcome: str
+    signal: str = ""
+    signature: str = ""  # runner.signature: fd_exhaustion, worker_signal, ... or a masked error line
+
+    @property
+    def is_failure(self) -> bool:
+        return self.outcome not in NOT_FAILURES
+
+    def __str__(self) -> str:
+        shown = self.signature if self.signature not in RESTATES_OUTCOME else ""
+        return f"{self.outcome} {self.signal}".strip() + (f" ({shown})" if shown else "")
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """One change of the answer and the evidence that it is needed."""
+
+    change: str
+    tested: Tuple[str, ...]  # the changes applied in the run with this one undone
+    runs: int  # runs of that configuration
+    clean: int  # of which passed
+    others: Tuple[Tuple[Observation, int], ...] = ()  # non-pass, non-target outcomes seen there
+
+
+@dataclass(frozen=True)
+class OtherObservation:
+    """A run that was neither a pass nor the target failure."""
+
+    changes: Tuple[str, ...]
+    observation: Observation
+    count: int
+
+
+@dataclass(frozen=True)
+class BisectResult:
+    changes: Tuple[str, ...]  # every change from good to bad, caller's order
+    minimal: Tuple[str, ...]  # the answer, caller's order
+    target: Optional[Observation]  # None: the bad configuration never failed
+    runs: int  # every run_once call, estimation and confirmation included
+    repeats: int  # clean runs needed to believe a pass (final value)
+    repeats_given: bool  # the caller fixed repeats (no estimation)
+    bad_rate: Optional[FailureRate]  # the bad configuration's own sample
+    pooled_rate: Optional[FailureRate]  # every configuration known to fail, pooled, when n was set
+    miss_per_test: Optional[float]  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
+    strategy: str  # "one-at-a-time" | "ddmin" | "" (no search)
+    confirmed: bool  # the answer was seen to show the target (re-run unless repeats=1)
+    confirm_runs: int
+    partial: bool
+    stop_reason: str  # "" | "max_runs" | "interrupted"
+    culprits: Tuple[Culprit, ...]
+    others: Tuple[OtherObservation, ...]
+    good_fails: bool = False  # the good configuration itself showed the target
+
+    @property
+    def found(self) -> bool:
+        """An answer exists: the bad configuration failed and the search got somewhere."""
+        return self.target is not None and not self.good_fails
+
+    def culprit_is_exact(self, culprit: Culprit) -> bool:
+        return set(culprit.tested) == set(self.minimal) - {culprit.change}
+
+
+class BisectInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a bisection; ``.result`` is the best answer so far (partial)."""
+
+    def __init__(self, result: BisectResult):
+        super().__init__("bisection interrupted")
+        self.result = result

@@ -1,0 +1,503 @@
+"""Delta debugging over axis changes: the 1-minimal set of changes from a good
+configuration that still shows the bad configuration's failure, flaky-aware.
+
+This module is the search. Its neighbours: runner.failure_rate (how many clean
+runs make a pass), runner.run_cache (cached, concurrent runs), runner.bisect_result
+(Observation in, BisectResult out), runner.bisect_text (words and bisect.json),
+runner.bisect_matrix (`crashmatrix bisect`: a real cell as the test).
+
+The caller injects the test, ``run_once(changes) -> Observation``: it applies the
+given subset of changes to the good configuration, runs it once for real and
+says what happened. Everything here is pure Python (no torch, no engine), so the
+algorithm is tested with pure predicates whose minimal answer is known.
+
+How a bisection goes (``bisect``):
+
+1. Failure identity. The bad configuration (all changes applied) is run; what it
+   did (outcome word + signal + signature) is the *target*. A test "fails" only when it shows
+   that same target; any other failure (a timeout when the target is
+   ``crash SIGSEGV``) is not the target: it is recorded in ``result.others`` and
+   the test counts as "target not reproduced".
+2. Flakiness. One observed target failure proves failure (we assume the target
+   never shows up in a configuration that really passes). A pass is believed only
+   after ``n`` runs without the target. With ``repeats=None`` (the default) the
+   bad configuration is run at least ``estimate_runs`` (8) times, and on until it
+   has failed 4 times (at most 30 runs), to estimate its failure rate p. Every
+   run of every configuration that showed the target is pooled into that
+   estimate as the search goes. While searching, n comes from the plain estimate
+   (a 1% miss per test); before the answer is given, every "undoing X passes"
+   test is topped up (cached runs count) to the final n: the smallest n for
+   which the chance that a configuration failing at the pooled rate shows n clean
+   runs in a row is at most ``min(1%, miss_chance / T)``. That chance is taken as
+   the larger of two estimates (runner.failure_rate): ``(1 - p_low) ** n`` with
+   p_low a Wilson lower bound on the pooled rate, and the Bayesian predictive
+   chance under a uniform prior. T is the number of tests that could have been wrongly
+   believed (removals that went through, plus one), so by the union bound the
+   whole answer is exact with probability about ``1 - miss_chance`` (99%). The
+   bound's width (failure_rate.WILSON_Z) is calibrated by simulation, bench/bench_bisect.py:
+   the realized miss stays under 1% for failure rates 0.1 to 0.9.
+   A top-up that shows the target puts X back on trial.
+   A bad configuration that fails every time costs a few clean runs per pass
+   (3 after 8/8), not one: eight straight failures do not prove p = 1.
+   ``repeats=N`` fixes n and skips the estimation (the bad configuration is run
+   until it fails, at most N times); ``repeats=1`` is classic deterministic delta
+   debugging (one run per configuration, no confirmation re-run: the answer's own
+   run during the search is its evidence), which finds 3 culprits among 7
+   changes in at most 8 runs including the bad run.
+3. Search. Few changes (<= ONE_AT_A_TIME_MAX) or a flaky failure: remove one
+   change at a time (exactly one test per change; each believed pass costs n
+   runs, and this strategy has exactly one believed pass per culprit, the fewest
+   possible). Many changes and a deterministic failure: ddmin (Zeller and
+   Hildebrandt, TSE 2002), which ends by testing every "undo one".
+4. Confirmation. Unless ``repeats=1``, the answer is run again until it shows the
+   target (at most n runs); ``result.confirmed`` says whether it did.
+
+Every configuration's observations are cached by frozenset and accumulate
+(runner.run_cache), so nothing is run twice needlessly and a configuration with
+3 clean runs needs only n - 3 more. ``jobs=N`` runs up to N runs at once (threads calling ``run_once``):
+slots go to the earliest undecided test first, later tests run speculatively, and
+tests are decided in order, so a deterministic predicate gives the same answer for
+any N (wasted speculative runs are counted in ``runs``). ``max_runs`` ends the
+search early with a partial result; Ctrl-C raises ``BisectInterrupted`` carrying
+the partial result (``.result``).
+
+Assumption worth knowing: removing one change at a time decides "X is needed" on
+the configuration current when X was tried, which may still hold changes removed
+later; the answer is 1-minimal when the failure is monotone (a subset of a
+passing set of changes passes), the usual case for a conjunction of settings.
+``Culprit.tested`` names the exact configuration that passed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from runner.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
+from runner.failure_rate import (
+    FailureRate,
+    clean_runs_needed,
+    miss_chance_of,
+    pooled_rate,
+    runs_to_believe_pass,
+    wilson_lower,
+)
+from runner.run_cache import BudgetExhausted, RunCache, RunOnce
+
+__all__ = ["bisect", "BisectSettings", "RunOnce", "ONE_AT_A_TIME_MAX"]
+
+ONE_AT_A_TIME_MAX = 16  # above this many changes, a deterministic search uses ddmin
+DEFAULT_ESTIMATE_RUNS = 8  # runs of the bad configuration at least ...
+ESTIMATE_FAILURES = 4  # ... and more until it has failed this often ...
+ESTIMATE_MAX = 30  # ... but at most this many
+DEFAULT_MISS_CHANCE = 0.01  # whole answer wrong at most this often
+PER_TEST_MISS_MAX = 0.01  # and never more than this per believed pass
+SEARCH_MISS = 0.01  # per-test miss chance while searching, plain estimate (topped up at the end)
+STRATEGIES = ("auto", "one-at-a-time", "ddmin")
+
+
+@dataclass(frozen=True)
+class BisectSettings:
+    """The caller's knobs of ``bisect`` (see there), checked on construction."""
+
+    repeats: Optional[int] = None
+    max_runs: Optional[int] = None
+    jobs: int = 1
+    estimate_runs: int = DEFAULT_ESTIMATE_RUNS
+    miss_chance: float = DEFAULT_MISS_CHANCE
+    strategy: str = "auto"
+    confirm: Optional[bool] = None
+
+    def __post_init__(self) -> None:
+        if self.repeats is not None and self.repeats < 1:
+            raise ValueError(f"repeats must be at least 1, got {self.repeats}")
+        if self.max_runs is not None and self.max_runs < 1:
+            raise ValueError(f"max_runs must be at least 1, got {self.max_runs}")
+        if self.jobs < 1:
+            raise ValueError(f"jobs must be at least 1, got {self.jobs}")
+        if self.estimate_runs < 1:
+            raise ValueError(f"estimate_runs must be at least 1, got {self.estimate_runs}")
+        if not 0 < self.miss_chance < 1:
+            raise ValueError(f"miss_chance must be between 0 and 1, got {self.miss_chance}")
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be auto, one-at-a-time or ddmin, got {self.strategy!r}")
+
+
+class _DeltaDebugger:
+    """One bisection: its phases (estimate, search, confirm, finalize) over a RunCache."""
+
+    def __init__(self, changes: Sequence[str], run_once: RunOnce, settings: BisectSettings):
+        self.changes = tuple(changes)
+        self.order = {c: i for i, c in enumerate(self.changes)}
+        self.settings = settings
+        self.cache = RunCache(run_once, jobs=settings.jobs, max_runs=settings.max_runs)
+        self.target: Optional[Observation] = None
+        self.bad_rate: Optional[FailureRate] = None
+        self.strategy = ""
+        self.tests_at_risk = max(1, len(self.changes))
+        self.current: FrozenSet[str] = frozenset(self.changes)
+        self.culprit_config: Dict[str, FrozenSet[str]] = {}
+        self.confirmed = False
+        self.confirm_runs = 0
+        self.good_fails = False
+        self.final = False  # conservative n from now on
+        self.final_n: Optional[int] = None  # n frozen for the report once decided
+        self.final_rate: Optional[FailureRate] = None  # the pooled rate it came from
+
+    def ordered(self, configs: Iterable[str]) -> Tuple[str, ...]:
+        return tuple(sorted(configs, key=self.order.__getitem__))
+
+    # ---- how many clean runs make a pass
+
+    def pooled_rate(self) -> Optional[FailureRate]:
+        if self.target is None:
+            return None
+        return pooled_rate(self.cache.observations.values(), self.target)
+
+    def per_test_miss(self) -> float:
+        tests = self.tests_at_risk
+        if self.final and self.strategy == "one-at-a-time":
+            # only the tests that really failed can be wrongly believed: the
+            # removals that went through, plus one for the answer to be wrong at all
+            tests = max(1, len(self.changes) - len(self.current) + 1)
+        return min(PER_TEST_MISS_MAX, self.settings.miss_chance / tests)
+
+    def n_needed(self) -> int:
+        if self.final_n is not None:
+            return self.final_n
+        if self.settings.repeats is not None:
+            return self.settings.repeats
+        rate = self.pooled_rate()
+        assert rate is not None and rate.failures > 0
+        # during the search a plain estimate is enough: finalize() tops every
+        # believed pass up to the conservative count, and cached runs count there
+        if not self.final:
+            return clean_runs_needed(rate.estimate, SEARCH_MISS)
+        return runs_to_believe_pass(rate, self.per_test_miss())
+
+    # ---- deciding tests, possibly several at once
+
+    def first_failing(self, candidates: Sequence[FrozenSet[str]]) -> Optional[int]:
+        """Decide candidates in order; the index of the first showing the target
+        failure (all before it believed passing), or None when all pass."""
+        cache = self.cache
+        while True:
+            cache.collect(block=False)
+            n = self.n_needed()
+            first_open = None
+            for i, config in enumerate(candidates):
+                if cache.shows(config, self.target):
+                    return i
+                if cache.count(config) < n:
+                    first_open = i
+                    break
+            if first_open is None:
+                return None
+            started = cache.fill_slots(candidates, first_open, n, self.target)
+            if not cache.concurrent:
+                continue
+            if not started and not cache.inflight:
+                raise BudgetExhausted()
+            cache.collect(block=True)
+
+    # ---- phases
+
+    def estimate(self) -> None:
+        """Run the bad configuration to learn the target failure (and its rate)."""
+        self.target = _learn_target(self.cache, frozenset(self.changes), self.settings)
+        if self.target is not None:
+            self.bad_rate = _rate_of(self.cache.of(frozenset(self.changes)), self.target)
+
+    def choose_strategy(self) -> None:
+        flaky = self.settings.strategy == "auto" and self.n_needed() > 1
+        self.strategy = _strategy_for(self.settings.strategy, len(self.changes), flaky)
+        # tests that could be wrongly believed to pass: one per change for one at a
+        # time; ddmin tries more configurations, so budget for twice as many
+        k = len(self.changes)
+        self.tests_at_risk = max(1, k if self.strategy == "one-at-a-time" else 2 * k)
+
+    def one_at_a_time(self) -> None:
+        todo = list(self.changes)
+        while todo:
+            candidates = [self.current - {c} for c in todo]
+            i = self.first_failing(candidates)
+            for c, config in zip(todo[: len(todo) if i is None else i], candidates):
+                self.culprit_config[c] = config
+            if i is None:
+                break
+            self.current = candidates[i]
+            todo = todo[i + 1 :]
+
+    def ddmin(self) -> None:
+        granularity = 2
+        while len(self.current) >= 2:
+            items = list(self.ordered(self.current))
+            granularity = min(granularity, len(items))
+            subsets, candidates = _ddmin_candidates(self.current, items, granularity)
+            i = self.first_failing(candidates)
+            if i is not None:
+                found = candidates[i]
+                reduced_to_subset = found in subsets and len(found) < len(self.current)
+                self.current = found
+                granularity = 2 if reduced_to_subset else max(granularity - 1, 2)
+                continue
+            if granularity >= len(items):
+                break
+            granularity = min(len(items), 2 * granularity)
+        for c in self.current:
+            self.culprit_config[c] = self.current - {c}
+
+    def finalize(self) -> None:
+        """Top every 'undo X' test up to the final n; if one turns out to fail,
+        X was not needed after all: undo it for real and check again."""
+        self.final = True
+        while True:
+            self.cache.collect(block=False)
+            suspects = list(self.ordered(self.current))
+            if not suspects:
+                return
+            configs = [self._undo_test(c) for c in suspects]
+            i = self.first_failing(configs)
+            if i is None:
+                return
+            c = suspects[i]
+            exact = self.current - {c}
+            if configs[i] != exact:
+                # the superset tried during the search fails after more runs; ask
+                # about the answer itself without that change
+                self.culprit_config[c] = exact
+                continue
+            self.current = exact
+            self.culprit_config.pop(c, None)
+
+    def _undo_test(self, change: str) -> FrozenSet[str]:
+        """The configuration whose passing shows ``change`` is needed."""
+        exact = self.current - {change}
+        config = self.culprit_config.get(change, exact)
+        if config != exact and any(o.outcome != "pass" for o in self.cache.of(config)):
+            # A superset that passed says its subset passes too; one that failed some other
+            # way says nothing about the answer without the change: ask about that itself.
+            config = self.culprit_config[change] = exact
+        return config
+
+    def confirm(self) -> None:
+        do = self.settings.confirm
+        if do is None:
+            do = self.settings.repeats != 1
+        if not do:
+            self.confirmed = self.cache.shows(self.current, self.target)
+            return
+        n = self.n_needed()
+        tries = 0
+        while not self.confirmed and tries < n:
+            self.cache.start(self.current)
+            self.confirm_runs += 1
+            tries += 1
+            self.cache.drain()
+            if self.cache.of(self.current)[-1] == self.target:
+                self.confirmed = True
+
+    def search(self) -> BisectResult:
+        self.estimate()
+        if self.target is None:
+            return _result(self)
+        self.choose_strategy()
+        if self.strategy == "one-at-a-time":
+            self.one_at_a_time()
+        else:
+            self.ddmin()
+        self.cache.drain()
+        if not self.current:
+            self.good_fails = True
+            return _result(self)
+        # confirm first: its runs also sharpen the failure rate used below
+        self.confirm()
+        before = self.current
+        self.finalize()
+        self.cache.drain()
+        self.final_n = self.n_needed()
+        self.final_rate = self.pooled_rate()
+        self.good_fails = not self.current
+        if self.current != before and not self.good_fails:
+            self.confirmed = False
+            self.confirm()
+        return _result(self)
+
+def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
+    if wanted != "auto":
+        return wanted
+    return "one-at-a-time" if (changes <= ONE_AT_A_TIME_MAX or flaky) else "ddmin"
+
+
+def _learn_target(cache: RunCache, bad: FrozenSet[str], settings: BisectSettings) -> Optional[Observation]:
+    """Run the bad configuration; the failure it shows is the target (None: it never failed)."""
+    if settings.repeats is not None:
+        # the caller chose n: run the bad configuration until it fails, at most n times
+        while cache.count(bad) < settings.repeats:
+            cache.start(bad)
+            cache.drain()
+            last = cache.of(bad)[-1]
+            if last.is_failure:
+                return last
+        return None
+    _sample_bad(cache, bad, settings)
+    return _most_frequent_failure(cache.of(bad))
+
+
+def _sample_bad(cache: RunCache, bad: FrozenSet[str], settings: BisectSettings) -> None:
+    # at least estimate_runs runs; a rarely failing configuration gets more,
+    # until it has failed ESTIMATE_FAILURES times (the precision of the
+    # estimate rests on the number of failures, not of runs)
+    least = settings.estimate_runs
+    most = max(least, ESTIMATE_MAX)
+    while True:
+        obs = cache.of(bad)
+        failed = sum(1 for o in obs if o.is_failure)
+        if len(obs) >= most or (len(obs) >= least and failed >= ESTIMATE_FAILURES):
+            break
+        want = least - len(obs) if len(obs) < least else 1
+        for _ in range(max(1, min(settings.jobs, want))):
+            cache.start(bad)
+        cache.drain()
+
+
+def _rate_of(observations: Sequence[Observation], target: Observation) -> FailureRate:
+    failures = sum(1 for o in observations if o == target)
+    return FailureRate(failures, len(observations), wilson_lower(failures, len(observations)))
+
+
+def _most_frequent_failure(observations: Iterable[Observation]) -> Optional[Observation]:
+    """The failure seen most often; ties go to the first seen; None without a failure."""
+    counts: Dict[Observation, int] = {}
+    for o in observations:
+        if o.is_failure:
+            counts[o] = counts.get(o, 0) + 1
+    return max(counts, key=lambda o: counts[o]) if counts else None
+
+
+def _ddmin_candidates(current: FrozenSet[str], items: List[str], granularity: int):
+    """ddmin's tests at this granularity: the subsets, then their complements (no repeats)."""
+    subsets = [frozenset(chunk) for chunk in _split(items, granularity)]
+    complements = [current - s for s in subsets]
+    candidates: List[FrozenSet[str]] = []
+    for config in subsets + complements:
+        if config not in candidates:
+            candidates.append(config)
+    return subsets, candidates
+
+
+def _split(items: List[str], n: int) -> List[List[str]]:
+    out, start = [], 0
+    for i in range(n):
+        stop = start + (len(items) - start) // (n - i)
+        out.append(items[start:stop])
+        start = stop
+    return out
+
+
+def _counts(observations: Iterable[Observation]) -> Tuple[Tuple[Observation, int], ...]:
+    counts: Dict[Observation, int] = {}
+    for o in observations:
+        counts[o] = counts.get(o, 0) + 1
+    return tuple(counts.items())
+
+
+def _culprits(debugger: _DeltaDebugger) -> Tuple[Culprit, ...]:
+    culprits = []
+    for c in debugger.ordered(debugger.current):
+        config = debugger.culprit_config.get(c)
+        if config is None:
+            continue  # not decided yet (partial result)
+        obs = debugger.cache.of(config)
+        culprits.append(
+            Culprit(
+                change=c,
+                tested=debugger.ordered(config),
+                runs=len(obs),
+                clean=sum(1 for o in obs if o.outcome == "pass"),
+                others=_counts(o for o in obs if o.outcome != "pass" and o != debugger.target),
+            )
+        )
+    return tuple(culprits)
+
+
+def _others(debugger: _DeltaDebugger) -> Tuple[OtherObservation, ...]:
+    others = []
+    observations = debugger.cache.observations
+    for config in sorted(observations, key=lambda s: (len(s), debugger.ordered(s))):
+        for obs, count in _counts(o for o in observations[config] if o.outcome != "pass" and o != debugger.target):
+            others.append(OtherObservation(debugger.ordered(config), obs, count))
+    return tuple(others)
+
+
+def _result(debugger: _DeltaDebugger, stop_reason: str = "") -> BisectResult:
+    pooled = debugger.final_rate or debugger.pooled_rate()
+    n = debugger.settings.repeats
+    miss = None
+    if n is None:
+        n = debugger.n_needed() if pooled and pooled.failures else 0
+        if pooled and pooled.failures:
+            miss = miss_chance_of(pooled, n)
+    return BisectResult(
+        changes=debugger.changes,
+        minimal=debugger.ordered(debugger.current) if debugger.target is not None else (),
+        target=debugger.target,
+        runs=debugger.cache.runs,
+        repeats=n,
+        repeats_given=debugger.settings.repeats is not None,
+        bad_rate=debugger.bad_rate,
+        pooled_rate=pooled,
+        miss_per_test=miss,
+        strategy=debugger.strategy,
+        confirmed=debugger.confirmed,
+        confirm_runs=debugger.confirm_runs,
+        partial=bool(stop_reason),
+        stop_reason=stop_reason,
+        culprits=_culprits(debugger) if debugger.target is not None else (),
+        others=_others(debugger),
+        good_fails=debugger.good_fails,
+    )
+
+
+def bisect(
+    changes: Sequence[str],
+    run_once: RunOnce,
+    *,
+    repeats: Optional[int] = None,
+    max_runs: Optional[int] = None,
+    jobs: int = 1,
+    estimate_runs: int = DEFAULT_ESTIMATE_RUNS,
+    miss_chance: float = DEFAULT_MISS_CHANCE,
+    strategy: str = "auto",
+    confirm: Optional[bool] = None,
+) -> BisectResult:
+    """The 1-minimal subset of ``changes`` whose application to the good
+    configuration still shows the bad configuration's failure.
+
+    ``run_once(frozenset_of_changes) -> Observation`` runs the good configuration
+    with those changes applied, once. ``repeats``: clean runs needed to believe a
+    pass (None: estimate from ``estimate_runs`` runs of the bad configuration;
+    1: deterministic, no estimation, no confirmation re-run). ``max_runs``: stop
+    with a partial result after that many runs. ``jobs``: runs at once.
+    ``miss_chance``: the chance the answer is wrong that the estimated n allows.
+    ``strategy``: "auto" | "one-at-a-time" | "ddmin". ``confirm``: re-run the
+    answer at the end (None: unless repeats == 1).
+
+    Returns a BisectResult (``partial`` when ``max_runs`` ran out); raises
+    BisectInterrupted (a KeyboardInterrupt carrying ``.result``) on Ctrl-C.
+    """
+    names = tuple(changes)
+    if len(set(names)) != len(names):
+        raise ValueError(f"changes must be distinct, got {list(names)}")
+    settings = BisectSettings(repeats, max_runs, jobs, estimate_runs, miss_chance, strategy, confirm)
+    debugger = _DeltaDebugger(names, run_once, settings)
+    try:
+        return debugger.search()
+    except BudgetExhausted:
+        debugger.cache.drain()
+        return _result(debugger, stop_reason="max_runs")
+    except KeyboardInterrupt:
+        debugger.cache.abandon()
+        raise BisectInterrupted(_result(debugger, stop_reason="interrupted")) from None
+    finally:
+        debugger.cache.close()
