@@ -6,11 +6,10 @@ import sys
 import time
 from collections import Counter, defaultdict
 
+from runner.axis_values import AXIS_RATE_HEADERS, axis_rates
 from runner.fingerprint import one_line
-from runner.outcome import NOT_FAILURES
-from runner.text import kind_label, shorten
-
-ORDER = ["pass", "fail", "crash", "worker_crash", "cuda_error", "oom", "timeout", "nan", "skip", "error"]
+from runner.outcome import ORDER, display_rank, failure_kind, is_failure
+from runner.text import shorten, table
 
 
 def _fmt_s(seconds: float) -> str:
@@ -57,30 +56,12 @@ class Progress:
         print(f"{head} {label}  {tail}", file=self.stream, flush=True)
 
 
-def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
-    """A tabulate table in md (pipe) or github form."""
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt),
-                    disable_numparse=not numparse)
-
-
 def outcome_counts(rows: list[dict]) -> list[list]:
     runs = Counter(r["outcome"] for r in rows)
     cells: dict[str, set] = defaultdict(set)
     for r in rows:
         cells[r["outcome"]].add(r["cell_id"])
-    return [[o, runs[o], len(cells[o])] for o in ORDER + sorted(set(runs) - set(ORDER)) if runs[o]]
-
-
-def failure_kind(row: dict) -> tuple[str, str, str]:
-    """What groups failures: outcome, signal and signature (an older results.csv has no signature)."""
-    return (row.get("outcome", ""), row.get("signal", "") or "", row.get("signature", "") or "")
-
-
-def kind_text(kind: tuple, width: int = 60) -> str:
-    """The words of a kind (outcome, signal, signature) as one label."""
-    return kind_label(*kind, width=width)
+    return [[outcome, runs[outcome], len(cells[outcome])] for outcome in sorted(runs, key=display_rank)]
 
 
 def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
@@ -91,7 +72,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         by_cell[r["cell_id"]].append(r)
     out = []
     for cell_id, runs in by_cell.items():
-        failures = [r for r in runs if r["outcome"] not in NOT_FAILURES]
+        failures = [r for r in runs if is_failure(r["outcome"])]
         if not failures:
             continue
         kinds = Counter(failure_kind(r) for r in failures)
@@ -148,10 +129,8 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
     varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
     if varying and rows:
-        from runner.pivot import axis_rates
-
         by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
-        lines += ["## By axis value", "", table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
+        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
         lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt), ""]
