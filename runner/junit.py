@@ -12,6 +12,7 @@ dependency (unreleased since 2020) for what is a few elements here.
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -58,6 +59,14 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
     element = ET.SubElement(case, kind, message=_text(failure_message(row)), type=_text(outcome))
     element.text = _text(body)
     return kind
+
+
+def suite_name(run: str, csv_path: str) -> str:
+    """The testsuite's name: the matrix's name, else the run directory's."""
+    from runner.store import read_matrix_yaml
+
+    name = read_matrix_yaml(run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(csv_path)))
+    return str(name)
 
 
 def junit_xml(rows: list[dict], value_columns: list[str], name: str) -> str:

@@ -12,7 +12,7 @@ from runner.outcome import ORDER, display_rank, failure_kind, is_failure
 from runner.text import shorten, table
 
 
-def _fmt_s(seconds: float) -> str:
+def _duration_text(seconds: float) -> str:
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds}s"
@@ -40,7 +40,7 @@ class Progress:
         left = self.total - self.done
         eta = ""
         if left > 0 and self.durations:
-            eta = f" · ETA {_fmt_s(sum(self.durations) / len(self.durations) * left / self.jobs)}"
+            eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
         what = result.outcome + (f" {result.signal}" if result.signal else "")
@@ -62,6 +62,18 @@ def outcome_counts(rows: list[dict]) -> list[list]:
     for r in rows:
         cells[r["outcome"]].add(r["cell_id"])
     return [[outcome, runs[outcome], len(cells[outcome])] for outcome in sorted(runs, key=display_rank)]
+
+
+def outcome_counts_csv(rows: list[dict]) -> str:
+    """`report --format csv` without --by: outcome, runs, cells."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.writer(buf)  # the csv module's own line ends (\r\n), as the verb always wrote
+    writer.writerow(["outcome", "runs", "cells"])
+    writer.writerows(outcome_counts(rows))
+    return buf.getvalue()
 
 
 def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
