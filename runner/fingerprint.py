@@ -72,8 +72,8 @@ def machine() -> dict:
     """What the controller can see at once, without starting a process."""
     osrelease = _read("/proc/sys/kernel/osrelease").strip() or os.uname().release
     try:
-        st = os.statvfs("/dev/shm")
-        shm_mb = round(st.f_blocks * st.f_frsize / 2**20)
+        shm = os.statvfs("/dev/shm")
+        shm_mb = round(shm.f_blocks * shm.f_frsize / 2**20)
     except OSError:
         shm_mb = None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter, defaultdict
 
 from runner.axis_values import AXIS_RATE_HEADERS, axis_rates
@@ -30,8 +29,7 @@ class Progress:
         self.counts: Counter = Counter()
         self.durations: list[float] = []
         self.stream = stream or sys.stdout
-        self.isatty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.t0 = time.monotonic()
+        self.on_terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def update(self, result) -> None:
         self.done += 1
@@ -47,7 +45,7 @@ class Progress:
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
         tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
-        if self.isatty:
+        if self.on_terminal:
             # A terminal line must not wrap; a log keeps every value.
             import shutil
 
@@ -88,12 +86,12 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         if not failures:
             continue
         kinds = Counter(failure_kind(r) for r in failures)
-        (outcome, sig, signature), n = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
-        rate = f"{n}/{len(runs)} " if len(runs) > 1 else ""
+        (outcome, signal, signature), times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+        rate = f"{times}/{len(runs)} " if len(runs) > 1 else ""
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
-        first = next(r for r in failures if failure_kind(r) == (outcome, sig, signature))
-        out.append([cell_id, label, f"{rate}{outcome}{more}", sig, shorten(signature, 40),
+        first = next(r for r in failures if failure_kind(r) == (outcome, signal, signature))
+        out.append([cell_id, label, f"{rate}{outcome}{more}", signal, shorten(signature, 40),
                     shorten(first.get("error", "")), first.get("log_dir", "")])
     return out
 
