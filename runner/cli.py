@@ -11,72 +11,72 @@ from runner.errors import BadInput
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training.")
-    sub = p.add_subparsers(dest="verb", metavar="VERB")
-    sub.required = True
+    parser = argparse.ArgumentParser(prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training.")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
 
-    r = sub.add_parser("run", help="run every cell of a matrix, each in its own process")
-    r.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
-    r.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
-    r.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
-    r.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
-    _running_options(r)
+    run = verbs.add_parser("run", help="run every cell of a matrix, each in its own process")
+    run.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
+    run.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
+    run.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
+    run.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
+    _running_options(run)
 
-    rr = sub.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
-    rr.add_argument("run", help="a run directory")
-    rr.add_argument("overrides", nargs="*", help="Hydra overrides of the run's matrix.yaml: repeats=10")
-    rr.add_argument("--failing", action="store_true", help="only the cells with a failing run (not pass, skip or error)")
-    rr.add_argument("--out", help="the new run directory (default beside RUN: <name>-rerun-<timestamp>/)")
-    _running_options(rr)
+    rerun = verbs.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
+    rerun.add_argument("run", help="a run directory")
+    rerun.add_argument("overrides", nargs="*", help="Hydra overrides of the run's matrix.yaml: repeats=10")
+    rerun.add_argument("--failing", action="store_true", help="only the cells with a failing run (not pass, skip or error)")
+    rerun.add_argument("--out", help="the new run directory (default beside RUN: <name>-rerun-<timestamp>/)")
+    _running_options(rerun)
 
-    s = sub.add_parser("show", help="print the expanded cells without running anything")
-    s.add_argument("matrix")
-    s.add_argument("overrides", nargs="*")
-    s.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    show = verbs.add_parser("show", help="print the expanded cells without running anything")
+    show.add_argument("matrix")
+    show.add_argument("overrides", nargs="*")
+    show.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
-    rep = sub.add_parser("report", help="summary tables of a finished or partial run")
-    rep.add_argument("run")
-    rep.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
-    rep.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
+    report = verbs.add_parser("report", help="summary tables of a finished or partial run")
+    report.add_argument("run")
+    report.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
+    report.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
-    cmp = sub.add_parser("compare", help="cells whose outcome differs between runs, and the machines' differences")
-    cmp.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
-    cmp.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
+    compare = verbs.add_parser("compare", help="cells whose outcome differs between runs, and the machines' differences")
+    compare.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
+    compare.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
 
-    b = sub.add_parser("bisect", help="the minimal change from a passing configuration that still fails")
-    b.add_argument("target", help="a matrix file (with --good/--bad), or a finished run directory")
-    b.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
-    b.add_argument("--good", nargs="+", action="extend", default=[], metavar="K=V")
-    b.add_argument("--bad", nargs="+", action="extend", default=[], metavar="K=V")
-    b.add_argument("--repeats", type=int, help="clean runs that make a pass believed (default: from the failure rate)")
-    b.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
-    b.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
-    b.add_argument("--out", help="the bisect's run directory")
+    bisect = verbs.add_parser("bisect", help="the minimal change from a passing configuration that still fails")
+    bisect.add_argument("target", help="a matrix file (with --good/--bad), or a finished run directory")
+    bisect.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
+    bisect.add_argument("--good", nargs="+", action="extend", default=[], metavar="K=V")
+    bisect.add_argument("--bad", nargs="+", action="extend", default=[], metavar="K=V")
+    bisect.add_argument("--repeats", type=int, help="clean runs that make a pass believed (default: from the failure rate)")
+    bisect.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
+    bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
+    bisect.add_argument("--out", help="the bisect's run directory")
 
-    x = sub.add_parser("explain", help="what the failing cells of a finished run have in common")
-    x.add_argument("run")
-    x.add_argument("--json", action="store_true")
+    explain = verbs.add_parser("explain", help="what the failing cells of a finished run have in common")
+    explain.add_argument("run")
+    explain.add_argument("--json", action="store_true")
 
-    e = sub.add_parser("env", help="the environment fingerprint of this machine")
-    e.add_argument("--json", action="store_true")
+    env = verbs.add_parser("env", help="the environment fingerprint of this machine")
+    env.add_argument("--json", action="store_true")
 
-    sub.add_parser("probes", help="the built-in probes and their parameters")
+    verbs.add_parser("probes", help="the built-in probes and their parameters")
 
-    i = sub.add_parser("init", help="write a starter matrix from a Hydra app's own config")
-    i.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
-    i.add_argument("--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten")
-    return p
+    init = verbs.add_parser("init", help="write a starter matrix from a Hydra app's own config")
+    init.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
+    init.add_argument("--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten")
+    return parser
 
 
-def _running_options(p: argparse.ArgumentParser) -> None:
+def _running_options(verb: argparse.ArgumentParser) -> None:
     """How cells run: the options run and rerun share."""
-    p.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
-    p.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
-    p.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets its own via CUDA_VISIBLE_DEVICES")
-    p.add_argument("--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)")
-    p.add_argument("--max-failures", type=int, metavar="N",
+    verb.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
+    verb.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    verb.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets its own via CUDA_VISIBLE_DEVICES")
+    verb.add_argument("--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)")
+    verb.add_argument("--max-failures", type=int, metavar="N",
                    help="once N runs have failed, start no new run (running ones end); --resume completes it")
-    p.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
 
 
 def _load(path: str, overrides):
@@ -116,7 +116,7 @@ def cmd_rerun(args) -> int:
 
 def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     """Check the running options, run, and turn the outcome into run's exit status."""
-    from runner.outcome import NOT_FAILURES
+    from runner.outcome import is_failure
     from runner.runmatrix import run_matrix
 
     for flag, value in (("--jobs", args.jobs), ("--max-failures", args.max_failures)):
@@ -139,68 +139,39 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
                          max_failures=args.max_failures, selection=selection)
     if outcome.interrupted:
         return 130
-    if args.strict and any(r.outcome not in NOT_FAILURES for r in outcome.results):
+    if args.strict and any(is_failure(r.outcome) for r in outcome.results):
         return 1
     return 0
 
 
 def cmd_show(args) -> int:
-    from runner.cell import spell
-    from runner.expand import columns, expand
+    from runner.show import show_text
 
-    matrix = _load(args.matrix, args.overrides)
-    cells = expand(matrix)
-    cols = columns(matrix, cells)
-    rows = [[c.cell_id] + [spell(c.values[k]) if k in c.values else "" for k in cols] for c in cells]
-    if args.format == "json":
-        print(json.dumps([{"cell_id": c.cell_id, **c.values} for c in cells], indent=1))
-    elif args.format == "csv":
-        import csv
-
-        w = csv.writer(sys.stdout)
-        w.writerow(["cell_id"] + cols)
-        w.writerows(rows)
-    else:
-        from tabulate import tabulate
-
-        print(tabulate(rows, headers=["cell_id"] + cols))
-        for axis, keys in matrix.axis_keys.items():
-            print(f"{axis} sets: {', '.join(keys)}")
-        print(f"\n{len(cells)} cells x {matrix.repeats} repeats = {len(cells) * matrix.repeats} runs ({matrix.strategy})")
+    sys.stdout.write(show_text(_load(args.matrix, args.overrides), args.format))
     return 0
 
 
 def cmd_report(args) -> int:
-    from runner.report import summary_text
+    from runner import report
     from runner.store import read_fingerprint, read_rows
 
+    if args.format == "junit" and args.by:
+        raise BadInput("report --format junit: one testcase per run; --by does not apply")
     rows, value_columns, path = read_rows(args.run)
     if args.format == "junit":
-        from runner.junit import junit_xml
-        from runner.store import read_matrix_yaml
+        from runner.junit import junit_xml, suite_name
 
-        if args.by:
-            raise BadInput("report --format junit: one testcase per run; --by does not apply")
-        name = read_matrix_yaml(args.run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(path)))
-        sys.stdout.write(junit_xml(rows, value_columns, str(name)))
-        return 0
-    if args.format == "csv" and not args.by:
-        from runner.report import outcome_counts
-
-        import csv
-
-        w = csv.writer(sys.stdout)
-        w.writerow(["outcome", "runs", "cells"])
-        w.writerows(outcome_counts(rows))
-        return 0
-    if args.by:
+        sys.stdout.write(junit_xml(rows, value_columns, suite_name(args.run, path)))
+    elif args.by:
         from runner.pivot import pivot_text
 
         print(pivot_text(rows, value_columns, args.by, fmt=args.format, source=path))
-        return 0
-    run_dir = args.run if os.path.isdir(args.run) else os.path.dirname(os.path.abspath(args.run))
-    print(summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}",
-                       fmt=args.format, run_dir=run_dir))
+    elif args.format == "csv":
+        sys.stdout.write(report.outcome_counts_csv(rows))
+    else:
+        run_dir = args.run if os.path.isdir(args.run) else os.path.dirname(os.path.abspath(args.run))
+        print(report.summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}",
+                                  fmt=args.format, run_dir=run_dir))
     return 0
 
 
@@ -234,17 +205,18 @@ def cmd_bisect(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from runner import explain as ex
+    from runner import explain
+    from runner.outcome import is_run_error
     from runner.store import read_rows
 
     rows, value_columns, _path = read_rows(args.run)
-    rows = [r for r in rows if r["outcome"] != "error"]  # not a property of the configuration
-    patterns = ex.explain(rows, value_columns)
+    rows = [r for r in rows if not is_run_error(r["outcome"])]  # not a property of the configuration
+    patterns = explain.explain(rows, value_columns)
     full_run = _run_strategy(args.run) == "full"
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))
         return 0
-    for line in ex.render_lines(patterns, value_columns, rows, full_run=full_run):
+    for line in explain.render_lines(patterns, value_columns, rows, full_run=full_run):
         print(line)
     return 0
 
@@ -258,21 +230,14 @@ def _run_strategy(run: str) -> str:
 
 
 def cmd_env(args) -> int:
-    from runner import fingerprint as fp
+    from runner import fingerprint
 
-    facts = fp.collect()
+    facts = fingerprint.collect()
     if args.json:
         print(json.dumps(facts, indent=1))
     else:
-        for key, value in facts.items():
-            if key == "env":
-                for k, v in value.items():
-                    print(f"env.{k}: {v}")
-            elif key == "interpreters":
-                for path, found in value.items():
-                    print(f"packages of {path}: {len(found.get('packages') or {})} (--json lists them)")
-            elif key != "gpus":
-                print(f"{key}: {value}")
+        for line in fingerprint.listing(facts):
+            print(line)
     return 0
 
 
@@ -280,9 +245,9 @@ def cmd_probes(args) -> int:
     import probes
 
     for name in probes.names():
-        mod = probes.load(name)
-        print(f"{name}: {getattr(mod, 'DESCRIPTION', '')}")
-        for key, default in mod.PARAMS.items():
+        probe = probes.load(name)
+        print(f"{name}: {getattr(probe, 'DESCRIPTION', '')}")
+        for key, default in probe.PARAMS.items():
             print(f"    {key} = {default!r}")
     return 0
 
@@ -294,23 +259,19 @@ def cmd_compare(args) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "rerun": cmd_rerun, "show": cmd_show, "report": cmd_report, "env": cmd_env, "probes": cmd_probes,
-            "bisect": cmd_bisect, "explain": cmd_explain}
-COMMANDS["compare"] = cmd_compare
-
-
 def cmd_init(args) -> int:
     from runner.init_matrix import init_matrix
 
-    w = init_matrix(args.app, args.out)
-    pairwise = f" (pairwise; {w.full} in full)" if w.cells < w.full else ""
-    print(f"wrote {w.path}: {w.axes} axes, {w.cells} cells{pairwise}")
-    print(f"look: crashmatrix show {w.path}")
-    print(f"run:  crashmatrix run {w.path} --jobs 2")
+    written = init_matrix(args.app, args.out)
+    pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""
+    print(f"wrote {written.path}: {written.axes} axes, {written.cells} cells{pairwise}")
+    print(f"look: crashmatrix show {written.path}")
+    print(f"run:  crashmatrix run {written.path} --jobs 2")
     return 0
 
 
-COMMANDS["init"] = cmd_init
+COMMANDS = {"run": cmd_run, "rerun": cmd_rerun, "show": cmd_show, "report": cmd_report, "compare": cmd_compare,
+            "bisect": cmd_bisect, "explain": cmd_explain, "env": cmd_env, "probes": cmd_probes, "init": cmd_init}
 
 
 def _parse(argv):

@@ -36,10 +36,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from runner import pyfacts
+from runner.axis_values import value_orders
 from runner.errors import BadInput
 from runner.fingerprint import SUMMARY_FIELDS
-from runner.outcome import NOT_FAILURES
-from runner.report import kind_text, shorten, table
+from runner.outcome import is_failure
+from runner.text import kind_text, shorten, table
 from runner.store import read_fingerprint, read_rows
 
 FORMATS = ("md", "github", "csv", "json")
@@ -70,7 +71,7 @@ class CellSummary:
     @property
     def main(self) -> tuple[tuple[str, str, str], int]:
         """The telling kind: the most frequent failing kind if any run failed, else the most frequent one."""
-        failing = Counter({k: n for k, n in self.kinds.items() if k[0] not in NOT_FAILURES})
+        failing = Counter({k: n for k, n in self.kinds.items() if is_failure(k[0])})
         pool = failing or self.kinds
         return min(pool.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -90,9 +91,9 @@ class CellSummary:
     def rate(self) -> str:
         return f"{self.main[1]}/{self.runs}"
 
-    def text(self) -> str:
+    def describe(self) -> str:
         """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
-        ordered = sorted(self.kinds.items(), key=lambda kv: (kv[0][0] in NOT_FAILURES, -kv[1], kv[0]))
+        ordered = sorted(self.kinds.items(), key=lambda kv: (not is_failure(kv[0][0]), -kv[1], kv[0]))
         parts = []
         for kind, n in ordered:
             word = kind_text(kind, 50)
@@ -101,7 +102,7 @@ class CellSummary:
 
     def to_json(self) -> dict:
         return {
-            "summary": self.text(), "outcome": self.outcome, "signal": self.signal, "signature": self.signature,
+            "summary": self.describe(), "outcome": self.outcome, "signal": self.signal, "signature": self.signature,
             "rate": self.rate, "runs": self.runs,
             "kinds": [{"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())],
             "error": self.error, "log_dir": self.log_dir,
@@ -129,7 +130,7 @@ class Run:
     def wsl2(self) -> bool | None:
         return self.fingerprint.get("wsl2") if "wsl2" in self.fingerprint else None
 
-    def header(self) -> str:
+    def describe(self) -> str:
         wsl = {True: "WSL2", False: "not WSL2", None: "WSL2 unknown (no env.json)"}[self.wsl2]
         return f"{self.label} = {self.source} (host {self.host}, {wsl}; {len(self.cells)} cells, {self.rows} runs)"
 
@@ -144,7 +145,7 @@ class Comparison:
     fingerprint: list = field(default_factory=list)  # (field, [value per run])
     packages: list = field(default_factory=list)  # (interpreter, package, [version per run])
 
-    def values(self, cell_id: str) -> dict:
+    def values_of(self, cell_id: str) -> dict:
         for run in self.runs:
             if cell_id in run.cells:
                 return run.cells[cell_id].values
@@ -160,7 +161,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
         kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "",
                          (r.get("signature", "") or "") if with_signature else "") for r in runs)
-        failures = [r for r in runs if r.get("outcome") not in NOT_FAILURES]
+        failures = [r for r in runs if is_failure(r.get("outcome"))]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id, values={k: runs[0].get(k, "") for k in value_columns}, runs=len(runs), kinds=kinds,
@@ -187,7 +188,7 @@ def _labels(n: int) -> list[str]:
     return [letters[i] if i < 26 else f"R{i + 1}" for i in range(n)]
 
 
-def _fp_value(facts: dict, key: str):
+def _fingerprint_value(facts: dict, key: str):
     if key.startswith("env."):
         return (facts.get("env") or {}).get(key[4:], "")
     value = facts.get(key, "")
@@ -204,7 +205,7 @@ def fingerprint_differences(fingerprints: list[dict]) -> list[tuple[str, list]]:
     keys += [f"env.{k}" for k in env_keys]
     out = []
     for key in keys:
-        values = [_fp_value(f, key) if f else None for f in fingerprints]
+        values = [_fingerprint_value(f, key) if f else None for f in fingerprints]
         if len({json.dumps(v, sort_keys=True) for v in values if v is not None}) > 1:
             out.append((key, values))
     return out
@@ -257,11 +258,10 @@ def compare_runs(sources: list[str]) -> Comparison:
         for run in runs:
             run.cells = summarize_cells(run.row_dicts, run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
-    order: list[str] = []
+    cell_ids: list[str] = []
     for run in runs:
-        order += [c for c in run.cells if c not in order]
-    key = _sort_key(runs, axes)
-    for cell_id in sorted(order, key=key):
+        cell_ids += [c for c in run.cells if c not in cell_ids]
+    for cell_id in sorted(cell_ids, key=_cell_order_key(runs, axes)):
         present = [r for r in runs if cell_id in r.cells]
         if len(present) < len(runs):
             comp.partial.append(cell_id)
@@ -274,10 +274,8 @@ def compare_runs(sources: list[str]) -> Comparison:
     return comp
 
 
-def _sort_key(runs, axes):
-    """Cells ordered by their axis values, each axis in the order of its values in the first run's matrix."""
-    from runner.pivot import value_orders
-
+def _cell_order_key(runs, axes):
+    """A sort key ordering cells by their axis values, each axis in the order of its values in the first run's matrix."""
     orders = {}
     for run in reversed(runs):
         values = {a: [c.values.get(a, "") for c in run.cells.values()] for a in axes}
@@ -294,7 +292,7 @@ def _sort_key(runs, axes):
 # --- output -------------------------------------------------------------------
 
 
-def _fp_show(value) -> str:
+def _fingerprint_shown(value) -> str:
     if value is None:
         return "(no env.json)"
     if isinstance(value, bool):
@@ -313,19 +311,19 @@ def _first_error(comp: Comparison, cell_id: str) -> str:
 def to_markdown(comp: Comparison, fmt: str = "md") -> str:
     labels = [r.label for r in comp.runs]
     lines = ["# crashmatrix compare", ""]
-    lines += [r.header() + "  " for r in comp.runs] + [""]
+    lines += [r.describe() + "  " for r in comp.runs] + [""]
     both = "every run" if len(comp.runs) > 2 else "both runs"
-    n_common = len(comp.differing) + comp.same
+    common = len(comp.differing) + comp.same
     if comp.differing:
-        lines += [f"## {len(comp.differing)} of {n_common} cells in {both} differ", ""]
+        lines += [f"## {len(comp.differing)} of {common} cells in {both} differ", ""]
         rows = []
         for cell_id in comp.differing:
-            values = comp.values(cell_id)
+            values = comp.values_of(cell_id)
             rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
-                        + [r.cells[cell_id].text() for r in comp.runs] + [_first_error(comp, cell_id)])
+                        + [r.cells[cell_id].describe() for r in comp.runs] + [_first_error(comp, cell_id)])
         lines += [table(rows, ["cell"] + comp.axes + labels + ["error"], fmt, numparse=False), ""]
     else:
-        lines += [f"No cell differs: the {n_common} cells in {both} have the same outcomes.", ""]
+        lines += [f"No cell differs: the {common} cells in {both} have the same outcomes.", ""]
     if comp.partial:
         groups: dict[tuple, list] = defaultdict(list)
         for cell_id in comp.partial:
@@ -334,13 +332,13 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
             lines += [f"## Only in {', '.join(present)} ({len(cell_ids)} cell{'s' if len(cell_ids) != 1 else ''})", ""]
             rows = []
             for cell_id in cell_ids:
-                values = comp.values(cell_id)
+                values = comp.values_of(cell_id)
                 rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
-                            + [r.cells[cell_id].text() if cell_id in r.cells else "—" for r in comp.runs])
+                            + [r.cells[cell_id].describe() if cell_id in r.cells else "—" for r in comp.runs])
             lines += [table(rows, ["cell"] + comp.axes + labels, fmt, numparse=False), ""]
     if comp.fingerprint:
         lines += ["## Fingerprint differences", ""]
-        rows = [[FIELD_NAMES.get(k, k)] + [_fp_show(v) for v in values] for k, values in comp.fingerprint]
+        rows = [[FIELD_NAMES.get(k, k)] + [_fingerprint_shown(v) for v in values] for k, values in comp.fingerprint]
         lines += [table(rows, ["field"] + labels, fmt, numparse=False), ""]
     elif sum(1 for r in comp.runs if r.fingerprint) >= 2:
         lines += ["Fingerprints: no difference in " + ", ".join(FIELD_NAMES.get(k, k) for k in SUMMARY_FIELDS) + ".", ""]
@@ -366,13 +364,13 @@ def to_csv(comp: Comparison) -> str:
     for extra in ("signal", "signature", "rate", "summary", "error"):
         header += [f"{extra}_{s}" for s in suffixes]
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
     for cell_id in comp.differing:
         cells = [r.cells[cell_id] for r in comp.runs]
-        values = comp.values(cell_id)
-        w.writerow([cell_id] + [values.get(a, "") for a in comp.axes] + [c.outcome for c in cells]
-                   + [c.signal for c in cells] + [c.signature for c in cells] + [c.rate for c in cells] + [c.text() for c in cells]
+        values = comp.values_of(cell_id)
+        writer.writerow([cell_id] + [values.get(a, "") for a in comp.axes] + [c.outcome for c in cells]
+                   + [c.signal for c in cells] + [c.signature for c in cells] + [c.rate for c in cells] + [c.describe() for c in cells]
                    + [c.error for c in cells])
     return buf.getvalue()
 
@@ -380,7 +378,7 @@ def to_csv(comp: Comparison) -> str:
 def to_json(comp: Comparison) -> dict:
     def cell_entry(cell_id):
         return {
-            "cell_id": cell_id, "values": comp.values(cell_id),
+            "cell_id": cell_id, "values": comp.values_of(cell_id),
             "runs": {r.label: r.cells[cell_id].to_json() for r in comp.runs if cell_id in r.cells},
         }
 

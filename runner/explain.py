@@ -51,7 +51,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from runner.outcome import NOT_FAILURES
+from runner.outcome import is_failure
 from runner.text import kind_label, shorten
 
 __all__ = [
@@ -173,7 +173,7 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         outcome = _text(row["outcome"])
         if outcome == "pass":
             cells.passed |= bit
-        elif outcome not in NOT_FAILURES:
+        elif is_failure(outcome):
             kind = (outcome, _text(row.get("signal", "")), _text(row.get("signature", "")))
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit

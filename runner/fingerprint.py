@@ -72,8 +72,8 @@ def machine() -> dict:
     """What the controller can see at once, without starting a process."""
     osrelease = _read("/proc/sys/kernel/osrelease").strip() or os.uname().release
     try:
-        st = os.statvfs("/dev/shm")
-        shm_mb = round(st.f_blocks * st.f_frsize / 2**20)
+        shm = os.statvfs("/dev/shm")
+        shm_mb = round(shm.f_blocks * shm.f_frsize / 2**20)
     except OSError:
         shm_mb = None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -151,13 +151,37 @@ def start(interpreters: dict | None = None, timeout: float = 120) -> Pending:
 
 
 def collect(*, with_torch: bool = True, interpreters: dict | None = None) -> dict:
-    """The whole fingerprint, waited for (`crashmatrix env`, bisect, a Slurm job on its node)."""
+    """The whole fingerprint of this machine, waited for (`crashmatrix env`, bisect, a Slurm job on its node).
+
+    with_torch: ask the interpreters for their packages and torch's facts (seconds: torch's import);
+    False gives only what the controller sees itself (`machine()`), at once.
+    interpreters: name (as env.json keys it) -> executable; the controller's own interpreter by default.
+    Returns the dict env.json holds: the machine's facts (host, kernel, wsl2, glibc, cpu_count, ram_gb,
+    shm_mb, rlimit_nofile, driver, env: the training-relevant variables, never a secret one), then with
+    torch the first interpreter's facts lifted to the top (python, torch, cuda_runtime, cudnn, gpu, ...)
+    and every interpreter's under `interpreters`. Never raises for a missing tool or a broken interpreter:
+    what could not be learnt is empty or says why (`torch_error`, `fingerprint_error`).
+    """
     return start(interpreters if with_torch else {}).finish()
 
 
 # Fields worth a line in a summary, and for compare, in this order.
 SUMMARY_FIELDS = ("host", "os", "kernel", "wsl2", "glibc", "python", "torch", "cuda_runtime", "cudnn", "driver", "gpu",
                   "cpu_count", "ram_gb", "shm_mb", "rlimit_nofile")
+
+
+def listing(facts: dict) -> list[str]:
+    """`crashmatrix env` without --json: one `key: value` line per fact (env.* one per variable)."""
+    lines = []
+    for key, value in facts.items():
+        if key == "env":
+            lines += [f"env.{name}: {setting}" for name, setting in value.items()]
+        elif key == "interpreters":
+            lines += [f"packages of {path}: {len(found.get('packages') or {})} (--json lists them)"
+                      for path, found in value.items()]
+        elif key != "gpus":
+            lines.append(f"{key}: {value}")
+    return lines
 
 
 def one_line(facts: dict) -> str:

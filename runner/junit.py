@@ -12,18 +12,21 @@ dependency (unreleased since 2020) for what is a few elements here.
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
+
+from runner.outcome import is_run_error
 
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _text(value) -> str:
+def _xml_safe(value) -> str:
     return _NOT_XML.sub("", str(value or ""))
 
 
-def _seconds(row: dict) -> float:
+def _duration_of(row: dict) -> float:
     try:
         return float(row.get("duration_s") or 0.0)
     except ValueError:
@@ -43,34 +46,42 @@ def failure_message(row: dict) -> str:
 
 def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
     """Adds one testcase; returns its kind: pass, failure, error or skipped."""
-    case = ET.SubElement(suite, "testcase", name=_text(case_name(row, value_columns)), classname=_text(classname),
-                         time=f"{_seconds(row):.3f}")
+    case = ET.SubElement(suite, "testcase", name=_xml_safe(case_name(row, value_columns)), classname=_xml_safe(classname),
+                         time=f"{_duration_of(row):.3f}")
     outcome = row.get("outcome", "")
     if outcome == "pass":
         return "pass"
     if outcome == "skip":
-        ET.SubElement(case, "skipped", message=_text(row.get("error")))
+        ET.SubElement(case, "skipped", message=_xml_safe(row.get("error")))
         return "skipped"
-    kind = "error" if outcome == "error" else "failure"
+    kind = "error" if is_run_error(outcome) else "failure"
     body = f"{failure_message(row)}\nlogs: {row.get('log_dir', '')}"
     if row.get("exit_code", "") != "":
         body += f"\nexit status: {row['exit_code']}"
-    element = ET.SubElement(case, kind, message=_text(failure_message(row)), type=_text(outcome))
-    element.text = _text(body)
+    element = ET.SubElement(case, kind, message=_xml_safe(failure_message(row)), type=_xml_safe(outcome))
+    element.text = _xml_safe(body)
     return kind
+
+
+def suite_name(run: str, csv_path: str) -> str:
+    """The testsuite's name: the matrix's name, else the run directory's."""
+    from runner.store import read_matrix_yaml
+
+    name = read_matrix_yaml(run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(csv_path)))
+    return str(name)
 
 
 def junit_xml(rows: list[dict], value_columns: list[str], name: str) -> str:
     root = ET.Element("testsuites", name="crashmatrix")
-    suite = ET.SubElement(root, "testsuite", name=_text(name))
+    suite = ET.SubElement(root, "testsuite", name=_xml_safe(name))
     hosts = sorted({r.get("host", "") for r in rows if r.get("host")})
     if hosts:
-        suite.set("hostname", _text(",".join(hosts)))
+        suite.set("hostname", _xml_safe(",".join(hosts)))
     starts = sorted(r["started_at"] for r in rows if r.get("started_at"))
     if starts:
         suite.set("timestamp", starts[0])
     kinds = [_testcase(suite, r, value_columns, name) for r in rows]
-    total = f"{sum(_seconds(r) for r in rows):.3f}"
+    total = f"{sum(_duration_of(r) for r in rows):.3f}"
     counts = {"tests": str(len(rows)), "failures": str(kinds.count("failure")),
               "errors": str(kinds.count("error")), "skipped": str(kinds.count("skipped")), "time": total}
     for element in (root, suite):

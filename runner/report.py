@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter, defaultdict
 
+from runner.axis_values import AXIS_RATE_HEADERS, axis_rates
 from runner.fingerprint import one_line
-from runner.outcome import NOT_FAILURES
-from runner.text import kind_label, shorten
-
-ORDER = ["pass", "fail", "crash", "worker_crash", "cuda_error", "oom", "timeout", "nan", "skip", "error"]
+from runner.outcome import ORDER, display_rank, failure_kind, is_failure
+from runner.text import shorten, table
 
 
-def _fmt_s(seconds: float) -> str:
+def _duration_text(seconds: float) -> str:
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds}s"
@@ -31,8 +29,7 @@ class Progress:
         self.counts: Counter = Counter()
         self.durations: list[float] = []
         self.stream = stream or sys.stdout
-        self.isatty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.t0 = time.monotonic()
+        self.on_terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def update(self, result) -> None:
         self.done += 1
@@ -41,14 +38,14 @@ class Progress:
         left = self.total - self.done
         eta = ""
         if left > 0 and self.durations:
-            eta = f" · ETA {_fmt_s(sum(self.durations) / len(self.durations) * left / self.jobs)}"
+            eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
         what = result.outcome + (f" {result.signal}" if result.signal else "")
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
         tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
-        if self.isatty:
+        if self.on_terminal:
             # A terminal line must not wrap; a log keeps every value.
             import shutil
 
@@ -57,30 +54,24 @@ class Progress:
         print(f"{head} {label}  {tail}", file=self.stream, flush=True)
 
 
-def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
-    """A tabulate table in md (pipe) or github form."""
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt),
-                    disable_numparse=not numparse)
-
-
 def outcome_counts(rows: list[dict]) -> list[list]:
     runs = Counter(r["outcome"] for r in rows)
     cells: dict[str, set] = defaultdict(set)
     for r in rows:
         cells[r["outcome"]].add(r["cell_id"])
-    return [[o, runs[o], len(cells[o])] for o in ORDER + sorted(set(runs) - set(ORDER)) if runs[o]]
+    return [[outcome, runs[outcome], len(cells[outcome])] for outcome in sorted(runs, key=display_rank)]
 
 
-def failure_kind(row: dict) -> tuple[str, str, str]:
-    """What groups failures: outcome, signal and signature (an older results.csv has no signature)."""
-    return (row.get("outcome", ""), row.get("signal", "") or "", row.get("signature", "") or "")
+def outcome_counts_csv(rows: list[dict]) -> str:
+    """`report --format csv` without --by: outcome, runs, cells."""
+    import csv
+    import io
 
-
-def kind_text(kind: tuple, width: int = 60) -> str:
-    """The words of a kind (outcome, signal, signature) as one label."""
-    return kind_label(*kind, width=width)
+    buf = io.StringIO()
+    writer = csv.writer(buf)  # the csv module's own line ends (\r\n), as the verb always wrote
+    writer.writerow(["outcome", "runs", "cells"])
+    writer.writerows(outcome_counts(rows))
+    return buf.getvalue()
 
 
 def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
@@ -91,16 +82,16 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         by_cell[r["cell_id"]].append(r)
     out = []
     for cell_id, runs in by_cell.items():
-        failures = [r for r in runs if r["outcome"] not in NOT_FAILURES]
+        failures = [r for r in runs if is_failure(r["outcome"])]
         if not failures:
             continue
         kinds = Counter(failure_kind(r) for r in failures)
-        (outcome, sig, signature), n = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
-        rate = f"{n}/{len(runs)} " if len(runs) > 1 else ""
+        (outcome, signal, signature), times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+        rate = f"{times}/{len(runs)} " if len(runs) > 1 else ""
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
-        first = next(r for r in failures if failure_kind(r) == (outcome, sig, signature))
-        out.append([cell_id, label, f"{rate}{outcome}{more}", sig, shorten(signature, 40),
+        first = next(r for r in failures if failure_kind(r) == (outcome, signal, signature))
+        out.append([cell_id, label, f"{rate}{outcome}{more}", signal, shorten(signature, 40),
                     shorten(first.get("error", "")), first.get("log_dir", "")])
     return out
 
@@ -148,10 +139,8 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
     varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
     if varying and rows:
-        from runner.pivot import axis_rates
-
         by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
-        lines += ["## By axis value", "", table(by_value, ["axis", "value", "runs", "failing", "rate", "steps/s (median)"], fmt), ""]
+        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
         lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt), ""]

@@ -1,4 +1,4 @@
-"""One-line texts shared by every report: a shortened line, and the words that name a kind of failure."""
+"""Texts shared by every report: a shortened line, the words that name a kind of failure, a table."""
 
 from __future__ import annotations
 
@@ -17,3 +17,16 @@ def kind_label(outcome: str, signal: str, signature: str, width: int = 60) -> st
     if signature in RESTATES_OUTCOME:
         signature = ""
     return " ".join(part for part in (outcome, signal, shorten(signature, width) if signature else "") if part)
+
+
+def kind_text(kind: tuple, width: int = 60) -> str:
+    """The words of a kind (outcome, signal, signature) as one label."""
+    return kind_label(*kind, width=width)
+
+
+def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
+    """A tabulate table in md (pipe) or github form."""
+    from tabulate import tabulate  # here: a run's first cell must not wait for it
+
+    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt),
+                    disable_numparse=not numparse)

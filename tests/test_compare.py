@@ -188,7 +188,7 @@ def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
                                   "new": [seg, ok], "same": [ok, ok, ok]})
     comp = compare_runs([a, b])
     assert comp.differing == ["new", "rate", "sig"] and comp.same == 2 and comp.partial == []
-    by_id = {c: [r.cells[c].text() for r in comp.runs] for c in comp.differing}
+    by_id = {c: [r.cells[c].describe() for r in comp.runs] for c in comp.differing}
     assert by_id == {"rate": ["1/3 crash SIGSEGV, 2/3 pass", "3/3 crash SIGSEGV"],
                      "sig": ["2/2 crash SIGSEGV", "1/2 crash SIGBUS, 1/2 crash SIGSEGV"],
                      "new": ["2/2 crash SIGSEGV", "1/2 crash SIGSEGV, 1/2 pass"]}

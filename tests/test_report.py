@@ -129,20 +129,51 @@ def test_report_html_is_self_contained_and_shows_every_cell(run):
     links = re.findall(r'href="(cells/[^"]+)"', html)
     assert any(ids[("y", "2")] in link for link in links)
     assert all((tmp / "run" / link).is_dir() for link in links)
-    # One colour per outcome word: crash and pass squares differ.
-    assert re.search(r'background:(#[0-9a-f]{6})[^>]*>2/2 crash', html)
+    _assert_coloured_by_outcome(html, ids)
     assert "Report: [report.html](report.html)" in (tmp / "run" / "summary.md").read_text()
 
 
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _section(html: str, heading: str) -> str:
+    return html.split(f"<h2>{heading}")[1].split("<h2>")[0]
+
+
+def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
+    """What a reader of the page relies on: the legend gives every outcome word its own colour (pass
+    green, crash red), and every square wears the legend's colour of the outcome it stands for."""
+    legend = dict((word, colour) for colour, word in
+                  re.findall(r'<span style="background:(#[0-9a-f]{6})">(\w+)</span>', html))
+    assert list(legend)[:3] == ["pass", "fail", "crash"] and len(legend) == 10, legend
+    assert len(set(legend.values())) == len(legend), legend
+    red, green, _blue = _rgb(legend["pass"])
+    assert green > red, legend["pass"]
+    red, green, _blue = _rgb(legend["crash"])
+    assert red > green, legend["crash"]
+    square = r'<td class="o" style="background:(#[0-9a-f]{6})"[^>]*>([^<]*)</td>'
+    # The grid (a by b): the flaky cell takes its failure's colour, not pass's.
+    grid = dict(zip(["x1", "x2", "y1", "y2"], re.findall(square, _section(html, "Grid"))))
+    expected = {"x1": ("pass", "pass"), "x2": ("fail", "1/2 fail"), "y1": ("pass", "pass"), "y2": ("crash", "2/2 crash")}
+    assert {k: (legend[word], text) for k, (word, text) in expected.items()} == grid
+    # The outcome counts, and every cell in the table of all cells.
+    outcomes = re.findall(square, _section(html, "Outcomes"))
+    assert outcomes and all(colour == legend[word] for colour, word in outcomes), outcomes
+    rows = re.findall(r'<tr><td class="mono">(\w+)</td>.*?' + square, _section(html, "All cells"))
+    main_outcome = {ids["x", "1"]: "pass", ids["x", "2"]: "fail", ids["y", "1"]: "pass", ids["y", "2"]: "crash"}
+    assert {cell_id: colour for cell_id, colour, _text in rows} == {c: legend[o] for c, o in main_outcome.items()}
+
+
 def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatch, capsys):
-    from runner import html as html_module
+    from runner import report_html
     from runner.runmatrix import run_matrix
     from runner.spec import load_matrix
 
     def broken(run_dir):
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(html_module, "write_html", broken)
+    monkeypatch.setattr(report_html, "write_html", broken)
     path = write("m.yaml", "name: tiny\ncommand: [python, -c, pass]\naxes:\n  i: [0, 1]\n")
     stream = io.StringIO()
     outcome = run_matrix(load_matrix(path), out=str(tmp_path / "run"), stream=stream, with_torch_fingerprint=False)

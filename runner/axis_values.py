@@ -1,0 +1,94 @@
+"""Runs grouped by their axis values: each axis's values in order, the runs at each grid position, and each
+value's failure rate. The summary, `report --by`, report.html and compare all group runs this way."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from runner.cell import spell
+from runner.outcome import counts_as_failing
+from runner.store import read_matrix_yaml
+
+UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
+AXIS_RATE_HEADERS = ["axis", "value", "runs", "failing", "rate", "steps/s (median)"]
+
+
+def value_label(value: str) -> str:
+    """An axis value as a table shows it: UNSET where the cell has none."""
+    return value or UNSET
+
+
+def _natural_order_key(value: str):
+    """Numbers by value, then words, then the empty value."""
+    if value == "":
+        return (2, 0.0, "")
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _matrix_axes(run_dir: str) -> dict:
+    """The axes in the matrix's order; {} for a bare results.csv (natural order then)."""
+    axes = read_matrix_yaml(run_dir).get("axes") if run_dir else None
+    return axes if isinstance(axes, dict) else {}
+
+
+def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
+    """Each axis's distinct values: in the matrix file's order where it lists them, the rest in natural order."""
+    listed = _matrix_axes(run_dir) if run_dir else {}
+    orders = {}
+    for axis, values in values_by_axis.items():
+        seen = set(values)
+        first = []
+        raw = listed.get(axis)
+        if isinstance(raw, dict):  # an axis with keys: {values: [...], keys: [...]}
+            raw = raw.get("values")
+        if isinstance(raw, list):
+            first = [v for v in dict.fromkeys(spell(x) for x in raw) if v in seen]
+        rest = sorted(seen - set(first), key=_natural_order_key)
+        orders[axis] = first + rest
+    return orders
+
+
+def count_failing(rows) -> int:
+    """How many of these runs count as failing (see runner.outcome)."""
+    return sum(1 for row in rows if counts_as_failing(row.get("outcome")))
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "—"
+
+
+def median_speed(rows: list[dict]) -> str:
+    """Median steps/s of the runs that report it: where spawn's slowdown shows."""
+    speeds = sorted(float(r["steps_per_s"]) for r in rows if r.get("steps_per_s") not in (None, ""))
+    if not speeds:
+        return "—"
+    middle = len(speeds) // 2
+    return f"{(speeds[middle] if len(speeds) % 2 else (speeds[middle - 1] + speeds[middle]) / 2):.3g}"
+
+
+def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") -> list[list]:
+    """[axis, value, runs, failing, rate, median steps/s] for every value of every axis (AXIS_RATE_HEADERS)."""
+    orders = value_orders({a: [r.get(a, "") for r in rows] for a in value_columns}, run_dir)
+    rates = []
+    for axis in value_columns:
+        groups = defaultdict(list)
+        for row in rows:
+            groups[row.get(axis, "")].append(row)
+        for value in orders[axis]:
+            group = groups[value]
+            failing = count_failing(group)
+            rates.append([axis, value_label(value), len(group), failing, _percent(failing, len(group)),
+                          median_speed(group)])
+    return rates
+
+
+def grid(rows: list[dict], axes: list[str], run_dir: str = ""):
+    """(orders, groups): the axis values in order, and the runs at each grid position (a tuple of values)."""
+    orders = value_orders({a: [r.get(a, "") for r in rows] for a in axes}, run_dir)
+    groups: dict[tuple, list] = defaultdict(list)
+    for row in rows:
+        groups[tuple(row.get(a, "") for a in axes)].append(row)
+    return orders, groups

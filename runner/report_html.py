@@ -1,0 +1,212 @@
+"""report.html: one self-contained page of a run (inline CSS, no scripts, no network assets).
+
+The machine's fingerprint, the outcome counts, a grid coloured by outcome (over the
+two axes whose failure rate varies most; one axis: a single column), every cell
+with its coloured outcome, and the failing cells with their error line and a
+relative link to their log directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from html import escape
+
+from runner.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
+from runner.compare import summarize_cells
+from runner.fingerprint import SUMMARY_FIELDS, one_line
+from runner.outcome import ORDER, counts_as_failing, display_rank
+from runner.pivot import rate_text
+from runner.report import outcome_counts
+from runner.store import read_fingerprint, read_rows
+
+COLOURS = {
+    "pass": "#2e9e4f", "fail": "#e08a00", "crash": "#d62728", "worker_crash": "#9b1c5a",
+    "cuda_error": "#7b3fbf", "oom": "#8c564b", "timeout": "#1f77b4", "nan": "#c9b800",
+    "skip": "#a0a0a0", "error": "#333333",
+}
+OTHER = "#555555"
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:1.5em 2em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.4em 0}
+th,td{border:1px solid #ccc;padding:.25em .55em;text-align:left;vertical-align:top;font-size:.9em}
+th{background:#f4f4f4}
+td.o{color:#fff;font-weight:600;white-space:nowrap}
+td.none{background:#f2f2f2;color:#999}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em}
+.legend span{display:inline-block;padding:.1em .5em;margin:0 .3em .3em 0;color:#fff;border-radius:3px;font-size:.85em}
+.err{max-width:60em;word-break:break-word}
+.muted{color:#777}
+"""
+
+
+def colour_of(outcome: str) -> str:
+    return COLOURS.get(outcome, OTHER)
+
+
+def _dominant_outcome(counts: Counter) -> str:
+    """The outcome that colours a group: its most frequent failure, else pass/skip."""
+    failing = {o: n for o, n in counts.items() if counts_as_failing(o)}
+    pool = failing or counts
+    return min(pool, key=lambda o: (-pool[o], display_rank(o))) if pool else ""
+
+
+def _td_outcome(text: str, outcome: str, title: str = "") -> str:
+    if not outcome:
+        return '<td class="none">—</td>'
+    tip = f' title="{escape(title)}"' if title else ""
+    return f'<td class="o" style="background:{colour_of(outcome)}"{tip}>{escape(text)}</td>'
+
+
+def _html_table(headers: list[str], body_rows: list[str]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    return f"<table><tr>{head}</tr>\n" + "\n".join(body_rows) + "\n</table>"
+
+
+def _failure_rate_variance(rows: list[dict], axis: str) -> float:
+    """How much the failure rate differs between this axis's values."""
+    groups = defaultdict(list)
+    for row in rows:
+        groups[row.get(axis, "")].append(row)
+    rates = [sum(1 for r in group if counts_as_failing(r.get("outcome"))) / len(group) for group in groups.values()]
+    mean = sum(rates) / len(rates)
+    return sum((x - mean) ** 2 for x in rates) / len(rates)
+
+
+def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
+    """The two axes (or the one) whose values' failure rates vary most; ties keep the matrix order."""
+    varying = [a for a in value_columns if len({r.get(a, "") for r in rows}) > 1] or list(value_columns)
+    if len(varying) <= 2:
+        return varying
+    ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), value_columns.index(a)))
+    return [a for a in value_columns if a in ranked[:2]]
+
+
+def _grid_html(rows, value_columns, run_dir) -> str:
+    axes = grid_axes(rows, value_columns)
+    if not axes:
+        return ""
+    orders, groups = grid(rows, axes, run_dir)
+
+    def square_td(position):
+        group = groups.get(position, [])
+        counts = Counter(r.get("outcome", "") for r in group)
+        cell_ids = sorted({r["cell_id"] for r in group})
+        return _td_outcome(rate_text(counts, len(group)), _dominant_outcome(counts), " ".join(cell_ids))
+
+    others = [a for a in value_columns if a not in axes]
+    note = (f'<p class="muted">Grid axes: {escape(", ".join(axes))} (the axes whose failure rate varies most); '
+            f'each square gathers every value of {escape(", ".join(others))}.</p>') if others else ""
+    if len(axes) == 1:
+        body = [f"<tr><th>{escape(value_label(v))}</th>{square_td((v,))}</tr>" for v in orders[axes[0]]]
+        return note + _html_table([axes[0], "outcome"], body)
+    row_axis, column_axis = axes
+    body = ["<tr><th>" + escape(value_label(row_value)) + "</th>"
+            + "".join(square_td((row_value, column_value)) for column_value in orders[column_axis]) + "</tr>"
+            for row_value in orders[row_axis]]
+    return note + _html_table([f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]], body)
+
+
+def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
+    """The page's head, title, one line on the run and its machine, and the colours' legend."""
+    machine = escape(one_line(facts)) if facts else "unknown (no env.json)"
+    legend = "".join(f'<span style="background:{colour_of(o)}">{escape(o)}</span>' for o in ORDER)
+    return [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>crashmatrix {escape(name)}</title>", f"<style>{CSS}</style></head><body>",
+        f"<h1>crashmatrix run {escape(name)}</h1>",
+        f"<p>{runs} runs of {cells} cells. Machine: {machine}</p>",
+        f'<p class="legend">{legend}</p>',
+    ]
+
+
+def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str) -> list[str]:
+    """The grid and the failure rate of each axis value."""
+    if not (value_columns and rows):
+        return []
+    rates = ["<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
+             for line in axis_rates(rows, value_columns, run_dir)]
+    return ["<h2>Grid</h2>", _grid_html(rows, value_columns, run_dir),
+            "<h2>Failure rate by axis value</h2>", _html_table(AXIS_RATE_HEADERS, rates)]
+
+
+def _log_link(log_dir: str, text: str) -> str:
+    return f'<a href="{escape(log_dir)}/">{escape(text)}</a>' if log_dir else ""
+
+
+def _failing_section(cells: dict, ordered: list[str]) -> list[str]:
+    """The failing cells with their error line and a link to their logs."""
+    failing = [cell_id for cell_id in ordered if counts_as_failing(cells[cell_id].outcome)]
+    if not failing:
+        return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
+    body = []
+    for cell_id in failing:
+        cell = cells[cell_id]
+        label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
+        body.append(f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
+                    f"{_td_outcome(cell.describe(), cell.outcome)}<td class=\"err mono\">{escape(cell.error)}</td>"
+                    f"<td>{_log_link(cell.log_dir, cell.log_dir)}</td></tr>")
+    return [f"<h2>Failing cells ({len(failing)})</h2>",
+            _html_table(["cell", "values", "outcome", "error", "logs"], body)]
+
+
+def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str]) -> list[str]:
+    body = []
+    for cell_id in ordered:
+        cell = cells[cell_id]
+        body.append(f'<tr><td class="mono">{escape(cell_id)}</td>'
+                    + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
+                    + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_log_link(cell.log_dir, 'logs')}</td></tr>")
+    return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "logs"], body)]
+
+
+def _fingerprint_section(facts: dict) -> list[str]:
+    if not facts:
+        return []
+    env = facts.get("env") or {}
+    fields = [k for k in SUMMARY_FIELDS if k in facts] + [f"env.{k}" for k in sorted(env)]
+    body = []
+    for key in fields:
+        value = env.get(key[4:]) if key.startswith("env.") else facts.get(key)
+        body.append(f"<tr><th>{escape(key)}</th><td>{escape(str(value))}</td></tr>")
+    return ["<h2>Fingerprint</h2>", _html_table(["field", "value"], body)]
+
+
+def _cells_in_matrix_order(cells: dict, value_columns: list[str], run_dir: str) -> list[str]:
+    """Cell ids ordered by their axis values, each axis in the matrix's order."""
+    orders = value_orders({a: [c.values.get(a, "") for c in cells.values()] for a in value_columns}, run_dir)
+
+    def by_axis_values(cell_id):
+        values = cells[cell_id].values
+        return tuple(orders[a].index(values.get(a, "")) for a in value_columns), cell_id
+
+    return sorted(cells, key=by_axis_values)
+
+
+def render(run_dir: str) -> str:
+    """The whole page of the run in run_dir."""
+    rows, value_columns, csv_path = read_rows(run_dir)
+    facts = read_fingerprint(run_dir)
+    cells = summarize_cells(rows, value_columns)
+    ordered = _cells_in_matrix_order(cells, value_columns, run_dir)
+    outcomes = [f"<tr>{_td_outcome(o, o)}<td>{runs}</td><td>{in_cells}</td></tr>"
+                for o, runs, in_cells in outcome_counts(rows)]
+    parts = _head(os.path.basename(os.path.abspath(run_dir)), len(rows), len(cells), facts)
+    parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
+    parts += _axis_sections(rows, value_columns, run_dir)
+    parts += _failing_section(cells, ordered)
+    parts += _all_cells_section(cells, ordered, value_columns)
+    parts += _fingerprint_section(facts)
+    parts.append(f'<p class="muted">From {escape(os.path.basename(csv_path))} in this directory.</p>')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+def write_html(run_dir: str) -> str:
+    """Write run_dir/report.html (atomically) and return its path."""
+    path = os.path.join(run_dir, "report.html")
+    tmp = os.path.join(run_dir, ".report.html.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(render(run_dir))
+    os.replace(tmp, path)
+    return path
