@@ -21,7 +21,7 @@ from runner.bisect_text import as_bisect_json, detail_lines
 from runner.delta_debug import bisect
 from runner.cell import Cell, CellRun, spell
 from runner.errors import BadInput
-from runner.outcome import NOT_FAILURES
+from runner.outcome import is_failure, is_run_error
 from runner.spec import Matrix
 from runner.store import RunDir, read_rows
 
@@ -61,12 +61,12 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     axes = list(matrix.axes)
     listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
     # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-    usable = [r for r in rows if r["outcome"] != "error" and all(r.get(a) in listed[a] for a in axes)]
+    usable = [r for r in rows if not is_run_error(r["outcome"]) and all(r.get(a) in listed[a] for a in axes)]
     by_cell = defaultdict(list)
     for r in usable:
         by_cell[tuple(r[a] for a in axes)].append(r)
     passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
-    if not any(r["outcome"] not in NOT_FAILURES for r in usable):
+    if not any(is_failure(r["outcome"]) for r in usable):
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
         raise BadInput(f"{path}: no cell passed in every run; give --good/--bad with a matrix instead")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from runner.failure_rate import FailureRate
-from runner.outcome import NOT_FAILURES
+from runner.outcome import is_failure
 from runner.signature import RESTATES_OUTCOME
 
 __all__ = ["Observation", "Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
@@ -26,7 +26,7 @@ class Observation:
 
     @property
     def is_failure(self) -> bool:
-        return self.outcome not in NOT_FAILURES
+        return is_failure(self.outcome)
 
     def __str__(self) -> str:
         shown = self.signature if self.signature not in RESTATES_OUTCOME else ""

@@ -25,7 +25,7 @@ from runner.cell import CellRun, spell
 from runner.classify import classify
 from runner.signature import LAUNCH_ERROR
 from runner.interpreters import PYTHON_AXIS, of_cell
-from runner.secrets import REDACTED
+from runner.redaction import REDACTED
 from runner.spec import Matrix
 from runner.store import RunResult
 

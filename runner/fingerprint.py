@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 from runner import pyfacts
-from runner.secrets import is_secret
+from runner.redaction import is_secret
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
 _ENV_PREFIXES = ("CUDA_", "NCCL_", "PYTORCH_", "TORCH_", "OMP_", "MKL_", "WANDB_MODE", "CUBLAS_", "CUDNN_", "LD_LIBRARY_PATH", "SLURM_JOB_PARTITION")

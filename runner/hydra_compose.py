@@ -8,8 +8,8 @@ It imports Hydra only. On failure: one line on stderr, exit status 3.
 import os
 import sys
 
-# Run by path, Python puts this folder first on sys.path, where runner's html.py and secrets.py
-# would shadow the standard library's for Hydra.
+# Run by path, Python puts this folder first on sys.path, where a module of runner's named like one
+# of the standard library's (for Hydra) would shadow it.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 

@@ -63,9 +63,3 @@ def display_rank(outcome: str) -> tuple[int, str]:
 def failure_kind(row: dict) -> tuple[str, str, str]:
     """What groups failures: outcome, signal and signature (an older results.csv has no signature)."""
     return (row.get("outcome", ""), row.get("signal", "") or "", row.get("signature", "") or "")
-
-
-# The old spelled-out tuples, still imported by other modules (runmatrix, bisection, dd) until the lead
-# replaces them with the predicates above (see r4's report); delete these two lines then.
-NOT_FAILURES = tuple(sorted(_NOT_FAILURES, key=display_rank))
-NOT_COUNTED_FAILING = NOT_FAILURES + (Outcome.ERROR.value,)

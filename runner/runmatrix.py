@@ -13,7 +13,7 @@ from runner import interpreters
 from runner.engine import Engine
 from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
-from runner.outcome import NOT_FAILURES, counts_as_failing
+from runner.outcome import counts_as_failing, is_failure, is_run_error
 from runner.report import Progress, summary_text
 from runner.rerun import SELECTION_FILE, read_selection
 from runner.spec import Matrix
@@ -34,8 +34,8 @@ class RunOutcome:
 def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
     # `error` says crashmatrix could not run the cell: nothing about its configuration.
-    rows = [r for r in rows if r["outcome"] != "error"]
-    if not any(r["outcome"] not in NOT_FAILURES for r in rows):
+    rows = [r for r in rows if not is_run_error(r["outcome"])]
+    if not any(is_failure(r["outcome"]) for r in rows):
         return ""
     from runner import explain
 
@@ -219,7 +219,7 @@ def _summarise(matrix: Matrix, store: RunDir, facts: dict, *, expected: int, com
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
-        from runner.html import write_html
+        from runner.report_html import write_html
 
         write_html(store.path)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")

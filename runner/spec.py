@@ -19,7 +19,7 @@ from runner.errors import BadInput
 from runner.executor_settings import check_settings
 from runner.interpreters import PYTHON_AXIS
 from runner.interpreters import check as check_interpreters
-from runner.secrets import is_secret
+from runner.redaction import is_secret
 
 TOP_KEYS = {
     "name": "letters, digits, - and _",
@@ -85,7 +85,7 @@ class Matrix:
         `env:` are never written. Params are written as they are: a run is reloaded from this file
         (--resume, Slurm jobs), and `max_tokens` is a parameter, not a secret.
         """
-        from runner.secrets import redact_mapping
+        from runner.redaction import redact_mapping
 
         out = {"name": self.name}
         if self.description:

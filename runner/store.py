@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from runner.cell import CellRun, spell
 from runner.atomic import write_json_atomic, write_text_atomic
 from runner.errors import BadInput
+from runner.outcome import is_run_error
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
@@ -155,7 +156,7 @@ class RunDir:
         self.value_columns = existing
         self.columns = header
         for result in self._results_on_disk():
-            if result.key not in done and result.outcome != "error":
+            if result.key not in done and not is_run_error(result.outcome):
                 self.append(result)
                 done.add(result.key)
         return done
@@ -186,10 +187,10 @@ class RunDir:
         if not rows or "outcome" not in rows[0]:
             return
         col = rows[0].index("outcome")
-        kept = [r for r in rows[1:] if len(r) > col and r[col] != "error"]
+        kept = [r for r in rows[1:] if len(r) > col and not is_run_error(r[col])]
         if len(kept) == len(rows) - 1:
             return
-        dropped = {(r[0], r[1]) for r in rows[1:] if len(r) > col and r[col] == "error"}
+        dropped = {(r[0], r[1]) for r in rows[1:] if len(r) > col and is_run_error(r[col])}
         for cell_id, repeat in dropped:
             stale = os.path.join(self.path, "cells", f"{cell_id}-r{repeat}", "result.json")
             if os.path.exists(stale):
