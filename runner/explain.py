@@ -83,13 +83,16 @@ class Pattern:
     flaky: int = 0  # of the failing ones, cells that also passed in some repeat
     masked_by: Tuple[Tuple[str, int], ...] = ()  # (kind label, cells), commonest first
     error: str = ""  # an error line of this kind, for the program-wide sentence
+    # Other conjunctions of the same size that hold for exactly the same failing cells and no passing
+    # cell: the data cannot tell them from `conditions`, so the user is told (pairwise runs often).
+    alternatives: Tuple[Tuple[Tuple[str, str], ...], ...] = ()
 
     @property
     def kind(self) -> str:
         return _label(self.outcome, self.signal, self.signature)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "conditions": dict(self.conditions),
             "outcome": self.outcome,
             "signal": self.signal,
@@ -98,12 +101,19 @@ class Pattern:
             "matching": self.matching,
             "masked": self.masked,
         }
+        if self.alternatives:  # beyond the contract's keys, only where the data leave a choice
+            data["alternatives"] = [dict(alt) for alt in self.alternatives]
+        return data
 
     def describe(self) -> str:
         if not self.conditions:
             return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        return f"{self.kind} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        text = f"{self.kind} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        if self.alternatives:
+            others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt) for alt in self.alternatives)
+            text += f"; the data fit as well: {others}"
+        return text
 
     def _describe_program(self) -> str:
         what = f"{self.outcome} {self.signal}".strip()
@@ -215,8 +225,9 @@ def explain(
             against = cells.passed & ~failing
         else:  # no cell passed anywhere: the commonest kind is the program's, the rest are set apart from it
             against = 0 if kind == program_kind else cells.everything & ~failing
-        for cond in _cover(_minimal(cells, len(axes), failing, against, budget, stats), cells, kind, against):
-            found.append(_pattern(cells, axes, kind, cond, against))
+        for cond, alternatives in _cover(_minimal(cells, len(axes), failing, against, budget, stats), cells, kind,
+                                         against):
+            found.append(_pattern(cells, axes, kind, cond, against, alternatives))
     found.sort(key=lambda p: (-p.failing, p.masked, len(p.conditions),
                               [axes.index(a) for a, _ in p.conditions], p.outcome, p.signal, p.signature))
     return found
@@ -332,10 +343,12 @@ def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
     return out
 
 
-def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind, against: int) -> List[Conjunction]:
+def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind,
+           against: int) -> List[Tuple[Conjunction, List[Conjunction]]]:
     """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
     conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
-    one popped with its gain still current is the best."""
+    one popped with its gain still current is the best. Each choice comes with the candidates of its
+    size that hold for exactly its failing cells: the data fit them as well."""
     failing = cells.kinds[kind]
     masked = cells.failed & ~failing & ~cells.passed & ~against
     heap = []
@@ -351,12 +364,15 @@ def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind, against: in
         if now != -gain:
             heapq.heappush(heap, (-now, size, n_masked, n, mask))
             continue
-        chosen.append(candidates[n])
+        same = [c for c in candidates if c != candidates[n] and len(c) == size
+                and _mask(cells, c) & failing == mask & failing]
+        chosen.append((candidates[n], same))
         uncovered &= ~mask
     return chosen
 
 
-def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, against: int) -> Pattern:
+def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, against: int,
+             alternatives: Sequence[Conjunction] = ()) -> Pattern:
     mask = _mask(cells, cond)
     failing = cells.kinds[kind]
     masked = mask & cells.failed & ~failing & ~cells.passed & ~against
@@ -375,12 +391,13 @@ def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, agai
         flaky=_count(mask & failing & cells.passed),
         masked_by=tuple(sorted(by.items(), key=lambda t: (-t[1], t[0]))),
         error=cells.errors.get(kind, ""),
+        alternatives=tuple(tuple((axes[i], v) for i, v in alt) for alt in alternatives),
     )
 
 
 def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> List[str]:
-    """The axes named by any pattern, in the matrix's order."""
-    named = {a for p in patterns for a, _ in p.conditions}
+    """The axes named by any pattern or by a conjunction the data fit as well, in the matrix's order."""
+    named = {a for p in patterns for conds in (p.conditions,) + p.alternatives for a, _ in conds}
     return [a for a in axes if a in named]
 
 

@@ -341,3 +341,29 @@ def test_out_of_budget_the_answer_is_still_valid_minimal_and_complete():
     patterns = explain(rows, axes, work_budget=50, stats=stats)
     assert stats.fallbacks == 1
     assert len(patterns) == 32 and all(len(p.conditions) == 6 and p.failing == 1 for p in patterns)
+
+
+def test_conjunctions_the_data_cannot_tell_apart_are_all_named():
+    """Four cells, as a pairwise run leaves them: the crash cells are the only ones with both
+    num_workers=4 and pin_memory=true, and also the only ones with wandb=offline and num_workers=4.
+    Naming one of them alone would be a guess; both come out, and every axis they use matters."""
+    axes = ["num_workers", "pin_memory", "wandb"]
+    cells = [("0", "false", "disabled", "pass"), ("4", "false", "disabled", "pass"),
+             ("0", "true", "offline", "pass"), ("4", "true", "offline", "crash")]
+    rows = [{"num_workers": w, "pin_memory": p, "wandb": m, "outcome": o, "signal": "SIGSEGV" if o == "crash" else ""}
+            for w, p, m, o in cells]
+    [pattern] = explain(rows, axes)
+    found = [dict(pattern.conditions)] + [dict(alt) for alt in pattern.alternatives]
+    assert sorted(map(sorted, map(dict.items, found))) == sorted(map(sorted, map(dict.items, [
+        {"num_workers": "4", "pin_memory": "true"},
+        {"num_workers": "4", "wandb": "offline"},
+    ])))  # pin_memory=true and wandb=offline also holds for the passing (0, true, offline)
+    assert "the data fit as well: " in pattern.describe()
+    assert pattern.to_json()["alternatives"] == [dict(alt) for alt in pattern.alternatives]
+    assert axes_that_matter([pattern], axes) == axes
+
+
+def test_a_pattern_the_data_pin_down_has_no_alternatives():
+    rows = matrix(lambda c: ("crash", "SIGSEGV") if c["start_method"] == "fork" and c["pin_memory"] == "true" else None)
+    [pattern] = explain(rows, AXES)
+    assert pattern.alternatives == () and "alternatives" not in pattern.to_json()
