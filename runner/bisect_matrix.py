@@ -10,6 +10,7 @@ configuration it tried).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -21,6 +22,7 @@ from runner.bisect_text import as_bisect_json, detail_lines
 from runner.delta_debug import bisect
 from runner.cell import Cell, CellRun, spell
 from runner.errors import BadInput
+from runner.interrupts import catching
 from runner.outcome import is_failure, is_run_error
 from runner.spec import Matrix
 from runner.store import RunDir, read_rows
@@ -136,8 +138,12 @@ def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=No
           + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes), file=stream, flush=True)
     cell_test = _CellTest(matrix, store, good, bad, stream)
     interrupted = False
+    def stop(name: str) -> None:  # `timeout`, a scheduler's stop: as Ctrl-C, the best answer so far is kept
+        raise KeyboardInterrupt(name)
+
     try:
-        result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
+        with catching((signal.SIGTERM,), stop):
+            result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
     except BisectInterrupted as e:
         engine.stop_everything()
         result, interrupted = e.result, True

@@ -3,6 +3,8 @@
 import csv
 import json
 
+import pytest
+
 from conftest import crashmatrix
 
 # Segfaults only with start_method=fork + num_workers=4 + pin_memory=true; exits 3 (a different failure)
@@ -147,7 +149,8 @@ def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, writ
     assert "partial (run budget spent)" in proc.stdout
 
 
-def test_ctrl_c_during_bisect_writes_the_best_answer_so_far(tmp_path, write):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])  # Ctrl-C; `timeout` or a scheduler's stop
+def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     import os
     import signal
     import subprocess
@@ -163,7 +166,7 @@ def test_ctrl_c_during_bisect_writes_the_best_answer_so_far(tmp_path, write):
     for line in proc.stdout:  # the bisect's own progress: interrupt after the third run
         if line.startswith("[  3]"):
             break
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(getattr(signal, stop))
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     data = json.loads((tmp_path / "b" / "bisect.json").read_text())
