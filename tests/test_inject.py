@@ -4,6 +4,7 @@ arguments; `{values, keys}` axes; metrics for an external program. Real processe
 
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -104,6 +105,29 @@ if __name__ == "__main__":
     err = (cell / "stderr.log").read_text()
     assert "crashmatrix inject: sharing_strategy=no_such_strategy not applied: AssertionError: invalid sharing strategy" in err
     assert "crashmatrix inject: start_method=spawn is the cell's knob; the program's set_start_method('fork') is ignored" in err
+
+
+def test_after_import_runs_each_callback_once_in_order_from_one_finder(tmp_path):
+    # stackdump and injection both wait for torch through runner/importhook.py: one finder, each
+    # callback once and in order, a failing one said without stopping the import.
+    (tmp_path / "watched.py").write_text("VALUE = 7\n")
+    code = """
+import sys
+from runner import importhook
+seen = []
+importhook.after_import("watched", lambda m: seen.append(("first", m.VALUE)), print)
+importhook.after_import("watched", lambda m: 1 / 0, lambda m, e: seen.append(("said", type(e).__name__)))
+importhook.after_import("watched", lambda m: seen.append(("second", m.VALUE)), print)
+import watched
+import watched
+importhook.after_import("watched", lambda m: seen.append(("late", m.VALUE)), print)
+finders = sum(type(f).__name__ == "_AfterImport" for f in sys.meta_path)
+print(seen, finders)
+"""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[('first', 7), ('said', 'ZeroDivisionError'), ('second', 7), ('late', 7)] 1"
 
 
 def test_shm_mb_gives_an_unmodified_program_the_real_small_shm_failure(tmp_path, write):
