@@ -20,7 +20,7 @@ import importlib
 import pkgutil
 
 # Module names that are helpers, not probes.
-_NOT_PROBES = {"common"}
+_NOT_PROBES = {"common", "dbnet"}
 
 
 class Skip(Exception):

@@ -25,7 +25,7 @@ import json
 import os
 import time
 
-from probes import common
+from probes import common, dbnet
 
 DESCRIPTION = ("DDP training steps, a rank per GPU given (else 2; gloo on CPU, nccl on GPU); "
                "kill_rank makes a rank die by a signal")
@@ -86,54 +86,15 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
     knobs.set_rlimits(p)
     knobs.apply_torch_knobs(p, in_worker=True)
 
-    import torch
     import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    from probes import train
 
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
-    device = common.device_for(p)
-    if device.type == "cuda":
-        device = torch.device("cuda", rank % torch.cuda.device_count())
-        torch.cuda.set_device(device)
+    device = _rank_device(rank, p)
     dist.init_process_group(backend, rank=rank, world_size=world_size,
                             timeout=datetime.timedelta(seconds=int(p["pg_timeout_s"])))
     try:
-        precision = common.Precision(p["precision"], device)
-        torch.manual_seed(int(p["seed"]))  # same initial weights on every rank (DDP broadcasts anyway)
-        model = train.build_model(int(p["width"])).to(device)
-        ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
-        optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
-        steps, bs, size = int(p["steps"]), int(p["batch_size"]), int(p["image_size"])
-        kill_rank, kill_step = int(p["kill_rank"]), int(p["kill_step"])
-        metrics = common.Metrics()
-        for step in range(steps):
-            if rank == kill_rank and step == kill_step:
-                os.kill(os.getpid(), _signal_number(p["kill_signal"]))
-                time.sleep(5)  # a caught/ignored signal: stay visibly stuck rather than train on
-            batch = train.synthetic_batch(bs, size, int(p["seed"]), offset=(step * world_size + rank) * bs)
-            batch = {k: v.to(device) for k, v in batch.items()}
-            optimizer.zero_grad(set_to_none=True)
-            with precision.autocast():
-                out = ddp(batch["image"])
-                loss, _ = train.db_loss(out, batch)
-            if rank == int(p["nan_rank"]) and step == kill_step:
-                loss = loss * float("nan")
-            value = common.check_loss(loss, step, name=f"rank {rank} loss")
-            precision.backward_step(loss, optimizer)  # gradients all-reduced here
-            metrics.step(value)
-        # the ranks must agree on the weights after all-reduced steps
-        flat = torch.cat([t.detach().float().reshape(-1) for t in model.parameters()])
-        checksum = flat.sum().reshape(1)
-        gathered = [torch.zeros_like(checksum) for _ in range(world_size)]
-        dist.all_gather(gathered, checksum)
-        spread = float(max(gathered) - min(gathered))
-        if spread > 1e-3 * max(1.0, abs(float(checksum))):
-            raise AssertionError(f"DDP ranks disagree on the weights after {steps} steps (checksum spread {spread:.3g})")
-        result = metrics.result(rank=rank, weight_checksum=round(float(checksum), 4), device=str(device),
-                                precision=precision.label)
+        result = _train_rank(rank, world_size, p, device)
         tmp = os.path.join(out_dir, f"rank{rank}.json.tmp")
         with open(tmp, "w") as f:
             json.dump(result, f)
@@ -142,12 +103,70 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
         dist.destroy_process_group()
 
 
-def main(params: dict) -> dict:
-    import tempfile
-
+def _rank_device(rank: int, p: dict):
     import torch
-    import torch.multiprocessing as mp
 
+    device = common.device_for(p)
+    if device.type == "cuda":
+        device = torch.device("cuda", rank % torch.cuda.device_count())
+        torch.cuda.set_device(device)
+    return device
+
+
+def _train_rank(rank: int, world_size: int, p: dict, device) -> dict:
+    """This rank's training steps (killing itself or turning NaN where asked); its metrics."""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    precision = common.Precision(p["precision"], device)
+    torch.manual_seed(int(p["seed"]))  # same initial weights on every rank (DDP broadcasts anyway)
+    model = dbnet.build_model(int(p["width"])).to(device)
+    ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
+    optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01, momentum=0.9)
+    steps, bs, size = int(p["steps"]), int(p["batch_size"]), int(p["image_size"])
+    kill_rank, kill_step = int(p["kill_rank"]), int(p["kill_step"])
+    metrics = common.Metrics()
+    for step in range(steps):
+        if rank == kill_rank and step == kill_step:
+            os.kill(os.getpid(), _signal_number(p["kill_signal"]))
+            time.sleep(5)  # a caught/ignored signal: stay visibly stuck rather than train on
+        batch = dbnet.synthetic_batch(bs, size, int(p["seed"]), offset=(step * world_size + rank) * bs)
+        batch = {k: v.to(device) for k, v in batch.items()}
+        # gradients are all-reduced in the step's backward
+        dbnet.train_step(ddp, optimizer, precision, batch, step, metrics,
+                         make_nan=rank == int(p["nan_rank"]) and step == kill_step, name=f"rank {rank} loss")
+    checksum = _agreed_checksum(model, world_size, steps)
+    return metrics.result(rank=rank, weight_checksum=round(checksum, 4), device=str(device),
+                          precision=precision.label)
+
+
+def _agreed_checksum(model, world_size: int, steps: int) -> float:
+    """The sum of the weights, which the ranks must agree on after all-reduced steps."""
+    import torch
+    import torch.distributed as dist
+
+    flat = torch.cat([t.detach().float().reshape(-1) for t in model.parameters()])
+    checksum = flat.sum().reshape(1)
+    gathered = [torch.zeros_like(checksum) for _ in range(world_size)]
+    dist.all_gather(gathered, checksum)
+    spread = float(max(gathered) - min(gathered))
+    if spread > 1e-3 * max(1.0, abs(float(checksum))):
+        raise AssertionError(f"DDP ranks disagree on the weights after {steps} steps (checksum spread {spread:.3g})")
+    return float(checksum)
+
+
+def _backend(p: dict, device, world_size: int) -> str:
+    import torch
+
+    backend = str(p["backend"] or "auto")
+    if backend == "auto":
+        backend = "nccl" if device.type == "cuda" and torch.cuda.device_count() >= world_size else "gloo"
+    if backend == "nccl" and (device.type != "cuda" or torch.cuda.device_count() < world_size):
+        raise common.Skip(f"backend=nccl needs {world_size} GPUs; this box has {torch.cuda.device_count()}")
+    return backend
+
+
+def main(params: dict) -> dict:
     p = common.with_defaults(params, PARAMS)
     device = common.device_for(p)
     if device.type == "cpu":
@@ -155,15 +174,40 @@ def main(params: dict) -> dict:
         # here would initialise CUDA in this process, which forked ranks cannot re-initialise.
         common.Precision(p["precision"], device)
     world_size = world_size_for(p["world_size"], device.type, os.environ.get("CUDA_VISIBLE_DEVICES"))
-    backend = str(p["backend"] or "auto")
-    if backend == "auto":
-        backend = "nccl" if device.type == "cuda" and torch.cuda.device_count() >= world_size else "gloo"
-    if backend == "nccl" and (device.type != "cuda" or torch.cuda.device_count() < world_size):
-        raise common.Skip(f"backend=nccl needs {world_size} GPUs; this box has {torch.cuda.device_count()}")
+    backend = _backend(p, device, world_size)
     start_method = str(p["start_method"] or "spawn")
     _signal_number(p["kill_signal"])  # a bad signal name is bad input, found before any rank starts
 
     t0 = time.perf_counter()
+    ranks = _run_ranks(p, world_size, backend, start_method)
+    elapsed = time.perf_counter() - t0
+    r0 = ranks[0]
+    return {
+        "steps": r0["steps"],
+        "steps_per_s": r0["steps_per_s"],  # rank 0's training loop alone
+        "startup_s": round(elapsed - r0["duration_s"], 3),  # process start, rendezvous, DDP setup
+        "final_loss": r0["final_loss"],
+        "final_losses": [r["final_loss"] for r in ranks],
+        "duration_s": round(elapsed, 3),
+        "world_size": world_size,
+        "backend": backend,
+        "start_method": start_method,
+        "device": r0["device"],
+        "precision": r0["precision"],
+        "weight_checksum": r0["weight_checksum"],
+        **common.memory_peaks(),
+        # the ranks hold the GPU memory, not this process
+        "peak_gpu_mb": max((r["peak_gpu_mb"] for r in ranks if r.get("peak_gpu_mb") is not None), default=None),
+        "rank_peak_rss_mb": [r["peak_rss_mb"] for r in ranks],
+    }
+
+
+def _run_ranks(p: dict, world_size: int, backend: str, start_method: str) -> list[dict]:
+    """Start the ranks, wait for all of them, and return each one's metrics (rank order)."""
+    import tempfile
+
+    import torch.multiprocessing as mp
+
     with tempfile.TemporaryDirectory(prefix="ddp-", dir=os.getcwd()) as out_dir:
         context = mp.start_processes(
             _rank_main,
@@ -186,26 +230,7 @@ def main(params: dict) -> dict:
         for rank in range(world_size):
             with open(os.path.join(out_dir, f"rank{rank}.json")) as f:
                 ranks.append(json.load(f))
-    elapsed = time.perf_counter() - t0
-    r0 = ranks[0]
-    return {
-        "steps": r0["steps"],
-        "steps_per_s": r0["steps_per_s"],  # rank 0's training loop alone
-        "startup_s": round(elapsed - r0["duration_s"], 3),  # process start, rendezvous, DDP setup
-        "final_loss": r0["final_loss"],
-        "final_losses": [r["final_loss"] for r in ranks],
-        "duration_s": round(elapsed, 3),
-        "world_size": world_size,
-        "backend": backend,
-        "start_method": start_method,
-        "device": r0["device"],
-        "precision": r0["precision"],
-        "weight_checksum": r0["weight_checksum"],
-        **common.memory_peaks(),
-        # the ranks hold the GPU memory, not this process
-        "peak_gpu_mb": max((r["peak_gpu_mb"] for r in ranks if r.get("peak_gpu_mb") is not None), default=None),
-        "rank_peak_rss_mb": [r["peak_rss_mb"] for r in ranks],
-    }
+    return ranks
 
 
 def _reraise_probe_verdict(error) -> None:

@@ -89,7 +89,8 @@ def _cuda_in_forked_worker() -> None:
         pass
 
 
-def main(params: dict) -> dict:
+def _end_if_asked(mode: str) -> None:
+    """The modes that never return: a real death, an exit, an exception or a hang."""
     import os
     import signal
     import sys
@@ -97,9 +98,6 @@ def main(params: dict) -> dict:
 
     import probes
 
-    mode = str(params.get("mode", "pass"))
-    if mode == "pass":
-        return {"steps": 1}
     if mode == "segv":
         _real_segv()
     if mode == "segv_torch":
@@ -121,6 +119,22 @@ def main(params: dict) -> dict:
         print("ignoring SIGTERM", flush=True)
         while True:
             time.sleep(3600)
+    if mode == "nan":
+        raise probes.NonFinite("loss is nan at step 0 (fault probe)")
+    if mode == "skip":
+        raise probes.Skip("fault probe: asked to skip")
+    if mode == "cuda_error_message":
+        # What a CUDA fault looks like to the user, printed verbatim: a GPU cannot be faulted on this CPU box.
+        raise RuntimeError("CUDA error: an illegal instruction was encountered")
+
+
+def main(params: dict) -> dict:
+    import os
+
+    mode = str(params.get("mode", "pass"))
+    if mode == "pass":
+        return {"steps": 1}
+    _end_if_asked(mode)
     if mode == "flood":
         chunk = ("x" * 1023 + "\n").encode()
         for _ in range(int(params.get("flood_mb", 100)) * 1024):
@@ -140,14 +154,7 @@ def main(params: dict) -> dict:
     if mode == "worker_segv":
         _worker_segv()
         return {"steps": 1}
-    if mode == "nan":
-        raise probes.NonFinite("loss is nan at step 0 (fault probe)")
-    if mode == "skip":
-        raise probes.Skip("fault probe: asked to skip")
     if mode in CUDA_MODES:
         _cuda_fault(mode)
         return {"steps": 1}
-    if mode == "cuda_error_message":
-        # What a CUDA fault looks like to the user, printed verbatim: a GPU cannot be faulted on this CPU box.
-        raise RuntimeError("CUDA error: an illegal instruction was encountered")
     raise ValueError(f"fault probe: unknown mode {mode!r} (modes: {', '.join(MODES)})")

@@ -7,20 +7,11 @@ model, AMP or cuDNN.
 
 from __future__ import annotations
 
-from probes import common, train
+from probes import common, dbnet
 
 DESCRIPTION = "model OK: the train model's forward/backward/optimizer step on synthetic batches, no DataLoader"
 
-PARAMS: dict = {
-    **common.COMMON_DEFAULTS,
-    "steps": 10,
-    "batch_size": 8,
-    "image_size": 64,
-    "width": 16,
-    "lr": 1e-3,
-    "seed": 0,
-    "inject_nan_at": -1,
-}
+PARAMS: dict = {**common.COMMON_DEFAULTS, "steps": 10, "batch_size": 8, **dbnet.MODEL_PARAMS}
 
 
 def main(params: dict) -> dict:
@@ -32,24 +23,16 @@ def main(params: dict) -> dict:
     steps, batch_size, size = int(p["steps"]), int(p["batch_size"]), int(p["image_size"])
     seed, inject_nan_at = int(p["seed"]), int(p["inject_nan_at"])
     torch.manual_seed(seed)
-    model = train.build_model(int(p["width"])).to(device)
+    model = dbnet.build_model(int(p["width"])).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=float(p["lr"]))
     # a few fixed batches, generated once, reused in turn (as an epoch would)
-    batches = [train.synthetic_batch(batch_size, size, seed, offset=i * batch_size) for i in range(min(steps, 4))]
+    batches = [dbnet.synthetic_batch(batch_size, size, seed, offset=i * batch_size) for i in range(min(steps, 4))]
     batches = [{k: v.to(device) for k, v in b.items()} for b in batches]
     metrics = common.Metrics()
     model.train()
     for step in range(steps):
-        batch = batches[step % len(batches)]
-        optimizer.zero_grad(set_to_none=True)
-        with precision.autocast():
-            out = model(batch["image"])
-            loss, _ = train.db_loss(out, batch)
-        if step == inject_nan_at:
-            loss = loss * float("nan")
-        value = common.check_loss(loss, step)
-        precision.backward_step(loss, optimizer)
-        metrics.step(value)
+        dbnet.train_step(model, optimizer, precision, batches[step % len(batches)], step, metrics,
+                         make_nan=step == inject_nan_at)
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     params_count = sum(t.numel() for t in model.parameters())

@@ -62,30 +62,38 @@ _SPY_THREAD = re.compile(r"^Thread (\d+|0x[0-9a-fA-F]+)\b.*$")
 _SPY_FRAME = re.compile(r"^\s{4}(\S.*?) \((.+?)(?::(\d+))?\)$")
 
 
-def parse_faulthandler(text: str) -> list[Thread]:
+def _parse_threads(text: str, thread_re, frame_of) -> list[Thread]:
+    """Threads from a stack dump: thread_re starts a thread (group 1 its ident); frame_of(line)
+    is the Frame a line holds, or None."""
     threads: list[Thread] = []
     for line in text.splitlines():
-        m = _FH_THREAD.match(line)
+        m = thread_re.match(line)
         if m:
             threads.append(Thread(m.group(1)))
             continue
-        f = _FH_FRAME.match(line)
-        if f and threads:
-            threads[-1].frames.append(Frame(f.group(3), f.group(1), f.group(2)))
+        frame = frame_of(line)
+        if frame is not None and threads:
+            threads[-1].frames.append(frame)
     return threads
+
+
+def _faulthandler_frame(line: str) -> Frame | None:
+    f = _FH_FRAME.match(line)
+    return Frame(f.group(3), f.group(1), f.group(2)) if f else None
+
+
+def _pyspy_frame(line: str) -> Frame | None:
+    f = _SPY_FRAME.match(line)
+    # Python frames only: native ones have no line number
+    return Frame(f.group(1), f.group(2), f.group(3)) if f and f.group(3) else None
+
+
+def parse_faulthandler(text: str) -> list[Thread]:
+    return _parse_threads(text, _FH_THREAD, _faulthandler_frame)
 
 
 def parse_pyspy(text: str) -> list[Thread]:
-    threads: list[Thread] = []
-    for line in text.splitlines():
-        m = _SPY_THREAD.match(line)
-        if m:
-            threads.append(Thread(m.group(1)))
-            continue
-        f = _SPY_FRAME.match(line)
-        if f and threads and f.group(3):  # Python frames only: native ones have no line number
-            threads[-1].frames.append(Frame(f.group(1), f.group(2), f.group(3)))
-    return threads
+    return _parse_threads(text, _SPY_THREAD, _pyspy_frame)
 
 
 def main_thread(threads: list[Thread], pid: int) -> Thread | None:

@@ -7,8 +7,8 @@
 - each DataLoader's batches are counted, and the cell's main process writes steps, steps/s
   and memory peaks into CRASHMATRIX_REPORT when it exits.
 
-Loaded by path from runner/inject/sitecustomize.py under a private name: it imports nothing
-of `runner`, since the user's program may have a package of that name.
+Loaded from runner/inject/sitecustomize.py under a private package name: it imports nothing
+of `runner` (only its siblings, relatively), since the user's program may have a package of that name.
 """
 
 from __future__ import annotations
@@ -19,62 +19,13 @@ import os
 import sys
 import time
 
+from . import importhook
+
 PREFIX = "crashmatrix inject:"
 
 
 def warn(message: str) -> None:
     print(f"{PREFIX} {message}", file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- import hook
-
-
-class _RunAfter:
-    """A module loader that runs `callback(module)` once the module has executed."""
-
-    def __init__(self, loader, callback):
-        self._loader = loader
-        self._callback = callback
-
-    def create_module(self, spec):
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module):
-        self._loader.exec_module(module)
-        try:
-            self._callback(module)
-        except Exception as e:  # the program must start whatever happens to a knob
-            warn(f"{module.__name__}: knobs not applied: {type(e).__name__}: {e}")
-
-    def __getattr__(self, name):
-        return getattr(self._loader, name)
-
-
-class AfterImport:
-    """A meta path finder that watches a few module names and never imports anything itself."""
-
-    def __init__(self, callbacks: dict):
-        self.callbacks = dict(callbacks)
-
-    def find_spec(self, name, path, target=None):
-        # Taken before searching: another finder may look the same name up again (re-entrantly),
-        # and the callback must run once.
-        callback = self.callbacks.pop(name, None)
-        if callback is None:
-            return None
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            if finder is self or find is None:
-                continue
-            spec = find(name, path, target)
-            if spec is not None:
-                break
-        else:
-            self.callbacks[name] = callback
-            return None
-        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _RunAfter(spec.loader, callback)
-        return spec
 
 
 # --------------------------------------------------------------------------- DataLoader knobs
@@ -234,10 +185,9 @@ def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) ->
             except Exception as e:
                 warn(f"{key}={value} not applied: {type(e).__name__}: {e}")
 
-    sys.meta_path.insert(0, AfterImport({
-        "torch": on_torch,
-        "torch.utils.data.dataloader": lambda m: patch_dataloader(m, forced, start_method),
-    }))
+    importhook.after_import("torch", on_torch, _say_not_applied)
+    importhook.after_import("torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method),
+                            _say_not_applied)
     if report_path:
         import atexit
 
@@ -245,6 +195,10 @@ def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) ->
         # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child
         # inherits the handler, hence the pid.
         atexit.register(lambda: os.getpid() == pid and _write_metrics_safely(report_path))
+
+
+def _say_not_applied(module, error: Exception) -> None:
+    warn(f"{module.__name__}: knobs not applied: {type(error).__name__}: {error}")
 
 
 def _write_metrics_safely(path: str) -> None:

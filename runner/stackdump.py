@@ -22,6 +22,8 @@ import os
 import signal
 import sys
 
+from . import importhook
+
 DUMP_SIGNAL = signal.SIGRTMIN + 9
 DIR_NAME = ".stacks"
 
@@ -67,29 +69,9 @@ def _after_torch(torch) -> None:
     signal_handling._set_worker_signal_handlers = set_worker_handlers
 
 
-class _WhenTorchImported:
-    """A meta-path finder that lets torch load normally, then runs _after_torch on it."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name != "torch":
-            return None
-        import importlib.util
-
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        load = spec.loader.exec_module
-
-        def exec_module(module):
-            load(module)
-            try:
-                _after_torch(module)
-            except Exception as e:  # an old or unusual torch: the crash is still recorded, just less precisely
-                print(f"crashmatrix: torch's fatal-signal handler not enabled: {type(e).__name__}: {e}", file=sys.stderr)
-
-        spec.loader.exec_module = exec_module
-        return spec
+def _say_not_enabled(_torch, error: Exception) -> None:
+    # an old or unusual torch: the crash is still recorded, just less precisely
+    print(f"crashmatrix: torch's fatal-signal handler not enabled: {type(error).__name__}: {error}", file=sys.stderr)
 
 
 def install() -> None:
@@ -103,7 +85,4 @@ def install() -> None:
         os.register_at_fork(after_in_child=_register)
     except (OSError, ValueError, RuntimeError) as e:
         print(f"crashmatrix: no stack dumps on timeout: {e}", file=sys.stderr)
-    if "torch" in sys.modules:
-        _after_torch(sys.modules["torch"])
-    elif not any(isinstance(f, _WhenTorchImported) for f in sys.meta_path):
-        sys.meta_path.insert(0, _WhenTorchImported())
+    importhook.after_import("torch", _after_torch, _say_not_enabled)

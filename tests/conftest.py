@@ -1,3 +1,5 @@
+import csv
+import functools
 import os
 import subprocess
 import sys
@@ -17,6 +19,34 @@ def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
         [sys.executable, "-m", "runner", *map(str, args)],
         cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout, input=input,
     )
+
+
+def rows_of(run_dir) -> list[dict]:
+    """The rows of a run's results.csv, as a user's csv.DictReader reads them (every value a string)."""
+    with open(os.path.join(run_dir, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def run_rows(matrix, tmp_path, *args, **kwargs) -> list[dict]:
+    """`crashmatrix run MATRIX --out tmp_path/run ARGS...`, which must succeed; the rows it wrote."""
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", *args, cwd=tmp_path, **kwargs)
+    assert proc.returncode == 0, proc.stderr
+    return rows_of(tmp_path / "run")
+
+
+def only_cell_stdout(run_dir) -> str:
+    """stdout.log of the one cell of a run."""
+    (cell,) = os.listdir(os.path.join(run_dir, "cells"))
+    with open(os.path.join(run_dir, "cells", cell, "stdout.log")) as f:
+        return f.read()
+
+
+@functools.lru_cache(maxsize=None)
+def can_unshare_mounts() -> bool:
+    """Whether a cell can have a private /dev/shm here (shm_mb): root, and `unshare -m` allowed."""
+    if os.geteuid() != 0:
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
 
 
 def processes_with(needle: str) -> list[str]:

@@ -1,11 +1,10 @@
 """bisect and explain end to end: real programs that segfault only under a combination of settings."""
 
-import csv
 import json
 
 import pytest
 
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 # Segfaults only with start_method=fork + num_workers=4 + pin_memory=true; exits 3 (a different failure)
 # with start_method=forkserver + wandb=offline.
@@ -59,8 +58,7 @@ def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
     assert data["good"]["wandb"] == "disabled" and data["bad"]["wandb"] == "offline"
     assert "crash SIGSEGV needs start_method=fork + num_workers=4 + pin_memory=true" in proc.stdout
     # every configuration tried is a real cell with its own logs, listed in the bisect's results.csv
-    with open(tmp_path / "b" / "results.csv", newline="") as f:
-        assert len(list(csv.DictReader(f))) == 8
+    assert len(rows_of(tmp_path / "b")) == 8
 
 
 def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):

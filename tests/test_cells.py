@@ -1,13 +1,12 @@
 """Real children that really die, each way, through the real command line: the row a user reads."""
 
-import csv
 import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT, crashmatrix, processes_with
+from conftest import ROOT, crashmatrix, only_cell_stdout, processes_with, rows_of, run_rows
 
 SELFTEST = """\
 name: dying
@@ -63,8 +62,7 @@ def dying_run(tmp_path_factory):
         cwd=tmp, env={**os.environ, "PYTHONPATH": ROOT}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     stdout, stderr = proc.communicate(timeout=300)
-    with open(out / "results.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = rows_of(out)
     return {"proc": proc, "stdout": stdout, "stderr": stderr, "rows": rows, "out": out}
 
 
@@ -132,10 +130,7 @@ def test_the_console_shows_progress_and_a_summary(dying_run):
 
 def test_a_real_dataloader_worker_segfault(tmp_path, write):
     path = write("w.yaml", "name: w\nprobe: fault\naxes:\n  mode: [worker_segv]\ntimeout: 120\n")
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    with open(tmp_path / "run" / "results.csv", newline="") as f:
-        (row,) = list(csv.DictReader(f))
+    (row,) = run_rows(path, tmp_path)
     assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGSEGV"), row
     assert "DataLoader worker" in row["error"] or "segmentation fault" in row["error"]
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
@@ -154,8 +149,7 @@ axes:
 """)
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    (cell,) = os.listdir(tmp_path / "run" / "cells")
-    out = (tmp_path / "run" / "cells" / cell / "stdout.log").read_text().splitlines()
+    out = only_cell_stdout(tmp_path / "run").splitlines()
     assert out == ["['text=a b; echo $HOME `id` *', 'flag=true']", "$(whoami)"]
 
 
@@ -163,8 +157,7 @@ def test_a_program_that_cannot_be_launched_is_an_error_row(tmp_path, write):
     path = write("m.yaml", "name: e\ncommand: [/no/such/program]\naxes:\n  x: [1]\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 0
-    with open(tmp_path / "run" / "results.csv", newline="") as f:
-        (row,) = list(csv.DictReader(f))
+    (row,) = rows_of(tmp_path / "run")
     assert row["outcome"] == "error" and "/no/such/program" in row["error"]
 
 
@@ -237,8 +230,7 @@ print(os.environ["CUDA_VISIBLE_DEVICES"])
     path = write("m.yaml", f"name: g\ncommand: [python, {script}]\naxes:\n  i: [0, 1, 2, 3, 4, 5]\ntimeout: 60\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--gpus", "0,1,2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    with open(tmp_path / "run" / "results.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = rows_of(tmp_path / "run")
     assert [r["outcome"] for r in rows] == ["pass"] * 6
     assert sorted(r["gpu"] for r in rows[:3]) == ["0", "1", "2"]
 
@@ -285,8 +277,7 @@ def test_inject_keeps_the_users_own_packages_and_sitecustomize(tmp_path, write):
                            f"axes:\n  start_method: [spawn]\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "pkgs")})
     assert proc.returncode == 0, proc.stderr
-    (cell,) = os.listdir(tmp_path / "run" / "cells")
-    assert (tmp_path / "run" / "cells" / cell / "stdout.log").read_text() == "the user True spawn\n"
+    assert only_cell_stdout(tmp_path / "run") == "the user True spawn\n"
 
 
 def test_arguments_follow_the_files_order_and_stay_verbatim(tmp_path, write):
@@ -307,9 +298,8 @@ params:
         out = tmp_path / f"run{len(overrides)}"
         proc = crashmatrix("run", path, *overrides, "--out", out, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
-        (cell,) = os.listdir(out / "cells")
         b = "true" if overrides else "false"
-        assert (out / "cells" / cell / "stdout.log").read_text() == \
+        assert only_cell_stdout(out) == \
             f"['b={b}', 'lst=[1,2]', 'tmpl=${{oc.env:NO_SUCH_VARIABLE}}', 'p1=3']\n"
 
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 SCRIPT = """\
 import os, signal, sys
@@ -50,8 +50,7 @@ def runs(tmp_path_factory):
     facts = json.loads(env_b.read_text())
     facts.update(kernel=WSL_KERNEL, wsl2=True, wsl=True)
     env_b.write_text(json.dumps(facts))
-    with open(tmp / "B" / "results.csv", newline="") as f:
-        ids = {(r["num_workers"], r["pin_memory"]): r["cell_id"] for r in csv.DictReader(f)}
+    ids = {(r["num_workers"], r["pin_memory"]): r["cell_id"] for r in rows_of(tmp / "B")}
     return tmp, ids
 
 

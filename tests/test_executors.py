@@ -1,14 +1,13 @@
 """Cells through submitit: the same signal-exact outcomes as locally; a cancelled job's runs become `error`
 rows with the reason, and --resume runs them again. The real Slurm cluster versions are in test_slurm.py."""
 
-import csv
 import os
 import signal
 import subprocess
 import sys
 import time
 
-from conftest import ROOT, crashmatrix, processes_with
+from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 SCRIPT = """\
 import os, signal, sys, time
@@ -30,11 +29,6 @@ axes:
 timeout: 120
 executor: {{cells_per_job: 2, poll_s: 0.2{executor_extra}}}
 """
-
-
-def rows_of(path):
-    with open(path / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def outcomes(path):

@@ -5,22 +5,16 @@ faulthandler suppresses the kernel's segfault line), so their parsing is tested 
 kernel's own format (mm/oom_kill.c, arch/x86/mm/fault.c), written out below and marked as such.
 """
 
-import csv
 import os
 
 import pytest
 
-from conftest import ROOT, crashmatrix, processes_with
+from conftest import ROOT, crashmatrix, processes_with, rows_of
 from runner import forensics
 from runner.classify import Verdict
 from runner.outcome import Outcome
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
-
-
-def _rows(out):
-    with open(out / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +27,7 @@ def inject_run(tmp_path_factory):
     )
     proc = crashmatrix("run", "m.yaml", "--out", tmp / "run", "--jobs", "2", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
-    return {"out": tmp / "run", "rows": {r["mode"]: r for r in _rows(tmp / "run")}}
+    return {"out": tmp / "run", "rows": {r["mode"]: r for r in rows_of(tmp / "run")}}
 
 
 def test_a_hanging_worker_is_located_in_the_users_frame(inject_run):
@@ -75,7 +69,7 @@ def test_probe_crashes_name_the_faulting_library(tmp_path, write):
     path = write("p.yaml", "name: p\nprobe: fault\naxes:\n  mode: [segv_torch, worker_segv]\ntimeout: 60\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    rows = {r["mode"]: r for r in _rows(tmp_path / "run")}
+    rows = {r["mode"]: r for r in rows_of(tmp_path / "run")}
     assert (rows["segv_torch"]["outcome"], rows["segv_torch"]["where"][:7]) == ("crash", "libc.so")
     assert (rows["worker_segv"]["outcome"], rows["worker_segv"]["where"][:7]) == ("worker_crash", "libc.so")
     # The worker's own line survives torch's handler in front of it.

@@ -1,12 +1,11 @@
 """The fault probe's real CUDA faults: on a CUDA box each fails its own way; on this CPU box each is a skip
 that says why (a GPU cannot be faulted here: the GPU branch ran on a lent H100, see results/reference/)."""
 
-import csv
 import os
 
 import pytest
 
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, crashmatrix, rows_of
 
 torch = pytest.importorskip("torch")
 
@@ -18,8 +17,7 @@ def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path)
     r = crashmatrix("run", os.path.join(ROOT, "matrix", "gpu.yaml"), "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker]",
                     "--jobs", "2", "--out", out, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    with open(out / "results.csv", newline="") as f:
-        rows = {row["mode"]: row for row in csv.DictReader(f)}
+    rows = {row["mode"]: row for row in rows_of(out)}
     assert set(rows) == set(EXPECTED_ON_GPU)
     for mode, row in rows.items():
         if torch.cuda.is_available():

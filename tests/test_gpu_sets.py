@@ -3,10 +3,9 @@
 No GPU here: what is checked is the assignment through CUDA_VISIBLE_DEVICES, which needs none. Untested on real GPUs.
 """
 
-import csv
 
 import pytest
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 from probes.ddp import world_size_for
 from runner.errors import BadInput
@@ -34,8 +33,7 @@ def test_gpus_per_cell_gives_running_cells_disjoint_sets(tmp_path):
                        cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "; 2 at a time;" in proc.stdout  # capped at len(gpus) // per_cell
-    with open(tmp_path / "run" / "results.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = rows_of(tmp_path / "run")
     assert [r["outcome"] for r in rows] == ["pass"] * 4
     assert sorted(r["gpu"] for r in rows) == ["0,1", "0,1", "2,3", "2,3"]
     gpu = {r["i"]: r["gpu"] for r in rows}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, crashmatrix, rows_of
 
 APP = "examples/ocr_app/train.py"
 LOADERS = ("train", "val", "test", "predict")
@@ -110,7 +110,6 @@ def test_a_good_tiny_app_gets_knobs_only(tmp_path):
 def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(tmp_path):
     """init's matrix for the real Hydra + Lightning app, cut to two spawn cells: no cell is lost to an
     argument the app does not know, a keys axis reaches every loader, knobs never arrive as arguments."""
-    import csv
 
     matrix, run = tmp_path / "m.yaml", tmp_path / "run"
     assert init(matrix).returncode == 0
@@ -121,8 +120,7 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
     done = crashmatrix("run", matrix, *one_value, "strategy=full", "+params.stages=[fit]",
                        "+params.trainer.max_steps=2", "--jobs", "2", "--out", run, cwd=ROOT, timeout=900)
     assert done.returncode == 0, done.stderr
-    with open(run / "results.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = rows_of(run)
     assert sorted(r["num_workers"] for r in rows) == ["0", "2"]
     for row in rows:
         cell = run / row["log_dir"]

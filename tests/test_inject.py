@@ -2,21 +2,15 @@
 arguments; `{values, keys}` axes; metrics for an external program. Real processes, real torch
 (tests/apps/knob_probe_app.py), real YAML."""
 
-import csv
 import json
 import os
 import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, can_unshare_mounts, crashmatrix, rows_of, run_rows
 
 APP = os.path.join(ROOT, "tests", "apps", "knob_probe_app.py")
-
-
-def _rows(run) -> list[dict]:
-    with open(run / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def _observed(run, row) -> dict:
@@ -41,9 +35,7 @@ axes:
   wandb: [offline]
   loader_workers: {{values: [3], keys: [val.num_workers, +extra.workers]}}
 """)
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    rows = {r["num_workers"]: r for r in _rows(tmp_path / "run")}
+    rows = {r["num_workers"]: r for r in run_rows(path, tmp_path)}
     assert [r["outcome"] for r in rows.values()] == ["pass", "pass"], [r["error"] for r in rows.values()]
     for row in rows.values():
         seen = _observed(tmp_path / "run", row)
@@ -85,7 +77,7 @@ axes:
         path = write(f"m-{inject}.yaml", text + f"inject: {inject}\n")
         proc = crashmatrix("run", path, "--out", tmp_path / inject, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
-        (row,) = _rows(tmp_path / inject)
+        (row,) = rows_of(tmp_path / inject)
         assert row["outcome"] == "pass", row["error"]
         seen[inject] = json.loads((tmp_path / inject / row["log_dir"] / "stdout.log").read_text())
         if inject == "true":
@@ -106,9 +98,7 @@ if __name__ == "__main__":
 """)
     path = write("m.yaml", f"name: bad\ncommand: [python, {script}]\ninject: true\n"
                            "axes:\n  start_method: [spawn]\n  sharing_strategy: [no_such_strategy]\n")
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "run")
+    (row,) = run_rows(path, tmp_path)
     assert row["outcome"] == "pass", row["error"]
     cell = tmp_path / "run" / row["log_dir"]
     assert (cell / "stdout.log").read_text() == "spawn file_descriptor\n"
@@ -117,10 +107,27 @@ if __name__ == "__main__":
     assert "crashmatrix inject: start_method=spawn is the cell's knob; the program's set_start_method('fork') is ignored" in err
 
 
-def _can_unshare_mounts() -> bool:
-    if os.geteuid() != 0:
-        return False
-    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+def test_after_import_runs_each_callback_once_in_order_from_one_finder(tmp_path):
+    # stackdump and injection both wait for torch through runner/importhook.py: one finder, each
+    # callback once and in order, a failing one said without stopping the import.
+    (tmp_path / "watched.py").write_text("VALUE = 7\n")
+    code = """
+import sys
+from runner import importhook
+seen = []
+importhook.after_import("watched", lambda m: seen.append(("first", m.VALUE)), print)
+importhook.after_import("watched", lambda m: 1 / 0, lambda m, e: seen.append(("said", type(e).__name__)))
+importhook.after_import("watched", lambda m: seen.append(("second", m.VALUE)), print)
+import watched
+import watched
+importhook.after_import("watched", lambda m: seen.append(("late", m.VALUE)), print)
+finders = sum(type(f).__name__ == "_AfterImport" for f in sys.meta_path)
+print(seen, finders)
+"""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[('first', 7), ('said', 'ZeroDivisionError'), ('second', 7), ('late', 7)] 1"
 
 
 def test_shm_mb_gives_an_unmodified_program_the_real_small_shm_failure(tmp_path, write):
@@ -135,10 +142,8 @@ axes:
   shm_mb: [8]
   num_workers: [2]
 """)
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "run")
-    if not _can_unshare_mounts():
+    (row,) = run_rows(path, tmp_path)
+    if not can_unshare_mounts():
         assert row["outcome"] == "skip" and "shm_mb=8: cannot make a private mount namespace" in row["error"]
         return
     # torch allocates shm with posix_fallocate: ENOSPC in the worker, re-raised by the main process.

@@ -1,9 +1,8 @@
 """`run --max-failures N`: no new run once N runs have failed; running ones end; `--resume` completes the run."""
 
-import csv
 from collections import Counter
 
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 # 32 cells of a tiny plain-Python program (no torch): b=3 dies by SIGSEGV, a=0 b=2 exits 3; 9 failing cells.
 MATRIX = """\
@@ -17,18 +16,13 @@ timeout: 60
 FAILING = ("fail", "crash")
 
 
-def _rows(run):
-    with open(run / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def _resume_completes(tmp_path, run):
     resumed = crashmatrix("run", "--resume", run, cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert "stopped early" not in resumed.stdout
-    counts = Counter((r["cell_id"], r["repeat"]) for r in _rows(run))
+    counts = Counter((r["cell_id"], r["repeat"]) for r in rows_of(run))
     assert len(counts) == 32 and set(counts.values()) == {1}
-    assert sum(r["outcome"] in FAILING for r in _rows(run)) == 9
+    assert sum(r["outcome"] in FAILING for r in rows_of(run)) == 9
 
 
 def test_max_failures_stops_with_exactly_n_failing_runs_and_resume_completes_it(tmp_path):
@@ -36,7 +30,7 @@ def test_max_failures_stops_with_exactly_n_failing_runs_and_resume_completes_it(
     run = tmp_path / "run"
     proc = crashmatrix("run", "m.yaml", "--out", run, "--max-failures", "3", "--jobs", "1", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    rows = _rows(run)
+    rows = rows_of(run)
     # In matrix order the third failing run is the 8th run (a=0 b=2, a=0 b=3, a=1 b=3): nothing after it.
     assert [r["outcome"] for r in rows].count("pass") == 5 and len(rows) == 8
     assert sum(r["outcome"] in FAILING for r in rows) == 3
@@ -51,7 +45,7 @@ def test_max_failures_with_two_jobs_lets_the_running_cell_end(tmp_path):
     run = tmp_path / "run"
     proc = crashmatrix("run", "m.yaml", "--out", run, "--max-failures", "3", "--jobs", "2", "--strict", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr  # --strict: failing cells ran
-    rows = _rows(run)
+    rows = rows_of(run)
     failing = sum(r["outcome"] in FAILING for r in rows)
     # The third failure stops new starts; the one other run in flight then ends normally and may fail too.
     assert 3 <= failing <= 3 + (2 - 1), [(r["a"], r["b"], r["outcome"]) for r in rows]
@@ -63,7 +57,7 @@ def test_max_failures_not_reached_is_an_ordinary_run(tmp_path):
     (tmp_path / "m.yaml").write_text(MATRIX)
     proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--max-failures", "10", "axes.a=[0,1]", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert len(_rows(tmp_path / "run")) == 8 and "stopped early" not in proc.stdout
+    assert len(rows_of(tmp_path / "run")) == 8 and "stopped early" not in proc.stdout
 
 
 def test_max_failures_bad_values_exit_2(tmp_path):

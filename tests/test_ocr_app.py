@@ -3,9 +3,7 @@ and failure come out as a user would read them, and the knobs reach its DataLoad
 
 from __future__ import annotations
 
-import csv
-
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, crashmatrix, rows_of
 
 # The app's own config has no workers anywhere: only the forced num_workers knob gives its loaders
 # workers, so a worker_crash proves the knob arrived. Pairwise over three two-valued axes holds every
@@ -42,8 +40,7 @@ def test_planted_crash_and_failure_under_forced_workers(tmp_path):
     matrix.write_text(MATRIX)
     done = crashmatrix("run", matrix, "--jobs", "2", "--out", run, cwd=tmp_path, timeout=900)
     assert done.returncode == 0, done.stderr
-    with open(run / "results.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = rows_of(run)
     assert {expected(r) for r in rows} == {"pass", "fail", "worker_crash"}
     for row in rows:
         log = (run / row["log_dir"] / "stderr.log").read_text(errors="replace")[-3000:]
@@ -66,13 +63,10 @@ def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_
     import os
     import shutil
     import subprocess
-    import sys
 
-    from test_wheel import _fresh_venv, _wheel
+    from installed import install_wheel
 
-    python = _fresh_venv(tmp_path)
-    subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q", _wheel(tmp_path)],
-                   check=True, capture_output=True)
+    install_wheel(tmp_path)
     work = tmp_path / "project"
     shutil.copytree(os.path.join(ROOT, "examples", "ocr_app"), work,
                     ignore=shutil.ignore_patterns("matrix.yaml", "*.md", "outputs", "__pycache__"))
@@ -92,7 +86,6 @@ def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_
     ran = cli("run", "crashmatrix.yaml", *one_value, "+axes.fault.worker_segv=[true]", "strategy=full",
               "+params.stages=[fit]", "--jobs", "2", "--out", "run")
     assert ran.returncode == 0, ran.stderr
-    with open(work / "run" / "results.csv") as f:
-        outcomes = {r["num_workers"]: (r["outcome"], r["signal"]) for r in csv.DictReader(f)}
+    outcomes = {r["num_workers"]: (r["outcome"], r["signal"]) for r in rows_of(work / "run")}
     # The planted segfault needs a worker; only the forced knob gives the app's loaders one.
     assert outcomes == {"0": ("pass", ""), "2": ("worker_crash", "SIGSEGV")}, outcomes

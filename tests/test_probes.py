@@ -1,9 +1,7 @@
-"""The probes, each run for real in a fresh process, as a cell's child runs them.
-
-The driver below does what the engine's child does before a probe (faulthandler,
-knobs.apply, then main) and prints the metrics as JSON; a Skip, a NonFinite or
-a real crash surfaces the way a user would see it (traceback, exit status).
-Small steps and images throughout: the whole file must stay quick on 2 cores.
+"""The probes, each run for real in a fresh process by the cell's own child (`python -m runner.child
+cell.json`, as engine.build_launch starts it): a Skip, a NonFinite or a real crash surfaces the way a
+user would see it (report.json, stderr.log, exit status). Small steps and images throughout: the whole
+file must stay quick on 2 cores.
 """
 
 from __future__ import annotations
@@ -18,27 +16,28 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import can_unshare_mounts
 
-DRIVER = """
-import faulthandler, json, sys
-faulthandler.enable()
-from runner import knobs
-import probes
-name, params = sys.argv[1], json.loads(sys.argv[2])
-knobs.apply(params)
-print(json.dumps(probes.load(name).main(params)))
-"""
+ROOT = Path(__file__).resolve().parents[1]
 
 # Every cell: one intra-op thread (the box is small and shared; more threads only contend).
 BASE = {"num_threads": 1}
 
 
 def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag: str | None = None):
-    """Run probe `name` in a fresh interpreter with cwd=tmp_path; return (rc, metrics|None, stdout, stderr)."""
+    """Run probe `name` through runner.child with cwd=tmp_path (the cell's folder), as the engine does.
+
+    Returns (rc, report, stdout, stderr): report is the child's report.json ({"status": "ok", "metrics":
+    ...}, "skip"/"nan" with the reason), None when the process died before writing it.
+    """
+    report = tmp_path / "report.json"
+    spec = tmp_path / "cell.json"
+    spec.write_text(json.dumps({"probe": name, "params": {**BASE, **params}, "report": str(report)}))
     env = dict(os.environ)
     env.update(
         PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+        CRASHMATRIX_CELL_DIR=str(tmp_path),
+        CRASHMATRIX_REPORT=str(report),
         WANDB_DIR=str(tmp_path),
         WANDB_CACHE_DIR=str(tmp_path / "wandb-cache"),
         WANDB_CONFIG_DIR=str(tmp_path / "wandb-config"),
@@ -47,17 +46,20 @@ def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag
         CRASHMATRIX_TEST_TAG=tag or "",
     )
     env.pop("WANDB_MODE", None)  # the probe's `wandb` parameter decides
-    proc = subprocess.run(
-        [sys.executable, "-c", DRIVER, name, json.dumps({**BASE, **params})],
-        cwd=tmp_path, env=env, capture_output=True, timeout=timeout,
-    )
+    proc = subprocess.run([sys.executable, "-m", "runner.child", str(spec)],
+                          cwd=tmp_path, env=env, capture_output=True, timeout=timeout)
     # torch's worker signal handler writes its message with the trailing NUL
     stdout = proc.stdout.decode(errors="replace")
     stderr = proc.stderr.decode(errors="replace").replace("\0", "")
-    metrics = None
-    if proc.returncode == 0:
-        metrics = json.loads(stdout.strip().splitlines()[-1])
-    return proc.returncode, metrics, stdout, stderr
+    written = json.loads(report.read_text()) if report.exists() else None
+    return proc.returncode, written, stdout, stderr
+
+
+def metrics_of(name: str, params: dict, tmp_path: Path, **kwargs) -> tuple[dict, str]:
+    """(metrics, stderr) of a probe run that must pass."""
+    rc, report, _, err = run_probe(name, params, tmp_path, **kwargs)
+    assert rc == 0 and report is not None and report["status"] == "ok", (rc, report, err[-2000:])
+    return report["metrics"], err
 
 
 def processes_tagged(tag: str) -> list[int]:
@@ -109,8 +111,7 @@ def test_the_workload_probes_document_the_common_params_without_importing_torch(
 
 
 def test_cuda_basics_runs_on_cpu(tmp_path):
-    rc, m, _, err = run_probe("cuda_basics", {"device": "cpu", "steps": 2}, tmp_path)
-    assert rc == 0, err
+    m, _ = metrics_of("cuda_basics", {"device": "cpu", "steps": 2}, tmp_path)
     assert COMMON_METRICS <= set(m) and m["steps"] == 2 and m["device"] == "cpu"
 
 
@@ -120,14 +121,14 @@ def test_device_cuda_without_cuda_is_a_skip(tmp_path):
 
     if torch.cuda.is_available():
         pytest.skip("this box has CUDA")
-    rc, _, _, err = run_probe("cuda_basics", {"device": "cuda"}, tmp_path)
-    assert rc != 0
-    assert "probes.Skip: device=cuda but torch.cuda.is_available() is False" in err
+    rc, report, _, err = run_probe("cuda_basics", {"device": "cuda"}, tmp_path)
+    reason = "device=cuda but torch.cuda.is_available() is False"
+    assert rc == 0 and report == {"status": "skip", "reason": reason}, (rc, report, err)
+    assert f"crashmatrix: skip: {reason}" in err
 
 
 def test_model_bf16_mixed_on_cpu(tmp_path):
-    rc, m, _, err = run_probe("model", {"steps": 3, "image_size": 32, "precision": "bf16-mixed"}, tmp_path)
-    assert rc == 0, err
+    m, _ = metrics_of("model", {"steps": 3, "image_size": 32, "precision": "bf16-mixed"}, tmp_path)
     assert m["precision"] == "cpu-autocast-bfloat16" and m["steps"] == 3
 
 
@@ -135,8 +136,7 @@ def test_model_bf16_mixed_on_cpu(tmp_path):
 
 
 def test_train_plain(tmp_path):
-    rc, m, _, err = run_probe("train", {"steps": 4, "val_steps": 1, "image_size": 32}, tmp_path)
-    assert rc == 0, err
+    m, _ = metrics_of("train", {"steps": 4, "val_steps": 1, "image_size": 32}, tmp_path)
     assert COMMON_METRICS <= set(m)
     assert m["steps"] == 4 and m["final_loss"] > 0 and m["wandb"] == "disabled"
 
@@ -146,8 +146,7 @@ def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
               "pin_memory": True, "persistent_workers": True, "prefetch_factor": 4,
               "data": "files", "samples": 32, "wandb": "offline"}
     tag = uuid.uuid4().hex
-    rc, m, _, err = run_probe("train", params, tmp_path, tag=tag)
-    assert rc == 0, err
+    m, err = metrics_of("train", params, tmp_path, tag=tag)
     assert m["num_workers"] == 2 and m["start_method"] == "fork"
     assert m["pin_memory_effective"] is False  # no accelerator here: torch warns and does not pin
     assert "no accelerator is found" in err
@@ -164,9 +163,9 @@ def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
 
 
 def test_inject_nan_ends_as_nonfinite(tmp_path):
-    rc, _, _, err = run_probe("train", {"steps": 4, "image_size": 32, "inject_nan_at": 1}, tmp_path)
-    assert rc != 0
-    assert "probes.NonFinite: loss is nan at step 1" in err
+    rc, report, _, err = run_probe("train", {"steps": 4, "image_size": 32, "inject_nan_at": 1}, tmp_path)
+    assert rc == 1 and report == {"status": "nan", "reason": "loss is nan at step 1"}, (rc, report, err)
+    assert "crashmatrix: non-finite: loss is nan at step 1" in err
 
 
 # ------------------------------------------------------------------ data path failures
@@ -177,8 +176,8 @@ FD_CELL = {"sharing_strategy": "file_descriptor", "rlimit.nofile": 128, "num_wor
 
 
 def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
-    rc, _, _, err = run_probe("dataloader", FD_CELL, tmp_path)
-    assert rc == 1, err
+    rc, report, _, err = run_probe("dataloader", FD_CELL, tmp_path)
+    assert rc == 1 and report is None, err
     assert "Too many open files" in err or "received 0 items of ancdata" in err, err[-2000:]
 
 
@@ -186,33 +185,26 @@ def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
                          ids=["file_system", "high_nofile"])
 def test_fd_cell_twins_pass(tmp_path, twin):
     tag = uuid.uuid4().hex
-    rc, m, _, err = run_probe("dataloader", {**FD_CELL, **twin}, tmp_path, tag=tag)
-    assert rc == 0, err[-2000:]
+    m, _ = metrics_of("dataloader", {**FD_CELL, **twin}, tmp_path, tag=tag)
     assert m["held_batches"] == 40 and m["sharing_strategy"] == twin.get("sharing_strategy", "file_descriptor")
     # file_system starts torch_shm_manager; it must not outlive the cell
     assert processes_tagged(tag) == []
 
 
-def _can_unshare_mounts() -> bool:
-    if os.geteuid() != 0:
-        return False
-    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(not _can_unshare_mounts(), reason="needs root (a private mount namespace for /dev/shm)")
+@pytest.mark.skipif(not can_unshare_mounts(), reason="needs root (a private mount namespace for /dev/shm)")
 def test_small_shm_fails_in_the_worker(tmp_path):
     # 4 samples x 4 tensors x 1 MiB = 16 MiB per batch against an 8 MiB /dev/shm
-    rc, _, _, err = run_probe("dataloader", {"shm_mb": 8, "num_workers": 2, "tensor_kb": 1024,
-                                             "tensors_per_sample": 4, "batch_size": 4, "steps": 4}, tmp_path)
-    assert rc == 1
+    rc, report, _, err = run_probe("dataloader", {"shm_mb": 8, "num_workers": 2, "tensor_kb": 1024,
+                                                  "tensors_per_sample": 4, "batch_size": 4, "steps": 4}, tmp_path)
+    assert rc == 1 and report is None
     # torch allocates shm with posix_fallocate, so a full /dev/shm is ENOSPC in the worker, not SIGBUS
     assert "unable to allocate shared memory(shm) for file" in err, err[-2000:]
     assert "No space left on device" in err
 
 
 def test_worker_segfault_is_reported_by_the_main_process(tmp_path):
-    rc, _, _, err = run_probe("dataloader", {"num_workers": 2, "steps": 3, "worker_fault": "segv"}, tmp_path)
-    assert rc == 1  # the main process exits normally: the class must come from stderr
+    rc, report, _, err = run_probe("dataloader", {"num_workers": 2, "steps": 3, "worker_fault": "segv"}, tmp_path)
+    assert rc == 1 and report is None  # the main process exits normally: the class must come from stderr
     assert "ERROR: Unexpected segmentation fault encountered in worker." in err
     assert "is killed by signal: Segmentation fault." in err
 
@@ -223,16 +215,15 @@ DDP_CELL = {"steps": 3, "image_size": 32, "width": 8, "batch_size": 2, "start_me
 
 
 def test_ddp_two_ranks_train(tmp_path):
-    rc, m, _, err = run_probe("ddp", DDP_CELL, tmp_path)
-    assert rc == 0, err[-2000:]
+    m, _ = metrics_of("ddp", DDP_CELL, tmp_path)
     assert m["world_size"] == 2 and m["backend"] == "gloo" and m["steps"] == 3
     assert not list(tmp_path.glob("ddp-*")), "the ranks' scratch folder was left behind"
 
 
 def test_ddp_killed_rank_names_the_signal_and_leaves_no_rank(tmp_path):
     tag = uuid.uuid4().hex
-    rc, _, _, err = run_probe("ddp", {**DDP_CELL, "kill_rank": 1, "kill_signal": "SIGSEGV"}, tmp_path, tag=tag)
-    assert rc == 1
+    rc, report, _, err = run_probe("ddp", {**DDP_CELL, "kill_rank": 1, "kill_signal": "SIGSEGV"}, tmp_path, tag=tag)
+    assert rc == 1 and report is None
     assert "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV" in err
     assert "Fatal Python error: Segmentation fault" in err  # the rank's own faulthandler
     assert processes_tagged(tag) == []

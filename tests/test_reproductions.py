@@ -1,21 +1,11 @@
 """Real PyTorch failures reproduced on this CPU machine through the real command line, each in exactly
 the cells that should fail, classified by PyTorch's own message."""
 
-import csv
 import os
 
 import pytest
 
-from conftest import ROOT, crashmatrix, processes_with
-
-
-def rows(run_dir):
-    with open(run_dir / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def can_unshare_mounts() -> bool:
-    return os.geteuid() == 0 and os.system("unshare -m true 2>/dev/null") == 0
+from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of, run_rows
 
 
 @pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root and unshare -m")
@@ -24,7 +14,7 @@ def test_dataloader_matrix_fails_in_exactly_the_predicted_cells(tmp_path):
                        "axes.start_method=[fork]", "axes.pin_memory=[false]",
                        "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    got = rows(tmp_path / "run")
+    got = rows_of(tmp_path / "run")
     assert len(got) == 16
     for r in got:
         workers = r["num_workers"] == "2"
@@ -55,7 +45,7 @@ timeout: 120
 """)
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    for r in rows(tmp_path / "run"):
+    for r in rows_of(tmp_path / "run"):
         want = {"segv": "SIGSEGV", "bus": "SIGBUS"}[r["worker_fault"]]
         assert (r["outcome"], r["signal"], r["exit_code"]) == ("worker_crash", want, "1"), r
         assert "DataLoader worker (pid" in r["error"] and "is killed by signal" in r["error"]
@@ -65,7 +55,7 @@ def test_a_ddp_rank_killed_by_a_signal_is_a_worker_crash_and_no_rank_is_left(tmp
     proc = crashmatrix("run", os.path.join(ROOT, "matrix", "ddp.yaml"), "axes.start_method=[spawn]",
                        "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    got = {(r["kill_rank"], r["kill_signal"]): r for r in rows(tmp_path / "run")}
+    got = {(r["kill_rank"], r["kill_signal"]): r for r in rows_of(tmp_path / "run")}
     assert got[("-1", "SIGSEGV")]["outcome"] == "pass", got[("-1", "SIGSEGV")]["error"]
     for sig in ("SIGSEGV", "SIGBUS"):
         r = got[("1", sig)]
@@ -87,9 +77,7 @@ axes:
   precision: [bf16-mixed]
 timeout: 240
 """)
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    (r,) = rows(tmp_path / "run")
+    (r,) = run_rows(path, tmp_path)
     assert r["outcome"] == "pass", r["error"]
     assert int(r["steps"]) == 4 and float(r["steps_per_s"]) > 0 and float(r["final_loss"]) > 0
     cell_dir = tmp_path / "run" / r["log_dir"]
@@ -100,9 +88,7 @@ timeout: 240
 
 def test_a_non_finite_loss_in_a_ddp_rank_is_nan_not_fail(tmp_path, write):
     path = write("n.yaml", "name: ddpnan\nprobe: ddp\nparams: {steps: 4, num_threads: 1}\naxes:\n  nan_rank: [1]\ntimeout: 180\n")
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    (r,) = rows(tmp_path / "run")
+    (r,) = run_rows(path, tmp_path)
     assert (r["outcome"], r["error"]) == ("nan", "rank 1 loss is nan at step 2"), r
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
@@ -114,7 +100,7 @@ def test_model_and_hardware_probes_as_cells_and_cuda_asked_on_a_cpu_box_is_a_ski
                                       f"axes:\n  device: [cpu, cuda]\n  precision: [\"32\", bf16-mixed]\ntimeout: 120\n")
         proc = crashmatrix("run", path, "--out", tmp_path / probe, "--jobs", "2", cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
-        for r in rows(tmp_path / probe):
+        for r in rows_of(tmp_path / probe):
             if r["device"] == "cpu":
                 assert r["outcome"] == "pass" and int(r["steps"]) == 2, (probe, r)
             else:

@@ -7,7 +7,7 @@ import shutil
 from collections import Counter
 
 import pytest
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 # b=2 dies by SIGSEGV while the file `flaky` exists in the working directory: delete it and the cell passes.
 MATRIX = """\
@@ -18,11 +18,6 @@ axes:
   b: [0, 1, 2]
 timeout: 60
 """
-
-
-def _rows(run):
-    with open(os.path.join(run, "results.csv"), newline="") as f:
-        return list(csv.DictReader(f))
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +33,7 @@ def finished(tmp_path_factory):
 
 def _first_run(tmp_path, finished):
     shutil.copytree(finished, tmp_path / "run")
-    failing = {r["cell_id"]: (r["a"], r["b"]) for r in _rows(tmp_path / "run") if r["outcome"] != "pass"}
+    failing = {r["cell_id"]: (r["a"], r["b"]) for r in rows_of(tmp_path / "run") if r["outcome"] != "pass"}
     assert sorted(failing.values()) == [("0", "2"), ("1", "1"), ("1", "2"), ("2", "2")]
     return failing
 
@@ -47,7 +42,7 @@ def test_rerun_failing_runs_exactly_the_failing_cells_with_the_new_repeats_and_c
     failing = _first_run(tmp_path, finished)  # the `flaky` file is not in tmp_path: the SIGSEGV cells pass now
     proc = crashmatrix("rerun", "run", "--failing", "repeats=3", "--out", "again", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    counts = Counter((r["cell_id"], r["repeat"]) for r in _rows(tmp_path / "again"))
+    counts = Counter((r["cell_id"], r["repeat"]) for r in rows_of(tmp_path / "again"))
     assert set(counts) == {(cid, str(k)) for cid in failing for k in range(3)} and set(counts.values()) == {1}
     assert "repeats: 3" in (tmp_path / "again" / "matrix.yaml").read_text()
 
@@ -63,11 +58,11 @@ def test_resume_of_a_stopped_rerun_completes_only_its_cells(tmp_path, finished):
     (tmp_path / "flaky").write_text("")
     proc = crashmatrix("rerun", "run", "--failing", "--out", "again", "--max-failures", "1", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert len(_rows(tmp_path / "again")) == 1 and "stopped early after 1 failing runs" in proc.stdout
+    assert len(rows_of(tmp_path / "again")) == 1 and "stopped early after 1 failing runs" in proc.stdout
     assert json.loads((tmp_path / "again" / "rerun.json").read_text())["cell_ids"] == sorted(failing)
     resumed = crashmatrix("run", "--resume", "again", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert sorted(r["cell_id"] for r in _rows(tmp_path / "again")) == sorted(failing)
+    assert sorted(r["cell_id"] for r in rows_of(tmp_path / "again")) == sorted(failing)
 
 
 def test_rerun_without_failing_runs_every_cell_into_a_default_directory_beside_the_run(tmp_path, finished):
@@ -75,7 +70,7 @@ def test_rerun_without_failing_runs_every_cell_into_a_default_directory_beside_t
     proc = crashmatrix("rerun", "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     [new] = [d for d in os.listdir(tmp_path) if d.startswith("tiny-rerun-")]
-    assert Counter(r["cell_id"] for r in _rows(tmp_path / new)) == Counter(r["cell_id"] for r in _rows(tmp_path / "run"))
+    assert Counter(r["cell_id"] for r in rows_of(tmp_path / new)) == Counter(r["cell_id"] for r in rows_of(tmp_path / "run"))
 
 
 def test_rerun_bad_input_and_nothing_to_rerun(tmp_path):

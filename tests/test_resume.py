@@ -1,6 +1,5 @@
 """A controller killed with SIGKILL loses at most the runs in flight; Ctrl-C stops everything within 2 s."""
 
-import csv
 import os
 import signal
 import subprocess
@@ -8,7 +7,7 @@ import sys
 import time
 from collections import Counter
 
-from conftest import ROOT, crashmatrix, processes_with
+from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 # Cells that take a moment each (a real sleep in the child, not in the test), some of them crashing.
 MATRIX = """\
@@ -38,24 +37,19 @@ def _wait_for_progress(proc, n: int) -> list[str]:
     raise AssertionError("the run ended before " + str(n) + " runs: " + "".join(lines))
 
 
-def _rows(tmp_path):
-    with open(tmp_path / "run" / "results.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
 def test_sigkill_mid_run_then_resume_finds_every_run_exactly_once(tmp_path):
     (tmp_path / "slow.yaml").write_text(MATRIX)
     proc = _start(tmp_path, "--jobs", "2")
     _wait_for_progress(proc, 5)
     proc.kill()
     proc.wait()
-    done_before = len(_rows(tmp_path))
+    done_before = len(rows_of(tmp_path / "run"))
     assert 5 <= done_before < 16
 
     resumed = crashmatrix("run", "--resume", tmp_path / "run", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{done_before} already done" in resumed.stdout
-    rows = _rows(tmp_path)
+    rows = rows_of(tmp_path / "run")
     counts = Counter((r["cell_id"], r["repeat"]) for r in rows)
     assert len(counts) == 16 and set(counts.values()) == {1}
     assert sorted(r["outcome"] for r in rows if r["i"] == "3") == ["crash", "crash"]
@@ -73,7 +67,7 @@ def test_a_result_json_whose_row_was_lost_is_recovered_not_rerun(tmp_path):
     resumed = crashmatrix("run", "--resume", tmp_path / "run", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert "0 runs" not in resumed.stdout
-    rows = _rows(tmp_path)
+    rows = rows_of(tmp_path / "run")
     assert len(rows) == 8 and len({r["cell_id"] for r in rows}) == 8
     assert "[1/" not in resumed.stdout  # nothing needed running again
 
@@ -90,5 +84,5 @@ def test_ctrl_c_stops_every_child_keeps_what_finished_and_exits_130(tmp_path):
     assert elapsed < 2.0, f"took {elapsed:.2f} s to stop"
     assert "interrupted" in err and "--resume" in err
     assert "of 16 (interrupted" in out  # the summary so far
-    assert len(_rows(tmp_path)) >= 2
+    assert len(rows_of(tmp_path / "run")) >= 2
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []

@@ -4,14 +4,9 @@ import csv
 import os
 import sys
 
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, crashmatrix, rows_of, run_rows
 
 APPS = os.path.join(ROOT, "tests", "apps")
-
-
-def rows(run_dir):
-    with open(os.path.join(run_dir, "results.csv"), newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def test_fd_exhaustion_repeated_8_times_has_one_outcome_signal_and_signature(tmp_path, write):
@@ -30,7 +25,7 @@ timeout: 120
 """)
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    got = rows(tmp_path / "run")
+    got = rows_of(tmp_path / "run")
     assert len(got) == 8
     assert {(r["outcome"], r["signal"], r["signature"]) for r in got} == {("fail", "", "fd_exhaustion")}, \
         [(r["outcome"], r["error"]) for r in got]
@@ -56,7 +51,7 @@ timeout: 60
 """)
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    by_mode = {r["mode"]: r for r in rows(tmp_path / "run")}
+    by_mode = {r["mode"]: r for r in rows_of(tmp_path / "run")}
     assert by_mode["ok"]["outcome"] == "pass"
     assert (by_mode["raise"]["outcome"], by_mode["raise"]["error"]) == \
         ("fail", "ValueError: the job failed on purpose (mode=raise)")
@@ -76,9 +71,7 @@ axes:
   devices: [0]
 timeout: 120
 """)
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    (r,) = rows(tmp_path / "run")
+    (r,) = run_rows(path, tmp_path)
     assert r["outcome"] == "fail"
     assert r["error"].startswith("lightning_fabric.utilities.exceptions.MisconfigurationException: `Trainer(devices=0)`")
     assert r["signature"] == r["error"]
@@ -124,7 +117,7 @@ timeout: 60
         lines = list(csv.reader(f))
     assert lines[0] == header  # the old header kept, and every row as wide as it
     assert len(lines) == 5 and {len(line) for line in lines} == {len(header)}
-    assert {(r["i"], r["outcome"], r["error"]) for r in rows(tmp_path / "old")} == {("0", "pass", ""), ("1", "fail", "boom")}
+    assert {(r["i"], r["outcome"], r["error"]) for r in rows_of(tmp_path / "old")} == {("0", "pass", ""), ("1", "fail", "boom")}
 
     for verb in (["report", tmp_path / "old"], ["report", tmp_path / "old", "--by", "i"], ["explain", tmp_path / "old"]):
         proc = crashmatrix(*verb, cwd=tmp_path)

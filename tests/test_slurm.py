@@ -3,8 +3,8 @@ the same outcomes and signals as locally; a job cancelled with scancel mid-run, 
 
 import os
 
-from conftest import crashmatrix, processes_with
-from test_executors import SCRIPT, matrix_text, outcomes, rows_of, start_until_holding
+from conftest import crashmatrix, processes_with, rows_of
+from test_executors import SCRIPT, matrix_text, outcomes, start_until_holding
 
 EXPECTED = [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
 

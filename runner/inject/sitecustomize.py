@@ -20,14 +20,21 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT_VAR = "CRASHMATRIX_INJECT_ROOT"
 
 
-def _load(filename: str, name: str):
-    # By path, under a private name: the user's own code may have a package called `runner`.
-    import importlib.util
+# The in-cell modules of runner/ are imported as this private package: the user's own code may
+# have a package called `runner`, and they still find each other (`from . import importhook`).
+_PACKAGE = "_crashmatrix"
 
-    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(_HERE), filename))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+
+def _load(name: str):
+    import importlib
+    import types
+
+    if _PACKAGE not in sys.modules:
+        # runner/__init__.py is not run: only the folder is borrowed.
+        package = types.ModuleType(_PACKAGE)
+        package.__path__ = [os.path.dirname(_HERE)]
+        sys.modules[_PACKAGE] = package
+    return importlib.import_module(f"{_PACKAGE}.{name}")
 
 
 def _skip(injection, reason: str) -> None:
@@ -49,9 +56,9 @@ def _apply() -> None:
     import json
 
     faulthandler.enable(all_threads=True)
-    _load("stackdump.py", "_crashmatrix_stackdump").install()  # stacks on a timeout; torch's crash backtrace
-    knobs = _load("knobs.py", "_crashmatrix_knobs")
-    injection = _load("injection.py", "_crashmatrix_injection")
+    _load("stackdump").install()  # stacks on a timeout; torch's crash backtrace
+    knobs = _load("knobs")
+    injection = _load("injection")
     params = json.loads(raw)
     # A spawned or forkserver worker (or the resource tracker) must not pick the start method again.
     argv = getattr(sys, "orig_argv", sys.argv)

@@ -1,0 +1,52 @@
+"""crashmatrix as a user installs it: a wheel built from this checkout, in a fresh venv of its own.
+
+Shared by test_wheel.py and test_ocr_app.py.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from conftest import ROOT
+
+
+def fresh_venv(tmp_path) -> str:
+    """A venv of the base interpreter, with a .pth pointing at this venv's site-packages.
+
+    Why the .pth: torch, hydra and the rest come from the test's own venv, since installing torch
+    takes minutes and the network may be absent. A plain path line appends that folder to sys.path
+    without processing its .pth files, so a crashmatrix installed there in editable mode (as `make`
+    does) stays out of sight: `runner` can only come from the wheel.
+    """
+    venv = tmp_path / "venv"
+    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(site, "crashmatrix-test-deps.pth"), "w") as f:
+        f.write(sysconfig.get_paths()["purelib"] + "\n")
+    return python
+
+
+def build_wheel(tmp_path) -> str:
+    # Built from a copy of the worktree's sources: pip leaves build/ and *.egg-info in the source folder.
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("runner", "probes"):
+        shutil.copytree(os.path.join(ROOT, name), src / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(os.path.join(ROOT, name), src / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(tmp_path / "dist"), str(src)], check=True, capture_output=True)
+    (wheel,) = os.listdir(tmp_path / "dist")
+    return str(tmp_path / "dist" / wheel)
+
+
+def install_wheel(tmp_path) -> str:
+    """The wheel installed (not editable) into a fresh venv under tmp_path/venv; its python."""
+    python = fresh_venv(tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q",
+                    build_wheel(tmp_path)], check=True, capture_output=True)
+    return python
