@@ -20,6 +20,7 @@ import sys
 import time
 
 from . import importhook
+from .atomic import write_json_atomic
 
 PREFIX = "crashmatrix inject:"
 
@@ -145,13 +146,6 @@ def metrics() -> dict:
     return out
 
 
-def write_json_atomic(path: str, data: dict) -> None:
-    tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, default=str)
-    os.replace(tmp, path)
-
-
 def write_metrics(path: str) -> None:
     """Merge the metrics into the report; what the program wrote there itself wins, and no status
     is added: the exit status alone decides the outcome."""
@@ -164,7 +158,7 @@ def write_metrics(path: str) -> None:
         report = {}
     own = report.get("metrics") if isinstance(report.get("metrics"), dict) else {}
     report["metrics"] = {**metrics(), **own}
-    write_json_atomic(path, report)
+    write_json_atomic(path, report, durable=False)  # the cell's own report: no fsync on the way out
 
 
 # --------------------------------------------------------------------------- wiring

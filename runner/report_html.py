@@ -15,6 +15,7 @@ from html import escape
 from runner.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
 from runner.compare import summarize_cells
 from runner.fingerprint import SUMMARY_FIELDS, one_line
+from runner.atomic import write_text_atomic
 from runner.outcome import ORDER, counts_as_failing, display_rank
 from runner.pivot import rate_text
 from runner.report import outcome_counts
@@ -202,11 +203,10 @@ def render(run_dir: str) -> str:
     parts.append(f'<p class="muted">From {escape(os.path.basename(csv_path))} in this directory.</p>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
 def write_html(run_dir: str) -> str:
     """Write run_dir/report.html (atomically) and return its path."""
     path = os.path.join(run_dir, "report.html")
-    tmp = os.path.join(run_dir, ".report.html.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render(run_dir))
-    os.replace(tmp, path)
+    write_text_atomic(path, render(run_dir), durable=False)
     return path
