@@ -62,7 +62,7 @@ def main() -> int:
                 f"{'yes' if ok else 'NO'}"
             )
     try:
-        load = "%.1f %.1f %.1f" % os.getloadavg()
+        load = "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
     except OSError:
         load = "?"
     print(f"\nworst time {worst_time:.2f} s with time_budget_s={args.budget}; "

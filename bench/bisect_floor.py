@@ -52,7 +52,7 @@ def main() -> int:
         for (j, n), i in index.items():
             misses[r, i] = chance(j, p) * (1 - p) ** n
     one_rule = np.zeros((len(clean_counts), len(index)))
-    for (j, n), i in index.items():
+    for (j, _n), i in index.items():
         one_rule[j, i] = 1
     res = linprog(
         cost,

@@ -154,7 +154,7 @@ class Precision:
         return f"{self.device_type}-autocast-{str(self.dtype).replace('torch.', '')}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cpu_autocast_supports(dtype) -> bool:
     import torch
 
@@ -221,7 +221,7 @@ class WandbRun:
         self.dir = None
         self.run_dir = None  # the run's files folder, kept after finish()
 
-    def __enter__(self) -> "WandbRun":
+    def __enter__(self) -> WandbRun:
         if self.mode == "disabled":
             return self
         import wandb

@@ -71,10 +71,10 @@ def synthetic_batch(batch_size: int, size: int, seed: int, offset: int = 0) -> d
 # ---------------------------------------------------------------------------- model
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _basic_block_class():
-    from torch import nn
     import torch.nn.functional as F
+    from torch import nn
 
     class BasicBlock(nn.Module):
         def __init__(self, cin, cout, stride):
@@ -106,11 +106,11 @@ def _head(fused: int):
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _model_class():
     import torch
-    from torch import nn
     import torch.nn.functional as F
+    from torch import nn
 
     BasicBlock = _basic_block_class()
 
@@ -124,7 +124,7 @@ def _model_class():
             self.stem = nn.Sequential(nn.Conv2d(3, w, 3, 2, 1, bias=False), nn.BatchNorm2d(w), nn.ReLU(inplace=True))
             self.stages = nn.ModuleList()
             cin = w
-            for i, c in enumerate(chans):
+            for _i, c in enumerate(chans):
                 self.stages.append(nn.Sequential(BasicBlock(cin, c, 2), BasicBlock(c, c, 1)))
                 cin = c
             inner = 2 * w
@@ -142,11 +142,11 @@ def _model_class():
                 h = stage(h)
                 feats.append(h)
             # top-down pathway
-            lat = [l(f) for l, f in zip(self.lateral, feats)]
+            lat = [lateral(f) for lateral, f in zip(self.lateral, feats)]
             for i in range(len(lat) - 2, -1, -1):
                 lat[i] = lat[i] + F.interpolate(lat[i + 1], size=lat[i].shape[-2:], mode="nearest")
             size = lat[0].shape[-2:]
-            outs = [F.interpolate(s(l), size=size, mode="nearest") for s, l in zip(self.smooth, lat)]
+            outs = [F.interpolate(smooth(level), size=size, mode="nearest") for smooth, level in zip(self.smooth, lat)]
             fused = torch.cat(outs, dim=1)
             # stage 1 is at 1/4 of the input; the two transposed convs bring it back to 1/1
             prob_logits = self.prob_head(fused)

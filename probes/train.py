@@ -104,8 +104,7 @@ def _to(batch: dict, device, non_blocking: bool) -> dict:
 
 def _cycle(loader):
     while True:
-        for batch in loader:
-            yield batch
+        yield from loader
 
 
 def _image_for_wandb(t):

@@ -19,8 +19,8 @@ from collections import Counter, defaultdict
 from runner import engine
 from runner.bisect_result import BisectInterrupted, BisectResult, Observation
 from runner.bisect_text import as_bisect_json, detail_lines
-from runner.delta_debug import bisect
 from runner.cell import Cell, CellRun, spell
+from runner.delta_debug import bisect
 from runner.errors import BadInput
 from runner.interrupts import catching
 from runner.outcome import is_failure, is_run_error

@@ -7,7 +7,6 @@ and for bisect.json, runner.bisect_matrix turns a real cell into an Observation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
 
 from runner.failure_rate import FailureRate
 from runner.outcome import is_failure
@@ -38,39 +37,39 @@ class Culprit:
     """One change of the answer and the evidence that it is needed."""
 
     change: str
-    tested: Tuple[str, ...]  # the changes applied in the run with this one undone
+    tested: tuple[str, ...]  # the changes applied in the run with this one undone
     runs: int  # runs of that configuration
     clean: int  # of which passed
-    others: Tuple[Tuple[Observation, int], ...] = ()  # non-pass, non-target outcomes seen there
+    others: tuple[tuple[Observation, int], ...] = ()  # non-pass, non-target outcomes seen there
 
 
 @dataclass(frozen=True)
 class OtherObservation:
     """A run that was neither a pass nor the target failure."""
 
-    changes: Tuple[str, ...]
+    changes: tuple[str, ...]
     observation: Observation
     count: int
 
 
 @dataclass(frozen=True)
 class BisectResult:
-    changes: Tuple[str, ...]  # every change from good to bad, caller's order
-    minimal: Tuple[str, ...]  # the answer, caller's order
-    target: Optional[Observation]  # None: the bad configuration never failed
+    changes: tuple[str, ...]  # every change from good to bad, caller's order
+    minimal: tuple[str, ...]  # the answer, caller's order
+    target: Observation | None  # None: the bad configuration never failed
     runs: int  # every run_once call, estimation and confirmation included
     repeats: int  # clean runs needed to believe a pass (final value)
     repeats_given: bool  # the caller fixed repeats (no estimation)
-    bad_rate: Optional[FailureRate]  # the bad configuration's own sample
-    pooled_rate: Optional[FailureRate]  # every configuration known to fail, pooled, when n was set
-    miss_per_test: Optional[float]  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
+    bad_rate: FailureRate | None  # the bad configuration's own sample
+    pooled_rate: FailureRate | None  # every configuration known to fail, pooled, when n was set
+    miss_per_test: float | None  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
     strategy: str  # "one-at-a-time" | "ddmin" | "" (no search)
     confirmed: bool  # the answer was seen to show the target (re-run unless repeats=1)
     confirm_runs: int
     partial: bool
     stop_reason: str  # "" | "max_runs" | "interrupted"
-    culprits: Tuple[Culprit, ...]
-    others: Tuple[OtherObservation, ...]
+    culprits: tuple[Culprit, ...]
+    others: tuple[OtherObservation, ...]
     good_fails: bool = False  # the good configuration itself showed the target
 
     @property

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import List, Mapping, Optional
+from collections.abc import Mapping
 
 from runner.bisect_result import BisectResult
 
 __all__ = ["summary_line", "rate_line", "detail_lines", "as_bisect_json"]
 
 
-def _name(change: str, values: Optional[Mapping[str, object]]) -> str:
+def _name(change: str, values: Mapping[str, object] | None) -> str:
     if values is None or change not in values:
         return change
     return f"{change}={values[change]}"
@@ -24,7 +24,7 @@ def _percent(x: float) -> str:
     return f"{pct:.{digits}f}%"
 
 
-def summary_line(result: BisectResult, values: Optional[Mapping[str, object]] = None) -> str:
+def summary_line(result: BisectResult, values: Mapping[str, object] | None = None) -> str:
     """One line for people, e.g. ``crash SIGSEGV needs start_method=fork +
     pin_memory=true; undoing any one passes (10/10 clean each); 17 runs``.
 
@@ -91,7 +91,7 @@ def rate_line(result: BisectResult) -> str:
     return line
 
 
-def detail_lines(result: BisectResult, values: Optional[Mapping[str, object]] = None) -> List[str]:
+def detail_lines(result: BisectResult, values: Mapping[str, object] | None = None) -> list[str]:
     """Summary, flakiness, and every other failure seen, one per line."""
     lines = [summary_line(result, values), rate_line(result)]
     for o in result.others:

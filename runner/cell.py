@@ -34,7 +34,7 @@ class Cell:
     cell_id: str = ""
 
     @staticmethod
-    def of(values: dict) -> "Cell":
+    def of(values: dict) -> Cell:
         return Cell(values=dict(values), cell_id=cell_id_of(values))
 
     def label(self, keys=None) -> str:

@@ -40,8 +40,8 @@ from runner.axis_values import value_orders
 from runner.errors import BadInput
 from runner.fingerprint import SUMMARY_FIELDS
 from runner.outcome import is_failure
-from runner.text import kind_text, shorten, table
 from runner.store import read_fingerprint, read_rows
+from runner.text import kind_text, shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
 

@@ -70,8 +70,8 @@ passing set of changes passes), the usual case for a conjunction of settings.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from runner.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
 from runner.failure_rate import (
@@ -100,13 +100,13 @@ STRATEGIES = ("auto", "one-at-a-time", "ddmin")
 class BisectSettings:
     """The caller's knobs of ``bisect`` (see there), checked on construction."""
 
-    repeats: Optional[int] = None
-    max_runs: Optional[int] = None
+    repeats: int | None = None
+    max_runs: int | None = None
     jobs: int = 1
     estimate_runs: int = DEFAULT_ESTIMATE_RUNS
     miss_chance: float = DEFAULT_MISS_CHANCE
     strategy: str = "auto"
-    confirm: Optional[bool] = None
+    confirm: bool | None = None
 
     def __post_init__(self) -> None:
         if self.repeats is not None and self.repeats < 1:
@@ -131,25 +131,25 @@ class _DeltaDebugger:
         self.order = {c: i for i, c in enumerate(self.changes)}
         self.settings = settings
         self.cache = RunCache(run_once, jobs=settings.jobs, max_runs=settings.max_runs)
-        self.target: Optional[Observation] = None
-        self.bad_rate: Optional[FailureRate] = None
+        self.target: Observation | None = None
+        self.bad_rate: FailureRate | None = None
         self.strategy = ""
         self.tests_at_risk = max(1, len(self.changes))
-        self.current: FrozenSet[str] = frozenset(self.changes)
-        self.culprit_config: Dict[str, FrozenSet[str]] = {}
+        self.current: frozenset[str] = frozenset(self.changes)
+        self.culprit_config: dict[str, frozenset[str]] = {}
         self.confirmed = False
         self.confirm_runs = 0
         self.good_fails = False
         self.final = False  # conservative n from now on
-        self.final_n: Optional[int] = None  # n frozen for the report once decided
-        self.final_rate: Optional[FailureRate] = None  # the pooled rate it came from
+        self.final_n: int | None = None  # n frozen for the report once decided
+        self.final_rate: FailureRate | None = None  # the pooled rate it came from
 
-    def ordered(self, configs: Iterable[str]) -> Tuple[str, ...]:
+    def ordered(self, configs: Iterable[str]) -> tuple[str, ...]:
         return tuple(sorted(configs, key=self.order.__getitem__))
 
     # ---- how many clean runs make a pass
 
-    def pooled_rate(self) -> Optional[FailureRate]:
+    def pooled_rate(self) -> FailureRate | None:
         if self.target is None:
             return None
         return pooled_rate(self.cache.observations.values(), self.target)
@@ -177,7 +177,7 @@ class _DeltaDebugger:
 
     # ---- deciding tests, possibly several at once
 
-    def first_failing(self, candidates: Sequence[FrozenSet[str]]) -> Optional[int]:
+    def first_failing(self, candidates: Sequence[frozenset[str]]) -> int | None:
         """Decide candidates in order; the index of the first showing the target
         failure (all before it believed passing), or None when all pass."""
         cache = self.cache
@@ -270,7 +270,7 @@ class _DeltaDebugger:
             self.current = exact
             self.culprit_config.pop(c, None)
 
-    def _undo_test(self, change: str) -> FrozenSet[str]:
+    def _undo_test(self, change: str) -> frozenset[str]:
         """The configuration whose passing shows ``change`` is needed."""
         exact = self.current - {change}
         config = self.culprit_config.get(change, exact)
@@ -329,7 +329,7 @@ def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
     return "one-at-a-time" if (changes <= ONE_AT_A_TIME_MAX or flaky) else "ddmin"
 
 
-def _learn_target(cache: RunCache, bad: FrozenSet[str], settings: BisectSettings) -> Optional[Observation]:
+def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> Observation | None:
     """Run the bad configuration; the failure it shows is the target (None: it never failed)."""
     if settings.repeats is not None:
         # the caller chose n: run the bad configuration until it fails, at most n times
@@ -344,7 +344,7 @@ def _learn_target(cache: RunCache, bad: FrozenSet[str], settings: BisectSettings
     return _most_frequent_failure(cache.of(bad))
 
 
-def _sample_bad(cache: RunCache, bad: FrozenSet[str], settings: BisectSettings) -> None:
+def _sample_bad(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> None:
     # at least estimate_runs runs; a rarely failing configuration gets more,
     # until it has failed ESTIMATE_FAILURES times (the precision of the
     # estimate rests on the number of failures, not of runs)
@@ -366,27 +366,27 @@ def _rate_of(observations: Sequence[Observation], target: Observation) -> Failur
     return FailureRate(failures, len(observations), wilson_lower(failures, len(observations)))
 
 
-def _most_frequent_failure(observations: Iterable[Observation]) -> Optional[Observation]:
+def _most_frequent_failure(observations: Iterable[Observation]) -> Observation | None:
     """The failure seen most often; ties go to the first seen; None without a failure."""
-    counts: Dict[Observation, int] = {}
+    counts: dict[Observation, int] = {}
     for o in observations:
         if o.is_failure:
             counts[o] = counts.get(o, 0) + 1
     return max(counts, key=lambda o: counts[o]) if counts else None
 
 
-def _ddmin_candidates(current: FrozenSet[str], items: List[str], granularity: int):
+def _ddmin_candidates(current: frozenset[str], items: list[str], granularity: int):
     """ddmin's tests at this granularity: the subsets, then their complements (no repeats)."""
     subsets = [frozenset(chunk) for chunk in _split(items, granularity)]
     complements = [current - s for s in subsets]
-    candidates: List[FrozenSet[str]] = []
+    candidates: list[frozenset[str]] = []
     for config in subsets + complements:
         if config not in candidates:
             candidates.append(config)
     return subsets, candidates
 
 
-def _split(items: List[str], n: int) -> List[List[str]]:
+def _split(items: list[str], n: int) -> list[list[str]]:
     out, start = [], 0
     for i in range(n):
         stop = start + (len(items) - start) // (n - i)
@@ -395,14 +395,14 @@ def _split(items: List[str], n: int) -> List[List[str]]:
     return out
 
 
-def _counts(observations: Iterable[Observation]) -> Tuple[Tuple[Observation, int], ...]:
-    counts: Dict[Observation, int] = {}
+def _counts(observations: Iterable[Observation]) -> tuple[tuple[Observation, int], ...]:
+    counts: dict[Observation, int] = {}
     for o in observations:
         counts[o] = counts.get(o, 0) + 1
     return tuple(counts.items())
 
 
-def _culprits(debugger: _DeltaDebugger) -> Tuple[Culprit, ...]:
+def _culprits(debugger: _DeltaDebugger) -> tuple[Culprit, ...]:
     culprits = []
     for c in debugger.ordered(debugger.current):
         config = debugger.culprit_config.get(c)
@@ -421,7 +421,7 @@ def _culprits(debugger: _DeltaDebugger) -> Tuple[Culprit, ...]:
     return tuple(culprits)
 
 
-def _others(debugger: _DeltaDebugger) -> Tuple[OtherObservation, ...]:
+def _others(debugger: _DeltaDebugger) -> tuple[OtherObservation, ...]:
     others = []
     observations = debugger.cache.observations
     for config in sorted(observations, key=lambda s: (len(s), debugger.ordered(s))):
@@ -463,13 +463,13 @@ def bisect(
     changes: Sequence[str],
     run_once: RunOnce,
     *,
-    repeats: Optional[int] = None,
-    max_runs: Optional[int] = None,
+    repeats: int | None = None,
+    max_runs: int | None = None,
     jobs: int = 1,
     estimate_runs: int = DEFAULT_ESTIMATE_RUNS,
     miss_chance: float = DEFAULT_MISS_CHANCE,
     strategy: str = "auto",
-    confirm: Optional[bool] = None,
+    confirm: bool | None = None,
 ) -> BisectResult:
     """The 1-minimal subset of ``changes`` whose application to the good
     configuration still shows the bad configuration's failure.

@@ -23,9 +23,9 @@ from runner import forensics, interrupts, supervise
 from runner.atomic import write_json_atomic
 from runner.cell import CellRun, spell
 from runner.classify import classify
-from runner.signature import LAUNCH_ERROR
 from runner.interpreters import PYTHON_AXIS, of_cell
 from runner.redaction import REDACTED
+from runner.signature import LAUNCH_ERROR
 from runner.spec import Matrix
 from runner.store import RunResult
 

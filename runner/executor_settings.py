@@ -32,7 +32,7 @@ OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
 
 def check_settings(settings: dict, path: str) -> None:
     """The `executor:` section, checked when the matrix is loaded (show and local runs included)."""
-    for key, value in settings.items():
+    for key in settings:
         if key not in SLURM_KEYS and key not in OWN_KEYS:
             raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
     for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):

@@ -20,6 +20,7 @@ from runner.executor_settings import submitit_parameters
 from runner.signature import JOB_LOST
 from runner.store import RunDir, RunResult
 
+
 def _lost(run, store: RunDir, why: str) -> RunResult:
     # A run the job never reached has no directory yet; its result.json needs one (the job's own log
     # is named in `why`).

@@ -48,8 +48,8 @@ How it decides:
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from runner.outcome import is_failure
 from runner.text import kind_label, shorten
@@ -66,14 +66,14 @@ __all__ = [
 
 WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (see the docstring)
 
-Kind = Tuple[str, str, str]  # (outcome, signal, signature)
-CellKey = Tuple[str, ...]  # axis values in axes order
-Conjunction = Tuple[Tuple[int, str], ...]  # (axis index, value), axis indices increasing
+Kind = tuple[str, str, str]  # (outcome, signal, signature)
+CellKey = tuple[str, ...]  # axis values in axes order
+Conjunction = tuple[tuple[int, str], ...]  # (axis index, value), axis indices increasing
 
 
 @dataclass(frozen=True)
 class Pattern:
-    conditions: Tuple[Tuple[str, str], ...]  # (axis, value), in the matrix's axis order
+    conditions: tuple[tuple[str, str], ...]  # (axis, value), in the matrix's axis order
     outcome: str
     signal: str
     failing: int  # failing cells of this kind matched
@@ -81,11 +81,11 @@ class Pattern:
     signature: str = ""
     masked: int = 0  # matched cells that failed only other ways
     flaky: int = 0  # of the failing ones, cells that also passed in some repeat
-    masked_by: Tuple[Tuple[str, int], ...] = ()  # (kind label, cells), commonest first
+    masked_by: tuple[tuple[str, int], ...] = ()  # (kind label, cells), commonest first
     error: str = ""  # an error line of this kind, for the program-wide sentence
     # Other conjunctions of the same size that hold for exactly the same failing cells and no passing
     # cell: the data cannot tell them from `conditions`, so the user is told (pairwise runs often).
-    alternatives: Tuple[Tuple[Tuple[str, str], ...], ...] = ()
+    alternatives: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -154,12 +154,12 @@ def _label(outcome: str, signal: str, signature: str) -> str:
 class _Cells:
     """Every cell of the run as bit positions: per (axis, value) and per kind, a bitmask of cells."""
 
-    keys: List[CellKey] = field(default_factory=list)
-    has: Dict[Tuple[int, str], int] = field(default_factory=dict)  # (axis, value) -> cells with it
-    kinds: Dict[Kind, int] = field(default_factory=dict)  # kind -> cells that showed it
+    keys: list[CellKey] = field(default_factory=list)
+    has: dict[tuple[int, str], int] = field(default_factory=dict)  # (axis, value) -> cells with it
+    kinds: dict[Kind, int] = field(default_factory=dict)  # kind -> cells that showed it
     passed: int = 0  # cells that passed in some repeat
     failed: int = 0  # cells that showed any kind
-    errors: Dict[Kind, str] = field(default_factory=dict)  # kind -> its first error line
+    errors: dict[Kind, str] = field(default_factory=dict)  # kind -> its first error line
 
     @property
     def everything(self) -> int:
@@ -168,7 +168,7 @@ class _Cells:
 
 def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
     cells = _Cells()
-    index: Dict[CellKey, int] = {}
+    index: dict[CellKey, int] = {}
     for row in rows:
         missing = [a for a in axes if a not in row]
         if missing or "outcome" not in row:
@@ -209,15 +209,15 @@ def explain(
     rows: Iterable[Mapping[str, object]],
     axes: Sequence[str],
     work_budget: int = WORK_BUDGET,
-    stats: Optional[SearchStats] = None,
-) -> List[Pattern]:
+    stats: SearchStats | None = None,
+) -> list[Pattern]:
     """Patterns of axis values that hold for failing cells of one kind and no
     passing cell, most telling first (see the module's docstring)."""
     axes = list(axes)
     cells = _cells(rows, axes)
     stats = stats if stats is not None else SearchStats()
     program_kind = _program_kind(cells)
-    found: List[Pattern] = []
+    found: list[Pattern] = []
     budget = max(1000, work_budget // max(1, len(cells.kinds)))  # a kind's share: one cannot starve the rest
     for kind in sorted(cells.kinds):
         failing = cells.kinds[kind]
@@ -233,7 +233,7 @@ def explain(
     return found
 
 
-def _program_kind(cells: _Cells) -> Optional[Kind]:
+def _program_kind(cells: _Cells) -> Kind | None:
     """The commonest kind when no cell passed at all (None when one did, or nothing failed)."""
     if cells.passed or not cells.kinds:
         return None
@@ -248,18 +248,18 @@ def _mask(cells: _Cells, cond: Conjunction) -> int:
 
 
 def _minimal(cells: _Cells, n_axes: int, failing: int, against: int, budget: int,
-             stats: SearchStats) -> List[Conjunction]:
+             stats: SearchStats) -> list[Conjunction]:
     """The minimal conjunctions that hold for a failing cell and no cell of `against`, smallest first,
     less those the cover could never choose (see _Shorter)."""
     if not against:
         return [()]
     values = [sorted({key[i] for key in cells.keys}) for i in range(n_axes)]
-    level: Dict[Conjunction, int] = {(): cells.everything}  # invalid ones of this size, with their cells
-    found: List[Conjunction] = []
+    level: dict[Conjunction, int] = {(): cells.everything}  # invalid ones of this size, with their cells
+    found: list[Conjunction] = []
     shorter = _Shorter()
     spent = 0
     while level:
-        bigger: Dict[Conjunction, int] = {}
+        bigger: dict[Conjunction, int] = {}
         for cond, mask in level.items():
             spent += 1 + shorter.cost(mask & failing)
             if shorter.covers(mask & failing):
@@ -296,10 +296,10 @@ class _Shorter:
     cover never picks it. Any cover holding a set of cells holds its lowest one: only those are read."""
 
     def __init__(self):
-        self.by_cell: Dict[int, List[int]] = {}
-        self.pending: List[int] = []
+        self.by_cell: dict[int, list[int]] = {}
+        self.pending: list[int] = []
 
-    def _lowest(self, reach: int) -> List[int]:
+    def _lowest(self, reach: int) -> list[int]:
         return self.by_cell.get((reach & -reach).bit_length() - 1, []) if reach else []
 
     def cost(self, reach: int) -> int:
@@ -322,14 +322,14 @@ class _Shorter:
 
 
 def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
-                 found: List[Conjunction]) -> List[Conjunction]:
+                 found: list[Conjunction]) -> list[Conjunction]:
     """For failing cells no conjunction found so far covers: the cell's own values, one condition
     dropped at a time while no cell of `against` matches (validity only grows with conditions, so what
     is left is minimal)."""
     uncovered = failing
     for cond in found:
         uncovered &= ~_mask(cells, cond)
-    out: List[Conjunction] = []
+    out: list[Conjunction] = []
     for index, key in enumerate(cells.keys):
         if not uncovered >> index & 1:
             continue
@@ -343,8 +343,8 @@ def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
     return out
 
 
-def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind,
-           against: int) -> List[Tuple[Conjunction, List[Conjunction]]]:
+def _cover(candidates: list[Conjunction], cells: _Cells, kind: Kind,
+           against: int) -> list[tuple[Conjunction, list[Conjunction]]]:
     """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
     conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
     one popped with its gain still current is the best. Each choice comes with the candidates of its
@@ -371,7 +371,7 @@ def _cover(candidates: List[Conjunction], cells: _Cells, kind: Kind,
     return chosen
 
 
-def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, against: int,
+def _pattern(cells: _Cells, axes: list[str], kind: Kind, cond: Conjunction, against: int,
              alternatives: Sequence[Conjunction] = ()) -> Pattern:
     mask = _mask(cells, cond)
     failing = cells.kinds[kind]
@@ -395,16 +395,16 @@ def _pattern(cells: _Cells, axes: List[str], kind: Kind, cond: Conjunction, agai
     )
 
 
-def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> List[str]:
+def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> list[str]:
     """The axes named by any pattern or by a conjunction the data fit as well, in the matrix's order."""
     named = {a for p in patterns for conds in (p.conditions,) + p.alternatives for a, _ in conds}
     return [a for a in axes if a in named]
 
 
 def advice_line(
-    patterns: Sequence[Pattern], axes: Sequence[str], rows: Optional[Iterable[Mapping[str, object]]] = None,
+    patterns: Sequence[Pattern], axes: Sequence[str], rows: Iterable[Mapping[str, object]] | None = None,
     full_run: bool = False,
-) -> Optional[str]:
+) -> str | None:
     """After a pairwise run: which axes deserve the full product next.
 
     The other axes are held at the values of a failing cell of the first
@@ -432,7 +432,7 @@ def advice_line(
     return line
 
 
-def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object]]) -> Optional[Mapping]:
+def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object]]) -> Mapping | None:
     """A row of the first pattern with conditions: its kind, matching them."""
     top = next((p for p in patterns if p.conditions), None)
     if top is None:
@@ -447,10 +447,10 @@ def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object
 
 def render_lines(
     patterns: Sequence[Pattern],
-    axes: Optional[Sequence[str]] = None,
-    rows: Optional[Iterable[Mapping[str, object]]] = None,
+    axes: Sequence[str] | None = None,
+    rows: Iterable[Mapping[str, object]] | None = None,
     full_run: bool = False,
-) -> List[str]:
+) -> list[str]:
     """Human lines: one per pattern and, given the axes, which axes matter."""
     rows = list(rows) if rows is not None else None
     if not patterns:

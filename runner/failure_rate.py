@@ -15,8 +15,8 @@ Pure arithmetic: no runs, no threads.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
 
 __all__ = [
     "FailureRate",
@@ -54,7 +54,7 @@ class FailureRate:
         return f"{self.failures}/{self.runs}"
 
 
-def wilson_lower(failures: int, runs: int, z: Optional[float] = None) -> float:
+def wilson_lower(failures: int, runs: int, z: float | None = None) -> float:
     """Lower end of the Wilson score interval for a binomial proportion."""
     z = WILSON_Z if z is None else z
     if runs <= 0:

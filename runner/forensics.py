@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from runner import supervise
 from runner.classify import Verdict
 from runner.outcome import Outcome
+from runner.signature import last_match
 from runner.stackdump import DUMP_SIGNAL, dump_dir
 
 STACKS_FILE = "stacks.txt"
@@ -360,9 +361,7 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
 
 def python_report_frame(text: str) -> str:
     """The reports' frames (rebuild_storage_fd, _pin_memory_loop) where a Python stack shows them."""
-    found = None
-    for found in _PY_REPORT_FRAME.finditer(text):
-        pass
+    found = last_match(_PY_REPORT_FRAME, text)
     return f"{found.group(3)} ({os.path.basename(found.group(1))}:{found.group(2)})" if found else ""
 
 

@@ -13,7 +13,7 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
-import json
+import json  # noqa: E402  (after the sys.path edit above, on purpose)
 
 
 def _plain(node):

@@ -34,7 +34,8 @@ Values are matched by type and value (``True`` is not ``1``, ``1.0`` is not
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 __all__ = ["covering_array", "pairs_uncovered", "uniform_axes"]
 

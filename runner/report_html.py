@@ -12,10 +12,10 @@ import os
 from collections import Counter, defaultdict
 from html import escape
 
+from runner.atomic import write_text_atomic
 from runner.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
 from runner.compare import summarize_cells
 from runner.fingerprint import SUMMARY_FIELDS, one_line
-from runner.atomic import write_text_atomic
 from runner.outcome import ORDER, counts_as_failing, display_rank
 from runner.pivot import rate_text
 from runner.report import outcome_counts

@@ -12,13 +12,14 @@ raises BudgetExhausted.
 from __future__ import annotations
 
 import concurrent.futures as cf
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Callable
 
 from runner.bisect_result import Observation
 
 __all__ = ["BudgetExhausted", "RunCache", "RunOnce"]
 
-RunOnce = Callable[[FrozenSet[str]], Observation]
+RunOnce = Callable[[frozenset[str]], Observation]
 
 
 class BudgetExhausted(Exception):
@@ -26,13 +27,13 @@ class BudgetExhausted(Exception):
 
 
 class RunCache:
-    def __init__(self, run_once: RunOnce, *, jobs: int, max_runs: Optional[int]):
+    def __init__(self, run_once: RunOnce, *, jobs: int, max_runs: int | None):
         self.run_once = run_once
         self.jobs = jobs
         self.max_runs = max_runs
-        self.observations: Dict[FrozenSet[str], List[Observation]] = {}
-        self.inflight: Dict[cf.Future, FrozenSet[str]] = {}
-        self.inflight_count: Dict[FrozenSet[str], int] = {}
+        self.observations: dict[frozenset[str], list[Observation]] = {}
+        self.inflight: dict[cf.Future, frozenset[str]] = {}
+        self.inflight_count: dict[frozenset[str], int] = {}
         self.runs = 0  # every run started, wasted speculative ones included
         self.pool = cf.ThreadPoolExecutor(max_workers=jobs) if jobs > 1 else None
 
@@ -40,19 +41,19 @@ class RunCache:
     def concurrent(self) -> bool:
         return self.pool is not None
 
-    def of(self, config: FrozenSet[str]) -> List[Observation]:
+    def of(self, config: frozenset[str]) -> list[Observation]:
         return self.observations.get(config, [])
 
-    def count(self, config: FrozenSet[str]) -> int:
+    def count(self, config: frozenset[str]) -> int:
         return len(self.observations.get(config, ()))
 
-    def shows(self, config: FrozenSet[str], target: Optional[Observation]) -> bool:
+    def shows(self, config: frozenset[str], target: Observation | None) -> bool:
         return any(o == target for o in self.observations.get(config, ()))
 
     def budget_spent(self) -> bool:
         return self.max_runs is not None and self.runs >= self.max_runs
 
-    def start(self, config: FrozenSet[str]) -> None:
+    def start(self, config: frozenset[str]) -> None:
         """One run of ``config``: done at once without a pool, else submitted."""
         if self.budget_spent():
             raise BudgetExhausted()
@@ -64,7 +65,7 @@ class RunCache:
             self.inflight[fut] = config
             self.inflight_count[config] = self.inflight_count.get(config, 0) + 1
 
-    def _record(self, config: FrozenSet[str], obs: Observation) -> None:
+    def _record(self, config: frozenset[str], obs: Observation) -> None:
         if not isinstance(obs, Observation):
             raise TypeError(f"run_once must return an Observation, got {obs!r}")
         self.observations.setdefault(config, []).append(obs)
@@ -84,8 +85,8 @@ class RunCache:
         while self.inflight:
             self.collect(block=True)
 
-    def fill_slots(self, candidates: Sequence[FrozenSet[str]], first_open: int, n: int,
-                   target: Optional[Observation]) -> bool:
+    def fill_slots(self, candidates: Sequence[frozenset[str]], first_open: int, n: int,
+                   target: Observation | None) -> bool:
         """Give free slots to the earliest undecided candidates (n runs each); True if any run started."""
         started = False
         if self.pool is None:

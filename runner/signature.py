@@ -98,10 +98,9 @@ def line_of(text: str, m: re.Match) -> str:
 
 
 def last_match(pattern: re.Pattern, text: str):
-    found = None
-    for found in pattern.finditer(text):
-        pass
-    return found
+    """The last match of pattern in text, or None."""
+    matches = list(pattern.finditer(text))
+    return matches[-1] if matches else None
 
 
 def find_cause(text: str, *, among=CAUSES) -> Found | None:

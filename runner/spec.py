@@ -209,7 +209,7 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
         return OmegaConf.to_container(cfg, resolve=False)
     except (HydraException, OmegaConfBaseException, ValueError) as e:
-        lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
         msg = " ".join(lines[:2]) or type(e).__name__
         which = f" in {overrides}" if overrides else ""
         raise BadInput(f"{path}: bad override{which}: {msg}") from None

@@ -16,8 +16,8 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 
-from runner.cell import CellRun, spell
 from runner.atomic import write_json_atomic, write_text_atomic
+from runner.cell import CellRun, spell
 from runner.errors import BadInput
 from runner.outcome import is_run_error
 
@@ -65,7 +65,7 @@ class RunResult:
         return fields
 
     @staticmethod
-    def from_json(data: dict) -> "RunResult":
+    def from_json(data: dict) -> RunResult:
         fields = dict(data)
         fields["leftovers"] = tuple(fields.get("leftovers") or ())
         fields["argv"] = tuple(fields.get("argv") or ())

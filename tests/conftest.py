@@ -41,7 +41,7 @@ def only_cell_stdout(run_dir) -> str:
         return f.read()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def can_unshare_mounts() -> bool:
     """Whether a cell can have a private /dev/shm here (shm_mb): root, and `unshare -m` allowed."""
     if os.geteuid() != 0:

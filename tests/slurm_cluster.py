@@ -138,7 +138,7 @@ class SlurmCluster:
 
     # context manager -------------------------------------------------------
 
-    def __enter__(self) -> "SlurmCluster":
+    def __enter__(self) -> SlurmCluster:
         self.start()
         return self
 
@@ -147,7 +147,7 @@ class SlurmCluster:
 
     # public ----------------------------------------------------------------
 
-    def start(self, timeout_s: float = START_TIMEOUT_S) -> "SlurmCluster":
+    def start(self, timeout_s: float = START_TIMEOUT_S) -> SlurmCluster:
         reason = unavailable_reason()
         if reason:
             raise SlurmClusterError(reason)

@@ -1,7 +1,6 @@
 """Bad input of any kind: exit 2, one or two lines naming the file and the key, no traceback, nothing lost."""
 
 import pytest
-
 from conftest import crashmatrix
 
 GOOD = "name: ok\nprobe: fault\naxes:\n  mode: [pass]\n"

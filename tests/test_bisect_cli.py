@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from conftest import crashmatrix, rows_of
 
 # Segfaults only with start_method=fork + num_workers=4 + pin_memory=true; exits 3 (a different failure)

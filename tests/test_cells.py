@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, crashmatrix, only_cell_stdout, processes_with, rows_of, run_rows
 
 SELFTEST = """\

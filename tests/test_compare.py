@@ -10,7 +10,6 @@ import io
 import json
 
 import pytest
-
 from conftest import crashmatrix, rows_of
 
 SCRIPT = """\

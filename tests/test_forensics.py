@@ -8,8 +8,8 @@ kernel's own format (mm/oom_kill.c, arch/x86/mm/fault.c), written out below and 
 import os
 
 import pytest
-
 from conftest import ROOT, crashmatrix, processes_with, rows_of
+
 from runner import forensics
 from runner.classify import Verdict
 from runner.outcome import Outcome
@@ -80,7 +80,7 @@ def test_probe_crashes_name_the_faulting_library(tmp_path, write):
 # Recorded on this machine (torch 2.13 CPU): the faulting thread's block of torch's fatal-signal backtrace,
 # then another thread's block (collected with SIGUSR2), which must not be taken for the fault.
 TORCH_BACKTRACE = """\
-SIGSEGV(11), PID: 6272, Thread 6272: 
+SIGSEGV(11), PID: 6272, Thread 6272:
  frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /venv/torch/lib/libc10.so)
 frame #1: c10::FatalSignalHandler::fatalSignalHandler(int, siginfo_t*) + 0x2da (0x7f8a69d9127a in /venv/torch/lib/libc10.so)
 frame #2: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
@@ -89,7 +89,7 @@ frame #4: <unknown function> + 0x6f7a (0x7f8a6bb82f7a in /lib/x86_64-linux-gnu/l
 <omitting python frames>
 frame #18: __libc_start_main + 0x85 (0x7f8a6c045305 in /lib/x86_64-linux-gnu/libc.so.6)
 
-SIGSEGV(11), PID: 6272, Thread 6273: 
+SIGSEGV(11), PID: 6272, Thread 6273:
  frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /venv/torch/lib/libc10.so)
 frame #1: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
 frame #2: <unknown function> + 0x85f16 (0x7f8a6c0a3f16 in /lib/x86_64-linux-gnu/libc.so.6)

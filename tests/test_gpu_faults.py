@@ -4,7 +4,6 @@ that says why (a GPU cannot be faulted here: the GPU branch ran on a lent H100, 
 import os
 
 import pytest
-
 from conftest import ROOT, crashmatrix, rows_of
 
 torch = pytest.importorskip("torch")

@@ -15,7 +15,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from conftest import can_unshare_mounts
 
 ROOT = Path(__file__).resolve().parents[1]

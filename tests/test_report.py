@@ -10,7 +10,6 @@ import os
 import re
 
 import pytest
-
 from conftest import crashmatrix
 
 SCRIPT = """\

@@ -4,7 +4,6 @@ the cells that should fail, classified by PyTorch's own message."""
 import os
 
 import pytest
-
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of, run_rows
 
 

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from slurm_cluster import SlurmCluster
 
 submitit = pytest.importorskip("submitit")
