@@ -32,10 +32,14 @@ HYDRA_APP = textwrap.dedent("""\
 def run_hydra(tmp: str) -> str:
     app = os.path.join(tmp, "app.py")
     with open(app, "w") as f:
-        f.write(HYDRA_APP.replace('if cfg.mode == "segv":', 'if cfg.i == 1:'))
+        f.write(HYDRA_APP.replace('if cfg.mode == "segv":', "if cfg.i == 1:"))
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, app, "-m", "+i=0,1,2,3", "+mode=x", "hydra.sweep.dir=" + os.path.join(tmp, "mr")],
-                         cwd=tmp, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, app, "-m", "+i=0,1,2,3", "+mode=x", "hydra.sweep.dir=" + os.path.join(tmp, "mr")],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+    )
     elapsed = time.perf_counter() - t0
     ran = sorted(line.split()[1] for line in out.stdout.splitlines() if line.startswith("cell "))
     signal = "SIGSEGV" if "SIGSEGV" in out.stdout + out.stderr else "not named"
@@ -68,8 +72,10 @@ def run_submitit(tmp: str) -> str:
             reports.append(f"{type(e).__name__}: {' '.join(first[:2])[:110]}")
     elapsed = time.perf_counter() - t0
     named = "SIGSEGV" if any("SIGSEGV" in r or "signal 11" in r for r in reports) else "not named"
-    return (f"submitit LocalExecutor | {sum(r.startswith('cell') for r in reports)} of 4 results | signal: {named} | "
-            f"crash reported after {crashed_at:.1f} s | {elapsed:.1f} s\n    the crashed job: {reports[1]}")
+    return (
+        f"submitit LocalExecutor | {sum(r.startswith('cell') for r in reports)} of 4 results | signal: {named} | "
+        f"crash reported after {crashed_at:.1f} s | {elapsed:.1f} s\n    the crashed job: {reports[1]}"
+    )
 
 
 def run_crashmatrix(tmp: str) -> str:
@@ -80,15 +86,22 @@ def run_crashmatrix(tmp: str) -> str:
     with open(matrix, "w") as f:
         f.write(f"name: anchors\ncommand: [python, {script}]\naxes:\n  i: [0, 1, 2, 3]\n")
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "runner", "run", matrix, "--out", os.path.join(tmp, "cm")],
-                         cwd=tmp, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": HERE})
+    out = subprocess.run(
+        [sys.executable, "-m", "runner", "run", matrix, "--out", os.path.join(tmp, "cm")],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": HERE},
+    )
     elapsed = time.perf_counter() - t0
     with open(os.path.join(tmp, "cm", "results.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     crashed = [r for r in rows if r["outcome"] != "pass"]
-    return (f"crashmatrix | exit {out.returncode} | {len(rows)} of 4 rows | "
-            f"cell i={crashed[0]['i']}: {crashed[0]['outcome']} {crashed[0]['signal']} | {elapsed:.1f} s "
-            f"(1-2 s of it the torch fingerprint)")
+    return (
+        f"crashmatrix | exit {out.returncode} | {len(rows)} of 4 rows | "
+        f"cell i={crashed[0]['i']}: {crashed[0]['outcome']} {crashed[0]['signal']} | {elapsed:.1f} s "
+        f"(1-2 s of it the torch fingerprint)"
+    )
 
 
 def main() -> None:

@@ -108,10 +108,7 @@ def main() -> int:
         elif p < 1:
             ok_exact = m["exact"] >= 0.99
             ok_mean = m["mean"] < 60
-            goal = (
-                f"exact >= 99%: {'met' if ok_exact else 'MISSED'}; "
-                f"mean < 60: {'met' if ok_mean else 'MISSED'}"
-            )
+            goal = f"exact >= 99%: {'met' if ok_exact else 'MISSED'}; mean < 60: {'met' if ok_mean else 'MISSED'}"
             verdicts.append(ok_exact and ok_mean)
         elif m["exact"] < 1:
             goal = "deterministic must be exact: MISSED"
@@ -122,7 +119,9 @@ def main() -> int:
         )
 
     print()
-    print(f"accuracy at other failure rates, default settings ({side} trials a cell, exact within about 0.4% at 95%: runs mean / exact)")
+    print(
+        f"accuracy at other failure rates, default settings ({side} trials a cell, exact within about 0.4% at 95%: runs mean / exact)"
+    )
     rates = (0.2, 0.3, 0.5, 0.7, 0.8)
     print(f"{'bug':<7}" + "".join(f"{'p=' + str(p):>17}" for p in rates))
     for k, size in ((7, 1), (7, 2), (7, 3), (12, 3)):

@@ -55,9 +55,14 @@ def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, float, lis
     store = RunDir(os.path.join(workdir, f"run-{tag}"))
     store.create(matrix.to_yaml_dict(), columns(matrix, cells))
     results = []
-    eng = Engine(matrix, run_dir=store.path,
-                 make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run,
-                 on_result=lambda r: (store.record(r), results.append(r)), jobs=1)
+    eng = Engine(
+        matrix,
+        run_dir=store.path,
+        make_cell_dir=store.make_cell_dir,
+        relative_to_run=store.relative_to_run,
+        on_result=lambda r: (store.record(r), results.append(r)),
+        jobs=1,
+    )
     t0, cpu0 = time.perf_counter(), _cpu()
     eng.run(cell_runs(matrix, cells))
     return time.perf_counter() - t0, _cpu() - cpu0, results
@@ -93,11 +98,18 @@ def crashmatrix_start(workdir: str, tag: str) -> float:
     stamp = os.path.join(workdir, f"{tag}.stamp")
     path = os.path.join(workdir, f"{tag}.yaml")
     with open(path, "w") as f:
-        f.write(f"name: start\ncommand: [python, -c, {STAMP!r}, {stamp}]\npass_params: none\n"
-                f"axes:\n  i: [0]\ntimeout: 300\n")
+        f.write(
+            f"name: start\ncommand: [python, -c, {STAMP!r}, {stamp}]\npass_params: none\n"
+            f"axes:\n  i: [0]\ntimeout: 300\n"
+        )
     t0 = time.time()
-    subprocess.run([sys.executable, "-m", "runner", "run", path, "--out", os.path.join(workdir, f"run-{tag}")],
-                   check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=cached_bytecode_env(workdir))
+    subprocess.run(
+        [sys.executable, "-m", "runner", "run", path, "--out", os.path.join(workdir, f"run-{tag}")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=cached_bytecode_env(workdir),
+    )
     with open(stamp) as f:
         return float(f.read()) - t0
 
@@ -133,17 +145,25 @@ def main() -> int:
     ok = c - b <= 0.3
     all_met &= ok
     print(f"{'start':<8}{'':>4}{'bare ms':>14}{'run ms':>16}{'delay ms':>13}{'ratio':>8}{'':>12}  goal")
-    print(f"{'first':<8}{1:>4}{b * 1000:>14.1f}{c * 1000:>16.1f}{(c - b) * 1000:>13.1f}{c / b:>8.2f}{'':>12}  "
-          f"delay <= 300 ms: {'met' if ok else 'NOT met'}")
-    print(f"{'cells':<8}{'n':>4}{'bare ms/cell':>14}{'engine ms/cell':>16}{'overhead ms':>13}{'ratio':>8}"
-          f"{'ctl cpu ms':>12}  goal")
+    print(
+        f"{'first':<8}{1:>4}{b * 1000:>14.1f}{c * 1000:>16.1f}{(c - b) * 1000:>13.1f}{c / b:>8.2f}{'':>12}  "
+        f"delay <= 300 ms: {'met' if ok else 'NOT met'}"
+    )
+    print(
+        f"{'cells':<8}{'n':>4}{'bare ms/cell':>14}{'engine ms/cell':>16}{'overhead ms':>13}{'ratio':>8}"
+        f"{'ctl cpu ms':>12}  goal"
+    )
     for kind, n, b, e, d, ratio, cpu in rows:
         goal = "ratio <= 1.03" if kind == "torch" else "overhead <= 10 ms"
         ok = ratio <= 1.03 if kind == "torch" else d <= 10
         all_met &= ok
-        print(f"{kind:<8}{n:>4}{b:>14.1f}{e:>16.1f}{d:>13.1f}{ratio:>8.3f}{cpu:>12.1f}  "
-              f"{goal}: {'met' if ok else 'NOT met'}")
-    print(f"(start: median of {args.start_rounds}, cells: median of {args.rounds} alternating rounds; python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+        print(
+            f"{kind:<8}{n:>4}{b:>14.1f}{e:>16.1f}{d:>13.1f}{ratio:>8.3f}{cpu:>12.1f}  "
+            f"{goal}: {'met' if ok else 'NOT met'}"
+        )
+    print(
+        f"(start: median of {args.start_rounds}, cells: median of {args.rounds} alternating rounds; python {sys.version.split()[0]}, {os.cpu_count()} cores)"
+    )
     return 0 if all_met else 1
 
 

@@ -65,10 +65,14 @@ def main() -> int:
         load = "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
     except OSError:
         load = "?"
-    print(f"\nworst time {worst_time:.2f} s with time_budget_s={args.budget}; "
-          f"{os.cpu_count()} CPUs, load average {load}; time excludes importing numpy")
-    print(f"goals (every pair covered; 3^4 -> 9, 3^13 -> 15, 4^15 3^17 2^29 -> <= 31 rows; each under "
-          f"{TIME_GOAL_S:.0f} s): {'met' if all_met else 'MISSED'}")
+    print(
+        f"\nworst time {worst_time:.2f} s with time_budget_s={args.budget}; "
+        f"{os.cpu_count()} CPUs, load average {load}; time excludes importing numpy"
+    )
+    print(
+        f"goals (every pair covered; 3^4 -> 9, 3^13 -> 15, 4^15 3^17 2^29 -> <= 31 rows; each under "
+        f"{TIME_GOAL_S:.0f} s): {'met' if all_met else 'MISSED'}"
+    )
     return 0 if all_met else 1
 
 

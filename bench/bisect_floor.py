@@ -39,9 +39,7 @@ def main() -> int:
     index = {(j, n): i for i, (j, n) in enumerate((j, n) for j in clean_counts for n in n_values)}
 
     def chance(j: int, p: float) -> float:  # negative binomial: j clean runs before the f-th failure
-        return math.exp(
-            math.lgamma(f + j) - math.lgamma(j + 1) - math.lgamma(f) + f * math.log(p) + j * math.log1p(-p)
-        )
+        return math.exp(math.lgamma(f + j) - math.lgamma(j + 1) - math.lgamma(f) + f * math.log(p) + j * math.log1p(-p))
 
     cost = np.zeros(len(index))
     for (j, n), i in index.items():

@@ -13,7 +13,10 @@ import sys
 
 args = dict(arg.split("=", 1) for arg in sys.argv[1:])
 if (args["start_method"], args["num_workers"], args["pin_memory"], args["prefetch_factor"]) == (
-    "fork", "4", "true", "4"
+    "fork",
+    "4",
+    "true",
+    "4",
 ):
     ctypes.string_at(0)  # a real read of address 0: SIGSEGV
 if args["persistent_workers"] == "true" and args["wandb"] == "offline":

@@ -34,12 +34,12 @@ from runner import knobs
 
 # The contract's common parameters with the defaults every probe starts from.
 COMMON_DEFAULTS: dict = {
-    "start_method": "",        # "" = leave the platform default (fork on Linux < 3.14)
-    "sharing_strategy": "",    # "" = torch's default (file_descriptor on Linux)
+    "start_method": "",  # "" = leave the platform default (fork on Linux < 3.14)
+    "sharing_strategy": "",  # "" = torch's default (file_descriptor on Linux)
     "num_workers": 0,
     "pin_memory": False,
     "persistent_workers": False,
-    "prefetch_factor": "",     # "" = torch's default (2) when num_workers > 0
+    "prefetch_factor": "",  # "" = torch's default (2) when num_workers > 0
     "batch_size": 8,
     "steps": 20,
     "device": "auto",

@@ -37,9 +37,13 @@ def main(params: dict) -> dict:
     info: dict = {"device": str(device), "precision": precision.label}
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
-        info.update(gpu=props.name, capability=f"{props.major}.{props.minor}",
-                    gpu_total_mb=round(props.total_memory / 2**20), cuda=torch.version.cuda,
-                    cudnn=torch.backends.cudnn.version())
+        info.update(
+            gpu=props.name,
+            capability=f"{props.major}.{props.minor}",
+            gpu_total_mb=round(props.total_memory / 2**20),
+            cuda=torch.version.cuda,
+            cudnn=torch.backends.cudnn.version(),
+        )
 
     # tolerance: loose enough for TF32 / reduced precision, tight enough to catch garbage
     tol = 5e-2 if precision.dtype is not None else 1e-2
@@ -57,7 +61,7 @@ def main(params: dict) -> dict:
             got = (a.to(device) @ b.to(device)).float().cpu()
         ref = (a.double() @ b.double()).float()
         common.check_finite("matmul output", got, where=f"step {step}")
-        max_err = max(max_err, _check("matmul", got, ref, rtol=tol, scale=n ** 0.5))
+        max_err = max(max_err, _check("matmul", got, ref, rtol=tol, scale=n**0.5))
 
         # conv forward/backward (cuDNN on GPU)
         img = torch.randn(batch, 3, size, size, generator=g)
@@ -74,8 +78,10 @@ def main(params: dict) -> dict:
         ref_loss = F.conv2d(xr, wr, padding=1).square().mean()
         ref_loss.backward()
         max_err = max(max_err, _check("conv loss", torch.tensor(value).double(), ref_loss.detach(), rtol=tol))
-        max_err = max(max_err, _check("conv weight grad", wd.grad.double().cpu(), wr.grad, rtol=tol,
-                                      scale=float(wr.grad.abs().max())))
+        max_err = max(
+            max_err,
+            _check("conv weight grad", wd.grad.double().cpu(), wr.grad, rtol=tol, scale=float(wr.grad.abs().max())),
+        )
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         metrics.step(value)
@@ -87,6 +93,7 @@ def _check(what: str, got, ref, *, rtol: float, scale: float | None = None) -> f
     denom = scale if scale is not None else max(float(ref.abs().max()), 1e-12)
     err = float((got.double() - ref.double()).abs().max()) / max(denom, 1e-12)
     if not err <= rtol:  # also catches NaN
-        raise AssertionError(f"{what}: device result differs from the CPU float64 reference "
-                             f"(relative error {err:.3g} > {rtol})")
+        raise AssertionError(
+            f"{what}: device result differs from the CPU float64 reference (relative error {err:.3g} > {rtol})"
+        )
     return err

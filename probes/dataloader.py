@@ -32,11 +32,11 @@ PARAMS: dict = {
     "steps": 20,
     "batch_size": 4,
     "num_workers": 2,
-    "tensor_kb": 64,          # size of each tensor of a sample (float32)
+    "tensor_kb": 64,  # size of each tensor of a sample (float32)
     "tensors_per_sample": 8,  # tensors in each sample (a dict of them)
-    "hold_batches": 0,        # keep references to this many received batches (-1: all)
-    "samples": 0,             # dataset length; 0 = steps * batch_size
-    "worker_fault": "",       # "" | segv | bus | abort | exit: the first worker dies that way (1st batch)
+    "hold_batches": 0,  # keep references to this many received batches (-1: all)
+    "samples": 0,  # dataset length; 0 = steps * batch_size
+    "worker_fault": "",  # "" | segv | bus | abort | exit: the first worker dies that way (1st batch)
 }
 
 
@@ -58,8 +58,9 @@ class BigTensors:
         if self.worker_fault and index == 0:
             _die(self.worker_fault)
         # index in the values so a reader can check what arrived
-        return {f"t{j}": torch.full((self.numel,), float(index % 1000) + j / 100.0)
-                for j in range(self.tensors_per_sample)}
+        return {
+            f"t{j}": torch.full((self.numel,), float(index % 1000) + j / 100.0) for j in range(self.tensors_per_sample)
+        }
 
 
 def _die(how: str) -> None:

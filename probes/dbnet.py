@@ -15,10 +15,10 @@ from probes import common
 # The model's parameters with their defaults, shared by the probes that train it.
 MODEL_PARAMS: dict = {
     "image_size": 64,
-    "width": 16,             # channels of the first encoder stage
+    "width": 16,  # channels of the first encoder stage
     "lr": 1e-3,
     "seed": 0,
-    "inject_nan_at": -1,     # step at which the loss is forced to NaN (tests)
+    "inject_nan_at": -1,  # step at which the loss is forced to NaN (tests)
 }
 
 
@@ -100,8 +100,12 @@ def _head(fused: int):
     from torch import nn
 
     return nn.Sequential(
-        nn.Conv2d(fused, fused // 2, 3, 1, 1, bias=False), nn.BatchNorm2d(fused // 2), nn.ReLU(inplace=True),
-        nn.ConvTranspose2d(fused // 2, fused // 2, 2, 2), nn.BatchNorm2d(fused // 2), nn.ReLU(inplace=True),
+        nn.Conv2d(fused, fused // 2, 3, 1, 1, bias=False),
+        nn.BatchNorm2d(fused // 2),
+        nn.ReLU(inplace=True),
+        nn.ConvTranspose2d(fused // 2, fused // 2, 2, 2),
+        nn.BatchNorm2d(fused // 2),
+        nn.ReLU(inplace=True),
         nn.ConvTranspose2d(fused // 2, 1, 2, 2),
     )
 
@@ -188,8 +192,9 @@ def forward_loss(model, precision, batch: dict):
     return loss, parts, out
 
 
-def train_step(model, optimizer, precision, batch: dict, step: int, metrics, *,
-               make_nan: bool = False, name: str = "loss"):
+def train_step(
+    model, optimizer, precision, batch: dict, step: int, metrics, *, make_nan: bool = False, name: str = "loss"
+):
     """One optimizer step: forward, DBNet's loss (NaN when make_nan, for the tests), a finite check
     that names the step, backward through the GradScaler if any. Returns (loss value, loss parts)."""
     optimizer.zero_grad(set_to_none=True)

@@ -27,8 +27,10 @@ import time
 
 from probes import common, dbnet
 
-DESCRIPTION = ("DDP training steps, a rank per GPU given (else 2; gloo on CPU, nccl on GPU); "
-               "kill_rank makes a rank die by a signal")
+DESCRIPTION = (
+    "DDP training steps, a rank per GPU given (else 2; gloo on CPU, nccl on GPU); "
+    "kill_rank makes a rank die by a signal"
+)
 
 PARAMS: dict = {
     **common.COMMON_DEFAULTS,
@@ -37,14 +39,14 @@ PARAMS: dict = {
     "batch_size": 4,
     "image_size": 32,
     "width": 8,
-    "world_size": "auto",     # auto: one rank per GPU in CUDA_VISIBLE_DEVICES on cuda, else 2; or a number
-    "backend": "auto",        # auto | gloo | nccl
-    "kill_rank": -1,          # this rank kills itself at kill_step (-1: none)
+    "world_size": "auto",  # auto: one rank per GPU in CUDA_VISIBLE_DEVICES on cuda, else 2; or a number
+    "backend": "auto",  # auto | gloo | nccl
+    "kill_rank": -1,  # this rank kills itself at kill_step (-1: none)
     "kill_signal": "SIGSEGV",
     "kill_step": 2,
-    "pg_timeout_s": 60,       # collective timeout (a peer that hangs rather than dies)
+    "pg_timeout_s": 60,  # collective timeout (a peer that hangs rather than dies)
     "seed": 0,
-    "nan_rank": -1,           # this rank's loss becomes NaN at kill_step (-1: none)
+    "nan_rank": -1,  # this rank's loss becomes NaN at kill_step (-1: none)
 }
 
 
@@ -91,8 +93,9 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
     device = _rank_device(rank, p)
-    dist.init_process_group(backend, rank=rank, world_size=world_size,
-                            timeout=datetime.timedelta(seconds=int(p["pg_timeout_s"])))
+    dist.init_process_group(
+        backend, rank=rank, world_size=world_size, timeout=datetime.timedelta(seconds=int(p["pg_timeout_s"]))
+    )
     try:
         result = _train_rank(rank, world_size, p, device)
         tmp = os.path.join(out_dir, f"rank{rank}.json.tmp")
@@ -133,11 +136,18 @@ def _train_rank(rank: int, world_size: int, p: dict, device) -> dict:
         batch = dbnet.synthetic_batch(bs, size, int(p["seed"]), offset=(step * world_size + rank) * bs)
         batch = {k: v.to(device) for k, v in batch.items()}
         # gradients are all-reduced in the step's backward
-        dbnet.train_step(ddp, optimizer, precision, batch, step, metrics,
-                         make_nan=rank == int(p["nan_rank"]) and step == kill_step, name=f"rank {rank} loss")
+        dbnet.train_step(
+            ddp,
+            optimizer,
+            precision,
+            batch,
+            step,
+            metrics,
+            make_nan=rank == int(p["nan_rank"]) and step == kill_step,
+            name=f"rank {rank} loss",
+        )
     checksum = _agreed_checksum(model, world_size, steps)
-    return metrics.result(rank=rank, weight_checksum=round(checksum, 4), device=str(device),
-                          precision=precision.label)
+    return metrics.result(rank=rank, weight_checksum=round(checksum, 4), device=str(device), precision=precision.label)
 
 
 def _agreed_checksum(model, world_size: int, steps: int) -> float:

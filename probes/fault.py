@@ -12,9 +12,28 @@ PARAMS = {
 }
 
 MODES = (
-    "pass", "segv", "abort", "bus", "ill", "fpe", "kill", "exit3", "exception", "hang", "hang_ignore_term",
-    "flood", "setsid_grandchild", "memory", "worker_segv", "nan", "skip", "cuda_error_message", "segv_torch",
-    "cuda_assert", "cuda_oom", "cuda_fork_worker",
+    "pass",
+    "segv",
+    "abort",
+    "bus",
+    "ill",
+    "fpe",
+    "kill",
+    "exit3",
+    "exception",
+    "hang",
+    "hang_ignore_term",
+    "flood",
+    "setsid_grandchild",
+    "memory",
+    "worker_segv",
+    "nan",
+    "skip",
+    "cuda_error_message",
+    "segv_torch",
+    "cuda_assert",
+    "cuda_oom",
+    "cuda_fork_worker",
 )
 # Real GPU faults: each needs CUDA and is a skip (with the reason) on a box without it.
 CUDA_MODES = ("cuda_assert", "cuda_oom", "cuda_fork_worker")

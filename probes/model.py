@@ -31,8 +31,9 @@ def main(params: dict) -> dict:
     metrics = common.Metrics()
     model.train()
     for step in range(steps):
-        dbnet.train_step(model, optimizer, precision, batches[step % len(batches)], step, metrics,
-                         make_nan=step == inject_nan_at)
+        dbnet.train_step(
+            model, optimizer, precision, batches[step % len(batches)], step, metrics, make_nan=step == inject_nan_at
+        )
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     params_count = sum(t.numel() for t in model.parameters())

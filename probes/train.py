@@ -29,14 +29,14 @@ PARAMS: dict = {
     "steps": 20,
     "batch_size": 8,
     "image_size": 64,
-    "width": 16,             # channels of the first encoder stage
+    "width": 16,  # channels of the first encoder stage
     "lr": 1e-3,
     "val_steps": 2,
-    "data": "synthetic",     # synthetic | files
-    "samples": 64,           # dataset length (the loader cycles through it)
+    "data": "synthetic",  # synthetic | files
+    "samples": 64,  # dataset length (the loader cycles through it)
     "seed": 0,
-    "inject_nan_at": -1,     # step at which the loss is forced to NaN (tests)
-    "check_batches": True,   # NaN/Inf/range check of every batch
+    "inject_nan_at": -1,  # step at which the loss is forced to NaN (tests)
+    "check_batches": True,  # NaN/Inf/range check of every batch
 }
 
 
@@ -89,8 +89,9 @@ def write_files(samples: int, size: int, seed: int) -> str:
     for i in range(samples):
         image, prob, thresh, thresh_mask = dbnet.make_sample(i, size, seed)
         np.save(os.path.join(folder, f"image_{i:05d}.npy"), image.numpy())
-        torch.save({"prob": prob, "thresh": thresh, "thresh_mask": thresh_mask},
-                   os.path.join(folder, f"target_{i:05d}.pt"))
+        torch.save(
+            {"prob": prob, "thresh": thresh, "thresh_mask": thresh_mask}, os.path.join(folder, f"target_{i:05d}.pt")
+        )
     open(done, "w").close()
     return folder
 
@@ -131,8 +132,7 @@ def main(params: dict) -> dict:
     torch.manual_seed(seed)
     dataset = _dataset(str(p["data"]), samples, size, seed)
     kwargs = common.loader_kwargs(p)
-    loader = DataLoader(dataset, shuffle=True, drop_last=True,
-                        generator=torch.Generator().manual_seed(seed), **kwargs)
+    loader = DataLoader(dataset, shuffle=True, drop_last=True, generator=torch.Generator().manual_seed(seed), **kwargs)
     to_device = functools.partial(_to, device=device, non_blocking=kwargs["pin_memory"] and device.type == "cuda")
 
     model = dbnet.build_model(int(p["width"])).to(device)
@@ -175,8 +175,9 @@ def _train(p: dict, model, optimizer, precision, batches, to_device, metrics, wb
             first_batch_s = round(time.perf_counter() - metrics.t0, 3)
         if check:
             common.check_batch(step, batch, ranges={"image": (0.0, 1.0), "prob": (0.0, 1.0)})
-        value, parts = dbnet.train_step(model, optimizer, precision, to_device(batch), step, metrics,
-                                        make_nan=step == inject_nan_at)
+        value, parts = dbnet.train_step(
+            model, optimizer, precision, to_device(batch), step, metrics, make_nan=step == inject_nan_at
+        )
         wb.log({"train/loss": value, **{f"train/{k}": float(v.detach()) for k, v in parts.items()}}, step=step)
     return first_batch_s
 
@@ -214,11 +215,21 @@ def _log_val_images(wb, batch, out, step: int, val_loss: float) -> str:
     try:
         import PIL  # noqa: F401
     except ImportError:
-        wb.log({"val/loss": val_loss,
+        wb.log(
+            {
+                "val/loss": val_loss,
                 "val/input_hist": wandb.Histogram(image.reshape(-1)),
-                "val/pred_hist": wandb.Histogram(pred.reshape(-1))}, step=step)
+                "val/pred_hist": wandb.Histogram(pred.reshape(-1)),
+            },
+            step=step,
+        )
         return "histogram"
-    wb.log({"val/loss": val_loss,
+    wb.log(
+        {
+            "val/loss": val_loss,
             "val/input": wandb.Image(image, caption=f"input {step}"),
-            "val/pred": wandb.Image(pred, caption=f"binary map {step}")}, step=step)
+            "val/pred": wandb.Image(pred, caption=f"binary map {step}"),
+        },
+        step=step,
+    )
     return "image"

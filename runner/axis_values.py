@@ -80,8 +80,9 @@ def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") ->
         for value in orders[axis]:
             group = groups[value]
             failing = count_failing(group)
-            rates.append([axis, value_label(value), len(group), failing, _percent(failing, len(group)),
-                          median_speed(group)])
+            rates.append(
+                [axis, value_label(value), len(group), failing, _percent(failing, len(group)), median_speed(group)]
+            )
     return rates
 
 

@@ -81,12 +81,16 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         return (r["outcome"], r.get("signal", ""), r.get("signature", "")) == kind
 
     wanted = dict(top.conditions)
-    candidates = [k for k, rs in by_cell.items()
-                  if any(shows(r) for r in rs) and all(k[axes.index(a)] == v for a, v in wanted.items())]
+    candidates = [
+        k
+        for k, rs in by_cell.items()
+        if any(shows(r) for r in rs) and all(k[axes.index(a)] == v for a, v in wanted.items())
+    ]
     # fewest differing axes; then a cell that showed the failure in every run (a steadier target)
     _, _, bad_key, good_key = min(
         (sum(a != b for a, b in zip(f, p)), not all(shows(r) for r in by_cell[f]), f, p)
-        for f in candidates for p in passing
+        for f in candidates
+        for p in passing
     )
     return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
 
@@ -108,22 +112,31 @@ class _CellTest:
             self.repeats[cell.cell_id] += 1
         results = []
         run = CellRun(cell, repeat)
-        engine.Engine(self.matrix, run_dir=self.store.path,
-                      make_cell_dir=self.store.make_cell_dir, relative_to_run=self.store.relative_to_run,
-                      on_result=lambda r: (self.store.record(r), results.append(r)), jobs=1,
-                      install_signals=False).run([run])
+        engine.Engine(
+            self.matrix,
+            run_dir=self.store.path,
+            make_cell_dir=self.store.make_cell_dir,
+            relative_to_run=self.store.relative_to_run,
+            on_result=lambda r: (self.store.record(r), results.append(r)),
+            jobs=1,
+            install_signals=False,
+        ).run([run])
         r = results[0]
         with self.lock:
             self.count += 1
             applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.matrix.axes if a in changes) or "none (good)"
             what = r.outcome + (f" {r.signal}" if r.signal else "")
-            print(f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
-                  file=self.stream, flush=True)
+            print(
+                f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
+                file=self.stream,
+                flush=True,
+            )
         return Observation(r.outcome, r.signal, r.signature)
 
 
-def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1,
-                  max_runs=None, stream=None) -> tuple[BisectResult, dict, bool]:
+def bisect_matrix(
+    matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1, max_runs=None, stream=None
+) -> tuple[BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted)."""
     from runner import fingerprint, interpreters
 
@@ -134,10 +147,15 @@ def bisect_matrix(matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=No
     store = RunDir(out)
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
     store.write_json("env.json", fingerprint.collect(interpreters=interpreters.of_cells([Cell.of(good), Cell.of(bad)])))
-    print(f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
-          + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes), file=stream, flush=True)
+    print(
+        f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
+        + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes),
+        file=stream,
+        flush=True,
+    )
     cell_test = _CellTest(matrix, store, good, bad, stream)
     interrupted = False
+
     def stop(name: str) -> None:  # `timeout`, a scheduler's stop: as Ctrl-C, the best answer so far is kept
         raise KeyboardInterrupt(name)
 

@@ -62,7 +62,9 @@ class BisectResult:
     repeats_given: bool  # the caller fixed repeats (no estimation)
     bad_rate: FailureRate | None  # the bad configuration's own sample
     pooled_rate: FailureRate | None  # every configuration known to fail, pooled, when n was set
-    miss_per_test: float | None  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
+    miss_per_test: (
+        float | None
+    )  # chance a failing configuration shows `repeats` clean runs; None when repeats was given
     strategy: str  # "one-at-a-time" | "ddmin" | "" (no search)
     confirmed: bool  # the answer was seen to show the target (re-run unless repeats=1)
     confirm_runs: int

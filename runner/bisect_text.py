@@ -33,17 +33,12 @@ def summary_line(result: BisectResult, values: Mapping[str, object] | None = Non
     runs = f"{result.runs} run" + ("" if result.runs == 1 else "s")
     prefix = ""
     if result.partial:
-        why = {"max_runs": "run budget spent", "interrupted": "interrupted"}.get(
-            result.stop_reason, result.stop_reason
-        )
+        why = {"max_runs": "run budget spent", "interrupted": "interrupted"}.get(result.stop_reason, result.stop_reason)
         prefix = f"partial ({why}): "
     if result.target is None:
         return f"{prefix}the bad configuration did not fail ({runs})"
     if result.good_fails:
-        return (
-            f"{prefix}{result.target} even with every change undone: "
-            f"the good configuration fails too; {runs}"
-        )
+        return f"{prefix}{result.target} even with every change undone: the good configuration fails too; {runs}"
     names = " + ".join(_name(c, values) for c in result.minimal)
     head = f"{prefix}{result.target} needs {names}"
     if result.partial:
@@ -100,9 +95,7 @@ def detail_lines(result: BisectResult, values: Mapping[str, object] | None = Non
     return lines
 
 
-def as_bisect_json(
-    result: BisectResult, good: Mapping[str, object], bad: Mapping[str, object]
-) -> dict:
+def as_bisect_json(result: BisectResult, good: Mapping[str, object], bad: Mapping[str, object]) -> dict:
     """The contract's bisect.json object, contract keys first, then details."""
     return {
         "good": dict(good),
@@ -114,9 +107,7 @@ def as_bisect_json(
         "signature": result.target.signature if result.target else "",
         "repeats": result.repeats,
         "failure_rate": (
-            {"failures": result.bad_rate.failures, "runs": result.bad_rate.runs}
-            if result.bad_rate
-            else None
+            {"failures": result.bad_rate.failures, "runs": result.bad_rate.runs} if result.bad_rate else None
         ),
         "miss_per_test": result.miss_per_test,
         "strategy": result.strategy,
@@ -124,8 +115,7 @@ def as_bisect_json(
         "partial": result.partial,
         "stop_reason": result.stop_reason,
         "undo": [
-            {"axis": c.change, "tested": list(c.tested), "runs": c.runs, "clean": c.clean}
-            for c in result.culprits
+            {"axis": c.change, "tested": list(c.tested), "runs": c.runs, "clean": c.clean} for c in result.culprits
         ],
         "others": [
             {

@@ -65,8 +65,11 @@ _CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable 
 _BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
 # Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
 # a headline, then the reason on a later line, between hints.
-_HYDRA_HEADLINE = re.compile(r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
-                             r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*)$", re.M)
+_HYDRA_HEADLINE = re.compile(
+    r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
+    r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*)$",
+    re.M,
+)
 _HYDRA_HINT = re.compile(r"^(?:To append to your config use|See https?://|Available options:|\s)")
 
 
@@ -88,7 +91,7 @@ def _hydra_error(text: str) -> str:
     if head is None:
         return ""
     line = sig_.line_of(text, head)
-    for after in text[head.end():].splitlines():
+    for after in text[head.end() :].splitlines():
         if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
             return f"{line} {after.strip()}"
     return line
@@ -140,8 +143,12 @@ def _from_output(returncode: int, stderr: str, stdout: str, text: str, report: d
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = sig_.find_cause(text)
     if found:
-        return Verdict(found.cause.outcome, _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
-                       found.line, found.cause.name)
+        return Verdict(
+            found.cause.outcome,
+            _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
+            found.line,
+            found.cause.name,
+        )
     generic = sig_.last_match(_CUDA, text)
     if generic:
         line = sig_.line_of(text, generic)
@@ -169,8 +176,12 @@ def classify(
         tail = exception_line(stderr)
         when = f"after {timeout_s:g} s" if timeout_s else ""
         found = sig_.find_cause(text)
-        return Verdict(Outcome.TIMEOUT, "", f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
-                       found.cause.name if found else sig_.HANG)
+        return Verdict(
+            Outcome.TIMEOUT,
+            "",
+            f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
+            found.cause.name if found else sig_.HANG,
+        )
 
     status = report.get("status")
     if status == "skip":

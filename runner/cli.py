@@ -11,7 +11,9 @@ from runner.errors import BadInput
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training.")
+    parser = argparse.ArgumentParser(
+        prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training."
+    )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 
@@ -25,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     rerun = verbs.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
     rerun.add_argument("run", help="a run directory")
     rerun.add_argument("overrides", nargs="*", help="Hydra overrides of the run's matrix.yaml: repeats=10")
-    rerun.add_argument("--failing", action="store_true", help="only the cells with a failing run (not pass, skip or error)")
+    rerun.add_argument(
+        "--failing", action="store_true", help="only the cells with a failing run (not pass, skip or error)"
+    )
     rerun.add_argument("--out", help="the new run directory (default beside RUN: <name>-rerun-<timestamp>/)")
     _running_options(rerun)
 
@@ -39,8 +43,12 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--by", help="AXIS[,AXIS]: a pivot of outcomes over one or two axes")
     report.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
-    compare = verbs.add_parser("compare", help="cells whose outcome differs between runs, and the machines' differences")
-    compare.add_argument("runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])")
+    compare = verbs.add_parser(
+        "compare", help="cells whose outcome differs between runs, and the machines' differences"
+    )
+    compare.add_argument(
+        "runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])"
+    )
     compare.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
 
     bisect = verbs.add_parser("bisect", help="the minimal change from a passing configuration that still fails")
@@ -48,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     bisect.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
     bisect.add_argument("--good", nargs="+", action="extend", default=[], metavar="K=V")
     bisect.add_argument("--bad", nargs="+", action="extend", default=[], metavar="K=V")
-    bisect.add_argument("--repeats", type=int, help="clean runs that make a pass believed (default: from the failure rate)")
+    bisect.add_argument(
+        "--repeats", type=int, help="clean runs that make a pass believed (default: from the failure rate)"
+    )
     bisect.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
     bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
     bisect.add_argument("--out", help="the bisect's run directory")
@@ -64,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
 
     init = verbs.add_parser("init", help="write a starter matrix from a Hydra app's own config")
     init.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
-    init.add_argument("--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten")
+    init.add_argument(
+        "--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten"
+    )
     return parser
 
 
@@ -73,9 +85,15 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
     verb.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
     verb.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets its own via CUDA_VISIBLE_DEVICES")
-    verb.add_argument("--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)")
-    verb.add_argument("--max-failures", type=int, metavar="N",
-                   help="once N runs have failed, start no new run (running ones end); --resume completes it")
+    verb.add_argument(
+        "--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)"
+    )
+    verb.add_argument(
+        "--max-failures",
+        type=int,
+        metavar="N",
+        help="once N runs have failed, start no new run (running ones end); --resume completes it",
+    )
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
 
 
@@ -135,8 +153,16 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
-    outcome = run_matrix(matrix, out=out, resume=resume, jobs=args.jobs, gpus=gpus, executor=args.executor,
-                         max_failures=args.max_failures, selection=selection)
+    outcome = run_matrix(
+        matrix,
+        out=out,
+        resume=resume,
+        jobs=args.jobs,
+        gpus=gpus,
+        executor=args.executor,
+        max_failures=args.max_failures,
+        selection=selection,
+    )
     if outcome.interrupted:
         return 130
     if args.strict and any(is_failure(r.outcome) for r in outcome.results):
@@ -170,8 +196,16 @@ def cmd_report(args) -> int:
         sys.stdout.write(report.outcome_counts_csv(rows))
     else:
         run_dir = args.run if os.path.isdir(args.run) else os.path.dirname(os.path.abspath(args.run))
-        print(report.summary_text(rows, value_columns, read_fingerprint(args.run), title=f"crashmatrix report {args.run}",
-                                  fmt=args.format, run_dir=run_dir))
+        print(
+            report.summary_text(
+                rows,
+                value_columns,
+                read_fingerprint(args.run),
+                title=f"crashmatrix report {args.run}",
+                fmt=args.format,
+                run_dir=run_dir,
+            )
+        )
     return 0
 
 
@@ -183,20 +217,26 @@ def cmd_bisect(args) -> int:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     if os.path.isdir(args.target):
         if args.good or args.bad:
-            raise BadInput(f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file")
+            raise BadInput(
+                f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
+            )
         matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
         good_s, bad_s, path = bisect_matrix.pick_from_run(args.target, matrix)
-        good, bad = bisect_matrix.configurations(matrix, [f"{k}={v}" for k, v in good_s.items()],
-                                             [f"{k}={v}" for k, v in bad_s.items()])
+        good, bad = bisect_matrix.configurations(
+            matrix, [f"{k}={v}" for k, v in good_s.items()], [f"{k}={v}" for k, v in bad_s.items()]
+        )
         out = args.out or bisect_matrix.default_out(args.target, "run")
     else:
         matrix = _load(args.target, args.overrides)
         if not args.bad:
-            raise BadInput(f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)")
+            raise BadInput(
+                f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)"
+            )
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
-    result, _data, interrupted = bisect_matrix.bisect_matrix(matrix, good, bad, out=out, repeats=args.repeats,
-                                                          jobs=args.jobs, max_runs=args.max_runs)
+    result, _data, interrupted = bisect_matrix.bisect_matrix(
+        matrix, good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+    )
     if interrupted:
         return 130
     if result.target is None or result.good_fails:
@@ -270,8 +310,18 @@ def cmd_init(args) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "rerun": cmd_rerun, "show": cmd_show, "report": cmd_report, "compare": cmd_compare,
-            "bisect": cmd_bisect, "explain": cmd_explain, "env": cmd_env, "probes": cmd_probes, "init": cmd_init}
+COMMANDS = {
+    "run": cmd_run,
+    "rerun": cmd_rerun,
+    "show": cmd_show,
+    "report": cmd_report,
+    "compare": cmd_compare,
+    "bisect": cmd_bisect,
+    "explain": cmd_explain,
+    "env": cmd_env,
+    "probes": cmd_probes,
+    "init": cmd_init,
+}
 
 
 def _parse(argv):

@@ -47,9 +47,21 @@ FORMATS = ("md", "github", "csv", "json")
 
 # Fingerprint fields, as a user names them.
 FIELD_NAMES = {
-    "host": "host", "os": "OS", "kernel": "kernel", "wsl2": "WSL2", "glibc": "glibc", "python": "Python", "torch": "torch",
-    "cuda_runtime": "CUDA", "cudnn": "cuDNN", "driver": "driver", "gpu": "GPU", "cpu_count": "CPUs",
-    "ram_gb": "RAM GB", "shm_mb": "shm MB", "rlimit_nofile": "nofile",
+    "host": "host",
+    "os": "OS",
+    "kernel": "kernel",
+    "wsl2": "WSL2",
+    "glibc": "glibc",
+    "python": "Python",
+    "torch": "torch",
+    "cuda_runtime": "CUDA",
+    "cudnn": "cuDNN",
+    "driver": "driver",
+    "gpu": "GPU",
+    "cpu_count": "CPUs",
+    "ram_gb": "RAM GB",
+    "shm_mb": "shm MB",
+    "rlimit_nofile": "nofile",
 }
 
 
@@ -102,10 +114,17 @@ class CellSummary:
 
     def to_json(self) -> dict:
         return {
-            "summary": self.describe(), "outcome": self.outcome, "signal": self.signal, "signature": self.signature,
-            "rate": self.rate, "runs": self.runs,
-            "kinds": [{"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())],
-            "error": self.error, "log_dir": self.log_dir,
+            "summary": self.describe(),
+            "outcome": self.outcome,
+            "signal": self.signal,
+            "signature": self.signature,
+            "rate": self.rate,
+            "runs": self.runs,
+            "kinds": [
+                {"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())
+            ],
+            "error": self.error,
+            "log_dir": self.log_dir,
         }
 
 
@@ -159,13 +178,19 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
-        kinds = Counter((r.get("outcome", ""), r.get("signal", "") or "",
-                         (r.get("signature", "") or "") if with_signature else "") for r in runs)
+        kinds = Counter(
+            (r.get("outcome", ""), r.get("signal", "") or "", (r.get("signature", "") or "") if with_signature else "")
+            for r in runs
+        )
         failures = [r for r in runs if is_failure(r.get("outcome"))]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
-            cell_id=cell_id, values={k: runs[0].get(k, "") for k in value_columns}, runs=len(runs), kinds=kinds,
-            error=(first.get("error") or "") if failures else "", log_dir=first.get("log_dir", ""),
+            cell_id=cell_id,
+            values={k: runs[0].get(k, "") for k in value_columns},
+            runs=len(runs),
+            kinds=kinds,
+            error=(first.get("error") or "") if failures else "",
+            log_dir=first.get("log_dir", ""),
         )
     return cells
 
@@ -177,9 +202,18 @@ def load_run(source: str, label: str) -> Run:
     if os.path.isdir(source) and not os.path.exists(os.path.join(source, "results.csv")):
         raise BadInput(f"{source}: not a run directory (no results.csv)")
     rows, value_columns, path = read_rows(source)
-    run = Run(label=label, source=source, csv_path=path, value_columns=value_columns,
-              fingerprint=read_fingerprint(source), cells=summarize_cells(rows, value_columns), rows=len(rows),
-              hosts=tuple(r.get("host", "") for r in rows), has_signature=bool(rows) and "signature" in rows[0], row_dicts=rows)
+    run = Run(
+        label=label,
+        source=source,
+        csv_path=path,
+        value_columns=value_columns,
+        fingerprint=read_fingerprint(source),
+        cells=summarize_cells(rows, value_columns),
+        rows=len(rows),
+        hosts=tuple(r.get("host", "") for r in rows),
+        has_signature=bool(rows) and "signature" in rows[0],
+        row_dicts=rows,
+    )
     return run
 
 
@@ -252,7 +286,8 @@ def compare_runs(sources: list[str]) -> Comparison:
             raise BadInput(
                 f"{other.csv_path}: its axes differ from {first.csv_path}'s"
                 f" (only in {first.label}: {only_first or 'none'}; only in {other.label}: {only_other or 'none'});"
-                " compare runs of the same matrix axes")
+                " compare runs of the same matrix axes"
+            )
     axes = list(first.value_columns)
     if not all(r.has_signature for r in runs if r.rows):
         for run in runs:
@@ -284,7 +319,9 @@ def _cell_order_key(runs, axes):
 
     def key(cell_id):
         values = next(r.cells[cell_id].values for r in runs if cell_id in r.cells)
-        return tuple(orders[a].index(values.get(a, "")) if values.get(a, "") in orders[a] else 10**6 for a in axes), cell_id
+        return tuple(
+            orders[a].index(values.get(a, "")) if values.get(a, "") in orders[a] else 10**6 for a in axes
+        ), cell_id
 
     return key
 
@@ -319,8 +356,12 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
         rows = []
         for cell_id in comp.differing:
             values = comp.values_of(cell_id)
-            rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
-                        + [r.cells[cell_id].describe() for r in comp.runs] + [_first_error(comp, cell_id)])
+            rows.append(
+                [cell_id]
+                + [values.get(a, "") for a in comp.axes]
+                + [r.cells[cell_id].describe() for r in comp.runs]
+                + [_first_error(comp, cell_id)]
+            )
         lines += [table(rows, ["cell"] + comp.axes + labels + ["error"], fmt, numparse=False), ""]
     else:
         lines += [f"No cell differs: the {common} cells in {both} have the same outcomes.", ""]
@@ -333,19 +374,27 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
             rows = []
             for cell_id in cell_ids:
                 values = comp.values_of(cell_id)
-                rows.append([cell_id] + [values.get(a, "") for a in comp.axes]
-                            + [r.cells[cell_id].describe() if cell_id in r.cells else "—" for r in comp.runs])
+                rows.append(
+                    [cell_id]
+                    + [values.get(a, "") for a in comp.axes]
+                    + [r.cells[cell_id].describe() if cell_id in r.cells else "—" for r in comp.runs]
+                )
             lines += [table(rows, ["cell"] + comp.axes + labels, fmt, numparse=False), ""]
     if comp.fingerprint:
         lines += ["## Fingerprint differences", ""]
         rows = [[FIELD_NAMES.get(k, k)] + [_fingerprint_shown(v) for v in values] for k, values in comp.fingerprint]
         lines += [table(rows, ["field"] + labels, fmt, numparse=False), ""]
     elif sum(1 for r in comp.runs if r.fingerprint) >= 2:
-        lines += ["Fingerprints: no difference in " + ", ".join(FIELD_NAMES.get(k, k) for k in SUMMARY_FIELDS) + ".", ""]
+        lines += [
+            "Fingerprints: no difference in " + ", ".join(FIELD_NAMES.get(k, k) for k in SUMMARY_FIELDS) + ".",
+            "",
+        ]
     if comp.packages:
         lines += ["## Installed packages that differ", ""]
-        rows = [[interpreter, name] + ["—" if v is None else v for v in versions]
-                for interpreter, name, versions in comp.packages]
+        rows = [
+            [interpreter, name] + ["—" if v is None else v for v in versions]
+            for interpreter, name, versions in comp.packages
+        ]
         lines += [table(rows, ["interpreter", "package"] + labels, fmt, numparse=False), ""]
     missing = [r.label for r in comp.runs if not r.fingerprint]
     if missing:
@@ -369,35 +418,56 @@ def to_csv(comp: Comparison) -> str:
     for cell_id in comp.differing:
         cells = [r.cells[cell_id] for r in comp.runs]
         values = comp.values_of(cell_id)
-        writer.writerow([cell_id] + [values.get(a, "") for a in comp.axes] + [c.outcome for c in cells]
-                   + [c.signal for c in cells] + [c.signature for c in cells] + [c.rate for c in cells] + [c.describe() for c in cells]
-                   + [c.error for c in cells])
+        writer.writerow(
+            [cell_id]
+            + [values.get(a, "") for a in comp.axes]
+            + [c.outcome for c in cells]
+            + [c.signal for c in cells]
+            + [c.signature for c in cells]
+            + [c.rate for c in cells]
+            + [c.describe() for c in cells]
+            + [c.error for c in cells]
+        )
     return buf.getvalue()
 
 
 def to_json(comp: Comparison) -> dict:
     def cell_entry(cell_id):
         return {
-            "cell_id": cell_id, "values": comp.values_of(cell_id),
+            "cell_id": cell_id,
+            "values": comp.values_of(cell_id),
             "runs": {r.label: r.cells[cell_id].to_json() for r in comp.runs if cell_id in r.cells},
         }
 
     return {
-        "runs": [{"label": r.label, "source": r.source, "results": r.csv_path, "host": r.host, "wsl2": r.wsl2,
-                  "cells": len(r.cells), "runs": r.rows} for r in comp.runs],
+        "runs": [
+            {
+                "label": r.label,
+                "source": r.source,
+                "results": r.csv_path,
+                "host": r.host,
+                "wsl2": r.wsl2,
+                "cells": len(r.cells),
+                "runs": r.rows,
+            }
+            for r in comp.runs
+        ],
         "axes": comp.axes,
         "differs_when": "the set of (outcome, signal, signature) kinds seen over a cell's repeats is not the same"
-                        " in every run (signature left out when a run's results.csv has none)",
+        " in every run (signature left out when a run's results.csv has none)",
         "differing": [cell_entry(c) for c in comp.differing],
-        "only_in_some": [dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells])
-                         for c in comp.partial],
+        "only_in_some": [
+            dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells]) for c in comp.partial
+        ],
         "same": comp.same,
-        "fingerprint": [{"field": k, "name": FIELD_NAMES.get(k, k),
-                         "values": {r.label: v for r, v in zip(comp.runs, values)}}
-                        for k, values in comp.fingerprint],
-        "packages": [{"interpreter": interpreter, "package": name,
-                      "versions": {r.label: v for r, v in zip(comp.runs, versions)}}
-                     for interpreter, name, versions in comp.packages],
+        "fingerprint": [
+            {"field": k, "name": FIELD_NAMES.get(k, k), "values": {r.label: v for r, v in zip(comp.runs, values)}}
+            for k, values in comp.fingerprint
+        ],
+        "packages": [
+            {"interpreter": interpreter, "package": name, "versions": {r.label: v for r, v in zip(comp.runs, versions)}}
+            for interpreter, name, versions in comp.packages
+        ],
     }
 
 

@@ -323,6 +323,7 @@ class _DeltaDebugger:
             self.confirm()
         return _result(self)
 
+
 def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
     if wanted != "auto":
         return wanted

@@ -49,8 +49,12 @@ def cell_params(matrix: Matrix, values: dict) -> dict:
     An axis with `keys` gives each of its keys the axis's value, in place of the axis's name. Neither
     env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
     """
-    cell = {name: v for k, v in values.items() if not k.startswith("env.") and k != PYTHON_AXIS
-            for name in matrix.axis_keys.get(k, (k,))}
+    cell = {
+        name: v
+        for k, v in values.items()
+        if not k.startswith("env.") and k != PYTHON_AXIS
+        for name in matrix.axis_keys.get(k, (k,))
+    }
     fixed = {k: v for k, v in matrix.params.items() if k not in cell}
     return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
 
@@ -182,9 +186,20 @@ class Engine:
     relative_to_run(path) spells a cell directory as results.csv's log_dir does.
     """
 
-    def __init__(self, matrix: Matrix, *, run_dir: str, make_cell_dir, relative_to_run, on_result, jobs: int = 1,
-                 install_signals: bool = True, gpus: list[str] | None = None,
-                 stop_signals: tuple = (signal.SIGINT, signal.SIGTERM), stop_starting=None):
+    def __init__(
+        self,
+        matrix: Matrix,
+        *,
+        run_dir: str,
+        make_cell_dir,
+        relative_to_run,
+        on_result,
+        jobs: int = 1,
+        install_signals: bool = True,
+        gpus: list[str] | None = None,
+        stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
+        stop_starting=None,
+    ):
         self.matrix = matrix
         self.run_dir = run_dir
         self.make_cell_dir = make_cell_dir
@@ -216,14 +231,22 @@ class Engine:
             if gpu is not None:
                 self.free_gpus.append(gpu)
             return RunResult(
-                cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-                error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}", host=self.host,
+                cell_id=run.cell.cell_id,
+                repeat=run.repeat,
+                values=run.cell.values,
+                outcome="error",
+                error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
+                host=self.host,
                 signature=LAUNCH_ERROR,
-                log_dir=self.relative_to_run(cell_dir), started_at=started_at, argv=tuple(launch.argv),
+                log_dir=self.relative_to_run(cell_dir),
+                started_at=started_at,
+                argv=tuple(launch.argv),
             )
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
-        evidence = forensics.Evidence(running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid))
+        evidence = forensics.Evidence(
+            running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid)
+        )
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
@@ -256,12 +279,22 @@ class Engine:
         forensics.cleanup(slot.cell_dir)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
-            cell_id=slot.run.cell.cell_id, repeat=slot.run.repeat, values=slot.run.cell.values,
-            outcome=verdict.outcome.value, signal=verdict.signal, exit_code=exit_code, error=verdict.error,
-            signature=verdict.signature, duration_s=duration, host=self.host, log_dir=self.relative_to_run(slot.cell_dir), where=where,
+            cell_id=slot.run.cell.cell_id,
+            repeat=slot.run.repeat,
+            values=slot.run.cell.values,
+            outcome=verdict.outcome.value,
+            signal=verdict.signal,
+            exit_code=exit_code,
+            error=verdict.error,
+            signature=verdict.signature,
+            duration_s=duration,
+            host=self.host,
+            log_dir=self.relative_to_run(slot.cell_dir),
+            where=where,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
-            started_at=slot.started_at, argv=tuple(running.launch.argv),
+            started_at=slot.started_at,
+            argv=tuple(running.launch.argv),
         )
 
     # --- the loop -----------------------------------------------------------
@@ -326,8 +359,7 @@ class Engine:
             running = slot.running
             if running.popen.poll() is not None:
                 # without our handlers no stop of ours can follow: nothing to wait for
-                if (self.install_signals and _killed_from_outside(running)
-                        and self._interrupt_follows(wake_r)):
+                if self.install_signals and _killed_from_outside(running) and self._interrupt_follows(wake_r):
                     return  # the same stop reached the cell first: it was in flight, not a crash
                 del slots[pid]
                 self.on_result(self._finish(slot))
@@ -358,7 +390,11 @@ class Engine:
 
 def _killed_from_outside(running: supervise.Running) -> bool:
     """Ended by a stop signal that we did not send."""
-    return running.term_sent_at is None and running.popen.returncode in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGKILL)
+    return running.term_sent_at is None and running.popen.returncode in (
+        -signal.SIGTERM,
+        -signal.SIGINT,
+        -signal.SIGKILL,
+    )
 
 
 def _wait(slots: dict[int, _Slot], wake_r: int, kill_grace: float) -> None:

@@ -34,19 +34,24 @@ def check_settings(settings: dict, path: str) -> None:
     """The `executor:` section, checked when the matrix is loaded (show and local runs included)."""
     for key in settings:
         if key not in SLURM_KEYS and key not in OWN_KEYS:
-            raise BadInput(f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})")
+            raise BadInput(
+                f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})"
+            )
     for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):
         value = settings.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
     for key in ("poll_s", "queue_check_s", "time_min", "mem_gb"):
         value = settings.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
-                                  or value == float("inf")):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value == float("inf")
+        ):
             raise BadInput(f"{path}: executor.{key}: expected a number > 0, got {value!r}")
     if "additional" in settings and not isinstance(settings["additional"], dict):
         raise BadInput(f"{path}: executor.additional: expected a mapping of sbatch option: value")
-    if "setup" in settings and not (isinstance(settings["setup"], list) and all(isinstance(x, str) for x in settings["setup"])):
+    if "setup" in settings and not (
+        isinstance(settings["setup"], list) and all(isinstance(x, str) for x in settings["setup"])
+    ):
         raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
 
 

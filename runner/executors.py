@@ -27,8 +27,14 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
     cell_dir = os.path.join(store.path, "cells", run.dirname)
     os.makedirs(cell_dir, exist_ok=True)
     return RunResult(
-        cell_id=run.cell.cell_id, repeat=run.repeat, values=run.cell.values, outcome="error",
-        error=why, signature=JOB_LOST, log_dir=store.relative_to_run(cell_dir), started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+        cell_id=run.cell.cell_id,
+        repeat=run.repeat,
+        values=run.cell.values,
+        outcome="error",
+        error=why,
+        signature=JOB_LOST,
+        log_dir=store.relative_to_run(cell_dir),
+        started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
     )
 
 
@@ -42,8 +48,9 @@ def _gone_from_queue(jobs) -> set:
 
     ids = [str(job.job_id) for job in jobs]
     try:
-        out = subprocess.run(["squeue", "-h", "-r", "-o", "%i", "-j", ",".join(ids)],
-                             capture_output=True, text=True, timeout=30)
+        out = subprocess.run(
+            ["squeue", "-h", "-r", "-o", "%i", "-j", ",".join(ids)], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return set()
     if out.returncode != 0 and "Invalid job id" not in out.stderr:
@@ -58,14 +65,17 @@ def _how_it_ended(job) -> str:
         if os.path.exists(job.paths.result_pickle):
             summary = job.result()
             if isinstance(summary, dict) and summary.get("interrupted"):
-                return (f"job {job.job_id} was stopped by {summary['interrupted']} "
-                        "(scancel, preemption or its time limit)")
+                return (
+                    f"job {job.job_id} was stopped by {summary['interrupted']} (scancel, preemption or its time limit)"
+                )
     except Exception:
         pass
     return f"job {job.job_id} ended (state: {job.state})"
 
 
-def run_submitted(matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1) -> tuple[bool, str | None]:
+def run_submitted(
+    matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1
+) -> tuple[bool, str | None]:
     """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
@@ -147,10 +157,11 @@ class _Collator:
             if ended:
                 missing = [run for run in chunk if run.key not in self.recorded]
                 if missing:
-                    how = (f"job {job.job_id} left the queue without a result" if job in gone
-                           else _how_it_ended(job))
-                    why = f"{how} before this run finished; job log: " \
-                          f"{self.store.relative_to_run(str(job.paths.stderr))}; --resume runs it again"
+                    how = f"job {job.job_id} left the queue without a result" if job in gone else _how_it_ended(job)
+                    why = (
+                        f"{how} before this run finished; job log: "
+                        f"{self.store.relative_to_run(str(job.paths.stderr))}; --resume runs it again"
+                    )
                     for run in missing:
                         self.recorded.add(run.key)
                         self.on_result(_lost(run, self.store, why))

@@ -28,8 +28,9 @@ def combinations(matrix: Matrix) -> list[dict]:
         from runner.pairwise import covering_array
 
         # The covering array compares values by type; excludes name them by spelling ("32" vs 32).
-        exclude = [{k: next(v for v in axes[k] if spell(v) == spell(val)) for k, val in e.items()}
-                   for e in matrix.exclude]
+        exclude = [
+            {k: next(v for v in axes[k] if spell(v) == spell(val)) for k, val in e.items()} for e in matrix.exclude
+        ]
         combos = covering_array(axes, strength=matrix.order, exclude=exclude, seed=matrix.seed)
     else:
         names = list(axes)

@@ -225,11 +225,21 @@ def explain(
             against = cells.passed & ~failing
         else:  # no cell passed anywhere: the commonest kind is the program's, the rest are set apart from it
             against = 0 if kind == program_kind else cells.everything & ~failing
-        for cond, alternatives in _cover(_minimal(cells, len(axes), failing, against, budget, stats), cells, kind,
-                                         against):
+        for cond, alternatives in _cover(
+            _minimal(cells, len(axes), failing, against, budget, stats), cells, kind, against
+        ):
             found.append(_pattern(cells, axes, kind, cond, against, alternatives))
-    found.sort(key=lambda p: (-p.failing, p.masked, len(p.conditions),
-                              [axes.index(a) for a, _ in p.conditions], p.outcome, p.signal, p.signature))
+    found.sort(
+        key=lambda p: (
+            -p.failing,
+            p.masked,
+            len(p.conditions),
+            [axes.index(a) for a, _ in p.conditions],
+            p.outcome,
+            p.signal,
+            p.signature,
+        )
+    )
     return found
 
 
@@ -247,8 +257,9 @@ def _mask(cells: _Cells, cond: Conjunction) -> int:
     return mask
 
 
-def _minimal(cells: _Cells, n_axes: int, failing: int, against: int, budget: int,
-             stats: SearchStats) -> list[Conjunction]:
+def _minimal(
+    cells: _Cells, n_axes: int, failing: int, against: int, budget: int, stats: SearchStats
+) -> list[Conjunction]:
     """The minimal conjunctions that hold for a failing cell and no cell of `against`, smallest first,
     less those the cover could never choose (see _Shorter)."""
     if not against:
@@ -271,7 +282,7 @@ def _minimal(cells: _Cells, n_axes: int, failing: int, against: int, budget: int
                     if not cells_now & failing:
                         continue
                     cand = cond + ((i, v),)
-                    if len(cand) > 1 and not all(cand[:j] + cand[j + 1:] in level for j in range(len(cand) - 1)):
+                    if len(cand) > 1 and not all(cand[:j] + cand[j + 1 :] in level for j in range(len(cand) - 1)):
                         continue  # a smaller conjunction inside it is valid already: not minimal
                     if cells_now & against:
                         bigger[cand] = cells_now
@@ -321,8 +332,7 @@ class _Shorter:
         self.pending = []
 
 
-def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
-                 found: list[Conjunction]) -> list[Conjunction]:
+def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int, found: list[Conjunction]) -> list[Conjunction]:
     """For failing cells no conjunction found so far covers: the cell's own values, one condition
     dropped at a time while no cell of `against` matches (validity only grows with conditions, so what
     is left is minimal)."""
@@ -343,8 +353,9 @@ def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int,
     return out
 
 
-def _cover(candidates: list[Conjunction], cells: _Cells, kind: Kind,
-           against: int) -> list[tuple[Conjunction, list[Conjunction]]]:
+def _cover(
+    candidates: list[Conjunction], cells: _Cells, kind: Kind, against: int
+) -> list[tuple[Conjunction, list[Conjunction]]]:
     """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
     conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
     one popped with its gain still current is the best. Each choice comes with the candidates of its
@@ -364,15 +375,24 @@ def _cover(candidates: list[Conjunction], cells: _Cells, kind: Kind,
         if now != -gain:
             heapq.heappush(heap, (-now, size, n_masked, n, mask))
             continue
-        same = [c for c in candidates if c != candidates[n] and len(c) == size
-                and _mask(cells, c) & failing == mask & failing]
+        same = [
+            c
+            for c in candidates
+            if c != candidates[n] and len(c) == size and _mask(cells, c) & failing == mask & failing
+        ]
         chosen.append((candidates[n], same))
         uncovered &= ~mask
     return chosen
 
 
-def _pattern(cells: _Cells, axes: list[str], kind: Kind, cond: Conjunction, against: int,
-             alternatives: Sequence[Conjunction] = ()) -> Pattern:
+def _pattern(
+    cells: _Cells,
+    axes: list[str],
+    kind: Kind,
+    cond: Conjunction,
+    against: int,
+    alternatives: Sequence[Conjunction] = (),
+) -> Pattern:
     mask = _mask(cells, cond)
     failing = cells.kinds[kind]
     masked = mask & cells.failed & ~failing & ~cells.passed & ~against
@@ -402,7 +422,9 @@ def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> list[s
 
 
 def advice_line(
-    patterns: Sequence[Pattern], axes: Sequence[str], rows: Iterable[Mapping[str, object]] | None = None,
+    patterns: Sequence[Pattern],
+    axes: Sequence[str],
+    rows: Iterable[Mapping[str, object]] | None = None,
     full_run: bool = False,
 ) -> str | None:
     """After a pairwise run: which axes deserve the full product next.
@@ -425,8 +447,10 @@ def advice_line(
     if held is not None:
         fixed = " ".join(f"axes.{a}=[{held.get(a, '')}]" for a in rest if str(held.get(a, "")) != "")
     if fixed:
-        line += (f"; every combination of them, the other axes held at a failing cell's values: "
-                 f"strategy=full {fixed}; or the minimal change: crashmatrix bisect RUN")
+        line += (
+            f"; every combination of them, the other axes held at a failing cell's values: "
+            f"strategy=full {fixed}; or the minimal change: crashmatrix bisect RUN"
+        )
     else:
         line += "; for the minimal change: crashmatrix bisect RUN"
     return line
@@ -439,7 +463,9 @@ def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object
         return None
     for row in rows:
         if (_text(row.get("outcome")), _text(row.get("signal", "")), _text(row.get("signature", ""))) == (
-            top.outcome, top.signal, top.signature
+            top.outcome,
+            top.signal,
+            top.signature,
         ) and all(_text(row.get(a, "")) == v for a, v in top.conditions):
             return row
     return None

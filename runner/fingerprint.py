@@ -20,7 +20,19 @@ from runner import pyfacts
 from runner.redaction import is_secret
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
-_ENV_PREFIXES = ("CUDA_", "NCCL_", "PYTORCH_", "TORCH_", "OMP_", "MKL_", "WANDB_MODE", "CUBLAS_", "CUDNN_", "LD_LIBRARY_PATH", "SLURM_JOB_PARTITION")
+_ENV_PREFIXES = (
+    "CUDA_",
+    "NCCL_",
+    "PYTORCH_",
+    "TORCH_",
+    "OMP_",
+    "MKL_",
+    "WANDB_MODE",
+    "CUBLAS_",
+    "CUDNN_",
+    "LD_LIBRARY_PATH",
+    "SLURM_JOB_PARTITION",
+)
 
 
 def _read(path: str) -> str:
@@ -81,7 +93,8 @@ def machine() -> dict:
         "host": socket.gethostname(),
         "os": _os_release(),
         "kernel": osrelease,
-        "wsl2": "microsoft" in osrelease.lower() and "wsl2" in osrelease.lower()
+        "wsl2": "microsoft" in osrelease.lower()
+        and "wsl2" in osrelease.lower()
         or "microsoft-standard" in osrelease.lower(),
         "wsl": "microsoft" in osrelease.lower(),
         "python": sys.version.split()[0],
@@ -100,8 +113,18 @@ def machine() -> dict:
 
 # The first interpreter's facts are also written at the top of env.json, where the summary line and
 # compare read them (as before interpreters became an axis).
-LIFTED = ("python", "torch", "cuda_runtime", "cudnn", "cuda_available", "gpus", "bf16_supported",
-           "default_start_method", "torch_threads", "torch_error")
+LIFTED = (
+    "python",
+    "torch",
+    "cuda_runtime",
+    "cudnn",
+    "cuda_available",
+    "gpus",
+    "bf16_supported",
+    "default_start_method",
+    "torch_threads",
+    "torch_error",
+)
 
 
 class Pending:
@@ -113,9 +136,13 @@ class Pending:
         self.smi = None
         if not self.facts["driver"] and interpreters:
             try:  # no /proc/driver/nvidia (WSL2, containers): nvidia-smi knows, slowly
-                self.smi = subprocess.Popen(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                            stderr=subprocess.DEVNULL, text=True)
+                self.smi = subprocess.Popen(
+                    ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
             except OSError:
                 pass
 
@@ -166,8 +193,23 @@ def collect(*, with_torch: bool = True, interpreters: dict | None = None) -> dic
 
 
 # Fields worth a line in a summary, and for compare, in this order.
-SUMMARY_FIELDS = ("host", "os", "kernel", "wsl2", "glibc", "python", "torch", "cuda_runtime", "cudnn", "driver", "gpu",
-                  "cpu_count", "ram_gb", "shm_mb", "rlimit_nofile")
+SUMMARY_FIELDS = (
+    "host",
+    "os",
+    "kernel",
+    "wsl2",
+    "glibc",
+    "python",
+    "torch",
+    "cuda_runtime",
+    "cudnn",
+    "driver",
+    "gpu",
+    "cpu_count",
+    "ram_gb",
+    "shm_mb",
+    "rlimit_nofile",
+)
 
 
 def listing(facts: dict) -> list[str]:
@@ -177,8 +219,10 @@ def listing(facts: dict) -> list[str]:
         if key == "env":
             lines += [f"env.{name}: {setting}" for name, setting in value.items()]
         elif key == "interpreters":
-            lines += [f"packages of {path}: {len(found.get('packages') or {})} (--json lists them)"
-                      for path, found in value.items()]
+            lines += [
+                f"packages of {path}: {len(found.get('packages') or {})} (--json lists them)"
+                for path, found in value.items()
+            ]
         elif key != "gpus":
             lines.append(f"{key}: {value}")
     return lines

@@ -188,8 +188,11 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
             long.append(f"pin-memory thread in {pin_frame.short()}")
             short.append(f"pin-memory thread {pin_frame.short()}")
     # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
-    stuck = [(p, user_frame(main_thread(p.threads, p.pid))) for p in others
-             if p.role not in ("resource tracker", "forkserver")]
+    stuck = [
+        (p, user_frame(main_thread(p.threads, p.pid)))
+        for p in others
+        if p.role not in ("resource tracker", "forkserver")
+    ]
     stuck = [(p, f) for p, f in stuck if f is not None]
     for p, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
@@ -217,8 +220,11 @@ def catches(pid: int, signum: int) -> bool:
 
 def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
     """Signal each process that registered a dump file; wait (bounded) until each file is written."""
-    asked = {pid: os.path.join(directory, f"{pid}.txt") for pid in pids
-             if catches(pid, DUMP_SIGNAL) and os.path.exists(os.path.join(directory, f"{pid}.txt"))}
+    asked = {
+        pid: os.path.join(directory, f"{pid}.txt")
+        for pid in pids
+        if catches(pid, DUMP_SIGNAL) and os.path.exists(os.path.join(directory, f"{pid}.txt"))
+    }
     supervise.signal_all(asked, DUMP_SIGNAL)
     sizes: dict[int, int] = {}
     deadline = time.monotonic() + _DUMP_WAIT_S
@@ -256,8 +262,13 @@ def pyspy_path() -> str | None:
 def _pyspy(exe: str, pid: int) -> str:
     for extra in (["--native"], []):  # --native fails on some builds and kernels: then Python frames only
         try:
-            done = subprocess.run([exe, "dump", *extra, "--pid", str(pid)], capture_output=True, text=True,
-                                  timeout=_PYSPY_WAIT_S, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                [exe, "dump", *extra, "--pid", str(pid)],
+                capture_output=True,
+                text=True,
+                timeout=_PYSPY_WAIT_S,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return ""
         if done.returncode == 0:
@@ -347,7 +358,7 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
     found = []
     heads = list(_TORCH_BLOCK.finditer(text))
     for i, head in enumerate(heads):
-        block = text[head.end(): heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
         frames = _TORCH_FRAME.findall(block)
         handler = [k for k, (desc, _addr, _lib) in enumerate(frames) if "FatalSignalHandler" in desc]
         if not handler or "fatalSignalHandler" not in "".join(frames[k][0] for k in handler):

@@ -21,4 +21,4 @@ def gpu_sets(text: str, per_cell: int | None = None) -> list[str]:
         raise BadInput(f"--gpus-per-cell: expected a whole number >= 1, got {per_cell}")
     if per_cell > len(ids):
         raise BadInput(f"--gpus-per-cell {per_cell}: more than the {len(ids)} GPUs that --gpus {text} lists")
-    return [",".join(ids[i:i + per_cell]) for i in range(0, len(ids) - per_cell + 1, per_cell)]
+    return [",".join(ids[i : i + per_cell]) for i in range(0, len(ids) - per_cell + 1, per_cell)]

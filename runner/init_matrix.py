@@ -25,7 +25,9 @@ START_METHODS = ["fork", "spawn", "forkserver"]
 # DataLoader arguments that inject forces on every DataLoader: the app's keys for them are replaced, not axes.
 FORCED_LOADER_KEYS = ("num_workers", "pin_memory")
 PAIRWISE_ABOVE = 64
-NOTES = {"the logger's mode": "; WANDB_MODE (the wandb knob) wins where the app reads it"}  # cells in the full product beyond which the starter matrix is pairwise
+NOTES = {
+    "the logger's mode": "; WANDB_MODE (the wandb knob) wins where the app reads it"
+}  # cells in the full product beyond which the starter matrix is pairwise
 
 
 @dataclass
@@ -82,7 +84,9 @@ def _main_args(app: str, call: ast.Call) -> HydraMain:
     for key in ("config_path", "config_name"):
         node = given.get(key)
         if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-            raise BadInput(f"{app}: line {call.lineno}: @hydra.main needs {key} as a plain string for init to find the config")
+            raise BadInput(
+                f"{app}: line {call.lineno}: @hydra.main needs {key} as a plain string for init to find the config"
+            )
         found[key] = node.value
     path = found["config_path"]
     if path.startswith("pkg://"):
@@ -97,8 +101,9 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
     """The app's composed config, from a child process that imports Hydra only."""
     argv = [python, COMPOSE_CHILD, main.config_dir, main.config_name]
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, check=False)
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, check=False
+        )
     except subprocess.TimeoutExpired:
         raise BadInput(f"{app}: composing its config took more than {timeout:.0f} s") from None
     config_file = os.path.join(main.config_dir, main.config_name)
@@ -110,7 +115,9 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
     try:
         data = json.loads(done.stdout)
     except ValueError:
-        raise BadInput(f"{app}: composing {config_file} printed no config (a program writing to stdout at import?)") from None
+        raise BadInput(
+            f"{app}: composing {config_file} printed no config (a program writing to stdout at import?)"
+        ) from None
     if not isinstance(data, dict):
         raise BadInput(f"{app}: its config {config_file} is not a mapping")
     return data
@@ -224,12 +231,20 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
         keys = [k for k, _ in members]
         values = members[0][1]
         if len(keys) == 1 and keys[0] not in knobs:
-            axes.append(Axis(keys[0], values, why=f"{why}: the app's {keys[0]} (now {_spell(values[0])}){NOTES.get(why, '')}"))
+            axes.append(
+                Axis(keys[0], values, why=f"{why}: the app's {keys[0]} (now {_spell(values[0])}){NOTES.get(why, '')}")
+            )
         else:
             now = ", ".join(sorted({_spell(v[0]) for _, v in members}))
             name = f"all_{leaf}" if len(keys) > 1 else "app_" + keys[0].replace(".", "_")
-            axes.append(Axis(name, values, keys=keys,
-                             why=f"{why}: {len(keys)} keys of the app, moved together (now {now}){NOTES.get(why, '')}"))
+            axes.append(
+                Axis(
+                    name,
+                    values,
+                    keys=keys,
+                    why=f"{why}: {len(keys)} keys of the app, moved together (now {now}){NOTES.get(why, '')}",
+                )
+            )
     return axes, forced
 
 
@@ -238,8 +253,13 @@ def knob_axes(forced: dict, wandb: bool) -> list[Axis]:
     axes = [Axis("start_method", list(START_METHODS), why="knob: multiprocessing start method (set from outside)")]
     workers = [v for v in forced.get("num_workers", {}).values() if isinstance(v, int) and not isinstance(v, bool)]
     most = max(workers, default=0)
-    axes.append(Axis("num_workers", [most, 0] if most > 0 else [0, 2],
-                     why=_forced_why("num_workers", forced, "forced on every DataLoader")))
+    axes.append(
+        Axis(
+            "num_workers",
+            [most, 0] if most > 0 else [0, 2],
+            why=_forced_why("num_workers", forced, "forced on every DataLoader"),
+        )
+    )
     pins = [v for v in forced.get("pin_memory", {}).values() if isinstance(v, bool)]
     now = any(pins)
     axes.append(Axis("pin_memory", [now, not now], why=_forced_why("pin_memory", forced, "forced on every DataLoader")))
@@ -315,8 +335,10 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
         else:
             lines.append(f"  {axis.name}: {_flow(axis.values)}")
     if cells > PAIRWISE_ABOVE:
-        lines += [f"# {cells} cells in full; pairwise covers every pair of values in far fewer (strategy=full for all)",
-                  "strategy: pairwise"]
+        lines += [
+            f"# {cells} cells in full; pairwise covers every pair of values in far fewer (strategy=full for all)",
+            "strategy: pairwise",
+        ]
     lines += ["timeout: 600", ""]
     return "\n".join(lines)
 
@@ -354,7 +376,9 @@ def init_matrix(app: str, out: str | None = None) -> Written:
         with open(out, "x", encoding="utf-8") as f:
             f.write(text)
     except FileExistsError:
-        raise BadInput(f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)") from None
+        raise BadInput(
+            f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)"
+        ) from None
     except OSError as e:
         raise BadInput(f"{out}: cannot write it: {e.strerror}") from None
     return Written(out, len(knobs) + len(own), cells, product(knobs + own))

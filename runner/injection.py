@@ -133,8 +133,12 @@ def _peak_rss_mb() -> float | None:
 def metrics() -> dict:
     """steps and steps_per_s of the busiest DataLoader, peak RSS, peak GPU memory where CUDA ran."""
     busiest = max(STATS, key=lambda s: s.batches, default=None)
-    out = {"steps": busiest.batches if busiest else None, "steps_per_s": None,
-           "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
+    out = {
+        "steps": busiest.batches if busiest else None,
+        "steps_per_s": None,
+        "peak_rss_mb": _peak_rss_mb(),
+        "peak_gpu_mb": None,
+    }
     if busiest and busiest.batches > 1 and busiest.last > busiest.first:
         out["steps_per_s"] = round((busiest.batches - 1) / (busiest.last - busiest.first), 3)
     torch = sys.modules.get("torch")
@@ -167,8 +171,9 @@ def write_metrics(path: str) -> None:
 def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) -> None:
     """Hook torch's import for the knobs; in the cell's main process, write metrics at exit."""
     torch_params = {k: v for k, v in params.items() if k != "start_method" and not (in_worker and k == "num_threads")}
-    forced = {k: _loader_value(k, params[k], knobs.as_bool) for k in knobs.LOADER_KNOBS
-              if params.get(k) not in (None, "")}
+    forced = {
+        k: _loader_value(k, params[k], knobs.as_bool) for k in knobs.LOADER_KNOBS if params.get(k) not in (None, "")
+    }
     start_method = None if in_worker else (str(params.get("start_method") or "") or None)
 
     def on_torch(_module):
@@ -180,8 +185,9 @@ def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) ->
                 warn(f"{key}={value} not applied: {type(e).__name__}: {e}")
 
     importhook.after_import("torch", on_torch, _say_not_applied)
-    importhook.after_import("torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method),
-                            _say_not_applied)
+    importhook.after_import(
+        "torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method), _say_not_applied
+    )
     if report_path:
         import atexit
 

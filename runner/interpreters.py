@@ -40,8 +40,10 @@ def of_cell(values: dict) -> str:
 def check(axes: dict, include: list | tuple, params: dict, path: str) -> None:
     """Bad input before anything is written: every interpreter must be an executable file."""
     if PYTHON_AXIS in params:
-        raise BadInput(f"{path}: params.{PYTHON_AXIS}: the interpreter is an axis; write "
-                       f"axes: {{{PYTHON_AXIS}: [{spell(params[PYTHON_AXIS])}]}}")
+        raise BadInput(
+            f"{path}: params.{PYTHON_AXIS}: the interpreter is an axis; write "
+            f"axes: {{{PYTHON_AXIS}: [{spell(params[PYTHON_AXIS])}]}}"
+        )
     for i, entry in enumerate(include):
         if PYTHON_AXIS in entry:
             _check_one(entry[PYTHON_AXIS], path, f"include[{i}].{PYTHON_AXIS}")

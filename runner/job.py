@@ -43,13 +43,20 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
         count += 1
 
     # A requeued job (preemption, node failure) must not run again what already has its result.
-    cell_runs = [run for run in (CellRun(Cell.of(values), repeat) for values, repeat in runs)
-                 if store.read_result(run) is None]
+    cell_runs = [
+        run for run in (CellRun(Cell.of(values), repeat) for values, repeat in runs) if store.read_result(run) is None
+    ]
     # submitit warns a job with SIGUSR2 before its time limit or preemption: stop the cells then too,
     # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
-    engine = Engine(matrix, run_dir=store.path,
-                    make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run, on_result=on_result,
-                    jobs=jobs, stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2))
+    engine = Engine(
+        matrix,
+        run_dir=store.path,
+        make_cell_dir=store.make_cell_dir,
+        relative_to_run=store.relative_to_run,
+        on_result=on_result,
+        jobs=jobs,
+        stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),
+    )
     engine.run(cell_runs)
     if pending is not None:
         if engine.interrupted:

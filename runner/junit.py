@@ -46,8 +46,13 @@ def failure_message(row: dict) -> str:
 
 def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
     """Adds one testcase; returns its kind: pass, failure, error or skipped."""
-    case = ET.SubElement(suite, "testcase", name=_xml_safe(case_name(row, value_columns)), classname=_xml_safe(classname),
-                         time=f"{_duration_of(row):.3f}")
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=_xml_safe(case_name(row, value_columns)),
+        classname=_xml_safe(classname),
+        time=f"{_duration_of(row):.3f}",
+    )
     outcome = row.get("outcome", "")
     if outcome == "pass":
         return "pass"
@@ -82,8 +87,13 @@ def junit_xml(rows: list[dict], value_columns: list[str], name: str) -> str:
         suite.set("timestamp", starts[0])
     kinds = [_testcase(suite, r, value_columns, name) for r in rows]
     total = f"{sum(_duration_of(r) for r in rows):.3f}"
-    counts = {"tests": str(len(rows)), "failures": str(kinds.count("failure")),
-              "errors": str(kinds.count("error")), "skipped": str(kinds.count("skipped")), "time": total}
+    counts = {
+        "tests": str(len(rows)),
+        "failures": str(kinds.count("failure")),
+        "errors": str(kinds.count("error")),
+        "skipped": str(kinds.count("skipped")),
+        "time": total,
+    }
     for element in (root, suite):
         for key, value in counts.items():
             element.set(key, value)

@@ -35,12 +35,16 @@ LOADER_KNOBS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_fac
 INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
 
 # Parameters every probe understands (the contract's list); others are probe-specific.
-COMMON_PARAMS = PROCESS_KNOBS + LOADER_KNOBS + (
-    "batch_size",
-    "steps",
-    "device",
-    "precision",
-    "wandb",
+COMMON_PARAMS = (
+    PROCESS_KNOBS
+    + LOADER_KNOBS
+    + (
+        "batch_size",
+        "steps",
+        "device",
+        "precision",
+        "wandb",
+    )
 )
 
 
@@ -119,7 +123,9 @@ def private_shm(size_mb: int) -> None:
     CLONE_NEWNS, MS_REC, MS_PRIVATE = 0x00020000, 0x4000, 0x40000
     if libc.unshare(CLONE_NEWNS) != 0:
         err = ctypes.get_errno()
-        raise Unavailable(f"shm_mb={size_mb}: cannot make a private mount namespace here ({os.strerror(err)}; needs root)")
+        raise Unavailable(
+            f"shm_mb={size_mb}: cannot make a private mount namespace here ({os.strerror(err)}; needs root)"
+        )
     if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise Unavailable(f"shm_mb={size_mb}: cannot make / private ({os.strerror(ctypes.get_errno())})")
     opts = f"size={int(size_mb)}m,mode=1777".encode()
@@ -155,4 +161,3 @@ def resolve_device(params: dict) -> str:
 
         return "cuda" if torch.cuda.is_available() else "cpu"
     return device
-

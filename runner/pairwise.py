@@ -175,11 +175,7 @@ class _Model:
 
 
 def _full_product(model: _Model) -> list[list[int]]:
-    return [
-        list(r)
-        for r in itertools.product(*(range(s) for s in model.sizes))
-        if model.row_ok(r)
-    ]
+    return [list(r) for r in itertools.product(*(range(s) for s in model.sizes)) if model.row_ok(r)]
 
 
 # ----------------------------------------------------------------------------
@@ -374,8 +370,11 @@ class _Search:
         def fix(col, value):
             others = index.other_cols[col]
             real = value_range[None, :] < sizes[others][:, None]
-            ids = (index.combo_base[col][:, None] + value * index.own_mult[col][:, None]
-                   + value_range[None, :] * index.other_mults[col][:, None])
+            ids = (
+                index.combo_base[col][:, None]
+                + value * index.own_mult[col][:, None]
+                + value_range[None, :] * index.other_mults[col][:, None]
+            )
             ids = np.where(real, ids, 0)
             self.work += ids.size
             gain[others] += (coverage[ids] == 0) & real

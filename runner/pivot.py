@@ -50,7 +50,9 @@ def parse_by(by: str, value_columns: list[str], source: str = "") -> list[str]:
         raise BadInput(f"--by {by}: the same axis twice")
     for axis in axes:
         if axis not in value_columns:
-            raise BadInput(f"{where}--by {axis}: no such axis; the run's axes are: {', '.join(value_columns) or '(none)'}")
+            raise BadInput(
+                f"{where}--by {axis}: no such axis; the run's axes are: {', '.join(value_columns) or '(none)'}"
+            )
     return axes
 
 
@@ -107,12 +109,20 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
 
     name = os.path.dirname(source) if os.path.basename(source) == "results.csv" else source
     cells = len({r["cell_id"] for r in rows})
-    lines = [f"# crashmatrix report {name} --by {','.join(axes)}", "",
-             f"{len(rows)} runs of {cells} cells, {count_failing(rows)} failing", ""]
+    lines = [
+        f"# crashmatrix report {name} --by {','.join(axes)}",
+        "",
+        f"{len(rows)} runs of {cells} cells, {count_failing(rows)} failing",
+        "",
+    ]
     if len(axes) == 1:
         lines += [_one_axis_table(orders, groups, axes[0], fmt), ""]
     else:
         lines += [_two_axes_table(orders, groups, axes, fmt), ""]
-    lines += ["## Failure rate by axis value", "",
-              table(axis_rates(rows, value_columns, run_dir), AXIS_RATE_HEADERS, fmt, numparse=False), ""]
+    lines += [
+        "## Failure rate by axis value",
+        "",
+        table(axis_rates(rows, value_columns, run_dir), AXIS_RATE_HEADERS, fmt, numparse=False),
+        "",
+    ]
     return "\n".join(lines).rstrip("\n")

@@ -68,8 +68,13 @@ class Asking:
         self.python = python
         self.deadline = time.monotonic() + timeout
         try:
-            self.popen = subprocess.Popen([python, "-c", _CHILD], stdin=subprocess.DEVNULL,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.popen = subprocess.Popen(
+                [python, "-c", _CHILD],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             self.error = ""
         except OSError as e:
             self.popen, self.error = None, f"could not ask {python}: {e.strerror or e}"
@@ -115,4 +120,3 @@ def package_differences(package_sets: list[dict | None]) -> list[tuple[str, list
         if len({v for v, p in zip(versions, package_sets) if p is not None}) > 1:
             out.append((name, versions))
     return out
-

@@ -91,8 +91,17 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
         first = next(r for r in failures if failure_kind(r) == (outcome, signal, signature))
-        out.append([cell_id, label, f"{rate}{outcome}{more}", signal, shorten(signature, 40),
-                    shorten(first.get("error", "")), first.get("log_dir", "")])
+        out.append(
+            [
+                cell_id,
+                label,
+                f"{rate}{outcome}{more}",
+                signal,
+                shorten(signature, 40),
+                shorten(first.get("error", "")),
+                first.get("log_dir", ""),
+            ]
+        )
     return out
 
 
@@ -117,23 +126,41 @@ def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> lis
     differing = package_differences([facts.get("packages") for facts in found.values()])
     if differing:
         rows = [[name] + ["—" if v is None else v for v in versions] for name, versions in differing[:most]]
-        lines += ["Installed packages that differ between them:", "",
-                  table(rows, ["package"] + list(found), fmt, numparse=False), ""]
+        lines += [
+            "Installed packages that differ between them:",
+            "",
+            table(rows, ["package"] + list(found), fmt, numparse=False),
+            "",
+        ]
         if len(differing) > most:
             lines += [f"and {len(differing) - most} more (env.json lists every package).", ""]
     return lines
 
 
-def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, *, title: str, fmt: str = "md",
-                 expected: int | None = None, interrupted: bool = False, run_dir: str = "",
-                 stopped_early: str = "") -> str:
+def summary_text(
+    rows: list[dict],
+    value_columns: list[str],
+    fingerprint: dict,
+    *,
+    title: str,
+    fmt: str = "md",
+    expected: int | None = None,
+    interrupted: bool = False,
+    run_dir: str = "",
+    stopped_early: str = "",
+) -> str:
     lines = [f"# {title}", ""]
     if fingerprint:
         lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
     state = f"{len(rows)} runs"
     if expected is not None and expected != len(rows):
-        state += f" of {expected}" + (" (interrupted; `--resume` runs the rest)" if interrupted
-                                      else f" ({stopped_early})" if stopped_early else "")
+        state += f" of {expected}" + (
+            " (interrupted; `--resume` runs the rest)"
+            if interrupted
+            else f" ({stopped_early})"
+            if stopped_early
+            else ""
+        )
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
@@ -143,7 +170,12 @@ def summary_text(rows: list[dict], value_columns: list[str], fingerprint: dict, 
         lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), ""]
     failing = failing_cells(rows, value_columns)
     if failing:
-        lines += ["## Failing cells", "", table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt), ""]
+        lines += [
+            "## Failing cells",
+            "",
+            table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt),
+            "",
+        ]
     elif rows:
         lines += ["No failing cells.", ""]
     return "\n".join(lines)

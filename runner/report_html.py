@@ -22,9 +22,16 @@ from runner.report import outcome_counts
 from runner.store import read_fingerprint, read_rows
 
 COLOURS = {
-    "pass": "#2e9e4f", "fail": "#e08a00", "crash": "#d62728", "worker_crash": "#9b1c5a",
-    "cuda_error": "#7b3fbf", "oom": "#8c564b", "timeout": "#1f77b4", "nan": "#c9b800",
-    "skip": "#a0a0a0", "error": "#333333",
+    "pass": "#2e9e4f",
+    "fail": "#e08a00",
+    "crash": "#d62728",
+    "worker_crash": "#9b1c5a",
+    "cuda_error": "#7b3fbf",
+    "oom": "#8c564b",
+    "timeout": "#1f77b4",
+    "nan": "#c9b800",
+    "skip": "#a0a0a0",
+    "error": "#333333",
 }
 OTHER = "#555555"
 
@@ -98,15 +105,26 @@ def _grid_html(rows, value_columns, run_dir) -> str:
         return _td_outcome(rate_text(counts, len(group)), _dominant_outcome(counts), " ".join(cell_ids))
 
     others = [a for a in value_columns if a not in axes]
-    note = (f'<p class="muted">Grid axes: {escape(", ".join(axes))} (the axes whose failure rate varies most); '
-            f'each square gathers every value of {escape(", ".join(others))}.</p>') if others else ""
+    note = (
+        (
+            f'<p class="muted">Grid axes: {escape(", ".join(axes))} (the axes whose failure rate varies most); '
+            f"each square gathers every value of {escape(', '.join(others))}.</p>"
+        )
+        if others
+        else ""
+    )
     if len(axes) == 1:
         body = [f"<tr><th>{escape(value_label(v))}</th>{square_td((v,))}</tr>" for v in orders[axes[0]]]
         return note + _html_table([axes[0], "outcome"], body)
     row_axis, column_axis = axes
-    body = ["<tr><th>" + escape(value_label(row_value)) + "</th>"
-            + "".join(square_td((row_value, column_value)) for column_value in orders[column_axis]) + "</tr>"
-            for row_value in orders[row_axis]]
+    body = [
+        "<tr><th>"
+        + escape(value_label(row_value))
+        + "</th>"
+        + "".join(square_td((row_value, column_value)) for column_value in orders[column_axis])
+        + "</tr>"
+        for row_value in orders[row_axis]
+    ]
     return note + _html_table([f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]], body)
 
 
@@ -115,8 +133,10 @@ def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
     machine = escape(one_line(facts)) if facts else "unknown (no env.json)"
     legend = "".join(f'<span style="background:{colour_of(o)}">{escape(o)}</span>' for o in ORDER)
     return [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>crashmatrix {escape(name)}</title>", f"<style>{CSS}</style></head><body>",
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>crashmatrix {escape(name)}</title>",
+        f"<style>{CSS}</style></head><body>",
         f"<h1>crashmatrix run {escape(name)}</h1>",
         f"<p>{runs} runs of {cells} cells. Machine: {machine}</p>",
         f'<p class="legend">{legend}</p>',
@@ -127,10 +147,16 @@ def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str) -> 
     """The grid and the failure rate of each axis value."""
     if not (value_columns and rows):
         return []
-    rates = ["<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
-             for line in axis_rates(rows, value_columns, run_dir)]
-    return ["<h2>Grid</h2>", _grid_html(rows, value_columns, run_dir),
-            "<h2>Failure rate by axis value</h2>", _html_table(AXIS_RATE_HEADERS, rates)]
+    rates = [
+        "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
+        for line in axis_rates(rows, value_columns, run_dir)
+    ]
+    return [
+        "<h2>Grid</h2>",
+        _grid_html(rows, value_columns, run_dir),
+        "<h2>Failure rate by axis value</h2>",
+        _html_table(AXIS_RATE_HEADERS, rates),
+    ]
 
 
 def _log_link(log_dir: str, text: str) -> str:
@@ -146,20 +172,26 @@ def _failing_section(cells: dict, ordered: list[str]) -> list[str]:
     for cell_id in failing:
         cell = cells[cell_id]
         label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
-        body.append(f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
-                    f"{_td_outcome(cell.describe(), cell.outcome)}<td class=\"err mono\">{escape(cell.error)}</td>"
-                    f"<td>{_log_link(cell.log_dir, cell.log_dir)}</td></tr>")
-    return [f"<h2>Failing cells ({len(failing)})</h2>",
-            _html_table(["cell", "values", "outcome", "error", "logs"], body)]
+        body.append(
+            f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
+            f'{_td_outcome(cell.describe(), cell.outcome)}<td class="err mono">{escape(cell.error)}</td>'
+            f"<td>{_log_link(cell.log_dir, cell.log_dir)}</td></tr>"
+        )
+    return [
+        f"<h2>Failing cells ({len(failing)})</h2>",
+        _html_table(["cell", "values", "outcome", "error", "logs"], body),
+    ]
 
 
 def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str]) -> list[str]:
     body = []
     for cell_id in ordered:
         cell = cells[cell_id]
-        body.append(f'<tr><td class="mono">{escape(cell_id)}</td>'
-                    + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
-                    + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_log_link(cell.log_dir, 'logs')}</td></tr>")
+        body.append(
+            f'<tr><td class="mono">{escape(cell_id)}</td>'
+            + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
+            + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_log_link(cell.log_dir, 'logs')}</td></tr>"
+        )
     return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "logs"], body)]
 
 
@@ -192,8 +224,9 @@ def render(run_dir: str) -> str:
     facts = read_fingerprint(run_dir)
     cells = summarize_cells(rows, value_columns)
     ordered = _cells_in_matrix_order(cells, value_columns, run_dir)
-    outcomes = [f"<tr>{_td_outcome(o, o)}<td>{runs}</td><td>{in_cells}</td></tr>"
-                for o, runs, in_cells in outcome_counts(rows)]
+    outcomes = [
+        f"<tr>{_td_outcome(o, o)}<td>{runs}</td><td>{in_cells}</td></tr>" for o, runs, in_cells in outcome_counts(rows)
+    ]
     parts = _head(os.path.basename(os.path.abspath(run_dir)), len(rows), len(cells), facts)
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
     parts += _axis_sections(rows, value_columns, run_dir)

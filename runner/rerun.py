@@ -60,4 +60,6 @@ def read_selection(run_dir: str) -> frozenset | None:
         with open(path, encoding="utf-8") as f:
             return frozenset(json.load(f)["cell_ids"])
     except (OSError, ValueError, KeyError, TypeError):
-        raise BadInput(f"{path}: unreadable; it lists the cells this rerun covers (restore it or start a new rerun)") from None
+        raise BadInput(
+            f"{path}: unreadable; it lists the cells this rerun covers (restore it or start a new rerun)"
+        ) from None

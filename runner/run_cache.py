@@ -85,8 +85,9 @@ class RunCache:
         while self.inflight:
             self.collect(block=True)
 
-    def fill_slots(self, candidates: Sequence[frozenset[str]], first_open: int, n: int,
-                   target: Observation | None) -> bool:
+    def fill_slots(
+        self, candidates: Sequence[frozenset[str]], first_open: int, n: int, target: Observation | None
+    ) -> bool:
         """Give free slots to the earliest undecided candidates (n runs each); True if any run started."""
         started = False
         if self.pool is None:

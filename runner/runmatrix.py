@@ -41,11 +41,15 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) ->
 
     patterns = explain.explain(rows, value_columns)
     lines = ["", "## What the failing cells have in common", ""]
-    lines += [f"- {line}" for line in explain.render_lines(patterns, value_columns, rows,
-                                                           full_run=matrix.strategy == "full")]
+    lines += [
+        f"- {line}" for line in explain.render_lines(patterns, value_columns, rows, full_run=matrix.strategy == "full")
+    ]
     if matrix.strategy == "pairwise":
-        lines += ["", "Pairwise covers every pair of values, not every combination: a pattern above may need "
-                      "more axes than it names. The line `axes that matter` says what to run next."]
+        lines += [
+            "",
+            "Pairwise covers every pair of values, not every combination: a pattern above may need "
+            "more axes than it names. The line `axes that matter` says what to run next.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -102,10 +106,19 @@ def default_out(matrix: Matrix) -> str:
     return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
-def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = None, jobs: int = 1,
-               stream=None, with_torch_fingerprint: bool = True, gpus: list[str] | None = None,
-               executor: str = "local", max_failures: int | None = None,
-               selection=None) -> RunOutcome:
+def run_matrix(
+    matrix: Matrix,
+    *,
+    out: str | None = None,
+    resume: str | None = None,
+    jobs: int = 1,
+    stream=None,
+    with_torch_fingerprint: bool = True,
+    gpus: list[str] | None = None,
+    executor: str = "local",
+    max_failures: int | None = None,
+    selection=None,
+) -> RunOutcome:
     """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory.
 
     out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing
@@ -124,10 +137,14 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
     if not first:
         store.write_json("env.json", pending.facts)  # the machine now; the interpreters' answers complete it at the end
 
-    print(f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
-          + (f", {len(done)} already done" if done else "")
-          + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
-          + f"; into {os.path.relpath(store.path)}", file=stream, flush=True)
+    print(
+        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+        + (f", {len(done)} already done" if done else "")
+        + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
+        + f"; into {os.path.relpath(store.path)}",
+        file=stream,
+        flush=True,
+    )
     print(f"crashmatrix: machine: {fp.one_line(pending.facts)}", file=stream, flush=True)
 
     progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
@@ -142,20 +159,37 @@ def run_matrix(matrix: Matrix, *, out: str | None = None, resume: str | None = N
         return max_failures is not None and sum(counts_as_failing(r.outcome) for r in results) >= max_failures
 
     completed, interrupted_by, stopped_early = _run_todo(
-        matrix, store, todo, executor=executor, jobs=jobs, gpus=gpus, on_result=on_result,
-        stop_starting=enough_failures, stream=stream)
+        matrix,
+        store,
+        todo,
+        executor=executor,
+        jobs=jobs,
+        gpus=gpus,
+        on_result=on_result,
+        stop_starting=enough_failures,
+        stream=stream,
+    )
     if not completed:
         pending.stop()
     facts = record_fingerprint(store, first, pending.finish())
     if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
     failing = sum(counts_as_failing(r.outcome) for r in results)
-    early = (f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
-             "completes it") if stopped_early and completed else ""
+    early = (
+        (
+            f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
+            "completes it"
+        )
+        if stopped_early and completed
+        else ""
+    )
     _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     if not completed:
-        print(f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
-              file=sys.stderr, flush=True)
+        print(
+            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
+            file=sys.stderr,
+            flush=True,
+        )
     elif early:
         print(f"crashmatrix: {early}", file=stream, flush=True)
     return RunOutcome(store.path, results, len(runs), not completed, bool(early))
@@ -172,15 +206,22 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
         cells = [c for c in cells if c.cell_id in only]
         if len(cells) < len(only):
             # Overrides that change an axis change the ids: those cells are not the run's any more.
-            print(f"crashmatrix: {len(only) - len(cells)} of the {len(only)} cells to rerun are not in the matrix "
-                  "after the overrides (an axis override changes cell ids)", file=sys.stderr, flush=True)
+            print(
+                f"crashmatrix: {len(only) - len(cells)} of the {len(only)} cells to rerun are not in the matrix "
+                "after the overrides (an axis override changes cell ids)",
+                file=sys.stderr,
+                flush=True,
+            )
         if not cells:
-            raise BadInput(f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides")
+            raise BadInput(
+                f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides"
+            )
     return cells, value_columns
 
 
-def _open_run_dir(matrix: Matrix, out: str | None, resume: str | None, value_columns: list[str],
-                  selection) -> tuple[RunDir, set]:
+def _open_run_dir(
+    matrix: Matrix, out: str | None, resume: str | None, value_columns: list[str], selection
+) -> tuple[RunDir, set]:
     """(the run directory, the runs it already has): reopened for --resume, else created."""
     if resume:
         store = RunDir(resume)
@@ -192,30 +233,56 @@ def _open_run_dir(matrix: Matrix, out: str | None, resume: str | None, value_col
     return store, set()
 
 
-def _run_todo(matrix: Matrix, store: RunDir, todo: list, *, executor: str, jobs: int, gpus, on_result,
-              stop_starting, stream) -> tuple[bool, str | None, bool]:
+def _run_todo(
+    matrix: Matrix, store: RunDir, todo: list, *, executor: str, jobs: int, gpus, on_result, stop_starting, stream
+) -> tuple[bool, str | None, bool]:
     """(completed, interrupted by, stopped early) of running `todo` here or through submitit."""
     if executor == "local":
-        engine = Engine(matrix, run_dir=store.path,
-                        make_cell_dir=store.make_cell_dir, relative_to_run=store.relative_to_run,
-                        on_result=on_result, jobs=jobs, gpus=gpus, stop_starting=stop_starting)
+        engine = Engine(
+            matrix,
+            run_dir=store.path,
+            make_cell_dir=store.make_cell_dir,
+            relative_to_run=store.relative_to_run,
+            on_result=on_result,
+            jobs=jobs,
+            gpus=gpus,
+            stop_starting=stop_starting,
+        )
         completed = engine.run(todo)
         return completed, engine.interrupted, engine.stopped_early
     from runner.executors import run_submitted
 
-    print(f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
-          file=stream, flush=True)
-    completed, interrupted_by = run_submitted(matrix, store, todo, cluster="local" if executor == "submitit-local" else "slurm",
-                                              on_result=on_result, jobs_per_cell_job=jobs)
+    print(
+        f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
+        file=stream,
+        flush=True,
+    )
+    completed, interrupted_by = run_submitted(
+        matrix,
+        store,
+        todo,
+        cluster="local" if executor == "submitit-local" else "slurm",
+        on_result=on_result,
+        jobs_per_cell_job=jobs,
+    )
     return completed, interrupted_by, False
 
 
-def _summarise(matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str,
-               stream) -> None:
+def _summarise(
+    matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str, stream
+) -> None:
     """summary.md and report.html in the run directory; the summary on `stream` too."""
     rows, value_cols, _ = read_rows(store.path)
-    text = summary_text(rows, value_cols, facts, title=f"crashmatrix run {matrix.name}", expected=expected,
-                        interrupted=not completed, run_dir=store.path, stopped_early=early)
+    text = summary_text(
+        rows,
+        value_cols,
+        facts,
+        title=f"crashmatrix run {matrix.name}",
+        expected=expected,
+        interrupted=not completed,
+        run_dir=store.path,
+        stopped_early=early,
+    )
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
@@ -227,5 +294,8 @@ def _summarise(matrix: Matrix, store: RunDir, facts: dict, *, expected: int, com
         print(f"crashmatrix: warning: report.html not written ({type(e).__name__}: {e})", file=sys.stderr, flush=True)
     print("", file=stream)
     print(text, file=stream, flush=True)
-    print(f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
-          file=stream, flush=True)
+    print(
+        f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
+        file=stream,
+        flush=True,
+    )

@@ -48,24 +48,56 @@ CAUSES: tuple = (
     Cause("cublas_error", Outcome.CUDA_ERROR, _p(r"CUBLAS_STATUS_[A-Z_]+", r"cuBLAS error")),
     Cause("nccl_timeout", Outcome.CUDA_ERROR, _p(r"Watchdog caught collective operation timeout")),
     Cause("nccl_error", Outcome.CUDA_ERROR, _p(r"NCCL error")),
-    Cause("missing_main_guard", Outcome.FAIL, _p(
-        r"An attempt has been made to start a new process before\s+the\s+current\s+process\s+has\s+finished"
-        r"\s+its\s+bootstrapping\s+phase\.?")),
-    Cause("worker_bus_error_shm", Outcome.WORKER_CRASH, _p(
-        r"DataLoader worker \(pid \d+\) is killed by signal: Bus error",
-        r"ERROR: Unexpected bus error encountered in worker")),
+    Cause(
+        "missing_main_guard",
+        Outcome.FAIL,
+        _p(
+            r"An attempt has been made to start a new process before\s+the\s+current\s+process\s+has\s+finished"
+            r"\s+its\s+bootstrapping\s+phase\.?"
+        ),
+    ),
+    Cause(
+        "worker_bus_error_shm",
+        Outcome.WORKER_CRASH,
+        _p(
+            r"DataLoader worker \(pid \d+\) is killed by signal: Bus error",
+            r"ERROR: Unexpected bus error encountered in worker",
+        ),
+    ),
     Cause("worker_signal", Outcome.WORKER_CRASH, _WORKER_SIGNAL),
-    Cause("shm_full", Outcome.OOM, _p(
-        r"unable to allocate shared memory", r"No space left on device.*(?:/dev/shm|torch_\d)")),
-    Cause("fd_exhaustion", Outcome.FAIL, _p(
-        r"RuntimeError: Too many open files\. Communication with the workers",
-        r"received 0 items of ancdata", r"Too many open files")),
-    Cause("memory_error", Outcome.OOM, _p(
-        r"^(?:\w+\.)*MemoryError\b", r"std::bad_alloc", r"DefaultCPUAllocator: can't allocate memory",
-        r"Cannot allocate memory")),
+    Cause(
+        "shm_full",
+        Outcome.OOM,
+        _p(r"unable to allocate shared memory", r"No space left on device.*(?:/dev/shm|torch_\d)"),
+    ),
+    Cause(
+        "fd_exhaustion",
+        Outcome.FAIL,
+        _p(
+            r"RuntimeError: Too many open files\. Communication with the workers",
+            r"received 0 items of ancdata",
+            r"Too many open files",
+        ),
+    ),
+    Cause(
+        "memory_error",
+        Outcome.OOM,
+        _p(
+            r"^(?:\w+\.)*MemoryError\b",
+            r"std::bad_alloc",
+            r"DefaultCPUAllocator: can't allocate memory",
+            r"Cannot allocate memory",
+        ),
+    ),
     Cause("pin_memory_thread", Outcome.WORKER_CRASH, _p(r"Pin memory thread exited unexpectedly")),
-    Cause("worker_exited", Outcome.WORKER_CRASH, _p(
-        r"DataLoader worker \(pid\(?s?\)? [\d, ]+\) exited unexpectedly", r"process \d+ terminated with exit code \d+")),
+    Cause(
+        "worker_exited",
+        Outcome.WORKER_CRASH,
+        _p(
+            r"DataLoader worker \(pid\(?s?\)? [\d, ]+\) exited unexpectedly",
+            r"process \d+ terminated with exit code \d+",
+        ),
+    ),
 )
 # Not causes of their own but outcome words' signatures, for the vocabulary's sake.
 KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal

@@ -96,10 +96,12 @@ class Matrix:
             out["command"] = list(self.command)
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
-        axes = {k: ({"values": list(v), "keys": list(self.axis_keys[k])} if k in self.axis_keys else list(v))
-                for k, v in self.axes.items()}
+        axes = {
+            k: ({"values": list(v), "keys": list(self.axis_keys[k])} if k in self.axis_keys else list(v))
+            for k, v in self.axes.items()
+        }
         sections = [("params", dict(self.params)), ("axes", axes)]
-        for key, value in (sections if self.params_first else sections[::-1]):
+        for key, value in sections if self.params_first else sections[::-1]:
             out[key] = value
         if self.exclude:
             out["exclude"] = [dict(e) for e in self.exclude]
@@ -200,7 +202,9 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
 
     for ov in overrides:
         if "=" not in ov and not ov.startswith("~"):
-            raise BadInput(f"{path}: override '{ov}': expected key=value, +key=value or ~key (Hydra's override grammar)")
+            raise BadInput(
+                f"{path}: override '{ov}': expected key=value, +key=value or ~key (Hydra's override grammar)"
+            )
     GlobalHydra.instance().clear()
     ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
@@ -243,8 +247,20 @@ def load_matrix(path: str, overrides=()) -> Matrix:
         # after overrides narrow an axis, an exclude that can no longer match is simply moot.
         validate({**data, "axes": _flatten(data["axes"], axes=True), "params": _flatten(data["params"])}, path)
         # Every documented key can be overridden plainly (`strategy=pairwise`), set in the file or not.
-        defaults = {"params": {}, "axes": {}, "env": {}, "exclude": [], "include": [], "executor": {},
-                    "strategy": "full", "order": 2, "seed": 0, "repeats": 1, "timeout": 600, "kill_grace": 3}
+        defaults = {
+            "params": {},
+            "axes": {},
+            "env": {},
+            "exclude": [],
+            "include": [],
+            "executor": {},
+            "strategy": "full",
+            "order": 2,
+            "seed": 0,
+            "repeats": 1,
+            "timeout": 600,
+            "kill_grace": 3,
+        }
         data = _compose({**defaults, **data}, overrides, path)
     for key in data:
         if key not in TOP_KEYS:
@@ -266,8 +282,13 @@ def _int(data, key, path, minimum, default, maximum=10**6):
 
 def _number(data, key, path, default, *, positive):
     value = data.get(key, default)
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or value < 0 or (positive and value == 0)):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value < 0
+        or (positive and value == 0)
+    ):
         want = "a number of seconds > 0" if positive else "a number of seconds >= 0"
         raise BadInput(f"{path}: {key}: expected {want}, got {value!r}")
     return float(value)
@@ -298,8 +319,11 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         if not _scalar_ok(value):
             raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
     if probe_keys is not None:
-        named = ([(f"params.{k}", k) for k in params] + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
-                 + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys])
+        named = (
+            [(f"params.{k}", k) for k in params]
+            + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
+            + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
+        )
         _check_probe_takes(probe, probe_keys, named, path, list_known=True)
     exclude = _exclude(data.get("exclude"), axes, path, prune=prune_exclude)
     include = _include(data.get("include"), path)
@@ -314,7 +338,9 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
     executor = data.get("executor") or {}
     if not isinstance(executor, dict):
-        raise BadInput(f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}")
+        raise BadInput(
+            f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}"
+        )
     check_settings(executor, path)
     description = data.get("description") or ""
 
@@ -357,7 +383,9 @@ def _program(data: dict, path: str) -> tuple:
     """(probe, command, the keys the probe takes): a built-in probe, or an external command (keys None)."""
     probe, command = data.get("probe"), data.get("command")
     if (probe is None) == (command is None):
-        raise BadInput(f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`")
+        raise BadInput(
+            f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`"
+        )
     if probe is not None:
         import probes
         from runner.knobs import COMMON_PARAMS
@@ -417,8 +445,10 @@ def _axes(raw: dict, params: dict, path: str) -> tuple[dict, dict]:
         if key in params:
             raise BadInput(f"{path}: axes.{key}: also set in params; keep it in one place")
         if key.startswith("env.") and is_secret(key[4:]):
-            raise BadInput(f"{path}: axes.{key}: a secret cannot be an axis (its values would be written to "
-                           f"results.csv); set {key[4:]} in the environment, which every cell inherits")
+            raise BadInput(
+                f"{path}: axes.{key}: a secret cannot be an axis (its values would be written to "
+                f"results.csv); set {key[4:]} in the environment, which every cell inherits"
+            )
         axes[key] = list(values)
     return axes, axis_keys
 
@@ -427,7 +457,9 @@ def _exclude(raw, axes: dict, path: str, *, prune: bool) -> list[dict]:
     """The exclude entries; each names axes and their values (with prune, those that cannot match are dropped)."""
     exclude = _cells_list(raw, "exclude", path)
     if prune:
-        exclude = [e for e in exclude if all(k in axes and spell(v) in {spell(x) for x in axes[k]} for k, v in e.items())]
+        exclude = [
+            e for e in exclude if all(k in axes and spell(v) in {spell(x) for x in axes[k]} for k, v in e.items())
+        ]
     for i, entry in enumerate(exclude):
         for key, value in entry.items():
             if key not in axes:
@@ -445,8 +477,10 @@ def _include(raw, path: str) -> list[dict]:
     for i, entry in enumerate(include):
         for key in entry:
             if key.startswith("env.") and is_secret(key[4:]):
-                raise BadInput(f"{path}: include[{i}].{key}: a secret cannot be a cell value (it would be written "
-                               f"to results.csv); set {key[4:]} in the environment")
+                raise BadInput(
+                    f"{path}: include[{i}].{key}: a secret cannot be a cell value (it would be written "
+                    f"to results.csv); set {key[4:]} in the environment"
+                )
     return include
 
 
@@ -473,10 +507,16 @@ def _keys_axis(raw: dict, key: str, path: str, params: dict) -> tuple:
     values, keys = raw.get("values"), raw.get("keys")
     if not isinstance(values, list) or not values or not all(_scalar_ok(v) for v in values):
         raise BadInput(f"{path}: axes.{key}.values: expected a non-empty list of scalars, got {values!r}")
-    if (not isinstance(keys, list) or not keys or not all(isinstance(k, str) and k for k in keys)
-            or len(set(keys)) != len(keys)):
-        raise BadInput(f"{path}: axes.{key}.keys: expected a non-empty list of distinct key names "
-                       f"(the program's keys this axis sets), got {keys!r}")
+    if (
+        not isinstance(keys, list)
+        or not keys
+        or not all(isinstance(k, str) and k for k in keys)
+        or len(set(keys)) != len(keys)
+    ):
+        raise BadInput(
+            f"{path}: axes.{key}.keys: expected a non-empty list of distinct key names "
+            f"(the program's keys this axis sets), got {keys!r}"
+        )
     for k in keys:
         if k in params:
             raise BadInput(f"{path}: axes.{key}.keys: {k} is also set in params; keep it in one place")

@@ -141,8 +141,9 @@ def tree(root: int | None, token: str | None) -> set[int]:
     if token:
         needle = f"{TOKEN_VAR}={token}\0".encode()
         born = _BORN.get(token, 0)
-        members |= {pid for pid, (_ppid, start) in table.items()
-                    if pid != me and start >= born and _has_token(pid, needle)}
+        members |= {
+            pid for pid, (_ppid, start) in table.items() if pid != me and start >= born and _has_token(pid, needle)
+        }
     children: dict[int, list[int]] = {}
     for pid, (ppid, _start) in table.items():
         children.setdefault(ppid, []).append(pid)

@@ -28,5 +28,6 @@ def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
     """A tabulate table in md (pipe) or github form."""
     from tabulate import tabulate  # here: a run's first cell must not wait for it
 
-    return tabulate(rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt),
-                    disable_numparse=not numparse)
+    return tabulate(
+        rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt), disable_numparse=not numparse
+    )

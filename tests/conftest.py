@@ -17,7 +17,12 @@ def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
         full_env.update(env)
     return subprocess.run(
         [sys.executable, "-m", "runner", *map(str, args)],
-        cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout, input=input,
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=input,
     )
 
 

@@ -23,8 +23,12 @@ def fresh_venv(tmp_path) -> str:
     venv = tmp_path / "venv"
     subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     with open(os.path.join(site, "crashmatrix-test-deps.pth"), "w") as f:
         f.write(sysconfig.get_paths()["purelib"] + "\n")
     return python
@@ -38,8 +42,22 @@ def build_wheel(tmp_path) -> str:
         shutil.copytree(os.path.join(ROOT, name), src / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(os.path.join(ROOT, name), src / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(tmp_path / "dist"), str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = os.listdir(tmp_path / "dist")
     return str(tmp_path / "dist" / wheel)
 
@@ -47,6 +65,9 @@ def build_wheel(tmp_path) -> str:
 def install_wheel(tmp_path) -> str:
     """The wheel installed (not editable) into a fresh venv under tmp_path/venv; its python."""
     python = fresh_venv(tmp_path)
-    subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q",
-                    build_wheel(tmp_path)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q", build_wheel(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
     return python

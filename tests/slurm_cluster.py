@@ -56,10 +56,7 @@ def unavailable_reason() -> str | None:
         return "Slurm test cluster needs root (munged/slurmd run as root here)"
     missing = [name for name in DAEMONS + CLIENTS if _which(name) is None]
     if missing:
-        return (
-            f"Slurm/munge not installed (missing: {', '.join(missing)}); "
-            "run .ci/install-slurm as root"
-        )
+        return f"Slurm/munge not installed (missing: {', '.join(missing)}); run .ci/install-slurm as root"
     return None
 
 
@@ -169,8 +166,12 @@ class SlurmCluster:
     def run(self, *args: str, check: bool = True, timeout: float = 30) -> subprocess.CompletedProcess[str]:
         """Run a Slurm client (`cluster.run("squeue", "-h")`) against this cluster."""
         return subprocess.run(
-            list(args), env={**os.environ, **self.env}, capture_output=True, text=True,
-            check=check, timeout=timeout,
+            list(args),
+            env={**os.environ, **self.env},
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=timeout,
         )
 
     def node_state(self) -> str:
@@ -245,11 +246,15 @@ class SlurmCluster:
         try:
             proc = subprocess.Popen(
                 [str(a) for a in argv],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                env={**os.environ, **self.env}, cwd=self.workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, **self.env},
+                cwd=self.workdir,
                 # Own session: a Ctrl-C in the terminal reaches pytest, which
                 # then stops the daemons in order.
-                start_new_session=True, preexec_fn=_die_with_parent,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
         finally:
             out.close()
@@ -259,26 +264,28 @@ class SlurmCluster:
     def _start_munge(self) -> None:
         key = self.workdir / "munge" / "munge.key"
         if not key.exists():
-            subprocess.run([_which("mungekey"), "--create", f"--keyfile={key}"],
-                           check=True, capture_output=True)
+            subprocess.run([_which("mungekey"), "--create", f"--keyfile={key}"], check=True, capture_output=True)
         os.chmod(key, 0o600)
-        self._start("munged", [
-            _which("munged"), "--foreground",
-            # --force: pytest's tmp dirs are 0700, which munged's path
-            # checks refuse; only root uses this socket here.
-            "--force",
-            f"--socket={self.munge_socket}",
-            f"--key-file={key}",
-            f"--pid-file={self.workdir / 'munge' / 'munged.pid'}",
-            f"--seed-file={self.workdir / 'munge' / 'munged.seed'}",
-            "--num-threads=2",
-        ])
+        self._start(
+            "munged",
+            [
+                _which("munged"),
+                "--foreground",
+                # --force: pytest's tmp dirs are 0700, which munged's path
+                # checks refuse; only root uses this socket here.
+                "--force",
+                f"--socket={self.munge_socket}",
+                f"--key-file={key}",
+                f"--pid-file={self.workdir / 'munge' / 'munged.pid'}",
+                f"--seed-file={self.workdir / 'munge' / 'munged.seed'}",
+                "--num-threads=2",
+            ],
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._procs["munged"].poll() is not None:
                 break
-            probe = subprocess.run([_which("munge"), "-n", "-S", str(self.munge_socket)],
-                                   capture_output=True)
+            probe = subprocess.run([_which("munge"), "-n", "-S", str(self.munge_socket)], capture_output=True)
             if probe.returncode == 0:
                 return
             time.sleep(0.1)
@@ -292,8 +299,10 @@ class SlurmCluster:
         fields = dict(f.split("=", 1) for f in first[1:])
         fields["RealMemory"] = str(max(1, int(int(fields.get("RealMemory", "1024")) * 0.95)))
         attrs = " ".join(f"{k}={v}" for k, v in fields.items())
-        return (f"NodeName={self.nodename} NodeAddr=127.0.0.1 NodeHostname={self.nodename} "
-                f"Port={self.slurmd_port} {attrs} State=UNKNOWN")
+        return (
+            f"NodeName={self.nodename} NodeAddr=127.0.0.1 NodeHostname={self.nodename} "
+            f"Port={self.slurmd_port} {attrs} State=UNKNOWN"
+        )
 
     def _write_conf(self) -> None:
         w = self.workdir
@@ -362,8 +371,7 @@ class SlurmCluster:
         self.conf.write_text("\n".join(lines) + "\n")
         # Drop other clusters' sacct shims (a second cluster started while the
         # session fixture's env is in os.environ would otherwise inherit it).
-        inherited = [p for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
-                     if p and not _is_shim_dir(p)]
+        inherited = [p for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep) if p and not _is_shim_dir(p)]
         path = os.pathsep.join(inherited + ["/usr/sbin", "/sbin"])
         if self.sacct_shim:
             path = f"{self._write_sacct_shim()}:{path}"
@@ -441,8 +449,9 @@ exit 0
         # finish before slurmd goes, so none outlive the cluster.
         while time.monotonic() < deadline:
             out = self.run("squeue", "-h", "-t", "all", "-o", "%T", check=False, timeout=10)
-            live = [s for s in out.stdout.split() if s in ("PENDING", "RUNNING", "COMPLETING",
-                                                          "CONFIGURING", "SUSPENDED")]
+            live = [
+                s for s in out.stdout.split() if s in ("PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "SUSPENDED")
+            ]
             if out.returncode != 0 or not live:
                 return
             time.sleep(0.3)

@@ -16,7 +16,12 @@ CASES = [
     ("unknown probe", "name: x\nprobe: nosuch\naxes:\n  a: [1]\n", [], "probe: unknown probe 'nosuch'"),
     ("probe and command", GOOD + "command: [python]\n", [], "give exactly one"),
     ("neither", "name: x\naxes:\n  a: [1]\n", [], "probe/command"),
-    ("unknown param", GOOD.replace("mode: [pass]", "mode: [pass]\n  colour: [red]"), [], "axes.colour: probe 'fault' has no parameter"),
+    (
+        "unknown param",
+        GOOD.replace("mode: [pass]", "mode: [pass]\n  colour: [red]"),
+        [],
+        "axes.colour: probe 'fault' has no parameter",
+    ),
     ("exclude unknown axis", GOOD + "exclude:\n  - {wrokers: 4}\n", [], "exclude[0].wrokers: not an axis"),
     ("exclude unknown value", GOOD + "exclude:\n  - {mode: segv}\n", [], "exclude[0].mode: segv is not one of"),
     ("negative timeout", GOOD + "timeout: -5\n", [], "timeout: expected a number of seconds > 0"),
@@ -30,16 +35,34 @@ CASES = [
     ("infinite timeout", GOOD + "timeout: .inf\n", [], "timeout: expected a number of seconds > 0"),
     ("nan timeout", GOOD + "timeout: .nan\n", [], "timeout: expected a number of seconds > 0"),
     ("absurd repeats", GOOD + "repeats: 10000000000\n", [], "repeats: expected an integer from 1 to 10000"),
-    ("env name with =", GOOD + "env: {\"A=B\": x}\n", [], "env.A=B: not a usable environment variable name"),
-    ("NUL in a value", GOOD.replace("mode: [pass]", "mode: [\"a\\0b\"]"), [], "axes.mode: value"),
+    ("env name with =", GOOD + 'env: {"A=B": x}\n', [], "env.A=B: not a usable environment variable name"),
+    ("NUL in a value", GOOD.replace("mode: [pass]", 'mode: ["a\\0b"]'), [], "axes.mode: value"),
     ("unknown executor key", GOOD + "executor: {partiton: gpu}\n", [], "executor.partiton: unknown setting"),
-    ("bad cells_per_job", GOOD + "executor: {cells_per_job: abc}\n", [], "executor.cells_per_job: expected a whole number"),
-    ("dotted and nested", "name: x\nprobe: fault\naxes:\n  cudnn.benchmark: [false]\n  cudnn: {benchmark: [true]}\n",
-     [], "given twice"),
+    (
+        "bad cells_per_job",
+        GOOD + "executor: {cells_per_job: abc}\n",
+        [],
+        "executor.cells_per_job: expected a whole number",
+    ),
+    (
+        "dotted and nested",
+        "name: x\nprobe: fault\naxes:\n  cudnn.benchmark: [false]\n  cudnn: {benchmark: [true]}\n",
+        [],
+        "given twice",
+    ),
     # Every key of a keys axis is checked, not only its last.
-    ("unknown key of a keys axis", GOOD.replace("mode: [pass]", "mode: [pass]\n  both: {values: [1], keys: [colour, flood_mb]}"),
-     [], "axes.both.keys: probe 'fault' has no parameter 'colour'"),
-    ("secret axis", GOOD.replace("mode: [pass]", "mode: [pass]\n  env.HF_TOKEN: [a]"), [], "a secret cannot be an axis"),
+    (
+        "unknown key of a keys axis",
+        GOOD.replace("mode: [pass]", "mode: [pass]\n  both: {values: [1], keys: [colour, flood_mb]}"),
+        [],
+        "axes.both.keys: probe 'fault' has no parameter 'colour'",
+    ),
+    (
+        "secret axis",
+        GOOD.replace("mode: [pass]", "mode: [pass]\n  env.HF_TOKEN: [a]"),
+        [],
+        "a secret cannot be an axis",
+    ),
 ]
 
 

@@ -37,8 +37,15 @@ axes:
   persistent_workers: [false, true]
 timeout: 60
 """
-ALL_BAD = ["start_method=fork", "num_workers=4", "pin_memory=true", "wandb=offline", "precision=16-mixed",
-           "cudnn.benchmark=true", "persistent_workers=true"]
+ALL_BAD = [
+    "start_method=fork",
+    "num_workers=4",
+    "pin_memory=true",
+    "wandb=offline",
+    "precision=16-mixed",
+    "cudnn.benchmark=true",
+    "persistent_workers=true",
+]
 
 
 def planted_matrix(tmp_path, write, crash=DETERMINISTIC):
@@ -48,8 +55,19 @@ def planted_matrix(tmp_path, write, crash=DETERMINISTIC):
 
 def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
     path = planted_matrix(tmp_path, write)
-    proc = crashmatrix("bisect", path, "--good", "start_method=spawn", "--bad", *ALL_BAD, "--repeats", "1",
-                       "--out", tmp_path / "b", cwd=tmp_path)
+    proc = crashmatrix(
+        "bisect",
+        path,
+        "--good",
+        "start_method=spawn",
+        "--bad",
+        *ALL_BAD,
+        "--repeats",
+        "1",
+        "--out",
+        tmp_path / "b",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "b" / "bisect.json").read_text())
     assert data["minimal"] == {"start_method": "fork", "num_workers": "4", "pin_memory": "true"}
@@ -62,8 +80,9 @@ def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
 
 def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):
     path = planted_matrix(tmp_path, write, crash=FLAKY)
-    proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--out", tmp_path / "b", cwd=tmp_path,
-                       env={"WORK": str(tmp_path)})
+    proc = crashmatrix(
+        "bisect", path, "--bad", *ALL_BAD, "--out", tmp_path / "b", cwd=tmp_path, env={"WORK": str(tmp_path)}
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "b" / "bisect.json").read_text())
     assert data["minimal"] == {"start_method": "fork", "num_workers": "4", "pin_memory": "true"}
@@ -75,8 +94,19 @@ def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path,
 def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     # bad: forkserver + offline exits 3; the target is that `fail`, and the SIGSEGV never enters.
-    proc = crashmatrix("bisect", path, "--bad", "start_method=forkserver", "wandb=offline", "num_workers=4",
-                       "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path)
+    proc = crashmatrix(
+        "bisect",
+        path,
+        "--bad",
+        "start_method=forkserver",
+        "wandb=offline",
+        "num_workers=4",
+        "--repeats",
+        "1",
+        "--out",
+        tmp_path / "b",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "b" / "bisect.json").read_text())
     assert data["minimal"] == {"start_method": "forkserver", "wandb": "offline"}
@@ -85,7 +115,9 @@ def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
 
 def test_bad_configuration_that_passes_exits_1(tmp_path, write):
     path = planted_matrix(tmp_path, write)
-    proc = crashmatrix("bisect", path, "--bad", "wandb=offline", "--repeats", "2", "--out", tmp_path / "b", cwd=tmp_path)
+    proc = crashmatrix(
+        "bisect", path, "--bad", "wandb=offline", "--repeats", "2", "--out", tmp_path / "b", cwd=tmp_path
+    )
     assert proc.returncode == 1
     assert "did not fail" in proc.stdout
     assert json.loads((tmp_path / "b" / "bisect.json").read_text())["outcome"] is None
@@ -93,7 +125,7 @@ def test_bad_configuration_that_passes_exits_1(tmp_path, write):
 
 def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     path = planted_matrix(tmp_path, write)
-    small = ["axes.precision=[\"32\"]", "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
+    small = ['axes.precision=["32"]', "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
     run = crashmatrix("run", path, *small, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
 
@@ -103,7 +135,11 @@ def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     got = {(json.dumps(p["conditions"], sort_keys=True), p["outcome"], p["failing"]) for p in patterns}
     assert all(p["masked"] == 0 and p["matching"] == p["failing"] for p in patterns)  # the two never overlap
     # Two independent causes, each its own pattern, with the exact cells they cover.
-    assert (json.dumps({"num_workers": "4", "pin_memory": "true", "start_method": "fork"}, sort_keys=True), "crash", 2) in got
+    assert (
+        json.dumps({"num_workers": "4", "pin_memory": "true", "start_method": "fork"}, sort_keys=True),
+        "crash",
+        2,
+    ) in got
     assert (json.dumps({"start_method": "forkserver", "wandb": "offline"}, sort_keys=True), "fail", 4) in got
     human = crashmatrix("explain", tmp_path / "run", cwd=tmp_path).stdout
     assert "start_method=fork" in human and "pin_memory=true" in human
@@ -132,12 +168,11 @@ def test_bisect_bad_input(tmp_path, write):
         assert fragment in proc.stderr and "Traceback" not in proc.stderr
 
 
-
-
 def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, write):
     path = planted_matrix(tmp_path, write)
-    proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--repeats", "1", "--max-runs", "4",
-                       "--out", tmp_path / "b", cwd=tmp_path)
+    proc = crashmatrix(
+        "bisect", path, "--bad", *ALL_BAD, "--repeats", "1", "--max-runs", "4", "--out", tmp_path / "b", cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "b" / "bisect.json").read_text())
     assert data["partial"] is True and data["stop_reason"] == "max_runs" and data["runs"] == 4
@@ -157,9 +192,26 @@ def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
 
     script = write("crashy.py", "import time\ntime.sleep(0.3)\n" + CRASHY.format(crash=DETERMINISTIC))
     path = write("m.yaml", MATRIX.format(script=script))
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "bisect", path, "--bad", *ALL_BAD, "--repeats", "1",
-                             "--out", str(tmp_path / "b")], cwd=tmp_path, env={**os.environ, "PYTHONPATH": ROOT},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "runner",
+            "bisect",
+            path,
+            "--bad",
+            *ALL_BAD,
+            "--repeats",
+            "1",
+            "--out",
+            str(tmp_path / "b"),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     for line in proc.stdout:  # the bisect's own progress: interrupt after the third run
         if line.startswith("[  3]"):
             break

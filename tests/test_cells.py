@@ -58,7 +58,11 @@ def dying_run(tmp_path_factory):
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", wrapper, "run", "dying.yaml", "--out", str(out), "--jobs", "2"],
-        cwd=tmp, env={**os.environ, "PYTHONPATH": ROOT}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     stdout, stderr = proc.communicate(timeout=300)
     rows = rows_of(out)
@@ -137,7 +141,9 @@ def test_a_real_dataloader_worker_segfault(tmp_path, write):
 
 def test_an_external_command_gets_values_verbatim_and_no_shell(tmp_path, write):
     script = write("show_args.py", "import sys, os\nprint(repr(sys.argv[1:]))\nprint(os.environ.get('MODE_ENV'))\n")
-    path = write("m.yaml", f"""\
+    path = write(
+        "m.yaml",
+        f"""\
 name: ext
 command: [python, {script}]
 params:
@@ -145,7 +151,8 @@ params:
 axes:
   flag: [true]
   env.MODE_ENV: ["$(whoami)"]
-""")
+""",
+    )
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = only_cell_stdout(tmp_path / "run").splitlines()
@@ -168,13 +175,16 @@ def test_strict_exits_1_when_a_cell_fails(tmp_path, write):
 
 
 def test_secrets_in_the_environment_are_written_nowhere(tmp_path, write):
-    path = write("m.yaml", """\
+    path = write(
+        "m.yaml",
+        """\
 name: sec
 probe: fault
 env: {DB_PASSWORD: hunter2-in-matrix}
 axes:
   mode: [pass, exception]
-""")
+""",
+    )
     secret_env = {"WANDB_API_KEY": "sk-live-1234567890", "HF_TOKEN": "hf_abcdefabcdef", "CUDA_VISIBLE_DEVICES": ""}
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path, env=secret_env)
     assert proc.returncode == 0, proc.stderr
@@ -189,7 +199,9 @@ axes:
 
 
 def test_inject_applies_knobs_to_an_unmodified_script_and_its_spawned_workers(tmp_path, write):
-    script = write("train.py", """\
+    script = write(
+        "train.py",
+        """\
 import multiprocessing as mp, resource, sys
 
 def report(tag):
@@ -199,8 +211,11 @@ if __name__ == "__main__":
     report("main")
     p = mp.Process(target=report, args=("worker",))
     p.start(); p.join()
-""")
-    path = write("m.yaml", f"""\
+""",
+    )
+    path = write(
+        "m.yaml",
+        f"""\
 name: inj
 command: [python, {script}]
 pass_params: none
@@ -208,24 +223,30 @@ inject: true
 axes:
   start_method: [spawn, forkserver]
   rlimit.nofile: [200]
-""")
+""",
+    )
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    outs = sorted((tmp_path / "run" / "cells" / c / "stdout.log").read_text() for c in os.listdir(tmp_path / "run" / "cells"))
+    outs = sorted(
+        (tmp_path / "run" / "cells" / c / "stdout.log").read_text() for c in os.listdir(tmp_path / "run" / "cells")
+    )
     assert outs == ["main forkserver 200\nworker forkserver 200\n", "main spawn 200\nworker spawn 200\n"]
 
 
 def test_gpus_gives_each_running_cell_its_own_device(tmp_path, write):
     # No GPU here: what is checked is the assignment itself, which needs none. Each cell holds its
     # GPU until a file appears that the last-starting cell writes, so all three overlap for real.
-    script = write("gpu.py", """\
+    script = write(
+        "gpu.py",
+        """\
 import os, sys, time
 i = int(sys.argv[1].split("=")[1])
 open(f"started-{os.environ['CUDA_VISIBLE_DEVICES']}", "w").close()
 while len([f for f in os.listdir(".") if f.startswith("started-")]) < 3:
     time.sleep(0.01)
 print(os.environ["CUDA_VISIBLE_DEVICES"])
-""")
+""",
+    )
     path = write("m.yaml", f"name: g\ncommand: [python, {script}]\naxes:\n  i: [0, 1, 2, 3, 4, 5]\ntimeout: 60\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--gpus", "0,1,2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -236,14 +257,17 @@ print(os.environ["CUDA_VISIBLE_DEVICES"])
 
 def test_a_secret_in_the_matrix_env_is_not_written_and_resume_still_passes_it(tmp_path, write):
     script = write("show.py", "import os\nprint(os.environ.get('SERVICE_TOKEN'), os.environ.get('max_tokens'))\n")
-    path = write("m.yaml", f"""\
+    path = write(
+        "m.yaml",
+        f"""\
 name: sec2
 command: [python, {script}]
 params: {{max_tokens: 512}}
 env: {{SERVICE_TOKEN: tok-in-file-123}}
 axes:
   i: [0, 1]
-""")
+""",
+    )
     first = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     matrix_yaml = (tmp_path / "run" / "matrix.yaml").read_text()
@@ -256,7 +280,10 @@ axes:
             os.remove(tmp_path / "run" / "cells" / d / "result.json")
     resumed = crashmatrix("run", "--resume", tmp_path / "run", cwd=tmp_path, env={"SERVICE_TOKEN": "tok-from-env"})
     assert resumed.returncode == 0, resumed.stderr
-    outs = [(tmp_path / "run" / "cells" / d / "stdout.log").read_text() for d in sorted(os.listdir(tmp_path / "run" / "cells"))]
+    outs = [
+        (tmp_path / "run" / "cells" / d / "stdout.log").read_text()
+        for d in sorted(os.listdir(tmp_path / "run" / "cells"))
+    ]
     assert sorted(outs) == ["tok-from-env None\n", "tok-in-file-123 None\n"]
 
 
@@ -270,10 +297,15 @@ def test_inject_keeps_the_users_own_packages_and_sitecustomize(tmp_path, write):
     (tmp_path / "pkgs" / "runner").mkdir(parents=True)
     (tmp_path / "pkgs" / "runner" / "__init__.py").write_text("WHO = 'the user'\n")
     (tmp_path / "pkgs" / "sitecustomize.py").write_text("import builtins\nbuiltins.USER_SITE_RAN = True\n")
-    script = write("train.py", "import builtins, multiprocessing as mp, runner\n"
-                               "print(runner.WHO, getattr(builtins, 'USER_SITE_RAN', False), mp.get_start_method())\n")
-    path = write("m.yaml", f"name: inj2\ncommand: [python, {script}]\npass_params: none\ninject: true\n"
-                           f"axes:\n  start_method: [spawn]\n")
+    script = write(
+        "train.py",
+        "import builtins, multiprocessing as mp, runner\n"
+        "print(runner.WHO, getattr(builtins, 'USER_SITE_RAN', False), mp.get_start_method())\n",
+    )
+    path = write(
+        "m.yaml",
+        f"name: inj2\ncommand: [python, {script}]\npass_params: none\ninject: true\naxes:\n  start_method: [spawn]\n",
+    )
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "pkgs")})
     assert proc.returncode == 0, proc.stderr
     assert only_cell_stdout(tmp_path / "run") == "the user True spawn\n"
@@ -283,7 +315,9 @@ def test_arguments_follow_the_files_order_and_stay_verbatim(tmp_path, write):
     script = write("args.py", "import sys\nprint(sys.argv[1:])\n")
     # axes before params in the file: their arguments come first; ${...} is passed through untouched,
     # with or without overrides.
-    path = write("m.yaml", f"""\
+    path = write(
+        "m.yaml",
+        f"""\
 name: order
 command: [python, {script}]
 axes:
@@ -292,14 +326,14 @@ axes:
 params:
   tmpl: "${{oc.env:NO_SUCH_VARIABLE}}"
   p1: 3
-""")
+""",
+    )
     for overrides in ([], ["axes.b=[true]"]):
         out = tmp_path / f"run{len(overrides)}"
         proc = crashmatrix("run", path, *overrides, "--out", out, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         b = "true" if overrides else "false"
-        assert only_cell_stdout(out) == \
-            f"['b={b}', 'lst=[1,2]', 'tmpl=${{oc.env:NO_SUCH_VARIABLE}}', 'p1=3']\n"
+        assert only_cell_stdout(out) == f"['b={b}', 'lst=[1,2]', 'tmpl=${{oc.env:NO_SUCH_VARIABLE}}', 'p1=3']\n"
 
 
 def test_the_python_api_leaves_the_caller_as_it_was(tmp_path, write):
@@ -310,12 +344,14 @@ import io, sys
 from runner import supervise
 from runner.spec import load_matrix
 from runner.runmatrix import run_matrix
-m = load_matrix({str(tmp_path / 'm.yaml')!r})
-run_matrix(m, out={str(tmp_path / 'run')!r}, stream=io.StringIO(), with_torch_fingerprint=False)
+m = load_matrix({str(tmp_path / "m.yaml")!r})
+run_matrix(m, out={str(tmp_path / "run")!r}, stream=io.StringIO(), with_torch_fingerprint=False)
 print(supervise.set_subreaper(False))
 """
     (tmp_path / "m.yaml").write_text("name: api\nprobe: fault\naxes:\n  mode: [pass, setsid_grandchild]\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT})
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT}
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []

@@ -26,8 +26,9 @@ for name in probes.names():
     probes.load(name).PARAMS
 print("torch" in sys.modules, "numpy" in sys.modules)
 """
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": ROOT})
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT}
+    )
     assert out.returncode == 0, out.stderr
     torch_loaded, _numpy = out.stdout.split()
     assert torch_loaded == "False"
@@ -52,8 +53,21 @@ def test_probes_lists_every_probe_and_its_parameters(tmp_path):
 
 def test_env_names_the_machine(tmp_path):
     facts = json.loads(crashmatrix("env", "--json", cwd=tmp_path).stdout)
-    for key in ("host", "kernel", "wsl2", "python", "torch", "cuda_runtime", "cudnn", "driver", "gpu",
-                "cpu_count", "ram_gb", "shm_mb", "rlimit_nofile"):
+    for key in (
+        "host",
+        "kernel",
+        "wsl2",
+        "python",
+        "torch",
+        "cuda_runtime",
+        "cudnn",
+        "driver",
+        "gpu",
+        "cpu_count",
+        "ram_gb",
+        "shm_mb",
+        "rlimit_nofile",
+    ):
         assert key in facts
     assert facts["torch"].startswith("2.") and facts["wsl2"] in (True, False)
     human = crashmatrix("env", cwd=tmp_path).stdout

@@ -41,8 +41,17 @@ def runs(tmp_path_factory):
     (tmp / "m.yaml").write_text(MATRIX.format(script=tmp / "script.py"))
     a = crashmatrix("run", "m.yaml", "--jobs", "4", "--out", tmp / "A", cwd=tmp, env={"OTHER_MACHINE": "0"})
     assert a.returncode == 0, a.stderr
-    b = crashmatrix("run", "m.yaml", "axes.num_workers=[0,4,8]", "--jobs", "4", "--out", tmp / "B", cwd=tmp,
-                    env={"OTHER_MACHINE": "1"})
+    b = crashmatrix(
+        "run",
+        "m.yaml",
+        "axes.num_workers=[0,4,8]",
+        "--jobs",
+        "4",
+        "--out",
+        tmp / "B",
+        cwd=tmp,
+        env={"OTHER_MACHINE": "1"},
+    )
     assert b.returncode == 0, b.stderr
     # Fake the other machine's fingerprint (no second machine here): a WSL2 kernel.
     env_b = tmp / "B" / "env.json"
@@ -66,8 +75,11 @@ def _sections(md: str) -> dict:
 
 
 def _table_ids(text: str) -> list[str]:
-    return [line.split("|")[1].strip() for line in text.splitlines()
-            if line.startswith("|") and not line.startswith("|:") and not line.startswith("| cell")]
+    return [
+        line.split("|")[1].strip()
+        for line in text.splitlines()
+        if line.startswith("|") and not line.startswith("|:") and not line.startswith("| cell")
+    ]
 
 
 def test_markdown_lists_exactly_the_differing_cells_the_ones_apart_and_the_fingerprint(runs):
@@ -83,7 +95,13 @@ def test_markdown_lists_exactly_the_differing_cells_the_ones_apart_and_the_finge
     differ = sections["1 of 4 cells in both runs differ"]
     assert _table_ids(differ) == [ids[("4", "true")]]
     row = next(line for line in differ.splitlines() if ids[("4", "true")] in line)
-    assert [c.strip() for c in row.split("|")[1:6]] == [ids[("4", "true")], "4", "true", "2/2 pass", "2/2 crash SIGSEGV"]
+    assert [c.strip() for c in row.split("|")[1:6]] == [
+        ids[("4", "true")],
+        "4",
+        "true",
+        "2/2 pass",
+        "2/2 crash SIGSEGV",
+    ]
     assert "B: Fatal Python error: Segmentation fault" in row
 
     apart = sections["Only in B (2 cells)"]
@@ -92,8 +110,12 @@ def test_markdown_lists_exactly_the_differing_cells_the_ones_apart_and_the_finge
 
     fingerprint = sections["Fingerprint differences"]
     assert "| kernel" in fingerprint and WSL_KERNEL in fingerprint
-    assert [c.strip() for c in next(line for line in fingerprint.splitlines() if "WSL2" in line and "kernel" not in line)
-            .split("|")[1:4]] == ["WSL2", "no", "yes"]
+    assert [
+        c.strip()
+        for c in next(line for line in fingerprint.splitlines() if "WSL2" in line and "kernel" not in line).split("|")[
+            1:4
+        ]
+    ] == ["WSL2", "no", "yes"]
     assert "torch" not in fingerprint  # same torch on both sides: not listed
 
 
@@ -124,9 +146,12 @@ def test_json_and_three_runs(runs):
     assert cell["cell_id"] == ids[("4", "true")] and cell["values"] == {"num_workers": "4", "pin_memory": "true"}
     assert cell["runs"]["A"]["summary"] == "2/2 pass"
     assert cell["runs"]["B"]["summary"] == "2/2 crash SIGSEGV"
-    assert cell["runs"]["B"]["kinds"] == [{"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal", "runs": 2}]
+    assert cell["runs"]["B"]["kinds"] == [
+        {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal", "runs": 2}
+    ]
     assert sorted((c["cell_id"], tuple(c["present_in"])) for c in data["only_in_some"]) == sorted(
-        [(ids[("8", "false")], ("B",)), (ids[("8", "true")], ("B",))])
+        [(ids[("8", "false")], ("B",)), (ids[("8", "true")], ("B",))]
+    )
     assert data["same"] == 3
     fields = {f["field"]: f["values"] for f in data["fingerprint"]}
     assert fields["kernel"]["B"] == WSL_KERNEL and fields["wsl2"] == {"A": False, "B": True}
@@ -136,7 +161,8 @@ def test_json_and_three_runs(runs):
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
     assert [(r["cell_id"], r["outcome_a"], r["outcome_b"], r["outcome_c"]) for r in rows] == [
-        (ids[("4", "true")], "pass", "crash", "pass")]
+        (ids[("4", "true")], "pass", "crash", "pass")
+    ]
 
 
 def test_bad_input_exits_2_naming_the_file(runs, tmp_path):
@@ -168,7 +194,9 @@ def _results(path, kinds_by_cell):
     path.mkdir()
     with open(path / "results.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["cell_id", "repeat", "x", "outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"])
+        w.writerow(
+            ["cell_id", "repeat", "x", "outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
+        )
         for cell_id, kinds in kinds_by_cell.items():
             for i, (outcome, sig) in enumerate(kinds):
                 w.writerow([cell_id, i, cell_id, outcome, sig, "", "", "0.1", "h", f"cells/{cell_id}-r{i}"])
@@ -180,16 +208,28 @@ def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
     from runner.compare import compare_runs, to_markdown
 
     seg, ok, bus = ("crash", "SIGSEGV"), ("pass", ""), ("crash", "SIGBUS")
-    a = _results(tmp_path / "a", {"flaky": [seg, ok, ok, ok, ok], "rate": [seg, ok, ok], "sig": [seg, seg],
-                                  "new": [seg, seg], "same": [ok, ok]})
-    b = _results(tmp_path / "b", {"flaky": [seg, seg, seg, ok, ok], "rate": [seg, seg, seg], "sig": [seg, bus],
-                                  "new": [seg, ok], "same": [ok, ok, ok]})
+    a = _results(
+        tmp_path / "a",
+        {"flaky": [seg, ok, ok, ok, ok], "rate": [seg, ok, ok], "sig": [seg, seg], "new": [seg, seg], "same": [ok, ok]},
+    )
+    b = _results(
+        tmp_path / "b",
+        {
+            "flaky": [seg, seg, seg, ok, ok],
+            "rate": [seg, seg, seg],
+            "sig": [seg, bus],
+            "new": [seg, ok],
+            "same": [ok, ok, ok],
+        },
+    )
     comp = compare_runs([a, b])
     assert comp.differing == ["new", "rate", "sig"] and comp.same == 2 and comp.partial == []
     by_id = {c: [r.cells[c].describe() for r in comp.runs] for c in comp.differing}
-    assert by_id == {"rate": ["1/3 crash SIGSEGV, 2/3 pass", "3/3 crash SIGSEGV"],
-                     "sig": ["2/2 crash SIGSEGV", "1/2 crash SIGBUS, 1/2 crash SIGSEGV"],
-                     "new": ["2/2 crash SIGSEGV", "1/2 crash SIGSEGV, 1/2 pass"]}
+    assert by_id == {
+        "rate": ["1/3 crash SIGSEGV, 2/3 pass", "3/3 crash SIGSEGV"],
+        "sig": ["2/2 crash SIGSEGV", "1/2 crash SIGBUS, 1/2 crash SIGSEGV"],
+        "new": ["2/2 crash SIGSEGV", "1/2 crash SIGSEGV, 1/2 pass"],
+    }
     text = to_markdown(comp)
     assert "3 of 5 cells in both runs differ" in text and "no env.json" in text.lower()
 
@@ -197,11 +237,15 @@ def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
 def test_same_outcome_for_another_cause_differs_and_shows_the_signature(tmp_path):
     # Two results.csv as two machines wrote them: the same cell fails on both, for different causes.
     head = "cell_id,repeat,num_workers,outcome,signal,exit_code,error,duration_s,host,log_dir,signature,where\n"
-    (tmp_path / "a.csv").write_text(head + "c1,0,2,fail,,1,OSError: [Errno 24] Too many open files,1,a,cells/c1-r0,"
-                                    "fd_exhaustion,\nc2,0,0,pass,,0,,1,a,cells/c2-r0,,\n")
-    (tmp_path / "b.csv").write_text(head + "c1,0,2,fail,,1,RuntimeError: An attempt has been made to start a new "
-                                    "process before the current process has finished its bootstrapping phase.,1,b,"
-                                    "cells/c1-r0,missing_main_guard,\nc2,0,0,pass,,0,,1,b,cells/c2-r0,,\n")
+    (tmp_path / "a.csv").write_text(
+        head + "c1,0,2,fail,,1,OSError: [Errno 24] Too many open files,1,a,cells/c1-r0,"
+        "fd_exhaustion,\nc2,0,0,pass,,0,,1,a,cells/c2-r0,,\n"
+    )
+    (tmp_path / "b.csv").write_text(
+        head + "c1,0,2,fail,,1,RuntimeError: An attempt has been made to start a new "
+        "process before the current process has finished its bootstrapping phase.,1,b,"
+        "cells/c1-r0,missing_main_guard,\nc2,0,0,pass,,0,,1,b,cells/c2-r0,,\n"
+    )
     proc = crashmatrix("compare", "a.csv", "b.csv", "--format", "csv", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     (row,) = list(csv.DictReader(io.StringIO(proc.stdout)))

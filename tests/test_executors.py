@@ -38,9 +38,14 @@ def outcomes(path):
 def start_until_holding(tmp_path, path, executor):
     """Start the controller and return once cell i=1 says it is running (it then holds until released)."""
     env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"),
-                             "--executor", executor], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"), "--executor", executor],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while not (tmp_path / "holding").exists():  # the cell's own word; nothing else to wait on
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
@@ -56,8 +61,11 @@ def test_submitit_local_gives_the_same_outcomes_as_local(tmp_path, write):
     local = crashmatrix("run", path, "--out", tmp_path / "local", cwd=tmp_path, env=env)
     sub = crashmatrix("run", path, "--out", tmp_path / "sub", "--executor", "submitit-local", cwd=tmp_path, env=env)
     assert local.returncode == 0 and sub.returncode == 0, sub.stderr
-    assert outcomes(tmp_path / "sub") == outcomes(tmp_path / "local") == [
-        ("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
+    assert (
+        outcomes(tmp_path / "sub")
+        == outcomes(tmp_path / "local")
+        == [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
+    )
 
 
 def _parent(pid):
@@ -79,9 +87,16 @@ def test_a_cancelled_job_is_an_error_row_and_resume_reruns_it(tmp_path, write):
     assert "was stopped by SIGINT" in row["error"] and "--resume" in row["error"]
 
     (tmp_path / "release").write_text("")
-    resumed = crashmatrix("run", "--resume", tmp_path / "run", "--executor", "submitit-local", cwd=tmp_path, env={"WORK": str(tmp_path)})
+    resumed = crashmatrix(
+        "run", "--resume", tmp_path / "run", "--executor", "submitit-local", cwd=tmp_path, env={"WORK": str(tmp_path)}
+    )
     assert resumed.returncode == 0, resumed.stderr
-    assert outcomes(tmp_path / "run") == [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
+    assert outcomes(tmp_path / "run") == [
+        ("0", "pass", ""),
+        ("1", "pass", ""),
+        ("2", "crash", "SIGSEGV"),
+        ("3", "pass", ""),
+    ]
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
 

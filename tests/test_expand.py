@@ -16,13 +16,19 @@ axes:
 def test_product_in_file_order(write):
     cells = expand(load_matrix(write("m.yaml", BASE)))
     assert [c.values for c in cells] == [
-        {"os": "linux", "node": 14}, {"os": "linux", "node": 16},
-        {"os": "windows", "node": 14}, {"os": "windows", "node": 16},
+        {"os": "linux", "node": 14},
+        {"os": "linux", "node": 16},
+        {"os": "windows", "node": 14},
+        {"os": "windows", "node": 16},
     ]
 
 
 def test_exclude_partial_match_then_include_like_github_actions(write):
-    m = load_matrix(write("m.yaml", BASE + """\
+    m = load_matrix(
+        write(
+            "m.yaml",
+            BASE
+            + """\
 exclude:
   - {os: windows, node: 14}
 include:
@@ -30,7 +36,8 @@ include:
   - {node: 16, color: green}     # extends every node=16 cell, without overwriting
   - {os: windows, node: 14}      # was excluded: includes come after excludes, so it returns
   - {os: macos, node: 18}        # fits no cell: a cell of its own
-""")
+""",
+        )
     )
     cells = [c.values for c in expand(m)]
     assert cells == [
@@ -55,11 +62,15 @@ def test_cell_id_is_stable_and_order_free():
 
 
 def test_dotted_axes_and_overrides(write):
-    path = write("m.yaml", BASE + """\
+    path = write(
+        "m.yaml",
+        BASE
+        + """\
   cudnn.benchmark: [false, true]
   env.CUDA_LAUNCH_BLOCKING: ["0", "1"]
 repeats: 1
-""")
+""",
+    )
     m = load_matrix(path, ["axes.cudnn.benchmark=[true]", "+axes.env.NCCL_DEBUG=[INFO]", "~axes.os", "repeats=3"])
     assert list(m.axes) == ["node", "cudnn.benchmark", "env.CUDA_LAUNCH_BLOCKING", "env.NCCL_DEBUG"]
     assert m.axes["cudnn.benchmark"] == [True]
@@ -68,7 +79,10 @@ repeats: 1
 
 
 def test_pairwise_honours_excludes_spelled_differently(write):
-    m = load_matrix(write("m.yaml", """\
+    m = load_matrix(
+        write(
+            "m.yaml",
+            """\
 name: p
 command: [python, -c, "pass"]
 strategy: pairwise
@@ -81,12 +95,15 @@ exclude:
   - {precision: 32, pin_memory: true}
 include:
   - {start_method: spawn, num_workers: 8}
-"""))
+""",
+        )
+    )
     cells = [c.values for c in expand(m)]
     assert not any(c.get("precision") == "32" and c.get("pin_memory") is True for c in cells)
     assert {"start_method": "spawn", "num_workers": 8} in cells
     # every other pair is still covered
     from itertools import combinations as pairs
+
     base = [c for c in cells if len(c) == 4]
     for a, b in pairs(m.axes, 2):
         for va in m.axes[a]:

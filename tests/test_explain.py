@@ -186,8 +186,9 @@ def table(rule, axes, values="01"):
     rows = []
     for combo in itertools.product(values, repeat=len(axes)):
         outcome, signal, signature, error = rule(*combo)
-        rows.append({**dict(zip(axes, combo)), "outcome": outcome, "signal": signal, "signature": signature,
-                     "error": error})
+        rows.append(
+            {**dict(zip(axes, combo)), "outcome": outcome, "signal": signal, "signature": signature, "error": error}
+        )
     return rows
 
 
@@ -196,10 +197,24 @@ def test_a_hidden_failure_and_the_one_hiding_it_are_each_named_exactly():
     rows = table(overlapping, axes)
     got = [p.to_json() for p in explain(rows, axes)]
     assert got == [
-        {"conditions": {"e": "1", "f": "1"}, "outcome": "fail", "signal": "", "signature": "ValueError: planted",
-         "failing": 15, "matching": 16, "masked": 1},
-        {"conditions": {"a": "1", "b": "1", "c": "1", "d": "1"}, "outcome": "crash", "signal": "SIGSEGV",
-         "signature": "", "failing": 4, "matching": 4, "masked": 0},
+        {
+            "conditions": {"e": "1", "f": "1"},
+            "outcome": "fail",
+            "signal": "",
+            "signature": "ValueError: planted",
+            "failing": 15,
+            "matching": 16,
+            "masked": 1,
+        },
+        {
+            "conditions": {"a": "1", "b": "1", "c": "1", "d": "1"},
+            "outcome": "crash",
+            "signal": "SIGSEGV",
+            "signature": "",
+            "failing": 4,
+            "matching": 4,
+            "masked": 0,
+        },
     ]
     assert render_lines(explain(rows, axes))[0] == (
         "fail ValueError: planted when e=1 and f=1 (15 of 16 matching; 1 masked by crash SIGSEGV)"
@@ -212,8 +227,7 @@ def test_a_failure_in_every_cell_is_the_program_not_a_configuration():
         row["error"] = "usage: train.py: error: unrecognized arguments"
     patterns = explain(rows, AXES)
     assert [p.to_json() for p in patterns] == [
-        {"conditions": {}, "outcome": "fail", "signal": "", "signature": "", "failing": 48, "matching": 48,
-         "masked": 0}
+        {"conditions": {}, "outcome": "fail", "signal": "", "signature": "", "failing": 48, "matching": 48, "masked": 0}
     ]
     assert render_lines(patterns, AXES, rows) == [
         "fail in every cell (48 of 48): the program itself, not a configuration — "
@@ -348,16 +362,30 @@ def test_conjunctions_the_data_cannot_tell_apart_are_all_named():
     num_workers=4 and pin_memory=true, and also the only ones with wandb=offline and num_workers=4.
     Naming one of them alone would be a guess; both come out, and every axis they use matters."""
     axes = ["num_workers", "pin_memory", "wandb"]
-    cells = [("0", "false", "disabled", "pass"), ("4", "false", "disabled", "pass"),
-             ("0", "true", "offline", "pass"), ("4", "true", "offline", "crash")]
-    rows = [{"num_workers": w, "pin_memory": p, "wandb": m, "outcome": o, "signal": "SIGSEGV" if o == "crash" else ""}
-            for w, p, m, o in cells]
+    cells = [
+        ("0", "false", "disabled", "pass"),
+        ("4", "false", "disabled", "pass"),
+        ("0", "true", "offline", "pass"),
+        ("4", "true", "offline", "crash"),
+    ]
+    rows = [
+        {"num_workers": w, "pin_memory": p, "wandb": m, "outcome": o, "signal": "SIGSEGV" if o == "crash" else ""}
+        for w, p, m, o in cells
+    ]
     [pattern] = explain(rows, axes)
     found = [dict(pattern.conditions)] + [dict(alt) for alt in pattern.alternatives]
-    assert sorted(map(sorted, map(dict.items, found))) == sorted(map(sorted, map(dict.items, [
-        {"num_workers": "4", "pin_memory": "true"},
-        {"num_workers": "4", "wandb": "offline"},
-    ])))  # pin_memory=true and wandb=offline also holds for the passing (0, true, offline)
+    assert sorted(map(sorted, map(dict.items, found))) == sorted(
+        map(
+            sorted,
+            map(
+                dict.items,
+                [
+                    {"num_workers": "4", "pin_memory": "true"},
+                    {"num_workers": "4", "wandb": "offline"},
+                ],
+            ),
+        )
+    )  # pin_memory=true and wandb=offline also holds for the passing (0, true, offline)
     assert "the data fit as well: " in pattern.describe()
     assert pattern.to_json()["alternatives"] == [dict(alt) for alt in pattern.alternatives]
     assert axes_that_matter([pattern], axes) == axes

@@ -22,28 +22,47 @@ def test_a_failure_hidden_by_a_crash_and_the_crash_are_each_named_exactly(tmp_pa
     patterns = json.loads(proc.stdout)
     assert [without_signature(p) for p in patterns] == [
         # 16 cells have persistent_workers=true and wandb=offline; in one of them the SIGSEGV came first
-        {"conditions": {"persistent_workers": "true", "wandb": "offline"}, "outcome": "fail", "signal": "",
-         "failing": 15, "matching": 16, "masked": 1},
-        {"conditions": {"start_method": "fork", "num_workers": "4", "pin_memory": "true", "prefetch_factor": "4"},
-         "outcome": "crash", "signal": "SIGSEGV", "failing": 4, "matching": 4, "masked": 0},
+        {
+            "conditions": {"persistent_workers": "true", "wandb": "offline"},
+            "outcome": "fail",
+            "signal": "",
+            "failing": 15,
+            "matching": 16,
+            "masked": 1,
+        },
+        {
+            "conditions": {"start_method": "fork", "num_workers": "4", "pin_memory": "true", "prefetch_factor": "4"},
+            "outcome": "crash",
+            "signal": "SIGSEGV",
+            "failing": 4,
+            "matching": 4,
+            "masked": 0,
+        },
     ]
 
     text = crashmatrix("explain", tmp_path / "run", cwd=ROOT).stdout
     print(text)  # the report quotes it
     lines = text.splitlines()
     assert lines[0].startswith("fail") and lines[0].endswith(
-        "when persistent_workers=true and wandb=offline (15 of 16 matching; 1 masked by crash SIGSEGV)")
+        "when persistent_workers=true and wandb=offline (15 of 16 matching; 1 masked by crash SIGSEGV)"
+    )
     assert lines[1].startswith("crash SIGSEGV") and lines[1].endswith(
-        "when start_method=fork and num_workers=4 and pin_memory=true and prefetch_factor=4 (4 of 4 matching)")
+        "when start_method=fork and num_workers=4 and pin_memory=true and prefetch_factor=4 (4 of 4 matching)"
+    )
     # the run's own summary says the same
     summary = (tmp_path / "run" / "summary.md").read_text()
     assert f"- {lines[0]}" in summary and f"- {lines[1]}" in summary
 
 
 def test_a_program_failing_in_every_cell_names_no_condition(tmp_path, write):
-    script = write("bad_config.py", "import sys\nprint('error: unknown key lr_sheduler', file=sys.stderr)\nsys.exit(2)\n")
-    matrix = write("m.yaml", f"name: broken\ncommand: [python, {script}]\naxes:\n  start_method: [fork, spawn]\n"
-                             "  num_workers: [0, 4]\n  pin_memory: [false, true]\n")
+    script = write(
+        "bad_config.py", "import sys\nprint('error: unknown key lr_sheduler', file=sys.stderr)\nsys.exit(2)\n"
+    )
+    matrix = write(
+        "m.yaml",
+        f"name: broken\ncommand: [python, {script}]\naxes:\n  start_method: [fork, spawn]\n"
+        "  num_workers: [0, 4]\n  pin_memory: [false, true]\n",
+    )
     run = crashmatrix("run", matrix, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     patterns = json.loads(crashmatrix("explain", tmp_path / "run", "--json", cwd=tmp_path).stdout)

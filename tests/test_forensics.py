@@ -119,22 +119,28 @@ KERNEL = [
 ]
 
 
-@pytest.mark.parametrize("pid, place", [
-    (1234, "libc.so.6 (ip 0x00007f8a6c174219, segfault at 0)"),
-    (2345, "libc.so.6 (+0x156219)"),
-    (3456, "libcuda.so.1 (ip 0x7f00deadbeef, general protection fault)"),
-    (9999, ""),
-])
+@pytest.mark.parametrize(
+    "pid, place",
+    [
+        (1234, "libc.so.6 (ip 0x00007f8a6c174219, segfault at 0)"),
+        (2345, "libc.so.6 (+0x156219)"),
+        (3456, "libcuda.so.1 (ip 0x7f00deadbeef, general protection fault)"),
+        (9999, ""),
+    ],
+)
 def test_kernel_fault_lines(pid, place):
     assert forensics.kernel_fault_place(KERNEL, {pid}) == place
 
 
-@pytest.mark.parametrize("pid, start", [
-    (4567, "Out of memory: Killed process 4567 (python)"),
-    (5678, "oom-kill:constraint=CONSTRAINT_NONE"),
-    (6789, "Memory cgroup out of memory: Killed process 6789 (pt_data_worker)"),
-    (1234, ""),
-])
+@pytest.mark.parametrize(
+    "pid, start",
+    [
+        (4567, "Out of memory: Killed process 4567 (python)"),
+        (5678, "oom-kill:constraint=CONSTRAINT_NONE"),
+        (6789, "Memory cgroup out of memory: Killed process 6789 (pt_data_worker)"),
+        (1234, ""),
+    ],
+)
 def test_kernel_oom_lines(pid, start):
     found = forensics.kernel_oom_kill(KERNEL, {pid})
     assert found.startswith(start) and bool(found) == bool(start)
@@ -147,7 +153,9 @@ def test_a_sigkill_from_the_oom_killer_is_oom_else_a_crash():
     assert (oom.outcome, oom.signal) == (Outcome.OOM, "SIGKILL")
     assert oom.error.startswith("killed by the kernel's OOM killer: Out of memory: Killed process 4567 (python)")
     # A worker named in the main process's report counts as well.
-    worker = Verdict(Outcome.WORKER_CRASH, "SIGKILL", "RuntimeError: DataLoader worker (pid 6789) is killed by signal: Killed.")
+    worker = Verdict(
+        Outcome.WORKER_CRASH, "SIGKILL", "RuntimeError: DataLoader worker (pid 6789) is killed by signal: Killed."
+    )
     assert forensics.refine(worker, ev, kernel_log=lambda _t: KERNEL)[0].outcome == Outcome.OOM
     assert forensics.refine(verdict, ev, kernel_log=lambda _t: KERNEL)[0] == verdict
 
@@ -171,23 +179,26 @@ def test_this_process_cgroup_is_read_without_error():
 
 # faulthandler dumps of main threads at the other usual waits. No GPU or NCCL here: these stacks are
 # written out in faulthandler's format with torch's real file and function names.
-C10D = '''Current thread 0x00007f5ef460fb80 (most recent call first):
+C10D = """Current thread 0x00007f5ef460fb80 (most recent call first):
   File "/venv/site-packages/torch/distributed/distributed_c10d.py", line 2950 in all_reduce
   File "/venv/site-packages/torch/distributed/c10d_logger.py", line 81 in wrapper
   File "/home/u/train.py", line 40 in step
-'''
-CUDA = '''Current thread 0x00007f5ef460fb80 (most recent call first):
+"""
+CUDA = """Current thread 0x00007f5ef460fb80 (most recent call first):
   File "/venv/site-packages/torch/cuda/__init__.py", line 1083 in synchronize
   File "/home/u/train.py", line 41 in step
-'''
+"""
 
 
-@pytest.mark.parametrize("dump, wait", [
-    (C10D, "waits in NCCL collective all_reduce (distributed_c10d.py:2950)"),
-    (C10D.replace("all_reduce", "barrier"), "waits in c10d barrier (distributed_c10d.py:2950)"),
-    (CUDA, "waits in CUDA synchronize (__init__.py:1083)"),
-    (CUDA.replace("synchronize", "poll"), "in step (train.py:41)"),
-])
+@pytest.mark.parametrize(
+    "dump, wait",
+    [
+        (C10D, "waits in NCCL collective all_reduce (distributed_c10d.py:2950)"),
+        (C10D.replace("all_reduce", "barrier"), "waits in c10d barrier (distributed_c10d.py:2950)"),
+        (CUDA, "waits in CUDA synchronize (__init__.py:1083)"),
+        (CUDA.replace("synchronize", "poll"), "in step (train.py:41)"),
+    ],
+)
 def test_the_usual_waits_are_recognised(dump, wait):
     threads = forensics.parse_faulthandler(dump)
     assert forensics.main_wait(forensics.main_thread(threads, 1)) == wait

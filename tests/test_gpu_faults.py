@@ -13,8 +13,16 @@ EXPECTED_ON_GPU = {"cuda_assert": "cuda_error", "cuda_oom": "oom", "cuda_fork_wo
 
 def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path):
     out = tmp_path / "run"
-    r = crashmatrix("run", os.path.join(ROOT, "matrix", "gpu.yaml"), "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker]",
-                    "--jobs", "2", "--out", out, cwd=tmp_path)
+    r = crashmatrix(
+        "run",
+        os.path.join(ROOT, "matrix", "gpu.yaml"),
+        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker]",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     rows = {row["mode"]: row for row in rows_of(out)}
     assert set(rows) == set(EXPECTED_ON_GPU)

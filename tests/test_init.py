@@ -40,7 +40,8 @@ def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
     assert m.axes["logger.mode"] == ["offline", "disabled"]
     assert m.axes["all_persistent_workers"] == [False, True]
     assert m.axis_keys["all_persistent_workers"] == tuple(
-        f"data.dataloaders.{s}_dataloader.persistent_workers" for s in LOADERS)
+        f"data.dataloaders.{s}_dataloader.persistent_workers" for s in LOADERS
+    )
     assert len(m.axes) == 11  # nothing else: image_size, batch_size, the fault switch are not suspects by name
     # The app's loader keys for the forced knobs are named in a comment, not passed.
     text = out.read_text()
@@ -113,12 +114,32 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
 
     matrix, run = tmp_path / "m.yaml", tmp_path / "run"
     assert init(matrix).returncode == 0
-    one_value = ["axes.start_method=[spawn]", "axes.pin_memory=[false]", "axes.wandb=[offline]",
-                 "axes.log_images=[true]", "axes.all_persistent_workers.values=[true]", "axes.trainer.precision=['32']",
-                 "axes.trainer.benchmark=[false]", "axes.trainer.deterministic=[false]", "axes.logger.enabled=[true]",
-                 "axes.logger.mode=[offline]"]
-    done = crashmatrix("run", matrix, *one_value, "strategy=full", "+params.stages=[fit]",
-                       "+params.trainer.max_steps=2", "--jobs", "2", "--out", run, cwd=ROOT, timeout=900)
+    one_value = [
+        "axes.start_method=[spawn]",
+        "axes.pin_memory=[false]",
+        "axes.wandb=[offline]",
+        "axes.log_images=[true]",
+        "axes.all_persistent_workers.values=[true]",
+        "axes.trainer.precision=['32']",
+        "axes.trainer.benchmark=[false]",
+        "axes.trainer.deterministic=[false]",
+        "axes.logger.enabled=[true]",
+        "axes.logger.mode=[offline]",
+    ]
+    done = crashmatrix(
+        "run",
+        matrix,
+        *one_value,
+        "strategy=full",
+        "+params.stages=[fit]",
+        "+params.trainer.max_steps=2",
+        "--jobs",
+        "2",
+        "--out",
+        run,
+        cwd=ROOT,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     rows = rows_of(run)
     assert sorted(r["num_workers"] for r in rows) == ["0", "2"]
@@ -142,7 +163,11 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
 
 def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
     out = str(tmp_path / "m.yaml")
-    code = (f"import sys; from runner.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
-            "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    code = (
+        f"import sys; from runner.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
+        "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr

@@ -19,7 +19,9 @@ def _observed(run, row) -> dict:
 
 
 def test_knobs_are_forced_from_outside_and_only_the_programs_keys_arrive(tmp_path, write):
-    path = write("m.yaml", f"""\
+    path = write(
+        "m.yaml",
+        f"""\
 name: knobs
 command: [python, {APP}]
 inject: true
@@ -34,7 +36,8 @@ axes:
   cudnn.benchmark: [true]
   wandb: [offline]
   loader_workers: {{values: [3], keys: [val.num_workers, +extra.workers]}}
-""")
+""",
+    )
     rows = {r["num_workers"]: r for r in run_rows(path, tmp_path)}
     assert [r["outcome"] for r in rows.values()] == ["pass", "pass"], [r["error"] for r in rows.values()]
     for row in rows.values():
@@ -52,16 +55,27 @@ axes:
         assert row["peak_gpu_mb"] == ""  # CUDA never initialised here
     # A spawned DataLoader worker is a fresh interpreter: the knobs hold there too.
     assert _observed(tmp_path / "run", rows["1"])["worker"] == {
-        "in_worker": True, "sharing_strategy": "file_system", "nofile": 300, "cudnn_benchmark": True}
+        "in_worker": True,
+        "sharing_strategy": "file_system",
+        "nofile": 300,
+        "cudnn_benchmark": True,
+    }
     # num_workers=0 forced over the program's persistent_workers=True: torch would refuse it; it is dropped.
     assert _observed(tmp_path / "run", rows["0"])["train"] == {
-        "num_workers": 0, "pin_memory": True, "persistent_workers": False, "prefetch_factor": None}
+        "num_workers": 0,
+        "pin_memory": True,
+        "persistent_workers": False,
+        "prefetch_factor": None,
+    }
     assert _observed(tmp_path / "run", rows["1"])["train"]["persistent_workers"] is True
 
 
 def test_a_program_without_torch_gets_its_keys_and_never_imports_torch(tmp_path, write):
-    script = write("plain.py", "import json, os, sys\n"
-                               "json.dump([sys.argv[1:], 'torch' in sys.modules, os.environ.get('WANDB_MODE')], sys.stdout)\n")
+    script = write(
+        "plain.py",
+        "import json, os, sys\n"
+        "json.dump([sys.argv[1:], 'torch' in sys.modules, os.environ.get('WANDB_MODE')], sys.stdout)\n",
+    )
     text = f"""\
 name: plain
 command: [python, {script}]
@@ -84,27 +98,45 @@ axes:
             assert row["steps"] == "" and float(row["peak_rss_mb"]) > 0  # no DataLoader: no steps
     assert seen["true"] == [["lr=0.1", "a.b=x", "c=x"], False, "disabled"]
     # Without inject the program may implement the knobs itself: every axis passes.
-    assert seen["false"][0] == ["lr=0.1", "num_workers=4", "sharing_strategy=file_system", "wandb=disabled",
-                                "a.b=x", "c=x"]
+    assert seen["false"][0] == [
+        "lr=0.1",
+        "num_workers=4",
+        "sharing_strategy=file_system",
+        "wandb=disabled",
+        "a.b=x",
+        "c=x",
+    ]
 
 
 def test_a_knob_that_cannot_be_applied_is_said_and_the_program_still_runs(tmp_path, write):
-    script = write("own.py", """\
+    script = write(
+        "own.py",
+        """\
 import multiprocessing as mp
 import torch
 if __name__ == "__main__":
     mp.set_start_method("fork")  # the program's own choice; without force it would raise once set
     print(mp.get_start_method(), torch.multiprocessing.get_sharing_strategy())
-""")
-    path = write("m.yaml", f"name: bad\ncommand: [python, {script}]\ninject: true\n"
-                           "axes:\n  start_method: [spawn]\n  sharing_strategy: [no_such_strategy]\n")
+""",
+    )
+    path = write(
+        "m.yaml",
+        f"name: bad\ncommand: [python, {script}]\ninject: true\n"
+        "axes:\n  start_method: [spawn]\n  sharing_strategy: [no_such_strategy]\n",
+    )
     (row,) = run_rows(path, tmp_path)
     assert row["outcome"] == "pass", row["error"]
     cell = tmp_path / "run" / row["log_dir"]
     assert (cell / "stdout.log").read_text() == "spawn file_descriptor\n"
     err = (cell / "stderr.log").read_text()
-    assert "crashmatrix inject: sharing_strategy=no_such_strategy not applied: AssertionError: invalid sharing strategy" in err
-    assert "crashmatrix inject: start_method=spawn is the cell's knob; the program's set_start_method('fork') is ignored" in err
+    assert (
+        "crashmatrix inject: sharing_strategy=no_such_strategy not applied: AssertionError: invalid sharing strategy"
+        in err
+    )
+    assert (
+        "crashmatrix inject: start_method=spawn is the cell's knob; the program's set_start_method('fork') is ignored"
+        in err
+    )
 
 
 def test_after_import_runs_each_callback_once_in_order_from_one_finder(tmp_path):
@@ -133,7 +165,9 @@ print(seen, finders)
 def test_shm_mb_gives_an_unmodified_program_the_real_small_shm_failure(tmp_path, write):
     # 2 samples x 4 MiB per batch against an 8 MiB /dev/shm, from fork workers. Where no private
     # mount namespace can be made the cell must be a skip with the reason instead.
-    path = write("m.yaml", f"""\
+    path = write(
+        "m.yaml",
+        f"""\
 name: shm
 command: [python, {APP}]
 inject: true
@@ -141,7 +175,8 @@ params: {{tensor_kb: 4096, train.persistent_workers: false}}
 axes:
   shm_mb: [8]
   num_workers: [2]
-""")
+""",
+    )
     (row,) = run_rows(path, tmp_path)
     if not can_unshare_mounts():
         assert row["outcome"] == "skip" and "shm_mb=8: cannot make a private mount namespace" in row["error"]
@@ -157,7 +192,9 @@ axes:
 
 
 def test_a_keys_axis_is_shown_overridden_and_bisected_by_its_values(tmp_path, write):
-    path = write("m.yaml", """\
+    path = write(
+        "m.yaml",
+        """\
 name: k
 command: [prog]
 axes:
@@ -165,7 +202,8 @@ axes:
     values: [0, 2]
     keys: [data.train.num_workers, data.val.num_workers]
   data.extra: [a]
-""")
+""",
+    )
     proc = crashmatrix("show", path, "axes.loader_workers.values=[0,4,8]", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "loader_workers sets: data.train.num_workers, data.val.num_workers" in proc.stdout
@@ -181,7 +219,9 @@ axes:
     assert cell_params(matrix, bad) == {"data.train.num_workers": 4, "data.val.num_workers": 4, "data.extra": "a"}
     # The resolved matrix written to a run directory keeps the form (reloaded by --resume).
     assert matrix.to_yaml_dict()["axes"]["loader_workers"] == {
-        "values": [0, 4], "keys": ["data.train.num_workers", "data.val.num_workers"]}
+        "values": [0, 4],
+        "keys": ["data.train.num_workers", "data.val.num_workers"],
+    }
 
 
 def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
@@ -189,7 +229,9 @@ def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     from runner.engine import cell_params
     from runner.spec import load_matrix
 
-    path = write("m.yaml", "name: p\nprobe: dataloader\naxes:\n  loaders: {values: [2], keys: [num_workers, batch_size]}\n")
+    path = write(
+        "m.yaml", "name: p\nprobe: dataloader\naxes:\n  loaders: {values: [2], keys: [num_workers, batch_size]}\n"
+    )
     matrix = load_matrix(path)
     assert cell_params(matrix, {"loaders": 2}) == {"num_workers": 2, "batch_size": 2}
     bad = write("bad.yaml", "name: p\nprobe: dataloader\naxes:\n  loaders: {values: [2], keys: [num_workers, nope]}\n")
@@ -197,15 +239,21 @@ def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     assert proc.returncode == 2 and "axes.loaders.keys: probe 'dataloader' has no parameter 'nope'" in proc.stderr
 
 
-@pytest.mark.parametrize("axis, message", [
-    ("{values: [], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
-    ("{values: [1, {x: 1}], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
-    ("{values: [1], keys: []}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-    ("{values: [1], keys: a}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-    ("{values: [1], keys: [a, 3]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-    ("{values: [1]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-    ("{values: [1], keys: [a], each: true}", "axes.lw.each: unknown key (an axis mapping has only values: and keys:)"),
-])
+@pytest.mark.parametrize(
+    "axis, message",
+    [
+        ("{values: [], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
+        ("{values: [1, {x: 1}], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
+        ("{values: [1], keys: []}", "axes.lw.keys: expected a non-empty list of distinct key names"),
+        ("{values: [1], keys: a}", "axes.lw.keys: expected a non-empty list of distinct key names"),
+        ("{values: [1], keys: [a, 3]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
+        ("{values: [1]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
+        (
+            "{values: [1], keys: [a], each: true}",
+            "axes.lw.each: unknown key (an axis mapping has only values: and keys:)",
+        ),
+    ],
+)
 def test_a_bad_keys_axis_is_bad_input_naming_file_and_key(tmp_path, write, axis, message):
     path = write("m.yaml", f"name: k\ncommand: [prog]\naxes:\n  lw: {axis}\n")
     proc = crashmatrix("show", path, cwd=tmp_path)

@@ -48,8 +48,10 @@ def venvs(tmp_path):
 
 def test_two_interpreters_cells_env_json_report_and_compare_name_the_package(tmp_path, write, venvs):
     a, b = venvs
-    matrix = write("m.yaml", f"name: two\ncommand: [python, -c, 'import tinypkg']\npass_params: none\n"
-                             f"axes:\n  python: [{a}, {b}]\n")
+    matrix = write(
+        "m.yaml",
+        f"name: two\ncommand: [python, -c, 'import tinypkg']\npass_params: none\naxes:\n  python: [{a}, {b}]\n",
+    )
     run = crashmatrix("run", matrix, "--out", tmp_path / "r1", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     rows = (tmp_path / "r1" / "results.csv").read_text()
@@ -71,8 +73,9 @@ def test_two_interpreters_cells_env_json_report_and_compare_name_the_package(tmp
     assert "1 of 2 cells in both runs differ" in text
     package_lines = [line for line in text.splitlines() if "| tinypkg" in line]
     assert len(package_lines) == 1 and b in package_lines[0] and "—" in package_lines[0] and "2.0" in package_lines[0]
-    as_json = json.loads(crashmatrix("compare", tmp_path / "r1", tmp_path / "r2", "--format", "json",
-                                     cwd=tmp_path).stdout)
+    as_json = json.loads(
+        crashmatrix("compare", tmp_path / "r1", tmp_path / "r2", "--format", "json", cwd=tmp_path).stdout
+    )
     assert as_json["packages"] == [{"interpreter": b, "package": "tinypkg", "versions": {"A": None, "B": "2.0"}}]
 
 
@@ -84,15 +87,19 @@ def test_a_probe_runs_under_the_axis_interpreter_which_is_no_parameter(tmp_path,
     result = json.loads(next((tmp_path / "p" / "cells").glob("*/result.json")).read_text())
     assert result["outcome"] == "pass" and result["argv"][0] == a
     # An external program gets its own settings as key=value, never the interpreter.
-    matrix = write("c.yaml", f"name: c\ncommand: [python, -c, 'import sys; print(sys.argv[1:], sys.prefix)']\n"
-                             f"axes:\n  python: [{a}]\n  i: [1]\n")
+    matrix = write(
+        "c.yaml",
+        f"name: c\ncommand: [python, -c, 'import sys; print(sys.argv[1:], sys.prefix)']\n"
+        f"axes:\n  python: [{a}]\n  i: [1]\n",
+    )
     assert crashmatrix("run", matrix, "--out", tmp_path / "c", cwd=tmp_path).returncode == 0
     out = next((tmp_path / "c" / "cells").glob("*/stdout.log")).read_text()
     assert out.strip() == f"['i=1'] {tmp_path / 'venvA'}"
 
 
-@pytest.mark.parametrize("make, why", [(lambda p: None, "no such file"),
-                                       (lambda p: p.write_text("#!/bin/sh\n"), "not executable")])
+@pytest.mark.parametrize(
+    "make, why", [(lambda p: None, "no such file"), (lambda p: p.write_text("#!/bin/sh\n"), "not executable")]
+)
 def test_a_missing_or_unexecutable_interpreter_is_bad_input_before_anything_is_written(tmp_path, write, make, why):
     python = tmp_path / "envs" / "python"
     python.parent.mkdir()
@@ -111,8 +118,11 @@ def test_the_first_cell_does_not_wait_for_the_fingerprint(tmp_path, write, venvs
     slow.write_text(f'#!/bin/sh\ncase "$2" in *distributions*) sleep 2;; esac\nexec {venvs[0]} "$@"\n')
     slow.chmod(0o755)
     stamp = tmp_path / "stamp"
-    matrix = write("m.yaml", f"name: s\ncommand: [python, -c, 'import sys, time; open(sys.argv[1], \"w\")"
-                             f".write(repr(time.time()))', {stamp}]\npass_params: none\naxes:\n  python: [{slow}]\n")
+    matrix = write(
+        "m.yaml",
+        f'name: s\ncommand: [python, -c, \'import sys, time; open(sys.argv[1], "w")'
+        f".write(repr(time.time()))', {stamp}]\npass_params: none\naxes:\n  python: [{slow}]\n",
+    )
     t0 = time.time()
     out = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
     ended = time.time()
@@ -122,8 +132,9 @@ def test_the_first_cell_does_not_wait_for_the_fingerprint(tmp_path, write, venvs
     facts = json.loads((tmp_path / "run" / "env.json").read_text())["interpreters"][str(slow)]
     assert facts["executable"] == venvs[0] and installed(facts) == {"tinypkg": "1.0"}
     n = len(facts["packages"])
-    assert f"`{slow}`: Python {facts['python']}, no torch, numpy or wandb; {n} package{'s' * (n > 1)} in all" \
-        in out.stdout
+    assert (
+        f"`{slow}`: Python {facts['python']}, no torch, numpy or wandb; {n} package{'s' * (n > 1)} in all" in out.stdout
+    )
 
 
 def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is_a_field():

@@ -49,7 +49,9 @@ def test_junit_has_one_testcase_per_run_and_names_the_signal(tmp_path):
 
     assert list(by_name["r0 mode=pass"]) == []
     segv = by_name["r0 mode=segv"].find("failure")
-    assert segv.get("message") == "crash SIGSEGV: Fatal Python error: Segmentation fault" and segv.get("type") == "crash"
+    assert (
+        segv.get("message") == "crash SIGSEGV: Fatal Python error: Segmentation fault" and segv.get("type") == "crash"
+    )
     exit3 = by_name["r0 mode=exit3"].find("failure")
     assert exit3.get("message") == "fail: ValueError: bad <value> & [31mred[0m"  # no control characters in XML
     assert by_name["r0 mode=skip"].find("skipped").get("message") == "no bf16 here"

@@ -34,7 +34,9 @@ def test_max_failures_stops_with_exactly_n_failing_runs_and_resume_completes_it(
     # In matrix order the third failing run is the 8th run (a=0 b=2, a=0 b=3, a=1 b=3): nothing after it.
     assert [r["outcome"] for r in rows].count("pass") == 5 and len(rows) == 8
     assert sum(r["outcome"] in FAILING for r in rows) == 3
-    assert "8 runs of 32 (stopped early after 3 failing runs; `crashmatrix run --resume run` completes it)" in proc.stdout
+    assert (
+        "8 runs of 32 (stopped early after 3 failing runs; `crashmatrix run --resume run` completes it)" in proc.stdout
+    )
     assert "stopped early after 3 failing runs" in (run / "summary.md").read_text()
     assert proc.stdout.rstrip().endswith("`crashmatrix run --resume run` completes it")
     _resume_completes(tmp_path, run)

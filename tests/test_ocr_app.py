@@ -52,10 +52,15 @@ def test_planted_crash_and_failure_under_forced_workers(tmp_path):
         else:
             assert float(row["steps_per_s"]) > 0 and float(row["peak_rss_mb"]) > 0, row
     explained = crashmatrix("explain", run, cwd=tmp_path)
-    assert "worker_crash SIGSEGV worker_signal when num_workers=2 and fault.worker_segv=true (2 of 2 matching)" \
-        in explained.stdout, explained.stdout
-    assert "fail ValueError: Target size" in explained.stdout and "when data.image_size=30 (1 of 2 matching; " \
-        "1 masked by worker_crash SIGSEGV worker_signal)" in explained.stdout, explained.stdout
+    assert (
+        "worker_crash SIGSEGV worker_signal when num_workers=2 and fault.worker_segv=true (2 of 2 matching)"
+        in explained.stdout
+    ), explained.stdout
+    assert (
+        "fail ValueError: Target size" in explained.stdout
+        and "when data.image_size=30 (1 of 2 matching; 1 masked by worker_crash SIGSEGV worker_signal)"
+        in explained.stdout
+    ), explained.stdout
 
 
 def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_path):
@@ -68,23 +73,48 @@ def test_installed_wheel_inits_and_runs_the_app_from_outside_the_repository(tmp_
 
     install_wheel(tmp_path)
     work = tmp_path / "project"
-    shutil.copytree(os.path.join(ROOT, "examples", "ocr_app"), work,
-                    ignore=shutil.ignore_patterns("matrix.yaml", "*.md", "outputs", "__pycache__"))
+    shutil.copytree(
+        os.path.join(ROOT, "examples", "ocr_app"),
+        work,
+        ignore=shutil.ignore_patterns("matrix.yaml", "*.md", "outputs", "__pycache__"),
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     tool = str(tmp_path / "venv" / "bin" / "crashmatrix")
 
     def cli(*args):
-        return subprocess.run([tool, *map(str, args)], cwd=work, env=env, capture_output=True, text=True,
-                              timeout=600, check=False)
+        return subprocess.run(
+            [tool, *map(str, args)], cwd=work, env=env, capture_output=True, text=True, timeout=600, check=False
+        )
 
     made = cli("init", "train.py")
     assert made.returncode == 0 and (work / "crashmatrix.yaml").exists(), made.stderr
-    one_value = [f"axes.{k}=[{v}]" for k, v in (
-        ("start_method", "forkserver"), ("pin_memory", "false"), ("wandb", "offline"), ("log_images", "true"),
-        ("all_persistent_workers.values", "false"), ("trainer.precision", "'32'"), ("trainer.benchmark", "false"),
-        ("trainer.deterministic", "false"), ("logger.enabled", "true"), ("logger.mode", "offline"))]
-    ran = cli("run", "crashmatrix.yaml", *one_value, "+axes.fault.worker_segv=[true]", "strategy=full",
-              "+params.stages=[fit]", "--jobs", "2", "--out", "run")
+    one_value = [
+        f"axes.{k}=[{v}]"
+        for k, v in (
+            ("start_method", "forkserver"),
+            ("pin_memory", "false"),
+            ("wandb", "offline"),
+            ("log_images", "true"),
+            ("all_persistent_workers.values", "false"),
+            ("trainer.precision", "'32'"),
+            ("trainer.benchmark", "false"),
+            ("trainer.deterministic", "false"),
+            ("logger.enabled", "true"),
+            ("logger.mode", "offline"),
+        )
+    ]
+    ran = cli(
+        "run",
+        "crashmatrix.yaml",
+        *one_value,
+        "+axes.fault.worker_segv=[true]",
+        "strategy=full",
+        "+params.stages=[fit]",
+        "--jobs",
+        "2",
+        "--out",
+        "run",
+    )
     assert ran.returncode == 0, ran.stderr
     outcomes = {r["num_workers"]: (r["outcome"], r["signal"]) for r in rows_of(work / "run")}
     # The planted segfault needs a worker; only the forced knob gives the app's loaders one.

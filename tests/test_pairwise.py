@@ -31,9 +31,7 @@ def brute_uncovered(rows, axes, t, exclude=()):
     ]
 
     def tuples(row):
-        return {
-            tuple((n, key(row[n])) for n in cs) for cs in itertools.combinations(names, t)
-        }
+        return {tuple((n, key(row[n])) for n in cs) for cs in itertools.combinations(names, t)}
 
     need = set().union(*(tuples(r) for r in allowed)) if allowed else set()
     have = set().union(*(tuples(r) for r in rows)) if rows else set()

@@ -45,8 +45,9 @@ def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag
         CRASHMATRIX_TEST_TAG=tag or "",
     )
     env.pop("WANDB_MODE", None)  # the probe's `wandb` parameter decides
-    proc = subprocess.run([sys.executable, "-m", "runner.child", str(spec)],
-                          cwd=tmp_path, env=env, capture_output=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "runner.child", str(spec)], cwd=tmp_path, env=env, capture_output=True, timeout=timeout
+    )
     # torch's worker signal handler writes its message with the trailing NUL
     stdout = proc.stdout.decode(errors="replace")
     stderr = proc.stderr.decode(errors="replace").replace("\0", "")
@@ -141,9 +142,19 @@ def test_train_plain(tmp_path):
 
 
 def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
-    params = {"steps": 4, "val_steps": 2, "image_size": 32, "num_workers": 2, "start_method": "fork",
-              "pin_memory": True, "persistent_workers": True, "prefetch_factor": 4,
-              "data": "files", "samples": 32, "wandb": "offline"}
+    params = {
+        "steps": 4,
+        "val_steps": 2,
+        "image_size": 32,
+        "num_workers": 2,
+        "start_method": "fork",
+        "pin_memory": True,
+        "persistent_workers": True,
+        "prefetch_factor": 4,
+        "data": "files",
+        "samples": 32,
+        "wandb": "offline",
+    }
     tag = uuid.uuid4().hex
     m, err = metrics_of("train", params, tmp_path, tag=tag)
     assert m["num_workers"] == 2 and m["start_method"] == "fork"
@@ -169,9 +180,16 @@ def test_inject_nan_ends_as_nonfinite(tmp_path):
 
 # ------------------------------------------------------------------ data path failures
 
-FD_CELL = {"sharing_strategy": "file_descriptor", "rlimit.nofile": 128, "num_workers": 2,
-           "prefetch_factor": 8, "hold_batches": -1, "steps": 40, "tensors_per_sample": 8,
-           "tensor_kb": 16}
+FD_CELL = {
+    "sharing_strategy": "file_descriptor",
+    "rlimit.nofile": 128,
+    "num_workers": 2,
+    "prefetch_factor": 8,
+    "hold_batches": -1,
+    "steps": 40,
+    "tensors_per_sample": 8,
+    "tensor_kb": 16,
+}
 
 
 def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
@@ -180,8 +198,9 @@ def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
     assert "Too many open files" in err or "received 0 items of ancdata" in err, err[-2000:]
 
 
-@pytest.mark.parametrize("twin", [{"sharing_strategy": "file_system"}, {"rlimit.nofile": 4096}],
-                         ids=["file_system", "high_nofile"])
+@pytest.mark.parametrize(
+    "twin", [{"sharing_strategy": "file_system"}, {"rlimit.nofile": 4096}], ids=["file_system", "high_nofile"]
+)
 def test_fd_cell_twins_pass(tmp_path, twin):
     tag = uuid.uuid4().hex
     m, _ = metrics_of("dataloader", {**FD_CELL, **twin}, tmp_path, tag=tag)
@@ -193,8 +212,11 @@ def test_fd_cell_twins_pass(tmp_path, twin):
 @pytest.mark.skipif(not can_unshare_mounts(), reason="needs root (a private mount namespace for /dev/shm)")
 def test_small_shm_fails_in_the_worker(tmp_path):
     # 4 samples x 4 tensors x 1 MiB = 16 MiB per batch against an 8 MiB /dev/shm
-    rc, report, _, err = run_probe("dataloader", {"shm_mb": 8, "num_workers": 2, "tensor_kb": 1024,
-                                                  "tensors_per_sample": 4, "batch_size": 4, "steps": 4}, tmp_path)
+    rc, report, _, err = run_probe(
+        "dataloader",
+        {"shm_mb": 8, "num_workers": 2, "tensor_kb": 1024, "tensors_per_sample": 4, "batch_size": 4, "steps": 4},
+        tmp_path,
+    )
     assert rc == 1 and report is None
     # torch allocates shm with posix_fallocate, so a full /dev/shm is ENOSPC in the worker, not SIGBUS
     assert "unable to allocate shared memory(shm) for file" in err, err[-2000:]

@@ -56,7 +56,7 @@ def _rows(md: str, header_start: str) -> list[list[str]]:
     lines = md.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| " + header_start))
     out = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         out.append([c.strip() for c in line.strip("|").split("|")])
@@ -68,10 +68,15 @@ def test_pivot_over_one_axis(run):
     proc = crashmatrix("report", "run", "--by", "a", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     assert "8 runs of 4 cells, 3 failing" in proc.stdout
-    assert _rows(proc.stdout, "a ") == [["x", "1/4 fail RuntimeError: flaky once", "4", "1"], ["y", "2/4 crash SIGSEGV", "4", "2"]]
+    assert _rows(proc.stdout, "a ") == [
+        ["x", "1/4 fail RuntimeError: flaky once", "4", "1"],
+        ["y", "2/4 crash SIGSEGV", "4", "2"],
+    ]
     assert _rows(proc.stdout, "axis") == [
-        ["a", "x", "4", "1", "25%", "—"], ["a", "y", "4", "2", "50%", "—"],
-        ["b", "1", "4", "0", "0%", "—"], ["b", "2", "4", "3", "75%", "—"],
+        ["a", "x", "4", "1", "25%", "—"],
+        ["a", "y", "4", "2", "50%", "—"],
+        ["b", "1", "4", "0", "0%", "—"],
+        ["b", "2", "4", "3", "75%", "—"],
     ]  # "—": this program reports no steps/s (the probes do)
 
 
@@ -79,7 +84,10 @@ def test_pivot_over_two_axes(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a,b", "--format", "github", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
-    assert _rows(proc.stdout, "a \\ b") == [["x", "pass", "1/2 fail RuntimeError: flaky once"], ["y", "pass", "2/2 crash SIGSEGV"]]
+    assert _rows(proc.stdout, "a \\ b") == [
+        ["x", "pass", "1/2 fail RuntimeError: flaky once"],
+        ["y", "pass", "2/2 crash SIGSEGV"],
+    ]
 
 
 def test_pivot_csv_is_a_long_table_for_pandas(run):
@@ -90,13 +98,16 @@ def test_pivot_csv_is_a_long_table_for_pandas(run):
     assert proc.returncode == 0, proc.stderr
     df = pd.read_csv(io.StringIO(proc.stdout), dtype=str, keep_default_na=False)
     assert list(df.columns) == ["a", "b", "outcome", "signal", "signature", "runs", "cells", "total_runs", "rate"]
-    expected = pd.DataFrame([
-        ["x", "1", "pass", "", "", "2", "1", "2", "1"],
-        ["x", "2", "fail", "", "RuntimeError: flaky once", "1", "1", "2", "0.5"],
-        ["x", "2", "pass", "", "", "1", "1", "2", "0.5"],
-        ["y", "1", "pass", "", "", "2", "1", "2", "1"],
-        ["y", "2", "crash", "SIGSEGV", "killed_by_signal", "2", "1", "2", "1"],
-    ], columns=df.columns)
+    expected = pd.DataFrame(
+        [
+            ["x", "1", "pass", "", "", "2", "1", "2", "1"],
+            ["x", "2", "fail", "", "RuntimeError: flaky once", "1", "1", "2", "0.5"],
+            ["x", "2", "pass", "", "", "1", "1", "2", "0.5"],
+            ["y", "1", "pass", "", "", "2", "1", "2", "1"],
+            ["y", "2", "crash", "SIGSEGV", "killed_by_signal", "2", "1", "2", "1"],
+        ],
+        columns=df.columns,
+    )
     pd.testing.assert_frame_equal(df, expected)
     # What a user does with it: failure rate per value of b.
     df = pd.read_csv(io.StringIO(proc.stdout))
@@ -133,7 +144,7 @@ def test_report_html_is_self_contained_and_shows_every_cell(run):
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _section(html: str, heading: str) -> str:
@@ -143,8 +154,9 @@ def _section(html: str, heading: str) -> str:
 def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
     """What a reader of the page relies on: the legend gives every outcome word its own colour (pass
     green, crash red), and every square wears the legend's colour of the outcome it stands for."""
-    legend = dict((word, colour) for colour, word in
-                  re.findall(r'<span style="background:(#[0-9a-f]{6})">(\w+)</span>', html))
+    legend = dict(
+        (word, colour) for colour, word in re.findall(r'<span style="background:(#[0-9a-f]{6})">(\w+)</span>', html)
+    )
     assert list(legend)[:3] == ["pass", "fail", "crash"] and len(legend) == 10, legend
     assert len(set(legend.values())) == len(legend), legend
     red, green, _blue = _rgb(legend["pass"])
@@ -154,7 +166,12 @@ def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
     square = r'<td class="o" style="background:(#[0-9a-f]{6})"[^>]*>([^<]*)</td>'
     # The grid (a by b): the flaky cell takes its failure's colour, not pass's.
     grid = dict(zip(["x1", "x2", "y1", "y2"], re.findall(square, _section(html, "Grid"))))
-    expected = {"x1": ("pass", "pass"), "x2": ("fail", "1/2 fail"), "y1": ("pass", "pass"), "y2": ("crash", "2/2 crash")}
+    expected = {
+        "x1": ("pass", "pass"),
+        "x2": ("fail", "1/2 fail"),
+        "y1": ("pass", "pass"),
+        "y2": ("crash", "2/2 crash"),
+    }
     assert {k: (legend[word], text) for k, (word, text) in expected.items()} == grid
     # The outcome counts, and every cell in the table of all cells.
     outcomes = re.findall(square, _section(html, "Outcomes"))

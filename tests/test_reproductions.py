@@ -9,9 +9,17 @@ from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows
 
 @pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root and unshare -m")
 def test_dataloader_matrix_fails_in_exactly_the_predicted_cells(tmp_path):
-    proc = crashmatrix("run", os.path.join(ROOT, "matrix", "dataloader.yaml"),
-                       "axes.start_method=[fork]", "axes.pin_memory=[false]",
-                       "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    proc = crashmatrix(
+        "run",
+        os.path.join(ROOT, "matrix", "dataloader.yaml"),
+        "axes.start_method=[fork]",
+        "axes.pin_memory=[false]",
+        "--out",
+        tmp_path / "run",
+        "--jobs",
+        "2",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     got = rows_of(tmp_path / "run")
     assert len(got) == 16
@@ -33,7 +41,9 @@ def test_dataloader_matrix_fails_in_exactly_the_predicted_cells(tmp_path):
 
 
 def test_worker_deaths_by_signal_are_worker_crashes(tmp_path, write):
-    path = write("w.yaml", """\
+    path = write(
+        "w.yaml",
+        """\
 name: workers
 probe: dataloader
 params: {num_workers: 2, steps: 3, num_threads: 1}
@@ -41,7 +51,8 @@ axes:
   start_method: [fork, spawn]
   worker_fault: [segv, bus]
 timeout: 120
-""")
+""",
+    )
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     for r in rows_of(tmp_path / "run"):
@@ -51,20 +62,32 @@ timeout: 120
 
 
 def test_a_ddp_rank_killed_by_a_signal_is_a_worker_crash_and_no_rank_is_left(tmp_path):
-    proc = crashmatrix("run", os.path.join(ROOT, "matrix", "ddp.yaml"), "axes.start_method=[spawn]",
-                       "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    proc = crashmatrix(
+        "run",
+        os.path.join(ROOT, "matrix", "ddp.yaml"),
+        "axes.start_method=[spawn]",
+        "--out",
+        tmp_path / "run",
+        "--jobs",
+        "2",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     got = {(r["kill_rank"], r["kill_signal"]): r for r in rows_of(tmp_path / "run")}
     assert got[("-1", "SIGSEGV")]["outcome"] == "pass", got[("-1", "SIGSEGV")]["error"]
     for sig in ("SIGSEGV", "SIGBUS"):
         r = got[("1", sig)]
         assert (r["outcome"], r["signal"]) == ("worker_crash", sig), r
-        assert r["error"] == f"torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal {sig}"
+        assert (
+            r["error"] == f"torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal {sig}"
+        )
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
 
 def test_train_with_spawn_workers_and_real_wandb_offline(tmp_path, write):
-    path = write("t.yaml", """\
+    path = write(
+        "t.yaml",
+        """\
 name: train
 probe: train
 params: {steps: 4, val_steps: 2, image_size: 32, num_threads: 1, data: files}
@@ -75,7 +98,8 @@ axes:
   wandb: [offline]
   precision: [bf16-mixed]
 timeout: 240
-""")
+""",
+    )
     (r,) = run_rows(path, tmp_path)
     assert r["outcome"] == "pass", r["error"]
     assert int(r["steps"]) == 4 and float(r["steps_per_s"]) > 0 and float(r["final_loss"]) > 0
@@ -86,7 +110,9 @@ timeout: 240
 
 
 def test_a_non_finite_loss_in_a_ddp_rank_is_nan_not_fail(tmp_path, write):
-    path = write("n.yaml", "name: ddpnan\nprobe: ddp\nparams: {steps: 4, num_threads: 1}\naxes:\n  nan_rank: [1]\ntimeout: 180\n")
+    path = write(
+        "n.yaml", "name: ddpnan\nprobe: ddp\nparams: {steps: 4, num_threads: 1}\naxes:\n  nan_rank: [1]\ntimeout: 180\n"
+    )
     (r,) = run_rows(path, tmp_path)
     assert (r["outcome"], r["error"]) == ("nan", "rank 1 loss is nan at step 2"), r
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
@@ -95,8 +121,11 @@ def test_a_non_finite_loss_in_a_ddp_rank_is_nan_not_fail(tmp_path, write):
 def test_model_and_hardware_probes_as_cells_and_cuda_asked_on_a_cpu_box_is_a_skip(tmp_path, write):
     # No GPU here: device=cuda must end as `skip` with the reason, never as a failure.
     for probe in ("model", "cuda_basics"):
-        path = write(f"{probe}.yaml", f"name: {probe}\nprobe: {probe}\nparams: {{steps: 2, num_threads: 1}}\n"
-                                      f"axes:\n  device: [cpu, cuda]\n  precision: [\"32\", bf16-mixed]\ntimeout: 120\n")
+        path = write(
+            f"{probe}.yaml",
+            f"name: {probe}\nprobe: {probe}\nparams: {{steps: 2, num_threads: 1}}\n"
+            f'axes:\n  device: [cpu, cuda]\n  precision: ["32", bf16-mixed]\ntimeout: 120\n',
+        )
         proc = crashmatrix("run", path, "--out", tmp_path / probe, "--jobs", "2", cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         for r in rows_of(tmp_path / probe):

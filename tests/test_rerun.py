@@ -70,7 +70,9 @@ def test_rerun_without_failing_runs_every_cell_into_a_default_directory_beside_t
     proc = crashmatrix("rerun", "run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     [new] = [d for d in os.listdir(tmp_path) if d.startswith("tiny-rerun-")]
-    assert Counter(r["cell_id"] for r in rows_of(tmp_path / new)) == Counter(r["cell_id"] for r in rows_of(tmp_path / "run"))
+    assert Counter(r["cell_id"] for r in rows_of(tmp_path / new)) == Counter(
+        r["cell_id"] for r in rows_of(tmp_path / "run")
+    )
 
 
 def test_rerun_bad_input_and_nothing_to_rerun(tmp_path):
@@ -80,10 +82,12 @@ def test_rerun_bad_input_and_nothing_to_rerun(tmp_path):
     assert proc.returncode == 0 and "clean has no failing runs; nothing to rerun" in proc.stdout
     assert sorted(os.listdir(tmp_path)) == ["clean", "m.yaml"]  # no empty run directory left behind
 
-    for args, message in [(("rerun", "nowhere"), "rerun nowhere: no such run directory"),
-                          (("rerun", "."), "rerun .: not a run directory (no matrix.yaml)"),
-                          (("rerun", "clean", "repeats=0"), "repeats"),
-                          (("rerun", "clean", "axes.a=[5]"), "none of the 3 cells to rerun is in the matrix")]:
+    for args, message in [
+        (("rerun", "nowhere"), "rerun nowhere: no such run directory"),
+        (("rerun", "."), "rerun .: not a run directory (no matrix.yaml)"),
+        (("rerun", "clean", "repeats=0"), "repeats"),
+        (("rerun", "clean", "axes.a=[5]"), "none of the 3 cells to rerun is in the matrix"),
+    ]:
         proc = crashmatrix(*args, cwd=tmp_path)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert message in proc.stderr and "Traceback" not in proc.stderr

@@ -23,7 +23,11 @@ timeout: 60
 def _start(tmp_path, *extra):
     return subprocess.Popen(
         [sys.executable, "-m", "runner", "run", "slow.yaml", "--out", str(tmp_path / "run"), *extra],
-        cwd=tmp_path, env={**os.environ, "PYTHONPATH": ROOT}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -73,7 +77,9 @@ def test_a_result_json_whose_row_was_lost_is_recovered_not_rerun(tmp_path):
 
 
 def test_ctrl_c_stops_every_child_keeps_what_finished_and_exits_130(tmp_path):
-    (tmp_path / "slow.yaml").write_text(MATRIX.replace("time.sleep(0.4)", "time.sleep(0.4 if sys.argv[1] < 'i=2' else 300)"))
+    (tmp_path / "slow.yaml").write_text(
+        MATRIX.replace("time.sleep(0.4)", "time.sleep(0.4 if sys.argv[1] < 'i=2' else 300)")
+    )
     proc = _start(tmp_path, "--jobs", "2")
     _wait_for_progress(proc, 2)
     t0 = time.monotonic()

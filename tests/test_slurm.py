@@ -40,8 +40,9 @@ def test_scancel_mid_run_is_an_error_row_and_resume_reruns_it(slurm_cluster, tmp
     assert row["outcome"] == "error" and f"job {job_id} was stopped by SIGTERM" in row["error"], row
 
     (tmp_path / "release").write_text("")
-    resumed = crashmatrix("run", "--resume", tmp_path / "run", "--executor", "slurm", cwd=tmp_path,
-                          env={"WORK": str(tmp_path)})
+    resumed = crashmatrix(
+        "run", "--resume", tmp_path / "run", "--executor", "slurm", cwd=tmp_path, env={"WORK": str(tmp_path)}
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert outcomes(tmp_path / "run") == EXPECTED
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
@@ -55,8 +56,17 @@ def test_a_job_lost_before_its_cells_ran_on_a_cluster_without_accounting(slurm_c
     script = write("s.py", SCRIPT)
     path = write("m.yaml", matrix_text(script, ', partition: debug, queue_check_s: 1, setup: ["exit 1"]'))
     with SlurmCluster(tmp_path / "noacct", sacct_shim=False) as cluster:
-        proc = crashmatrix("run", path, "--out", tmp_path / "run", "--executor", "slurm", cwd=tmp_path,
-                           env={**cluster.env, "WORK": str(tmp_path)}, timeout=180)
+        proc = crashmatrix(
+            "run",
+            path,
+            "--out",
+            tmp_path / "run",
+            "--executor",
+            "slurm",
+            cwd=tmp_path,
+            env={**cluster.env, "WORK": str(tmp_path)},
+            timeout=180,
+        )
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     got = rows_of(tmp_path / "run")

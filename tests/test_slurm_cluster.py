@@ -142,8 +142,11 @@ def test_submitit_function_result_interpreter_env_and_options(
     # Job folder: "%j" in the folder is replaced by the job id.
     assert job.paths.folder == tmp_path / job.job_id
     assert {p.name for p in job.paths.folder.iterdir()} >= {
-        f"{job.job_id}_submission.sh", f"{job.job_id}_submitted.pkl",
-        f"{job.job_id}_0_log.out", f"{job.job_id}_0_log.err", f"{job.job_id}_0_result.pkl",
+        f"{job.job_id}_submission.sh",
+        f"{job.job_id}_submitted.pkl",
+        f"{job.job_id}_0_log.out",
+        f"{job.job_id}_0_log.err",
+        f"{job.job_id}_0_result.pkl",
     }
     # result.pkl is written before the job's step ends in slurmctld: the state may still read RUNNING
     assert wait_state(slurm_cluster, job.job_id, {"COMPLETED", "FAILED", "CANCELLED"}) == "COMPLETED"
@@ -220,9 +223,7 @@ def test_slurm_python_reaches_single_jobs_and_arrays(slurm_cluster: SlurmCluster
 # --- submitit: crashes and cancellation ----------------------------------
 
 
-def test_submitit_segfault(
-    slurm_cluster: SlurmCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_submitit_segfault(slurm_cluster: SlurmCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Job.exception()/result() of a job without a result pickle first waits
     # _results_timeout_s (15 s by default: measured 15 s + the 2-4 s to done)
     # for the pickle to appear on a slow shared file system. 1 s here.
@@ -232,9 +233,11 @@ def test_submitit_segfault(
     job = executor(tmp_path).submit(segfault)
     elapsed = wait_done(job)
     exc = job.exception()
-    print(f"\nsegfault: done after {elapsed:.2f}s, submitit state {job.state!r}, "
-          f"scontrol {slurm_cluster.job_state(job.job_id)!r}, exception {type(exc).__name__} "
-          f"(exception() returned after {time.monotonic() - t0:.2f}s)\n{exc}")
+    print(
+        f"\nsegfault: done after {elapsed:.2f}s, submitit state {job.state!r}, "
+        f"scontrol {slurm_cluster.job_state(job.job_id)!r}, exception {type(exc).__name__} "
+        f"(exception() returned after {time.monotonic() - t0:.2f}s)\n{exc}"
+    )
     # No result pickle was written, so submitit cannot say why; it raises
     # UncompletedJobError with the state and the job's stderr, where srun
     # wrote the signal's name.
@@ -269,9 +272,11 @@ def test_submitit_cancel_running_job(
         time.sleep(0.2)
     done_s = time.monotonic() - t0
     exc = job.exception()
-    print(f"\ncancel: scancel returned {cancelled_s:.2f}s, JobState CANCELLED {state_s:.2f}s, "
-          f"no longer COMPLETING {gone_s:.2f}s, done(force_check) {done_s:.2f}s, "
-          f"exception() {time.monotonic() - t0:.2f}s, submitit state {job.state!r}\n{exc}")
+    print(
+        f"\ncancel: scancel returned {cancelled_s:.2f}s, JobState CANCELLED {state_s:.2f}s, "
+        f"no longer COMPLETING {gone_s:.2f}s, done(force_check) {done_s:.2f}s, "
+        f"exception() {time.monotonic() - t0:.2f}s, submitit state {job.state!r}\n{exc}"
+    )
     assert job.state.startswith("CANCELLED")
     assert isinstance(exc, submitit.core.utils.UncompletedJobError)
     assert "has not produced any output (state: CANCELLED" in str(exc)
@@ -290,9 +295,11 @@ def test_node_down_mid_job(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
         slurm_cluster.run("scontrol", "update", f"nodename={node}", "state=down", "reason=crashmatrix-test")
         state = wait_state(slurm_cluster, job.job_id, {"NODE_FAIL", "PENDING", "REQUEUED", "FAILED", "CANCELLED"})
         info = slurm_cluster.job_info(job.job_id)
-        print(f"\nnode down: job state {state!r} after {time.monotonic() - t0:.2f}s, "
-              f"Restarts={info.get('Restarts')} Reason={info.get('Reason')}, "
-              f"node {slurm_cluster.node_state()!r}, submitit {job.state!r}")
+        print(
+            f"\nnode down: job state {state!r} after {time.monotonic() - t0:.2f}s, "
+            f"Restarts={info.get('Restarts')} Reason={info.get('Reason')}, "
+            f"node {slurm_cluster.node_state()!r}, submitit {job.state!r}"
+        )
         # Batch jobs are requeued on node failure (JobRequeue=1 is Slurm's default).
         assert (state, info.get("Restarts")) == ("PENDING", "1")
         job.cancel(check=False)  # it may have been requeued; do not let it run on resume

@@ -11,18 +11,33 @@ from installed import install_wheel
 
 def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     python = install_wheel(tmp_path)
-    where = subprocess.run([python, "-c", "import runner; print(runner.__file__)"], cwd=tmp_path,
-                           check=True, capture_output=True, text=True).stdout
+    where = subprocess.run(
+        [python, "-c", "import runner; print(runner.__file__)"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert where.startswith(str(tmp_path / "venv")), where
     work = tmp_path / "elsewhere"
     work.mkdir()
-    (work / "train.py").write_text("import json, multiprocessing as mp, resource, sys\n"
-                                   "print(json.dumps([sys.argv[1:], mp.get_start_method(),"
-                                   " resource.getrlimit(resource.RLIMIT_NOFILE)[0]]))\n")
-    (work / "m.yaml").write_text("name: wheel\ncommand: [python, train.py]\ninject: true\n"
-                                 "axes:\n  start_method: [spawn]\n  rlimit.nofile: [250]\n  lr: [0.5]\n")
+    (work / "train.py").write_text(
+        "import json, multiprocessing as mp, resource, sys\n"
+        "print(json.dumps([sys.argv[1:], mp.get_start_method(),"
+        " resource.getrlimit(resource.RLIMIT_NOFILE)[0]]))\n"
+    )
+    (work / "m.yaml").write_text(
+        "name: wheel\ncommand: [python, train.py]\ninject: true\n"
+        "axes:\n  start_method: [spawn]\n  rlimit.nofile: [250]\n  lr: [0.5]\n"
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    proc = subprocess.run([str(tmp_path / "venv" / "bin" / "crashmatrix"), "run", "m.yaml", "--out", "run"],
-                          cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [str(tmp_path / "venv" / "bin" / "crashmatrix"), "run", "m.yaml", "--out", "run"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(only_cell_stdout(work / "run")) == [["lr=0.5"], "spawn", 250]

@@ -61,13 +61,29 @@ class TextData(pl.LightningDataModule):
 
     def _loader(self, stage: str, offset: int) -> DataLoader:
         d = self.cfg
-        dataset = SyntheticText(d.num_samples, d.image_size, d.channels, self.seed + offset,
-                                segv_in_worker=self.segv_in_worker and stage == "train")
+        dataset = SyntheticText(
+            d.num_samples,
+            d.image_size,
+            d.channels,
+            self.seed + offset,
+            segv_in_worker=self.segv_in_worker and stage == "train",
+        )
         lc = d.dataloaders[f"{stage}_dataloader"]
-        loader = DataLoader(dataset, batch_size=lc.batch_size, shuffle=stage == "train", num_workers=lc.num_workers,
-                            pin_memory=lc.pin_memory, persistent_workers=lc.persistent_workers)
-        log.info("%s_dataloader: num_workers=%d pin_memory=%s persistent_workers=%s", stage, loader.num_workers,
-                 loader.pin_memory, loader.persistent_workers)
+        loader = DataLoader(
+            dataset,
+            batch_size=lc.batch_size,
+            shuffle=stage == "train",
+            num_workers=lc.num_workers,
+            pin_memory=lc.pin_memory,
+            persistent_workers=lc.persistent_workers,
+        )
+        log.info(
+            "%s_dataloader: num_workers=%d pin_memory=%s persistent_workers=%s",
+            stage,
+            loader.num_workers,
+            loader.pin_memory,
+            loader.persistent_workers,
+        )
         return loader
 
     def train_dataloader(self):
@@ -90,8 +106,12 @@ class TextDetector(pl.LightningModule):
         super().__init__()
         self.lr, self.log_images = lr, log_images
         self.net = nn.Sequential(
-            nn.Conv2d(channels, width, 3, stride=2, padding=1), nn.BatchNorm2d(width), nn.ReLU(),
-            nn.Conv2d(width, 2 * width, 3, stride=2, padding=1), nn.BatchNorm2d(2 * width), nn.ReLU(),
+            nn.Conv2d(channels, width, 3, stride=2, padding=1),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, 2 * width, 3, stride=2, padding=1),
+            nn.BatchNorm2d(2 * width),
+            nn.ReLU(),
             nn.Conv2d(2 * width, 1, 1),
         )
 
@@ -143,8 +163,14 @@ def main(cfg: DictConfig) -> None:
     out_dir = hydra.core.hydra_config.HydraConfig.get().runtime.output_dir
     data = TextData(cfg.data, cfg.seed, segv_in_worker=cfg.fault.worker_segv)
     model = TextDetector(cfg.data.channels, cfg.model.width, cfg.model.lr, cfg.log_images)
-    trainer = pl.Trainer(**cfg.trainer, logger=make_logger(cfg, out_dir), default_root_dir=out_dir,
-                         enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False)
+    trainer = pl.Trainer(
+        **cfg.trainer,
+        logger=make_logger(cfg, out_dir),
+        default_root_dir=out_dir,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+    )
     for stage in cfg.stages:
         if stage == "fit":
             trainer.fit(model, datamodule=data)

@@ -75,8 +75,9 @@ def _apply() -> None:
     _guarded(injection, "rlimit", knobs.set_rlimits, params)
     if not in_worker and params.get("start_method") not in (None, ""):
         _guarded(injection, "start_method", _keep_start_method, str(params["start_method"]), injection)
-    injection.install(params, knobs, in_worker=in_worker,
-                      report_path=os.environ.get("CRASHMATRIX_REPORT") if is_root else None)
+    injection.install(
+        params, knobs, in_worker=in_worker, report_path=os.environ.get("CRASHMATRIX_REPORT") if is_root else None
+    )
 
 
 def _guarded(injection, what: str, fn, *args) -> None:
@@ -96,8 +97,9 @@ def _keep_start_method(method: str, injection) -> None:
 
     def set_start_method(wanted, force=False):
         if wanted != method:
-            injection.warn(f"start_method={method} is the cell's knob; the program's "
-                           f"set_start_method({wanted!r}) is ignored")
+            injection.warn(
+                f"start_method={method} is the cell's knob; the program's set_start_method({wanted!r}) is ignored"
+            )
 
     multiprocessing.context._default_context.set_start_method = set_start_method
     multiprocessing.set_start_method = set_start_method

@@ -48,9 +48,13 @@ def main(argv: list) -> None:
     cfg = dict(a.split("=", 1) for a in argv)
     dataset = Probe(int(cfg.get("samples", 8)), int(cfg.get("tensor_kb", 1)))
     # The program's own settings: a crashmatrix knob must override them from outside.
-    train = DataLoader(dataset, batch_size=2, num_workers=int(cfg.get("train.num_workers", 2)),
-                       pin_memory=_as_bool(cfg.get("train.pin_memory", "false")),
-                       persistent_workers=_as_bool(cfg.get("train.persistent_workers", "true")))
+    train = DataLoader(
+        dataset,
+        batch_size=2,
+        num_workers=int(cfg.get("train.num_workers", 2)),
+        pin_memory=_as_bool(cfg.get("train.pin_memory", "false")),
+        persistent_workers=_as_bool(cfg.get("train.persistent_workers", "true")),
+    )
     val = DataLoader(dataset, batch_size=4, num_workers=int(cfg.get("val.num_workers", 0)))
     seen = []
     for _epoch in range(int(cfg.get("epochs", 1))):
@@ -63,9 +67,11 @@ def main(argv: list) -> None:
         "train": _loader_view(train),
         "val": _loader_view(val),
         "start_method": multiprocessing.get_start_method(allow_none=True),
-        "main": {"sharing_strategy": torch.multiprocessing.get_sharing_strategy(),
-                 "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-                 "cudnn_benchmark": torch.backends.cudnn.benchmark},
+        "main": {
+            "sharing_strategy": torch.multiprocessing.get_sharing_strategy(),
+            "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+            "cudnn_benchmark": torch.backends.cudnn.benchmark,
+        },
         "worker": next((s for s in seen if s["in_worker"]), None),
         "wandb_mode": os.environ.get("WANDB_MODE"),
     }
