@@ -33,7 +33,7 @@ $(VENV)/.installed: pyproject.toml
 	  $(PY) -c "import torch" 2>/dev/null || { echo "make: no torch found; installing $(TORCH_SPEC)"; \
 	    $(PY) -m pip install -q $(TORCH_SPEC); }; \
 	fi
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,forensics]'
 	@$(PY) -c "import torch, hydra, submitit, pandas, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
 	@touch $@
 
@@ -44,6 +44,9 @@ selftest: venv
 	$(PY) -m runner run matrix/selftest.yaml $(ARGS)
 
 test: venv
+	@# one style, checked before the tests: ruff lints, and the layout is ruff format's
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 bench: venv

@@ -22,6 +22,21 @@ PARAMS: dict = {
 }
 
 
+def _device_info(torch, device, precision) -> dict:
+    """What the checks ran on: the GPU, its capability and memory, CUDA and cuDNN versions."""
+    info: dict = {"device": str(device), "precision": precision.label}
+    if device.type == "cuda":
+        props = torch.cuda.get_device_properties(device)
+        info.update(
+            gpu=props.name,
+            capability=f"{props.major}.{props.minor}",
+            gpu_total_mb=round(props.total_memory / 2**20),
+            cuda=torch.version.cuda,
+            cudnn=torch.backends.cudnn.version(),
+        )
+    return info
+
+
 def main(params: dict) -> dict:
     import torch
     import torch.nn.functional as F
@@ -34,16 +49,7 @@ def main(params: dict) -> dict:
     batch = int(p["batch_size"])
     g = torch.Generator().manual_seed(int(p["seed"]))
     metrics = common.Metrics()
-    info: dict = {"device": str(device), "precision": precision.label}
-    if device.type == "cuda":
-        props = torch.cuda.get_device_properties(device)
-        info.update(
-            gpu=props.name,
-            capability=f"{props.major}.{props.minor}",
-            gpu_total_mb=round(props.total_memory / 2**20),
-            cuda=torch.version.cuda,
-            cudnn=torch.backends.cudnn.version(),
-        )
+    info = _device_info(torch, device, precision)
 
     # tolerance: loose enough for TF32 / reduced precision, tight enough to catch garbage
     tol = 5e-2 if precision.dtype is not None else 1e-2

@@ -17,6 +17,28 @@ def _parser() -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 
+    _running_verbs(verbs)
+    _reading_verbs(verbs)
+    _bisect_verb(verbs)
+    explain = verbs.add_parser("explain", help="what the failing cells of a finished run have in common")
+    explain.add_argument("run")
+    explain.add_argument("--json", action="store_true")
+
+    env = verbs.add_parser("env", help="the environment fingerprint of this machine")
+    env.add_argument("--json", action="store_true")
+
+    verbs.add_parser("probes", help="the built-in probes and their parameters")
+
+    init = verbs.add_parser("init", help="write a starter matrix from a Hydra app's own config")
+    init.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
+    init.add_argument(
+        "--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten"
+    )
+    return parser
+
+
+def _running_verbs(verbs) -> None:
+    """run and rerun: they start cells."""
     run = verbs.add_parser("run", help="run every cell of a matrix, each in its own process")
     run.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
     run.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
@@ -33,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     rerun.add_argument("--out", help="the new run directory (default beside RUN: <name>-rerun-<timestamp>/)")
     _running_options(rerun)
 
+
+def _reading_verbs(verbs) -> None:
+    """show, report, compare: they read a matrix or finished runs and start nothing."""
     show = verbs.add_parser("show", help="print the expanded cells without running anything")
     show.add_argument("matrix")
     show.add_argument("overrides", nargs="*")
@@ -51,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--format", choices=["md", "github", "csv", "json"], default="md")
 
+
+def _bisect_verb(verbs) -> None:
     bisect = verbs.add_parser("bisect", help="the minimal change from a passing configuration that still fails")
     bisect.add_argument("target", help="a matrix file (with --good/--bad), or a finished run directory")
     bisect.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
@@ -62,22 +89,6 @@ def _parser() -> argparse.ArgumentParser:
     bisect.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
     bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
     bisect.add_argument("--out", help="the bisect's run directory")
-
-    explain = verbs.add_parser("explain", help="what the failing cells of a finished run have in common")
-    explain.add_argument("run")
-    explain.add_argument("--json", action="store_true")
-
-    env = verbs.add_parser("env", help="the environment fingerprint of this machine")
-    env.add_argument("--json", action="store_true")
-
-    verbs.add_parser("probes", help="the built-in probes and their parameters")
-
-    init = verbs.add_parser("init", help="write a starter matrix from a Hydra app's own config")
-    init.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
-    init.add_argument(
-        "--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten"
-    )
-    return parser
 
 
 def _running_options(verb: argparse.ArgumentParser) -> None:

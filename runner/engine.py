@@ -180,6 +180,19 @@ class _Slot:
     evidence: forensics.Evidence | None = None
 
 
+def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
+    """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
+    grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
+    leftovers = supervise.kill_tree(running.launch.token, grace)
+    with _LIVE_LOCK:
+        _LIVE.pop(running.pid, None)
+        keep = set(_LIVE)
+    supervise.reap_orphans(keep)
+    if running.pidfd is not None:
+        os.close(running.pidfd)
+    return leftovers
+
+
 class Engine:
     """Runs CellRuns of one matrix, each in the directory `make_cell_dir(run)` gives, calling on_result for each.
 
@@ -255,15 +268,7 @@ class Engine:
         duration = time.monotonic() - running.started
         if slot.gpu is not None:
             self.free_gpus.append(slot.gpu)
-        # Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now.
-        grace = min(self.matrix.kill_grace, 1.0) if running.term_sent_at is None else 0.0
-        leftovers = supervise.kill_tree(running.launch.token, grace)
-        with _LIVE_LOCK:
-            _LIVE.pop(running.pid, None)
-            keep = set(_LIVE)
-        supervise.reap_orphans(keep)
-        if running.pidfd is not None:
-            os.close(running.pidfd)
+        leftovers = _end_tree(running, self.matrix.kill_grace)
         report = _read_report(os.path.join(slot.cell_dir, "report.json"))
         stderr = _read_ends(running.launch.stderr_path)
         verdict = classify(

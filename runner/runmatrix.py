@@ -136,28 +136,10 @@ def run_matrix(
     pending = start_fingerprint(cells, first, with_torch_fingerprint)
     if not first:
         store.write_json("env.json", pending.facts)  # the machine now; the interpreters' answers complete it at the end
+    _announce(matrix, cells, runs, done, todo, jobs, executor, store.path, pending.facts, stream)
 
-    print(
-        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
-        + (f", {len(done)} already done" if done else "")
-        + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
-        + f"; into {os.path.relpath(store.path)}",
-        file=stream,
-        flush=True,
-    )
-    print(f"crashmatrix: machine: {fp.one_line(pending.facts)}", file=stream, flush=True)
-
-    progress = Progress(len(todo), jobs, store.value_columns, stream=stream)
-    results = []
-
-    def on_result(result):
-        store.record(result)
-        results.append(result)
-        progress.update(result)
-
-    def enough_failures() -> bool:  # this invocation's failing runs: a resume starts counting afresh
-        return max_failures is not None and sum(counts_as_failing(r.outcome) for r in results) >= max_failures
-
+    collected = _Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
+    results = collected.results
     completed, interrupted_by, stopped_early = _run_todo(
         matrix,
         store,
@@ -165,8 +147,8 @@ def run_matrix(
         executor=executor,
         jobs=jobs,
         gpus=gpus,
-        on_result=on_result,
-        stop_starting=enough_failures,
+        on_result=collected,
+        stop_starting=collected.enough_failures,
         stream=stream,
     )
     if not completed:
@@ -174,24 +156,9 @@ def run_matrix(
     facts = record_fingerprint(store, first, pending.finish())
     if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
-    failing = sum(counts_as_failing(r.outcome) for r in results)
-    early = (
-        (
-            f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(store.path)}` "
-            "completes it"
-        )
-        if stopped_early and completed
-        else ""
-    )
+    early = _early_stop_text(results, store.path) if stopped_early and completed else ""
     _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
-    if not completed:
-        print(
-            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(store.path)}",
-            file=sys.stderr,
-            flush=True,
-        )
-    elif early:
-        print(f"crashmatrix: {early}", file=stream, flush=True)
+    _closing_line(store.path, completed, interrupted_by, early, stream)
     return RunOutcome(store.path, results, len(runs), not completed, bool(early))
 
 
@@ -299,3 +266,51 @@ def _summarise(
         file=stream,
         flush=True,
     )
+
+
+class _Collected:
+    """Each finished run: recorded, shown, counted for --max-failures."""
+
+    def __init__(self, store: RunDir, progress: Progress, max_failures: int | None):
+        self.store, self.progress, self.max_failures = store, progress, max_failures
+        self.results: list = []
+
+    def __call__(self, result) -> None:
+        self.store.record(result)
+        self.results.append(result)
+        self.progress.update(result)
+
+    def enough_failures(self) -> bool:  # this invocation's failing runs: a resume starts counting afresh
+        failing = sum(counts_as_failing(r.outcome) for r in self.results)
+        return self.max_failures is not None and failing >= self.max_failures
+
+
+def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str, path: str, facts: dict, stream):
+    """The two lines before the first cell: what runs, how, where; and the machine."""
+    print(
+        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+        + (f", {len(done)} already done" if done else "")
+        + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
+        + f"; into {os.path.relpath(path)}",
+        file=stream,
+        flush=True,
+    )
+    print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
+
+
+def _early_stop_text(results, path: str) -> str:
+    failing = sum(counts_as_failing(r.outcome) for r in results)
+    return (
+        f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(path)}` completes it"
+    )
+
+
+def _closing_line(path: str, completed: bool, interrupted_by, early: str, stream) -> None:
+    if not completed:
+        print(
+            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(path)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    elif early:
+        print(f"crashmatrix: {early}", file=stream, flush=True)

@@ -305,6 +305,23 @@ def _scalar_ok(v) -> bool:
 _ENV_NAME = re.compile(r"^[^=\0]+$")
 
 
+def _strategy(data: dict, path: str) -> str:
+    strategy = data.get("strategy", "full")
+    if strategy not in ("full", "pairwise"):
+        raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
+    return strategy
+
+
+def _executor(data: dict, path: str) -> dict:
+    executor = data.get("executor") or {}
+    if not isinstance(executor, dict):
+        raise BadInput(
+            f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}"
+        )
+    check_settings(executor, path)
+    return executor
+
+
 def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     """The Matrix of a file's data (dotted names flattened); BadInput naming the file and key of the first problem.
 
@@ -333,17 +350,9 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     check_interpreters(axes, include, params, path)
     env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
-    strategy = data.get("strategy", "full")
-    if strategy not in ("full", "pairwise"):
-        raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
-    executor = data.get("executor") or {}
-    if not isinstance(executor, dict):
-        raise BadInput(
-            f"{path}: executor: expected a mapping (partition:, time_min:, ...), got {type(executor).__name__}"
-        )
-    check_settings(executor, path)
+    strategy = _strategy(data, path)
+    executor = _executor(data, path)
     description = data.get("description") or ""
-
     repeats = _int(data, "repeats", path, 1, 1, maximum=10000)
     return Matrix(
         path=path,
