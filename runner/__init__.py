@@ -1,0 +1,26 @@
+"""crashmatrix's controller, and the little that runs inside a cell. One concept per module; by role:
+
+The matrix (what to run; pure, no processes):
+    spec (matrix files, overrides, validation), cell (a configuration, its id and spelling),
+    expand (product / include / exclude), pairwise (covering arrays), executor_settings,
+    interpreters (the `python` axis), redaction (secrets never written).
+Running (processes, files):
+    runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
+    interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
+    store (the run directory), atomic (whole-or-absent files), fingerprint + pyfacts (env.json).
+Inside a cell (stdlib only until the program imports torch; loaded under a private package name
+by inject/sitecustomize.py, so they import only each other, relatively):
+    child (a probe's entry point), knobs, injection (`inject: true`), stackdump, importhook, atomic.
+What happened (pure, from exit status and output):
+    outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
+    died, read from outside).
+Reading results:
+    report (progress, summary), text, axis_values, pivot (`report --by`), report_html, junit,
+    compare, explain, show.
+Bisecting:
+    bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
+    run_cache, failure_rate (statistics), bisect_result, bisect_text.
+Your own app:
+    init_matrix (`init`), hydra_compose (its child).
+The command line: cli (parse, validate, call, print) and __main__.
+"""
