@@ -33,7 +33,7 @@ How it decides:
 - The empty conjunction is valid when a kind has no passing cell at all: one
   pattern with no conditions, the program itself rather than a configuration.
   When no cell passed anywhere, the commonest kind is that pattern and the other
-  kinds are separated from every cell that did not show them (with no pass to
+  kinds (all kinds, when two are equally common) are separated from every cell that did not show them (with no pass to
   compare with, what sets a rarer failure apart is where the common one is not).
 - A kind's search stops after its share of ``work_budget`` steps (pathological
   data: noise, a parity over many axes); failing cells still uncovered then get their
@@ -221,10 +221,12 @@ def explain(
     budget = max(1000, work_budget // max(1, len(cells.kinds)))  # a kind's share: one cannot starve the rest
     for kind in sorted(cells.kinds):
         failing = cells.kinds[kind]
-        if program_kind is None:
+        if cells.passed:
             against = cells.passed & ~failing
-        else:  # no cell passed anywhere: the commonest kind is the program's, the rest are set apart from it
-            against = 0 if kind == program_kind else cells.everything & ~failing
+        elif kind == program_kind:  # no cell passed anywhere: the commonest kind is the program's
+            against = 0
+        else:  # ... and the rest (all of them, when none is commonest) are set apart from the cells without them
+            against = cells.everything & ~failing
         for cond, alternatives in _cover(
             _minimal(cells, len(axes), failing, against, budget, stats), cells, kind, against
         ):
@@ -244,8 +246,12 @@ def explain(
 
 
 def _program_kind(cells: _Cells) -> Kind | None:
-    """The commonest kind when no cell passed at all (None when one did, or nothing failed)."""
+    """The commonest kind when no cell passed at all; None when one did, nothing failed, or two kinds are
+    equally common (then neither is the program's: each is told by where the other is not)."""
     if cells.passed or not cells.kinds:
+        return None
+    counts = sorted((_count(mask) for mask in cells.kinds.values()), reverse=True)
+    if len(counts) > 1 and counts[0] == counts[1]:
         return None
     return max(sorted(cells.kinds), key=lambda k: _count(cells.kinds[k]))
 

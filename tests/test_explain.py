@@ -395,3 +395,14 @@ def test_a_pattern_the_data_pin_down_has_no_alternatives():
     rows = matrix(lambda c: ("crash", "SIGSEGV") if c["start_method"] == "fork" and c["pin_memory"] == "true" else None)
     [pattern] = explain(rows, AXES)
     assert pattern.alternatives == () and "alternatives" not in pattern.to_json()
+
+
+def test_no_pass_and_two_equally_common_failures_are_each_told_by_where_the_other_is_not():
+    """A hang in half the cells, a crash in the other half, nothing passed: neither is "the program"."""
+    rows = [
+        {"mode": m, "start_method": s, "outcome": o, "signal": sig}
+        for m, o, sig in (("hang", "timeout", ""), ("segv", "crash", "SIGSEGV"))
+        for s in ("fork", "spawn")
+    ]
+    lines = [p.describe() for p in explain(rows, ["mode", "start_method"])]
+    assert lines == ["crash SIGSEGV when mode=segv (2 of 2 matching)", "timeout when mode=hang (2 of 2 matching)"]
