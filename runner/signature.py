@@ -122,11 +122,17 @@ class Found:
     match: re.Match
 
 
+# torch's (glog-style) logging prefix: `W1122 16:54:15.636000 6011 torch/autograd/profiler.py:858] `.
+# Its time and pid differ in every run; the message after it is the telling part.
+_LOG_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] ")
+
+
 def line_of(text: str, m: re.Match) -> str:
-    """The whole line(s) the match touches, as one line."""
+    """The whole line(s) the match touches, as one line, less a logging prefix."""
     start = text.rfind("\n", 0, m.start()) + 1
     end = text.find("\n", m.end())
-    return " ".join(text[start : end if end != -1 else len(text)].split())
+    line = " ".join(text[start : end if end != -1 else len(text)].split())
+    return _LOG_PREFIX.sub("", line)
 
 
 def last_match(pattern: re.Pattern, text: str):

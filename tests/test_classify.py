@@ -11,6 +11,12 @@ Traceback (most recent call last):
   File ".../torch/utils/data/dataloader.py", line 1251, in _try_get_data
 RuntimeError: DataLoader worker (pid 4011) is killed by signal: Segmentation fault.
 """
+# Recorded: examples/ocr_app under inject, fork + 2 workers + pin_memory (torch 2.13): the main process's
+# report came through torch's logging, its prefix glued to the line.
+WORKER_SEGV_LOGGED = """\
+ERROR: Unexpected segmentation fault encountered in worker.
+W1122 16:54:15.636000 6011 torch/autograd/profiler.py:858] RuntimeError: DataLoader worker (pid 6054) is killed by signal: Segmentation fault.
+"""
 WORKER_BUS_ONLY = """\
 ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).
 Traceback (most recent call last):
@@ -134,6 +140,18 @@ CASES = [
             "worker_crash",
             "SIGSEGV",
             "RuntimeError: DataLoader worker (pid 4011) is killed by signal: Segmentation fault.",
+            "worker_signal",
+        ),
+    ),
+    (
+        1,
+        False,
+        WORKER_SEGV_LOGGED,
+        None,
+        (
+            "worker_crash",
+            "SIGSEGV",
+            "RuntimeError: DataLoader worker (pid 6054) is killed by signal: Segmentation fault.",
             "worker_signal",
         ),
     ),
@@ -375,3 +393,11 @@ MASKED = [
 def test_mask_hides_what_changes_between_runs(line, kept):
     assert kept in mask(line)
     assert mask(line) == mask(line.replace("4011", "5022").replace("4242", "999").replace("31337", "7"))
+
+
+def test_a_logging_prefix_is_not_part_of_the_telling_line():
+    """torch's logger glues `W1122 16:54:15.636000 6011 file.py:858] ` to the line; its time and pid
+    would make every error line differ from run to run."""
+    assert classify(1, stderr=WORKER_SEGV_LOGGED).error == (
+        "RuntimeError: DataLoader worker (pid 6054) is killed by signal: Segmentation fault."
+    )
