@@ -57,9 +57,7 @@ def engine(code: str, n: int, workdir: str, tag: str) -> tuple[float, float, lis
     results = []
     eng = Engine(
         matrix,
-        run_dir=store.path,
-        make_cell_dir=store.make_cell_dir,
-        relative_to_run=store.relative_to_run,
+        store=store,
         on_result=lambda r: (store.record(r), results.append(r)),
         jobs=1,
     )

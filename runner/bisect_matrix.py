@@ -114,9 +114,7 @@ class _CellTest:
         run = CellRun(cell, repeat)
         engine.Engine(
             self.matrix,
-            run_dir=self.store.path,
-            make_cell_dir=self.store.make_cell_dir,
-            relative_to_run=self.store.relative_to_run,
+            store=self.store,
             on_result=lambda r: (self.store.record(r), results.append(r)),
             jobs=1,
             install_signals=False,
@@ -146,7 +144,9 @@ def bisect_matrix(
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
     store = RunDir(out)
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
-    store.write_json("env.json", fingerprint.collect(interpreters=interpreters.of_cells([Cell.of(good), Cell.of(bad)])))
+    # As `run` does: the interpreters are asked while the cells run, and env.json is completed at the end.
+    pending = fingerprint.start(interpreters.of_cells([Cell.of(good), Cell.of(bad)]))
+    store.write_json("env.json", pending.facts)
     print(
         f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
         + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes),
@@ -164,7 +164,9 @@ def bisect_matrix(
             result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
     except BisectInterrupted as e:
         engine.stop_everything()
+        pending.stop()
         result, interrupted = e.result, True
+    store.write_json("env.json", pending.finish())
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
     data = as_bisect_json(result, spelled_good, spelled_bad)

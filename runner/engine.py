@@ -27,7 +27,7 @@ from runner.interpreters import PYTHON_AXIS, of_cell
 from runner.redaction import REDACTED
 from runner.signature import LAUNCH_ERROR
 from runner.spec import Matrix
-from runner.store import RunResult
+from runner.store import RunDir, RunResult
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
@@ -194,18 +194,13 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
 
 
 class Engine:
-    """Runs CellRuns of one matrix, each in the directory `make_cell_dir(run)` gives, calling on_result for each.
-
-    relative_to_run(path) spells a cell directory as results.csv's log_dir does.
-    """
+    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each."""
 
     def __init__(
         self,
         matrix: Matrix,
         *,
-        run_dir: str,
-        make_cell_dir,
-        relative_to_run,
+        store: RunDir,
         on_result,
         jobs: int = 1,
         install_signals: bool = True,
@@ -214,9 +209,9 @@ class Engine:
         stop_starting=None,
     ):
         self.matrix = matrix
-        self.run_dir = run_dir
-        self.make_cell_dir = make_cell_dir
-        self.relative_to_run = relative_to_run
+        self.run_dir = store.path
+        self.make_cell_dir = store.make_cell_dir
+        self.relative_to_run = store.relative_to_run
         self.on_result = on_result
         self.jobs = max(1, jobs)
         # One GPU per running cell: a cell takes a free id and gives it back when it ends.

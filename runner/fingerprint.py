@@ -177,11 +177,9 @@ def start(interpreters: dict | None = None, timeout: float = 120) -> Pending:
     return Pending({sys.executable: sys.executable} if interpreters is None else interpreters, timeout)
 
 
-def collect(*, with_torch: bool = True, interpreters: dict | None = None) -> dict:
-    """The whole fingerprint of this machine, waited for (`crashmatrix env`, bisect, a Slurm job on its node).
+def collect(*, interpreters: dict | None = None) -> dict:
+    """The whole fingerprint of this machine, waited for (`crashmatrix env`).
 
-    with_torch: ask the interpreters for their packages and torch's facts (seconds: torch's import);
-    False gives only what the controller sees itself (`machine()`), at once.
     interpreters: name (as env.json keys it) -> executable; the controller's own interpreter by default.
     Returns the dict env.json holds: the machine's facts (host, kernel, wsl2, glibc, cpu_count, ram_gb,
     shm_mb, rlimit_nofile, driver, env: the training-relevant variables, never a secret one), then with
@@ -189,7 +187,7 @@ def collect(*, with_torch: bool = True, interpreters: dict | None = None) -> dic
     and every interpreter's under `interpreters`. Never raises for a missing tool or a broken interpreter:
     what could not be learnt is empty or says why (`torch_error`, `fingerprint_error`).
     """
-    return start(interpreters if with_torch else {}).finish()
+    return start(interpreters).finish()
 
 
 # Fields worth a line in a summary, and for compare, in this order.

@@ -50,9 +50,7 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
     # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
     engine = Engine(
         matrix,
-        run_dir=store.path,
-        make_cell_dir=store.make_cell_dir,
-        relative_to_run=store.relative_to_run,
+        store=store,
         on_result=on_result,
         jobs=jobs,
         stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),

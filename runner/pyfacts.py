@@ -100,10 +100,6 @@ class Asking:
             return {"fingerprint_error": self.error or f"{self.python}: {last}"}
 
 
-def ask(python: str, timeout: float = 120) -> dict:
-    return Asking(python, timeout).result()
-
-
 def key_packages(packages: dict) -> dict:
     """torch, numpy, wandb, lightning, hydra-core and the nvidia-* libraries that are installed."""
     names = [n for n in KEY_PACKAGES if n in packages] + sorted(n for n in packages if n.startswith("nvidia-"))

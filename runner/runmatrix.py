@@ -28,7 +28,6 @@ class RunOutcome:
     results: list
     expected: int
     interrupted: bool
-    stopped_early: bool = False
 
 
 def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
@@ -156,10 +155,10 @@ def run_matrix(
     facts = record_fingerprint(store, first, pending.finish())
     if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
-    early = _early_stop_text(results, store.path) if stopped_early and completed else ""
+    early = _early_stop_text(collected.failing, store.path) if stopped_early and completed else ""
     _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _closing_line(store.path, completed, interrupted_by, early, stream)
-    return RunOutcome(store.path, results, len(runs), not completed, bool(early))
+    return RunOutcome(store.path, results, len(runs), not completed)
 
 
 def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, list[str]]:
@@ -207,9 +206,7 @@ def _run_todo(
     if executor == "local":
         engine = Engine(
             matrix,
-            run_dir=store.path,
-            make_cell_dir=store.make_cell_dir,
-            relative_to_run=store.relative_to_run,
+            store=store,
             on_result=on_result,
             jobs=jobs,
             gpus=gpus,
@@ -274,15 +271,16 @@ class _Collected:
     def __init__(self, store: RunDir, progress: Progress, max_failures: int | None):
         self.store, self.progress, self.max_failures = store, progress, max_failures
         self.results: list = []
+        self.failing = 0  # this invocation's failing runs: a resume starts counting afresh
 
     def __call__(self, result) -> None:
         self.store.record(result)
         self.results.append(result)
+        self.failing += counts_as_failing(result.outcome)
         self.progress.update(result)
 
-    def enough_failures(self) -> bool:  # this invocation's failing runs: a resume starts counting afresh
-        failing = sum(counts_as_failing(r.outcome) for r in self.results)
-        return self.max_failures is not None and failing >= self.max_failures
+    def enough_failures(self) -> bool:
+        return self.max_failures is not None and self.failing >= self.max_failures
 
 
 def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str, path: str, facts: dict, stream):
@@ -298,8 +296,7 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
     print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
 
-def _early_stop_text(results, path: str) -> str:
-    failing = sum(counts_as_failing(r.outcome) for r in results)
+def _early_stop_text(failing: int, path: str) -> str:
     return (
         f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(path)}` completes it"
     )

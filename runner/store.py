@@ -251,8 +251,7 @@ class RunDir:
 
     def append(self, result: RunResult) -> None:
         buf = io.StringIO()
-        columns = self.columns or csv_columns(self.value_columns)
-        csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore").writerow(result.row(self.value_columns))
+        csv.DictWriter(buf, fieldnames=self.columns, extrasaction="ignore").writerow(result.row(self.value_columns))
         # One write on an O_APPEND descriptor: a row is either whole or absent.
         fd = os.open(self.csv_path, os.O_WRONLY | os.O_APPEND)
         try:
