@@ -82,7 +82,7 @@ def _signal_of(found: sig_.Found) -> str:
     if groups.get("text"):
         t = groups["text"].strip()
         return _SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
-    return "SIGBUS" if found.cause.name == "worker_bus_error_shm" else ""
+    return ""
 
 
 def _hydra_error(text: str) -> str:
@@ -125,16 +125,27 @@ def exception_line(text: str) -> str:
     return ""
 
 
+_CUDA_CAUSES = tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR)
+
+
+def _generic_cuda(text: str, sig: str) -> Verdict | None:
+    """A CUDA/cuDNN/NCCL error none of the known causes names: its line, masked, is the signature."""
+    generic = sig_.last_match(_CUDA, text)
+    if not generic:
+        return None
+    line = sig_.line_of(text, generic)
+    return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
+
+
 def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
     """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error."""
     if sig == "SIGABRT":
-        cuda = sig_.find_cause(text, among=tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR))
+        cuda = sig_.find_cause(text, among=_CUDA_CAUSES)
         if cuda:
             return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.cause.name)
-        generic = sig_.last_match(_CUDA, text)
+        generic = _generic_cuda(text, sig)
         if generic:
-            line = sig_.line_of(text, generic)
-            return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
+            return generic
     fatal = sig_.last_match(_FATAL, stderr)
     return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
 
@@ -149,10 +160,9 @@ def _from_output(returncode: int, stderr: str, stdout: str, text: str, report: d
             found.line,
             found.cause.name,
         )
-    generic = sig_.last_match(_CUDA, text)
+    generic = _generic_cuda(text, "")
     if generic:
-        line = sig_.line_of(text, generic)
-        return Verdict(Outcome.CUDA_ERROR, "", line, sig_.mask(line))
+        return generic
     if report.get("status") == "nan":
         return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"

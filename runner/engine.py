@@ -184,6 +184,7 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
     """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
     grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
     leftovers = supervise.kill_tree(running.launch.token, grace)
+    supervise.forget(running.launch.token)
     with _LIVE_LOCK:
         _LIVE.pop(running.pid, None)
         keep = set(_LIVE)
@@ -445,6 +446,7 @@ def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
         except Exception:
             pass
         supervise.kill_tree(running.launch.token, 0.0)
+        supervise.forget(running.launch.token)
         if running.pidfd is not None:
             try:
                 os.close(running.pidfd)

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import os
 import re
@@ -280,12 +279,14 @@ def _pyspy_all(pids: list[int]) -> dict[int, str]:
     exe = pyspy_path()
     if not exe or not pids:
         return {}
+    import concurrent.futures  # here: only a timeout with py-spy installed needs threads; the controller starts lean
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(pids))) as pool:
         return dict(zip(pids, pool.map(lambda p: _pyspy(exe, p), pids)))
 
 
 def _cmdline(pid: int) -> str:
-    return supervise.describe(pid).split(" ", 1)[1] if " " in supervise.describe(pid) else "?"
+    return supervise.describe(pid).partition(" ")[2]
 
 
 def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
@@ -510,12 +511,12 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
         return verdict, python_report_frame(ev.stderr) if verdict.outcome == Outcome.WORKER_CRASH else ""
     pids = _pids_named(verdict.error, ev.pid)
-    lines = kernel_log(ev.started)
     if verdict.signal == "SIGKILL":
+        lines = kernel_log(ev.started)
         reason = kernel_oom_kill(lines, pids) or _cgroup_says_oom(ev)
         if reason:
             return Verdict(Outcome.OOM, verdict.signal, f"killed by the kernel's OOM killer: {reason}"), ""
-    return verdict, _where_died(verdict, ev, lines, pids)
+    return verdict, _where_died(verdict, ev, pids, lambda: kernel_log(ev.started))
 
 
 def _cgroup_says_oom(ev: Evidence) -> str:
@@ -528,10 +529,12 @@ def _cgroup_says_oom(ev: Evidence) -> str:
     return f"{path} counted {after - before} oom_kill during the run"
 
 
-def _where_died(verdict: Verdict, ev: Evidence, lines: list[str], pids: set[int]) -> str:
+def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines) -> str:
+    """torch's backtrace first; the kernel log (read only then, a dmesg per crash where /dev/kmsg is shut)
+    when torch named no place."""
     faults = torch_fault_frames(ev.stderr)
     # The main process's own fault for a crash; a worker's (another pid) for a worker_crash.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
-    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(lines, pids)
+    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids)
     frame = python_report_frame(ev.stderr)
     return "; ".join(p for p in (place, frame) if p)

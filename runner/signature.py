@@ -60,8 +60,8 @@ CAUSES: tuple = (
         "worker_bus_error_shm",
         Outcome.WORKER_CRASH,
         _p(
-            r"DataLoader worker \(pid \d+\) is killed by signal: Bus error",
-            r"ERROR: Unexpected bus error encountered in worker",
+            r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>Bus error)",
+            r"ERROR: Unexpected (?P<text>bus error) encountered in worker",
         ),
     ),
     Cause("worker_signal", Outcome.WORKER_CRASH, _WORKER_SIGNAL),

@@ -198,6 +198,11 @@ def reap_orphans(exclude: set[int] = frozenset()) -> None:
                 pass
 
 
+def forget(token: str) -> None:
+    """A finished cell's launch time is needed no more (an unknown token only makes tree() scan wider)."""
+    _BORN.pop(token, None)
+
+
 def kill_tree(token: str, grace: float) -> list[str]:
     """SIGTERM every process carrying the cell's token (and their descendants), wait up
     to grace, SIGKILL what is left; returns what had to be killed."""
