@@ -257,11 +257,9 @@ def cmd_bisect(args) -> int:
 
 def cmd_explain(args) -> int:
     from runner import explain
-    from runner.outcome import is_run_error
     from runner.store import read_rows
 
     rows, value_columns, _path = read_rows(args.run)
-    rows = [r for r in rows if not is_run_error(r["outcome"])]  # not a property of the configuration
     patterns = explain.explain(rows, value_columns)
     full_run = _run_strategy(args.run) == "full"
     if args.json:

@@ -293,9 +293,7 @@ def compare_runs(sources: list[str]) -> Comparison:
         for run in runs:
             run.cells = summarize_cells(run.row_dicts, run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
-    cell_ids: list[str] = []
-    for run in runs:
-        cell_ids += [c for c in run.cells if c not in cell_ids]
+    cell_ids = list(dict.fromkeys(c for run in runs for c in run.cells))
     for cell_id in sorted(cell_ids, key=_cell_order_key(runs, axes)):
         present = [r for r in runs if cell_id in r.cells]
         if len(present) < len(runs):
@@ -311,11 +309,9 @@ def compare_runs(sources: list[str]) -> Comparison:
 
 def _cell_order_key(runs, axes):
     """A sort key ordering cells by their axis values, each axis in the order of its values in the first run's matrix."""
-    orders = {}
-    for run in reversed(runs):
-        values = {a: [c.values.get(a, "") for c in run.cells.values()] for a in axes}
-        for axis, order in value_orders(values, os.path.dirname(run.csv_path)).items():
-            orders[axis] = order
+    # the first run's values and matrix: read once (its order is the one that counted before, too)
+    values = {a: [c.values.get(a, "") for c in runs[0].cells.values()] for a in axes}
+    orders = value_orders(values, runs[0].source)
 
     def key(cell_id):
         values = next(r.cells[cell_id].values for r in runs if cell_id in r.cells)

@@ -51,7 +51,7 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from runner.outcome import is_failure
+from runner.outcome import is_failure, is_run_error
 from runner.text import kind_label, shorten
 
 __all__ = [
@@ -89,7 +89,7 @@ class Pattern:
 
     @property
     def kind(self) -> str:
-        return _label(self.outcome, self.signal, self.signature)
+        return kind_label(self.outcome, self.signal, self.signature)
 
     def to_json(self) -> dict:
         data = {
@@ -146,10 +146,6 @@ class SearchStats:
     fallbacks: int = 0  # kinds whose search ran out of budget
 
 
-def _label(outcome: str, signal: str, signature: str) -> str:
-    return kind_label(outcome, signal, signature)
-
-
 @dataclass
 class _Cells:
     """Every cell of the run as bit positions: per (axis, value) and per kind, a bitmask of cells."""
@@ -173,6 +169,9 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         missing = [a for a in axes if a not in row]
         if missing or "outcome" not in row:
             raise ValueError(f"results row lacks column(s) {', '.join(missing or ['outcome'])}: {dict(row)}")
+        outcome = _text(row["outcome"])
+        if is_run_error(outcome):  # crashmatrix could not run it: nothing about the configuration
+            continue
         key = tuple(_text(row[a]) for a in axes)
         if key not in index:
             index[key] = len(cells.keys)
@@ -180,7 +179,6 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
             for i, v in enumerate(key):
                 cells.has[(i, v)] = cells.has.get((i, v), 0) | 1 << index[key]
         bit = 1 << index[key]
-        outcome = _text(row["outcome"])
         if outcome == "pass":
             cells.passed |= bit
         elif is_failure(outcome):
@@ -405,7 +403,7 @@ def _pattern(
     by = {}
     for other, other_mask in cells.kinds.items():
         if other != kind and other_mask & masked:
-            by[_label(*other)] = _count(other_mask & masked)
+            by[kind_label(*other)] = _count(other_mask & masked)
     return Pattern(
         conditions=tuple((axes[i], v) for i, v in cond),
         outcome=kind[0],

@@ -13,7 +13,7 @@ from runner import interpreters
 from runner.engine import Engine
 from runner.errors import BadInput
 from runner.expand import cell_runs, columns, expand
-from runner.outcome import counts_as_failing, is_failure, is_run_error
+from runner.outcome import counts_as_failing
 from runner.report import Progress, summary_text
 from runner.rerun import SELECTION_FILE, read_selection
 from runner.spec import Matrix
@@ -32,9 +32,8 @@ class RunOutcome:
 
 def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
-    # `error` says crashmatrix could not run the cell: nothing about its configuration.
-    rows = [r for r in rows if not is_run_error(r["outcome"])]
-    if not any(is_failure(r["outcome"]) for r in rows):
+    # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
+    if not any(counts_as_failing(r["outcome"]) for r in rows):
         return ""
     from runner import explain
 
