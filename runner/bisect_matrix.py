@@ -156,11 +156,10 @@ def bisect_matrix(
     cell_test = _CellTest(matrix, store, good, bad, stream)
     interrupted = False
 
-    def stop(name: str) -> None:  # `timeout`, a scheduler's stop: as Ctrl-C, the best answer so far is kept
-        raise KeyboardInterrupt(name)
-
+    engine.allow_starts()
     try:
-        with catching((signal.SIGTERM,), stop):
+        # Ctrl-C, `timeout` or a scheduler's stop: the best answer so far is kept
+        with catching((signal.SIGINT, signal.SIGTERM), engine.interrupt_or_defer):
             result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
     except BisectInterrupted as e:
         engine.stop_everything()

@@ -37,6 +37,8 @@ _HEAD_BYTES = 64 * 1024
 # Every tree started in this process, so an interrupt from any thread can end them all.
 _LIVE: dict[int, supervise.Running] = {}
 _LIVE_LOCK = threading.Lock()
+_LAUNCH = threading.local()  # .active while this thread launches a cell; .deferred: a stop that came then
+_STOPPING_ALL = False  # set by stop_everything(): a launch that registers afterwards is ended at once
 
 
 def _prepend_path(env: dict, var: str, entry: str) -> None:
@@ -194,6 +196,22 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
     return leftovers
 
 
+def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, started_at: str) -> RunResult:
+    """An `error` row: crashmatrix could not start the cell's program."""
+    return RunResult(
+        cell_id=run.cell.cell_id,
+        repeat=run.repeat,
+        values=run.cell.values,
+        outcome="error",
+        error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
+        host=host,
+        signature=LAUNCH_ERROR,
+        log_dir=log_dir,
+        started_at=started_at,
+        argv=tuple(launch.argv),
+    )
+
+
 class Engine:
     """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each."""
 
@@ -234,25 +252,27 @@ class Engine:
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
         launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
+        _LAUNCH.active = True
+        try:
+            return self._launch(run, launch, cell_dir, started_at, gpu)
+        finally:
+            _LAUNCH.active = False
+            deferred, _LAUNCH.deferred = getattr(_LAUNCH, "deferred", None), None
+            if deferred:  # a stop that came mid-launch, now that the cell is registered and can be stopped
+                raise KeyboardInterrupt(deferred)
+
+    def _launch(self, run: CellRun, launch, cell_dir: str, started_at: str, gpu) -> _Slot | RunResult:
         try:
             running = supervise.start(launch, self.matrix.timeout)
         except (OSError, ValueError) as e:
             if gpu is not None:
                 self.free_gpus.append(gpu)
-            return RunResult(
-                cell_id=run.cell.cell_id,
-                repeat=run.repeat,
-                values=run.cell.values,
-                outcome="error",
-                error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
-                host=self.host,
-                signature=LAUNCH_ERROR,
-                log_dir=self.relative_to_run(cell_dir),
-                started_at=started_at,
-                argv=tuple(launch.argv),
-            )
+            return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
+            refused = _STOPPING_ALL
+        if refused:  # stop_everything() ran while this launch was under way (another thread): end it too
+            supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
         evidence = forensics.Evidence(
             running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid)
         )
@@ -457,8 +477,28 @@ def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
     supervise.reap_orphans(set(_LIVE))
 
 
+def interrupt_or_defer(name: str) -> None:
+    """A stop handler for searches that end by KeyboardInterrupt (bisect): raised at once, or, in the
+    middle of a launch, right after the new cell is registered where stop_everything() finds it (raised
+    between the fork and the registration, the cell would run on unseen)."""
+    if getattr(_LAUNCH, "active", False):
+        _LAUNCH.deferred = name
+        return
+    raise KeyboardInterrupt(name)
+
+
 def stop_everything() -> None:
-    """From any thread (e.g. bisect's Ctrl-C): end every tree this process started."""
+    """From any thread (e.g. bisect's Ctrl-C): end every tree this process started, and any launch that a
+    worker thread has under way (it registers after this snapshot), until allow_starts()."""
+    global _STOPPING_ALL
     with _LIVE_LOCK:
+        _STOPPING_ALL = True
         runnings = list(_LIVE.values())
     stop_running(runnings)
+
+
+def allow_starts() -> None:
+    """Undo stop_everything() for the next search in this process (the Python API may bisect again)."""
+    global _STOPPING_ALL
+    with _LIVE_LOCK:
+        _STOPPING_ALL = False
