@@ -38,10 +38,10 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 matrix: venv
-	$(PY) -m runner run $(MATRIX) $(ARGS)
+	$(PY) -m crashmatrix run $(MATRIX) $(ARGS)
 
 selftest: venv
-	$(PY) -m runner run matrix/selftest.yaml $(ARGS)
+	$(PY) -m crashmatrix run matrix/selftest.yaml $(ARGS)
 
 test: venv
 	@# one style, checked before the tests: ruff lints, and the layout is ruff format's

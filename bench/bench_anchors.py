@@ -87,7 +87,7 @@ def run_crashmatrix(tmp: str) -> str:
         f.write(f"name: anchors\ncommand: [python, {script}]\naxes:\n  i: [0, 1, 2, 3]\n")
     t0 = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "runner", "run", matrix, "--out", os.path.join(tmp, "cm")],
+        [sys.executable, "-m", "crashmatrix", "run", matrix, "--out", os.path.join(tmp, "cm")],
         cwd=tmp,
         capture_output=True,
         text=True,

@@ -28,9 +28,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from runner import failure_rate  # noqa: E402
-from runner.bisect_result import Observation  # noqa: E402
-from runner.delta_debug import bisect  # noqa: E402
+from crashmatrix import failure_rate  # noqa: E402
+from crashmatrix.bisect_result import Observation  # noqa: E402
+from crashmatrix.delta_debug import bisect  # noqa: E402
 
 SEGV = Observation("crash", "SIGSEGV")
 PASS = Observation("pass")

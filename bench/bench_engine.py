@@ -25,10 +25,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from runner.engine import Engine  # noqa: E402
-from runner.expand import cell_runs, columns, expand  # noqa: E402
-from runner.spec import load_matrix  # noqa: E402
-from runner.store import RunDir  # noqa: E402
+from crashmatrix.engine import Engine  # noqa: E402
+from crashmatrix.expand import cell_runs, columns, expand  # noqa: E402
+from crashmatrix.spec import load_matrix  # noqa: E402
+from crashmatrix.store import RunDir  # noqa: E402
 
 PROGRAMS = {
     "torch": "import torch; torch.ones(2).sum()",
@@ -102,7 +102,7 @@ def crashmatrix_start(workdir: str, tag: str) -> float:
         )
     t0 = time.time()
     subprocess.run(
-        [sys.executable, "-m", "runner", "run", path, "--out", os.path.join(workdir, f"run-{tag}")],
+        [sys.executable, "-m", "crashmatrix", "run", path, "--out", os.path.join(workdir, f"run-{tag}")],
         check=True,
         stdout=subprocess.DEVNULL,
         cwd=ROOT,

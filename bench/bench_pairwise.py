@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from runner.pairwise import covering_array, pairs_uncovered, uniform_axes  # noqa: E402
+from crashmatrix.pairwise import covering_array, pairs_uncovered, uniform_axes  # noqa: E402
 
 # (label, [(values per axis, number of axes)], PICT published, best known, goal size or None)
 MODELS = [

@@ -32,7 +32,7 @@ class NonFinite(Exception):
 
 
 def names() -> list[str]:
-    import probes
+    from crashmatrix import probes
 
     return sorted(
         m.name
@@ -44,4 +44,4 @@ def names() -> list[str]:
 def load(name: str):
     if name not in names():
         raise KeyError(name)
-    return importlib.import_module(f"probes.{name}")
+    return importlib.import_module(f"{__name__}.{name}")

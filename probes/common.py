@@ -29,8 +29,8 @@ import os
 import resource
 import time
 
-from probes import NonFinite, Skip
-from runner import knobs
+from crashmatrix import knobs
+from crashmatrix.probes import NonFinite, Skip
 
 # The contract's common parameters with the defaults every probe starts from.
 COMMON_DEFAULTS: dict = {

@@ -8,7 +8,7 @@ failure too. device=cuda on a box without CUDA is a skip.
 
 from __future__ import annotations
 
-from probes import common
+from crashmatrix.probes import common
 
 DESCRIPTION = "hardware OK: elementwise ops, matmul, conv forward/backward on the device, checked against CPU"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 
-from probes import common
+from crashmatrix.probes import common
 
 DESCRIPTION = "DataLoader workers moving big tensors through shared memory (fd exhaustion, small /dev/shm)"
 

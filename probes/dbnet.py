@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from probes import common
+from crashmatrix.probes import common
 
 # The model's parameters with their defaults, shared by the probes that train it.
 MODEL_PARAMS: dict = {

@@ -25,7 +25,7 @@ import json
 import os
 import time
 
-from probes import common, dbnet
+from crashmatrix.probes import common, dbnet
 
 DESCRIPTION = (
     "DDP training steps, a rank per GPU given (else 2; gloo on CPU, nccl on GPU); "
@@ -83,7 +83,7 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
     import faulthandler
 
     faulthandler.enable()  # a rank's own fatal signal prints its Python stack to stderr
-    from runner import knobs
+    from crashmatrix import knobs
 
     knobs.set_rlimits(p)
     knobs.apply_torch_knobs(p, in_worker=True)

@@ -73,7 +73,7 @@ def _worker_segv() -> None:
 def _cuda_fault(mode: str) -> None:
     import torch
 
-    import probes
+    from crashmatrix import probes
 
     if not torch.cuda.is_available():
         raise probes.Skip(f"mode={mode} needs CUDA; torch.cuda.is_available() is False")
@@ -115,7 +115,7 @@ def _end_if_asked(mode: str) -> None:
     import sys
     import time
 
-    import probes
+    from crashmatrix import probes
 
     if mode == "segv":
         _real_segv()

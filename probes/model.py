@@ -7,7 +7,7 @@ model, AMP or cuDNN.
 
 from __future__ import annotations
 
-from probes import common, dbnet
+from crashmatrix.probes import common, dbnet
 
 DESCRIPTION = "model OK: the train model's forward/backward/optimizer step on synthetic batches, no DataLoader"
 

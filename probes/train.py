@@ -19,8 +19,8 @@ import hashlib
 import os
 import time
 
-from probes import common, dbnet
-from runner import knobs
+from crashmatrix import knobs
+from crashmatrix.probes import common, dbnet
 
 DESCRIPTION = "OCR text-detection training (ResNet+FPN+DB head) through DataLoader, AMP, wandb image logging"
 

@@ -24,3 +24,13 @@ Your own app:
     init_matrix (`init`), hydra_compose (its child).
 The command line: cli (parse, validate, call, print) and __main__.
 """
+
+import os as _os
+
+# A source checkout keeps probes/ beside runner/ (pyproject's package-dir maps it to
+# crashmatrix.probes); installed, it sits inside this folder. Reached through a plain path
+# rather than the editable install's finder (a cell under another interpreter), the sibling
+# must be searched too.
+_here = _os.path.realpath(__path__[0])
+if _os.path.basename(_here) == "runner" and _os.path.isfile(_os.path.join(_here, "..", "probes", "__init__.py")):
+    __path__.append(_os.path.dirname(_here))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from runner.cell import spell
-from runner.outcome import counts_as_failing
-from runner.store import read_matrix_yaml
+from crashmatrix.cell import spell
+from crashmatrix.outcome import counts_as_failing
+from crashmatrix.store import read_matrix_yaml
 
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
 AXIS_RATE_HEADERS = ["axis", "value", "runs", "failing", "rate", "steps/s (median)"]

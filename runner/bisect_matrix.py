@@ -16,16 +16,16 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from runner import engine
-from runner.bisect_result import BisectInterrupted, BisectResult, Observation
-from runner.bisect_text import as_bisect_json, detail_lines
-from runner.cell import Cell, CellRun, spell
-from runner.delta_debug import bisect
-from runner.errors import BadInput
-from runner.interrupts import catching
-from runner.outcome import is_failure, is_run_error
-from runner.spec import Matrix
-from runner.store import RunDir, read_rows
+from crashmatrix import engine
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Observation
+from crashmatrix.bisect_text import as_bisect_json, detail_lines
+from crashmatrix.cell import Cell, CellRun, spell
+from crashmatrix.delta_debug import bisect
+from crashmatrix.errors import BadInput
+from crashmatrix.interrupts import catching
+from crashmatrix.outcome import is_failure, is_run_error
+from crashmatrix.spec import Matrix
+from crashmatrix.store import RunDir, read_rows
 
 
 def parse_assignments(items: list[str], matrix: Matrix, flag: str) -> dict:
@@ -57,7 +57,7 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
 
 def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     """A failing cell of explain's most telling pattern, and the passing cell with the fewest differing axes."""
-    from runner import explain
+    from crashmatrix import explain
 
     rows, _columns, path = read_rows(run_dir)
     axes = list(matrix.axes)
@@ -136,7 +136,7 @@ def bisect_matrix(
     matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1, max_runs=None, stream=None
 ) -> tuple[BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted)."""
-    from runner import fingerprint, interpreters
+    from crashmatrix import fingerprint, interpreters
 
     stream = stream or sys.stdout
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]

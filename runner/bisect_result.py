@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runner.failure_rate import FailureRate
-from runner.outcome import is_failure
-from runner.signature import RESTATES_OUTCOME
+from crashmatrix.failure_rate import FailureRate
+from crashmatrix.outcome import is_failure
+from crashmatrix.signature import RESTATES_OUTCOME
 
 __all__ = ["Observation", "Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from runner.bisect_result import BisectResult
+from crashmatrix.bisect_result import BisectResult
 
 __all__ = ["summary_line", "rate_line", "detail_lines", "as_bisect_json"]
 

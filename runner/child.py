@@ -1,4 +1,4 @@
-"""The entry point of a cell's child process for built-in probes: `python -m runner.child SPEC.json`.
+"""The entry point of a cell's child process for built-in probes: `python -m crashmatrix.child SPEC.json`.
 
 Order matters: faulthandler first (so a crash anywhere leaves a Python stack in
 stderr.log) and runner.stackdump (stacks on a timeout; torch's fatal-signal
@@ -13,12 +13,11 @@ import faulthandler
 import json
 import sys
 
-from runner.atomic import write_json_atomic
+from crashmatrix.atomic import write_json_atomic
 
 
 def run(spec: dict) -> int:
-    import probes
-    from runner import knobs
+    from crashmatrix import knobs, probes
 
     params = spec["params"]
     report_path = spec["report"]
@@ -48,7 +47,7 @@ def main(argv=None) -> int:
 if __name__ in ("__main__", "__mp_main__"):
     # Also as __mp_main__: a spawn or forkserver worker re-imports this module under that name, and
     # must register its own stack dump (the controller imports this module too, and must not).
-    from runner import stackdump
+    from crashmatrix import stackdump
 
     stackdump.install()
 

@@ -12,8 +12,8 @@ import re
 import signal as _signal
 from dataclasses import dataclass
 
-from runner import signature as sig_
-from runner.outcome import Outcome
+from crashmatrix import signature as sig_
+from crashmatrix.outcome import Outcome
 
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
 _SIGNAL_TEXT = {

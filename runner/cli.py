@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from runner.errors import BadInput
+from crashmatrix.errors import BadInput
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -109,7 +109,7 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str, overrides):
-    from runner.spec import load_matrix
+    from crashmatrix.spec import load_matrix
 
     return load_matrix(path, overrides)
 
@@ -130,8 +130,8 @@ def cmd_run(args) -> int:
 
 
 def cmd_rerun(args) -> int:
-    from runner import rerun
-    from runner.store import read_rows
+    from crashmatrix import rerun
+    from crashmatrix.store import read_rows
 
     matrix = _load(rerun.check_run_dir(args.run), args.overrides)
     rows, _cols, _path = read_rows(args.run)
@@ -145,15 +145,15 @@ def cmd_rerun(args) -> int:
 
 def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     """Check the running options, run, and turn the outcome into run's exit status."""
-    from runner.outcome import is_failure
-    from runner.runmatrix import run_matrix
+    from crashmatrix.outcome import is_failure
+    from crashmatrix.runmatrix import run_matrix
 
     for flag, value in (("--jobs", args.jobs), ("--max-failures", args.max_failures)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     gpus = None
     if args.gpus is not None:
-        from runner.gpus import gpu_sets
+        from crashmatrix.gpus import gpu_sets
 
         gpus = gpu_sets(args.gpus, args.gpus_per_cell)
         # A cell per GPU set unless told otherwise; never more cells at once than sets.
@@ -182,25 +182,25 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
 
 
 def cmd_show(args) -> int:
-    from runner.show import show_text
+    from crashmatrix.show import show_text
 
     sys.stdout.write(show_text(_load(args.matrix, args.overrides), args.format))
     return 0
 
 
 def cmd_report(args) -> int:
-    from runner import report
-    from runner.store import read_fingerprint, read_rows
+    from crashmatrix import report
+    from crashmatrix.store import read_fingerprint, read_rows
 
     if args.format == "junit" and args.by:
         raise BadInput("report --format junit: one testcase per run; --by does not apply")
     rows, value_columns, path = read_rows(args.run)
     if args.format == "junit":
-        from runner.junit import junit_xml, suite_name
+        from crashmatrix.junit import junit_xml, suite_name
 
         sys.stdout.write(junit_xml(rows, value_columns, suite_name(args.run, path)))
     elif args.by:
-        from runner.pivot import pivot_text
+        from crashmatrix.pivot import pivot_text
 
         print(pivot_text(rows, value_columns, args.by, fmt=args.format, source=path))
     elif args.format == "csv":
@@ -221,7 +221,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_bisect(args) -> int:
-    from runner import bisect_matrix
+    from crashmatrix import bisect_matrix
 
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
@@ -256,8 +256,8 @@ def cmd_bisect(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from runner import explain
-    from runner.store import read_rows
+    from crashmatrix import explain
+    from crashmatrix.store import read_rows
 
     rows, value_columns, _path = read_rows(args.run)
     patterns = explain.explain(rows, value_columns)
@@ -272,14 +272,14 @@ def cmd_explain(args) -> int:
 
 def _run_strategy(run: str) -> str:
     """The strategy a finished run used, from its matrix.yaml (pairwise unless it says full)."""
-    from runner.store import read_matrix_yaml
+    from crashmatrix.store import read_matrix_yaml
 
     data = read_matrix_yaml(run)
     return data.get("strategy", "full") if data else "pairwise"
 
 
 def cmd_env(args) -> int:
-    from runner import fingerprint
+    from crashmatrix import fingerprint
 
     facts = fingerprint.collect()
     if args.json:
@@ -291,7 +291,7 @@ def cmd_env(args) -> int:
 
 
 def cmd_probes(args) -> int:
-    import probes
+    from crashmatrix import probes
 
     for name in probes.names():
         probe = probes.load(name)
@@ -302,14 +302,14 @@ def cmd_probes(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from runner.compare import compare_text
+    from crashmatrix.compare import compare_text
 
     sys.stdout.write(compare_text(args.runs, fmt=args.format))
     return 0
 
 
 def cmd_init(args) -> int:
-    from runner.init_matrix import init_matrix
+    from crashmatrix.init_matrix import init_matrix
 
     written = init_matrix(args.app, args.out)
     pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""

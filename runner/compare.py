@@ -35,13 +35,13 @@ import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from runner import pyfacts
-from runner.axis_values import value_orders
-from runner.errors import BadInput
-from runner.fingerprint import SUMMARY_FIELDS
-from runner.outcome import is_failure
-from runner.store import read_fingerprint, read_rows
-from runner.text import kind_text, shorten, table
+from crashmatrix import pyfacts
+from crashmatrix.axis_values import value_orders
+from crashmatrix.errors import BadInput
+from crashmatrix.fingerprint import SUMMARY_FIELDS
+from crashmatrix.outcome import is_failure
+from crashmatrix.store import read_fingerprint, read_rows
+from crashmatrix.text import kind_text, shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
 

@@ -73,8 +73,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from runner.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
-from runner.failure_rate import (
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
+from crashmatrix.failure_rate import (
     FailureRate,
     clean_runs_needed,
     miss_chance_of,
@@ -82,7 +82,7 @@ from runner.failure_rate import (
     runs_to_believe_pass,
     wilson_lower,
 )
-from runner.run_cache import BudgetExhausted, RunCache, RunOnce
+from crashmatrix.run_cache import BudgetExhausted, RunCache, RunOnce
 
 __all__ = ["bisect", "BisectSettings", "RunOnce", "ONE_AT_A_TIME_MAX"]
 

@@ -19,17 +19,17 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from runner import forensics, interrupts, supervise
-from runner.atomic import write_json_atomic
-from runner.cell import CellRun, spell
-from runner.classify import classify
-from runner.interpreters import PYTHON_AXIS, of_cell
-from runner.redaction import REDACTED
-from runner.signature import LAUNCH_ERROR
-from runner.spec import Matrix
-from runner.store import RunDir, RunResult
+from crashmatrix import forensics, interrupts, supervise
+from crashmatrix.atomic import write_json_atomic
+from crashmatrix.cell import CellRun, spell
+from crashmatrix.classify import classify
+from crashmatrix.interpreters import PYTHON_AXIS, of_cell
+from crashmatrix.package_path import package_path
+from crashmatrix.redaction import REDACTED
+from crashmatrix.signature import LAUNCH_ERROR
+from crashmatrix.spec import Matrix
+from crashmatrix.store import RunDir, RunResult
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
 _TAIL_BYTES = 256 * 1024
 _HEAD_BYTES = 64 * 1024
@@ -75,7 +75,7 @@ def cell_env(matrix: Matrix, values: dict) -> dict:
 def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
     """What starts one cell run: argv (no shell), environment, working directory and log paths.
 
-    A probe runs as `python -m runner.child cell.json`; a command gets the cell's parameters as
+    A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
     key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
     `gpu` becomes CUDA_VISIBLE_DEVICES.
     """
@@ -113,13 +113,13 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
     """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
     spec_path = os.path.join(cell_dir, "cell.json")
     write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
-    _prepend_path(env, "PYTHONPATH", PROJECT_ROOT)
+    _prepend_path(env, "PYTHONPATH", package_path(env["CRASHMATRIX_RUN_DIR"]))
     # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
     for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
         env.setdefault(var, cell_dir)
     env.setdefault("WANDB_SILENT", "true")
     env.pop("WANDB_MODE", None)
-    return [of_cell(values), "-m", "runner.child", spec_path], cell_dir
+    return [of_cell(values), "-m", "crashmatrix.child", spec_path], cell_dir
 
 
 def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
@@ -129,7 +129,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         argv[0] = of_cell(values)
     own = params
     if matrix.inject:
-        from runner.knobs import split_injected
+        from crashmatrix.knobs import split_injected
 
         # The knobs are applied from outside, never passed: the program's own parser
         # (Hydra's struct config) would refuse a key it does not know.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from runner.errors import BadInput
+from crashmatrix.errors import BadInput
 
 # Keys of the matrix's `executor:` section and what submitit calls them.
 SLURM_KEYS = {

@@ -15,10 +15,10 @@ import signal
 import threading
 import time
 
-from runner import interrupts
-from runner.executor_settings import submitit_parameters
-from runner.signature import JOB_LOST
-from runner.store import RunDir, RunResult
+from crashmatrix import interrupts
+from crashmatrix.executor_settings import submitit_parameters
+from crashmatrix.signature import JOB_LOST
+from crashmatrix.store import RunDir, RunResult
 
 
 def _lost(run, store: RunDir, why: str) -> RunResult:
@@ -119,7 +119,7 @@ def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: in
     """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
     import submitit
 
-    from runner.job import run_chunk
+    from crashmatrix.job import run_chunk
 
     params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
     executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)

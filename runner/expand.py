@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import itertools
 
-from runner.cell import Cell, CellRun, spell
-from runner.spec import Matrix
+from crashmatrix.cell import Cell, CellRun, spell
+from crashmatrix.spec import Matrix
 
 
 def matches(combo: dict, partial: dict) -> bool:
@@ -25,7 +25,7 @@ def matches(combo: dict, partial: dict) -> bool:
 def combinations(matrix: Matrix) -> list[dict]:
     axes = matrix.axes
     if matrix.strategy == "pairwise":
-        from runner.pairwise import covering_array
+        from crashmatrix.pairwise import covering_array
 
         # The covering array compares values by type; excludes name them by spelling ("32" vs 32).
         exclude = [

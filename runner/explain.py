@@ -51,8 +51,8 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from runner.outcome import is_failure, is_run_error
-from runner.text import kind_label, shorten
+from crashmatrix.outcome import is_failure, is_run_error
+from crashmatrix.text import kind_label, shorten
 
 __all__ = [
     "Pattern",

@@ -16,8 +16,8 @@ import socket
 import subprocess
 import sys
 
-from runner import pyfacts
-from runner.redaction import is_secret
+from crashmatrix import pyfacts
+from crashmatrix.redaction import is_secret
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
 _ENV_PREFIXES = (

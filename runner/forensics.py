@@ -22,11 +22,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from runner import supervise
-from runner.classify import Verdict
-from runner.outcome import Outcome
-from runner.signature import last_match
-from runner.stackdump import DUMP_SIGNAL, dump_dir
+from crashmatrix import supervise
+from crashmatrix.classify import Verdict
+from crashmatrix.outcome import Outcome
+from crashmatrix.signature import last_match
+from crashmatrix.stackdump import DUMP_SIGNAL, dump_dir
 
 STACKS_FILE = "stacks.txt"
 _DUMP_WAIT_S = 2.0

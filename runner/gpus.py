@@ -6,7 +6,7 @@ cell it starts and takes it back when the cell ends, so running cells never shar
 
 from __future__ import annotations
 
-from runner.errors import BadInput
+from crashmatrix.errors import BadInput
 
 
 def gpu_sets(text: str, per_cell: int | None = None) -> list[str]:

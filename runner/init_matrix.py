@@ -17,7 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from runner.errors import BadInput
+from crashmatrix.errors import BadInput
 
 COMPOSE_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hydra_compose.py")
 PRECISIONS = ["32", "16-mixed", "bf16-mixed"]
@@ -223,7 +223,7 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
         values = alternatives(value)
         if values is not None:
             groups.setdefault((leaf, why), []).append((key, values))
-    from runner.knobs import INJECT_KNOBS
+    from crashmatrix.knobs import INJECT_KNOBS
 
     knobs = set(INJECT_KNOBS)  # an axis by one of these names would be taken as the knob
     axes = []
@@ -277,7 +277,7 @@ def _forced_why(leaf: str, forced: dict, what: str) -> str:
 
 
 def _spell(value) -> str:
-    from runner.cell import spell
+    from crashmatrix.cell import spell
 
     return spell(value)
 
@@ -348,8 +348,8 @@ def _cells(text: str, out: str) -> int:
     a file that run would refuse."""
     import tempfile
 
-    from runner.expand import expand
-    from runner.spec import load_matrix
+    from crashmatrix.expand import expand
+    from crashmatrix.spec import load_matrix
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, os.path.basename(out) or "matrix.yaml")

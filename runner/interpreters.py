@@ -15,8 +15,8 @@ import os
 import shutil
 import sys
 
-from runner.cell import spell
-from runner.errors import BadInput
+from crashmatrix.cell import spell
+from crashmatrix.errors import BadInput
 
 PYTHON_AXIS = "python"
 

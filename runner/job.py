@@ -13,10 +13,10 @@ import os
 import signal
 import socket
 
-from runner.cell import Cell, CellRun
-from runner.engine import Engine
-from runner.spec import load_matrix
-from runner.store import RunDir
+from crashmatrix.cell import Cell, CellRun
+from crashmatrix.engine import Engine
+from crashmatrix.spec import load_matrix
+from crashmatrix.store import RunDir
 
 
 def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict:
@@ -30,8 +30,8 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
     node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
     pending = None
     if not os.path.exists(node_env):  # the first job on this node asks, while its cells run
-        from runner import fingerprint, interpreters
-        from runner.expand import expand
+        from crashmatrix import fingerprint, interpreters
+        from crashmatrix.expand import expand
 
         pending = fingerprint.start(interpreters.of_cells(expand(matrix)))
         store.write_json(os.path.basename(node_env), pending.facts)  # the node, should the job be killed

@@ -16,7 +16,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
-from runner.outcome import is_run_error
+from crashmatrix.outcome import is_run_error
 
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -70,7 +70,7 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
 
 def suite_name(run: str, csv_path: str) -> str:
     """The testsuite's name: the matrix's name, else the run directory's."""
-    from runner.store import read_matrix_yaml
+    from crashmatrix.store import read_matrix_yaml
 
     name = read_matrix_yaml(run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(csv_path)))
     return str(name)

@@ -17,10 +17,10 @@ import io
 import os
 from collections import Counter
 
-from runner.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
-from runner.errors import BadInput
-from runner.outcome import failure_kind
-from runner.text import kind_text, table
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
+from crashmatrix.errors import BadInput
+from crashmatrix.outcome import failure_kind
+from crashmatrix.text import kind_text, table
 
 
 def outcome_kinds(rows) -> Counter:

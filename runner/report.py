@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from runner.axis_values import AXIS_RATE_HEADERS, axis_rates
-from runner.fingerprint import one_line
-from runner.outcome import ORDER, display_rank, failure_kind, is_failure
-from runner.text import shorten, table
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates
+from crashmatrix.fingerprint import one_line
+from crashmatrix.outcome import ORDER, display_rank, failure_kind, is_failure
+from crashmatrix.text import shorten, table
 
 
 def _duration_text(seconds: float) -> str:
@@ -111,7 +111,7 @@ def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> lis
     found = fingerprint.get("interpreters") or {}
     if len(found) < 2 and all(k == fingerprint.get("python_executable") for k in found):
         return []
-    from runner.pyfacts import key_packages, package_differences
+    from crashmatrix.pyfacts import key_packages, package_differences
 
     lines = ["Interpreters (axis `python`):", ""]
     for key, facts in found.items():

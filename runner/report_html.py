@@ -12,14 +12,14 @@ import os
 from collections import Counter, defaultdict
 from html import escape
 
-from runner.atomic import write_text_atomic
-from runner.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
-from runner.compare import summarize_cells
-from runner.fingerprint import SUMMARY_FIELDS, one_line
-from runner.outcome import ORDER, counts_as_failing, display_rank
-from runner.pivot import rate_text
-from runner.report import outcome_counts
-from runner.store import read_fingerprint, read_rows
+from crashmatrix.atomic import write_text_atomic
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
+from crashmatrix.compare import summarize_cells
+from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
+from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
+from crashmatrix.pivot import rate_text
+from crashmatrix.report import outcome_counts
+from crashmatrix.store import read_fingerprint, read_rows
 
 COLOURS = {
     "pass": "#2e9e4f",

@@ -13,8 +13,8 @@ import os
 import time
 from dataclasses import dataclass
 
-from runner.errors import BadInput
-from runner.outcome import counts_as_failing
+from crashmatrix.errors import BadInput
+from crashmatrix.outcome import counts_as_failing
 
 SELECTION_FILE = "rerun.json"
 

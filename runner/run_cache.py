@@ -15,7 +15,7 @@ import concurrent.futures as cf
 from collections.abc import Sequence
 from typing import Callable
 
-from runner.bisect_result import Observation
+from crashmatrix.bisect_result import Observation
 
 __all__ = ["BudgetExhausted", "RunCache", "RunOnce"]
 

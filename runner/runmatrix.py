@@ -8,16 +8,16 @@ import sys
 import time
 from dataclasses import dataclass
 
-from runner import fingerprint as fp
-from runner import interpreters
-from runner.engine import Engine
-from runner.errors import BadInput
-from runner.expand import cell_runs, columns, expand
-from runner.outcome import counts_as_failing
-from runner.report import Progress, summary_text
-from runner.rerun import SELECTION_FILE, read_selection
-from runner.spec import Matrix
-from runner.store import RunDir, read_fingerprint, read_rows
+from crashmatrix import fingerprint as fp
+from crashmatrix import interpreters
+from crashmatrix.engine import Engine
+from crashmatrix.errors import BadInput
+from crashmatrix.expand import cell_runs, columns, expand
+from crashmatrix.outcome import counts_as_failing
+from crashmatrix.report import Progress, summary_text
+from crashmatrix.rerun import SELECTION_FILE, read_selection
+from crashmatrix.spec import Matrix
+from crashmatrix.store import RunDir, read_fingerprint, read_rows
 
 RESULTS_ROOT = "results"
 
@@ -35,7 +35,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) ->
     # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
     if not any(counts_as_failing(r["outcome"]) for r in rows):
         return ""
-    from runner import explain
+    from crashmatrix import explain
 
     patterns = explain.explain(rows, value_columns)
     lines = ["", "## What the failing cells have in common", ""]
@@ -213,7 +213,7 @@ def _run_todo(
         )
         completed = engine.run(todo)
         return completed, engine.interrupted, engine.stopped_early
-    from runner.executors import run_submitted
+    from crashmatrix.executors import run_submitted
 
     print(
         f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
@@ -249,7 +249,7 @@ def _summarise(
     text += common_causes(rows, value_cols, matrix)
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
-        from runner.report_html import write_html
+        from crashmatrix.report_html import write_html
 
         write_html(store.path)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")

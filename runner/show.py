@@ -6,8 +6,8 @@ import csv
 import io
 import json
 
-from runner.cell import spell
-from runner.expand import columns, expand
+from crashmatrix.cell import spell
+from crashmatrix.expand import columns, expand
 
 
 def show_text(matrix, fmt: str = "table") -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from runner.outcome import Outcome
+from crashmatrix.outcome import Outcome
 
 
 @dataclass(frozen=True)

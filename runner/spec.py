@@ -14,12 +14,12 @@ import re
 import shlex
 from dataclasses import dataclass, field, replace
 
-from runner.cell import spell
-from runner.errors import BadInput
-from runner.executor_settings import check_settings
-from runner.interpreters import PYTHON_AXIS
-from runner.interpreters import check as check_interpreters
-from runner.redaction import is_secret
+from crashmatrix.cell import spell
+from crashmatrix.errors import BadInput
+from crashmatrix.executor_settings import check_settings
+from crashmatrix.interpreters import PYTHON_AXIS
+from crashmatrix.interpreters import check as check_interpreters
+from crashmatrix.redaction import is_secret
 
 TOP_KEYS = {
     "name": "letters, digits, - and _",
@@ -85,7 +85,7 @@ class Matrix:
         `env:` are never written. Params are written as they are: a run is reloaded from this file
         (--resume, Slurm jobs), and `max_tokens` is a parameter, not a secret.
         """
-        from runner.redaction import redact_mapping
+        from crashmatrix.redaction import redact_mapping
 
         out = {"name": self.name}
         if self.description:
@@ -396,8 +396,8 @@ def _program(data: dict, path: str) -> tuple:
             f"{path}: probe/command: give exactly one: `probe: <name>` (crashmatrix probes) or `command: [program, args...]`"
         )
     if probe is not None:
-        import probes
-        from runner.knobs import COMMON_PARAMS
+        from crashmatrix import probes
+        from crashmatrix.knobs import COMMON_PARAMS
 
         if not isinstance(probe, str) or probe not in probes.names():
             raise BadInput(f"{path}: probe: unknown probe {probe!r} (built-in: {', '.join(probes.names())})")

@@ -16,10 +16,10 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 
-from runner.atomic import write_json_atomic, write_text_atomic
-from runner.cell import CellRun, spell
-from runner.errors import BadInput
-from runner.outcome import is_run_error
+from crashmatrix.atomic import write_json_atomic, write_text_atomic
+from crashmatrix.cell import CellRun, spell
+from crashmatrix.errors import BadInput
+from crashmatrix.outcome import is_run_error
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]

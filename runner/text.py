@@ -12,7 +12,7 @@ def shorten(text: str, width: int = 90) -> str:
 def kind_label(outcome: str, signal: str, signature: str, width: int = 60) -> str:
     """'crash SIGSEGV', 'fail fd_exhaustion': the words of a kind of failure, without the empty ones and
     without a signature that only restates the outcome (killed_by_signal, hang)."""
-    from runner.signature import RESTATES_OUTCOME
+    from crashmatrix.signature import RESTATES_OUTCOME
 
     if signature in RESTATES_OUTCOME:
         signature = ""

@@ -16,7 +16,7 @@ def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
     if env:
         full_env.update(env)
     return subprocess.run(
-        [sys.executable, "-m", "runner", *map(str, args)],
+        [sys.executable, "-m", "crashmatrix", *map(str, args)],
         cwd=cwd,
         env=full_env,
         capture_output=True,

@@ -5,6 +5,7 @@ Shared by test_wheel.py and test_ocr_app.py.
 
 import os
 import shutil
+import site as site_module
 import subprocess
 import sys
 import sysconfig
@@ -29,8 +30,10 @@ def fresh_venv(tmp_path) -> str:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    # Every site folder of the test's interpreter: a venv made with --system-site-packages (as `make`
+    # makes it where the base interpreter has torch) finds its dependencies in the base one's.
     with open(os.path.join(site, "crashmatrix-test-deps.pth"), "w") as f:
-        f.write(sysconfig.get_paths()["purelib"] + "\n")
+        f.write("".join(folder + "\n" for folder in [sysconfig.get_paths()["purelib"], *site_module.getsitepackages()]))
     return python
 
 

@@ -196,7 +196,7 @@ def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
         [
             sys.executable,
             "-m",
-            "runner",
+            "crashmatrix",
             "bisect",
             path,
             "--bad",

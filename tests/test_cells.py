@@ -54,7 +54,7 @@ def dying_run(tmp_path_factory):
         "    return next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
         "atexit.register(lambda: print('controller_maxrss_kb=%s' % hwm(), file=sys.stderr))\n"
         "sys.argv = ['crashmatrix'] + sys.argv[1:]\n"
-        "runpy.run_module('runner', run_name='__main__')\n"
+        "runpy.run_module('crashmatrix', run_name='__main__')\n"
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", wrapper, "run", "dying.yaml", "--out", str(out), "--jobs", "2"],
@@ -341,9 +341,9 @@ def test_the_python_api_leaves_the_caller_as_it_was(tmp_path, write):
     # daemons its other children start (a Slurm stepd, say) and never reap them.
     code = f"""
 import io, sys
-from runner import supervise
-from runner.spec import load_matrix
-from runner.runmatrix import run_matrix
+from crashmatrix import supervise
+from crashmatrix.spec import load_matrix
+from crashmatrix.runmatrix import run_matrix
 m = load_matrix({str(tmp_path / "m.yaml")!r})
 run_matrix(m, out={str(tmp_path / "run")!r}, stream=io.StringIO(), with_torch_fingerprint=False)
 print(supervise.set_subreaper(False))

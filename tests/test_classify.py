@@ -2,8 +2,8 @@
 
 import pytest
 
-from runner.classify import classify
-from runner.signature import VOCABULARY, mask
+from crashmatrix.classify import classify
+from crashmatrix.signature import VOCABULARY, mask
 
 WORKER_SEGV = """\
 ERROR: Unexpected segmentation fault encountered in worker.

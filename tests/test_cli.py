@@ -13,15 +13,15 @@ from conftest import ROOT, crashmatrix
 def test_the_controller_never_imports_torch():
     # Every controller module, a matrix loaded with overrides, expanded pairwise, and the CLI parsed.
     code = """
-import sys, importlib, pkgutil, runner
-for m in pkgutil.iter_modules(runner.__path__):
+import sys, importlib, pkgutil, crashmatrix
+for m in pkgutil.iter_modules(crashmatrix.__path__):
     if m.name != "__main__":  # that one runs the CLI
-        importlib.import_module("runner." + m.name)
-from runner.spec import load_matrix
-from runner.expand import expand
+        importlib.import_module("crashmatrix." + m.name)
+from crashmatrix.spec import load_matrix
+from crashmatrix.expand import expand
 m = load_matrix("matrix/default.yaml", ["repeats=2"])
 assert len(expand(m)) == 9
-import probes
+from crashmatrix import probes
 for name in probes.names():
     probes.load(name).PARAMS
 print("torch" in sys.modules, "numpy" in sys.modules)

@@ -14,10 +14,10 @@ from collections import Counter
 
 import pytest
 
-from runner.bisect_result import BisectInterrupted, Observation
-from runner.bisect_text import as_bisect_json, detail_lines, rate_line, summary_line
-from runner.delta_debug import bisect
-from runner.failure_rate import clean_runs_needed, predictive_clean_chance, predictive_runs_needed, wilson_lower
+from crashmatrix.bisect_result import BisectInterrupted, Observation
+from crashmatrix.bisect_text import as_bisect_json, detail_lines, rate_line, summary_line
+from crashmatrix.delta_debug import bisect
+from crashmatrix.failure_rate import clean_runs_needed, predictive_clean_chance, predictive_runs_needed, wilson_lower
 
 SEGV = Observation("crash", "SIGSEGV")
 PASS = Observation("pass")

@@ -39,7 +39,7 @@ def start_until_holding(tmp_path, path, executor):
     """Start the controller and return once cell i=1 says it is running (it then holds until released)."""
     env = {**os.environ, "PYTHONPATH": ROOT, "WORK": str(tmp_path)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "runner", "run", path, "--out", str(tmp_path / "run"), "--executor", executor],
+        [sys.executable, "-m", "crashmatrix", "run", path, "--out", str(tmp_path / "run"), "--executor", executor],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,

@@ -10,9 +10,9 @@ import os
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-from runner import forensics
-from runner.classify import Verdict
-from runner.outcome import Outcome
+from crashmatrix import forensics
+from crashmatrix.classify import Verdict
+from crashmatrix.outcome import Outcome
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
 

@@ -18,7 +18,7 @@ def init(out, app=APP):
 
 
 def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
-    from runner.spec import load_matrix
+    from crashmatrix.spec import load_matrix
 
     out = tmp_path / "m.yaml"
     done = init(out)
@@ -100,7 +100,7 @@ def test_a_good_tiny_app_gets_knobs_only(tmp_path):
     app = _app(tmp_path, HYDRA_APP, "lr: 0.1\nloader: {num_workers: 4, pin_memory: true}\n")
     done = init(tmp_path / "m.yaml", app)
     assert done.returncode == 0, done.stderr
-    from runner.spec import load_matrix
+    from crashmatrix.spec import load_matrix
 
     m = load_matrix(str(tmp_path / "m.yaml"))
     assert list(m.axes) == ["start_method", "num_workers", "pin_memory"]  # no wandb: the app does not use it
@@ -164,7 +164,7 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
 def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
     out = str(tmp_path / "m.yaml")
     code = (
-        f"import sys; from runner.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
+        f"import sys; from crashmatrix.cli import main; rc = main(['init', {APP!r}, '--out', {out!r}]); "
         "print(rc, sorted(m for m in ('torch', 'hydra', 'omegaconf', 'pytorch_lightning') if m in sys.modules))"
     )
     done = subprocess.run(

@@ -145,7 +145,7 @@ def test_after_import_runs_each_callback_once_in_order_from_one_finder(tmp_path)
     (tmp_path / "watched.py").write_text("VALUE = 7\n")
     code = """
 import sys
-from runner import importhook
+from crashmatrix import importhook
 seen = []
 importhook.after_import("watched", lambda m: seen.append(("first", m.VALUE)), print)
 importhook.after_import("watched", lambda m: 1 / 0, lambda m, e: seen.append(("said", type(e).__name__)))
@@ -209,9 +209,9 @@ axes:
     assert "loader_workers sets: data.train.num_workers, data.val.num_workers" in proc.stdout
     assert "3 cells" in proc.stdout
     sys.path.insert(0, ROOT)
-    from runner.bisect_matrix import configurations
-    from runner.engine import cell_params
-    from runner.spec import load_matrix
+    from crashmatrix.bisect_matrix import configurations
+    from crashmatrix.engine import cell_params
+    from crashmatrix.spec import load_matrix
 
     matrix = load_matrix(path, ["axes.loader_workers.values=[0,4]"])
     good, bad = configurations(matrix, ["loader_workers=0"], ["loader_workers=4"])
@@ -226,8 +226,8 @@ axes:
 
 def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     sys.path.insert(0, ROOT)
-    from runner.engine import cell_params
-    from runner.spec import load_matrix
+    from crashmatrix.engine import cell_params
+    from crashmatrix.spec import load_matrix
 
     path = write(
         "m.yaml", "name: p\nprobe: dataloader\naxes:\n  loaders: {values: [2], keys: [num_workers, batch_size]}\n"

@@ -138,7 +138,7 @@ def test_the_first_cell_does_not_wait_for_the_fingerprint(tmp_path, write, venvs
 
 
 def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is_a_field():
-    from runner.compare import fingerprint_differences, package_differences
+    from crashmatrix.compare import fingerprint_differences, package_differences
 
     def env(glibc, packages, key="/envs/x/bin/python"):
         return {"glibc": glibc, "interpreter": key, "interpreters": {key: {"packages": packages}}}

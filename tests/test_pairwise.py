@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from runner.pairwise import covering_array, pairs_uncovered, uniform_axes
+from crashmatrix.pairwise import covering_array, pairs_uncovered, uniform_axes
 
 FAST = 0.2  # time_budget_s for tests that only check correctness
 

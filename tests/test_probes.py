@@ -1,4 +1,4 @@
-"""The probes, each run for real in a fresh process by the cell's own child (`python -m runner.child
+"""The probes, each run for real in a fresh process by the cell's own child (`python -m crashmatrix.child
 cell.json`, as engine.build_launch starts it): a Skip, a NonFinite or a real crash surfaces the way a
 user would see it (report.json, stderr.log, exit status). Small steps and images throughout: the whole
 file must stay quick on 2 cores.
@@ -46,7 +46,11 @@ def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag
     )
     env.pop("WANDB_MODE", None)  # the probe's `wandb` parameter decides
     proc = subprocess.run(
-        [sys.executable, "-m", "runner.child", str(spec)], cwd=tmp_path, env=env, capture_output=True, timeout=timeout
+        [sys.executable, "-m", "crashmatrix.child", str(spec)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
     )
     # torch's worker signal handler writes its message with the trailing NUL
     stdout = proc.stdout.decode(errors="replace")
@@ -90,7 +94,7 @@ COMMON_METRICS = {"steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu
 def test_the_workload_probes_document_the_common_params_without_importing_torch():
     code = (
         "import sys, json, probes\n"
-        "from runner import knobs\n"
+        "from crashmatrix import knobs\n"
         "out = {}\n"
         "for n in ['train', 'dataloader', 'cuda_basics', 'model', 'ddp']:\n"
         "    m = probes.load(n)\n"

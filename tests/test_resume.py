@@ -22,7 +22,7 @@ timeout: 60
 
 def _start(tmp_path, *extra):
     return subprocess.Popen(
-        [sys.executable, "-m", "runner", "run", "slow.yaml", "--out", str(tmp_path / "run"), *extra],
+        [sys.executable, "-m", "crashmatrix", "run", "slow.yaml", "--out", str(tmp_path / "run"), *extra],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": ROOT},
         stdout=subprocess.PIPE,

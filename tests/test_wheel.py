@@ -6,13 +6,13 @@ import os
 import subprocess
 
 from conftest import only_cell_stdout
-from installed import install_wheel
+from installed import build_wheel, install_wheel
 
 
 def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     python = install_wheel(tmp_path)
     where = subprocess.run(
-        [python, "-c", "import runner; print(runner.__file__)"],
+        [python, "-c", "import crashmatrix; print(crashmatrix.__file__)"],
         cwd=tmp_path,
         check=True,
         capture_output=True,
@@ -41,3 +41,13 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(only_cell_stdout(work / "run")) == [["lr=0.5"], "spawn", 250]
+
+
+def test_the_wheel_installs_no_top_level_package_but_crashmatrix(tmp_path):
+    # `runner` and `probes` are the repository's folders; installed under those names they would
+    # collide with a user's own packages in the very environment being debugged.
+    import zipfile
+
+    with zipfile.ZipFile(build_wheel(tmp_path)) as wheel:
+        tops = {name.split("/")[0] for name in wheel.namelist() if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"crashmatrix"}
