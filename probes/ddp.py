@@ -247,7 +247,7 @@ def _reraise_probe_verdict(error) -> None:
     """A rank's Skip or NonFinite arrives as ProcessRaisedException; make it this cell's verdict."""
     import re
 
-    m = re.search(r"^probes\.(Skip|NonFinite): (.*)$", str(error), re.M)
+    m = re.search(r"^(?:crashmatrix\.)?probes\.(Skip|NonFinite): (.*)$", str(error), re.M)
     if m:
         cls = common.Skip if m.group(1) == "Skip" else common.NonFinite
         raise cls(m.group(2)) from None
