@@ -265,9 +265,18 @@ def cmd_explain(args) -> int:
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))
         return 0
-    for line in explain.render_lines(patterns, value_columns, rows, full_run=full_run):
+    keyed = _keyed_axes(args.run)
+    for line in explain.render_lines(patterns, value_columns, rows, full_run=full_run, run=args.run, keyed=keyed):
         print(line)
     return 0
+
+
+def _keyed_axes(run: str) -> set[str]:
+    """The axes a finished run's matrix.yaml writes as {values, keys}: an override sets them via .values."""
+    from crashmatrix.store import read_matrix_yaml
+
+    axes = read_matrix_yaml(run).get("axes") or {}
+    return {name for name, spec in axes.items() if isinstance(spec, dict)}
 
 
 def _run_strategy(run: str) -> str:

@@ -48,7 +48,9 @@ How it decides:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import shlex
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crashmatrix.outcome import is_failure, is_run_error
@@ -430,34 +432,42 @@ def advice_line(
     axes: Sequence[str],
     rows: Iterable[Mapping[str, object]] | None = None,
     full_run: bool = False,
+    run: str | None = None,
+    keyed: Collection[str] = (),
 ) -> str | None:
     """After a pairwise run: which axes deserve the full product next.
 
     The other axes are held at the values of a failing cell of the first
     pattern, never dropped: an axis the pattern does not name may still be
-    needed for the failure (pairwise saw too few cells to tell).
+    needed for the failure (pairwise saw too few cells to tell). Each command
+    is in backticks and pastes as printed: ``run`` is the run directory (its
+    matrix.yaml is the matrix), ``keyed`` the axes written as
+    ``{values, keys}``, whose values an override sets through ``.values``.
     """
     matter = axes_that_matter(patterns, axes)
     if not matter:
         return None
+    where = run if run is not None else "RUN"
+    bisect = f"`crashmatrix bisect {shlex.quote(where)}`"
     rest = [a for a in axes if a not in matter]
     line = f"axes that matter: {', '.join(matter)}"
     if full_run:  # every combination was run already: what is left is the minimal change
-        return line + "; for the minimal change: crashmatrix bisect RUN"
-    if not rest:
-        return line
+        return line + f"; for the minimal change: {bisect}"
     held = _failing_row(patterns, rows) if rows is not None else None
-    fixed = ""
+    fixed = []
     if held is not None:
-        fixed = " ".join(f"axes.{a}=[{held.get(a, '')}]" for a in rest if str(held.get(a, "")) != "")
-    if fixed:
-        line += (
-            f"; every combination of them, the other axes held at a failing cell's values: "
-            f"strategy=full {fixed}; or the minimal change: crashmatrix bisect RUN"
-        )
-    else:
-        line += "; for the minimal change: crashmatrix bisect RUN"
-    return line
+        for a in rest:
+            value = str(held.get(a, ""))
+            if value != "":
+                key = f"axes.{a}.values" if a in keyed else f"axes.{a}"
+                fixed.append(shlex.quote(f"{key}=[{value}]"))
+    if rest and not fixed:
+        return line + f"; for the minimal change: {bisect}"
+    full = f"crashmatrix run {shlex.quote(os.path.join(where, 'matrix.yaml'))} strategy=full"
+    held_text = ", the other axes held at a failing cell's values" if fixed else ""
+    return (
+        f"{line}; every combination of them{held_text}: `{' '.join([full, *fixed])}`; or the minimal change: {bisect}"
+    )
 
 
 def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object]]) -> Mapping | None:
@@ -480,14 +490,16 @@ def render_lines(
     axes: Sequence[str] | None = None,
     rows: Iterable[Mapping[str, object]] | None = None,
     full_run: bool = False,
+    run: str | None = None,
+    keyed: Collection[str] = (),
 ) -> list[str]:
-    """Human lines: one per pattern and, given the axes, which axes matter."""
+    """Human lines: one per pattern and, given the axes, which axes matter (see advice_line)."""
     rows = list(rows) if rows is not None else None
     if not patterns:
         return ["no failing cells"]
     lines = [p.describe() for p in patterns]
     if axes is not None:
-        advice = advice_line(patterns, axes, rows, full_run=full_run)
+        advice = advice_line(patterns, axes, rows, full_run=full_run, run=run, keyed=keyed)
         if advice:
             lines.append(advice)
     return lines

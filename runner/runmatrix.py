@@ -30,7 +30,7 @@ class RunOutcome:
     interrupted: bool
 
 
-def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) -> str:
+def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, run: str | None = None) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
     # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
     if not any(counts_as_failing(r["outcome"]) for r in rows):
@@ -40,7 +40,15 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix) ->
     patterns = explain.explain(rows, value_columns)
     lines = ["", "## What the failing cells have in common", ""]
     lines += [
-        f"- {line}" for line in explain.render_lines(patterns, value_columns, rows, full_run=matrix.strategy == "full")
+        f"- {line}"
+        for line in explain.render_lines(
+            patterns,
+            value_columns,
+            rows,
+            full_run=matrix.strategy == "full",
+            run=run,
+            keyed=set(matrix.axis_keys),
+        )
     ]
     if matrix.strategy == "pairwise":
         lines += [
@@ -246,7 +254,7 @@ def _summarise(
         run_dir=store.path,
         stopped_early=early,
     )
-    text += common_causes(rows, value_cols, matrix)
+    text += common_causes(rows, value_cols, matrix, run=os.path.relpath(store.path))
     store.write_text("summary.md", text + "\n")
     try:  # the HTML report must never break a run
         from crashmatrix.report_html import write_html

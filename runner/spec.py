@@ -205,6 +205,7 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
             raise BadInput(
                 f"{path}: override '{ov}': expected key=value, +key=value or ~key (Hydra's override grammar)"
             )
+    _check_keyed_axis_overrides(data, overrides, path)
     GlobalHydra.instance().clear()
     ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
@@ -219,6 +220,20 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         raise BadInput(f"{path}: bad override{which}: {msg}") from None
     finally:
         GlobalHydra.instance().clear()
+
+
+def _check_keyed_axis_overrides(data: dict, overrides: list[str], path: str) -> None:
+    """An axis written as {values, keys} takes new values through .values; Hydra's own error says only
+    that it could not merge."""
+    axes = data.get("axes") if isinstance(data.get("axes"), dict) else {}
+    for ov in overrides:
+        key, _, value = ov.lstrip("+").partition("=")
+        name = key.removeprefix("axes.")
+        if key.startswith("axes.") and _is_keys_axis(axes.get(name)) and value.startswith("["):
+            raise BadInput(
+                f"{path}: override '{ov}': axis {name} is written as {{values, keys}}; "
+                f"set its values with 'axes.{name}.values={value}'"
+            )
 
 
 def load_matrix(path: str, overrides=()) -> Matrix:

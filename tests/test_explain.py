@@ -143,7 +143,7 @@ def test_advice_names_the_axes_to_run_in_full():
     rows = matrix(lambda c: ("crash", "SIGSEGV") if c["start_method"] == "fork" and c["pin_memory"] == "true" else None)
     patterns = explain(rows, AXES)
     assert advice_line(patterns, AXES) == (
-        "axes that matter: start_method, pin_memory; for the minimal change: crashmatrix bisect RUN"
+        "axes that matter: start_method, pin_memory; for the minimal change: `crashmatrix bisect RUN`"
     )
     # With the rows, the other axes are held at a failing cell's values, never dropped: pairwise may
     # have seen too few cells to know that they do not matter.
