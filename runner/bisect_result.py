@@ -73,6 +73,7 @@ class BisectResult:
     culprits: tuple[Culprit, ...]
     others: tuple[OtherObservation, ...]
     good_fails: bool = False  # the good configuration itself showed the target
+    no_change_tried: bool = False  # stopped while the bad configuration's rate was being estimated
 
     @property
     def found(self) -> bool:

@@ -37,6 +37,12 @@ def summary_line(result: BisectResult, values: Mapping[str, object] | None = Non
         prefix = f"partial ({why}): "
     if result.target is None:
         return f"{prefix}the bad configuration did not fail ({runs})"
+    if result.no_change_tried and result.bad_rate is not None:
+        rate = result.bad_rate
+        return (
+            f"{prefix}the bad configuration failed {rate.failures} of {rate.runs} ({result.target}); "
+            f"the budget ended before any change was tried ({runs})"
+        )
     if result.good_fails:
         return f"{prefix}{result.target} even with every change undone: the good configuration fails too; {runs}"
     names = " + ".join(_name(c, values) for c in result.minimal)

@@ -132,6 +132,7 @@ class _DeltaDebugger:
         self.settings = settings
         self.cache = RunCache(run_once, jobs=settings.jobs, max_runs=settings.max_runs)
         self.target: Observation | None = None
+        self.no_change_tried = False
         self.bad_rate: FailureRate | None = None
         self.strategy = ""
         self.tests_at_risk = max(1, len(self.changes))
@@ -297,6 +298,16 @@ class _DeltaDebugger:
             if self.cache.of(self.current)[-1] == self.target:
                 self.confirmed = True
 
+    def learn_target_so_far(self) -> None:
+        """Stopped while estimating: the bad configuration's failures so far still name the target."""
+        if self.target is not None:
+            return
+        bad = self.cache.of(frozenset(self.changes))
+        self.target = _most_frequent_failure(bad)
+        if self.target is not None:
+            self.bad_rate = _rate_of(bad, self.target)
+            self.no_change_tried = True
+
     def search(self) -> BisectResult:
         self.estimate()
         if self.target is None:
@@ -457,6 +468,7 @@ def _result(debugger: _DeltaDebugger, stop_reason: str = "") -> BisectResult:
         culprits=_culprits(debugger) if debugger.target is not None else (),
         others=_others(debugger),
         good_fails=debugger.good_fails,
+        no_change_tried=debugger.no_change_tried,
     )
 
 
@@ -496,9 +508,11 @@ def bisect(
         return debugger.search()
     except BudgetExhausted:
         debugger.cache.drain()
+        debugger.learn_target_so_far()
         return _result(debugger, stop_reason="max_runs")
     except KeyboardInterrupt:
         debugger.cache.abandon()
+        debugger.learn_target_so_far()
         raise BisectInterrupted(_result(debugger, stop_reason="interrupted")) from None
     finally:
         debugger.cache.close()

@@ -181,6 +181,21 @@ def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, writ
     assert "partial (run budget spent)" in proc.stdout
 
 
+def test_a_budget_spent_while_estimating_says_what_the_bad_configuration_did(tmp_path, write):
+    # The default mode first runs the bad configuration 8 times to learn its failure rate; 5 runs end
+    # that stage. The crash was seen 5 of 5 times: saying "did not fail" would be false.
+    path = planted_matrix(tmp_path, write)
+    proc = crashmatrix("bisect", path, "--bad", *ALL_BAD, "--max-runs", "5", "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "partial (run budget spent): the bad configuration failed 5 of 5 (crash SIGSEGV); "
+        "the budget ended before any change was tried (5 runs)"
+    ) in proc.stdout
+    assert "did not fail" not in proc.stdout
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["partial"] is True and data["outcome"] == "crash" and data["failure_rate"] == {"failures": 5, "runs": 5}
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])  # Ctrl-C; `timeout` or a scheduler's stop
 def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     import os
