@@ -29,7 +29,7 @@ import os
 import resource
 import time
 
-from crashmatrix import knobs
+from crashmatrix import knobs, loader_clock
 from crashmatrix.probes import NonFinite, Skip
 
 # The contract's common parameters with the defaults every probe starts from.
@@ -294,12 +294,22 @@ def check_loss(loss, step: int, name: str = "loss") -> float:
 
 
 class Metrics:
-    """Counts steps and time; `result()` adds memory peaks."""
+    """Counts steps and time; `result()` adds memory peaks.
+
+    A probe that draws its batches through `batches(loader)` gets the rate a wall clock sees
+    (crashmatrix.loader_clock: from each pass's `iter(loader)` to its last batch) and
+    first_batch_s; one without a loader gets its steps over the time since Metrics() was made.
+    """
 
     def __init__(self) -> None:
         self.t0 = time.perf_counter()
         self.steps = 0
         self.final_loss = None
+        self.clock = loader_clock.LoaderClock()
+
+    def batches(self, loader):
+        """The loader's batches without end, each pass timed on this probe's clock."""
+        return loader_clock.timed_cycle(loader, self.clock)
 
     def step(self, loss: float | None = None) -> None:
         self.steps += 1
@@ -308,9 +318,11 @@ class Metrics:
 
     def result(self, **extra) -> dict:
         elapsed = time.perf_counter() - self.t0
+        timed = loader_clock.speed([self.clock])
         out = {
             "steps": self.steps,
-            "steps_per_s": round(self.steps / elapsed, 3) if elapsed > 0 else None,
+            "steps_per_s": timed["steps_per_s"] if self.clock.batches else loader_clock.rate(self.steps, elapsed),
+            "first_batch_s": timed["first_batch_s"],
             "final_loss": None if self.final_loss is None else round(float(self.final_loss), 6),
             "duration_s": round(elapsed, 3),
         }

@@ -21,8 +21,6 @@ data path's own.
 
 from __future__ import annotations
 
-import time
-
 from crashmatrix.probes import common
 
 DESCRIPTION = "DataLoader workers moving big tensors through shared memory (fd exhaustion, small /dev/shm)"
@@ -99,16 +97,9 @@ def main(params: dict) -> dict:
     metrics = common.Metrics()
     held: list = []
     received_mb = 0.0
-    first_batch_s = None
-    it = iter(loader)
+    it = metrics.batches(loader)
     for step in range(steps):
-        try:
-            batch = next(it)
-        except StopIteration:
-            it = iter(loader)
-            batch = next(it)
-        if first_batch_s is None:
-            first_batch_s = round(time.perf_counter() - metrics.t0, 3)
+        batch = next(it)
         common.check_batch(step, batch)
         received_mb += sum(t.numel() * t.element_size() for t in batch.values()) / 2**20
         if hold < 0 or len(held) < hold:
@@ -120,7 +111,6 @@ def main(params: dict) -> dict:
         received_mb=round(received_mb, 2),
         batch_mb=round(batch_size * per_sample * tensor_kb / 1024, 3),
         held_batches=len(held),
-        first_batch_s=first_batch_s,
         open_fds=_open_fds(),
         pin_memory_effective=common.pin_memory_effective(p),
         num_workers=kwargs["num_workers"],

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import time
 
 from crashmatrix import knobs
 from crashmatrix.probes import common, dbnet
@@ -103,11 +102,6 @@ def _to(batch: dict, device, non_blocking: bool) -> dict:
     return {k: v.to(device, non_blocking=non_blocking) for k, v in batch.items()}
 
 
-def _cycle(loader):
-    while True:
-        yield from loader
-
-
 def _image_for_wandb(t):
     """CHW float tensor in [0,1] -> HWC uint8 numpy."""
     return (t.detach().float().clamp(0, 1) * 255).byte().permute(1, 2, 0).cpu().numpy()
@@ -141,8 +135,8 @@ def main(params: dict) -> dict:
     config = {k: v for k, v in p.items() if isinstance(v, (str, int, float, bool))}
 
     with common.WandbRun(p, project="crashmatrix-train", config=config) as wb:
-        batches = _cycle(loader)
-        first_batch_s = _train(p, model, optimizer, precision, batches, to_device, metrics, wb)
+        batches = metrics.batches(loader)
+        _train(p, model, optimizer, precision, batches, to_device, metrics, wb)
         val_loss, images_logged, image_mode = _validate(p, model, precision, batches, to_device, wb)
         del batches  # shuts the workers down (unless persistent)
 
@@ -150,7 +144,6 @@ def main(params: dict) -> dict:
         device=str(device),
         precision=precision.label,
         val_loss=None if val_loss is None else round(val_loss, 6),
-        first_batch_s=first_batch_s,
         pin_memory_effective=common.pin_memory_effective(p),
         num_workers=kwargs["num_workers"],
         start_method=torch.multiprocessing.get_start_method(),
@@ -163,23 +156,19 @@ def main(params: dict) -> dict:
     )
 
 
-def _train(p: dict, model, optimizer, precision, batches, to_device, metrics, wb) -> float | None:
-    """The training steps, each batch checked first if asked; returns when the first batch came (s)."""
+def _train(p: dict, model, optimizer, precision, batches, to_device, metrics, wb) -> None:
+    """The training steps, each batch checked first if asked."""
     steps, inject_nan_at = int(p["steps"]), int(p["inject_nan_at"])
     check = knobs.as_bool(p["check_batches"])
     model.train()
-    first_batch_s = None
     for step in range(steps):
         batch = next(batches)
-        if first_batch_s is None:
-            first_batch_s = round(time.perf_counter() - metrics.t0, 3)
         if check:
             common.check_batch(step, batch, ranges={"image": (0.0, 1.0), "prob": (0.0, 1.0)})
         value, parts = dbnet.train_step(
             model, optimizer, precision, to_device(batch), step, metrics, make_nan=step == inject_nan_at
         )
         wb.log({"train/loss": value, **{f"train/{k}": float(v.detach()) for k, v in parts.items()}}, step=step)
-    return first_batch_s
 
 
 def _validate(p: dict, model, precision, batches, to_device, wb) -> tuple:

@@ -10,7 +10,17 @@ from crashmatrix.outcome import counts_as_failing
 from crashmatrix.store import read_matrix_yaml
 
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
-AXIS_RATE_HEADERS = ["axis", "value", "runs", "failing", "rate", "steps/s (median)"]
+# The speed columns are medians over the runs that passed (a run that died early is quick, not
+# fast): the wall time (duration_s) ranks the values as a wall clock does, first_batch_s and
+# steps_per_s (both counted from each DataLoader pass's start) say where the time went.
+SPEED_HEADERS = ["wall s", "first batch s", "steps/s"]
+AXIS_RATE_HEADERS = ["axis", "value", "runs", "failing", "rate"] + SPEED_HEADERS
+SPEED_FIELDS = ["duration_s", "first_batch_s", "steps_per_s"]
+SPEED_NOTE = (
+    "Speed: medians over the runs that passed. wall s: the cell's whole run; first batch s: "
+    "from iter(loader) to its first batch (workers' start-up); steps/s: batches over each pass "
+    "from iter(loader) to its last batch (empty under 8 batches)."
+)
 
 
 def value_label(value: str) -> str:
@@ -60,17 +70,22 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "—"
 
 
-def median_speed(rows: list[dict]) -> str:
-    """Median steps/s of the runs that report it: where spawn's slowdown shows."""
-    speeds = sorted(float(r["steps_per_s"]) for r in rows if r.get("steps_per_s") not in (None, ""))
-    if not speeds:
-        return "—"
-    middle = len(speeds) // 2
-    return f"{(speeds[middle] if len(speeds) % 2 else (speeds[middle - 1] + speeds[middle]) / 2):.3g}"
+def median_of(rows: list[dict], column: str) -> float | None:
+    """The median of a column over the runs that passed and report it; None where none does."""
+    values = sorted(float(r[column]) for r in rows if r.get("outcome") == "pass" and r.get(column) not in (None, ""))
+    if not values:
+        return None
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def speed_cells(rows: list[dict]) -> list[str]:
+    """The SPEED_HEADERS cells of a group of runs: "—" where no passing run reports the figure."""
+    return ["—" if (m := median_of(rows, c)) is None else f"{m:.3g}" for c in SPEED_FIELDS]
 
 
 def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") -> list[list]:
-    """[axis, value, runs, failing, rate, median steps/s] for every value of every axis (AXIS_RATE_HEADERS)."""
+    """[axis, value, runs, failing, rate, *speed medians] for every value of every axis (AXIS_RATE_HEADERS)."""
     orders = value_orders({a: [r.get(a, "") for r in rows] for a in value_columns}, run_dir)
     rates = []
     for axis in value_columns:
@@ -80,9 +95,8 @@ def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") ->
         for value in orders[axis]:
             group = groups[value]
             failing = count_failing(group)
-            rates.append(
-                [axis, value_label(value), len(group), failing, _percent(failing, len(group)), median_speed(group)]
-            )
+            counts = [axis, value_label(value), len(group), failing, _percent(failing, len(group))]
+            rates.append(counts + speed_cells(group))
     return rates
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from crashmatrix import signature as sig_
 from crashmatrix.outcome import Outcome
+from crashmatrix.plain_text import plain
 
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
 _SIGNAL_TEXT = {
@@ -179,6 +180,7 @@ def classify(
     timeout_s: float | None = None,
 ) -> Verdict:
     """returncode as subprocess gives it: negative for death by a signal."""
+    stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}
 

@@ -4,8 +4,9 @@
   is imported, so a program that never imports torch never pays for it;
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
   and loaders Lightning re-creates go through DataLoader.__init__ too);
-- each DataLoader's batches are counted, and the cell's main process writes steps, steps/s
-  and memory peaks into CRASHMATRIX_REPORT when it exits.
+- each DataLoader's passes are timed from `iter(loader)` to their last batch (runner/loader_clock.py),
+  and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
+  CRASHMATRIX_REPORT when it exits.
 
 Loaded from runner/inject/sitecustomize.py under a private package name: it imports nothing
 of `runner` (only its siblings, relatively), since the user's program may have a package of that name.
@@ -17,10 +18,10 @@ import functools
 import json
 import os
 import sys
-import time
 
 from . import importhook
 from .atomic import write_json_atomic
+from .loader_clock import LoaderClock, speed
 
 PREFIX = "crashmatrix inject:"
 
@@ -56,26 +57,12 @@ def force_loader_arguments(arguments: dict, forced: dict, start_method: str | No
         arguments["multiprocessing_context"] = start_method
 
 
-class LoaderStats:
-    """Batches one DataLoader yielded, and when the first and the last came."""
-
-    def __init__(self):
-        self.batches = 0
-        self.first = self.last = 0.0
-
-    def tick(self) -> None:
-        now = time.perf_counter()
-        if self.batches == 0:
-            self.first = now
-        self.last = now
-        self.batches += 1
-
-
-STATS: list[LoaderStats] = []
+STATS: list[LoaderClock] = []
 
 
 def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
-    """Force the knobs in DataLoader.__init__ and count the batches its iterators yield."""
+    """Force the knobs in DataLoader.__init__; time each pass from `iter(loader)` (where torch starts
+    the workers, or resets persistent ones) to the last batch its iterator yields."""
     import inspect
 
     loader_cls, iter_cls = module.DataLoader, module._BaseDataLoaderIter
@@ -92,8 +79,17 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
             force_loader_arguments(bound.arguments, forced, start_method)
             args, kwargs = bound.args[1:], bound.kwargs
         original_init(self, *args, **kwargs)
-        self._crashmatrix_stats = LoaderStats()
+        self._crashmatrix_stats = LoaderClock()
         STATS.append(self._crashmatrix_stats)
+
+    original_iter = loader_cls.__iter__
+
+    @functools.wraps(original_iter)
+    def __iter__(self):
+        stats = getattr(self, "_crashmatrix_stats", None)
+        if stats is not None:
+            stats.start()  # before torch starts the workers: their start-up is part of the pass
+        return original_iter(self)
 
     original_iter_init, original_next = iter_cls.__init__, iter_cls.__next__
 
@@ -110,7 +106,8 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
             stats.tick()
         return batch
 
-    loader_cls.__init__, iter_cls.__init__, iter_cls.__next__ = __init__, iter_init, __next__
+    loader_cls.__init__, loader_cls.__iter__ = __init__, __iter__
+    iter_cls.__init__, iter_cls.__next__ = iter_init, __next__
 
 
 # --------------------------------------------------------------------------- metrics
@@ -131,16 +128,8 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps and steps_per_s of the busiest DataLoader, peak RSS, peak GPU memory where CUDA ran."""
-    busiest = max(STATS, key=lambda s: s.batches, default=None)
-    out = {
-        "steps": busiest.batches if busiest else None,
-        "steps_per_s": None,
-        "peak_rss_mb": _peak_rss_mb(),
-        "peak_gpu_mb": None,
-    }
-    if busiest and busiest.batches > 1 and busiest.last > busiest.first:
-        out["steps_per_s"] = round((busiest.batches - 1) / (busiest.last - busiest.first), 3)
+    """steps, steps_per_s, first_batch_s (runner/loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
+    out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
     torch = sys.modules.get("torch")
     try:
         if torch is not None and torch.cuda.is_initialized():

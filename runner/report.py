@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates
 from crashmatrix.fingerprint import one_line
 from crashmatrix.outcome import ORDER, display_rank, failure_kind, is_failure
 from crashmatrix.text import shorten, table
@@ -167,7 +167,7 @@ def summary_text(
     varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
     if varying and rows:
         by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
-        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), ""]
+        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
     failing = failing_cells(rows, value_columns)
     if failing:
         lines += [

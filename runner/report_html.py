@@ -1,7 +1,8 @@
 """report.html: one self-contained page of a run (inline CSS, no scripts, no network assets).
 
 The machine's fingerprint, the outcome counts, a grid coloured by outcome (over the
-two axes whose failure rate varies most; one axis: a single column), every cell
+two axes whose failure rate varies most; one axis: a single column), time and speed
+by axis value as bars (runner/report_chart.py), every cell
 with its coloured outcome, and the failing cells with their error line and a
 relative link to their log directory.
 """
@@ -19,6 +20,7 @@ from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
+from crashmatrix.report_chart import speed_chart
 from crashmatrix.store import read_fingerprint, read_rows
 
 COLOURS = {
@@ -47,6 +49,7 @@ code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em}
 .legend span{display:inline-block;padding:.1em .5em;margin:0 .3em .3em 0;color:#fff;border-radius:3px;font-size:.85em}
 .err{max-width:60em;word-break:break-word}
 .muted{color:#777}
+.chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
 """
 
 
@@ -154,8 +157,9 @@ def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str) -> 
     return [
         "<h2>Grid</h2>",
         _grid_html(rows, value_columns, run_dir),
-        "<h2>Failure rate by axis value</h2>",
+        "<h2>Failure rate and speed by axis value</h2>",
         _html_table(AXIS_RATE_HEADERS, rates),
+        *speed_chart(rows, value_columns, run_dir),
     ]
 
 

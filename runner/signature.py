@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from crashmatrix.outcome import Outcome
+from crashmatrix.plain_text import plain
 
 
 @dataclass(frozen=True)
@@ -163,13 +164,21 @@ _MASKS = [
     (re.compile(r"\bline \d+"), "line N"),
     (re.compile(r"(\.py):\d+"), r"\1:N"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
+    # Variable tails: the same failure at another batch size, image size, step or moment would be
+    # another signature. Shapes and number lists, tensor values, measured decimals, timestamps.
+    (re.compile(r"\btensor\((?:[^()]|\([^()]*\))*\)"), "tensor(…)"),
+    (re.compile(r"\[[-+\d.,\s e]*\d[-+\d.,\s e]*\]"), "[…]"),
+    (re.compile(r"\((?:\s*-?\d+\s*,)+\s*(?:-?\d+\s*)?\)"), "(…)"),
+    (re.compile(r"\b\d{4}-\d\d-\d\d[ T_]\d\d[:-]\d\d[:-]\d\d(?:[.,]\d+)?"), "…time…"),
+    (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "…time…"),
+    (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
 ]
 MAX_LENGTH = 200
 
 
 def mask(line: str) -> str:
     """The line with what differs between two runs of the same failure replaced by a placeholder."""
-    text = " ".join(str(line).split())
+    text = " ".join(plain(str(line)).split())
     for pattern, replacement in _MASKS:
         text = pattern.sub(replacement, text)
     return text[:MAX_LENGTH]

@@ -20,12 +20,15 @@ from crashmatrix.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.outcome import is_run_error
+from crashmatrix.plain_text import plain
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
 # After the contract's first columns: what identifies the failure (runner.signature) and where it died or hung.
 DIAGNOSIS_COLUMNS = ["signature", "where"]
-EXTRA_COLUMNS = ["steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
+# The speed columns (steps, steps_per_s, first_batch_s): what runner/loader_clock.py counted in the cell.
+SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s"]
+EXTRA_COLUMNS = SPEED_COLUMNS + ["final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
 NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_COLUMNS
 
 
@@ -80,14 +83,14 @@ class RunResult:
             outcome=self.outcome,
             signal=self.signal,
             exit_code="" if self.exit_code is None else self.exit_code,
-            error=" ".join(str(self.error).split())[:500],
+            error=" ".join(plain(str(self.error)).split())[:500],
             duration_s=f"{self.duration_s:.3f}",
             host=self.host,
             log_dir=self.log_dir,
-            signature=self.signature,
-            where=" ".join(str(self.where).split())[:300],
+            signature=plain(self.signature),
+            where=" ".join(plain(str(self.where)).split())[:300],
         )
-        for key in ("steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
+        for key in ("steps", "steps_per_s", "first_batch_s", "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
             value = self.metrics.get(key, "")
             row[key] = f"{value:.6g}" if isinstance(value, float) else value
         row["leftovers"] = len(self.leftovers)

@@ -50,7 +50,7 @@ def test_planted_crash_and_failure_under_forced_workers(tmp_path):
         elif row["outcome"] == "fail":
             assert row["error"].startswith("ValueError: Target size (torch.Size([4, 1, 30, 30])) must be the same"), row
         else:
-            assert float(row["steps_per_s"]) > 0 and float(row["peak_rss_mb"]) > 0, row
+            assert float(row["first_batch_s"]) > 0 and float(row["peak_rss_mb"]) > 0, row
     explained = crashmatrix("explain", run, cwd=tmp_path)
     assert (
         "worker_crash SIGSEGV worker_signal when num_workers=2 and fault.worker_segv=true (2 of 2 matching)"

@@ -85,7 +85,7 @@ def processes_tagged(tag: str) -> list[int]:
     return pids
 
 
-COMMON_METRICS = {"steps", "steps_per_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"}
+COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"}
 
 
 # ------------------------------------------------------------------ the interface
@@ -225,6 +225,16 @@ def test_small_shm_fails_in_the_worker(tmp_path):
     # torch allocates shm with posix_fallocate, so a full /dev/shm is ENOSPC in the worker, not SIGBUS
     assert "unable to allocate shared memory(shm) for file" in err, err[-2000:]
     assert "No space left on device" in err
+
+
+def test_the_rate_counts_from_the_loaders_start_and_few_batches_give_none(tmp_path):
+    params = {"num_workers": 2, "start_method": "spawn", "batch_size": 4, "tensor_kb": 4}
+    m, _ = metrics_of("dataloader", {**params, "steps": 16}, tmp_path)
+    # One pass of 16 batches: spawned workers' start-up is inside the rate, so it cannot beat
+    # 16 batches in the time the first batch alone took.
+    assert m["first_batch_s"] > 0 and 0 < m["steps_per_s"] <= 16 / m["first_batch_s"], m
+    few, _ = metrics_of("dataloader", {**params, "steps": 4}, tmp_path)
+    assert few["steps_per_s"] is None and few["first_batch_s"] > 0, few
 
 
 def test_worker_segfault_is_reported_by_the_main_process(tmp_path):

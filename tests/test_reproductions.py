@@ -102,7 +102,7 @@ timeout: 240
     )
     (r,) = run_rows(path, tmp_path)
     assert r["outcome"] == "pass", r["error"]
-    assert int(r["steps"]) == 4 and float(r["steps_per_s"]) > 0 and float(r["final_loss"]) > 0
+    assert int(r["steps"]) == 4 and float(r["first_batch_s"]) > 0 and float(r["final_loss"]) > 0
     cell_dir = tmp_path / "run" / r["log_dir"]
     offline = [d for d in os.listdir(cell_dir / "wandb") if d.startswith("offline-run-")]
     assert len(offline) == 1 and any(f.endswith(".wandb") for f in os.listdir(cell_dir / "wandb" / offline[0]))

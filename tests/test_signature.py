@@ -152,3 +152,43 @@ timeout: 60
     proc = crashmatrix("compare", tmp_path / "old", tmp_path / "new", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "No cell differs" in proc.stdout
+
+
+# A program that talks to a terminal as torch and Lightning do: bold and colour escapes, a progress
+# bar redrawn with carriage returns, and an error whose tail holds the cell's shapes and the time.
+ESCAPING_APP = r"""
+import sys, time
+size = int(sys.argv[1].split("=")[1])
+print("\x1b[1mGPU available:\x1b[0m False, used: False", flush=True)
+print("Epoch 0: \x1b[32m 50%\x1b[0m\rEpoch 0: \x1b[32m100%\x1b[0m", file=sys.stderr, flush=True)
+raise RuntimeError(
+    f"\x1b[1mGiven groups=1, weight of size [16, 3, 3, 3], expected input[4, 1, {size}, {size}]\x1b[0m"
+    f" to have 3 channels, but got 1 channels instead (at {time.strftime('%Y-%m-%d %H:%M:%S')}"
+    f" after {time.perf_counter() % 100:.3f} s)"
+)
+"""
+
+
+def test_escape_codes_and_variable_tails_stay_out_of_results_csv(tmp_path, write):
+    app = write("escaping.py", ESCAPING_APP)
+    path = write(
+        "esc.yaml",
+        f"""\
+name: esc
+command: [python, {app}]
+axes:
+  size: [32, 30]
+timeout: 60
+""",
+    )
+    rows = run_rows(path, tmp_path, "--jobs", "2")
+    raw = (tmp_path / "run" / "results.csv").read_bytes()
+    assert b"\x1b" not in raw and b"[1m" not in raw and b"[0m" not in raw and b"\r" not in raw.replace(b"\r\n", b"")
+    assert [r["outcome"] for r in rows] == ["fail", "fail"]
+    for r in rows:
+        assert r["error"].startswith("RuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[4, 1,")
+    # One failure, one signature: the shapes, the timestamp and the duration differ, the failure does not.
+    (signature,) = {r["signature"] for r in rows}
+    assert signature.startswith("RuntimeError: Given groups=1, weight of size […], expected input[…] to have 3")
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "\x1b" not in summary

@@ -1,0 +1,88 @@
+"""The speed a wall clock sees, counted inside a cell: DataLoader passes from their start to their last batch.
+
+A pass starts when the program asks a DataLoader for an iterator (`iter(loader)`): that is where
+torch starts the workers, so their start-up (what spawn pays on every pass unless the workers
+persist) is inside the pass. A pass ends at its last batch. Then:
+
+- `steps_per_s`: the batches of all passes over the summed time of the passes;
+- `first_batch_s`: the median time from a pass's start to its first batch (the workers' start-up,
+  plus one batch);
+- too few batches to rate (`MIN_BATCHES`): no rate at all rather than noise.
+
+Shared by the injection (loaded under a private package name, see runner/inject/sitecustomize.py)
+and the probes: it imports nothing of crashmatrix.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterable, Iterator
+
+# Under 8 batches a rate mostly measures one start-up and the scheduler's jitter: with 4 batches
+# an epoch, spawn and fork cells swapped places between runs (issue 19). The wall time
+# (duration_s) and first_batch_s still tell those cells apart.
+MIN_BATCHES = 8
+
+
+class LoaderClock:
+    """The passes over one DataLoader: [start, first batch, last batch, batches] each."""
+
+    def __init__(self) -> None:
+        self.passes: list[list[float]] = []
+
+    def start(self) -> None:
+        now = time.perf_counter()
+        self.passes.append([now, 0.0, 0.0, 0])
+
+    def tick(self) -> None:
+        if not self.passes:  # an iterator made without iter(loader): it starts at its first batch
+            self.start()
+        now = time.perf_counter()
+        current = self.passes[-1]
+        if current[3] == 0:
+            current[1] = now
+        current[2] = now
+        current[3] += 1
+
+    @property
+    def batches(self) -> int:
+        return int(sum(p[3] for p in self.passes))
+
+    def drawn(self) -> list[list[float]]:
+        """The passes that yielded a batch: an iterator never drawn from has no last batch."""
+        return [p for p in self.passes if p[3] > 0]
+
+
+def rate(batches: int, seconds: float) -> float | None:
+    """batches/s, or None where there are too few batches to rate (MIN_BATCHES)."""
+    if batches < MIN_BATCHES or seconds <= 0:
+        return None
+    return round(batches / seconds, 3)
+
+
+def speed(clocks: list[LoaderClock]) -> dict:
+    """steps, steps_per_s (of the busiest loader) and first_batch_s (median over every loader's passes)."""
+    busiest = max(clocks, key=lambda c: c.batches, default=None)
+    out: dict = {"steps": None, "steps_per_s": None, "first_batch_s": None}
+    if busiest is None or busiest.batches == 0:
+        return out
+    drawn = busiest.drawn()
+    out["steps"] = busiest.batches
+    out["steps_per_s"] = rate(busiest.batches, sum(p[2] - p[0] for p in drawn))
+    firsts = [p[1] - p[0] for c in clocks for p in c.drawn()]
+    out["first_batch_s"] = round(statistics.median(firsts), 3)
+    return out
+
+
+def timed_cycle(loader: Iterable, clock: LoaderClock) -> Iterator:
+    """Batches of `loader` without end, a new pass each time it runs out, each pass on `clock`."""
+    while True:
+        clock.start()
+        empty = True
+        for batch in loader:
+            empty = False
+            clock.tick()
+            yield batch
+        if empty:
+            return

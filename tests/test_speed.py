@@ -1,0 +1,67 @@
+"""The speed columns tell what the wall clock sees: on a Hydra + Lightning app, spawned DataLoader
+workers are rated slower than forked ones in the same run, and first_batch_s says why (each pass
+waits for fresh interpreters to import torch). Real processes: the example app, unmodified, under
+inject, 2 workers, a few batches."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import ROOT, crashmatrix, rows_of
+
+# 16 samples in batches of 4: 4 batches an epoch, so 12 steps are 3 train passes (and 3 val
+# passes of 2), each of which starts its workers anew: 12 train batches, enough for a rate.
+MATRIX = f"""\
+name: speed
+command: [python, {ROOT}/examples/ocr_app/train.py]
+inject: true
+params:
+  stages: [fit]
+  trainer.max_steps: 12
+axes:
+  start_method: [fork, spawn]
+  num_workers: [2]
+timeout: 300
+"""
+
+
+def _by_axis_row(summary: str, value: str) -> list[str]:
+    """The start_method row of summary.md's "By axis value" table for this value."""
+    for line in summary.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[:2] == ["start_method", value]:
+            return cells
+    raise AssertionError(f"no start_method={value} row in:\n{summary}")
+
+
+def test_spawn_is_rated_slower_than_fork_and_first_batch_shows_why(tmp_path):
+    matrix, run = tmp_path / "m.yaml", tmp_path / "run"
+    matrix.write_text(MATRIX)
+    done = crashmatrix("run", matrix, "--out", run, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = {r["start_method"]: r for r in rows_of(run)}
+    assert [r["outcome"] for r in rows.values()] == ["pass", "pass"], [r["error"] for r in rows.values()]
+    fork, spawn = rows["fork"], rows["spawn"]
+    assert fork["steps"] == spawn["steps"] == "12"
+    # The wall clock, the rate and the first batch all agree: spawn is the slow one.
+    assert float(spawn["duration_s"]) > float(fork["duration_s"]), (fork, spawn)
+    assert float(spawn["steps_per_s"]) < float(fork["steps_per_s"]), (fork, spawn)
+    # Why: a spawned worker is a new interpreter that imports torch before its first batch;
+    # a forked one has it already.
+    assert float(spawn["first_batch_s"]) > 3 * float(fork["first_batch_s"]), (fork, spawn)
+
+    # The per-axis table ranks them the same way: longer wall, longer first batch, fewer steps/s.
+    summary = (run / "summary.md").read_text()
+    header = next(line for line in summary.splitlines() if line.startswith("| axis"))
+    assert [c.strip() for c in header.strip("|").split("|")][5:] == ["wall s", "first batch s", "steps/s"]
+    f_row, s_row = _by_axis_row(summary, "fork"), _by_axis_row(summary, "spawn")
+    assert float(s_row[5]) > float(f_row[5]) and float(s_row[6]) > float(f_row[6])
+    assert float(s_row[7]) < float(f_row[7])
+
+    # And the chart in report.html draws it: a longer first-batch bar for spawn than for fork.
+    html = (run / "report.html").read_text()
+    assert "Time and speed by axis value" in html and "<script" not in html
+    panel = re.search(r'<h3>start_method</h3>.*?aria-label="first batch s">(.*?)</svg>', html, re.S)
+    assert panel, html
+    bars = {name: float(w) for w, name in re.findall(r'width="([\d.]+)"[^>]*><title>(\w+):', panel.group(1))}
+    assert bars["spawn"] > bars["fork"], bars
