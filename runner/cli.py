@@ -108,10 +108,13 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
 
 
-def _load(path: str, overrides):
+def _load(path: str, overrides, runs_cells: bool = True):
+    """The matrix at `path`, overrides applied; for a verb that runs cells, its program found (exit 2 if not)."""
+    from crashmatrix.program import resolve_program
     from crashmatrix.spec import load_matrix
 
-    return load_matrix(path, overrides)
+    matrix = load_matrix(path, overrides)
+    return resolve_program(matrix, path) if runs_cells else matrix
 
 
 def cmd_run(args) -> int:
@@ -184,7 +187,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
 def cmd_show(args) -> int:
     from crashmatrix.show import show_text
 
-    sys.stdout.write(show_text(_load(args.matrix, args.overrides), args.format))
+    sys.stdout.write(show_text(_load(args.matrix, args.overrides, runs_cells=False), args.format))
     return 0
 
 
