@@ -172,9 +172,21 @@ def test_the_cells_memory_cgroup_counting_an_oom_kill_makes_it_oom(tmp_path):
     assert oom.outcome == Outcome.OOM and "counted 1 oom_kill" in oom.error
 
 
-def test_this_process_cgroup_is_read_without_error():
+def test_this_process_memory_cgroup_is_found_with_its_oom_kill_count():
+    memory_v2 = (
+        os.path.exists("/sys/fs/cgroup/cgroup.controllers")
+        and "memory" in open("/sys/fs/cgroup/cgroup.controllers").read().split()
+    )
+    if not (memory_v2 or os.path.isdir("/sys/fs/cgroup/memory")):
+        pytest.skip("this host mounts no memory cgroup")
     found = forensics.cgroup_oom_counter(os.getpid())
-    assert found is None or (found[0].startswith("/sys/fs/cgroup") and found[1] >= 0)
+    assert found is not None
+    path, count = found
+    # The file's own folder lists this process: it is this process's cgroup, not some other one.
+    with open(os.path.join(os.path.dirname(path), "cgroup.procs")) as f:
+        assert str(os.getpid()) in f.read().split()
+    with open(path) as f:
+        assert f"oom_kill {count}" in f.read().splitlines()
 
 
 # faulthandler dumps of main threads at the other usual waits. No GPU or NCCL here: these stacks are

@@ -241,15 +241,18 @@ def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     assert proc.returncode == 2 and "axes.loaders.keys: probe 'dataloader' has no parameter 'nope'" in proc.stderr
 
 
+KEYS = "axes.lw.keys: expected a non-empty list of distinct key names (the program's keys this axis sets), got "
+
+
 @pytest.mark.parametrize(
     "axis, message",
     [
-        ("{values: [], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
-        ("{values: [1, {x: 1}], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars"),
-        ("{values: [1], keys: []}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-        ("{values: [1], keys: a}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-        ("{values: [1], keys: [a, 3]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
-        ("{values: [1]}", "axes.lw.keys: expected a non-empty list of distinct key names"),
+        ("{values: [], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars, got []"),
+        ("{values: [1, {x: 1}], keys: [a]}", "axes.lw.values: expected a non-empty list of scalars, got [1, {'x': 1}]"),
+        ("{values: [1], keys: []}", KEYS + "[]"),
+        ("{values: [1], keys: a}", KEYS + "'a'"),
+        ("{values: [1], keys: [a, 3]}", KEYS + "['a', 3]"),
+        ("{values: [1]}", KEYS + "None"),
         (
             "{values: [1], keys: [a], each: true}",
             "axes.lw.each: unknown key (an axis mapping has only values: and keys:)",
@@ -260,5 +263,4 @@ def test_a_bad_keys_axis_is_bad_input_naming_file_and_key(tmp_path, write, axis,
     path = write("m.yaml", f"name: k\ncommand: [prog]\naxes:\n  lw: {axis}\n")
     proc = crashmatrix("show", path, cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout
-    assert proc.stderr.strip() == f"crashmatrix: {path}: {message}" or message in proc.stderr, proc.stderr
-    assert path in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == f"crashmatrix: {path}: {message}", proc.stderr
