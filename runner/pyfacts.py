@@ -3,15 +3,19 @@
 Asked from a child of that interpreter (the controller never imports torch, and
 a cell's interpreter may not be the controller's). The child lists packages
 with importlib.metadata, which is cheap, and imports torch only where torch is
-installed. `start` returns at once; `Asking.result` collects the answer, so a
-run asks while its cells already run.
+installed. `Asking` returns at once and `Asking.result` collects the answer, so
+a run asks while its cells already run. An interpreter unchanged since it last
+answered is not asked again (facts_cache), so a short run ends with its cells.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+import threading
 import time
+
+from crashmatrix import facts_cache
 
 # Plain Python 3.8 syntax: it runs under whatever interpreter a cell uses.
 _CHILD = r"""
@@ -62,42 +66,76 @@ KEY_PACKAGES = ("torch", "numpy", "wandb", "lightning", "pytorch-lightning", "hy
 
 
 class Asking:
-    """One child answering for one interpreter."""
+    """One interpreter's answer, asked in a thread of its own: the kept answer where the
+    interpreter is unchanged since (facts_cache), else a child importing torch."""
 
     def __init__(self, python: str, timeout: float):
         self.python = python
         self.deadline = time.monotonic() + timeout
+        self._lock = threading.Lock()
+        self._popen: subprocess.Popen | None = None
+        self._stopped = False
+        self._answer: dict = {}
+        self._thread = threading.Thread(target=self._ask, name=f"pyfacts {python}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            if self._popen is not None and self._popen.poll() is None:
+                self._popen.kill()
+
+    def result(self) -> dict:
+        self._thread.join()  # bounded: each child is waited for only until the deadline
+        return self._answer
+
+    def _ask(self) -> None:
         try:
-            self.popen = subprocess.Popen(
-                [python, "-c", _CHILD],
+            probe = self._output(facts_cache.PROBE)
+            cache_key = facts_cache.key(self.python, probe[0]) if probe and probe[2] == 0 else None
+            cached = facts_cache.load(cache_key) if cache_key else None
+            if cached is not None:
+                self._answer = cached
+                return
+            self._answer = self._full_answer()
+            if cache_key and facts_cache.keepable(self._answer):
+                facts_cache.store(cache_key, self._answer)
+        except OSError as e:
+            self._answer = {"fingerprint_error": f"could not ask {self.python}: {e.strerror or e}"}
+
+    def _output(self, code: str) -> tuple[str, str, int] | None:
+        """The child's (stdout, stderr, exit status); None: stopped, or out of time."""
+        with self._lock:
+            if self._stopped:
+                return None
+            popen = self._popen = subprocess.Popen(
+                [self.python, "-c", code],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            self.error = ""
-        except OSError as e:
-            self.popen, self.error = None, f"could not ask {python}: {e.strerror or e}"
-
-    def stop(self) -> None:
-        if self.popen is not None and self.popen.poll() is None:
-            self.popen.kill()
-            self.error = "not asked to the end: the run was interrupted"
-
-    def result(self) -> dict:
-        if self.popen is None:
-            return {"fingerprint_error": self.error}
         try:
-            out, err = self.popen.communicate(timeout=max(0.0, self.deadline - time.monotonic()))
+            out, err = popen.communicate(timeout=max(0.0, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.communicate()
+            popen.kill()
+            popen.communicate()
+            return None
+        return out, err, popen.returncode
+
+    def _full_answer(self) -> dict:
+        found = self._output(_CHILD)
+        if self._stopped:
+            return {"fingerprint_error": "not asked to the end: the run was interrupted"}
+        if found is None:
             return {"fingerprint_error": f"{self.python} did not answer in time"}
+        out, err, status = found
         try:
             return json.loads(out.strip().splitlines()[-1])
         except (ValueError, IndexError):
-            last = (err.strip().splitlines() or [f"exit status {self.popen.returncode}"])[-1]
-            return {"fingerprint_error": self.error or f"{self.python}: {last}"}
+            return {
+                "fingerprint_error": f"{self.python}: {(err.strip().splitlines() or [f'exit status {status}'])[-1]}"
+            }
 
 
 def key_packages(packages: dict) -> dict:

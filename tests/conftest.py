@@ -3,10 +3,15 @@ import functools
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Interpreters' kept answers (facts_cache) live in this session's own folder: a user's cache is
+# neither read nor filled by the tests, and the session's runs still share what they learn.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="crashmatrix-test-cache-")
 
 
 def crashmatrix(*args, cwd, env=None, timeout=300, input=None):

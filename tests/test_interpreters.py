@@ -137,6 +137,25 @@ def test_the_first_cell_does_not_wait_for_the_fingerprint(tmp_path, write, venvs
     )
 
 
+def test_an_unchanged_interpreter_is_asked_once_and_a_changed_one_again(tmp_path, write, venvs):
+    """The torch-importing answer is kept per interpreter: a second run does not wait for it, and
+    installing a package (which changes site-packages) makes the next run ask again."""
+    asked = tmp_path / "asked"
+    counting = tmp_path / "counting-python"
+    counting.write_text(f'#!/bin/sh\ncase "$2" in *distributions*) echo >> {asked};; esac\nexec {venvs[0]} "$@"\n')
+    counting.chmod(0o755)
+    matrix = write("m.yaml", f"name: c\ncommand: [python, -c, pass]\naxes:\n  python: [{counting}]\n")
+
+    def packages_after_a_run(out: str) -> dict:
+        assert crashmatrix("run", matrix, "--out", tmp_path / out, cwd=tmp_path).returncode == 0
+        return installed(json.loads((tmp_path / out / "env.json").read_text())["interpreters"][str(counting)])
+
+    assert packages_after_a_run("r1") == {"tinypkg": "1.0"} and len(asked.read_text()) == 1
+    assert packages_after_a_run("r2") == {"tinypkg": "1.0"} and len(asked.read_text()) == 1
+    install_tiny(tmp_path / "venvA", "2.0")
+    assert packages_after_a_run("r3") == {"tinypkg": "2.0"} and len(asked.read_text()) == 2
+
+
 def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is_a_field():
     from crashmatrix.compare import fingerprint_differences, package_differences
 
