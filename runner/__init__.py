@@ -3,7 +3,8 @@
 The matrix (what to run; pure, no processes):
     spec (matrix files, overrides, validation), cell (a configuration, its id and spelling),
     expand (product / include / exclude), pairwise (covering arrays), executor_settings,
-    interpreters (the `python` axis), redaction (secrets never written).
+    interpreters (the `python` axis), redaction (secrets never written), knob_names (`knobs`, a
+    knob's typo under inject), override_keys (an override naming a key the matrix lacks).
 Running (processes, files):
     runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
     interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
