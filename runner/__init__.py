@@ -16,7 +16,8 @@ What happened (pure, from exit status and output):
     outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
     died, read from outside).
 Reading results:
-    report (progress, summary), text, axis_values, pivot (`report --by`), report_html, junit,
+    report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
+    report_explain (its explain section and caveats), junit,
     compare, explain, show.
 Bisecting:
     bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
