@@ -28,7 +28,7 @@ CASES = [
     ("zero repeats", GOOD + "repeats: 0\n", [], "repeats: expected an integer from 1 to 10000"),
     ("escaping name", GOOD.replace("name: ok", "name: ../../etc"), [], "name: '../../etc' must be letters"),
     ("bad override grammar", GOOD, ["repeats=[1"], "bad override"),
-    ("override unknown key", GOOD, ["colour=red"], "Could not override 'colour'"),
+    ("override unknown key", GOOD, ["colour=red"], "override 'colour=red': colour: unknown key"),
     ("override not key=value", GOOD, ["repeats"], "override 'repeats': expected key=value"),
     ("delete missing", GOOD, ["~axes.nosuch"], "axes.nosuch"),
     ("override makes axis empty", GOOD, ["axes.mode=[]"], "axes.mode: empty axis"),
