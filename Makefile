@@ -16,11 +16,11 @@ MATRIX ?= matrix/default.yaml
 ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: matrix test venv selftest bench clean-venv help
+.PHONY: matrix test typecheck venv selftest bench clean-venv help
 
 help:
 	@echo "make matrix   run $(MATRIX) (ARGS='--jobs 2 repeats=3' to pass more)"
-	@echo "make test     the test suite"
+	@echo "make test     the type check, then the test suite"
 	@echo "make selftest every way to die, classified"
 	@echo "make bench    the benchmarks in bench/"
 
@@ -30,7 +30,7 @@ venv:
 
 $(VENV)/.installed: pyproject.toml $(VENV)/.python
 	$(PY) -m pip install -q -e '.[dev,forensics]'
-	@$(PY) -c "import torch, hydra, submitit, pandas, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
+	@$(PY) -c "import torch, hydra, submitit, numpy, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
 	@touch $@
 
 matrix: venv
@@ -39,7 +39,14 @@ matrix: venv
 selftest: venv
 	$(PY) -m crashmatrix run matrix/selftest.yaml $(ARGS)
 
-test: venv
+typecheck: venv
+	@# mypy reads the package under the names it installs as (crashmatrix, crashmatrix.probes): it cannot
+	@# follow setuptools' package-dir mapping, so a tree of links gives it that layout.
+	@rm -rf .typecheck && mkdir -p .typecheck/crashmatrix
+	@for f in runner/*; do ln -s ../../$$f .typecheck/crashmatrix/; done; ln -s ../../probes .typecheck/crashmatrix/probes
+	cd .typecheck && $(abspath $(PY)) -m mypy --config-file ../pyproject.toml -p crashmatrix
+
+test: typecheck
 	@# one style, checked before the tests: ruff lints, and the layout is ruff format's
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .

@@ -28,6 +28,7 @@ import functools
 import os
 import resource
 import time
+from typing import Any
 
 from crashmatrix import knobs, loader_clock
 from crashmatrix.probes import NonFinite, Skip
@@ -172,7 +173,7 @@ def _cpu_autocast_supports(dtype) -> bool:
 def loader_kwargs(params: dict) -> dict:
     """DataLoader keyword arguments from the contract's parameters."""
     num_workers = int(params.get("num_workers", 0) or 0)
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "batch_size": int(params.get("batch_size", 8)),
         "num_workers": num_workers,
         "pin_memory": knobs.as_bool(params.get("pin_memory", False)),
@@ -217,20 +218,20 @@ class WandbRun:
             raise ValueError(f"wandb must be disabled, offline or online; got {params.get('wandb')!r}")
         self.project = project
         self.config = config or {}
-        self.run = None
-        self.dir = None
-        self.run_dir = None  # the run's files folder, kept after finish()
+        self.run: Any = None  # a wandb Run once entered
+        self.dir: str | None = None
+        self.run_dir: str | None = None  # the run's files folder, kept after finish()
 
     def __enter__(self) -> WandbRun:
         if self.mode == "disabled":
             return self
         import wandb
 
-        self.dir = os.environ.get("WANDB_DIR") or os.getcwd()
-        os.makedirs(self.dir, exist_ok=True)
+        self.dir = run_folder = os.environ.get("WANDB_DIR") or os.getcwd()
+        os.makedirs(run_folder, exist_ok=True)
         self.run = wandb.init(
             project=os.environ.get("WANDB_PROJECT", self.project),
-            mode=self.mode,
+            mode=self.mode,  # type: ignore[arg-type]  # wandb.init checks the word itself
             dir=self.dir,
             config=self.config,
             reinit="finish_previous",
@@ -304,7 +305,7 @@ class Metrics:
     def __init__(self) -> None:
         self.t0 = time.perf_counter()
         self.steps = 0
-        self.final_loss = None
+        self.final_loss: float | None = None
         self.clock = loader_clock.LoaderClock()
 
     def batches(self, loader):

@@ -83,10 +83,12 @@ def main(params: dict) -> dict:
         xr, wr = img.double().requires_grad_(True), w.double().requires_grad_(True)
         ref_loss = F.conv2d(xr, wr, padding=1).square().mean()
         ref_loss.backward()
+        grad, ref_grad = wd.grad, wr.grad
+        assert grad is not None and ref_grad is not None  # both are leaves that require grad, after backward()
         max_err = max(max_err, _check("conv loss", torch.tensor(value).double(), ref_loss.detach(), rtol=tol))
         max_err = max(
             max_err,
-            _check("conv weight grad", wd.grad.double().cpu(), wr.grad, rtol=tol, scale=float(wr.grad.abs().max())),
+            _check("conv weight grad", grad.double().cpu(), ref_grad, rtol=tol, scale=float(ref_grad.abs().max())),
         )
         if device.type == "cuda":
             torch.cuda.synchronize(device)

@@ -92,7 +92,8 @@ def main(params: dict) -> dict:
 
     dataset = BigTensors(samples, tensor_kb, per_sample, fault)
     kwargs = common.loader_kwargs(p)
-    loader = DataLoader(dataset, shuffle=False, **kwargs)
+    # A map-style dataset by duck typing (__len__, __getitem__), which DataLoader's annotation does not know.
+    loader: DataLoader = DataLoader(dataset, shuffle=False, **kwargs)  # type: ignore[arg-type]
 
     metrics = common.Metrics()
     held: list = []

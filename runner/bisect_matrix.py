@@ -25,7 +25,7 @@ from crashmatrix.errors import BadInput
 from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_failure, is_run_error
 from crashmatrix.spec import Matrix
-from crashmatrix.store import RunDir, read_rows
+from crashmatrix.store import RunDir, RunResult, read_rows
 
 
 def parse_assignments(items: list[str], matrix: Matrix, flag: str) -> dict:
@@ -101,7 +101,7 @@ class _CellTest:
     def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream):
         self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
         self.lock = threading.Lock()
-        self.repeats = Counter()
+        self.repeats: Counter[str] = Counter()
         self.count = 0
 
     def __call__(self, changes: frozenset) -> Observation:
@@ -110,12 +110,17 @@ class _CellTest:
         with self.lock:
             repeat = self.repeats[cell.cell_id]
             self.repeats[cell.cell_id] += 1
-        results = []
+        results: list[RunResult] = []
+
+        def keep(result: RunResult) -> None:
+            self.store.record(result)
+            results.append(result)
+
         run = CellRun(cell, repeat)
         engine.Engine(
             self.matrix,
             store=self.store,
-            on_result=lambda r: (self.store.record(r), results.append(r)),
+            on_result=keep,
             jobs=1,
             install_signals=False,
         ).run([run])

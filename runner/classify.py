@@ -151,7 +151,7 @@ def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
     return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
 
 
-def _from_output(returncode: int, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
+def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = sig_.find_cause(text)
     if found:

@@ -182,7 +182,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
             (r.get("outcome", ""), r.get("signal", "") or "", (r.get("signature", "") or "") if with_signature else "")
             for r in runs
         )
-        failures = [r for r in runs if is_failure(r.get("outcome"))]
+        failures = [r for r in runs if is_failure(r.get("outcome", ""))]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id,
@@ -245,7 +245,7 @@ def fingerprint_differences(fingerprints: list[dict]) -> list[tuple[str, list]]:
     return out
 
 
-def _package_sets(fingerprints: list[dict]) -> list[tuple[str, list]]:
+def _package_sets(fingerprints: list[dict]) -> list[tuple[str | None, list]]:
     """(interpreter, [its packages per run, None where unknown]) for the interpreters to set side by side.
 
     The same interpreter (the `python` axis value) in every run is compared with itself; runs that
@@ -263,7 +263,7 @@ def _package_sets(fingerprints: list[dict]) -> list[tuple[str, list]]:
     return [(name, [m[k].get("packages") if m and k in m else None for m, k in zip(maps, firsts)])]
 
 
-def package_differences(fingerprints: list[dict]) -> list[tuple[str, str, list]]:
+def package_differences(fingerprints: list[dict]) -> list[tuple[str | None, str, list]]:
     """(interpreter, package, [version per run]) for each installed package not the same everywhere:
     added, removed (None) or at another version; '?' where a run's env.json does not say."""
     out = []

@@ -124,7 +124,7 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
 
 def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
     """The user's command (its `python` the cell's interpreter), run where crashmatrix was started."""
-    argv = list(matrix.command)
+    argv = list(matrix.command or ())
     if argv[0] in ("python", "python3"):
         argv[0] = of_cell(values)
     own = params
@@ -178,8 +178,8 @@ class _Slot:
     cell_dir: str
     running: supervise.Running
     started_at: str
-    gpu: str | None = None
-    evidence: forensics.Evidence | None = None
+    gpu: str | None
+    evidence: forensics.Evidence
 
 
 def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
@@ -234,7 +234,7 @@ class Engine:
         self.on_result = on_result
         self.jobs = max(1, jobs)
         # One GPU per running cell: a cell takes a free id and gives it back when it ends.
-        self.free_gpus = list(gpus) if gpus else None
+        self.free_gpus: list[str] | None = list(gpus) if gpus else None
         if self.free_gpus is not None:
             self.jobs = min(self.jobs, len(self.free_gpus))
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
@@ -265,7 +265,7 @@ class Engine:
         try:
             running = supervise.start(launch, self.matrix.timeout)
         except (OSError, ValueError) as e:
-            if gpu is not None:
+            if gpu is not None and self.free_gpus is not None:
                 self.free_gpus.append(gpu)
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         with _LIVE_LOCK:
@@ -282,7 +282,7 @@ class Engine:
         running = slot.running
         rc = running.popen.wait()
         duration = time.monotonic() - running.started
-        if slot.gpu is not None:
+        if slot.gpu is not None and self.free_gpus is not None:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace)
         report = _read_report(os.path.join(slot.cell_dir, "report.json"))

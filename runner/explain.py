@@ -368,7 +368,7 @@ def _cover(
     size that hold for exactly its failing cells: the data fit them as well."""
     failing = cells.kinds[kind]
     masked = cells.failed & ~failing & ~cells.passed & ~against
-    heap = []
+    heap: list[tuple] = []
     for n, cond in enumerate(candidates):
         mask = _mask(cells, cond)
         heapq.heappush(heap, (-_count(mask & failing), len(cond), _count(mask & masked), n, mask))

@@ -75,7 +75,7 @@ def _driver_from_proc() -> str:
 
 def _glibc() -> str:
     try:
-        return os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
+        return (os.confstr("CS_GNU_LIBC_VERSION") or "").split()[-1]
     except (AttributeError, ValueError, OSError, IndexError):
         return ""  # not glibc (musl, macOS)
 

@@ -187,12 +187,12 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
             long.append(f"pin-memory thread in {pin_frame.short()}")
             short.append(f"pin-memory thread {pin_frame.short()}")
     # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
-    stuck = [
+    framed = [
         (p, user_frame(main_thread(p.threads, p.pid)))
         for p in others
         if p.role not in ("resource tracker", "forkserver")
     ]
-    stuck = [(p, f) for p, f in stuck if f is not None]
+    stuck = [(p, f) for p, f in framed if f is not None]
     for p, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} in {f.short()}")

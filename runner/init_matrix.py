@@ -15,7 +15,9 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from crashmatrix.errors import BadInput
 
@@ -182,7 +184,7 @@ def _logger_mode(value) -> list | None:
     return [value] + [m for m in ("offline", "disabled") if m != value]
 
 
-def classify(key: str) -> tuple[str, object] | None:
+def classify(key: str) -> tuple[str, Callable[[Any], list | None] | None] | None:
     """What kind of suspect a config key is, by its name: (why, alternatives-maker), or None."""
     parts = key.lower().split(".")
     leaf = parts[-1]

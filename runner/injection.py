@@ -171,7 +171,9 @@ def write_metrics(path: str) -> None:
         report = {}
     if not isinstance(report, dict):
         report = {}
-    own = report.get("metrics") if isinstance(report.get("metrics"), dict) else {}
+    own = report.get("metrics")
+    if not isinstance(own, dict):
+        own = {}
     report["metrics"] = {**metrics(), **own}
     write_json_atomic(path, report, durable=False)  # the cell's own report: no fsync on the way out
 
@@ -203,9 +205,14 @@ def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) ->
         import atexit
 
         pid = os.getpid()
+
         # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child
         # inherits the handler, hence the pid.
-        atexit.register(lambda: os.getpid() == pid and _write_metrics_safely(report_path))
+        def at_exit() -> None:
+            if os.getpid() == pid:
+                _write_metrics_safely(report_path)
+
+        atexit.register(at_exit)
 
 
 def _say_not_applied(module, error: Exception) -> None:

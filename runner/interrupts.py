@@ -27,7 +27,7 @@ def catching(signals, on_stop, wakeup_fd: int | None = None):
     try:
         yield
     finally:
-        if wakeup_fd is not None:
+        if previous_wakeup is not None:
             signal.set_wakeup_fd(previous_wakeup)
         for sig, old in previous.items():
             signal.signal(sig, old)

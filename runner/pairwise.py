@@ -95,9 +95,9 @@ class _Model:
                 self.excludes.append(indexed)
         self.exclude_cols = sorted({col for entry in self.excludes for col in entry})
         self.excludes_by_col: list[list[dict[int, int]]] = [[] for _ in range(self.n_axes)]
-        for entry in self.excludes:
-            for col in entry:
-                self.excludes_by_col[col].append(entry)
+        for indexed_entry in self.excludes:
+            for col in indexed_entry:
+                self.excludes_by_col[col].append(indexed_entry)
         self._completable_memo: dict[tuple, bool] = {}
 
     def _indexed_entry(self, entry: Any) -> dict[int, int] | None:

@@ -28,7 +28,7 @@ class Explained:
         # No matrix.yaml (a bare results.csv): nothing says every combination ran, so hedge.
         self.pairwise = matrix.get("strategy", "pairwise") != "full"
         self.keyed = {name for name, spec in axes.items() if isinstance(spec, dict)}
-        self.failing = any(counts_as_failing(r.get("outcome")) for r in rows)
+        self.failing = any(counts_as_failing(r.get("outcome", "")) for r in rows)
         self.patterns = explain.explain(rows, value_columns) if self.failing else []
         self.lines = (
             explain.render_lines(

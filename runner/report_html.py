@@ -84,7 +84,7 @@ def _failure_rate_variance(rows: list[dict], axis: str) -> float:
     groups = defaultdict(list)
     for row in rows:
         groups[row.get(axis, "")].append(row)
-    rates = [sum(1 for r in group if counts_as_failing(r.get("outcome"))) / len(group) for group in groups.values()]
+    rates = [sum(1 for r in group if counts_as_failing(r.get("outcome", ""))) / len(group) for group in groups.values()]
     mean = sum(rates) / len(rates)
     return sum((x - mean) ** 2 for x in rates) / len(rates)
 

@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
@@ -92,13 +93,13 @@ class Matrix:
         """
         from crashmatrix.redaction import redact_mapping
 
-        out = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name}
         if self.description:
             out["description"] = self.description
         if self.probe:
             out["probe"] = self.probe
         else:
-            out["command"] = list(self.command)
+            out["command"] = list(self.command or ())
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
             if self.app_keys:
@@ -222,7 +223,7 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         with initialize(version_base=None, config_path=None):
             cfg = compose(config_name="crashmatrix_matrix", overrides=list(overrides))
         # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
-        return OmegaConf.to_container(cfg, resolve=False)
+        return cast(dict, OmegaConf.to_container(cfg, resolve=False))  # composed from a dict node
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip()]
         msg = " ".join(lines[:2]) or type(e).__name__
@@ -235,7 +236,9 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
 def _check_keyed_axis_overrides(data: dict, overrides: list[str], path: str) -> None:
     """An axis written as {values, keys} takes new values through .values; Hydra's own error says only
     that it could not merge."""
-    axes = data.get("axes") if isinstance(data.get("axes"), dict) else {}
+    axes = data.get("axes")
+    if not isinstance(axes, dict):
+        axes = {}
     for ov in overrides:
         key, _, value = ov.lstrip("+").partition("=")
         name = key.removeprefix("axes.")

@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 TOKEN_VAR = "CRASHMATRIX_TOKEN"
@@ -173,7 +174,7 @@ def signal_all(pids, sig) -> None:
             pass
 
 
-def reap_orphans(exclude: set[int] = frozenset()) -> None:
+def reap_orphans(exclude: Collection[int] = frozenset()) -> None:
     """Reap zombies re-parented to us (we are a subreaper), leaving Popen's own children alone."""
     # Ask the kernel first: usually nothing has ended, or only orphans have, and /proc need not be read.
     while True:

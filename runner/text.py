@@ -21,7 +21,8 @@ def kind_label(outcome: str, signal: str, signature: str, width: int = 60) -> st
 
 def kind_text(kind: tuple, width: int = 60) -> str:
     """The words of a kind (outcome, signal, signature) as one label."""
-    return kind_label(*kind, width=width)
+    outcome, signal, signature = kind
+    return kind_label(outcome, signal, signature, width=width)
 
 
 def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:

@@ -101,7 +101,7 @@ def _keep_start_method(method: str, injection) -> None:
                 f"start_method={method} is the cell's knob; the program's set_start_method({wanted!r}) is ignored"
             )
 
-    multiprocessing.context._default_context.set_start_method = set_start_method
+    multiprocessing.context._default_context.set_start_method = set_start_method  # type: ignore[method-assign]
     multiprocessing.set_start_method = set_start_method
 
 
