@@ -1,10 +1,12 @@
 # `make matrix` and `make test` each set up .venv on first use.
 #
-# torch: a user debugging their own CUDA stack must keep the torch they have.
-# When $(PYTHON) already imports torch, the venv sees it (--system-site-packages)
-# and nothing replaces it; only where there is no torch at all is one installed:
-# $(TORCH_SPEC), here the CPU build served locally (an unpinned torch would pull
-# several GB of CUDA packages).
+# torch: a user debugging their own CUDA stack must keep the torch they have,
+# wherever it lives (PYTHON: a base interpreter, a venv, a conda env).
+# scripts/make_venv.py makes .venv from PYTHON with a .pth to PYTHON's own site
+# folders, so .venv sees that torch and pip installs no second one; only where
+# there is no torch at all is $(TORCH_SPEC) installed, into .venv (here the CPU
+# build served locally; an unpinned torch would pull several GB of CUDA packages).
+# Another PYTHON remakes .venv.
 
 PYTHON ?= python3
 TORCH_SPEC ?= torch==2.13.0
@@ -22,17 +24,11 @@ help:
 	@echo "make selftest every way to die, classified"
 	@echo "make bench    the benchmarks in bench/"
 
-venv: $(VENV)/.installed
+venv:
+	@$(PYTHON) scripts/make_venv.py $(VENV) '$(TORCH_SPEC)'
+	@$(MAKE) --no-print-directory $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
-	@if $(PYTHON) -c "import torch" 2>/dev/null; then \
-	  echo "make: using the torch $(PYTHON) already has: $$($(PYTHON) -c 'import torch; print(torch.__version__)')"; \
-	  [ -x $(PY) ] || $(PYTHON) -m venv --system-site-packages $(VENV); \
-	else \
-	  [ -x $(PY) ] || $(PYTHON) -m venv $(VENV); \
-	  $(PY) -c "import torch" 2>/dev/null || { echo "make: no torch found; installing $(TORCH_SPEC)"; \
-	    $(PY) -m pip install -q $(TORCH_SPEC); }; \
-	fi
+$(VENV)/.installed: pyproject.toml $(VENV)/.python
 	$(PY) -m pip install -q -e '.[dev,forensics]'
 	@$(PY) -c "import torch, hydra, submitit, pandas, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
 	@touch $@

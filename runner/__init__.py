@@ -3,7 +3,8 @@
 The matrix (what to run; pure, no processes):
     spec (matrix files, overrides, validation), cell (a configuration, its id and spelling),
     expand (product / include / exclude), pairwise (covering arrays), executor_settings,
-    interpreters (the `python` axis), redaction (secrets never written).
+    interpreters (the `python` axis), redaction (secrets never written), knob_names (`knobs`, a
+    knob's typo under inject), override_keys (an override naming a key the matrix lacks).
 Running (processes, files):
     runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
     interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
@@ -15,7 +16,8 @@ What happened (pure, from exit status and output):
     outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
     died, read from outside).
 Reading results:
-    report (progress, summary), text, axis_values, pivot (`report --by`), report_html, junit,
+    report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
+    report_explain (its explain section and caveats), junit,
     compare, explain, show.
 Bisecting:
     bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),

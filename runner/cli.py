@@ -28,6 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     env.add_argument("--json", action="store_true")
 
     verbs.add_parser("probes", help="the built-in probes and their parameters")
+    verbs.add_parser("knobs", help="the knobs crashmatrix applies from outside (inject: true), and their values")
 
     init = verbs.add_parser("init", help="write a starter matrix from a Hydra app's own config")
     init.add_argument("app", help="the app's Python file, with @hydra.main(config_path=..., config_name=...)")
@@ -108,10 +109,13 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
 
 
-def _load(path: str, overrides):
+def _load(path: str, overrides, runs_cells: bool = True):
+    """The matrix at `path`, overrides applied; for a verb that runs cells, its program found (exit 2 if not)."""
+    from crashmatrix.program import resolve_program
     from crashmatrix.spec import load_matrix
 
-    return load_matrix(path, overrides)
+    matrix = load_matrix(path, overrides)
+    return resolve_program(matrix, path) if runs_cells else matrix
 
 
 def cmd_run(args) -> int:
@@ -184,7 +188,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
 def cmd_show(args) -> int:
     from crashmatrix.show import show_text
 
-    sys.stdout.write(show_text(_load(args.matrix, args.overrides), args.format))
+    sys.stdout.write(show_text(_load(args.matrix, args.overrides, runs_cells=False), args.format))
     return 0
 
 
@@ -301,12 +305,22 @@ def cmd_env(args) -> int:
 
 def cmd_probes(args) -> int:
     from crashmatrix import probes
+    from crashmatrix.knobs import INJECT_KNOBS
 
+    print("(knob): crashmatrix applies it, also to your own program under inject: true (crashmatrix knobs);")
+    print("the other parameters, precision among them, only a probe understands.\n")
     for name in probes.names():
         probe = probes.load(name)
         print(f"{name}: {getattr(probe, 'DESCRIPTION', '')}")
         for key, default in probe.PARAMS.items():
-            print(f"    {key} = {default!r}")
+            print(f"    {key} = {default!r}" + ("  (knob)" if key in INJECT_KNOBS else ""))
+    return 0
+
+
+def cmd_knobs(args) -> int:
+    from crashmatrix.knob_names import knobs_text
+
+    sys.stdout.write(knobs_text())
     return 0
 
 
@@ -338,6 +352,7 @@ COMMANDS = {
     "explain": cmd_explain,
     "env": cmd_env,
     "probes": cmd_probes,
+    "knobs": cmd_knobs,
     "init": cmd_init,
 }
 

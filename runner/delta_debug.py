@@ -298,16 +298,6 @@ class _DeltaDebugger:
             if self.cache.of(self.current)[-1] == self.target:
                 self.confirmed = True
 
-    def learn_target_so_far(self) -> None:
-        """Stopped while estimating: the bad configuration's failures so far still name the target."""
-        if self.target is not None:
-            return
-        bad = self.cache.of(frozenset(self.changes))
-        self.target = _most_frequent_failure(bad)
-        if self.target is not None:
-            self.bad_rate = _rate_of(bad, self.target)
-            self.no_change_tried = True
-
     def search(self) -> BisectResult:
         self.estimate()
         if self.target is None:
@@ -333,6 +323,17 @@ class _DeltaDebugger:
             self.confirmed = False
             self.confirm()
         return _result(self)
+
+
+def _learn_target_so_far(debugger: _DeltaDebugger) -> None:
+    """Stopped while estimating: the bad configuration's failures so far still name the target."""
+    if debugger.target is not None:
+        return
+    bad = debugger.cache.of(frozenset(debugger.changes))
+    debugger.target = _most_frequent_failure(bad)
+    if debugger.target is not None:
+        debugger.bad_rate = _rate_of(bad, debugger.target)
+        debugger.no_change_tried = True
 
 
 def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
@@ -508,11 +509,11 @@ def bisect(
         return debugger.search()
     except BudgetExhausted:
         debugger.cache.drain()
-        debugger.learn_target_so_far()
+        _learn_target_so_far(debugger)
         return _result(debugger, stop_reason="max_runs")
     except KeyboardInterrupt:
         debugger.cache.abandon()
-        debugger.learn_target_so_far()
+        _learn_target_so_far(debugger)
         raise BisectInterrupted(_result(debugger, stop_reason="interrupted")) from None
     finally:
         debugger.cache.close()

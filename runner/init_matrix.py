@@ -310,7 +310,10 @@ def _comment(text: str) -> list[str]:
 def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axis]) -> str:
     """The matrix file, with a comment on every axis saying where it came from."""
     cells = product(knobs + own)
-    config = os.path.relpath(os.path.join(main.config_dir, main.config_name + ".yaml"))
+    name = main.config_name if main.config_name.endswith((".yaml", ".yml")) else main.config_name + ".yaml"
+    config = os.path.relpath(os.path.join(main.config_dir, name))
+    # Relative to the matrix file: crashmatrix finds a script beside its matrix from any directory.
+    script = os.path.relpath(os.path.abspath(app), os.path.dirname(os.path.abspath(out)))
     lines = [
         f"# Written by `crashmatrix init {app}` from {config} (composed with Hydra).",
         "# inject: the knob axes are applied from outside (never passed to the app); the app's own keys",
@@ -318,7 +321,7 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
         f"#   crashmatrix show {out}",
         f"#   crashmatrix run {out} --jobs 2",
         f"name: {_name_for(app)}",
-        f"command: [python, {_flow([app])[1:-1]}]",
+        f"command: [python, {_flow([script])[1:-1]}]",
         "inject: true",
         "axes:",
         "  # knobs",

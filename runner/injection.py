@@ -78,7 +78,7 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
                 return original_init(self, *args, **kwargs)
             force_loader_arguments(bound.arguments, forced, start_method)
             args, kwargs = bound.args[1:], bound.kwargs
-        original_init(self, *args, **kwargs)
+        _blaming_the_caller(original_init, self, *args, **kwargs)
         self._crashmatrix_stats = LoaderClock()
         STATS.append(self._crashmatrix_stats)
 
@@ -89,14 +89,13 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
         stats = getattr(self, "_crashmatrix_stats", None)
         if stats is not None:
             stats.start()  # before torch starts the workers: their start-up is part of the pass
-        return original_iter(self)
+        iterator = _blaming_the_caller(original_iter, self)
+        # Set here, not in the iterator's __init__: a wrapper there would be the frame that torch's
+        # warnings (stacklevel=2) name, the pin_memory one among them.
+        iterator._crashmatrix_stats = stats
+        return iterator
 
-    original_iter_init, original_next = iter_cls.__init__, iter_cls.__next__
-
-    @functools.wraps(original_iter_init)
-    def iter_init(self, loader, *args, **kwargs):
-        original_iter_init(self, loader, *args, **kwargs)
-        self._crashmatrix_stats = getattr(loader, "_crashmatrix_stats", None)
+    original_next = iter_cls.__next__
 
     @functools.wraps(original_next)
     def __next__(self):
@@ -107,7 +106,30 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
         return batch
 
     loader_cls.__init__, loader_cls.__iter__ = __init__, __iter__
-    iter_cls.__init__, iter_cls.__next__ = iter_init, __next__
+    iter_cls.__next__ = __next__
+
+
+def _blaming_the_caller(function, *args, **kwargs):
+    """function(*args, **kwargs), its warnings re-issued; one that names this file (torch's stacklevel
+    counts our wrapper as its caller) names the program's frame that called the wrapper instead."""
+    import warnings
+
+    caller = sys._getframe(2)
+    pending: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # each one is seen here; the re-issue applies the real filters
+            try:
+                return function(*args, **kwargs)
+            finally:
+                pending = list(caught)
+    finally:
+        for w in pending:
+            filename, lineno = w.filename, w.lineno
+            if os.path.abspath(filename) == os.path.abspath(__file__):
+                filename, lineno = caller.f_code.co_filename, caller.f_lineno
+            registry = caller.f_globals.setdefault("__warningregistry__", {})
+            warnings.warn_explicit(w.message, w.category, filename, lineno, registry=registry)
 
 
 # --------------------------------------------------------------------------- metrics

@@ -1,6 +1,7 @@
 """report.html: one self-contained page of a run (inline CSS, no scripts, no network assets).
 
-The machine's fingerprint, the outcome counts, a grid coloured by outcome (over the
+The machine's fingerprint, the outcome counts, what the failing cells have in common (explain, with
+the pairwise caveat; runner/report_explain.py), a grid coloured by outcome (over the
 two axes whose failure rate varies most; one axis: a single column), time and speed
 by axis value as bars (runner/report_chart.py), every cell
 with its coloured outcome, and the failing cells with their error line and a
@@ -21,6 +22,7 @@ from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
 from crashmatrix.report_chart import speed_chart
+from crashmatrix.report_explain import Explained, explain_section, grid_caption
 from crashmatrix.store import read_fingerprint, read_rows
 
 COLOURS = {
@@ -49,6 +51,7 @@ code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em}
 .legend span{display:inline-block;padding:.1em .5em;margin:0 .3em .3em 0;color:#fff;border-radius:3px;font-size:.85em}
 .err{max-width:60em;word-break:break-word}
 .muted{color:#777}
+.caveat{background:#fff6d6;border-left:4px solid #e0a800;padding:.4em .7em;max-width:60em}
 .chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
 """
 
@@ -95,11 +98,23 @@ def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
     return [a for a in value_columns if a in ranked[:2]]
 
 
-def _grid_html(rows, value_columns, run_dir) -> str:
+def _solid_squares(axes: list[str], groups: dict) -> list[str]:
+    """The grid's squares where every run failed: `a=x, b=y: n cells`."""
+    out = []
+    for position, group in groups.items():
+        if group and all(counts_as_failing(r.get("outcome")) for r in group):
+            where = ", ".join(f"{a}={value_label(v)}" for a, v in zip(axes, position))
+            n = len({r["cell_id"] for r in group})
+            out.append(f"{where}: {n} cell{'s' if n != 1 else ''}")
+    return out
+
+
+def _grid_html(rows, value_columns, run_dir, seen: Explained) -> str:
     axes = grid_axes(rows, value_columns)
     if not axes:
         return ""
     orders, groups = grid(rows, axes, run_dir)
+    caption = grid_caption(seen, axes, _solid_squares(axes, groups))
 
     def square_td(position):
         group = groups.get(position, [])
@@ -118,7 +133,7 @@ def _grid_html(rows, value_columns, run_dir) -> str:
     )
     if len(axes) == 1:
         body = [f"<tr><th>{escape(value_label(v))}</th>{square_td((v,))}</tr>" for v in orders[axes[0]]]
-        return note + _html_table([axes[0], "outcome"], body)
+        return note + _html_table([axes[0], "outcome"], body) + caption
     row_axis, column_axis = axes
     body = [
         "<tr><th>"
@@ -128,7 +143,8 @@ def _grid_html(rows, value_columns, run_dir) -> str:
         + "</tr>"
         for row_value in orders[row_axis]
     ]
-    return note + _html_table([f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]], body)
+    headers = [f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]]
+    return note + _html_table(headers, body) + caption
 
 
 def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
@@ -146,7 +162,7 @@ def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
     ]
 
 
-def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str) -> list[str]:
+def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str, seen: Explained) -> list[str]:
     """The grid and the failure rate of each axis value."""
     if not (value_columns and rows):
         return []
@@ -156,7 +172,7 @@ def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str) -> 
     ]
     return [
         "<h2>Grid</h2>",
-        _grid_html(rows, value_columns, run_dir),
+        _grid_html(rows, value_columns, run_dir, seen),
         "<h2>Failure rate and speed by axis value</h2>",
         _html_table(AXIS_RATE_HEADERS, rates),
         *speed_chart(rows, value_columns, run_dir),
@@ -233,7 +249,9 @@ def render(run_dir: str) -> str:
     ]
     parts = _head(os.path.basename(os.path.abspath(run_dir)), len(rows), len(cells), facts)
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
-    parts += _axis_sections(rows, value_columns, run_dir)
+    seen = Explained(rows, value_columns, run_dir)
+    parts += explain_section(seen)
+    parts += _axis_sections(rows, value_columns, run_dir, seen)
     parts += _failing_section(cells, ordered)
     parts += _all_cells_section(cells, ordered, value_columns)
     parts += _fingerprint_section(facts)

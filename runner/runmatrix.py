@@ -256,20 +256,18 @@ def _summarise(
     )
     text += common_causes(rows, value_cols, matrix, run=os.path.relpath(store.path))
     store.write_text("summary.md", text + "\n")
+    closing = f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
         from crashmatrix.report_html import write_html
 
         write_html(store.path)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")
+        closing += f"  report: {os.path.relpath(os.path.join(store.path, 'report.html'))}"
     except Exception as e:  # noqa: BLE001
         print(f"crashmatrix: warning: report.html not written ({type(e).__name__}: {e})", file=sys.stderr, flush=True)
     print("", file=stream)
     print(text, file=stream, flush=True)
-    print(
-        f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}",
-        file=stream,
-        flush=True,
-    )
+    print(closing, file=stream, flush=True)
 
 
 class _Collected:

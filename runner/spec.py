@@ -19,6 +19,8 @@ from crashmatrix.errors import BadInput
 from crashmatrix.executor_settings import check_settings
 from crashmatrix.interpreters import PYTHON_AXIS
 from crashmatrix.interpreters import check as check_interpreters
+from crashmatrix.knob_names import app_keys, check_typos
+from crashmatrix.override_keys import check_override_keys
 from crashmatrix.redaction import is_secret
 
 TOP_KEYS = {
@@ -28,6 +30,7 @@ TOP_KEYS = {
     "command": "a program and its arguments, as a list",
     "pass_params": "overrides | none",
     "inject": "true | false",
+    "app_keys": "a list of the program's own key names that are near a knob's (inject)",
     "params": "a mapping of fixed parameters",
     "axes": "a mapping of axis -> list of values (or {values: [...], keys: [k1, k2]})",
     "exclude": "a list of partial cells",
@@ -77,6 +80,8 @@ class Matrix:
     params_first: bool = True
     # An axis written {values: [...], keys: [k1, k2]} sets each of its keys to the value.
     axis_keys: dict = field(default_factory=dict)
+    # Names the user says are the program's own keys, though a letter or two from a knob's (inject).
+    app_keys: tuple = ()
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -96,6 +101,8 @@ class Matrix:
             out["command"] = list(self.command)
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
+            if self.app_keys:
+                out["app_keys"] = list(self.app_keys)
         axes = {
             k: ({"values": list(v), "keys": list(self.axis_keys[k])} if k in self.axis_keys else list(v))
             for k, v in self.axes.items()
@@ -206,6 +213,9 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
                 f"{path}: override '{ov}': expected key=value, +key=value or ~key (Hydra's override grammar)"
             )
     _check_keyed_axis_overrides(data, overrides, path)
+    check_override_keys(
+        data, overrides, path, knobs=bool(data.get("inject")) or data.get("probe") is not None, top_keys=TOP_KEYS
+    )
     GlobalHydra.instance().clear()
     ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
@@ -363,6 +373,9 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         named = [(f"include[{i}].{key}", key) for i, entry in enumerate(include) for key in entry]
         _check_probe_takes(probe, probe_keys, named, path, list_known=False)
     check_interpreters(axes, include, params, path)
+    own_keys = app_keys(data, path)
+    if inject and command is not None:
+        check_typos(_passed_names(params, axes, axis_keys, include), own_keys, path)
     env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
     strategy = _strategy(data, path)
@@ -390,6 +403,17 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         executor=executor,
         description=str(description),
         axis_keys=axis_keys,
+        app_keys=own_keys,
+    )
+
+
+def _passed_names(params: dict, axes: dict, axis_keys: dict, include: list) -> list[tuple[str, str]]:
+    """(where in the file, key) for every key a command's cell passes: params, axes, keys, include."""
+    return (
+        [(f"params.{k}", k) for k in params]
+        + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
+        + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
+        + [(f"include[{i}].{key}", key) for i, entry in enumerate(include) for key in entry]
     )
 
 

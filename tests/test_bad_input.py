@@ -28,7 +28,7 @@ CASES = [
     ("zero repeats", GOOD + "repeats: 0\n", [], "repeats: expected an integer from 1 to 10000"),
     ("escaping name", GOOD.replace("name: ok", "name: ../../etc"), [], "name: '../../etc' must be letters"),
     ("bad override grammar", GOOD, ["repeats=[1"], "bad override"),
-    ("override unknown key", GOOD, ["colour=red"], "Could not override 'colour'"),
+    ("override unknown key", GOOD, ["colour=red"], "override 'colour=red': colour: unknown key"),
     ("override not key=value", GOOD, ["repeats"], "override 'repeats': expected key=value"),
     ("delete missing", GOOD, ["~axes.nosuch"], "axes.nosuch"),
     ("override makes axis empty", GOOD, ["axes.mode=[]"], "axes.mode: empty axis"),
@@ -131,3 +131,36 @@ def test_a_damaged_results_csv_is_refused_untouched(tmp_path):
     for verb in (["report"], ["explain"]):
         proc = crashmatrix(*verb, tmp_path / "run", cwd=tmp_path)
         assert proc.returncode == 2 and "not UTF-8" in proc.stderr
+
+
+@pytest.mark.parametrize("verb", ["run", "bisect"])
+def test_a_missing_script_is_bad_input_before_any_cell(tmp_path, write, verb):
+    path = write("m.yaml", "name: gone\ncommand: [python, -u, nothere.py]\naxes:\n  a: [1, 2]\n")
+    extra = ["--bad", "a=2"] if verb == "bisect" else []
+    proc = crashmatrix(verb, path, *extra, "--out", tmp_path / "out", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"m.yaml: command: no file 'nothere.py' in {tmp_path}" in proc.stderr
+    assert not (tmp_path / "out").exists()  # no cell ran, nothing was written
+
+
+def test_a_program_not_on_path_is_bad_input(tmp_path, write):
+    path = write("m.yaml", "name: gone\ncommand: [no-such-program-here, x]\naxes:\n  a: [1]\n")
+    proc = crashmatrix("run", path, "--out", tmp_path / "out", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith("m.yaml: command: program 'no-such-program-here' is not on PATH")
+
+
+def test_a_matrix_beside_its_script_runs_from_anywhere(tmp_path, write):
+    # As `crashmatrix init` writes it: the script named relative to the matrix file, not to the user's cwd.
+    (tmp_path / "app").mkdir()
+    write("app/train.py", "import sys\nprint(sys.argv[1:])\n")
+    write("app/m.yaml", "name: beside\ncommand: [python, train.py]\naxes:\n  a: [1]\n")
+    (tmp_path / "elsewhere").mkdir()
+    proc = crashmatrix("run", "../app/m.yaml", "--out", "run", cwd=tmp_path / "elsewhere")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 pass" in proc.stdout or "| pass" in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1] == (
+        "results: run/results.csv  summary: run/summary.md  report: run/report.html"
+    )
+    # the run directory's copy names the script absolutely: rerun and --resume find it from anywhere
+    assert f"- {tmp_path / 'app' / 'train.py'}" in (tmp_path / "elsewhere/run/matrix.yaml").read_text()

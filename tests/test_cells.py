@@ -160,11 +160,13 @@ axes:
 
 
 def test_a_program_that_cannot_be_launched_is_an_error_row(tmp_path, write):
-    path = write("m.yaml", "name: e\ncommand: [/no/such/program]\naxes:\n  x: [1]\n")
+    # It exists (a missing one is bad input before any cell) but is not executable: exec fails per cell.
+    program = write("program", "#!/bin/sh\n")
+    path = write("m.yaml", f"name: e\ncommand: [{program}]\naxes:\n  x: [1]\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 0
     (row,) = rows_of(tmp_path / "run")
-    assert row["outcome"] == "error" and "/no/such/program" in row["error"]
+    assert row["outcome"] == "error" and program in row["error"]
 
 
 def test_strict_exits_1_when_a_cell_fails(tmp_path, write):

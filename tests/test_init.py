@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -25,7 +26,10 @@ def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stdout
     m = load_matrix(str(out))
-    assert m.command == ("python", APP) and m.inject and m.strategy == "pairwise"
+    # the script relative to the matrix file, which may sit anywhere: it runs from any directory
+    assert m.command == ("python", os.path.relpath(os.path.join(ROOT, APP), tmp_path)) and m.inject
+    assert m.strategy == "pairwise"
+    assert f"from {os.path.join('examples', 'ocr_app', 'conf', 'config.yaml')} (composed" in out.read_text()
     # Knobs first, from outside; the app's loaders had 0 workers and no pinning, so those lead.
     assert m.axes["start_method"] == ["fork", "spawn", "forkserver"]
     assert m.axes["num_workers"] == [0, 2]

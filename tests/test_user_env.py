@@ -1,0 +1,84 @@
+"""`make venv PYTHON=...` uses the torch of the environment being debugged, wherever it lives, and never
+installs a second one: two real venvs, each with its own torch, each seen by crashmatrix's .venv and by
+the cells it runs.
+
+The two torches are stand-ins (a package named torch with its own version and metadata): installing two
+real builds would take minutes and gigabytes. What is tested is which one Python and pip find, and that
+is the same for a real torch."""
+
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def _venv_with_torch(where, version: str) -> str:
+    # --system-site-packages: hydra, pandas and the rest come from the base interpreter, as on a box
+    # whose venv inherits them; its own torch shadows the base one, as a venv's own packages do.
+    subprocess.run([sys._base_executable, "-m", "venv", "--system-site-packages", str(where)], check=True)
+    python = str(where / "bin" / "python")
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    os.makedirs(os.path.join(site, "torch"))
+    with open(os.path.join(site, "torch", "__init__.py"), "w") as f:
+        f.write(f"__version__ = {version!r}\n")
+    dist = os.path.join(site, f"torch-{version.split('+')[0]}.dist-info")
+    os.makedirs(dist)
+    with open(os.path.join(dist, "METADATA"), "w") as f:
+        f.write(f"Metadata-Version: 2.1\nName: torch\nVersion: {version.split('+')[0]}\n")
+    with open(os.path.join(dist, "RECORD"), "w") as f:
+        f.write("torch/__init__.py,,\n")
+    return python
+
+
+def _make_venv(python: str, venv) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS", "VIRTUAL_ENV"))}
+    return subprocess.run(
+        ["make", "--no-print-directory", "venv", f"PYTHON={python}", f"VENV={venv}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def _torch_seen(venv, tmp_path) -> tuple[str, str]:
+    """(the version crashmatrix's venv imports, the version a cell it runs imports)."""
+    python = str(venv / "bin" / "python")
+    direct = subprocess.run(
+        [python, "-c", "import torch; print(torch.__version__)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    matrix = tmp_path / "m.yaml"
+    matrix.write_text(
+        "name: which\ncommand: [python, -c, 'import torch, sys; print(torch.__version__)']\n"
+        "pass_params: none\naxes:\n  a: [1]\n"
+    )
+    out = tmp_path / f"run-{direct}"
+    subprocess.run(
+        [python, "-m", "crashmatrix", "run", str(matrix), "--out", str(out)], check=True, capture_output=True
+    )
+    (stdout,) = out.glob("cells/*/stdout.log")
+    return direct, stdout.read_text().strip()
+
+
+def test_the_venv_sees_the_debugged_environments_torch_and_installs_none(tmp_path):
+    venv = tmp_path / "crashmatrix-venv"
+    for name, version in (("envA", "2.12.0+fakeA"), ("envB", "2.11.0+fakeB")):
+        python = _venv_with_torch(tmp_path / name, version)
+        made = _make_venv(python, venv)
+        assert made.returncode == 0, made.stdout + made.stderr
+        assert f"make: using the torch {python} has: {version}" in made.stdout
+        assert _torch_seen(venv, tmp_path) == (version, version)
+        purelib = subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert not any(entry.startswith("torch") for entry in os.listdir(purelib)), os.listdir(purelib)
