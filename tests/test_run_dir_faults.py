@@ -1,0 +1,87 @@
+"""The run directory's own faults mid-run: a disk that fills up, a directory that stops taking writes.
+
+Real ones: a 400 KB tmpfs mounted as the run directory in a private mount namespace (root and
+`unshare -m`), cells that write 100 KB of logs each, so the disk really fills on the fourth.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+from conftest import ROOT, can_unshare_mounts, processes_with, rows_of
+
+# Each cell writes 100 KB to its stdout.log and lives a moment (a real sleep in the child), so with
+# --jobs 2 another cell is still running when the disk fills.
+MATRIX = """\
+name: fill
+command: [python, -c, "import sys, time; sys.stdout.write('x' * 100000); sys.stdout.flush(); time.sleep(0.3)"]
+axes:
+  i: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+timeout: 60
+"""
+
+# Runs inside `unshare -m`: the tmpfs exists only there, so the whole story happens in one process.
+DRIVER = """\
+import json, os, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+from conftest import processes_with
+
+here, disk = sys.argv[1], sys.argv[2]
+run = os.path.join(disk, "run")
+env = {**os.environ, "PYTHONPATH": sys.argv[4]}
+cm = [sys.executable, "-m", "crashmatrix", "run"]
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", disk], check=True)
+first = subprocess.run(cm + ["fill.yaml", "--out", run, "--jobs", "2"], cwd=here, env=env, capture_output=True, text=True)
+left = processes_with(f"CRASHMATRIX_RUN_DIR={run}")
+with open(os.path.join(run, "results.csv")) as f:
+    rows_before = f.read()
+subprocess.run(["mount", "-o", "remount,size=8m", disk], check=True)  # space freed
+second = subprocess.run(cm + ["--resume", run], cwd=here, env=env, capture_output=True, text=True)
+with open(os.path.join(run, "results.csv")) as f:
+    rows_after = f.read()
+with open(os.path.join(here, "story.json"), "w") as f:
+    json.dump({"first": [first.returncode, first.stdout, first.stderr], "left": left,
+               "before": rows_before, "second": [second.returncode, second.stdout, second.stderr],
+               "after": rows_after}, f)
+"""
+
+
+@pytest.mark.skipif(not can_unshare_mounts(), reason="a tmpfs as the run directory needs root and unshare -m")
+def test_a_disk_that_fills_mid_run_stops_with_one_line_and_resume_completes(tmp_path):
+    (tmp_path / "fill.yaml").write_text(MATRIX)
+    (tmp_path / "driver.py").write_text(DRIVER)
+    (tmp_path / "disk").mkdir()
+    tests = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run(
+        ["unshare", "-m", "--propagation", "private", sys.executable, "driver.py", tmp_path, tmp_path / "disk"]
+        + [tests, ROOT],
+        cwd=tmp_path,
+        check=True,
+        timeout=240,
+    )
+    story = json.loads((tmp_path / "story.json").read_text())
+    rc, _out, err = story["first"]
+    assert rc == 2, err
+    assert "Traceback" not in err
+    (line,) = err.splitlines()
+    run = os.path.relpath(tmp_path / "disk" / "run", tmp_path)
+    assert line.startswith(f"crashmatrix: {run}: ") and "no space left on device" in line
+    assert line.endswith(f"crashmatrix run --resume {run}")
+    assert story["left"] == []
+
+    # Every row written before the disk filled is kept, whole, and none was a cell cut short by it.
+    before = story["before"].splitlines()
+    assert 2 <= len(before) - 1 < 12 and story["before"].endswith("\n")
+    assert story["after"].startswith(story["before"])
+    rc, out, err = story["second"]
+    assert rc == 0, err
+    assert f"{len(before) - 1} already done" in out
+    (tmp_path / "after").mkdir()
+    (tmp_path / "after" / "results.csv").write_text(story["after"])
+    rows = rows_of(tmp_path / "after")
+    assert Counter((r["cell_id"], r["repeat"]) for r in rows) == Counter({(r["cell_id"], "0"): 1 for r in rows})
+    assert len(rows) == 12 and {r["outcome"] for r in rows} == {"pass"}
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'disk'}") == []
