@@ -23,7 +23,8 @@ FULL_BELOW_BYTES = 64 * 1024
 class RunDirUnwritable(BadInput):
     """The run directory refused a write; the command line prints the message and exits 2."""
 
-    def __init__(self, path: str, error: OSError):
+    def __init__(self, path: str, error: OSError, next_step: str | None = None):
+        """next_step: what to run once the directory takes writes again (default: run's --resume)."""
         self.path = path
         self.error = error
         reason = error.strerror or os.strerror(error.errno or errno.EIO)
@@ -31,7 +32,7 @@ class RunDirUnwritable(BadInput):
         fix = "free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "make it writable again"
         super().__init__(
             f"{rel}: the run directory cannot be written ({reason.lower()}); the rows written so far are kept. "
-            f"{fix.capitalize()}, then: crashmatrix run --resume {rel}"
+            f"{fix.capitalize()}, then: {next_step or f'crashmatrix run --resume {rel}'}"
         )
 
 

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import ROOT, can_unshare_mounts, processes_with, rows_of
+from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
 
 # Each cell writes 100 KB to its stdout.log and lives a moment (a real sleep in the child), so with
 # --jobs 2 another cell is still running when the disk fills.
@@ -85,3 +85,57 @@ def test_a_disk_that_fills_mid_run_stops_with_one_line_and_resume_completes(tmp_
     assert Counter((r["cell_id"], r["repeat"]) for r in rows) == Counter({(r["cell_id"], "0"): 1 for r in rows})
     assert len(rows) == 12 and {r["outcome"] for r in rows} == {"pass"}
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'disk'}") == []
+
+
+# The cell of i=3 makes the run directory immutable (chattr +i: even root may not write there), as a
+# mount gone read-only would; only once (the marker file), so that --resume runs it like any other.
+LOCKING_CELL = """\
+import os, subprocess, sys, time
+time.sleep(0.3)
+if sys.argv[1] == "i=3" and os.path.exists("lock-once"):
+    os.remove("lock-once")
+    run = os.environ["CRASHMATRIX_RUN_DIR"]
+    paths = [run, os.path.join(run, "cells"), os.environ["CRASHMATRIX_CELL_DIR"], os.path.join(run, "results.csv")]
+    subprocess.run(["chattr", "+i", *paths], check=True)
+"""
+
+
+def _can_make_immutable(tmp_path) -> bool:
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    try:
+        return os.geteuid() == 0 and subprocess.run(["chattr", "+i", probe], capture_output=True).returncode == 0
+    except OSError:
+        return False
+    finally:
+        subprocess.run(["chattr", "-i", probe], capture_output=True)
+
+
+def test_a_run_directory_that_stops_taking_writes_stops_the_run_and_resume_completes(tmp_path):
+    if not _can_make_immutable(tmp_path):
+        pytest.skip("needs root and chattr on a filesystem with the immutable flag")
+    (tmp_path / "lock.py").write_text(LOCKING_CELL)
+    (tmp_path / "lock-once").write_text("")
+    (tmp_path / "m.yaml").write_text(
+        "name: lock\ncommand: [python, lock.py]\naxes:\n  i: [0, 1, 2, 3, 4, 5, 6, 7]\ntimeout: 60\n"
+    )
+    try:
+        first = crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=tmp_path)
+        left = processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}")
+        before = (tmp_path / "run" / "results.csv").read_text()
+    finally:
+        subprocess.run(["chattr", "-R", "-i", tmp_path / "run"], capture_output=True)  # writable again
+    assert first.returncode == 2, first.stderr
+    assert first.stderr.splitlines() == [
+        "crashmatrix: run: the run directory cannot be written (operation not permitted); the rows written so "
+        "far are kept. Make it writable again, then: crashmatrix run --resume run"
+    ]
+    assert left == []
+    assert 2 <= len(before.splitlines()) - 1 < 8
+
+    resumed = crashmatrix("run", "--resume", "run", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    after = (tmp_path / "run" / "results.csv").read_text()
+    assert after.startswith(before)
+    rows = rows_of(tmp_path / "run")
+    assert sorted(int(r["i"]) for r in rows) == list(range(8)) and {r["outcome"] for r in rows} == {"pass"}
