@@ -139,3 +139,51 @@ def test_a_run_directory_that_stops_taking_writes_stops_the_run_and_resume_compl
     assert after.startswith(before)
     rows = rows_of(tmp_path / "run")
     assert sorted(int(r["i"]) for r in rows) == list(range(8)) and {r["outcome"] for r in rows} == {"pass"}
+
+
+# A row that meets the disk's end mid-write: tmpfs really writes the few bytes left in the file's last
+# page, then refuses the rest. 16 KiB = 4 pages: results.csv holds one (6 bytes free), a filler the rest.
+HALF_ROW = """\
+import json, os, subprocess, sys
+from crashmatrix.store import RunDir, RunResult, csv_columns
+from crashmatrix.unwritable import RunDirUnwritable
+
+disk = sys.argv[1]
+subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", disk], check=True)
+store = RunDir(disk)
+store.columns = csv_columns([])
+with open(store.csv_path, "w") as f:
+    header = "cell_id,repeat,outcome"
+    f.write(header + "," * (4096 - 6 - len(header) - 1) + "\\n")
+try:
+    with open(os.path.join(disk, "filler"), "wb") as f:
+        f.write(b"f" * 3 * 4096)
+except OSError:
+    pass
+size = os.path.getsize(store.csv_path)
+try:
+    store.append(RunResult(cell_id="c0ffee", repeat=0, values={}, outcome="pass"))
+    said = "appended"
+except RunDirUnwritable as e:
+    said = str(e)
+with open(store.csv_path, "rb") as f:
+    data = f.read()
+print(json.dumps({"said": said, "before": size, "after": len(data), "last": data[-1:].decode()}))
+"""
+
+
+@pytest.mark.skipif(not can_unshare_mounts(), reason="a tmpfs needs root and unshare -m")
+def test_a_row_cut_by_a_full_disk_is_taken_back_whole(tmp_path):
+    (tmp_path / "disk").mkdir()
+    proc = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", sys.executable, "-c", HALF_ROW, tmp_path / "disk"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    seen = json.loads(proc.stdout)
+    assert "no space left on device" in seen["said"] and "--resume" in seen["said"]
+    assert seen["after"] == seen["before"] == 4090 and seen["last"] == "\n"  # no half row left behind
