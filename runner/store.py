@@ -231,6 +231,7 @@ class RunDir:
         path = os.path.join(self.path, "cells", run.dirname)
         if os.path.exists(path):
             shutil.rmtree(path, ignore_errors=True)
+        check_not_full(self.path)  # a cell started on a full disk would lose its logs: never start one
         with writing(self.path):
             os.makedirs(path)
         return path

@@ -38,13 +38,17 @@ first = subprocess.run(cm + ["fill.yaml", "--out", run, "--jobs", "2"], cwd=here
 left = processes_with(f"CRASHMATRIX_RUN_DIR={run}")
 with open(os.path.join(run, "results.csv")) as f:
     rows_before = f.read()
+still_full = subprocess.run(cm + ["--resume", run], cwd=here, env=env, capture_output=True, text=True)
+with open(os.path.join(run, "results.csv")) as f:
+    rows_still = f.read()
 subprocess.run(["mount", "-o", "remount,size=8m", disk], check=True)  # space freed
 second = subprocess.run(cm + ["--resume", run], cwd=here, env=env, capture_output=True, text=True)
 with open(os.path.join(run, "results.csv")) as f:
     rows_after = f.read()
 with open(os.path.join(here, "story.json"), "w") as f:
     json.dump({"first": [first.returncode, first.stdout, first.stderr], "left": left,
-               "before": rows_before, "second": [second.returncode, second.stdout, second.stderr],
+               "before": rows_before, "still_full": [still_full.returncode, still_full.stderr, rows_still],
+               "second": [second.returncode, second.stdout, second.stderr],
                "after": rows_after}, f)
 """
 
@@ -76,6 +80,9 @@ def test_a_disk_that_fills_mid_run_stops_with_one_line_and_resume_completes(tmp_
     before = story["before"].splitlines()
     assert 2 <= len(before) - 1 < 12 and story["before"].endswith("\n")
     assert story["after"].startswith(story["before"])
+    # A resume before any space is freed says the same, and adds nothing (no cell runs on a full disk).
+    rc, err, rows_still = story["still_full"]
+    assert rc == 2 and err.splitlines() == [line] and rows_still == story["before"]
     rc, out, err = story["second"]
     assert rc == 0, err
     assert f"{len(before) - 1} already done" in out
