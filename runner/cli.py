@@ -285,10 +285,11 @@ def _keyed_axes(run: str) -> set[str]:
 
 def _run_strategy(run: str) -> str:
     """The strategy a finished run used, from its matrix.yaml (pairwise unless it says full)."""
+    from crashmatrix.spec import DEFAULTS
     from crashmatrix.store import read_matrix_yaml
 
     data = read_matrix_yaml(run)
-    return data.get("strategy", "full") if data else "pairwise"
+    return data.get("strategy", DEFAULTS["strategy"]) if data else "pairwise"
 
 
 def cmd_env(args) -> int:

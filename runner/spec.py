@@ -46,6 +46,21 @@ TOP_KEYS = {
     "executor": "a mapping of executor settings (Slurm)",
 }
 
+# The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
+# overrides (`strategy=pairwise` with no strategy: in the file) and validate all read this table.
+DEFAULTS: dict[str, Any] = {
+    "pass_params": "overrides",
+    "inject": False,
+    "strategy": "full",
+    "order": 2,
+    "seed": 0,
+    "repeats": 1,
+    "timeout": 600,
+    "kill_grace": 3,
+}
+# The sections a file may leave out, as the empty value each stands for.
+EMPTY_SECTIONS: dict[str, Any] = {"params": {}, "axes": {}, "env": {}, "exclude": [], "include": [], "executor": {}}
+
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -62,19 +77,19 @@ class Matrix:
     name: str
     probe: str | None = None
     command: tuple | None = None
-    pass_params: str = "overrides"
-    inject: bool = False
+    pass_params: str = DEFAULTS["pass_params"]
+    inject: bool = DEFAULTS["inject"]
     params: dict = field(default_factory=dict)
     axes: dict = field(default_factory=dict)
     exclude: tuple = ()
     include: tuple = ()
     env: dict = field(default_factory=dict)
-    strategy: str = "full"
-    order: int = 2
-    seed: int = 0
-    repeats: int = 1
-    timeout: float = 600.0
-    kill_grace: float = 3.0
+    strategy: str = DEFAULTS["strategy"]
+    order: int = DEFAULTS["order"]
+    seed: int = DEFAULTS["seed"]
+    repeats: int = DEFAULTS["repeats"]
+    timeout: float = float(DEFAULTS["timeout"])
+    kill_grace: float = float(DEFAULTS["kill_grace"])
     executor: dict = field(default_factory=dict)
     description: str = ""
     # key=value arguments follow the file's order: its params section first unless axes come first.
@@ -275,21 +290,9 @@ def load_matrix(path: str, overrides=()) -> Matrix:
         # after overrides narrow an axis, an exclude that can no longer match is simply moot.
         validate({**data, "axes": _flatten(data["axes"], axes=True), "params": _flatten(data["params"])}, path)
         # Every documented key can be overridden plainly (`strategy=pairwise`), set in the file or not.
-        defaults = {
-            "params": {},
-            "axes": {},
-            "env": {},
-            "exclude": [],
-            "include": [],
-            "executor": {},
-            "strategy": "full",
-            "order": 2,
-            "seed": 0,
-            "repeats": 1,
-            "timeout": 600,
-            "kill_grace": 3,
-        }
-        data = _compose({**defaults, **data}, overrides, path)
+        # pass_params and inject stay out: they belong to a command, and a probe's file must not gain them.
+        plain = {k: v for k, v in DEFAULTS.items() if k not in ("pass_params", "inject")}
+        data = _compose({**EMPTY_SECTIONS, **plain, **data}, overrides, path)
     for key in data:
         if key not in TOP_KEYS:
             raise BadInput(f"{path}: {key}: unknown key (expected one of: {', '.join(TOP_KEYS)})")
@@ -334,7 +337,7 @@ _ENV_NAME = re.compile(r"^[^=\0]+$")
 
 
 def _strategy(data: dict, path: str) -> str:
-    strategy = data.get("strategy", "full")
+    strategy = data.get("strategy", DEFAULTS["strategy"])
     if strategy not in ("full", "pairwise"):
         raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
     return strategy
@@ -384,7 +387,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     strategy = _strategy(data, path)
     executor = _executor(data, path)
     description = data.get("description") or ""
-    repeats = _int(data, "repeats", path, 1, 1, maximum=10000)
+    repeats = _int(data, "repeats", path, 1, DEFAULTS["repeats"], maximum=10000)
     return Matrix(
         path=path,
         name=name,
@@ -398,11 +401,11 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         include=tuple(include),
         env=env,
         strategy=strategy,
-        order=_int(data, "order", path, 2, 2),
-        seed=_int(data, "seed", path, 0, 0),
+        order=_int(data, "order", path, 2, DEFAULTS["order"]),
+        seed=_int(data, "seed", path, 0, DEFAULTS["seed"]),
         repeats=repeats,
-        timeout=_number(data, "timeout", path, 600, positive=True),
-        kill_grace=_number(data, "kill_grace", path, 3, positive=False),
+        timeout=_number(data, "timeout", path, DEFAULTS["timeout"], positive=True),
+        kill_grace=_number(data, "kill_grace", path, DEFAULTS["kill_grace"], positive=False),
         executor=executor,
         description=str(description),
         axis_keys=axis_keys,
@@ -456,10 +459,10 @@ def _program(data: dict, path: str) -> tuple:
 
 def _passing(data: dict, path: str) -> tuple[str, bool]:
     """How a command gets the cell's parameters: (pass_params, inject)."""
-    pass_params = data.get("pass_params", "overrides")
+    pass_params = data.get("pass_params", DEFAULTS["pass_params"])
     if pass_params not in ("overrides", "none"):
         raise BadInput(f"{path}: pass_params: expected overrides | none, got {pass_params!r}")
-    inject = data.get("inject", False)
+    inject = data.get("inject", DEFAULTS["inject"])
     if not isinstance(inject, bool):
         raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")
     return pass_params, inject
