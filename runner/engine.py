@@ -19,7 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from crashmatrix import forensics, interrupts, supervise
+from crashmatrix import forensics, interrupts, supervise, sync_rerun
 from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
@@ -298,6 +298,9 @@ class Engine:
         slot.evidence.stderr = stderr
         verdict, where = forensics.refine(verdict, slot.evidence)
         forensics.cleanup(slot.cell_dir)
+        if self.matrix.sync_rerun and sync_rerun.wanted(verdict):
+            again = sync_rerun.rerun(running.launch, verdict, stderr, slot.cell_dir, self.matrix.timeout)
+            where = "; ".join(w for w in (again, where) if w)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id,
