@@ -19,7 +19,11 @@ import re
 from crashmatrix.forensics import Frame, is_library
 
 _TB_HEAD = "Traceback (most recent call last):"
-_TB_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)', re.M)
+_TB_FRAME = re.compile(
+    r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)\n(?P<code>(?!\s*File ).*)?', re.M
+)
+_CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
+_PROBES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "probes")
 # e.g. `/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
 # thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.`
 _KERNEL_ASSERT = re.compile(
@@ -27,18 +31,30 @@ _KERNEL_ASSERT = re.compile(
 )
 
 
-def last_traceback(text: str) -> list[Frame]:
-    """The frames of the last Python traceback in text, innermost first."""
+def last_traceback(text: str) -> list[tuple[Frame, str]]:
+    """(frame, its source line) of the last Python traceback in text, innermost first."""
     at = text.rfind(_TB_HEAD)
     if at < 0:
         return []
-    frames = [Frame(m["func"], m["file"], m["line"]) for m in _TB_FRAME.finditer(text, at)]
+    frames = [(Frame(m["func"], m["file"], m["line"]), (m["code"] or "").strip()) for m in _TB_FRAME.finditer(text, at)]
     return frames[::-1]
 
 
-def _torch_call(frames: list[Frame], user_at: int) -> str:
+def _users(frame: Frame) -> bool:
+    """The user's code: not a library's; crashmatrix's probes stand for the user's code (installed or not)."""
+    path = frame.file.replace("\\", "/")
+    return not is_library(frame) or path.startswith(_PROBES.replace("\\", "/") + "/") or "/crashmatrix/probes/" in path
+
+
+def _called(code: str) -> str:
+    """The last function a source line calls, left of its comment: `index_select` in `y = w.index_select(0, i)`."""
+    calls = _CALL.findall(code.split("#")[0])
+    return calls[-1] if calls else ""
+
+
+def _torch_call(frames: list[tuple[Frame, str]], user_at: int) -> str:
     """The outermost torch function the user's frame called: `cross_entropy`, not its helpers."""
-    for f in reversed(frames[:user_at]):
+    for f, _code in reversed(frames[:user_at]):
         path = f.file.replace("\\", "/")
         if "/torch/" in path and not f.func.startswith("_"):
             return f.func
@@ -48,12 +64,12 @@ def _torch_call(frames: list[Frame], user_at: int) -> str:
 def launch_site(stderr: str) -> str:
     """`op (file.py:42)` from a rerun under CUDA_LAUNCH_BLOCKING=1; "" when no user frame shows."""
     frames = last_traceback(stderr)
-    user_at = next((i for i, f in enumerate(frames) if not is_library(f)), None)
+    user_at = next((i for i, (f, _code) in enumerate(frames) if _users(f)), None)
     if user_at is None:
         return ""
-    user = frames[user_at]
+    user, code = frames[user_at]
     kernel = _KERNEL_ASSERT.search(stderr)
-    op = _torch_call(frames, user_at) or (kernel["kernel"].strip() if kernel else "") or user.func
+    op = _torch_call(frames, user_at) or _called(code) or (kernel["kernel"].strip() if kernel else "") or user.func
     return f"{op} ({os.path.basename(user.file)}:{user.line})"
 
 

@@ -123,6 +123,17 @@ def test_the_launch_site_skips_torch_frames_and_takes_the_call_into_torch():
     assert gpu_logs.launch_site(stderr) == "cross_entropy (model.py:42)"
 
 
+def test_without_a_torch_frame_the_op_is_the_call_on_the_users_line_else_the_kernel():
+    def tb(file: str, code: str) -> str:
+        return f'{KERNEL_ASSERT}\nTraceback (most recent call last):\n  File "{file}", line 9, in fwd\n    {code}\n'
+
+    assert gpu_logs.launch_site(tb("/p/m.py", "y = w.index_select(0, rows)  # f(x)")) == "index_select (m.py:9)"
+    assert gpu_logs.launch_site(tb("/p/m.py", "w[rows] = 1.0")) == "indexSelectLargeIndex (m.py:9)"
+    # The fault probe stands for the user's code, also where it is installed under crashmatrix/.
+    probe = "/venv/lib/python3.12/site-packages/crashmatrix/probes/fault.py"
+    assert gpu_logs.launch_site(tb(probe, "picked = weight.index_select(0, rows)")) == "index_select (fault.py:9)"
+
+
 # Not recorded on a GPU here (none was lent): written from cuDNN's documented API-log format
 # (cuDNN 9 developer guide, "API Logging": `I! CuDNN (v90100 70) function ... called:`, `i!`/`e!` lines).
 CUDNN9_LOG = """\
