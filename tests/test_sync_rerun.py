@@ -6,8 +6,10 @@ read CUDA_LAUNCH_BLOCKING as the CUDA runtime would: unset, the error surfaces a
 (`_engine_run_backward`, in a stand-in torch/ package); set, at the user's line that launched the kernel.
 """
 
+import json
 import os
 
+import pytest
 from conftest import crashmatrix, rows_of
 
 from crashmatrix import gpu_logs
@@ -176,6 +178,65 @@ Software caused connection abort
 node1:4301:4390 [0] NCCL INFO misc/socket.cc:565 -> 2
 node1:4301:4390 [0] transport/net_socket.cc:339 NCCL WARN Net : Connection closed by remote peer
 """
+
+
+# A program that fails like a cuDNN convolution or an NCCL collective and, like the libraries, writes
+# their own log where the rerun's variables point (the log text above stands in for the library's).
+LIBRARY_FAILURE = """
+import os, socket, sys
+env = {k: os.environ.get(k, "") for k in ("CUDA_LAUNCH_BLOCKING", "PYTORCH_USE_CUDA_DSA", "CUDNN_LOGLEVEL_DBG")}
+print(env)
+if os.environ.get("CUDNN_LOGDEST_DBG"):
+    open(os.environ["CUDNN_LOGDEST_DBG"], "w").write(sys.argv[2])
+if os.environ.get("NCCL_DEBUG") == "INFO":
+    path = os.environ["NCCL_DEBUG_FILE"].replace("%h", socket.gethostname()).replace("%p", str(os.getpid()))
+    open(path, "w").write(sys.argv[2])
+
+
+def conv():
+    raise RuntimeError(sys.argv[1])
+
+
+conv()
+"""
+
+
+@pytest.mark.parametrize(
+    "error, log, where",
+    [
+        (
+            "cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+            CUDNN9_LOG,
+            "cuDNN cudnnBackendExecute: convolution forward, engine 3: CUDNN_STATUS_EXECUTION_FAILED",
+        ),
+        (
+            "NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error, NCCL version 2.21.5",
+            NCCL_LOG,
+            "NCCL WARN socketStartConnect: Connect to 10.0.0.2<35177> failed",
+        ),
+    ],
+    ids=["cudnn", "nccl"],
+)
+def test_cudnn_and_nccl_errors_rerun_with_their_libraries_logs(tmp_path, error, log, where):
+    (tmp_path / "lib.py").write_text(LIBRARY_FAILURE)
+    (tmp_path / "m.yaml").write_text(
+        "name: m\npass_params: none\ntimeout: 60\naxes:\n  env.X: [x]\n"
+        + "command: "
+        + json.dumps(["python", "lib.py", error, log])
+        + "\n"
+    )
+    proc = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert row["outcome"] == "cuda_error"
+    # The launching line, then the library's own account of the failure.
+    assert row["where"].startswith("RuntimeError (lib.py:13); " + where), row["where"]
+    assert row["where"].endswith(", synchronous rerun"), row["where"]
+    sync = tmp_path / "run" / row["log_dir"] / "sync"
+    # This build "has" DSA (its text lacks the compile hint), so the rerun switched it on.
+    seen = (sync / "stdout.log").read_text()
+    assert "'CUDA_LAUNCH_BLOCKING': '1', 'PYTORCH_USE_CUDA_DSA': '1'" in seen
+    assert ("'CUDNN_LOGLEVEL_DBG': '3'" in seen) == error.startswith("cuDNN")
 
 
 def test_the_cudnn9_log_names_the_operation_and_engine_that_failed():
