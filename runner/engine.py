@@ -299,7 +299,9 @@ class Engine:
         verdict, where = forensics.refine(verdict, slot.evidence)
         forensics.cleanup(slot.cell_dir)
         if self.matrix.sync_rerun and sync_rerun.wanted(verdict):
-            again = sync_rerun.rerun(running.launch, verdict, stderr, slot.cell_dir, self.matrix.timeout)
+            again = sync_rerun.rerun(
+                running.launch, verdict, stderr, slot.cell_dir, self.matrix.timeout, self._stopping
+            )
             where = "; ".join(w for w in (again, where) if w)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
@@ -320,6 +322,10 @@ class Engine:
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
         )
+
+    def _stopping(self) -> bool:
+        """A stop came (Ctrl-C here, stop_everything() from another thread): a rerun under way ends too."""
+        return bool(self.interrupted) or _STOPPING_ALL
 
     # --- the loop -----------------------------------------------------------
 

@@ -15,6 +15,7 @@ import glob
 import json
 import os
 import subprocess
+import time
 
 from crashmatrix import gpu_logs, supervise
 from crashmatrix.classify import Verdict
@@ -49,14 +50,24 @@ def rerun_env(env: dict, verdict: Verdict, stderr: str, sync_dir: str) -> dict:
     return env
 
 
-def _wait(running: supervise.Running, timeout: float | None) -> int | None:
+def _wait(running: supervise.Running, timeout: float | None, stopped) -> int | None:
+    """The exit status; None when it ran past timeout or a stop came (Ctrl-C): its tree is ended then."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    rc = None
     try:
-        return running.popen.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
+        while rc is None and not stopped() and (deadline is None or time.monotonic() < deadline):
+            try:
+                # Short waits: a Ctrl-C only sets the engine's flag, and the rerun must end with the run.
+                rc = running.popen.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                pass
+        return rc
     finally:
         supervise.kill_tree(running.launch.token, 1.0)
         supervise.forget(running.launch.token)
+        if running.popen.poll() is None:
+            running.popen.kill()
+            running.popen.wait()
         if running.pidfd is not None:
             os.close(running.pidfd)
 
@@ -98,8 +109,15 @@ def _own_spec(argv: list, sync_dir: str) -> list:
     return out
 
 
-def rerun(launch: supervise.Launch, verdict: Verdict, stderr: str, cell_dir: str, timeout: float | None) -> str:
-    """Run the cell again synchronously (blocking); `where` as the rerun found it."""
+def rerun(
+    launch: supervise.Launch,
+    verdict: Verdict,
+    stderr: str,
+    cell_dir: str,
+    timeout: float | None,
+    stopped=lambda: False,
+) -> str:
+    """Run the cell again synchronously (blocking); `where` as the rerun found it ("" when stopped)."""
     sync_dir = os.path.join(cell_dir, SYNC_DIR)
     os.makedirs(sync_dir, exist_ok=True)
     token = launch.token + "-sync"
@@ -117,4 +135,5 @@ def rerun(launch: supervise.Launch, verdict: Verdict, stderr: str, cell_dir: str
         running = supervise.start(again, timeout)
     except (OSError, ValueError) as e:
         return f"{MARK} could not start: {e}"
-    return findings(_wait(running, timeout), sync_dir, verdict)
+    rc = _wait(running, timeout, stopped)
+    return "" if stopped() else findings(rc, sync_dir, verdict)

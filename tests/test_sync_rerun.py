@@ -6,11 +6,16 @@ read CUDA_LAUNCH_BLOCKING as the CUDA runtime would: unset, the error surfaces a
 (`_engine_run_backward`, in a stand-in torch/ package); set, at the user's line that launched the kernel.
 """
 
+import glob
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
-from conftest import crashmatrix, rows_of
+from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 from crashmatrix import gpu_logs
 
@@ -111,6 +116,34 @@ def test_no_sync_rerun_leaves_where_as_the_first_run_found_it(tmp_path):
     assert row["outcome"] == "cuda_error"
     assert "synchronous" not in row["where"]
     assert not os.path.exists(tmp_path / "run" / row["log_dir"] / "sync")
+
+
+HANGS_WHEN_SYNCHRONOUS = f"""
+import os, time
+if os.environ.get("CUDA_LAUNCH_BLOCKING") == "1":
+    print("rerun started", flush=True)
+    time.sleep(3600)
+raise RuntimeError({CUDA_ERROR!r})
+"""
+
+
+def test_ctrl_c_during_the_rerun_ends_it_and_the_run(tmp_path):
+    (tmp_path / "hang.py").write_text(HANGS_WHEN_SYNCHRONOUS)
+    (tmp_path / "m.yaml").write_text("name: m\ncommand: [python, hang.py]\npass_params: none\ntimeout: 600\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    cmd = [sys.executable, "-m", "crashmatrix", "run", "m.yaml", "--out", "run"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    pattern = str(tmp_path / "run" / "cells" / "*" / "sync" / "stdout.log")
+    while not any("rerun started" in open(p).read() for p in glob.glob(pattern)):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)  # polling for the rerun's first line, not a synchronisation by sleep
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert time.monotonic() - t0 < 5.0
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
 
 def test_the_launch_site_skips_torch_frames_and_takes_the_call_into_torch():
