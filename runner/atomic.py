@@ -16,12 +16,20 @@ def write_text_atomic(path: str, text: str, durable: bool = True) -> None:
     # Hidden and per process: a leftover from a killed writer is no file of the run, and two
     # writers never share one.
     tmp = os.path.join(folder, f".{name}.tmp.{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        if durable:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        # A full disk: the half-written file would hold on to the space the user must free.
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_json_atomic(path: str, data, durable: bool = True) -> None:

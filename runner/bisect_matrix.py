@@ -26,6 +26,7 @@ from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_failure, is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, read_rows
+from crashmatrix.unwritable import RunDirUnwritable
 
 
 def parse_assignments(items: list[str], matrix: Matrix, flag: str) -> dict:
@@ -165,6 +166,10 @@ def bisect_matrix(
         engine.stop_everything()
         pending.stop()
         result, interrupted = e.result, True
+    except RunDirUnwritable as e:  # a full disk: no cell of another thread runs on; bisect has no --resume
+        engine.stop_everything()
+        pending.stop()
+        raise RunDirUnwritable(e.path, e.error, "run the bisect again with a new --out") from None
     store.write_json("env.json", pending.finish())
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}

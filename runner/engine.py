@@ -29,6 +29,7 @@ from crashmatrix.redaction import REDACTED
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult
+from crashmatrix.unwritable import RunDirUnwritable, writing
 
 INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
 _TAIL_BYTES = 256 * 1024
@@ -112,7 +113,8 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
 def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
     """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
     spec_path = os.path.join(cell_dir, "cell.json")
-    write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
+    with writing(env["CRASHMATRIX_RUN_DIR"]):
+        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
     _prepend_path(env, "PYTHONPATH", package_path(env["CRASHMATRIX_RUN_DIR"]))
     # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
     for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
@@ -198,6 +200,9 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
 
 def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, started_at: str) -> RunResult:
     """An `error` row: crashmatrix could not start the cell's program."""
+    if isinstance(e, OSError) and e.filename in (launch.stdout_path, launch.stderr_path):
+        # Its log files could not be made: the run directory's fault, not the program's.
+        raise RunDirUnwritable(launch.env["CRASHMATRIX_RUN_DIR"], e) from None
     return RunResult(
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
@@ -359,14 +364,19 @@ class Engine:
     def _run_all(self, pending: list[CellRun], wake_r: int) -> bool:
         """Start runs as slots free up, tend the running ones, until none is left or a stop arrives."""
         slots: dict[int, _Slot] = {}
-        while (pending or slots) and not self.interrupted:
-            self._start_more(pending, slots)
-            if not slots:
-                if self.stopped_early:
-                    break
-                continue
-            _wait(slots, wake_r, self.matrix.kill_grace)
-            self._tend(slots, wake_r)
+        try:
+            while (pending or slots) and not self.interrupted:
+                self._start_more(pending, slots)
+                if not slots:
+                    if self.stopped_early:
+                        break
+                    continue
+                _wait(slots, wake_r, self.matrix.kill_grace)
+                self._tend(slots, wake_r)
+        except Exception:
+            # A result that cannot be recorded (a full disk) ends the run: no cell may outlive it.
+            stop_running([s.running for s in slots.values()])
+            raise
         if self.interrupted:
             stop_running([s.running for s in slots.values()])
             return False

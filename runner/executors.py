@@ -19,6 +19,7 @@ from crashmatrix import interrupts
 from crashmatrix.executor_settings import submitit_parameters
 from crashmatrix.signature import JOB_LOST
 from crashmatrix.store import RunDir, RunResult
+from crashmatrix.unwritable import writing
 
 
 def _lost(run, store: RunDir, why: str) -> RunResult:
@@ -90,29 +91,38 @@ def run_submitted(
         wake.set()
 
     with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
-        jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
+        with writing(store.path):  # submitit pickles each job into the run directory
+            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
         pending = dict(zip(jobs, chunks))
         collator = _Collator(store, on_result)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
         next_queue_check = time.monotonic() + queue_check_s
-        while pending and not interrupted:
-            gone = set()
-            if cluster == "slurm" and time.monotonic() >= next_queue_check:
-                gone = _gone_from_queue([j for j in pending if not j.done()])
-                next_queue_check = time.monotonic() + queue_check_s
-            collator.collect_jobs(pending, gone)
-            if pending:
-                wake.wait(float(settings.get("poll_s", 1.0)))
+        try:
+            while pending and not interrupted:
+                gone = set()
+                if cluster == "slurm" and time.monotonic() >= next_queue_check:
+                    gone = _gone_from_queue([j for j in pending if not j.done()])
+                    next_queue_check = time.monotonic() + queue_check_s
+                collator.collect_jobs(pending, gone)
+                if pending:
+                    wake.wait(float(settings.get("poll_s", 1.0)))
+        except Exception:
+            _cancel(pending)  # a result that cannot be recorded (a full disk): no job runs on without us
+            raise
         if interrupted:
-            for job in pending:
-                try:
-                    job.cancel(check=False)
-                except Exception:
-                    pass
+            _cancel(pending)
             for chunk in pending.values():
                 collator.collect(chunk)
             return False, interrupted[0]
         return True, None
+
+
+def _cancel(pending: dict) -> None:
+    for job in pending:
+        try:
+            job.cancel(check=False)
+        except Exception:
+            pass
 
 
 def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int) -> list:

@@ -146,17 +146,21 @@ def run_matrix(
 
     collected = _Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
     results = collected.results
-    completed, interrupted_by, stopped_early = _run_todo(
-        matrix,
-        store,
-        todo,
-        executor=executor,
-        jobs=jobs,
-        gpus=gpus,
-        on_result=collected,
-        stop_starting=collected.enough_failures,
-        stream=stream,
-    )
+    try:
+        completed, interrupted_by, stopped_early = _run_todo(
+            matrix,
+            store,
+            todo,
+            executor=executor,
+            jobs=jobs,
+            gpus=gpus,
+            on_result=collected,
+            stop_starting=collected.enough_failures,
+            stream=stream,
+        )
+    except Exception:
+        pending.stop()  # a run ended by its run directory (a full disk) leaves no child behind
+        raise
     if not completed:
         pending.stop()
     facts = record_fingerprint(store, first, pending.finish())

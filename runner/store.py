@@ -8,7 +8,9 @@ cell directory without result.json (a run in flight) is run again.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import io
 import json
 import os
@@ -21,6 +23,7 @@ from crashmatrix.cell import CellRun, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.outcome import is_run_error
 from crashmatrix.plain_text import plain
+from crashmatrix.unwritable import check_not_full, writing
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
@@ -203,7 +206,7 @@ class RunDir:
         self.write_text("results.csv", buf.getvalue())
 
     def _drop_partial_last_line(self) -> None:
-        with open(self.csv_path, "rb+") as f:
+        with writing(self.path), open(self.csv_path, "rb+") as f:
             data = f.read()
             if data and not data.endswith(b"\n"):
                 f.truncate(data.rfind(b"\n") + 1)
@@ -228,7 +231,9 @@ class RunDir:
         path = os.path.join(self.path, "cells", run.dirname)
         if os.path.exists(path):
             shutil.rmtree(path, ignore_errors=True)
-        os.makedirs(path)
+        check_not_full(self.path)  # a cell started on a full disk would lose its logs: never start one
+        with writing(self.path):
+            os.makedirs(path)
         return path
 
     def relative_to_run(self, path: str) -> str:
@@ -236,13 +241,17 @@ class RunDir:
         return os.path.relpath(path, self.path)
 
     def record(self, result: RunResult) -> None:
+        # A run that ended on a full disk may have lost its own log lines: not recorded, --resume reruns it.
+        check_not_full(self.path)
         # Here results.csv is the record that must last; result.json is its copy beside the logs.
         self.write_result(result, durable=False)
         self.append(result)
 
     def write_result(self, result: RunResult, durable: bool = True) -> None:
         """Only result.json: what a job on another node writes; the controller appends the rows."""
-        write_json_atomic(os.path.join(self.path, result.log_dir, "result.json"), result.to_json(), durable=durable)
+        with writing(self.path):
+            path = os.path.join(self.path, result.log_dir, "result.json")
+            write_json_atomic(path, result.to_json(), durable=durable)
 
     def read_result(self, run: CellRun) -> RunResult | None:
         path = os.path.join(self.path, "cells", run.dirname, "result.json")
@@ -255,10 +264,14 @@ class RunDir:
     def append(self, result: RunResult) -> None:
         buf = io.StringIO()
         csv.DictWriter(buf, fieldnames=self.columns, extrasaction="ignore").writerow(result.row(self.value_columns))
+        with writing(self.path):
+            self._append_row(buf.getvalue().encode("utf-8"))
+
+    def _append_row(self, data: bytes) -> None:
         # One write on an O_APPEND descriptor: a row is either whole or absent.
         fd = os.open(self.csv_path, os.O_WRONLY | os.O_APPEND)
         try:
-            os.write(fd, buf.getvalue().encode("utf-8"))
+            _write_whole(fd, data)
             # The row is in the page cache at once (a killed controller loses none); on the disk within
             # a second, so a machine crash loses at most a second's rows, which --resume runs again,
             # and a crashing cell does not pay a disk flush (several ms) each.
@@ -270,10 +283,29 @@ class RunDir:
 
     def write_text(self, name: str, text: str) -> None:
         # Not flushed to the disk: summary.md is rewritten at the end, results.csv's rows are its record.
-        write_text_atomic(os.path.join(self.path, name), text, durable=False)
+        with writing(self.path):
+            write_text_atomic(os.path.join(self.path, name), text, durable=False)
 
     def write_json(self, name: str, data) -> None:
-        write_json_atomic(os.path.join(self.path, name), data)
+        with writing(self.path):
+            write_json_atomic(os.path.join(self.path, name), data)
+
+
+def _write_whole(fd: int, data: bytes) -> None:
+    """All of `data` at the end of fd's file, or none of it: a disk that fills mid-row leaves no half row
+    (the file is cut back to where the row began, which needs no space)."""
+    start = os.fstat(fd).st_size
+    done = 0
+    try:
+        while done < len(data):
+            n = os.write(fd, data[done:])
+            if n == 0:  # never for a regular file that has room; do not spin
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            done += n
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+        raise
 
 
 def read_rows(source: str) -> tuple[list[dict], list[str], str]:
