@@ -301,13 +301,7 @@ class Engine:
             timeout_s=self.matrix.timeout,
         )
         slot.evidence.stderr = stderr
-        verdict, where = forensics.refine(verdict, slot.evidence)
-        forensics.cleanup(slot.cell_dir)
-        if self.matrix.sync_rerun and sync_rerun.wanted(verdict):
-            again = sync_rerun.rerun(
-                running.launch, verdict, stderr, slot.cell_dir, self.matrix.timeout, self._stopping
-            )
-            where = "; ".join(w for w in (again, where) if w)
+        verdict, where = _forensics(self, slot, verdict, stderr)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id,
@@ -327,10 +321,6 @@ class Engine:
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
         )
-
-    def _stopping(self) -> bool:
-        """A stop came (Ctrl-C here, stop_everything() from another thread): a rerun under way ends too."""
-        return bool(self.interrupted) or _STOPPING_ALL
 
     # --- the loop -----------------------------------------------------------
 
@@ -504,6 +494,18 @@ def interrupt_or_defer(name: str) -> None:
         _LAUNCH.deferred = name
         return
     raise KeyboardInterrupt(name)
+
+
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
+    """forensics' verdict and `where`, then a cuda_error's synchronous rerun (runner.sync_rerun)."""
+    verdict, where = forensics.refine(verdict, slot.evidence)
+    forensics.cleanup(slot.cell_dir)
+
+    def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
+        return bool(engine.interrupted) or _STOPPING_ALL
+
+    launch = slot.running.launch
+    return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)
 
 
 def stop_everything() -> None:

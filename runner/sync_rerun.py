@@ -137,3 +137,11 @@ def rerun(
         return f"{MARK} could not start: {e}"
     rc = _wait(running, timeout, stopped)
     return "" if stopped() else findings(rc, sync_dir, verdict)
+
+
+def placed(matrix, verdict: Verdict, launch: supervise.Launch, stderr: str, cell_dir: str, where: str, stopped) -> str:
+    """`where` for a finished cell: the rerun's finding first, for a cuda_error when the matrix asks for it."""
+    if not (matrix.sync_rerun and wanted(verdict)):
+        return where
+    again = rerun(launch, verdict, stderr, cell_dir, matrix.timeout, stopped)
+    return "; ".join(w for w in (again, where) if w)
