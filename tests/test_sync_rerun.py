@@ -291,3 +291,10 @@ def test_nccls_first_warning_is_the_telling_line():
         "(misc/socket.cc:484, rank 0)"
     )
     assert gpu_logs.cudnn_failure("no log") == "" and gpu_logs.nccl_warning([]) == ""
+
+
+def test_a_bad_sync_rerun_value_exits_2_naming_file_and_key(tmp_path):
+    (tmp_path / "m.yaml").write_text("name: m\ncommand: [python, x.py]\nsync_rerun: nope\n")
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "crashmatrix: m.yaml: sync_rerun: expected true or false, got 'nope'"
