@@ -48,6 +48,8 @@ def _users(frame: Frame) -> bool:
 
 def _called(code: str) -> str:
     """The last function a source line calls, left of its comment: `index_select` in `y = w.index_select(0, i)`."""
+    if code.startswith("raise"):  # the program raised it itself: the exception's class is no op
+        return ""
     calls = _CALL.findall(code.split("#")[0])
     return calls[-1] if calls else ""
 

@@ -263,7 +263,7 @@ def test_cudnn_and_nccl_errors_rerun_with_their_libraries_logs(tmp_path, error, 
     (row,) = rows_of(tmp_path / "run")
     assert row["outcome"] == "cuda_error"
     # The launching line, then the library's own account of the failure.
-    assert row["where"].startswith("RuntimeError (lib.py:13); " + where), row["where"]
+    assert row["where"].startswith("conv (lib.py:13); " + where), row["where"]
     assert row["where"].endswith(", synchronous rerun"), row["where"]
     sync = tmp_path / "run" / row["log_dir"] / "sync"
     # This build "has" DSA (its text lacks the compile hint), so the rerun switched it on.
