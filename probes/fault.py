@@ -34,9 +34,11 @@ MODES = (
     "cuda_assert",
     "cuda_oom",
     "cuda_fork_worker",
+    "cuda_index_forward",
+    "cuda_loss_assert",
 )
 # Real GPU faults: each needs CUDA and is a skip (with the reason) on a box without it.
-CUDA_MODES = ("cuda_assert", "cuda_oom", "cuda_fork_worker")
+CUDA_MODES = ("cuda_assert", "cuda_oom", "cuda_fork_worker", "cuda_index_forward", "cuda_loss_assert")
 
 
 def _die_by(signame: str) -> None:
@@ -82,10 +84,38 @@ def _cuda_fault(mode: str) -> None:
         x = torch.zeros(4, device="cuda")
         x[torch.tensor([1 << 20], device="cuda")] = 1.0
         torch.cuda.synchronize()
+    elif mode == "cuda_index_forward":
+        _index_in_forward_seen_at_backward(torch)
+    elif mode == "cuda_loss_assert":
+        _bad_target_in_loss(torch)
     elif mode == "cuda_oom":
         torch.empty(1 << 50, dtype=torch.uint8, device="cuda")  # a petabyte: torch.OutOfMemoryError
     else:
         _cuda_in_forked_worker()
+
+
+def _index_in_forward_seen_at_backward(torch) -> None:
+    """An out-of-range row index in forward's index_select; the host only learns of it at a later sync.
+
+    The kernel's device-side assert fails on the GPU while the host queues the rest of forward and
+    backward; the error is raised wherever the host next waits (backward's, in the reports). The
+    synchronous rerun raises it at the index_select line below.
+    """
+    weight = torch.randn(1000, 64, device="cuda", requires_grad=True)
+    rows = torch.tensor([3, 1 << 20, 7], device="cuda")  # row 2**20 of 1000: out of range
+    picked = weight.index_select(0, rows)  # the launch that fails
+    hidden = torch.tanh(picked @ torch.randn(64, 4096, device="cuda"))
+    hidden.square().mean().backward()
+    torch.cuda.synchronize()
+
+
+def _bad_target_in_loss(torch) -> None:
+    """cross_entropy with a class index past the last class: nll_loss's device-side assert."""
+    logits = torch.randn(8, 10, device="cuda", requires_grad=True)
+    target = torch.tensor([1, 2, 3, 4, 5, 6, 7, 10], device="cuda")  # 10 of 10 classes: out of range
+    loss = torch.nn.functional.cross_entropy(logits, target)  # the launch that fails
+    loss.backward()
+    torch.cuda.synchronize()
 
 
 def _cuda_in_forked_worker() -> None:

@@ -90,6 +90,7 @@ def _bisect_verb(verbs) -> None:
     bisect.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
     bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
     bisect.add_argument("--out", help="the bisect's run directory")
+    _sync_option(bisect)
 
 
 def _running_options(verb: argparse.ArgumentParser) -> None:
@@ -107,6 +108,22 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
         help="once N runs have failed, start no new run (running ones end); --resume completes it",
     )
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    _sync_option(verb)
+
+
+def _sync_option(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument(
+        "--no-sync-rerun",
+        action="store_true",
+        help="no second run of a cuda_error cell with CUDA_LAUNCH_BLOCKING=1 (it finds the launching line)",
+    )
+
+
+def _sync_choice(args, matrix):
+    """The matrix with --no-sync-rerun applied."""
+    import dataclasses
+
+    return dataclasses.replace(matrix, sync_rerun=False) if getattr(args, "no_sync_rerun", False) else matrix
 
 
 def _load(path: str, overrides, runs_cells: bool = True):
@@ -169,7 +186,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
     outcome = run_matrix(
-        matrix,
+        _sync_choice(args, matrix),
         out=out,
         resume=resume,
         jobs=args.jobs,
@@ -250,7 +267,7 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        matrix, good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
     )
     if interrupted:
         return 130

@@ -19,7 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from crashmatrix import forensics, interrupts, supervise
+from crashmatrix import forensics, interrupts, supervise, sync_rerun
 from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
@@ -301,8 +301,7 @@ class Engine:
             timeout_s=self.matrix.timeout,
         )
         slot.evidence.stderr = stderr
-        verdict, where = forensics.refine(verdict, slot.evidence)
-        forensics.cleanup(slot.cell_dir)
+        verdict, where = _forensics(self, slot, verdict, stderr)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id,
@@ -495,6 +494,18 @@ def interrupt_or_defer(name: str) -> None:
         _LAUNCH.deferred = name
         return
     raise KeyboardInterrupt(name)
+
+
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
+    """forensics' verdict and `where`, then a cuda_error's synchronous rerun (runner.sync_rerun)."""
+    verdict, where = forensics.refine(verdict, slot.evidence)
+    forensics.cleanup(slot.cell_dir)
+
+    def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
+        return bool(engine.interrupted) or _STOPPING_ALL
+
+    launch = slot.running.launch
+    return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)
 
 
 def stop_everything() -> None:

@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 
-from crashmatrix import pyfacts
+from crashmatrix import gpu_arch, pyfacts
 from crashmatrix.redaction import is_secret
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
@@ -106,6 +106,8 @@ def machine() -> dict:
         "shm_mb": shm_mb,
         "rlimit_nofile": f"{soft}/{hard}" if hard != resource.RLIM_INFINITY else f"{soft}/unlimited",
         "driver": _driver_from_proc(),
+        # WSL2's GPU path: CUDA there goes through /dev/dxg and the Windows driver, with its own limits.
+        "dxg": os.path.exists("/dev/dxg"),
         "in_container": os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"),
         "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(_ENV_PREFIXES) and not is_secret(k)},
     }
@@ -119,6 +121,7 @@ LIFTED = (
     "cuda_runtime",
     "cudnn",
     "cuda_available",
+    "cuda_arch_list",
     "gpus",
     "bf16_supported",
     "default_start_method",
@@ -167,6 +170,8 @@ class Pending:
             main = next(iter(found))
             facts.update({k: v for k, v in found[main].items() if k in LIFTED})
             facts["gpu"] = ", ".join(g["name"] for g in facts.get("gpus", [])) or "none"
+            facts["gpu_capability"] = ", ".join(g["capability"] for g in facts.get("gpus", []))
+            facts["arch_missing"] = gpu_arch.missing(facts.get("gpus", []), facts.get("cuda_arch_list", ""))
             facts["interpreter"] = main
             facts["interpreters"] = found
         return facts
@@ -203,6 +208,10 @@ SUMMARY_FIELDS = (
     "cudnn",
     "driver",
     "gpu",
+    "gpu_capability",
+    "cuda_arch_list",
+    "arch_missing",
+    "dxg",
     "cpu_count",
     "ram_gb",
     "shm_mb",
@@ -233,4 +242,7 @@ def one_line(facts: dict) -> str:
         if value not in (None, ""):
             parts.append(f"{key}={value}")
     parts.append("WSL2" if facts.get("wsl2") else "not WSL2")
+    if facts.get("arch_missing"):
+        # The first suspect for "illegal instruction" / "no kernel image": say it where every run prints.
+        parts.append(f"WARNING {facts['arch_missing']}")
     return ", ".join(parts)

@@ -46,6 +46,7 @@ if importlib.util.find_spec("torch") is not None:
         out["cuda_runtime"] = torch.version.cuda or ""
         out["cudnn"] = str(torch.backends.cudnn.version() or "") if torch.backends.cudnn.is_available() else ""
         out["cuda_available"] = torch.cuda.is_available()
+        out["cuda_arch_list"] = " ".join(torch.cuda.get_arch_list()) if torch.cuda.is_available() else ""
         gpus = []
         if torch.cuda.is_available():
             for i in range(torch.cuda.device_count()):

@@ -44,6 +44,7 @@ TOP_KEYS = {
     "timeout": "seconds per cell run (> 0)",
     "kill_grace": "seconds between SIGTERM and SIGKILL (>= 0)",
     "executor": "a mapping of executor settings (Slurm)",
+    "sync_rerun": "true | false: rerun a cuda_error cell with synchronous launches (default true)",
 }
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
@@ -98,6 +99,8 @@ class Matrix:
     axis_keys: dict = field(default_factory=dict)
     # Names the user says are the program's own keys, though a letter or two from a knob's (inject).
     app_keys: tuple = ()
+    # A cuda_error cell runs once more with CUDA_LAUNCH_BLOCKING=1 (runner.sync_rerun); --no-sync-rerun.
+    sync_rerun: bool = True
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -138,6 +141,8 @@ class Matrix:
         out["repeats"] = self.repeats
         out["timeout"] = self.timeout
         out["kill_grace"] = self.kill_grace
+        if not self.sync_rerun:
+            out["sync_rerun"] = False
         if self.executor:
             out["executor"] = dict(self.executor)
         return out
@@ -410,6 +415,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         description=str(description),
         axis_keys=axis_keys,
         app_keys=own_keys,
+        sync_rerun=_flag(data, "sync_rerun", path, True),
     )
 
 
@@ -466,6 +472,13 @@ def _passing(data: dict, path: str) -> tuple[str, bool]:
     if not isinstance(inject, bool):
         raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")
     return pass_params, inject
+
+
+def _flag(data: dict, key: str, path: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise BadInput(f"{path}: {key}: expected true or false, got {value!r}")
+    return value
 
 
 def _check_probe_takes(probe: str, known: set, named: list, path: str, *, list_known: bool) -> None:

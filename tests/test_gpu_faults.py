@@ -8,7 +8,18 @@ from conftest import ROOT, crashmatrix, rows_of
 
 torch = pytest.importorskip("torch")
 
-EXPECTED_ON_GPU = {"cuda_assert": "cuda_error", "cuda_oom": "oom", "cuda_fork_worker": "cuda_error"}
+EXPECTED_ON_GPU = {
+    "cuda_assert": "cuda_error",
+    "cuda_oom": "oom",
+    "cuda_fork_worker": "cuda_error",
+    "cuda_index_forward": "cuda_error",
+    "cuda_loss_assert": "cuda_error",
+}
+# On a GPU, the synchronous rerun places each asynchronous error at its launching line in probes/fault.py.
+WHERE_ON_GPU = {
+    "cuda_index_forward": "index_select (fault.py:",
+    "cuda_loss_assert": "cross_entropy (fault.py:",
+}
 
 
 def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path):
@@ -16,7 +27,7 @@ def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path)
     r = crashmatrix(
         "run",
         os.path.join(ROOT, "matrix", "gpu.yaml"),
-        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker]",
+        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker,cuda_index_forward,cuda_loss_assert]",
         "--jobs",
         "2",
         "--out",
@@ -29,6 +40,9 @@ def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path)
     for mode, row in rows.items():
         if torch.cuda.is_available():
             assert row["outcome"] == EXPECTED_ON_GPU[mode], row
+            if mode in WHERE_ON_GPU:
+                assert row["where"].startswith(WHERE_ON_GPU[mode]), row
+                assert row["where"].endswith("synchronous rerun"), row
         else:
             assert row["outcome"] == "skip", row
             assert f"mode={mode} needs CUDA" in row["error"], row
