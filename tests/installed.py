@@ -5,10 +5,8 @@ Shared by test_wheel.py and test_ocr_app.py.
 
 import os
 import shutil
-import site as site_module
 import subprocess
 import sys
-import sysconfig
 
 from conftest import ROOT
 
@@ -30,10 +28,11 @@ def fresh_venv(tmp_path) -> str:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    # Every site folder of the test's interpreter: a venv made with --system-site-packages (as `make`
-    # makes it where the base interpreter has torch) finds its dependencies in the base one's.
+    # Every site folder the test's interpreter reads: its venv may see its dependencies through another
+    # interpreter's folders (--system-site-packages, or the .pth `make venv` writes).
+    folders = [p for p in sys.path if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages")]
     with open(os.path.join(site, "crashmatrix-test-deps.pth"), "w") as f:
-        f.write("".join(folder + "\n" for folder in [sysconfig.get_paths()["purelib"], *site_module.getsitepackages()]))
+        f.write("".join(folder + "\n" for folder in folders))
     return python
 
 
