@@ -1,9 +1,10 @@
 """An interpreter's answer (pyfacts) kept on disk, keyed by everything that would change it.
 
-The key is the interpreter's path and its file's mtime, every sys.path folder of that
-interpreter with its mtime (installing, removing or upgrading a package adds or renames
-entries in site-packages, which changes the folder's mtime), the host, the kernel, the
-NVIDIA driver and device nodes, and the environment variables torch reads. A probe child
+The key is the question asked (the child's code), the interpreter's path and its file's
+mtime, every sys.path folder of that interpreter with its mtime (installing, removing or
+upgrading a package adds or renames entries in site-packages, which changes the folder's
+mtime), the host, the kernel, the NVIDIA driver and device nodes, and the environment
+variables torch reads. A probe child
 that prints the sys.path part starts in about 20 ms, where the full answer imports torch
 for seconds, so a run whose interpreters are known ends with its cells.
 
@@ -59,8 +60,9 @@ def _mtime(path: str) -> int | None:
         return None
 
 
-def key(python: str, probe: str) -> str:
-    """The cache key of `python` whose PROBE printed `probe`."""
+def key(python: str, probe: str, question: str) -> str:
+    """The cache key of `python` whose PROBE printed `probe`, asked `question` (the child's code:
+    a crashmatrix that asks for more never reads an older answer)."""
     try:
         nvidia = sorted(n for n in os.listdir("/dev") if n.startswith("nvidia"))
     except OSError:
@@ -69,6 +71,7 @@ def key(python: str, probe: str) -> str:
         "python": python,
         "python_mtime": _mtime(python),
         "probe": probe.strip(),
+        "question": hashlib.sha256(question.encode()).hexdigest(),
         "host": socket.gethostname(),
         "kernel": os.uname().release,
         "driver": _read("/proc/driver/nvidia/version"),

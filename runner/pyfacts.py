@@ -93,7 +93,7 @@ class Asking:
     def _ask(self) -> None:
         try:
             probe = self._output(facts_cache.PROBE)
-            cache_key = facts_cache.key(self.python, probe[0]) if probe and probe[2] == 0 else None
+            cache_key = facts_cache.key(self.python, probe[0], _CHILD) if probe and probe[2] == 0 else None
             cached = facts_cache.load(cache_key) if cache_key else None
             if cached is not None:
                 self._answer = cached
