@@ -175,11 +175,32 @@ def _read_yaml(path: str):
     return data
 
 
+def _group_choices(flat: dict) -> list[str]:
+    """Keys holding a value while other keys go inside them: a Hydra group's choice (`logger: wandb`
+    beside `logger.wandb.offline: true`), which Hydra's own grammar allows."""
+    keys = [str(k) for k in flat]
+    return [
+        k for k, v in zip(keys, flat.values()) if not isinstance(v, dict) and any(o.startswith(k + ".") for o in keys)
+    ]
+
+
 def _nest(flat: dict, path: str, section: str) -> dict:
-    """{'cudnn.benchmark': v} -> {'cudnn': {'benchmark': v}}; remembers nothing (order is kept separately)."""
+    """{'cudnn.benchmark': v} -> {'cudnn': {'benchmark': v}}; remembers nothing (order is kept separately).
+
+    A key inside a group choice stays whole (`logger.wandb.offline`): its parent holds a value.
+    """
     out: dict = {}
+    choices = _group_choices(flat)
+    whole: set[str] = set()
     for key, value in flat.items():
         key = str(key)
+        if any(key.startswith(c + ".") for c in choices):
+            names = set(_flatten({key: value})) if isinstance(value, dict) else {key}
+            if names & whole:
+                raise BadInput(f"{path}: {section}.{key}: given twice (dotted and nested)")
+            whole |= names
+            out[key] = value
+            continue
         parts = key.split(".")
         node = out
         for p in parts[:-1]:
