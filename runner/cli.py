@@ -117,13 +117,22 @@ def _sync_option(verb: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no second run of a cuda_error cell with CUDA_LAUNCH_BLOCKING=1 (it finds the launching line)",
     )
+    verb.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="do not compose a Hydra app's config for every cell first (for a config only the app can compose)",
+    )
 
 
-def _sync_choice(args, matrix):
-    """The matrix with --no-sync-rerun applied."""
+def _matrix_options(args, matrix):
+    """The matrix with --no-sync-rerun and --no-preflight applied."""
     import dataclasses
 
-    return dataclasses.replace(matrix, sync_rerun=False) if getattr(args, "no_sync_rerun", False) else matrix
+    if getattr(args, "no_sync_rerun", False):
+        matrix = dataclasses.replace(matrix, sync_rerun=False)
+    if getattr(args, "no_preflight", False):
+        matrix = dataclasses.replace(matrix, preflight=False)
+    return matrix
 
 
 def _load(path: str, overrides, runs_cells: bool = True):
@@ -186,7 +195,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
     outcome = run_matrix(
-        _sync_choice(args, matrix),
+        _matrix_options(args, matrix),
         out=out,
         resume=resume,
         jobs=args.jobs,
@@ -267,7 +276,7 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _matrix_options(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
     )
     if interrupted:
         return 130

@@ -45,6 +45,7 @@ TOP_KEYS = {
     "kill_grace": "seconds between SIGTERM and SIGKILL (>= 0)",
     "executor": "a mapping of executor settings (Slurm)",
     "sync_rerun": "true | false: rerun a cuda_error cell with synchronous launches (default true)",
+    "preflight": "true | false: compose a Hydra app's config for every cell before the first (default true)",
 }
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
@@ -101,6 +102,8 @@ class Matrix:
     app_keys: tuple = ()
     # A cuda_error cell runs once more with CUDA_LAUNCH_BLOCKING=1 (runner.sync_rerun); --no-sync-rerun.
     sync_rerun: bool = True
+    # A Hydra app's config is composed for every cell's overrides before the first (runner.preflight).
+    preflight: bool = True
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -143,6 +146,8 @@ class Matrix:
         out["kill_grace"] = self.kill_grace
         if not self.sync_rerun:
             out["sync_rerun"] = False
+        if not self.preflight:
+            out["preflight"] = False
         if self.executor:
             out["executor"] = dict(self.executor)
         return out
@@ -437,6 +442,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         axis_keys=axis_keys,
         app_keys=own_keys,
         sync_rerun=_flag(data, "sync_rerun", path, True),
+        preflight=_flag(data, "preflight", path, True),
     )
 
 

@@ -1,0 +1,179 @@
+"""Child of crashmatrix's preflight: compose a Hydra app's config once for each set of overrides.
+
+Run by path with the cells' interpreter (`python preflight_child.py < request.json`), so it needs
+nothing of crashmatrix, and in its own process so the controller never imports Hydra or the app.
+It imports Hydra only. The request: {"config_dir", "config_name", "sets": [[override, ...], ...]}.
+The answer, one JSON object on stdout:
+  {"status": "ok", "composed": N}
+  {"status": "skip", "reason": "..."}        the config does not compose even without overrides
+  {"status": "refused", "set": i, "override": j, "kind": "...", "message": "...", "options": [...]}
+
+Speed (100 sets in well under 5 s): Hydra builds the defaults list and merges every config file
+for each compose, about 40 ms. Sets usually differ in key overrides only, so the config is
+composed once per distinct set of group choices, and each set's key overrides are then applied to
+a copy with Hydra's own function, in Hydra's own order (groups first, then keys).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Run by path, Python puts this folder first on sys.path, where a module of runner's named like one
+# of the standard library's (for Hydra) would shadow it.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import copy  # noqa: E402  (after the sys.path edit above, on purpose)
+import json  # noqa: E402
+
+
+class Refused(Exception):
+    """The set's override at index `override` is refused; `choices`: the groups' choices without it."""
+
+    def __init__(self, override: int, error: Exception, choices: dict | None = None):
+        super().__init__(str(error))
+        self.override, self.error, self.choices = override, error, choices or {}
+
+
+def _one_line(error: BaseException) -> str:
+    """Hydra's message without the search path it appends to a missing config."""
+    text = " ".join(str(error).split()).split(" Config search path")[0]
+    return text or type(error).__name__
+
+
+class Composer:
+    def __init__(self, config_name: str):
+        from hydra.core.global_hydra import GlobalHydra
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+
+        self.config_name = config_name
+        self.loader = GlobalHydra.instance().config_loader()
+        self.parser = OverridesParser.create()
+        self.cache: dict = {}
+
+    def _full(self, overrides: list):
+        from hydra import compose
+
+        return compose(config_name=self.config_name, overrides=list(overrides), return_hydra_config=True)
+
+    def check(self, overrides: list) -> None:
+        """Refused(index of the first override Hydra refuses, its error) when the set does not compose."""
+        try:
+            parsed = self.parser.parse_overrides(overrides=list(overrides))
+            groups, keys = self._split(parsed)
+        except Exception:  # noqa: BLE001 (an override Hydra cannot parse: its own compose names it)
+            groups, keys = None, None
+        if groups is None:
+            return self._plain(overrides)
+        base = self._composed(tuple(o.input_line for o in groups), overrides)
+        from hydra._internal.config_loader_impl import ConfigLoaderImpl
+
+        cfg = copy.deepcopy(base)
+        for o in keys:
+            try:
+                ConfigLoaderImpl._apply_overrides_to_config([o], cfg)
+            except Exception as e:  # noqa: BLE001 (Hydra's refusal is the answer)
+                raise Refused(overrides.index(o.input_line), e, dict(base.hydra.runtime.choices)) from None
+
+    def _split(self, parsed: list):
+        """(group choices, key overrides) as Hydra splits them; (None, None) where the fast path does not
+        apply (a sweep, a search path or a package: the plain compose handles those)."""
+        # ConfigLoaderImpl has it since Hydra 1.1; the abstract ConfigLoader does not declare it.
+        repo = self.loader.repository  # type: ignore[attr-defined]
+        groups, keys = [], []
+        for o in parsed:
+            if o.is_sweep_override() or o.package is not None or o.key_or_group.startswith("hydra.searchpath"):
+                return None, None
+            if repo.group_exists(o.key_or_group) and not isinstance(o.value(), dict):
+                groups.append(o)
+            else:
+                keys.append(o)
+        return groups, keys
+
+    def _composed(self, groups: tuple, overrides: list):
+        if groups not in self.cache:
+            try:
+                self.cache[groups] = self._full(list(groups))
+            except Exception as e:  # noqa: BLE001
+                self.cache[groups] = e
+        found = self.cache[groups]
+        if isinstance(found, Exception):
+            self._plain(overrides)  # finds which override; raises Refused
+            raise Refused(0, found)
+        return found
+
+    def _plain(self, overrides: list) -> None:
+        """Hydra's own compose; on refusal, the override that breaks it: the shortest failing prefix."""
+        try:
+            self._full(overrides)
+            return
+        except Exception as e:  # noqa: BLE001
+            error = e
+        for j in range(1, len(overrides)):
+            try:
+                self._full(overrides[:j])
+            except Exception as e:  # noqa: BLE001
+                raise Refused(j - 1, e) from None
+        raise Refused(len(overrides) - 1, error)
+
+
+def _kind(refused: Refused, override: str, loader) -> tuple[str, list]:
+    """What went wrong, in words the controller turns into a fix, and a group's options where they help."""
+    error, text = refused.error, str(refused.error)
+    key = override.lstrip("+~").split("=", 1)[0].split("@", 1)[0]
+    if type(error).__name__ == "MissingConfigException" and "Could not find '" in text:
+        group = text.split("Could not find '", 1)[1].split("'", 1)[0].rsplit("/", 1)[0]
+        return "no_option", sorted(loader.get_group_options(group))
+    if "No match in the defaults list" in text:
+        return "not_in_defaults", sorted(loader.get_group_options(key))
+    if "Config group override must be a string" in text:
+        return "group_null", sorted(loader.get_group_options(key))
+    if "An item is already at" in text:
+        return "exists", []
+    if "Could not delete from config" in text:
+        return "no_delete", []
+    if "To append to your config use +" in text:
+        parts = key.split(".")
+        for n in range(len(parts) - 1, 0, -1):
+            group = "/".join(parts[:n])
+            if group not in refused.choices:
+                continue
+            # `logger.wandb.offline` where the logger group has no choice (logger: null by default)
+            if refused.choices[group] is None:
+                return "group_unchosen:" + ".".join(parts[:n]), sorted(loader.get_group_options(group))
+            return f"missing_key:{group}={refused.choices[group]}", []
+        return "missing_key", []
+    return "other", []
+
+
+def main(request: dict) -> dict:
+    try:
+        from hydra import initialize_config_dir
+    except Exception as e:  # noqa: BLE001
+        return {"status": "skip", "reason": f"Hydra does not import here ({type(e).__name__}: {e})"}
+    with initialize_config_dir(config_dir=request["config_dir"], version_base=None):
+        composer = Composer(request["config_name"])
+        try:
+            composer._full([])
+        except Exception as e:  # noqa: BLE001 (the app's own config needs the app's process)
+            return {"status": "skip", "reason": _one_line(e)}
+        for i, overrides in enumerate(request["sets"]):
+            try:
+                composer.check(overrides)
+            except Refused as r:
+                kind, options = _kind(r, overrides[r.override], composer.loader)
+                message = _one_line(r.error.__cause__ or r.error) if kind == "other" else _one_line(r.error)
+                return {
+                    "status": "refused",
+                    "set": i,
+                    "override": r.override,
+                    "kind": kind,
+                    "message": message,
+                    "options": options,
+                }
+    return {"status": "ok", "composed": len(request["sets"]), "configs": len(composer.cache)}
+
+
+if __name__ == "__main__":
+    json.dump(main(json.load(sys.stdin)), sys.stdout)
