@@ -50,7 +50,9 @@ class Composer:
         self.config_name = config_name
         self.loader = GlobalHydra.instance().config_loader()
         self.parser = OverridesParser.create()
+        # (group choices, Hydra's config needed) -> (config, the groups' choices), or Hydra's refusal
         self.cache: dict = {}
+        self.extra: list | None = None  # what _without_hydra adds: [] or ["~hydra"], once known
 
     def _full(self, overrides: list):
         from hydra import compose
@@ -64,9 +66,10 @@ class Composer:
             groups, keys = self._split(parsed)
         except Exception:  # noqa: BLE001 (an override Hydra cannot parse: its own compose names it)
             groups, keys = None, None
-        if groups is None:
+        if groups is None or keys is None:
             return self._plain(overrides)
-        base = self._composed(tuple(o.input_line for o in groups), overrides)
+        needs_hydra = any(o.key_or_group.split(".")[0].split("/")[0] == "hydra" for o in parsed)
+        base, choices = self._composed(tuple(o.input_line for o in groups), needs_hydra, overrides)
         from hydra._internal.config_loader_impl import ConfigLoaderImpl
 
         cfg = copy.deepcopy(base)
@@ -74,7 +77,7 @@ class Composer:
             try:
                 ConfigLoaderImpl._apply_overrides_to_config([o], cfg)
             except Exception as e:  # noqa: BLE001 (Hydra's refusal is the answer)
-                raise Refused(overrides.index(o.input_line), e, dict(base.hydra.runtime.choices)) from None
+                raise Refused(overrides.index(o.input_line), e, choices) from None
 
     def _split(self, parsed: list):
         """(group choices, key overrides) as Hydra splits them; (None, None) where the fast path does not
@@ -91,17 +94,59 @@ class Composer:
                 keys.append(o)
         return groups, keys
 
-    def _composed(self, groups: tuple, overrides: list):
-        if groups not in self.cache:
-            try:
-                self.cache[groups] = self._full(list(groups))
-            except Exception as e:  # noqa: BLE001
-                self.cache[groups] = e
-        found = self.cache[groups]
-        if isinstance(found, Exception):
+    def _composed(self, groups: tuple, needs_hydra: bool, overrides: list) -> tuple:
+        """The config composed with these group choices, once: (config, the groups' choices)."""
+        key = (groups, needs_hydra)
+        if key not in self.cache:
+            found: tuple | Exception | None = None if needs_hydra else self._without_hydra(list(groups))
+            if found is None:
+                try:
+                    cfg = self._full(list(groups))
+                    found = (cfg, dict(cfg.hydra.runtime.choices))
+                except Exception as e:  # noqa: BLE001
+                    found = e
+            self.cache[key] = found
+        if isinstance(self.cache[key], Exception):
             self._plain(overrides)  # finds which override; raises Refused
-            raise Refused(0, found)
-        return found
+            raise Refused(0, self.cache[key])
+        return self.cache[key]
+
+    def _without_hydra(self, groups: list) -> tuple | None:
+        """The app's own config without Hydra's (a quarter of the time); None where Hydra's config takes
+        part (a `hydra:` node, an `override hydra/...`) or anything fails: the full compose decides.
+
+        An app whose defaults list picks its own `hydra: default` (as the Lightning template does) is
+        composed with `~hydra`: that part is Hydra's, the same in every set, and the full compose of
+        the app's config without overrides has checked it."""
+        tries = [self.extra] if self.extra is not None else [[], ["~hydra"]]
+        for extra in tries:
+            found = self._own_config(groups + extra)
+            if found is not None:
+                self.extra = extra
+                return found
+        return None
+
+    def _own_config(self, overrides: list) -> tuple | None:
+        try:
+            from hydra._internal.config_repository import CachingConfigRepository
+            from hydra._internal.defaults_list import create_defaults_list
+            from omegaconf import OmegaConf
+
+            repo = CachingConfigRepository(self.loader.repository)  # type: ignore[attr-defined]
+            defaults = create_defaults_list(
+                repo=repo,
+                config_name=self.config_name,
+                overrides_list=self.parser.parse_overrides(overrides=overrides),
+                prepend_hydra=False,
+                skip_missing=False,
+            )
+            cfg = self.loader._compose_config_from_defaults_list(defaults=defaults.defaults, repo=repo)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001
+            return None
+        if "hydra" in cfg:
+            return None
+        OmegaConf.set_struct(cfg, True)  # as Hydra does before it applies key overrides
+        return cfg, dict(defaults.overrides.known_choices)
 
     def _plain(self, overrides: list) -> None:
         """Hydra's own compose; on refusal, the override that breaks it: the shortest failing prefix."""
