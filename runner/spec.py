@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
+from crashmatrix import whole_keys
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
 from crashmatrix.executor_settings import check_settings
@@ -263,13 +264,14 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
     check_override_keys(
         data, overrides, path, knobs=bool(data.get("inject")) or data.get("probe") is not None, top_keys=TOP_KEYS
     )
+    data, hidden = whole_keys.hide(data, overrides)
     GlobalHydra.instance().clear()
     ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
         with initialize(version_base=None, config_path=None):
-            cfg = compose(config_name="crashmatrix_matrix", overrides=list(overrides))
+            cfg = compose(config_name="crashmatrix_matrix", overrides=hidden)
         # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
-        return cast(dict, OmegaConf.to_container(cfg, resolve=False))  # composed from a dict node
+        return whole_keys.restore(cast(dict, OmegaConf.to_container(cfg, resolve=False)))  # from a dict node
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip()]
         msg = " ".join(lines[:2]) or type(e).__name__

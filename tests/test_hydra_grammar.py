@@ -90,3 +90,13 @@ def test_choices_go_first_and_the_rest_keeps_its_order():
     assert arguments(params) == ["logger=wandb", "hydra/launcher=basic", "seed=1", "logger.wandb.offline=true", "~tags"]
     # a value that is a list is never a choice; a plain file keeps its order
     assert arguments({"b": 1, "a": [1, 2]}) == ["b=1", "a=[1,2]"]
+
+
+def test_command_line_overrides_reach_a_key_inside_a_choice(tmp_path):
+    from crashmatrix.spec import load_matrix
+
+    matrix = _matrix(tmp_path, "params: {logger: wandb, logger.wandb.offline: true}\naxes: {trainer: [default]}\n")
+    changed = load_matrix(matrix, ["params.logger.wandb.offline=false", "+params.logger.wandb.project=x"])
+    assert changed.params == {"logger": "wandb", "logger.wandb.offline": False, "logger.wandb.project": "x"}
+    assert load_matrix(matrix, ["~params.logger.wandb.offline"]).params == {"logger": "wandb"}
+    assert load_matrix(matrix, ["params.logger=csv"]).params == {"logger": "csv", "logger.wandb.offline": True}
