@@ -60,16 +60,29 @@ def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     if not command or matrix.pass_params != "overrides":
         return None
     i = _script_index(command) if command[0] in ("python", "python3") else 0
-    if i is None or not command[i].endswith(".py") or not os.path.isfile(command[i]):
+    script = command[i] if i is not None else _module_file(command)
+    if script is None or not script.endswith(".py") or not os.path.isfile(script):
         return None
     try:
-        with open(command[i], encoding="utf-8", errors="replace") as f:
+        with open(script, encoding="utf-8", errors="replace") as f:
             if "hydra" not in f.read():
                 return None
-        main = find_hydra_main(command[i])
+        main = find_hydra_main(script)
     except BadInput as e:
         return None if "no @hydra.main" in str(e) else str(e).split(": ", 1)[-1]
-    return _with_flags(command[i], main.config_dir, main.config_name, list(command[i + 1 :]))
+    rest = list(command[i + 1 :]) if i is not None else list(command[command.index("-m") + 2 :])
+    return _with_flags(script, main.config_dir, main.config_name, rest)
+
+
+def _module_file(command: tuple) -> str | None:
+    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
+    if command[0] not in ("python", "python3") or "-m" not in command[:-1]:
+        return None
+    module = command[command.index("-m") + 1]
+    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    return None
 
 
 def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str]) -> HydraApp | str:
@@ -182,7 +195,7 @@ def refusal(matrix: Matrix, app: HydraApp, refused: OverrideSet, answer: dict) -
     j = answer["override"]
     override, where = refused.overrides[j], refused.origins[j]
     origin = f"{matrix.path}: {where}" if where != "command" else f"{matrix.path}: command: {override}"
-    fix = _fix(answer["kind"], override, answer.get("options") or [], answer.get("message", ""), matrix.inject)
+    fix = _fix(answer["kind"], override, answer.get("options") or [], answer.get("message", ""), matrix)
     config = os.path.join(app.config_dir, app.config_name)
     config += "" if config.endswith(".yaml") else ".yaml"
     relative = os.path.relpath(config)
@@ -192,13 +205,13 @@ def refusal(matrix: Matrix, app: HydraApp, refused: OverrideSet, answer: dict) -
     return f"{origin}: {fix}\n  {cell}checked against {config}; no cell ran ({SKIP_FLAG} skips the check)"
 
 
-def _fix(kind: str, override: str, options: list[str], message: str, inject: bool) -> str:
+def _fix(kind: str, override: str, options: list[str], message: str, matrix: Matrix) -> str:
     """What is wrong with `override`, and what to write instead."""
     key = bare_key(override.split("=", 1)[0])
     listed = ", ".join(options)
     if kind.startswith("missing_key"):
         choice = kind.partition(":")[2]
-        return _missing_key(key, f" (with {choice})" if choice else "", inject)
+        return _missing_key(key, f" (with {choice})" if choice else "", matrix)
     if kind.startswith("group_unchosen:"):
         group = kind.split(":", 1)[1]
         return (
@@ -217,13 +230,15 @@ def _fix(kind: str, override: str, options: list[str], message: str, inject: boo
     return f"Hydra refuses {override}: {message}"
 
 
-def _missing_key(key: str, choice: str, inject: bool) -> str:
+def _missing_key(key: str, choice: str, matrix: Matrix) -> str:
     """A key the app's config lacks (with the group choice whose config lacks it): a knob's near miss, a
-    knob passed without inject, or a key to add."""
+    knob passed without inject, or a key to add. A key app_keys lists is the app's own, never a typo."""
     from crashmatrix.knob_names import near_knob
     from crashmatrix.knobs import INJECT_KNOBS
 
-    if key in INJECT_KNOBS and not inject:
+    if key in matrix.app_keys:
+        return f"the app's config has no {key}{choice} (app_keys lists it); to add it, write +{key}"
+    if key in INJECT_KNOBS and not matrix.inject:
         return (
             f"the app's config has no {key}{choice}; it is a knob: with inject: true crashmatrix applies it "
             "and passes nothing"

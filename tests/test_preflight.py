@@ -5,6 +5,7 @@ templates do: trainer.precision exists only as a comment, the logger group is nu
 """
 
 import os
+import shutil
 import time
 
 import pytest
@@ -116,3 +117,35 @@ def test_a_config_only_the_app_can_compose_is_skipped_with_a_note(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "crashmatrix: preflight skipped: stored.py's config does not compose outside the app" in proc.stderr
     assert [r["outcome"] for r in rows_of(tmp_path / "run")] == ["pass"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        # inject refuses the near miss at load; app_keys says it is the app's own, and the app says it is not
+        ("inject: true\naxes: {num_worker: [2]}\n", "axes.num_worker: did you mean num_workers?"),
+        (
+            "inject: true\napp_keys: [num_worker]\naxes: {num_worker: [2]}\n",
+            "axes.num_worker: the app's config has no num_worker (app_keys lists it); to add it, write +num_worker",
+        ),
+        (
+            "axes: {start_method: [fork]}\n",
+            "axes.start_method: the app's config has no start_method; it is a knob: with inject: true",
+        ),
+    ],
+)
+def test_knob_names_and_the_apps_keys_agree(tmp_path, body, message):
+    matrix = _matrix(tmp_path, body)
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"crashmatrix: {matrix}: {message}"), proc.stderr
+    _nothing_ran(tmp_path)
+
+
+def test_an_app_run_as_a_module_is_checked_too(tmp_path):
+    shutil.copytree(os.path.dirname(APP), tmp_path / "groups")
+    (tmp_path / "m.yaml").write_text("command: [python, -m, groups.app]\nparams: {trainer.precision: 16}\n")
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "params.trainer.precision: the app's config has no trainer.precision" in proc.stderr
+    _nothing_ran(tmp_path)
