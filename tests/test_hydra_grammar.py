@@ -50,8 +50,9 @@ axes:
     assert {r["outcome"] for r in rows_of(tmp_path / "run")} == {"pass"}
     printed = _printed(tmp_path / "run")
     argv, config = printed["gpu"]
-    # group choices first (the logger's before the key inside it), then the file's order
-    assert argv == [
+    # group choices first (the logger's before the key inside it), then the file's order; crashmatrix's
+    # own arguments (the cell's hydra.run.dir) come after the matrix's
+    assert argv[:8] == [
         "logger=wandb",
         "hydra/job_logging=disabled",
         "trainer=gpu",
