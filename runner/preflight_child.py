@@ -59,25 +59,27 @@ class Composer:
 
         return compose(config_name=self.config_name, overrides=list(overrides), return_hydra_config=True)
 
-    def check(self, overrides: list) -> None:
-        """Refused(index of the first override Hydra refuses, its error) when the set does not compose."""
+    def config(self, overrides: list):
+        """The config the set composes (its `hydra` node only where Hydra's config took part); Refused(index
+        of the first override Hydra refuses, its error) when it does not compose."""
         try:
+            from hydra._internal.config_loader_impl import ConfigLoaderImpl
+
             parsed = self.parser.parse_overrides(overrides=list(overrides))
             groups, keys = self._split(parsed)
-        except Exception:  # noqa: BLE001 (an override Hydra cannot parse: its own compose names it)
+        except Exception:  # noqa: BLE001 (an override Hydra cannot parse, another Hydra: its own compose)
             groups, keys = None, None
         if groups is None or keys is None:
             return self._plain(overrides)
         needs_hydra = any(o.key_or_group.split(".")[0].split("/")[0] == "hydra" for o in parsed)
         base, choices = self._composed(tuple(o.input_line for o in groups), needs_hydra, overrides)
-        from hydra._internal.config_loader_impl import ConfigLoaderImpl
-
         cfg = copy.deepcopy(base)
         for o in keys:
             try:
                 ConfigLoaderImpl._apply_overrides_to_config([o], cfg)
             except Exception as e:  # noqa: BLE001 (Hydra's refusal is the answer)
                 raise Refused(overrides.index(o.input_line), e, choices) from None
+        return cfg
 
     def _split(self, parsed: list):
         """(group choices, key overrides) as Hydra splits them; (None, None) where the fast path does not
@@ -148,11 +150,10 @@ class Composer:
         OmegaConf.set_struct(cfg, True)  # as Hydra does before it applies key overrides
         return cfg, dict(defaults.overrides.known_choices)
 
-    def _plain(self, overrides: list) -> None:
+    def _plain(self, overrides: list):
         """Hydra's own compose; on refusal, the override that breaks it: the shortest failing prefix."""
         try:
-            self._full(overrides)
-            return
+            return self._full(overrides)
         except Exception as e:  # noqa: BLE001
             error = e
         for j in range(1, len(overrides)):
@@ -192,12 +193,22 @@ def _kind(refused: Refused, override: str, loader) -> tuple[str, list]:
     return "other", []
 
 
+def initialized(config_dir: str):
+    """Hydra's compose API on the app's config folder (version_base from Hydra 1.2 on)."""
+    from hydra import initialize_config_dir
+
+    try:
+        return initialize_config_dir(config_dir=config_dir, version_base=None)
+    except TypeError:
+        return initialize_config_dir(config_dir=config_dir)
+
+
 def main(request: dict) -> dict:
     try:
-        from hydra import initialize_config_dir
+        context = initialized(request["config_dir"])
     except Exception as e:  # noqa: BLE001
-        return {"status": "skip", "reason": f"Hydra does not import here ({type(e).__name__}: {e})"}
-    with initialize_config_dir(config_dir=request["config_dir"], version_base=None):
+        return {"status": "skip", "reason": f"Hydra does not start here ({type(e).__name__}: {e})"}
+    with context:
         composer = Composer(request["config_name"])
         try:
             composer._full([])
@@ -205,7 +216,7 @@ def main(request: dict) -> dict:
             return {"status": "skip", "reason": _one_line(e)}
         for i, overrides in enumerate(request["sets"]):
             try:
-                composer.check(overrides)
+                composer.config(overrides)
             except Refused as r:
                 kind, options = _kind(r, overrides[r.override], composer.loader)
                 message = _one_line(r.error.__cause__ or r.error) if kind == "other" else _one_line(r.error)

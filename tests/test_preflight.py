@@ -149,3 +149,55 @@ def test_an_app_run_as_a_module_is_checked_too(tmp_path):
     assert proc.returncode == 2
     assert "params.trainer.precision: the app's config has no trainer.precision" in proc.stderr
     _nothing_ran(tmp_path)
+
+
+GROUP_SETS = [[], ["logger=wandb"], ["logger=csv", "trainer=gpu"], ["~logger", "+experiment=fast"]]
+KEY_SETS = [
+    ["seed=3", "++trainer.devices=4"],
+    ["+trainer.precision=16", "~seed"],
+    ["logger.wandb.offline=true"],
+    ["trainer.precision=16"],
+    ["hydra.run.dir=elsewhere"],
+    ["hydra/job_logging=disabled"],
+]
+
+
+@pytest.mark.parametrize("layout", ["groups", "own hydra group"])
+def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
+    """The child reuses a composed config and leaves Hydra's own config out where it can: for every set,
+    the same config as Hydra's compose, or a refusal where Hydra refuses."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from crashmatrix.preflight_child import Composer, Refused
+
+    conf = tmp_path / "conf"
+    shutil.copytree(os.path.join(os.path.dirname(APP), "conf"), conf)
+    if layout == "own hydra group":  # as the Lightning template: `- hydra: default` overriding Hydra's logging
+        (conf / "hydra").mkdir()
+        (conf / "hydra" / "default.yaml").write_text(
+            "defaults:\n  - override hydra_logging: disabled\nrun:\n  dir: x\n"
+        )
+        text = (conf / "train.yaml").read_text()
+        (conf / "train.yaml").write_text(text.replace("  - logger: null\n", "  - logger: null\n  - hydra: default\n"))
+
+    def plain(config) -> dict:
+        data = OmegaConf.to_container(config)
+        data.pop("hydra", None)
+        return data
+
+    refused = 0
+    with initialize_config_dir(config_dir=str(conf), version_base=None):
+        composer = Composer("train")
+        for overrides in [g + k for g in GROUP_SETS for k in KEY_SETS]:
+            try:
+                want = plain(compose("train", overrides=overrides))
+            except Exception:  # noqa: BLE001
+                want = "refused"
+            try:
+                got = plain(composer.config(overrides))
+            except Refused:
+                got = "refused"
+            assert got == want, overrides
+            refused += want == "refused"
+    assert 0 < refused < len(GROUP_SETS) * len(KEY_SETS) / 2
