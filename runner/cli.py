@@ -124,7 +124,7 @@ def _sync_option(verb: argparse.ArgumentParser) -> None:
     )
 
 
-def _matrix_options(args, matrix):
+def _sync_choice(args, matrix):
     """The matrix with --no-sync-rerun and --no-preflight applied."""
     import dataclasses
 
@@ -195,7 +195,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
     outcome = run_matrix(
-        _matrix_options(args, matrix),
+        _sync_choice(args, matrix),
         out=out,
         resume=resume,
         jobs=args.jobs,
@@ -276,7 +276,7 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        _matrix_options(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
     )
     if interrupted:
         return 130

@@ -133,10 +133,21 @@ def _origins(matrix: Matrix) -> dict[str, str]:
     return where
 
 
+def each_value(matrix: Matrix, base: dict | None = None) -> list[Cell]:
+    """A cell for every value of every axis, the other axes at `base` (default: their first values).
+
+    What a verb that never runs the whole product (hunt) checks: every value the app may get, with
+    a choice's keys checked against each option, without composing thousands of sets.
+    """
+    base = dict(base) if base is not None else {axis: values[0] for axis, values in matrix.axes.items()}
+    cells = [Cell.of(base)] + [Cell.of({**base, axis: v}) for axis, values in matrix.axes.items() for v in values]
+    return list({cell.cell_id: cell for cell in cells}.values())
+
+
 def check(matrix: Matrix, cells: list[Cell], stream=None) -> None:
     """BadInput when the app would refuse an override of one of `cells`; nothing for a non-Hydra program.
 
-    The one function every verb that starts cells calls first (hunt with its candidate cells).
+    The one function every verb that starts cells calls first (hunt: `check(matrix, each_value(matrix))`).
     """
     stream = stream if stream is not None else sys.stderr
     if not matrix.preflight:

@@ -201,3 +201,24 @@ def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
             assert got == want, overrides
             refused += want == "refused"
     assert 0 < refused < len(GROUP_SETS) * len(KEY_SETS) / 2
+
+
+def test_each_value_checks_every_value_without_the_product(tmp_path):
+    """hunt's call: every axis value once, the other axes at their first values."""
+    from crashmatrix import preflight
+    from crashmatrix.errors import BadInput
+    from crashmatrix.spec import load_matrix
+
+    matrix = load_matrix(
+        _matrix(tmp_path, "axes:\n  seed: [1, 2, 3]\n  trainer: [default, gpu]\n  logger: [csv, wandbb]\n")
+    )
+    cells = preflight.each_value(matrix)
+    assert [c.label() for c in cells] == [
+        "seed=1 trainer=default logger=csv",
+        "seed=2 trainer=default logger=csv",
+        "seed=3 trainer=default logger=csv",
+        "seed=1 trainer=gpu logger=csv",
+        "seed=1 trainer=default logger=wandbb",
+    ]
+    with pytest.raises(BadInput, match="axes.logger: logger=wandbb: no such option; options: csv, wandb"):
+        preflight.check(matrix, cells)
