@@ -68,8 +68,9 @@ def hydra_app(matrix: Matrix) -> HydraApp | str | None:
             if "hydra" not in f.read():
                 return None
         main = find_hydra_main(script)
-    except BadInput as e:
-        return None if "no @hydra.main" in str(e) else str(e).split(": ", 1)[-1]
+    except BadInput as e:  # said for init: the part after the app's path says what preflight cannot follow
+        reason = str(e).split(": ", 1)[-1]
+        return None if "no @hydra.main" in reason else f"{os.path.basename(script)}: {reason.split(' for init')[0]}"
     rest = list(command[i + 1 :]) if i is not None else list(command[command.index("-m") + 2 :])
     return _with_flags(script, main.config_dir, main.config_name, rest)
 
