@@ -19,12 +19,13 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from crashmatrix import forensics, interrupts, supervise, sync_rerun
+from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
 from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
 from crashmatrix.interpreters import PYTHON_AXIS, of_cell
 from crashmatrix.package_path import package_path
+from crashmatrix.program import script_of
 from crashmatrix.redaction import REDACTED
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
@@ -78,7 +79,7 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
 
     A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
     key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
-    `gpu` becomes CUDA_VISIBLE_DEVICES.
+    `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (runner.cell_files).
     """
     values = run.cell.values
     params = cell_params(matrix, values)
@@ -96,10 +97,12 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
             "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
         }
     )
+    with writing(run_dir):
+        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
     if matrix.probe:
         argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
-        argv, cwd = _command_argv(matrix, params, env, values)
+        argv, cwd = _command_argv(matrix, params, env, values, cell_dir)
     return supervise.Launch(
         argv=argv,
         env=env,
@@ -124,9 +127,13 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
     return [of_cell(values), "-m", "crashmatrix.child", spec_path], cell_dir
 
 
-def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
-    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started."""
+def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict, cell_dir: str) -> tuple[list[str], str]:
+    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
+
+    A Hydra app's run directory goes in the cell; no bytecode cache is written into the user's tree.
+    """
     argv = list(matrix.command or ())
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     if argv[0] in ("python", "python3"):
         argv[0] = of_cell(values)
     own = params
@@ -144,7 +151,9 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         if "wandb" in knobs:
             env["WANDB_MODE"] = spell(knobs["wandb"])
     if matrix.pass_params == "overrides":
-        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+        script = script_of(matrix.command or ())
+        dirs = cell_files.hydra_dirs(script, argv, list(params), cell_dir)
+        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()] + dirs
     return argv, os.getcwd()
 
 
@@ -272,6 +281,7 @@ class Engine:
         except (OSError, ValueError) as e:
             if gpu is not None and self.free_gpus is not None:
                 self.free_gpus.append(gpu)
+            cell_files.release(launch.env)
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
@@ -302,6 +312,7 @@ class Engine:
         )
         slot.evidence.stderr = stderr
         verdict, where = _forensics(self, slot, verdict, stderr)
+        cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id,
@@ -476,6 +487,7 @@ def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
             pass
         supervise.kill_tree(running.launch.token, 0.0)
         supervise.forget(running.launch.token)
+        cell_files.release(running.launch.env)
         if running.pidfd is not None:
             try:
                 os.close(running.pidfd)

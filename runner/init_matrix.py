@@ -65,12 +65,20 @@ def find_hydra_main(app: str) -> HydraMain:
         raise BadInput(f"{app}: cannot read it: {e}") from None
     except SyntaxError as e:
         raise BadInput(f"{app}: not Python (line {e.lineno}: {e.msg})") from None
+    call = hydra_main_call(tree)
+    if call is not None:
+        return _main_args(app, call)
+    raise BadInput(f"{app}: no @hydra.main(config_path=..., config_name=...) found; init reads a Hydra app's config")
+
+
+def hydra_main_call(tree: ast.AST) -> ast.Call | None:
+    """The `@hydra.main(...)` decorator call of a parsed module, or None: a Hydra app is a file with one."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in node.decorator_list:
                 if isinstance(deco, ast.Call) and _is_hydra_main(deco.func):
-                    return _main_args(app, deco)
-    raise BadInput(f"{app}: no @hydra.main(config_path=..., config_name=...) found; init reads a Hydra app's config")
+                    return deco
+    return None
 
 
 def _is_hydra_main(func: ast.expr) -> bool:

@@ -154,7 +154,7 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
         assert row["outcome"] == "pass", (row["error"], stderr[-2000:])
         assert float(row["first_batch_s"]) > 0  # an unmodified app gets metrics too (2 steps: no rate)
         # What the app received, as Hydra recorded it: its own keys, every loader's, and no knob.
-        received = (cell / ".hydra" / "overrides.yaml").read_text()
+        received = (cell / "outputs" / ".hydra" / "overrides.yaml").read_text()  # Hydra ran in the cell
         for stage in LOADERS:
             assert f"data.dataloaders.{stage}_dataloader.persistent_workers=true" in received
         for knob in ("start_method", "num_workers", "pin_memory", "wandb"):
