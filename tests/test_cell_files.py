@@ -68,6 +68,9 @@ def test_concurrent_cells_of_the_template_app_write_into_their_own_cell_director
         assert len(wandb_runs) == (1 if row["logger"] == "wandb" else 0)
     assert len(printed) == 4  # N cells, N directories
     assert tree(app) == before  # nothing written in the user's tree: no logs/, no wandb/, no __pycache__
+    html = (run / "report.html").read_text()
+    for row in rows:
+        assert f'<a href="{row["log_dir"]}/outputs/">outputs</a>' in html
 
 
 HYDRA_TINY = os.path.join(APPS, "hydra_tiny", "app.py")
