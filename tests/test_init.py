@@ -175,3 +175,38 @@ def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
+
+
+TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
+
+
+def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matrix_runs(tmp_path):
+    """The template layout: a logger group null by default with wandb among its options, trainer
+    options gpu and ddp, and precision only as a comment. The matrix init writes runs as written."""
+    import shutil
+
+    from crashmatrix.spec import load_matrix
+
+    app = tmp_path / "app"
+    shutil.copytree(TEMPLATE, app)
+    matrix = tmp_path / "m.yaml"
+    assert init(matrix, app / "src" / "train.py").returncode == 0
+    text = matrix.read_text()
+    assert f"from {os.path.relpath(app / 'configs' / 'train.yaml', ROOT)} (composed" in text.splitlines()[0]
+    m = load_matrix(str(matrix))
+    assert m.axes["logger"] == ["csv", "wandb"]  # the app picks none; csv is no suspect, wandb is
+    assert m.axes["trainer_choice"] == ["default", "ddp", "gpu"] and m.axis_keys["trainer_choice"] == ("trainer",)
+    assert m.axes["+trainer.precision"] == ["32", "16-mixed", "bf16-mixed"]
+    assert "only a comment in configs/trainer/default.yaml" in text
+    one_value = ["axes.start_method=[fork]", "axes.num_workers=[0]", "axes.pin_memory=[false]"]
+    one_value += ["axes.data.loader.persistent_workers=[false]", "axes.trainer.deterministic=[false]"]
+    one_value += ["axes.trainer_choice.values=[default]", "axes.logger=[wandb]", "strategy=full"]
+    run = tmp_path / "run"
+    done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(run)
+    assert sorted(r["+trainer.precision"] for r in rows) == ["16-mixed", "32", "bf16-mixed"]
+    for row in rows:
+        assert row["outcome"] == "pass", row["error"]
+        config = (run / row["log_dir"] / "outputs" / ".hydra" / "config.yaml").read_text()
+        assert f"precision: {row['+trainer.precision']}" in config and "WandbLogger" in config
