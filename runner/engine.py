@@ -209,6 +209,7 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
 
 def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, started_at: str) -> RunResult:
     """An `error` row: crashmatrix could not start the cell's program."""
+    cell_files.release(launch.env)
     if isinstance(e, OSError) and e.filename in (launch.stdout_path, launch.stderr_path):
         # Its log files could not be made: the run directory's fault, not the program's.
         raise RunDirUnwritable(launch.env["CRASHMATRIX_RUN_DIR"], e) from None
@@ -281,7 +282,6 @@ class Engine:
         except (OSError, ValueError) as e:
             if gpu is not None and self.free_gpus is not None:
                 self.free_gpus.append(gpu)
-            cell_files.release(launch.env)
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         with _LIVE_LOCK:
             _LIVE[running.pid] = running
