@@ -210,3 +210,52 @@ def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matr
         assert row["outcome"] == "pass", row["error"]
         config = (run / row["log_dir"] / "outputs" / ".hydra" / "config.yaml").read_text()
         assert f"precision: {row['+trainer.precision']}" in config and "WandbLogger" in config
+
+
+GROUPS_APP = """\
+import json
+
+import hydra
+from omegaconf import OmegaConf
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.3")
+def main(cfg):
+    print(json.dumps(OmegaConf.to_container(cfg)))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_nested_group_and_a_null_group_become_axes_that_pick_options(tmp_path):
+    files = {
+        "conf/config.yaml": "defaults:\n  - _self_\n  - logger: null\n  - system/device: cpu\nx: 1\n",
+        "conf/logger/wandb.yaml": "wandb: {offline: true}\n",
+        "conf/logger/tensorboard.yaml": "tb: {dir: tb}\n",
+        "conf/system/device/cpu.yaml": "kind: cpu\n",
+        "conf/system/device/cuda.yaml": "kind: cuda  # a GPU\n",
+        "conf/system/device/notes.yaml": "kind: cpu  # no gpu mentioned outside comments\n",
+        "app.py": GROUPS_APP,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    from crashmatrix.spec import load_matrix
+
+    assert init(tmp_path / "m.yaml", tmp_path / "app.py").returncode == 0
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert m.axes["logger"] == ["tensorboard", "wandb"]
+    assert m.axes["system_device_choice"] == ["cpu", "cuda"] and m.axis_keys["system_device_choice"] == (
+        "system/device",
+    )
+    one = ["axes.start_method=[fork]", "axes.num_workers=[0]", "axes.pin_memory=[false]"]
+    done = crashmatrix("run", tmp_path / "m.yaml", *one, "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = set()
+    for row in rows_of(tmp_path / "run"):
+        assert row["outcome"] == "pass", row["error"]
+        cfg = json.loads((tmp_path / "run" / row["log_dir"] / "stdout.log").read_text().splitlines()[-1])
+        seen.add((next(iter(cfg["logger"])), cfg["system"]["device"]["kind"]))
+    assert seen == {("tb", "cpu"), ("tb", "cuda"), ("wandb", "cpu"), ("wandb", "cuda")}
