@@ -26,6 +26,7 @@ from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_failure, is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
 
@@ -183,7 +184,7 @@ def bisect_matrix(
     text = "\n".join([""] + [line for line in detail_lines(result, spelled_bad) if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
-    print(f"bisect.json: {os.path.relpath(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
+    print(f"bisect.json: {shown_path(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
     return result, data, interrupted
 
 

@@ -197,19 +197,19 @@ def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]
     failing = [cell_id for cell_id in ordered if counts_as_failing(cells[cell_id].outcome)]
     if not failing:
         return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
+    with_where = any(cells[cell_id].where for cell_id in failing)  # a CPU run's table stays as it was
     body = []
     for cell_id in failing:
         cell = cells[cell_id]
         label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
+        where = f'<td class="mono">{escape(cell.where)}</td>' if with_where else ""
         body.append(
             f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
             f'{_td_outcome(cell.describe(), cell.outcome)}<td class="err mono">{escape(cell.error)}</td>'
-            f"<td>{_files_links(run_dir, cell.log_dir, cell.log_dir)}</td></tr>"
+            f"{where}<td>{_files_links(run_dir, cell.log_dir, cell.log_dir)}</td></tr>"
         )
-    return [
-        f"<h2>Failing cells ({len(failing)})</h2>",
-        _html_table(["cell", "values", "outcome", "error", "logs"], body),
-    ]
+    headers = ["cell", "values", "outcome", "error"] + (["where"] if with_where else []) + ["logs"]
+    return [f"<h2>Failing cells ({len(failing)})</h2>", _html_table(headers, body)]
 
 
 def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str], run_dir: str) -> list[str]:
