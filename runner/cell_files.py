@@ -99,13 +99,13 @@ def moved(argv: list, env: dict, cell_dir: str, new_dir: str) -> tuple[list, dic
     return argv, env
 
 
-def hydra_dirs(script: str | None, argv: list[str], keys: list[str], cell_dir: str) -> list[str]:
+def hydra_dirs(script: str | None, argv: list[str], cell_dir: str) -> list[str]:
     """The overrides that put a Hydra app's run directory in the cell: none for another program
-    (`script` is the command's Python file, if any), or where the matrix (a key of the cell, an
-    argument of `command`) already sets the directory."""
+    (`script` is the command's Python file, if any), or where the matrix already sets the directory
+    in one of `argv`'s arguments (from `command`, a param or an axis)."""
     if script is None or not has_hydra_main(script):
         return []
-    given = [_bare(k) for k in keys] + [_bare(a.split("=", 1)[0]) for a in argv if "=" in a]
+    given = [_bare(a.split("=", 1)[0]) for a in argv if "=" in a]
     out = []
     if not any(k == HYDRA_RUN_DIR or k in ("hydra", "hydra.run") for k in given):
         out.append(f"{HYDRA_RUN_DIR}={quote(os.path.join(cell_dir, OUTPUTS))}")

@@ -151,9 +151,8 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict, cell_di
         if "wandb" in knobs:
             env["WANDB_MODE"] = spell(knobs["wandb"])
     if matrix.pass_params == "overrides":
-        script = script_of(matrix.command or ())
-        dirs = cell_files.hydra_dirs(script, argv, list(params), cell_dir)
-        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()] + dirs
+        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+        argv += cell_files.hydra_dirs(script_of(matrix.command or ()), argv, cell_dir)
     return argv, os.getcwd()
 
 
