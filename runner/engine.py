@@ -102,7 +102,9 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
     if matrix.probe:
         argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
-        argv, cwd = _command_argv(matrix, params, env, values, cell_dir)
+        argv, cwd = _command_argv(matrix, params, env, values)
+        if matrix.pass_params == "overrides":  # a Hydra app's run directory: the last argument
+            argv += cell_files.hydra_dirs(script_of(matrix.command or ()), argv, cell_dir)
     return supervise.Launch(
         argv=argv,
         env=env,
@@ -127,10 +129,10 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
     return [of_cell(values), "-m", "crashmatrix.child", spec_path], cell_dir
 
 
-def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict, cell_dir: str) -> tuple[list[str], str]:
+def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
     """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
 
-    A Hydra app's run directory goes in the cell; no bytecode cache is written into the user's tree.
+    No bytecode cache is written into the user's tree.
     """
     argv = list(matrix.command or ())
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
@@ -152,7 +154,6 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict, cell_di
             env["WANDB_MODE"] = spell(knobs["wandb"])
     if matrix.pass_params == "overrides":
         argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
-        argv += cell_files.hydra_dirs(script_of(matrix.command or ()), argv, cell_dir)
     return argv, os.getcwd()
 
 
