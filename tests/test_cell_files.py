@@ -116,22 +116,27 @@ def test_a_long_cell_path_still_takes_forkserver_sockets_and_the_matrix_env_wins
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True)
     (tmp_path / "pool.py").write_text(FORKSERVER)
-    env_block = f"env: {{TMPDIR: {tmp_path}, WANDB_DIR: {tmp_path}}}\n" if chosen else ""
+    # The user's own TMPDIR, short as a socket needs (and no pytest folder: another session may prune those)
+    mine = tempfile.mkdtemp(prefix="cellfiles-test-", dir="/tmp")
+    env_block = f"env: {{TMPDIR: {mine}, WANDB_DIR: {mine}}}\n" if chosen else ""
     (tmp_path / "m.yaml").write_text(f"name: deep\ncommand: [python, pool.py]\naxes:\n  x: [1, 2]\n{env_block}")
-    links_before = _links()
     done = crashmatrix("run", "m.yaml", "--out", deep / "run", "--jobs", "2", cwd=tmp_path)
+    shutil.rmtree(mine)
     assert done.returncode == 0, done.stderr
     for row in rows_of(deep / "run"):
         cell = deep / "run" / row["log_dir"]
         assert row["outcome"] == "pass", (cell / "stderr.log").read_text()[-2000:]
         seen = json.loads((cell / "stdout.log").read_text().splitlines()[-1])
-        want = str(tmp_path) if chosen else str(cell)
+        want = mine if chosen else str(cell)
         assert (seen["tmp"], seen["wandb"]) == (want if chosen else str(cell / "tmp"), want)
-    assert _links() == links_before  # the short links to the cells' tmp/ are gone with the cells
+    assert _links_into(deep) == []  # the short links to the cells' tmp/ are gone with the cells
 
 
-def _links() -> set:
-    return {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("cm-")}
+def _links_into(folder) -> list[str]:
+    """Links in the temporary folder that point into `folder` (other sessions' runs make their own)."""
+    tmp = tempfile.gettempdir()
+    names = [n for n in os.listdir(tmp) if n.startswith("cm-") and os.path.islink(os.path.join(tmp, n))]
+    return [n for n in names if os.readlink(os.path.join(tmp, n)).startswith(str(folder))]
 
 
 @pytest.mark.parametrize(
