@@ -151,3 +151,40 @@ def test_a_cell_directory_reaches_hydra_as_written(path):
 
     value = OverridesParser.create().parse_override(f"hydra.run.dir={quote(path)}").value()
     assert OmegaConf.create({"d": value}).d == path
+
+
+CUDA_APP = """\
+import os, tempfile
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+
+
+@hydra.main(version_base=None, config_path=None)
+def main(cfg):
+    where = [HydraConfig.get().runtime.output_dir, os.path.realpath(tempfile.gettempdir()), os.environ["WANDB_DIR"]]
+    print("dirs=" + "|".join(where))
+    # PyTorch's text for an asynchronous CUDA error (the GPU is the one thing mocked here)
+    raise RuntimeError("CUDA error: device-side assert triggered\\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1")
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_cuda_error_cells_synchronous_rerun_writes_into_sync_not_over_the_first_run(tmp_path):
+    (tmp_path / "app.py").write_text(CUDA_APP)
+    (tmp_path / "m.yaml").write_text("name: cuda\ncommand: [python, app.py]\naxes:\n  +lr: [0.1]\n")
+    assert crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path).returncode == 0
+    (row,) = rows_of(tmp_path / "run")
+    assert row["outcome"] == "cuda_error"
+    cell = tmp_path / "run" / row["log_dir"]
+
+    def dirs(folder):
+        (line,) = [ln for ln in (folder / "stdout.log").read_text().splitlines() if ln.startswith("dirs=")]
+        return line[5:].split("|")
+
+    assert dirs(cell) == [str(cell / "outputs"), str(cell / "tmp"), str(cell)]
+    assert dirs(cell / "sync") == [str(cell / "sync" / "outputs"), str(cell / "sync" / "tmp"), str(cell / "sync")]
+    assert (cell / "outputs" / ".hydra").is_dir() and (cell / "sync" / "outputs" / ".hydra").is_dir()
