@@ -1,0 +1,139 @@
+"""Which conjunction of a failing cell's values makes it fail: a posterior over the suspects, and the next test.
+
+A failure of kind K in cell F (the focus) means some conjunction of F's values, of at
+most `order` of them, fails at some rate where it holds (the empty conjunction: the
+program itself), or that the failure was background noise. Each suspect h is weighed
+by the runs of the cells that hold it:
+
+- a failure of K there: rate r; a clean run there: 1 - r (the rate is unknown: a
+  mixture of "every time" and a grid of flaky rates, so one clean run rules out a
+  deterministic cause but only weakens a flaky one);
+- a failure of K near F (F or a cell one value away) where h does not hold: it must be
+  noise (NOISE): the suspect does not explain it;
+- a failure of another kind: nothing (one failure can hide another).
+
+The next test is F itself or F with one value changed, whichever is expected to tell
+most (the expected drop in entropy of the posterior). A clean run of F changed on axis
+i weakens every suspect without i; a failure there rules out every suspect with it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from crashmatrix.hunt_model import Cell, Cond, Evidence, Kind, contains, sub_conditions
+
+# The rate of a suspect: "every time" with DETERMINISTIC_PRIOR, else one of these, equally likely.
+FLAKY_RATES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
+DETERMINISTIC_PRIOR = 0.5
+# The chance that a run fails this way whatever its configuration, and the prior that a failure is just that.
+NOISE = 0.01
+NOISE_PRIOR = 0.1
+
+_RATES = (1.0,) + FLAKY_RATES
+_LOG_PRIOR_RATES = tuple(
+    math.log(DETERMINISTIC_PRIOR) if r == 1.0 else math.log((1 - DETERMINISTIC_PRIOR) / len(FLAKY_RATES))
+    for r in _RATES
+)
+
+NOISE_SUSPECT = None  # the suspect "background noise", beside the conjunctions
+
+
+def _log_pow(x: float, n: int) -> float:
+    if n == 0:
+        return 0.0
+    return n * math.log(x) if x > 0 else -math.inf
+
+
+def _logsumexp(xs: Sequence[float]) -> float:
+    top = max(xs)
+    if top == -math.inf:
+        return top
+    return top + math.log(sum(math.exp(x - top) for x in xs))
+
+
+def _entropy(p: float) -> float:
+    if p <= 0.0 or p >= 1.0:
+        return 0.0
+    return -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+
+@dataclass(frozen=True)
+class Suspect:
+    cond: Cond | None  # None: background noise
+    posterior: float
+    rate: float  # expected rate of K where cond holds (posterior mean); NOISE for noise
+
+
+def _near(a: Cell, b: Cell) -> bool:
+    return sum(x != y for x, y in zip(a, b)) <= 1
+
+
+class Localization:
+    """The posterior over the suspects for one failure (kind, focus cell), from all evidence so far."""
+
+    def __init__(self, evidence: Evidence, kind: Kind, focus: Cell):
+        self.evidence, self.kind, self.focus = evidence, kind, focus
+        space = evidence.space
+        self.conds = list(sub_conditions(focus, space.order, least=0))
+        fails, passes = evidence.fails[kind], evidence.passes
+        near_fails = [r.cell for r in evidence.runs if r.kind == kind and _near(r.cell, focus)]
+        log_post, rates = [], []
+        for cond in self.conds:
+            f, p = fails[cond], passes[cond]
+            unexplained = sum(1 for cell in near_fails if not contains(cell, cond))
+            terms = [lp + _log_pow(r, f) + _log_pow(1 - r, p) for lp, r in zip(_LOG_PRIOR_RATES, _RATES)]
+            log_like = _logsumexp(terms)
+            log_post.append(log_like + unexplained * math.log(NOISE) + math.log((1 - NOISE_PRIOR) / len(self.conds)))
+            rates.append(self._mean_rate(terms, log_like))
+        log_post.append(len(near_fails) * math.log(NOISE) + math.log(NOISE_PRIOR))
+        rates.append(NOISE)
+        total = _logsumexp(log_post)
+        self.suspects = [
+            Suspect(cond, math.exp(lp - total), rate)
+            for cond, lp, rate in zip([*self.conds, NOISE_SUSPECT], log_post, rates)
+        ]
+
+    @staticmethod
+    def _mean_rate(terms: list[float], log_like: float) -> float:
+        if log_like == -math.inf:
+            return 0.0
+        return sum(r * math.exp(t - log_like) for r, t in zip(_RATES, terms))
+
+    def best(self) -> Suspect:
+        """The most probable suspect; among equals the shortest conjunction, then the first."""
+        return max(self.suspects, key=lambda s: (s.posterior, -len(s.cond or ())))
+
+    def rivals(self, share: float) -> list[Suspect]:
+        """Suspects other than the best with at least `share` of the posterior."""
+        top = self.best()
+        return [s for s in self.suspects if s is not top and s.posterior >= share]
+
+    def fail_chance(self, cell: Cell) -> float:
+        """The chance that `cell` fails with this kind, averaged over the posterior."""
+        return sum(s.posterior * self._chance(s, cell) for s in self.suspects)
+
+    def _chance(self, s: Suspect, cell: Cell) -> float:
+        return s.rate if s.cond is not None and contains(cell, s.cond) else NOISE
+
+    def information(self, cell: Cell) -> float:
+        """Expected information (bits) one run of `cell` gives about which suspect it is."""
+        mean = self.fail_chance(cell)
+        return _entropy(mean) - sum(s.posterior * _entropy(self._chance(s, cell)) for s in self.suspects)
+
+    def tests(self, allowed: Callable[[Cell], bool]) -> list[tuple[float, Cell]]:
+        """(information, cell) for the focus itself and each one-value change of it that `allowed` admits."""
+        space = self.evidence.space
+        out = []
+        if allowed(self.focus):
+            out.append((self.information(self.focus), self.focus))
+        for i, values in enumerate(space.values):
+            for v in values:
+                if v == self.focus[i]:
+                    continue
+                cell = self.focus[:i] + (v,) + self.focus[i + 1 :]
+                if allowed(cell):
+                    out.append((self.information(cell), cell))
+        return out
