@@ -28,7 +28,7 @@ from crashmatrix.hunt_model import Cell, Cond, Evidence, Kind, contains, sub_con
 ASSUMED_RATE = 0.5
 # A question the matrix cannot settle (no allowed test tells its suspects apart) is named as it stands.
 USELESS_BITS = 1e-6
-_TRIES = 12  # covering cells built per pick; the best one runs
+_TRIES = 12  # greedy cells built per pick, beside the covering plan's rows
 
 
 def clean_runs_needed(rate: float, confidence: float) -> int:
@@ -138,7 +138,7 @@ def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> li
     need = dict(state.need)
     rng = random.Random(f"{seed}-{len(evidence.runs)}")
     while len(batch) < jobs and need:
-        cell = _covering_cell(space, need, avoid, rng)
+        cell = _covering_cell(space, need, avoid, rng, seed)
         if cell is None:
             break
         batch.append(cell)
@@ -150,20 +150,26 @@ def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> li
     return batch
 
 
-def _covering_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: random.Random) -> Cell | None:
-    """The best of a few greedy cells, each built around a conjunction that needs most runs."""
-    best, best_score = None, -1
-    for _ in range(_TRIES):
-        cell = _greedy_cell(space, need, avoid, rng)
-        if cell is None:
-            continue
+def _covering_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: random.Random, seed: int) -> Cell | None:
+    """The covering plan's row that most needed runs; once none helps, the best of a few greedy cells."""
+    plan = [c for c in space.covering_plan(seed) if not any(contains(c, a) for a in avoid)]
+    best = _most_needed(space, need, plan)
+    if best is None:
+        best = _most_needed(
+            space, need, [g for g in (_greedy_cell(space, need, avoid, rng) for _ in range(_TRIES)) if g]
+        )
+    if best is None:  # the greedy walk kept running into excluded cells: a plain search finds one
+        top = max(need.values())
+        best = space.complete(next(c for c, n in need.items() if n == top), avoid)
+    return best
+
+
+def _most_needed(space, need: dict[Cond, int], cells: list[Cell]) -> Cell | None:
+    best, best_score = None, 0
+    for cell in cells:
         score = sum(need.get(c, 0) for c in sub_conditions(cell, space.order))
         if score > best_score:
             best, best_score = cell, score
-    if best is None:  # the greedy walk kept running into excluded cells: a plain search finds one
-        top = max(need.values())
-        cond = next(c for c, n in need.items() if n == top)
-        best = space.complete(cond, avoid)
     return best
 
 
