@@ -66,7 +66,7 @@ class State:
         return tuple(c.conditions for c in self.causes if c.conditions is not None)
 
 
-def _named(loc: Localization, best: Suspect, alternatives: tuple[Cond, ...] = ()) -> Cause:
+def named_cause(loc: Localization, best: Suspect, alternatives: tuple[Cond, ...] = ()) -> Cause:
     ev, kind = loc.evidence, loc.kind
     if best.cond is None:  # noise: the focus cell's own runs
         runs = ev.by_cell[loc.focus]
@@ -97,9 +97,9 @@ def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
                     open_.append(loc)
                     break
                 alternatives = tuple(s.cond for s in loc.rivals(1 - confidence) if s.cond is not None)
-                causes.append(_named(loc, best, alternatives))
+                causes.append(named_cause(loc, best, alternatives))
             else:
-                causes.append(_named(loc, best))
+                causes.append(named_cause(loc, best))
             if best.cond is None:
                 noise_cells.add(run.cell)
     state = State(causes, open_)
@@ -107,10 +107,15 @@ def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
     return state
 
 
+def clean_runs_wanted(evidence: Evidence, confidence: float) -> int:
+    """Once anything failed, one clean run clears a conjunction; before, enough to catch a flaky cause."""
+    return 1 if evidence.any_failure else clean_runs_needed(ASSUMED_RATE, confidence)
+
+
 def coverage_need(evidence: Evidence, avoid: tuple[Cond, ...], confidence: float) -> dict[Cond, int]:
     """Clean runs each conjunction still needs; none for one a named cause implies or no allowed cell can show."""
     space = evidence.space
-    wanted = 1 if evidence.any_failure else clean_runs_needed(ASSUMED_RATE, confidence)
+    wanted = clean_runs_wanted(evidence, confidence)
     need = {}
     for cond in space.candidates():
         missing = wanted - evidence.passes[cond]
@@ -208,14 +213,31 @@ def _gain(space, need: dict[Cond, int], partial, assigned: list[int], i: int, v:
     return total
 
 
-def hunt(evidence: Evidence, run_batch, *, confidence: float, jobs: int, max_runs: int, seed: int = 0) -> State:
-    """Choose, run (run_batch: cells -> Runs, in the order they ended), repeat: until complete or max_runs."""
+def hunt(
+    evidence: Evidence,
+    run_batch,
+    *,
+    confidence: float,
+    jobs: int,
+    max_runs: int,
+    seed: int = 0,
+    spent: int = 0,
+    on_state=None,
+) -> State:
+    """Choose, run, repeat until complete or `max_runs` cells were asked for (`spent` already were).
+
+    run_batch(cells) returns the Runs that tell something (a run crashmatrix could not start tells
+    nothing, yet counts against the budget). on_state(state) sees each assessment.
+    """
     while True:
         state = assess(evidence, confidence)
-        left = max_runs - len(evidence.runs)
+        if on_state is not None:
+            on_state(state)
+        left = max_runs - spent
         if state.complete or left <= 0:
             return state
         cells = next_cells(evidence, state, min(jobs, left), seed)
         if not cells:
             return state
+        spent += len(cells)
         evidence.extend(run_batch(cells))
