@@ -19,6 +19,7 @@ i weakens every suspect without i; a failure there rules out every suspect with 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -68,7 +69,8 @@ class Suspect:
 
 
 def _near(a: Cell, b: Cell) -> bool:
-    return sum(x != y for x, y in zip(a, b)) <= 1
+    """Within the cells localization tests (two values changed at most)."""
+    return sum(x != y for x, y in zip(a, b)) <= 2
 
 
 class Localization:
@@ -119,21 +121,39 @@ class Localization:
         return s.rate if s.cond is not None and contains(cell, s.cond) else NOISE
 
     def information(self, cell: Cell) -> float:
-        """Expected information (bits) one run of `cell` gives about which suspect it is."""
-        mean = self.fail_chance(cell)
-        return _entropy(mean) - sum(s.posterior * _entropy(self._chance(s, cell)) for s in self.suspects)
+        """Expected information (bits) one run of `cell` gives about which suspect it is.
 
-    def tests(self, allowed: Callable[[Cell], bool]) -> list[tuple[float, Cell]]:
-        """(information, cell) for the focus itself and each one-value change of it that `allowed` admits."""
+        A run that fails another way tells nothing about this kind: a cell whose runs so far did
+        so is expected to again (the share of them, counted with one run that did not).
+        """
+        mean = self.fail_chance(cell)
+        bits = _entropy(mean) - sum(s.posterior * _entropy(self._chance(s, cell)) for s in self.suspects)
+        seen = self.evidence.by_cell.get(cell, [])
+        masked = sum(1 for k in seen if k is not None and k != self.kind)
+        return bits * (len(seen) - masked + 1) / (len(seen) + 1)
+
+    def tests(self, allowed: Callable[[Cell], bool]) -> list[tuple[float, int, Cell]]:
+        """(information, values changed, cell): the focus itself and its changes in one or two values.
+
+        Two values change where one is not enough: where changing one value lets another kind's failure
+        in (it would hide this kind), changing a second one as well keeps it out.
+        """
         space = self.evidence.space
         out = []
-        if allowed(self.focus):
-            out.append((self.information(self.focus), self.focus))
-        for i, values in enumerate(space.values):
-            for v in values:
-                if v == self.focus[i]:
-                    continue
-                cell = self.focus[:i] + (v,) + self.focus[i + 1 :]
-                if allowed(cell):
-                    out.append((self.information(cell), cell))
+        seen = set()
+        for cell, changed in self._around(space):
+            if cell not in seen and allowed(cell):
+                seen.add(cell)
+                out.append((self.information(cell), changed, cell))
         return out
+
+    def _around(self, space):
+        yield self.focus, 0
+        others = [(i, v) for i, values in enumerate(space.values) for v in values if v != self.focus[i]]
+        for i, v in others:
+            yield self.focus[:i] + (v,) + self.focus[i + 1 :], 1
+        for (i, v), (j, w) in itertools.combinations(others, 2):
+            if i != j:
+                cell = list(self.focus)
+                cell[i], cell[j] = v, w
+                yield tuple(cell), 2

@@ -136,8 +136,8 @@ def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> li
 
     batch: list[Cell] = []
     for loc in state.open:
-        ranked = sorted(loc.tests(admissible), key=lambda t: -t[0])
-        batch += [cell for bits, cell in ranked if bits > USELESS_BITS][: jobs - len(batch)]
+        ranked = sorted(loc.tests(admissible), key=lambda t: (-t[0], t[1]))
+        batch += [cell for bits, _changed, cell in ranked if bits > USELESS_BITS][: jobs - len(batch)]
         if len(batch) >= jobs:
             return batch
     need = dict(state.need)
