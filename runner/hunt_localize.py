@@ -8,8 +8,8 @@ by the runs of the cells that hold it:
 - a failure of K there: rate r; a clean run there: 1 - r (the rate is unknown: a
   mixture of "every time" and a grid of flaky rates, so one clean run rules out a
   deterministic cause but only weakens a flaky one);
-- a failure of K near F (F or a cell one value away) where h does not hold: it must be
-  noise (NOISE): the suspect does not explain it;
+- a failure of K that no named cause explains, where h does not hold: it must be noise
+  (NOISE): the suspect does not explain it;
 - a failure of another kind: nothing (one failure can hide another).
 
 The next test is F itself or F with one value changed, whichever is expected to tell
@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from crashmatrix.hunt_model import Cell, Cond, Evidence, Kind, contains, sub_conditions
 
 # The rate of a suspect: "every time" with DETERMINISTIC_PRIOR, else one of these, equally likely.
-FLAKY_RATES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
+# None below 1 in 5: a cause rarer than that looks like noise for far longer than a hunt's budget
+# (at 0.05, calling a lone failure noise took ~75 clean runs; at 0.2, ~15).
+FLAKY_RATES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
 DETERMINISTIC_PRIOR = 0.5
 # The chance that a run fails this way whatever its configuration, and the prior that a failure is just that.
 NOISE = 0.01
@@ -55,6 +57,11 @@ def _logsumexp(xs: Sequence[float]) -> float:
     return top + math.log(sum(math.exp(x - top) for x in xs))
 
 
+def _other(values: Sequence[str], value: str) -> str:
+    """The value after `value` in the axis's list (cyclic): another one, the same for the same evidence."""
+    return values[(list(values).index(value) + 1) % len(values)]
+
+
 def _entropy(p: float) -> float:
     if p <= 0.0 or p >= 1.0:
         return 0.0
@@ -68,20 +75,19 @@ class Suspect:
     rate: float  # expected rate of K where cond holds (posterior mean); NOISE for noise
 
 
-def _near(a: Cell, b: Cell) -> bool:
-    """Within the cells localization tests (two values changed at most)."""
-    return sum(x != y for x, y in zip(a, b)) <= 2
-
-
 class Localization:
     """The posterior over the suspects for one failure (kind, focus cell), from all evidence so far."""
 
-    def __init__(self, evidence: Evidence, kind: Kind, focus: Cell):
+    def __init__(self, evidence: Evidence, kind: Kind, focus: Cell, explained: tuple[Cond, ...] = ()):
         self.evidence, self.kind, self.focus = evidence, kind, focus
         space = evidence.space
         self.conds = list(sub_conditions(focus, space.order, least=0))
         fails, passes = evidence.fails[kind], evidence.passes
-        near_fails = [r.cell for r in evidence.runs if r.kind == kind and _near(r.cell, focus)]
+        # Failures of this kind that no named cause explains: the focus is the first of them, so these
+        # came with or after it (its tests, mostly), and a suspect must explain them or call them noise.
+        near_fails = [
+            r.cell for r in evidence.runs if r.kind == kind and not any(contains(r.cell, c) for c in explained)
+        ]
         log_post, rates = [], []
         for cond in self.conds:
             f, p = fails[cond], passes[cond]
@@ -148,6 +154,24 @@ class Localization:
         return out
 
     def _around(self, space):
+        yield from self._near(space)
+        yield from self._far(space)
+
+    def _far(self, space, leaders: int = 3):
+        """For each leading suspect: a cell holding it and as little else of the focus as can be, and that
+        cell with one of the suspect's values changed (does it need every value?)."""
+        ranked = sorted((s for s in self.suspects if s.cond), key=lambda s: (-s.posterior, len(s.cond or ())))[:leaders]
+        for suspect in ranked:
+            held = dict(suspect.cond or ())
+            far = [held.get(i) or _other(values, self.focus[i]) for i, values in enumerate(space.values)]
+            yield tuple(far), len(space.values) - len(held)
+            for i in held:
+                if len(space.values[i]) > 1:
+                    cell = list(far)
+                    cell[i] = _other(space.values[i], self.focus[i])
+                    yield tuple(cell), len(space.values) - len(held) + 1
+
+    def _near(self, space):
         yield self.focus, 0
         others = [(i, v) for i, values in enumerate(space.values) for v in values if v != self.focus[i]]
         for i, v in others:

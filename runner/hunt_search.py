@@ -89,7 +89,8 @@ def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
                 continue
             if any(c.kind == kind and c.conditions is not None and contains(run.cell, c.conditions) for c in causes):
                 continue
-            loc = Localization(evidence, kind, run.cell)
+            explained = tuple(c.conditions for c in causes if c.kind == kind and c.conditions is not None)
+            loc = Localization(evidence, kind, run.cell, explained)
             best = loc.best()
             if best.posterior < confidence:
                 useful = [t for t in loc.tests(allowed_test or evidence.space.allowed) if t[0] > USELESS_BITS]
