@@ -41,6 +41,7 @@ _LOG_PRIOR_RATES = tuple(
     for r in _RATES
 )
 
+_NOISE_ENTROPY = -(NOISE * math.log2(NOISE) + (1 - NOISE) * math.log2(1 - NOISE))
 NOISE_SUSPECT = None  # the suspect "background noise", beside the conjunctions
 
 
@@ -98,6 +99,7 @@ class Localization:
             rates.append(self._mean_rate(terms, log_like))
         log_post.append(len(near_fails) * math.log(NOISE) + math.log(NOISE_PRIOR))
         rates.append(NOISE)
+        self._rows: list | None = None
         total = _logsumexp(log_post)
         self.suspects = [
             Suspect(cond, math.exp(lp - total), rate)
@@ -119,24 +121,35 @@ class Localization:
         top = self.best()
         return [s for s in self.suspects if s is not top and s.posterior >= share]
 
-    def fail_chance(self, cell: Cell) -> float:
-        """The chance that `cell` fails with this kind, averaged over the posterior."""
-        return sum(s.posterior * self._chance(s, cell) for s in self.suspects)
-
-    def _chance(self, s: Suspect, cell: Cell) -> float:
-        return s.rate if s.cond is not None and contains(cell, s.cond) else NOISE
+    def _table(self) -> list[tuple[float, int | None, float, float]]:
+        """(posterior, axes mask or None for noise, rate, entropy of rate) of the suspects that still count."""
+        if self._rows is None:
+            self._rows = [
+                (s.posterior, None if s.cond is None else sum(1 << i for i, _ in s.cond), s.rate, _entropy(s.rate))
+                for s in self.suspects
+                if s.posterior > 1e-12
+            ]
+        return self._rows
 
     def information(self, cell: Cell) -> float:
         """Expected information (bits) one run of `cell` gives about which suspect it is.
 
-        A run that fails another way tells nothing about this kind: a cell whose runs so far did
-        so is expected to again (the share of them, counted with one run that did not).
+        A suspect holds in `cell` when the cell agrees with the focus on the suspect's axes. A run
+        that fails another way tells nothing about this kind: a cell whose runs so far did so is
+        expected to again (the share of them, counted with one run that did not).
         """
-        mean = self.fail_chance(cell)
-        bits = _entropy(mean) - sum(s.posterior * _entropy(self._chance(s, cell)) for s in self.suspects)
+        agree = sum(1 << i for i, (a, b) in enumerate(zip(cell, self.focus)) if a == b)
+        mean = spread = 0.0
+        for posterior, mask, rate, rate_entropy in self._table():
+            if mask is not None and mask & ~agree == 0:
+                mean += posterior * rate
+                spread += posterior * rate_entropy
+            else:
+                mean += posterior * NOISE
+                spread += posterior * _NOISE_ENTROPY
         seen = self.evidence.by_cell.get(cell, [])
         masked = sum(1 for k in seen if k is not None and k != self.kind)
-        return bits * (len(seen) - masked + 1) / (len(seen) + 1)
+        return (_entropy(mean) - spread) * (len(seen) - masked + 1) / (len(seen) + 1)
 
     def tests(self, allowed: Callable[[Cell], bool]) -> list[tuple[float, int, Cell]]:
         """(information, values changed, cell): the focus itself and its changes in one or two values.
