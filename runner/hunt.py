@@ -23,7 +23,7 @@ from crashmatrix.expand import matches
 from crashmatrix.hunt_model import Cell as Values
 from crashmatrix.hunt_model import Evidence, Run, Space, run_of_row
 from crashmatrix.hunt_search import State, clean_runs_wanted, hunt
-from crashmatrix.hunt_text import cause_sentence, closing_line, hunt_json
+from crashmatrix.hunt_text import best_so_far, cause_sentence, closing_line, hunt_json
 from crashmatrix.outcome import is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
@@ -210,7 +210,23 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         store.write_json("env.json", pending.facts)
     _announce(space, options, store, len(rows), len(seeded), stream)
     runner = _CellRunner(matrix, space, store, options, rows, stream)
-    interrupted, stopped = False, ""
+    state, stopped = _search(evidence, runner, options, len(rows), stream)
+    if stopped == "interrupted":
+        pending.stop()
+        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {os.path.relpath(store.path)}"
+    else:
+        if not resume:
+            store.write_json("env.json", pending.finish())
+        wanted = clean_runs_wanted(evidence, options.confidence)
+        closing = stopped or closing_line(space, state, runner.count, options.confidence, wanted, len(seeded))
+    _finish(space, store, state, runner.count, closing, stream)
+    return HuntOutcome(store.path, state, hunt_json(space, state, runner.count), stopped == "interrupted")
+
+
+def _search(evidence: Evidence, runner: _CellRunner, options: HuntOptions, spent: int, stream) -> tuple[State, str]:
+    """(where the hunt stands, why it stopped early: "" when it did not, "interrupted", or what went wrong)."""
+    from crashmatrix.hunt_search import assess
+
     try:
         state = hunt(
             evidence,
@@ -219,24 +235,18 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
             jobs=options.jobs,
             max_runs=options.max_runs,
             seed=options.seed,
-            spent=len(rows),
-            on_state=_Announcer(space, evidence, stream),
+            spent=spent,
+            on_state=_Announcer(evidence.space, evidence, stream),
         )
-    except (_Interrupted, KeyboardInterrupt) as e:
-        if isinstance(e, _Interrupted):
-            evidence.extend(e.args[0])
-        interrupted = True
+        return state, ""
+    except _Interrupted as e:
+        evidence.extend(e.args[0])  # what ended before the stop is evidence too
+        stopped = "interrupted"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
     except _CannotRun as e:
         stopped = f"hunt: stopped: crashmatrix could not run the cells ({e.args[0]})"
-    if interrupted or stopped:
-        from crashmatrix.hunt_search import assess
-
-        state = assess(evidence, options.confidence)
-    if interrupted:
-        pending.stop()
-    elif not resume:
-        store.write_json("env.json", pending.finish())
-    return _finish(space, options, store, state, runner.count, interrupted, stopped, evidence, stream)
+    return assess(evidence, options.confidence), stopped
 
 
 def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seeded: int, stream) -> None:
@@ -251,28 +261,17 @@ def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seed
     )
 
 
-def _finish(space, options, store, state, runs, interrupted, stopped, evidence, stream) -> HuntOutcome:
-    data = hunt_json(space, state, runs)
-    store.write_json("hunt.json", data)
-    from crashmatrix.hunt_text import best_so_far
-
+def _finish(space: Space, store: RunDir, state: State, runs: int, closing: str, stream) -> None:
+    """hunt.json, summary.md, and the answer on `stream`."""
+    store.write_json("hunt.json", hunt_json(space, state, runs))
     lines = [cause_sentence(space, c) for c in best_so_far(state)] or ["no failure seen"]
-    closing = closing_line(space, state, runs, options.confidence, clean_runs_wanted(evidence, options.confidence))
-    if interrupted:
-        closing = (
-            f"hunt: interrupted after {runs} runs; go on with: crashmatrix hunt --resume {os.path.relpath(store.path)}"
-        )
-    elif stopped:
-        closing = stopped
-    store.write_text(
-        "summary.md", "# crashmatrix hunt\n\n" + "\n".join(f"- {line}" for line in lines) + f"\n\n{closing}\n"
-    )
+    summary = "# crashmatrix hunt\n\n" + "\n".join(f"- {line}" for line in lines) + f"\n\n{closing}\n"
+    store.write_text("summary.md", summary)
     print("", file=stream)
     for line in lines:
         print(line, file=stream)
     print(closing, file=stream)
     print(f"hunt.json: {os.path.relpath(os.path.join(store.path, 'hunt.json'))}", file=stream, flush=True)
-    return HuntOutcome(store.path, state, data, interrupted)
 
 
 def default_out(name: str) -> str:

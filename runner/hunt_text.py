@@ -40,16 +40,17 @@ def best_so_far(state: State) -> list[Cause]:
     return state.causes + [named_cause(loc, loc.best()) for loc in state.open]
 
 
-def closing_line(space: Space, state: State, runs: int, confidence: float, wanted_clean: int) -> str:
+def closing_line(space: Space, state: State, runs: int, confidence: float, wanted_clean: int, seeded: int = 0) -> str:
     t = space.order
+    after = f"{runs} runs" + (f" (and {seeded} rows of --from)" if seeded else "")
     if state.complete:
         if not state.causes:
             return (
-                f"hunt: complete after {runs} runs: no failure; every conjunction of up to {t} values ran clean "
+                f"hunt: complete after {after}: no failure; every conjunction of up to {t} values ran clean "
                 f"{wanted_clean} time(s) (a cause failing half the time would have shown at confidence {confidence})"
             )
         return (
-            f"hunt: complete after {runs} runs: every failure is explained, and every other conjunction "
+            f"hunt: complete after {after}: every failure is explained, and every other conjunction "
             f"of up to {t} values ran clean"
         )
     left = []
@@ -57,7 +58,7 @@ def closing_line(space: Space, state: State, runs: int, confidence: float, wante
         left.append(f"{len(state.open)} failure(s) not pinned down to confidence {confidence}")
     if state.need:
         left.append(f"{len(state.need)} conjunction(s) of up to {t} values not yet run clean")
-    return f"hunt: partial after {runs} runs (--max-runs): best so far; " + ", ".join(left)
+    return f"hunt: partial after {after} (--max-runs): best so far; " + ", ".join(left)
 
 
 def hunt_json(space: Space, state: State, runs: int) -> dict:

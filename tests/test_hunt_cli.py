@@ -36,7 +36,7 @@ def hunted_cells(run_dir):
 
 
 def test_hunt_names_the_whole_conjunction_from_nothing(tmp_path, write):
-    proc = crashmatrix("hunt", planted(write), "--out", tmp_path / "h", cwd=tmp_path)
+    proc = crashmatrix("hunt", planted(write), "--jobs", "2", "--out", tmp_path / "h", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "h" / "hunt.json").read_text())
     (cause,) = data["causes"]
