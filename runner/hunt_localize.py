@@ -58,6 +58,11 @@ def _logsumexp(xs: Sequence[float]) -> float:
     return top + math.log(sum(math.exp(x - top) for x in xs))
 
 
+def _told_apart(space, a: Cond, b: Cond) -> bool:
+    """Whether some allowed cell holds one of the two conjunctions and not the other."""
+    return any(x and space.complete(y, [x]) is not None for x, y in ((a, b), (b, a)))
+
+
 def _other(values: Sequence[str], value: str) -> str:
     """The value after `value` in the axis's list (cyclic): another one, the same for the same evidence."""
     return values[(list(values).index(value) + 1) % len(values)]
@@ -115,6 +120,17 @@ class Localization:
     def best(self) -> Suspect:
         """The most probable suspect; among equals the shortest conjunction, then the first."""
         return max(self.suspects, key=lambda s: (s.posterior, -len(s.cond or ())))
+
+    def twins(self, best: Suspect) -> list[Suspect]:
+        """Suspects that no allowed cell tells from `best`: each holds in exactly the cells it holds in."""
+        if best.cond is None:
+            return []
+        space = self.evidence.space
+        return [
+            s
+            for s in self.suspects
+            if s is not best and s.cond is not None and s.posterior > 1e-6 and not _told_apart(space, best.cond, s.cond)
+        ]
 
     def rivals(self, share: float) -> list[Suspect]:
         """Suspects other than the best with at least `share` of the posterior."""

@@ -15,6 +15,7 @@ resumed hunt picks what the interrupted one would have.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -78,6 +79,26 @@ def named_cause(loc: Localization, best: Suspect, alternatives: tuple[Cond, ...]
     )
 
 
+def _settle(loc: Localization, confidence: float, allowed_test) -> Cause | None:
+    """The named cause of this failure, or None while a test could still change the answer.
+
+    Suspects that no allowed cell tells apart share their confidence: named together, as alternatives.
+    Where no test tells anything any more, the best suspect is named as it stands, beside its rivals.
+    """
+    best = loc.best()
+    if best.posterior >= confidence:
+        return named_cause(loc, best)
+    twins = loc.twins(best)
+    together = best.posterior + sum(t.posterior for t in twins)
+    alternatives = tuple(t.cond for t in twins if t.cond is not None)
+    if together >= confidence:
+        return dataclasses.replace(named_cause(loc, best, alternatives), confidence=together)
+    if any(bits > USELESS_BITS for bits, _changed, _cell in loc.tests(allowed_test)):
+        return None
+    rivals = tuple(s.cond for s in loc.rivals(1 - confidence) if s.cond is not None)
+    return named_cause(loc, best, tuple(dict.fromkeys(alternatives + rivals)))
+
+
 def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
     """Named causes, open questions and coverage need, from the evidence alone."""
     causes: list[Cause] = []
@@ -91,17 +112,12 @@ def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
                 continue
             explained = tuple(c.conditions for c in causes if c.kind == kind and c.conditions is not None)
             loc = Localization(evidence, kind, run.cell, explained)
-            best = loc.best()
-            if best.posterior < confidence:
-                useful = [t for t in loc.tests(allowed_test or evidence.space.allowed) if t[0] > USELESS_BITS]
-                if useful:
-                    open_.append(loc)
-                    break
-                alternatives = tuple(s.cond for s in loc.rivals(1 - confidence) if s.cond is not None)
-                causes.append(named_cause(loc, best, alternatives))
-            else:
-                causes.append(named_cause(loc, best))
-            if best.cond is None:
+            cause = _settle(loc, confidence, allowed_test or evidence.space.allowed)
+            if cause is None:
+                open_.append(loc)
+                break
+            causes.append(cause)
+            if cause.conditions is None:
                 noise_cells.add(run.cell)
     state = State(causes, open_)
     state.need = coverage_need(evidence, state.avoid, confidence)

@@ -142,3 +142,13 @@ def test_the_same_evidence_picks_the_same_cells():
 def test_the_budget_ends_the_hunt_with_the_best_so_far():
     state, runs = run_hunt(space_3_7(), lambda cell, rng: SEGV if holds(cell, TRIPLE) else None, 0, max_runs=10)
     assert runs == 10 and not state.complete
+
+
+def test_conjunctions_no_allowed_cell_tells_apart_are_named_together():
+    """exclude {a: 1, b: 0}: every cell with a=1 has b=1, so `a=1` and `a=1 and b=1` fail in the same cells."""
+    space = Space(["a", "b", "c"], [["0", "1"], ["0", "1"], ["0", "1", "2"]], 3, excludes=[((0, "1"), (1, "0"))])
+    state, runs = run_hunt(space, lambda cell, rng: SEGV if cell[0] == "1" and cell[1] == "1" else None, seed=0)
+    assert state.complete and runs <= 9  # the matrix has 9 cells
+    (cause,) = state.causes
+    assert {cause.conditions, *cause.alternatives} == {((0, "1"),), ((0, "1"), (1, "1"))}
+    assert cause.confidence >= 0.95
