@@ -1,6 +1,6 @@
 """How many runs `crashmatrix hunt` needs from nothing but a matrix, and how often it names the whole cause.
 
-    python bench/bench_hunt.py [--trials 20] [--seed 0]
+    python bench/bench_hunt.py [--trials 20] [--seed 0] [--real 3]
 
 A simulated program (no processes) fails with a planted conjunction: issue 16's case
 first, 3 values on 7 axes, a crash when a 3-way conjunction holds, placed at random
@@ -13,6 +13,10 @@ Two counts per hunt: `answer`, the runs after which every planted cause was name
 the user reads, printed as it happens), and `runs`, the whole hunt (until every other
 conjunction of up to `order` values ran clean). Exact: the named causes are the planted
 ones, every value and no other. F: the F-measure of the named axis values.
+
+With --real N, also N hunts per case through real processes (`crashmatrix hunt --jobs 2` on a
+planted program that SIGSEGVs itself, an exception beside it for the overlapping case), runs and wall
+time per hunt.
 
 Exit 1 when the deterministic median exceeds FIC_BS's 59 runs for this case (a covering
 array, 46, then 13 localization runs; Zhang & Zhang, ISSTA 2011), or when a hunt of the
@@ -142,12 +146,69 @@ def four_2_10(rng):
     return Space([f"x{i}" for i in range(10)], [["0", "1"]] * 10, 4), [(SEGV, plant(rng, 10, 2, 4))]
 
 
+PLANTED = """\
+import os, random, signal, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+def holds(spec):
+    return all(args[k] == v for k, v in (kv.split("=") for kv in spec.split(",")))
+if holds(os.environ["CRASH_WHEN"]) and random.random() < float(os.environ["CRASH_RATE"]):
+    os.kill(os.getpid(), signal.SIGSEGV)
+if os.environ.get("RAISE_WHEN") and holds(os.environ["RAISE_WHEN"]):
+    raise ValueError("bad batch")
+"""
+
+
+def real_hunts(trials: int, seed: int) -> None:
+    """`crashmatrix hunt --jobs 2` on a planted program: runs, the answer's run and wall time per hunt."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    work = tempfile.mkdtemp(prefix="bench-hunt-")
+    with open(os.path.join(work, "planted.py"), "w") as f:
+        f.write(PLANTED)
+    axes = ", ".join(f"x{i}: [0, 1, 2]" for i in range(7))
+    with open(os.path.join(work, "m.yaml"), "w") as f:
+        f.write(f"name: planted\ncommand: [python, planted.py]\naxes: {{{axes}}}\ntimeout: 60\n")
+    spell = lambda cond: ",".join(f"x{i}={v}" for i, v in cond)  # noqa: E731
+    for name, rate, overlap in (("deterministic", 1.0, False), ("p = 0.5", 0.5, False), ("overlap", 1.0, True)):
+        for t in range(trials):
+            rng = random.Random(seed * 1_000_003 + t)
+            space, faults = overlapping(rng) if overlap else triple_3_7(rng)
+            env = dict(os.environ, CRASH_WHEN=spell(faults[0][1]), CRASH_RATE=str(rate))
+            if overlap:
+                env["RAISE_WHEN"] = spell(faults[1][1])
+            out = os.path.join(work, f"h-{name[0]}-{t}")
+            start = time.time()
+            proc = subprocess.run(
+                [sys.executable, "-m", "crashmatrix", "hunt", "m.yaml", "--jobs", "2", "--out", out],
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            wall = time.time() - start
+            data = json.load(open(os.path.join(out, "hunt.json")))
+            named = {tuple(sorted(c["conditions"].items())) for c in data["causes"]}
+            want = {tuple((f"x{i}", v) for i, v in cond) for _k, cond in faults}
+            found = [line.split()[2] for line in proc.stdout.splitlines() if line.startswith("found after")]
+            print(
+                f"real {name:<14} trial {t}: {data['runs']:3d} runs, answer after {'/'.join(found) or '-'},"
+                f" {'exact' if named == want else 'WRONG ' + str(named)}, {wall:.1f}s wall",
+                flush=True,
+            )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="only issue 16's case, deterministic and p = 0.5")
+    parser.add_argument("--real", type=int, default=0, metavar="N", help="also N hunts per case through processes")
     args = parser.parse_args(argv)
+    if args.real:
+        real_hunts(args.real, args.seed)
     det = scenario("3-way in 3^7, deterministic", args.trials, args.seed, triple_3_7)
     flaky = scenario("3-way in 3^7, p = 0.5", args.trials, args.seed, triple_3_7, p=0.5)
     if not args.quick:
