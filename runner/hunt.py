@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections import Counter
@@ -24,6 +25,7 @@ from crashmatrix.hunt_model import Cell as Values
 from crashmatrix.hunt_model import Evidence, Run, Space, run_of_row
 from crashmatrix.hunt_search import State, clean_runs_wanted, hunt
 from crashmatrix.hunt_text import best_so_far, cause_sentence, closing_line, hunt_json
+from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
@@ -210,7 +212,9 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         store.write_json("env.json", pending.facts)
     _announce(space, options, store, len(rows), len(seeded), stream)
     runner = _CellRunner(matrix, space, store, options, rows, stream)
-    state, stopped = _search(evidence, runner, options, len(rows), stream)
+    # SIGTERM (`timeout`, a scheduler) between batches ends the hunt as Ctrl-C does: answer so far written
+    with catching((signal.SIGTERM,), _stop):
+        state, stopped = _search(evidence, runner, options, len(rows), stream)
     if stopped == "interrupted":
         pending.stop()
         closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {os.path.relpath(store.path)}"
@@ -221,6 +225,10 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         closing = stopped or closing_line(space, state, runner.count, options.confidence, wanted, len(seeded))
     _finish(space, store, state, runner.count, closing, stream)
     return HuntOutcome(store.path, state, hunt_json(space, state, runner.count), stopped == "interrupted")
+
+
+def _stop(name: str) -> None:
+    raise KeyboardInterrupt(name)
 
 
 def _search(evidence: Evidence, runner: _CellRunner, options: HuntOptions, spent: int, stream) -> tuple[State, str]:

@@ -16,6 +16,7 @@ resumed hunt picks what the interrupted one would have.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ class State:
 
     @property
     def avoid(self) -> tuple[Cond, ...]:
-        return tuple(c.conditions for c in self.causes if c.conditions is not None)
+        return _avoided(self.causes)
 
 
 def named_cause(loc: Localization, best: Suspect, alternatives: tuple[Cond, ...] = ()) -> Cause:
@@ -99,7 +100,7 @@ def _settle(loc: Localization, confidence: float, allowed_test) -> Cause | None:
     return named_cause(loc, best, tuple(dict.fromkeys(alternatives + rivals)))
 
 
-def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
+def assess(evidence: Evidence, confidence: float) -> State:
     """Named causes, open questions and coverage need, from the evidence alone."""
     causes: list[Cause] = []
     open_: list[Localization] = []
@@ -112,7 +113,7 @@ def assess(evidence: Evidence, confidence: float, allowed_test=None) -> State:
                 continue
             explained = tuple(c.conditions for c in causes if c.kind == kind and c.conditions is not None)
             loc = Localization(evidence, kind, run.cell, explained)
-            cause = _settle(loc, confidence, allowed_test or evidence.space.allowed)
+            cause = _settle(loc, confidence, _admissible(evidence.space, _avoided(causes)))
             if cause is None:
                 open_.append(loc)
                 break
@@ -143,17 +144,26 @@ def coverage_need(evidence: Evidence, avoid: tuple[Cond, ...], confidence: float
     return need
 
 
-def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> list[Cell]:
-    """Up to `jobs` cells to run next: tests of open questions first, then covering cells."""
-    space = evidence.space
-    avoid = state.avoid
+def _avoided(causes: list[Cause]) -> tuple[Cond, ...]:
+    return tuple(c.conditions for c in causes if c.conditions is not None)
+
+
+def _admissible(space, avoid: tuple[Cond, ...]):
+    """Cells hunt may run: allowed, and holding no named cause (it would fail and hide the rest)."""
 
     def admissible(cell: Cell) -> bool:
         return space.allowed(cell) and not any(contains(cell, a) for a in avoid)
 
+    return admissible
+
+
+def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> list[Cell]:
+    """Up to `jobs` cells to run next: tests of open questions first, then covering cells."""
+    space = evidence.space
+    avoid = state.avoid
     batch: list[Cell] = []
     for loc in state.open:
-        ranked = sorted(loc.tests(admissible), key=lambda t: (-t[0], t[1]))
+        ranked = sorted(loc.tests(_admissible(space, avoid)), key=lambda t: (-t[0], t[1]))
         batch += [cell for bits, _changed, cell in ranked if bits > USELESS_BITS][: jobs - len(batch)]
         if len(batch) >= jobs:
             return batch
@@ -220,8 +230,6 @@ def _greedy_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: ran
 
 def _gain(space, need: dict[Cond, int], partial, assigned: list[int], i: int, v: str) -> int:
     """Runs still needed by the conjunctions that setting axis i to v completes."""
-    import itertools
-
     total = 0
     for size in range(0, space.order):
         for others in itertools.combinations(assigned, size):
