@@ -30,6 +30,7 @@ from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.text import shown_path
 
 OPTIONS_FILE = "hunt-options.json"
 DEFAULT_MAX_RUNS = 200
@@ -220,7 +221,7 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         state, stopped = _search(evidence, runner, options, len(rows), stream)
     if stopped == "interrupted":
         pending.stop()
-        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {os.path.relpath(store.path)}"
+        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {shown_path(store.path)}"
     else:
         if not resume:
             store.write_json("env.json", pending.finish())
@@ -266,7 +267,7 @@ def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seed
         f"{space.order} values; confidence {options.confidence}; at most {options.max_runs} runs"
         + (f", {done} already done" if done else "")
         + (f"; {seeded} rows from {options.from_run}" if seeded else "")
-        + f"; into {os.path.relpath(store.path)}",
+        + f"; into {shown_path(store.path)}",
         file=stream,
         flush=True,
     )
@@ -282,7 +283,7 @@ def _finish(space: Space, store: RunDir, state: State, runs: int, closing: str, 
     for line in lines:
         print(line, file=stream)
     print(closing, file=stream)
-    print(f"hunt.json: {os.path.relpath(os.path.join(store.path, 'hunt.json'))}", file=stream, flush=True)
+    print(f"hunt.json: {shown_path(os.path.join(store.path, 'hunt.json'))}", file=stream, flush=True)
 
 
 def default_out(name: str) -> str:
