@@ -91,6 +91,16 @@ ValueError: the job failed on purpose
 
 Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
 """
+# Hydra 1.3's instantiate, when the target's constructor raises (the template layout's trainer=gpu on a CPU box).
+HYDRA_INSTANTIATE = """\
+Seed set to 12345
+Error executing job with overrides: ['logger=wandb', 'trainer=gpu']
+Error in call to target 'pytorch_lightning.trainer.trainer.Trainer':
+MisconfigurationException('No supported gpu backend found!')
+full_key: trainer
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
 LIGHTNING_MISCONFIG = """\
 Traceback (most recent call last):
   File "/app/fit.py", line 9, in <module>
@@ -327,6 +337,20 @@ CASES = [
         HYDRA_JOB_EXCEPTION,
         None,
         ("fail", "", "ValueError: the job failed on purpose", "ValueError: the job failed on purpose"),
+    ),
+    (
+        1,
+        False,
+        HYDRA_INSTANTIATE,
+        None,
+        (
+            "fail",
+            "",
+            "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer': "
+            "MisconfigurationException('No supported gpu backend found!')",
+            "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer': "
+            "MisconfigurationException('No supported gpu backend found!')",
+        ),
     ),
     (
         1,
