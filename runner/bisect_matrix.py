@@ -16,7 +16,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from crashmatrix import engine
+from crashmatrix import engine, preflight
 from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Observation
 from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
@@ -149,6 +149,9 @@ def bisect_matrix(
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
+    # The configurations bisect may test are every mix of good and bad; these cover each value it sets.
+    singles = [Cell.of({**good, a: bad[a]}) for a in changes]
+    preflight.check(matrix, [Cell.of(good), Cell.of(bad), *singles])
     store = RunDir(out)
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
     # As `run` does: the interpreters are asked while the cells run, and env.json is completed at the end.

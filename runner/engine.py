@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass
 
 from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
+from crashmatrix.app_args import arguments
 from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
@@ -153,7 +154,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         if "wandb" in knobs:
             env["WANDB_MODE"] = spell(knobs["wandb"])
     if matrix.pass_params == "overrides":
-        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+        argv = argv + arguments(own)
     return argv, os.getcwd()
 
 

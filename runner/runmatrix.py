@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix import fingerprint as fp
-from crashmatrix import interpreters
+from crashmatrix import interpreters, preflight
 from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.expand import cell_runs, columns, expand
@@ -136,6 +136,7 @@ def run_matrix(
     """
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
+    preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
     runs = cell_runs(matrix, cells)
     store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
     todo = [r for r in runs if r.key not in done]
