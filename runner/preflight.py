@@ -54,13 +54,13 @@ class OverrideSet:
 def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     """The Hydra app a command runs; None when it is no Hydra app; a reason when preflight cannot read it."""
     from crashmatrix.init_matrix import find_hydra_main
-    from crashmatrix.program import _script_index
+    from crashmatrix.program import _script_index, module_file
 
     command = matrix.command or ()
     if not command or matrix.pass_params != "overrides":
         return None
     i = _script_index(command) if command[0] in ("python", "python3") else 0
-    script = command[i] if i is not None else _module_file(command)
+    script = command[i] if i is not None else module_file(command)
     if script is None or not script.endswith(".py") or not os.path.isfile(script):
         return None
     try:
@@ -73,17 +73,6 @@ def hydra_app(matrix: Matrix) -> HydraApp | str | None:
         return None if "no @hydra.main" in reason else f"{os.path.basename(script)}: {reason.split(' for init')[0]}"
     rest = list(command[i + 1 :]) if i is not None else list(command[command.index("-m") + 2 :])
     return _with_flags(script, main.config_dir, main.config_name, rest)
-
-
-def _module_file(command: tuple) -> str | None:
-    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
-    if command[0] not in ("python", "python3") or "-m" not in command[:-1]:
-        return None
-    module = command[command.index("-m") + 1]
-    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
-        if os.path.isfile(candidate):
-            return os.path.abspath(candidate)
-    return None
 
 
 def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str]) -> HydraApp | str:
