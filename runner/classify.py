@@ -64,15 +64,18 @@ _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
 _CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
 # Hydra's last words on every error: never the telling line.
 _BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
-# Hydra's own errors (a bad override, a config it cannot compose, a `_target_` whose constructor
-# raised) come without a traceback: a headline, then the reason on a later line, between hints.
+# Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
+# a headline, then the reason on a later line, between hints.
 _HYDRA_HEADLINE = re.compile(
     r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
     r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
-    r"|Error in call to target '[^']*':)$",
+    # instantiate(): the app's own object raised while Hydra built it; the reason is on the next line
+    r"|Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*)$",
     re.M,
 )
-_HYDRA_HINT = re.compile(r"^(?:To append to your config use|See https?://|Available options:|full_key:|\s)")
+_HYDRA_HINT = re.compile(
+    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s)"
+)
 
 
 def _signal_of(found: sig_.Found) -> str:

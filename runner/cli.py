@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -20,6 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     _running_verbs(verbs)
     _reading_verbs(verbs)
     _bisect_verb(verbs)
+    _hunt_verb(verbs)
     explain = verbs.add_parser("explain", help="what the failing cells of a finished run have in common")
     explain.add_argument("run")
     explain.add_argument("--json", action="store_true")
@@ -91,6 +93,25 @@ def _bisect_verb(verbs) -> None:
     bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
     bisect.add_argument("--out", help="the bisect's run directory")
     _sync_option(bisect)
+
+
+def _hunt_verb(verbs) -> None:
+    hunt = verbs.add_parser(
+        "hunt", help="with no known good/bad pair: every failing conjunction of up to --order values, in few runs"
+    )
+    hunt.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
+    hunt.add_argument("overrides", nargs="*", help="Hydra overrides of the matrix")
+    hunt.add_argument("--order", type=int, help="the longest conjunction suspected (default 3)")
+    hunt.add_argument("--confidence", type=float, help="how sure each named cause must be (default 0.95)")
+    hunt.add_argument(
+        "--max-runs", type=int, help="stop with the best answer so far after this many runs (default 200)"
+    )
+    hunt.add_argument("--jobs", type=int, help="cells run at once (default 1)")
+    hunt.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    hunt.add_argument("--out", help="the hunt's run directory (default results/hunt-<name>-<timestamp>/)")
+    hunt.add_argument("--resume", metavar="DIR", help="go on with an interrupted hunt (its options are kept)")
+    hunt.add_argument("--from", dest="from_run", metavar="RUN", help="start from a finished run's rows")
+    _sync_option(hunt)
 
 
 def _running_options(verb: argparse.ArgumentParser) -> None:
@@ -285,6 +306,43 @@ def cmd_bisect(args) -> int:
     return 0
 
 
+def cmd_hunt(args) -> int:
+    from crashmatrix import hunt
+
+    options = hunt.HuntOptions(
+        order=3 if args.order is None else args.order,
+        confidence=0.95 if args.confidence is None else args.confidence,
+        max_runs=args.max_runs or hunt.DEFAULT_MAX_RUNS,
+        jobs=1 if args.jobs is None else args.jobs,
+        executor=args.executor,
+        from_run=args.from_run,
+    )
+    if args.resume:
+        if args.matrix or args.order is not None or args.confidence is not None or args.from_run:
+            raise BadInput(f"hunt --resume {args.resume}: the hunt's matrix and options are kept; give only --resume")
+        saved = hunt.read_options(args.resume)
+        options = dataclasses.replace(
+            options,
+            order=saved["order"],
+            confidence=saved["confidence"],
+            seed=saved["seed"],
+            from_run=saved["from_run"],
+            max_runs=args.max_runs or saved["max_runs"],
+            jobs=saved["jobs"] if args.jobs is None else args.jobs,
+        )
+        matrix = _load(os.path.join(args.resume, "matrix.yaml"), [])
+        out = args.resume
+    else:
+        if not args.matrix:
+            raise BadInput("hunt: give a matrix file (crashmatrix hunt matrix.yaml), or --resume DIR")
+        options.check()  # before the matrix: --order 0 is refused whatever the file holds
+        matrix = _load(args.matrix, args.overrides)
+        options = dataclasses.replace(options, seed=matrix.seed)
+        out = args.out or hunt.default_out(matrix.name)
+    outcome = hunt.run_hunt(_sync_choice(args, matrix), options, out=out, resume=bool(args.resume))
+    return 130 if outcome.interrupted else 0
+
+
 def cmd_explain(args) -> int:
     from crashmatrix import explain
     from crashmatrix.store import read_rows
@@ -376,6 +434,7 @@ COMMANDS = {
     "report": cmd_report,
     "compare": cmd_compare,
     "bisect": cmd_bisect,
+    "hunt": cmd_hunt,
     "explain": cmd_explain,
     "env": cmd_env,
     "probes": cmd_probes,

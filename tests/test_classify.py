@@ -91,10 +91,11 @@ ValueError: the job failed on purpose
 
 Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
 """
-# Hydra 1.3's instantiate, when the target's constructor raises (the template layout's trainer=gpu on a CPU box).
+# Hydra 1.3 instantiating Lightning's Trainer with accelerator=gpu on a box without one (the template
+# app's `trainer=gpu`, recorded here): no traceback, the reason between a headline and full_key.
 HYDRA_INSTANTIATE = """\
 Seed set to 12345
-Error executing job with overrides: ['logger=wandb', 'trainer=gpu']
+Error executing job with overrides: ['logger=csv', 'trainer=gpu']
 Error in call to target 'pytorch_lightning.trainer.trainer.Trainer':
 MisconfigurationException('No supported gpu backend found!')
 full_key: trainer

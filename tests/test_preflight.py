@@ -1,4 +1,4 @@
-"""Preflight: an override a Hydra app would refuse ends run, rerun and bisect with exit 2 before any cell.
+"""Preflight: an override a Hydra app would refuse ends run, rerun, bisect and hunt with exit 2 before any cell.
 
 The app (tests/apps/hydra_groups) lays its config out in groups, as the public Hydra + Lightning
 templates do: trainer.precision exists only as a comment, the logger group is null by default.
@@ -98,6 +98,15 @@ def test_bisect_checks_good_and_bad_before_its_first_run(tmp_path):
     proc = crashmatrix("bisect", matrix, *args, "--out", tmp_path / "run", cwd=tmp_path)
     assert proc.returncode == 2
     assert "axes.logger: logger=wandbb: no such option; options: csv, wandb" in proc.stderr
+    _nothing_ran(tmp_path)
+
+
+def test_hunt_checks_every_axis_value_before_its_first_run(tmp_path):
+    matrix = _matrix(tmp_path, "axes:\n  logger: [csv, wandbb]\n  trainer: [default, gpu]\n")
+    proc = crashmatrix("hunt", matrix, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "axes.logger: logger=wandbb: no such option; options: csv, wandb" in proc.stderr
+    assert "Traceback" not in proc.stderr
     _nothing_ran(tmp_path)
 
 

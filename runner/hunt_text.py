@@ -1,0 +1,86 @@
+"""A hunt's answer in words (one sentence per cause) and as hunt.json (the contract in DESIGN.md)."""
+
+from __future__ import annotations
+
+from crashmatrix.bisect_result import Observation
+from crashmatrix.hunt_model import Cond, Kind, Space
+from crashmatrix.hunt_search import Cause, State, named_cause
+
+
+def kind_text(kind: Kind) -> str:
+    return str(Observation(*kind))
+
+
+def conditions_text(space: Space, cond: Cond) -> str:
+    return " and ".join(f"{space.axes[i]}={v}" for i, v in cond)
+
+
+def cause_sentence(space: Space, cause: Cause) -> str:
+    """`crash SIGSEGV when a=1 and c=2: fails 50% of runs there (9 of 18), confidence 0.97`."""
+    kind = kind_text(cause.kind)
+    share = f"{cause.rate:.0%} of runs"
+    if cause.conditions is None:
+        return (
+            f"{kind}: background noise, not the configuration: {cause.failing} of {cause.runs} runs of its cell "
+            f"failed so, and no conjunction explains it (confidence {cause.confidence:.2f})"
+        )
+    if not cause.conditions:
+        head = f"{kind} in every cell (the program itself, not a configuration): fails {share}"
+    else:
+        head = f"{kind} when {conditions_text(space, cause.conditions)}: fails {share} there"
+    text = f"{head} ({cause.failing} of {cause.runs}), confidence {cause.confidence:.2f}"
+    if cause.alternatives:
+        others = "; ".join(conditions_text(space, c) or "every cell" for c in cause.alternatives)
+        text += f"; the matrix cannot tell it from: {others}"
+    return text
+
+
+def best_so_far(state: State) -> list[Cause]:
+    """Named causes, then each open question's leading suspect (below the asked confidence)."""
+    return state.causes + [named_cause(loc, loc.best()) for loc in state.open]
+
+
+def closing_line(space: Space, state: State, runs: int, confidence: float, wanted_clean: int, seeded: int = 0) -> str:
+    t = space.order
+    after = f"{runs} runs" + (f" (and {seeded} rows of --from)" if seeded else "")
+    if state.complete:
+        if not state.causes:
+            return (
+                f"hunt: complete after {after}: no failure; every conjunction of up to {t} values ran clean "
+                f"{wanted_clean} time(s) (a cause failing half the time would have shown at confidence {confidence})"
+            )
+        return (
+            f"hunt: complete after {after}: every failure is explained, and every other conjunction "
+            f"of up to {t} values ran clean"
+        )
+    left = []
+    if state.open:
+        left.append(f"{len(state.open)} failure(s) not pinned down to confidence {confidence}")
+    if state.need:
+        left.append(f"{len(state.need)} conjunction(s) of up to {t} values not yet run clean")
+    return f"hunt: partial after {after} (--max-runs): best so far; " + ", ".join(left)
+
+
+def hunt_json(space: Space, state: State, runs: int) -> dict:
+    """`{"causes": [...], "runs": N, "complete": bool, "order": T}`; noise, where seen, under "noise"."""
+    causes, noise = [], []
+    for cause in best_so_far(state):
+        outcome, signal, signature = cause.kind
+        entry: dict = {"outcome": outcome, "signal": signal, "signature": signature}
+        entry.update(
+            rate=round(cause.rate, 4), confidence=round(cause.confidence, 4), failing=cause.failing, runs=cause.runs
+        )
+        if cause.conditions is None:
+            noise.append(entry)
+            continue
+        causes.append({"conditions": _as_dict(space, cause.conditions), **entry})
+        if cause.alternatives:
+            causes[-1]["alternatives"] = [_as_dict(space, c) for c in cause.alternatives]
+    data: dict = {"causes": causes, "runs": runs, "complete": state.complete, "order": space.order}
+    if noise:
+        data["noise"] = noise
+    return data
+
+
+def _as_dict(space: Space, cond: Cond) -> dict:
+    return {space.axes[i]: v for i, v in cond}
