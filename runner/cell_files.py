@@ -6,8 +6,8 @@ of the user's tree is written. So each run gets, inside its cell directory:
 
 - `tmp/`: its TMPDIR (multiprocessing's sockets, torch's and the app's scratch files);
 - wandb's directory (WANDB_DIR, the cell directory: wandb adds its own `wandb/`);
-- `outputs/`: for a Hydra app (a script with `@hydra.main`), Hydra's run directory, passed as
-  `hydra.run.dir=...` (and `hydra.sweep.dir` for `--multirun`).
+- `outputs/`: for a Hydra app (a script or `python -m` module with `@hydra.main`), Hydra's run
+  and sweep directory, passed as `hydra.run.dir=...` and `hydra.sweep.dir=...`.
 
 What the matrix sets itself is the user's choice and wins: an `env:` entry or `env.*` axis for a
 variable, a param, axis or command argument for Hydra's directory (then cells may share it).
@@ -26,7 +26,6 @@ OUTPUTS = "outputs"
 SCRATCH = "tmp"
 HYDRA_RUN_DIR = "hydra.run.dir"
 HYDRA_SWEEP_DIR = "hydra.sweep.dir"
-MULTIRUN_FLAGS = ("-m", "--multirun")
 
 # An AF_UNIX socket path holds at most 107 bytes, and multiprocessing (forkserver) puts its listener
 # 32 characters deep in TMPDIR: a longer TMPDIR fails the cell with "AF_UNIX path too long". Leave
@@ -99,19 +98,19 @@ def moved(argv: list, env: dict, cell_dir: str, new_dir: str) -> tuple[list, dic
     return argv, env
 
 
-def hydra_dirs(script: str | None, argv: list[str], cell_dir: str) -> list[str]:
-    """The overrides that put a Hydra app's run directory in the cell: none for another program
-    (`script` is the command's Python file, if any), or where the matrix already sets the directory
-    in one of `argv`'s arguments (from `command`, a param or an axis)."""
-    if script is None or not has_hydra_main(script):
-        return []
+def hydra_dirs(argv: list[str], cell_dir: str) -> list[str]:
+    """The overrides that put a Hydra app's run and sweep directories in the cell, but for one the
+    matrix already sets in `argv` (from `command`, a param or an axis).
+
+    Both, always: a sweep (`-m`, or `hydra.mode` in the app's config) uses the sweep directory, a run
+    the run directory, and Hydra records neither among the app's own overrides.
+    """
     given = [_bare(a.split("=", 1)[0]) for a in argv if "=" in a]
     out = []
-    if not any(k == HYDRA_RUN_DIR or k in ("hydra", "hydra.run") for k in given):
-        out.append(f"{HYDRA_RUN_DIR}={quote(os.path.join(cell_dir, OUTPUTS))}")
-    multirun = any(a in MULTIRUN_FLAGS for a in argv)
-    if multirun and not any(k == HYDRA_SWEEP_DIR or k in ("hydra", "hydra.sweep") for k in given):
-        out.append(f"{HYDRA_SWEEP_DIR}={quote(os.path.join(cell_dir, OUTPUTS))}")
+    for key in (HYDRA_RUN_DIR, HYDRA_SWEEP_DIR):
+        parents = ("hydra", key.rsplit(".", 1)[0])
+        if not any(k == key or k in parents for k in given):
+            out.append(f"{key}={quote(os.path.join(cell_dir, OUTPUTS))}")
     return out
 
 
@@ -132,10 +131,13 @@ def quote(path: str) -> str:
     return f"'{text}'"
 
 
-def has_hydra_main(path: str) -> bool:
-    """Whether the Python file at `path` has a function decorated with @hydra.main (read, never run)."""
+def is_hydra_app(command: tuple) -> bool:
+    """Whether the command runs a Python file with a function decorated @hydra.main (read, never run)."""
+    from crashmatrix.program import script_of
+
+    script = script_of(command)
     try:
-        return _has_hydra_main(path, os.stat(path).st_mtime_ns)
+        return script is not None and _has_hydra_main(script, os.stat(script).st_mtime_ns)
     except OSError:
         return False
 

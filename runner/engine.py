@@ -26,7 +26,6 @@ from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
 from crashmatrix.interpreters import PYTHON_AXIS, of_cell
 from crashmatrix.package_path import package_path
-from crashmatrix.program import script_of
 from crashmatrix.redaction import REDACTED
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
@@ -104,8 +103,8 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
         argv, cwd = _command_argv(matrix, params, env, values)
-        if matrix.pass_params == "overrides":  # a Hydra app's run directory: the last argument
-            argv += cell_files.hydra_dirs(script_of(matrix.command or ()), argv, cell_dir)
+        if matrix.pass_params == "overrides" and cell_files.is_hydra_app(matrix.command or ()):
+            argv += cell_files.hydra_dirs(argv, cell_dir)  # the app's own directories: the last arguments
     return supervise.Launch(
         argv=argv,
         env=env,

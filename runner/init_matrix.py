@@ -278,16 +278,12 @@ def knob_axes(forced: dict, wandb: bool) -> list[Axis]:
     return axes
 
 
-def group_axes(main: HydraMain, choices: dict, own: list[Axis]) -> list[Axis]:
-    """Config groups with a suspect among their options, as axes picking an option: the app's choice
-    first (where its defaults list says null, an option that is no suspect), then the suspects.
-
-    An axis named as the group would clash with an axis of a key inside it (`trainer` and
-    `trainer.deterministic`), so there, and for a nested group, the axis names the group in `keys`.
-    """
+def group_axes(main: HydraMain, choices: dict) -> list[Axis]:
+    """Config groups with a suspect among their options, as axes named as Hydra names the group
+    (`trainer`, `system/device`) picking an option: the app's choice first (where its defaults list
+    says null, an option that is no suspect: null is no option), then the suspects."""
     from crashmatrix.config_groups import suspect_groups
 
-    names = [a.name for a in own]
     axes = []
     for found in suspect_groups(main.config_dir, choices):
         group = found.group
@@ -296,10 +292,7 @@ def group_axes(main: HydraMain, choices: dict, own: list[Axis]) -> list[Axis]:
         suspects = ", ".join(f"{o} ({why})" for o, why in found.suspects.items())
         now = found.current or f"none ({group}: null; Hydra's ~{group})"
         why = f"config group {group}: the app's choice {now}; suspect options: {suspects}"
-        if "/" in group or any(n == group or n.startswith(group + ".") for n in names):
-            axes.append(Axis(group.replace("/", "_") + "_choice", values, keys=[group], why=why))
-        else:
-            axes.append(Axis(group, values, why=why))
+        axes.append(Axis(group, values, why=why))
     return axes
 
 
@@ -435,7 +428,7 @@ def init_matrix(app: str, out: str | None = None) -> Written:
     own, forced = app_axes(flat)
     own += missing_axes(flat, main, choices)
     knobs = knob_axes(forced, uses_wandb(app, flat))
-    groups = group_axes(main, choices, own)
+    groups = group_axes(main, choices)
     text = render(app, out, main, knobs, own, groups)
     cells = _cells(text, out)
     try:

@@ -38,14 +38,25 @@ def _script_index(command: tuple) -> int | None:
     return None
 
 
+def module_file(command: tuple) -> str | None:
+    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
+    if command[0] not in _PYTHONS or "-m" not in command[:-1]:
+        return None
+    module = command[command.index("-m") + 1]
+    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
 def script_of(command: tuple) -> str | None:
-    """The Python file a command runs: the script after `python [options]`, or the program itself
-    when it is a .py file; None for `python -m`, `-c` or another program."""
+    """The Python file a command runs: the script after `python [options]`, the module of `python -m`,
+    or the program itself when it is a .py file; None otherwise."""
     if not command:
         return None
     if command[0] in _PYTHONS:
         i = _script_index(command)
-        return None if i is None else command[i]
+        return module_file(command) if i is None else command[i]
     return command[0] if command[0].endswith(".py") else None
 
 

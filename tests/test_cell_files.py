@@ -188,3 +188,13 @@ def test_a_cuda_error_cells_synchronous_rerun_writes_into_sync_not_over_the_firs
     assert dirs(cell) == [str(cell / "outputs"), str(cell / "tmp"), str(cell)]
     assert dirs(cell / "sync") == [str(cell / "sync" / "outputs"), str(cell / "sync" / "tmp"), str(cell / "sync")]
     assert (cell / "outputs" / ".hydra").is_dir() and (cell / "sync" / "outputs" / ".hydra").is_dir()
+
+
+def test_a_hydra_app_run_as_a_module_gets_its_directories_in_the_cell_too(tmp_path):
+    shutil.copytree(os.path.dirname(HYDRA_TINY), tmp_path / "tinyapp")
+    (tmp_path / "m.yaml").write_text("name: module\ncommand: [python, -m, tinyapp.app]\naxes:\n  mode: [ok]\n")
+    assert crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path).returncode == 0
+    (row,) = rows_of(tmp_path / "run")
+    assert row["outcome"] == "pass", row["error"]
+    assert (tmp_path / "run" / row["log_dir"] / "outputs" / ".hydra" / "overrides.yaml").is_file()
+    assert sorted(os.listdir(tmp_path)) == ["m.yaml", "run", "tinyapp"]  # no outputs/ where it ran
