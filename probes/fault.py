@@ -36,9 +36,17 @@ MODES = (
     "cuda_fork_worker",
     "cuda_index_forward",
     "cuda_loss_assert",
+    "nccl_duplicate_gpu",
 )
 # Real GPU faults: each needs CUDA and is a skip (with the reason) on a box without it.
-CUDA_MODES = ("cuda_assert", "cuda_oom", "cuda_fork_worker", "cuda_index_forward", "cuda_loss_assert")
+CUDA_MODES = (
+    "cuda_assert",
+    "cuda_oom",
+    "cuda_fork_worker",
+    "cuda_index_forward",
+    "cuda_loss_assert",
+    "nccl_duplicate_gpu",
+)
 
 
 def _die_by(signame: str) -> None:
@@ -88,6 +96,8 @@ def _cuda_fault(mode: str) -> None:
         _index_in_forward_seen_at_backward(torch)
     elif mode == "cuda_loss_assert":
         _bad_target_in_loss(torch)
+    elif mode == "nccl_duplicate_gpu":
+        _two_nccl_ranks_on_one_gpu()
     elif mode == "cuda_oom":
         torch.empty(1 << 50, dtype=torch.uint8, device="cuda")  # a petabyte: torch.OutOfMemoryError
     else:
@@ -116,6 +126,35 @@ def _bad_target_in_loss(torch) -> None:
     loss = torch.nn.functional.cross_entropy(logits, target)  # the launch that fails
     loss.backward()
     torch.cuda.synchronize()
+
+
+def _two_nccl_ranks_on_one_gpu() -> None:
+    """Two NCCL ranks on one GPU, as when LOCAL_RANK or CUDA_VISIBLE_DEVICES maps every rank to device 0:
+    NCCL refuses it itself ("Duplicate GPU detected"), a real NCCL failure that a one-GPU box can show."""
+    import socket
+
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mp.spawn(_nccl_rank_on_gpu0, args=(2, port), nprocs=2, join=True)
+
+
+def _nccl_rank_on_gpu0(rank: int, world_size: int, port: int) -> None:
+    import datetime
+    import os
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
+    torch.cuda.set_device(0)  # every rank: the mistake
+    dist.init_process_group("nccl", rank=rank, world_size=world_size, timeout=datetime.timedelta(seconds=60))
+    total = torch.ones(1, device="cuda")
+    dist.all_reduce(total)  # NCCL's communicator is made here, and refuses the second rank on GPU 0
+    torch.cuda.synchronize()
+    dist.destroy_process_group()
 
 
 def _cuda_in_forked_worker() -> None:

@@ -8,7 +8,8 @@ The matrix (what to run; pure, no processes):
 Running (processes, files):
     runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
     interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
-    store (the run directory), atomic (whole-or-absent files), fingerprint + pyfacts (env.json).
+    store (the run directory), atomic (whole-or-absent files), fingerprint + pyfacts (env.json),
+    cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
 Inside a cell (stdlib only until the program imports torch; loaded under a private package name
 by inject/sitecustomize.py, so they import only each other, relatively):
     child (a probe's entry point), knobs, injection (`inject: true`), stackdump, importhook, atomic.
@@ -23,7 +24,7 @@ Bisecting:
     bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
     run_cache, failure_rate (statistics), bisect_result, bisect_text.
 Your own app:
-    init_matrix (`init`), hydra_compose (its child).
+    init_matrix (`init`), hydra_compose (its child), config_groups (the app's groups, their suspects).
 The command line: cli (parse, validate, call, print) and __main__.
 """
 

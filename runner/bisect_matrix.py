@@ -16,7 +16,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from crashmatrix import engine
+from crashmatrix import engine, preflight
 from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Observation
 from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
@@ -26,6 +26,7 @@ from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_failure, is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
 
@@ -148,6 +149,9 @@ def bisect_matrix(
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
+    # The configurations bisect may test are every mix of good and bad; these cover each value it sets.
+    singles = [Cell.of({**good, a: bad[a]}) for a in changes]
+    preflight.check(matrix, [Cell.of(good), Cell.of(bad), *singles])
     store = RunDir(out)
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
     # As `run` does: the interpreters are asked while the cells run, and env.json is completed at the end.
@@ -183,7 +187,7 @@ def bisect_matrix(
     text = "\n".join([""] + [line for line in detail_lines(result, spelled_bad) if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
-    print(f"bisect.json: {os.path.relpath(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
+    print(f"bisect.json: {shown_path(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
     return result, data, interrupted
 
 

@@ -138,13 +138,22 @@ def _sync_option(verb: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no second run of a cuda_error cell with CUDA_LAUNCH_BLOCKING=1 (it finds the launching line)",
     )
+    verb.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="do not compose a Hydra app's config for every cell first (for a config only the app can compose)",
+    )
 
 
 def _sync_choice(args, matrix):
-    """The matrix with --no-sync-rerun applied."""
+    """The matrix with --no-sync-rerun and --no-preflight applied."""
     import dataclasses
 
-    return dataclasses.replace(matrix, sync_rerun=False) if getattr(args, "no_sync_rerun", False) else matrix
+    if getattr(args, "no_sync_rerun", False):
+        matrix = dataclasses.replace(matrix, sync_rerun=False)
+    if getattr(args, "no_preflight", False):
+        matrix = dataclasses.replace(matrix, preflight=False)
+    return matrix
 
 
 def _load(path: str, overrides, runs_cells: bool = True):

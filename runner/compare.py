@@ -79,6 +79,7 @@ class CellSummary:
     kinds: Counter  # (outcome, signal, signature) -> number of runs
     error: str = ""  # the first failing run's error line
     log_dir: str = ""
+    where: str = ""  # that run's `where`: the frame it died in, a CUDA error's launching line
 
     @property
     def kind_set(self) -> frozenset:
@@ -195,6 +196,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
             kinds=kinds,
             error=(first.get("error") or "") if failures else "",
             log_dir=first.get("log_dir", ""),
+            where=(first.get("where") or "") if failures else "",
         )
     return cells
 

@@ -19,12 +19,14 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from crashmatrix import forensics, interrupts, supervise, sync_rerun
+from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
+from crashmatrix.app_args import arguments
 from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
 from crashmatrix.interpreters import PYTHON_AXIS, of_cell
 from crashmatrix.package_path import package_path
+from crashmatrix.program import script_of
 from crashmatrix.redaction import REDACTED
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
@@ -78,7 +80,7 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
 
     A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
     key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
-    `gpu` becomes CUDA_VISIBLE_DEVICES.
+    `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (runner.cell_files).
     """
     values = run.cell.values
     params = cell_params(matrix, values)
@@ -96,10 +98,14 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
             "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
         }
     )
+    with writing(run_dir):
+        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
     if matrix.probe:
         argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
         argv, cwd = _command_argv(matrix, params, env, values)
+        if matrix.pass_params == "overrides":  # a Hydra app's run directory: the last argument
+            argv += cell_files.hydra_dirs(script_of(matrix.command or ()), argv, cell_dir)
     return supervise.Launch(
         argv=argv,
         env=env,
@@ -125,8 +131,12 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
 
 
 def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
-    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started."""
+    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
+
+    No bytecode cache is written into the user's tree.
+    """
     argv = list(matrix.command or ())
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
     if argv[0] in ("python", "python3"):
         argv[0] = of_cell(values)
     own = params
@@ -144,7 +154,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         if "wandb" in knobs:
             env["WANDB_MODE"] = spell(knobs["wandb"])
     if matrix.pass_params == "overrides":
-        argv = argv + [f"{k}={spell(v)}" for k, v in own.items()]
+        argv = argv + arguments(own)
     return argv, os.getcwd()
 
 
@@ -200,6 +210,7 @@ def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
 
 def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, started_at: str) -> RunResult:
     """An `error` row: crashmatrix could not start the cell's program."""
+    cell_files.release(launch.env)
     if isinstance(e, OSError) and e.filename in (launch.stdout_path, launch.stderr_path):
         # Its log files could not be made: the run directory's fault, not the program's.
         raise RunDirUnwritable(launch.env["CRASHMATRIX_RUN_DIR"], e) from None
@@ -302,6 +313,7 @@ class Engine:
         )
         slot.evidence.stderr = stderr
         verdict, where = _forensics(self, slot, verdict, stderr)
+        cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
             cell_id=slot.run.cell.cell_id,
@@ -476,6 +488,7 @@ def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
             pass
         supervise.kill_tree(running.launch.token, 0.0)
         supervise.forget(running.launch.token)
+        cell_files.release(running.launch.env)
         if running.pidfd is not None:
             try:
                 os.close(running.pidfd)

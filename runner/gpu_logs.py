@@ -7,7 +7,7 @@ Pure text in, one short clause out (controller side; never imports torch).
 - A cuDNN API log (cuDNN 8: CUDNN_LOGINFO_DBG/CUDNN_LOGERR_DBG; cuDNN 9:
   CUDNN_LOGLEVEL_DBG): blocks `I! CuDNN (v90100) function cudnnX() called:`,
   their lines prefixed `i!`/`e!`. The failing call, its operation and engine.
-- An NCCL debug log (NCCL_DEBUG=INFO): lines `host:pid:tid [rank] file.cc:N NCCL WARN text`;
+- An NCCL debug log (NCCL_DEBUG=INFO): lines `host:pid:tid [cudaDev] file.cc:N NCCL WARN text`;
   the first WARN is the cause, later ones pass it on.
 """
 
@@ -46,19 +46,32 @@ def _users(frame: Frame) -> bool:
     return not is_library(frame) or path.startswith(_PROBES.replace("\\", "/") + "/") or "/crashmatrix/probes/" in path
 
 
-def _called(code: str) -> str:
-    """The last function a source line calls, left of its comment: `index_select` in `y = w.index_select(0, i)`."""
+def _called(code: str, kernel: str) -> str:
+    """The last function a source line calls, left of its comment: `index_select` in `y = w.index_select(0, i)`.
+
+    An assignment into an index (`x[rows] = 1.0`) is the op itself, whatever the index expression calls:
+    on an H100 `x[torch.tensor([2**20], device="cuda")] = 1.0` failed in the indexing kernel, not in
+    `tensor`. Its kernel names it where the assert gave a name (that kernel's was `operator()`)."""
     if code.startswith("raise"):  # the program raised it itself: the exception's class is no op
         return ""
-    calls = _CALL.findall(code.split("#")[0])
+    code = code.split("#")[0]
+    if _INDEX_ASSIGNMENT.match(code):
+        return kernel if kernel and not kernel.startswith("operator") else "index assignment"
+    calls = _CALL.findall(code)
     return calls[-1] if calls else ""
+
+
+# `x[i] = v`, `self.buf[i, j] += v`: a subscripted name on the left of the line's assignment.
+_INDEX_ASSIGNMENT = re.compile(r"^[\w.]+\[.*\]\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
+# Decorators' inner functions, as torch.distributed's c10d_logger wraps all_reduce: not the op.
+_WRAPPERS = frozenset({"wrapper", "wrapped", "inner", "decorate_context", "_fn"})
 
 
 def _torch_call(frames: list[tuple[Frame, str]], user_at: int) -> str:
     """The outermost torch function the user's frame called: `cross_entropy`, not its helpers."""
     for f, _code in reversed(frames[:user_at]):
         path = f.file.replace("\\", "/")
-        if "/torch/" in path and not f.func.startswith("_"):
+        if "/torch/" in path and not f.func.startswith("_") and f.func not in _WRAPPERS:
             return f.func
     return ""
 
@@ -70,8 +83,9 @@ def launch_site(stderr: str) -> str:
     if user_at is None:
         return ""
     user, code = frames[user_at]
-    kernel = _KERNEL_ASSERT.search(stderr)
-    op = _torch_call(frames, user_at) or _called(code) or (kernel["kernel"].strip() if kernel else "") or user.func
+    found = _KERNEL_ASSERT.search(stderr)
+    kernel = found["kernel"].strip() if found else ""
+    op = _torch_call(frames, user_at) or _called(code, kernel) or kernel or user.func
     return f"{op} ({os.path.basename(user.file)}:{user.line})"
 
 
@@ -87,18 +101,24 @@ _CUDNN8_ALGO = re.compile(r"algo: type=\w+; val=(CUDNN_\w+)")
 
 
 def _cudnn_blocks(log: str) -> list[tuple[str, str, str]]:
-    """(level, function, body) per logged call, in order."""
+    """(level, function, body) per logged call, in order; `Warning:` lines left out: cuDNN 9 logs them by
+    the hundred (CUDNN_STATUS_NOT_SUPPORTED...) while it searches for an engine, in calls that succeed."""
     heads = list(_CUDNN_BLOCK.finditer(log))
-    return [
-        (h["level"], h["func"], log[h.end() : heads[i + 1].start() if i + 1 < len(heads) else len(log)])
-        for i, h in enumerate(heads)
-    ]
+    blocks = []
+    for i, h in enumerate(heads):
+        body = log[h.end() : heads[i + 1].start() if i + 1 < len(heads) else len(log)]
+        blocks.append((h["level"], h["func"], "\n".join(ln for ln in body.split("\n") if "Warning:" not in ln)))
+    return blocks
 
 
 def cudnn_failure(log: str) -> str:
     """`cuDNN cudnnBackendExecute: convolution forward, engine 3: CUDNN_STATUS_EXECUTION_FAILED (reason)`."""
     blocks = _cudnn_blocks(log)
-    failed = next((i for i, (lv, _f, body) in enumerate(blocks) if lv == "E" or _CUDNN_STATUS.search(body)), None)
+    # `W!` blocks are cuDNN 9's engine search too (seen on an H100, cuDNN 9.19): no failure.
+    failed = next(
+        (i for i, (lv, _f, body) in enumerate(blocks) if lv == "E" or (lv == "I" and _CUDNN_STATUS.search(body))),
+        None,
+    )
     if failed is None:
         return ""
     _lv, func, body = blocks[failed]
@@ -120,8 +140,10 @@ def cudnn_failure(log: str) -> str:
 
 # --- NCCL -------------------------------------------------------------------------
 
+# `host:pid:tid [cudaDev] file.cc:N NCCL WARN text`; NCCL 2.28 (seen on an H100) puts `[date time] ` first.
 _NCCL_WARN = re.compile(
-    r"^(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<rank>\d+)\] (?:(?P<src>\S+:\d+) )?NCCL WARN (?P<text>.*)$",
+    r"^(?:\[[^\]\n]*\] )?(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] "
+    r"(?:(?P<src>\S+:\d+) )?NCCL WARN (?P<text>.*)$",
     re.M,
 )
 
@@ -131,6 +153,6 @@ def nccl_warning(logs: list[str]) -> str:
     for log in logs:
         m = _NCCL_WARN.search(log)
         if m:
-            where = ", ".join(p for p in (m["src"] or "", f"rank {m['rank']}") if p)
+            where = ", ".join(p for p in (m["src"] or "", f"GPU {m['dev']}") if p)
             return f"NCCL WARN {m['text'].strip()} ({where})"
     return ""

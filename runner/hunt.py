@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from crashmatrix import preflight
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.expand import matches
@@ -204,6 +205,8 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
     options.check()
     space = space_of(matrix, options.order)
     seeded = _seed_rows(options.from_run, space)
+    if not resume:  # before the run directory: a refused override writes nothing
+        preflight.check(matrix, preflight.each_value(matrix))
     store, rows = _open(matrix, options, out, resume)
     evidence = Evidence(space).extend(seeded)
     evidence.extend(r for r in (run_of_row(row, space) for row in rows) if r is not None)

@@ -1,4 +1,5 @@
-"""Child of `crashmatrix init`: compose a Hydra app's config and print it as JSON on stdout.
+"""Child of `crashmatrix init`: compose a Hydra app's config and print it as JSON on stdout,
+`{"config": {...}, "choices": {group: option or null}}` (the option each config group took).
 
 Run by path (`python hydra_compose.py CONFIG_DIR CONFIG_NAME`) so it needs nothing of crashmatrix,
 and in its own process so the controller never imports Hydra's app-side machinery or the app.
@@ -44,10 +45,14 @@ def _plain(node):
 def main(config_dir: str, config_name: str) -> int:
     try:
         from hydra import compose, initialize_config_dir
+        from omegaconf import OmegaConf, open_dict
 
         with initialize_config_dir(config_dir=config_dir, version_base=None):
-            cfg = compose(config_name=config_name)
-        data = _plain(cfg)
+            cfg = compose(config_name=config_name, return_hydra_config=True)
+        choices = OmegaConf.to_container(cfg.hydra.runtime.choices)
+        with open_dict(cfg):
+            del cfg["hydra"]
+        data = {"config": _plain(cfg), "choices": choices}
     except Exception as e:  # noqa: BLE001 (any failure to compose is the answer, as one line)
         # Hydra appends its search path to a missing config; the first part says what is missing.
         message = " ".join(str(e).split()).split(" Config search path")[0] or type(e).__name__

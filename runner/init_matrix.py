@@ -65,12 +65,20 @@ def find_hydra_main(app: str) -> HydraMain:
         raise BadInput(f"{app}: cannot read it: {e}") from None
     except SyntaxError as e:
         raise BadInput(f"{app}: not Python (line {e.lineno}: {e.msg})") from None
+    call = hydra_main_call(tree)
+    if call is not None:
+        return _main_args(app, call)
+    raise BadInput(f"{app}: no @hydra.main(config_path=..., config_name=...) found; init reads a Hydra app's config")
+
+
+def hydra_main_call(tree: ast.AST) -> ast.Call | None:
+    """The `@hydra.main(...)` decorator call of a parsed module, or None: a Hydra app is a file with one."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in node.decorator_list:
                 if isinstance(deco, ast.Call) and _is_hydra_main(deco.func):
-                    return _main_args(app, deco)
-    raise BadInput(f"{app}: no @hydra.main(config_path=..., config_name=...) found; init reads a Hydra app's config")
+                    return deco
+    return None
 
 
 def _is_hydra_main(func: ast.expr) -> bool:
@@ -99,8 +107,8 @@ def _main_args(app: str, call: ast.Call) -> HydraMain:
     return HydraMain(config_dir, found["config_name"])
 
 
-def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: float = 120) -> dict:
-    """The app's composed config, from a child process that imports Hydra only."""
+def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: float = 120) -> tuple[dict, dict]:
+    """The app's composed config and its config groups' choices, from a child process that imports Hydra only."""
     argv = [python, COMPOSE_CHILD, main.config_dir, main.config_name]
     try:
         done = subprocess.run(
@@ -120,9 +128,9 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
         raise BadInput(
             f"{app}: composing {config_file} printed no config (a program writing to stdout at import?)"
         ) from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         raise BadInput(f"{app}: its config {config_file} is not a mapping")
-    return data
+    return data["config"], data.get("choices") or {}
 
 
 def flatten(data: dict, prefix: str = "") -> dict:
@@ -270,6 +278,49 @@ def knob_axes(forced: dict, wandb: bool) -> list[Axis]:
     return axes
 
 
+def group_axes(main: HydraMain, choices: dict, own: list[Axis]) -> list[Axis]:
+    """Config groups with a suspect among their options, as axes picking an option: the app's choice
+    first (where its defaults list says null, an option that is no suspect), then the suspects.
+
+    An axis named as the group would clash with an axis of a key inside it (`trainer` and
+    `trainer.deterministic`), so there, and for a nested group, the axis names the group in `keys`.
+    """
+    from crashmatrix.config_groups import suspect_groups
+
+    names = [a.name for a in own]
+    axes = []
+    for found in suspect_groups(main.config_dir, choices):
+        group = found.group
+        first = [found.current] if found.current else found.others[:1]
+        values = first + [o for o in found.suspects if o not in first]
+        suspects = ", ".join(f"{o} ({why})" for o, why in found.suspects.items())
+        now = found.current or f"none ({group}: null; Hydra's ~{group})"
+        why = f"config group {group}: the app's choice {now}; suspect options: {suspects}"
+        if "/" in group or any(n == group or n.startswith(group + ".") for n in names):
+            axes.append(Axis(group.replace("/", "_") + "_choice", values, keys=[group], why=why))
+        else:
+            axes.append(Axis(group, values, why=why))
+    return axes
+
+
+def missing_axes(flat: dict, main: HydraMain, choices: dict) -> list[Axis]:
+    """Suspects the config lacks, offered with `+` (Hydra's add): precision, where the app builds a
+    Lightning Trainer from its config and sets no precision (the templates leave it as a comment)."""
+    if any(k.split(".")[-1] == "precision" for k in flat):
+        return []
+    targets = (k for k, v in flat.items() if k.endswith("._target_") and str(v).split(".")[-1] == "Trainer")
+    trainer = next((k[: -len("._target_")] for k in targets), None)
+    if trainer is None:
+        return []
+    from crashmatrix.config_groups import commented_out
+
+    group = trainer.replace(".", "/")
+    where = commented_out(main.config_dir, group, choices.get(group), "precision")
+    note = f" (only a comment in {where})" if where else ""
+    why = f"mixed precision: the app's Trainer ({trainer}) sets none{note}; + adds the key"
+    return [Axis(f"+{trainer}.precision", list(PRECISIONS), why=why)]
+
+
 def _forced_why(leaf: str, forced: dict, what: str) -> str:
     keys = forced.get(leaf, {})
     if not keys:
@@ -309,9 +360,9 @@ def _comment(text: str) -> list[str]:
     return textwrap.wrap(text, width=110, initial_indent="  # ", subsequent_indent="  #   ", break_on_hyphens=False)
 
 
-def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axis]) -> str:
+def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axis], groups: list[Axis]) -> str:
     """The matrix file, with a comment on every axis saying where it came from."""
-    cells = product(knobs + own)
+    cells = product(knobs + own + groups)
     name = main.config_name if main.config_name.endswith((".yaml", ".yml")) else main.config_name + ".yaml"
     config = os.path.relpath(os.path.join(main.config_dir, name))
     # Relative to the matrix file: crashmatrix finds a script beside its matrix from any directory.
@@ -333,12 +384,11 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
     if own:
         lines.append("  # the app's own keys")
     for axis in own:
-        lines += _comment(axis.why)
-        if axis.keys:
-            lines += [f"  {axis.name}:", f"    values: {_flow(axis.values)}", "    keys:"]
-            lines += [f"      - {_flow([k])[1:-1]}" for k in axis.keys]
-        else:
-            lines.append(f"  {axis.name}: {_flow(axis.values)}")
+        lines += _axis_lines(axis)
+    if groups:
+        lines.append("  # the app's config groups: each value picks an option file")
+    for axis in groups:
+        lines += _axis_lines(axis)
     if cells > PAIRWISE_ABOVE:
         lines += [
             f"# {cells} cells in full; pairwise covers every pair of values in far fewer (strategy=full for all)",
@@ -346,6 +396,14 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
         ]
     lines += ["timeout: 600", ""]
     return "\n".join(lines)
+
+
+def _axis_lines(axis: Axis) -> list[str]:
+    lines = _comment(axis.why)
+    if axis.keys:
+        lines += [f"  {axis.name}:", f"    values: {_flow(axis.values)}", "    keys:"]
+        return lines + [f"      - {_flow([k])[1:-1]}" for k in axis.keys]
+    return lines + [f"  {_flow([axis.name])[1:-1]}: {_flow(axis.values)}"]
 
 
 def _cells(text: str, out: str) -> int:
@@ -372,10 +430,13 @@ def init_matrix(app: str, out: str | None = None) -> Written:
     out = out or os.path.join(os.path.dirname(app), "crashmatrix.yaml")
     if os.path.lexists(out):
         raise BadInput(f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)")
-    flat = {k: v for k, v in flatten(compose(app, main)).items() if not k.startswith("hydra.")}
+    config, choices = compose(app, main)
+    flat = {k: v for k, v in flatten(config).items() if not k.startswith("hydra.")}
     own, forced = app_axes(flat)
+    own += missing_axes(flat, main, choices)
     knobs = knob_axes(forced, uses_wandb(app, flat))
-    text = render(app, out, main, knobs, own)
+    groups = group_axes(main, choices, own)
+    text = render(app, out, main, knobs, own, groups)
     cells = _cells(text, out)
     try:
         with open(out, "x", encoding="utf-8") as f:
@@ -386,4 +447,4 @@ def init_matrix(app: str, out: str | None = None) -> Written:
         ) from None
     except OSError as e:
         raise BadInput(f"{out}: cannot write it: {e.strerror}") from None
-    return Written(out, len(knobs) + len(own), cells, product(knobs + own))
+    return Written(out, len(knobs) + len(own) + len(groups), cells, product(knobs + own + groups))

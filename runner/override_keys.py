@@ -33,6 +33,8 @@ def _missing_at(data: dict, parts: list[str]) -> int | None:
     for i, part in enumerate(parts):
         if not isinstance(node, dict):
             return None  # inside a list or a value: Hydra's own error says it best
+        if ".".join(parts[i:]) in node:
+            return None  # a key kept whole, inside a group choice (logger.wandb.offline)
         if part not in node:
             return i
         node = node[part]

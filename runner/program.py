@@ -38,6 +38,17 @@ def _script_index(command: tuple) -> int | None:
     return None
 
 
+def script_of(command: tuple) -> str | None:
+    """The Python file a command runs: the script after `python [options]`, or the program itself
+    when it is a .py file; None for `python -m`, `-c` or another program."""
+    if not command:
+        return None
+    if command[0] in _PYTHONS:
+        i = _script_index(command)
+        return None if i is None else command[i]
+    return command[0] if command[0].endswith(".py") else None
+
+
 def _found(path: str, matrix_dir: str) -> str | None:
     if os.path.isabs(path):
         return path if os.path.exists(path) else None

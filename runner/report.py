@@ -99,10 +99,25 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
                 signal,
                 shorten(signature, 40),
                 shorten(first.get("error", "")),
+                shorten(first.get("where", "") or "", 80),
                 first.get("log_dir", ""),
             ]
         )
     return out
+
+
+FAILING_HEADERS = ["cell", "values", "outcome", "signal", "signature", "error", "where", "logs"]
+
+
+def failing_table(rows: list[dict], value_columns: list[str], fmt: str) -> str:
+    """The failing cells; the `where` column (the frame that crashed, a CUDA error's launching line) only
+    when some failing cell has one, so a plain CPU run's table stays as narrow as it was."""
+    failing = failing_cells(rows, value_columns)
+    where_at = FAILING_HEADERS.index("where")
+    if not any(line[where_at] for line in failing):
+        narrow = FAILING_HEADERS[:where_at] + FAILING_HEADERS[where_at + 1 :]
+        return table([line[:where_at] + line[where_at + 1 :] for line in failing], narrow, fmt)
+    return table(failing, FAILING_HEADERS, fmt)
 
 
 def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> list[str]:
@@ -168,14 +183,8 @@ def summary_text(
     if varying and rows:
         by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
         lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
-    failing = failing_cells(rows, value_columns)
-    if failing:
-        lines += [
-            "## Failing cells",
-            "",
-            table(failing, ["cell", "values", "outcome", "signal", "signature", "error", "logs"], fmt),
-            "",
-        ]
+    if any(is_failure(r["outcome"]) for r in rows):
+        lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]
     elif rows:
         lines += ["No failing cells.", ""]
     return "\n".join(lines)

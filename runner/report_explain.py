@@ -5,13 +5,13 @@ when a square may be a coincidence of pairwise sampling. summary.md says the sam
 
 from __future__ import annotations
 
-import os
 import re
 from html import escape
 
 from crashmatrix import explain
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.store import read_matrix_yaml
+from crashmatrix.text import shown_path
 
 PAIRWISE_CAVEAT = (
     "Pairwise covers every pair of values, not every combination: a pattern above may need more axes "
@@ -36,7 +36,7 @@ class Explained:
                 value_columns,
                 rows,
                 full_run=not self.pairwise,
-                run=os.path.relpath(run_dir),
+                run=shown_path(run_dir),
                 keyed=self.keyed,
             )
             if self.failing

@@ -16,6 +16,7 @@ from html import escape
 
 from crashmatrix.atomic import write_text_atomic
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
+from crashmatrix.cell_files import OUTPUTS
 from crashmatrix.compare import summarize_cells
 from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
@@ -183,34 +184,42 @@ def _log_link(log_dir: str, text: str) -> str:
     return f'<a href="{escape(log_dir)}/">{escape(text)}</a>' if log_dir else ""
 
 
-def _failing_section(cells: dict, ordered: list[str]) -> list[str]:
+def _files_links(run_dir: str, log_dir: str, text: str) -> str:
+    """The cell's logs, and the outputs its app wrote (Hydra's run directory) where there are some."""
+    outputs = os.path.join(log_dir, OUTPUTS) if log_dir else ""
+    if not (outputs and os.path.isdir(os.path.join(run_dir, outputs))):
+        return _log_link(log_dir, text)
+    return f"{_log_link(log_dir, text)} {_log_link(outputs, OUTPUTS)}"
+
+
+def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]:
     """The failing cells with their error line and a link to their logs."""
     failing = [cell_id for cell_id in ordered if counts_as_failing(cells[cell_id].outcome)]
     if not failing:
         return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
+    with_where = any(cells[cell_id].where for cell_id in failing)  # a CPU run's table stays as it was
     body = []
     for cell_id in failing:
         cell = cells[cell_id]
         label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
+        where = f'<td class="mono">{escape(cell.where)}</td>' if with_where else ""
         body.append(
             f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
             f'{_td_outcome(cell.describe(), cell.outcome)}<td class="err mono">{escape(cell.error)}</td>'
-            f"<td>{_log_link(cell.log_dir, cell.log_dir)}</td></tr>"
+            f"{where}<td>{_files_links(run_dir, cell.log_dir, cell.log_dir)}</td></tr>"
         )
-    return [
-        f"<h2>Failing cells ({len(failing)})</h2>",
-        _html_table(["cell", "values", "outcome", "error", "logs"], body),
-    ]
+    headers = ["cell", "values", "outcome", "error"] + (["where"] if with_where else []) + ["logs"]
+    return [f"<h2>Failing cells ({len(failing)})</h2>", _html_table(headers, body)]
 
 
-def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str]) -> list[str]:
+def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str], run_dir: str) -> list[str]:
     body = []
     for cell_id in ordered:
         cell = cells[cell_id]
         body.append(
             f'<tr><td class="mono">{escape(cell_id)}</td>'
             + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
-            + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_log_link(cell.log_dir, 'logs')}</td></tr>"
+            + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_files_links(run_dir, cell.log_dir, 'logs')}</td></tr>"
         )
     return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "logs"], body)]
 
@@ -252,8 +261,8 @@ def render(run_dir: str) -> str:
     seen = Explained(rows, value_columns, run_dir)
     parts += explain_section(seen)
     parts += _axis_sections(rows, value_columns, run_dir, seen)
-    parts += _failing_section(cells, ordered)
-    parts += _all_cells_section(cells, ordered, value_columns)
+    parts += _failing_section(cells, ordered, run_dir)
+    parts += _all_cells_section(cells, ordered, value_columns, run_dir)
     parts += _fingerprint_section(facts)
     parts.append(f'<p class="muted">From {escape(os.path.basename(csv_path))} in this directory.</p>')
     parts.append("</body></html>")

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix import fingerprint as fp
-from crashmatrix import interpreters
+from crashmatrix import interpreters, preflight
 from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.expand import cell_runs, columns, expand
@@ -18,6 +18,7 @@ from crashmatrix.report import Progress, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, read_fingerprint, read_rows
+from crashmatrix.text import shown_path
 
 RESULTS_ROOT = "results"
 
@@ -135,6 +136,7 @@ def run_matrix(
     """
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
+    preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
     runs = cell_runs(matrix, cells)
     store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
     todo = [r for r in runs if r.key not in done]
@@ -228,7 +230,7 @@ def _run_todo(
     from crashmatrix.executors import run_submitted
 
     print(
-        f"crashmatrix: submitting to {executor} (job logs under {os.path.relpath(store.path)}/submitit/)",
+        f"crashmatrix: submitting to {executor} (job logs under {shown_path(store.path)}/submitit/)",
         file=stream,
         flush=True,
     )
@@ -258,15 +260,15 @@ def _summarise(
         run_dir=store.path,
         stopped_early=early,
     )
-    text += common_causes(rows, value_cols, matrix, run=os.path.relpath(store.path))
+    text += common_causes(rows, value_cols, matrix, run=shown_path(store.path))
     store.write_text("summary.md", text + "\n")
-    closing = f"results: {os.path.relpath(store.csv_path)}  summary: {os.path.relpath(os.path.join(store.path, 'summary.md'))}"
+    closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
         from crashmatrix.report_html import write_html
 
         write_html(store.path)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")
-        closing += f"  report: {os.path.relpath(os.path.join(store.path, 'report.html'))}"
+        closing += f"  report: {shown_path(os.path.join(store.path, 'report.html'))}"
     except Exception as e:  # noqa: BLE001
         print(f"crashmatrix: warning: report.html not written ({type(e).__name__}: {e})", file=sys.stderr, flush=True)
     print("", file=stream)
@@ -298,7 +300,7 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
         f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
         + (f", {len(done)} already done" if done else "")
         + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
-        + f"; into {os.path.relpath(path)}",
+        + f"; into {shown_path(path)}",
         file=stream,
         flush=True,
     )
@@ -306,15 +308,13 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
 
 
 def _early_stop_text(failing: int, path: str) -> str:
-    return (
-        f"stopped early after {failing} failing runs; `crashmatrix run --resume {os.path.relpath(path)}` completes it"
-    )
+    return f"stopped early after {failing} failing runs; `crashmatrix run --resume {shown_path(path)}` completes it"
 
 
 def _closing_line(path: str, completed: bool, interrupted_by, early: str, stream) -> None:
     if not completed:
         print(
-            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {os.path.relpath(path)}",
+            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {shown_path(path)}",
             file=sys.stderr,
             flush=True,
         )

@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
+from crashmatrix import whole_keys
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
 from crashmatrix.executor_settings import check_settings
@@ -45,6 +46,7 @@ TOP_KEYS = {
     "kill_grace": "seconds between SIGTERM and SIGKILL (>= 0)",
     "executor": "a mapping of executor settings (Slurm)",
     "sync_rerun": "true | false: rerun a cuda_error cell with synchronous launches (default true)",
+    "preflight": "true | false: compose a Hydra app's config for every cell before the first (default true)",
 }
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
@@ -101,6 +103,8 @@ class Matrix:
     app_keys: tuple = ()
     # A cuda_error cell runs once more with CUDA_LAUNCH_BLOCKING=1 (runner.sync_rerun); --no-sync-rerun.
     sync_rerun: bool = True
+    # A Hydra app's config is composed for every cell's overrides before the first (runner.preflight).
+    preflight: bool = True
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -143,6 +147,8 @@ class Matrix:
         out["kill_grace"] = self.kill_grace
         if not self.sync_rerun:
             out["sync_rerun"] = False
+        if not self.preflight:
+            out["preflight"] = False
         if self.executor:
             out["executor"] = dict(self.executor)
         return out
@@ -175,11 +181,32 @@ def _read_yaml(path: str):
     return data
 
 
+def _group_choices(flat: dict) -> list[str]:
+    """Keys holding a value while other keys go inside them: a Hydra group's choice (`logger: wandb`
+    beside `logger.wandb.offline: true`), which Hydra's own grammar allows."""
+    keys = [str(k) for k in flat]
+    return [
+        k for k, v in zip(keys, flat.values()) if not isinstance(v, dict) and any(o.startswith(k + ".") for o in keys)
+    ]
+
+
 def _nest(flat: dict, path: str, section: str) -> dict:
-    """{'cudnn.benchmark': v} -> {'cudnn': {'benchmark': v}}; remembers nothing (order is kept separately)."""
+    """{'cudnn.benchmark': v} -> {'cudnn': {'benchmark': v}}; remembers nothing (order is kept separately).
+
+    A key inside a group choice stays whole (`logger.wandb.offline`): its parent holds a value.
+    """
     out: dict = {}
+    choices = _group_choices(flat)
+    whole: set[str] = set()
     for key, value in flat.items():
         key = str(key)
+        if any(key.startswith(c + ".") for c in choices):
+            names = set(_flatten({key: value})) if isinstance(value, dict) else {key}
+            if names & whole:
+                raise BadInput(f"{path}: {section}.{key}: given twice (dotted and nested)")
+            whole |= names
+            out[key] = value
+            continue
         parts = key.split(".")
         node = out
         for p in parts[:-1]:
@@ -237,13 +264,14 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
     check_override_keys(
         data, overrides, path, knobs=bool(data.get("inject")) or data.get("probe") is not None, top_keys=TOP_KEYS
     )
+    data, hidden = whole_keys.hide(data, overrides)
     GlobalHydra.instance().clear()
     ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
         with initialize(version_base=None, config_path=None):
-            cfg = compose(config_name="crashmatrix_matrix", overrides=list(overrides))
+            cfg = compose(config_name="crashmatrix_matrix", overrides=hidden)
         # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
-        return cast(dict, OmegaConf.to_container(cfg, resolve=False))  # composed from a dict node
+        return whole_keys.restore(cast(dict, OmegaConf.to_container(cfg, resolve=False)))  # from a dict node
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip()]
         msg = " ".join(lines[:2]) or type(e).__name__
@@ -416,6 +444,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         axis_keys=axis_keys,
         app_keys=own_keys,
         sync_rerun=_flag(data, "sync_rerun", path, True),
+        preflight=_flag(data, "preflight", path, True),
     )
 
 

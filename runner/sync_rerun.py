@@ -17,7 +17,7 @@ import os
 import subprocess
 import time
 
-from crashmatrix import gpu_logs, supervise
+from crashmatrix import cell_files, gpu_logs, supervise
 from crashmatrix.classify import Verdict
 from crashmatrix.outcome import Outcome
 
@@ -121,21 +121,25 @@ def rerun(
     sync_dir = os.path.join(cell_dir, SYNC_DIR)
     os.makedirs(sync_dir, exist_ok=True)
     token = launch.token + "-sync"
-    env = dict(rerun_env(launch.env, verdict, stderr, sync_dir), **{supervise.TOKEN_VAR: token})
+    argv, env = cell_files.moved(launch.argv, launch.env, cell_dir, sync_dir)
+    env = dict(rerun_env(env, verdict, stderr, sync_dir), **{supervise.TOKEN_VAR: token})
     env["CRASHMATRIX_REPORT"] = os.path.join(sync_dir, "report.json")
     again = dataclasses.replace(
         launch,
-        argv=_own_spec(launch.argv, sync_dir),
+        argv=_own_spec(argv, sync_dir),
         env=env,
         token=token,
         stdout_path=os.path.join(sync_dir, "stdout.log"),
         stderr_path=os.path.join(sync_dir, "stderr.log"),
     )
     try:
-        running = supervise.start(again, timeout)
-    except (OSError, ValueError) as e:
-        return f"{MARK} could not start: {e}"
-    rc = _wait(running, timeout, stopped)
+        try:
+            running = supervise.start(again, timeout)
+        except (OSError, ValueError) as e:
+            return f"{MARK} could not start: {e}"
+        rc = _wait(running, timeout, stopped)
+    finally:
+        cell_files.release(env)
     return "" if stopped() else findings(rc, sync_dir, verdict)
 
 

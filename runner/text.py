@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 def shorten(text: str, width: int = 90) -> str:
     """One line of at most width characters, … where cut."""
@@ -32,3 +34,10 @@ def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
     return tabulate(
         rows, headers=headers, tablefmt={"md": "pipe", "github": "github"}.get(fmt, fmt), disable_numparse=not numparse
     )
+
+
+def shown_path(path: str) -> str:
+    """A path as a user pastes it back: relative under the current directory, else absolute (never
+    `../../../../tmp/run`)."""
+    rel = os.path.relpath(path)
+    return os.path.abspath(path) if rel == ".." or rel.startswith(".." + os.sep) else rel

@@ -14,11 +14,14 @@ EXPECTED_ON_GPU = {
     "cuda_fork_worker": "cuda_error",
     "cuda_index_forward": "cuda_error",
     "cuda_loss_assert": "cuda_error",
+    "nccl_duplicate_gpu": "cuda_error",
 }
 # On a GPU, the synchronous rerun places each asynchronous error at its launching line in probes/fault.py.
 WHERE_ON_GPU = {
     "cuda_index_forward": "index_select (fault.py:",
     "cuda_loss_assert": "cross_entropy (fault.py:",
+    "cuda_assert": "index assignment (fault.py:",
+    "nccl_duplicate_gpu": "all_reduce (fault.py:",
 }
 
 
@@ -27,7 +30,7 @@ def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path)
     r = crashmatrix(
         "run",
         os.path.join(ROOT, "matrix", "gpu.yaml"),
-        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker,cuda_index_forward,cuda_loss_assert]",
+        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker,cuda_index_forward,cuda_loss_assert,nccl_duplicate_gpu]",
         "--jobs",
         "2",
         "--out",

@@ -154,7 +154,7 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
         assert row["outcome"] == "pass", (row["error"], stderr[-2000:])
         assert float(row["first_batch_s"]) > 0  # an unmodified app gets metrics too (2 steps: no rate)
         # What the app received, as Hydra recorded it: its own keys, every loader's, and no knob.
-        received = (cell / ".hydra" / "overrides.yaml").read_text()
+        received = (cell / "outputs" / ".hydra" / "overrides.yaml").read_text()  # Hydra ran in the cell
         for stage in LOADERS:
             assert f"data.dataloaders.{stage}_dataloader.persistent_workers=true" in received
         for knob in ("start_method", "num_workers", "pin_memory", "wandb"):
@@ -175,3 +175,87 @@ def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
+
+
+TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
+
+
+def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matrix_runs(tmp_path):
+    """The template layout: a logger group null by default with wandb among its options, trainer
+    options gpu and ddp, and precision only as a comment. The matrix init writes runs as written."""
+    import shutil
+
+    from crashmatrix.spec import load_matrix
+
+    app = tmp_path / "app"
+    shutil.copytree(TEMPLATE, app)
+    matrix = tmp_path / "m.yaml"
+    assert init(matrix, app / "src" / "train.py").returncode == 0
+    text = matrix.read_text()
+    assert f"from {os.path.relpath(app / 'configs' / 'train.yaml', ROOT)} (composed" in text.splitlines()[0]
+    m = load_matrix(str(matrix))
+    assert m.axes["logger"] == ["csv", "wandb"]  # the app picks none; csv is no suspect, wandb is
+    assert m.axes["trainer_choice"] == ["default", "ddp", "gpu"] and m.axis_keys["trainer_choice"] == ("trainer",)
+    assert m.axes["+trainer.precision"] == ["32", "16-mixed", "bf16-mixed"]
+    assert "only a comment in configs/trainer/default.yaml" in text
+    one_value = ["axes.start_method=[fork]", "axes.num_workers=[0]", "axes.pin_memory=[false]"]
+    one_value += ["axes.data.loader.persistent_workers=[false]", "axes.trainer.deterministic=[false]"]
+    one_value += ["axes.trainer_choice.values=[default]", "axes.logger=[wandb]", "strategy=full"]
+    run = tmp_path / "run"
+    done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(run)
+    assert sorted(r["+trainer.precision"] for r in rows) == ["16-mixed", "32", "bf16-mixed"]
+    for row in rows:
+        assert row["outcome"] == "pass", row["error"]
+        config = (run / row["log_dir"] / "outputs" / ".hydra" / "config.yaml").read_text()
+        assert f"precision: {row['+trainer.precision']}" in config and "WandbLogger" in config
+
+
+GROUPS_APP = """\
+import json
+
+import hydra
+from omegaconf import OmegaConf
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.3")
+def main(cfg):
+    print(json.dumps(OmegaConf.to_container(cfg)))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_nested_group_and_a_null_group_become_axes_that_pick_options(tmp_path):
+    files = {
+        "conf/config.yaml": "defaults:\n  - _self_\n  - logger: null\n  - system/device: cpu\nx: 1\n",
+        "conf/logger/wandb.yaml": "wandb: {offline: true}\n",
+        "conf/logger/tensorboard.yaml": "tb: {dir: tb}\n",
+        "conf/system/device/cpu.yaml": "kind: cpu\n",
+        "conf/system/device/cuda.yaml": "kind: cuda  # a GPU\n",
+        "conf/system/device/notes.yaml": "kind: cpu  # no gpu mentioned outside comments\n",
+        "app.py": GROUPS_APP,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    from crashmatrix.spec import load_matrix
+
+    assert init(tmp_path / "m.yaml", tmp_path / "app.py").returncode == 0
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert m.axes["logger"] == ["tensorboard", "wandb"]
+    assert m.axes["system_device_choice"] == ["cpu", "cuda"] and m.axis_keys["system_device_choice"] == (
+        "system/device",
+    )
+    one = ["axes.start_method=[fork]", "axes.num_workers=[0]", "axes.pin_memory=[false]"]
+    done = crashmatrix("run", tmp_path / "m.yaml", *one, "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = set()
+    for row in rows_of(tmp_path / "run"):
+        assert row["outcome"] == "pass", row["error"]
+        cfg = json.loads((tmp_path / "run" / row["log_dir"] / "stdout.log").read_text().splitlines()[-1])
+        seen.add((next(iter(cfg["logger"])), cfg["system"]["device"]["kind"]))
+    assert seen == {("tb", "cpu"), ("tb", "cuda"), ("wandb", "cpu"), ("wandb", "cuda")}

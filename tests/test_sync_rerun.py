@@ -288,7 +288,7 @@ def test_the_cudnn8_log_names_the_call_and_algorithm():
 def test_nccls_first_warning_is_the_telling_line():
     assert gpu_logs.nccl_warning(["", NCCL_LOG]) == (
         "NCCL WARN socketStartConnect: Connect to 10.0.0.2<35177> failed : Software caused connection abort "
-        "(misc/socket.cc:484, rank 0)"
+        "(misc/socket.cc:484, GPU 0)"
     )
     assert gpu_logs.cudnn_failure("no log") == "" and gpu_logs.nccl_warning([]) == ""
 

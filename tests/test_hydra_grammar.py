@@ -1,0 +1,103 @@
+"""Hydra's whole override grammar in params and axes reaches a real Hydra app, verbatim and in order.
+
+The app (tests/apps/hydra_groups) picks its trainer and logger from config groups and prints the
+config it composed and the arguments it got; each test asserts on those lines.
+"""
+
+import json
+import os
+
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.app_args import arguments
+
+APP = os.path.join(ROOT, "tests", "apps", "hydra_groups", "app.py")
+
+
+def _matrix(tmp_path, body: str):
+    path = tmp_path / "m.yaml"
+    path.write_text(f"name: grammar\ncommand: [python, {APP}]\n{body}")
+    return path
+
+
+def _printed(run_dir) -> dict:
+    """cell's trainer value -> (argv, config) that cell's app printed."""
+    out = {}
+    for row in rows_of(run_dir):
+        with open(os.path.join(run_dir, row["log_dir"], "stdout.log")) as f:
+            lines = dict(line.split(": ", 1) for line in f.read().splitlines() if ": " in line)
+        out[row.get("trainer", "")] = (json.loads(lines["argv"]), json.loads(lines["config"]))
+    return out
+
+
+def test_every_form_of_the_grammar_reaches_the_app(tmp_path):
+    matrix = _matrix(
+        tmp_path,
+        """params:
+  logger.wandb.offline: true
+  logger: wandb
+  +trainer.precision: 16
+  ++trainer.devices: 2
+  ~seed:
+  hydra/job_logging: disabled
+axes:
+  trainer: [default, gpu]
+  +experiment: [fast]
+""",
+    )
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["outcome"] for r in rows_of(tmp_path / "run")} == {"pass"}
+    printed = _printed(tmp_path / "run")
+    argv, config = printed["gpu"]
+    # group choices first (the logger's before the key inside it), then the file's order; crashmatrix's
+    # own arguments (the cell's hydra.run.dir) come after the matrix's
+    assert argv[:8] == [
+        "logger=wandb",
+        "hydra/job_logging=disabled",
+        "trainer=gpu",
+        "logger.wandb.offline=true",
+        "+trainer.precision=16",
+        "++trainer.devices=2",
+        "~seed",
+        "+experiment=fast",
+    ]
+    assert config["logger"] == {"wandb": {"offline": True, "project": "groups"}}
+    assert config["trainer"] == {"accelerator": "gpu", "devices": 2, "max_epochs": 1, "precision": 16}
+    assert "seed" not in config and config["tags"] == ["fast"]
+    assert printed["default"][1]["trainer"]["accelerator"] == "cpu"
+
+
+def test_an_axis_of_group_choices_with_a_key_inside_each(tmp_path):
+    matrix = _matrix(tmp_path, "axes:\n  logger: [wandb]\n  logger.wandb.offline: [false, true]\n")
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = rows_of(tmp_path / "run")
+    assert sorted(r["logger.wandb.offline"] for r in rows) == ["false", "true"]
+    assert {r["outcome"] for r in rows} == {"pass"}
+
+
+def test_a_key_inside_a_choice_given_twice_is_bad_input(tmp_path):
+    matrix = _matrix(
+        tmp_path, "params:\n  logger: wandb\n  logger.wandb.offline: true\n  logger.wandb: {offline: false}\n"
+    )
+    proc = crashmatrix("show", matrix, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"crashmatrix: {matrix}: params.logger.wandb: given twice (dotted and nested)"
+
+
+def test_choices_go_first_and_the_rest_keeps_its_order():
+    params = {"seed": 1, "logger.wandb.offline": True, "logger": "wandb", "hydra/launcher": "basic", "~tags": None}
+    assert arguments(params) == ["logger=wandb", "hydra/launcher=basic", "seed=1", "logger.wandb.offline=true", "~tags"]
+    # a value that is a list is never a choice; a plain file keeps its order
+    assert arguments({"b": 1, "a": [1, 2]}) == ["b=1", "a=[1,2]"]
+
+
+def test_command_line_overrides_reach_a_key_inside_a_choice(tmp_path):
+    from crashmatrix.spec import load_matrix
+
+    matrix = _matrix(tmp_path, "params: {logger: wandb, logger.wandb.offline: true}\naxes: {trainer: [default]}\n")
+    changed = load_matrix(matrix, ["params.logger.wandb.offline=false", "+params.logger.wandb.project=x"])
+    assert changed.params == {"logger": "wandb", "logger.wandb.offline": False, "logger.wandb.project": "x"}
+    assert load_matrix(matrix, ["~params.logger.wandb.offline"]).params == {"logger": "wandb"}
+    assert load_matrix(matrix, ["params.logger=csv"]).params == {"logger": "csv", "logger.wandb.offline": True}
