@@ -68,10 +68,14 @@ _BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for
 # a headline, then the reason on a later line, between hints.
 _HYDRA_HEADLINE = re.compile(
     r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
-    r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*)$",
+    r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
+    # instantiate(): the app's own object raised while Hydra built it; the reason is on the next line
+    r"|Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*)$",
     re.M,
 )
-_HYDRA_HINT = re.compile(r"^(?:To append to your config use|See https?://|Available options:|\s)")
+_HYDRA_HINT = re.compile(
+    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s)"
+)
 
 
 def _signal_of(found: sig_.Found) -> str:

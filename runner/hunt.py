@@ -30,6 +30,7 @@ from crashmatrix.interrupts import catching
 from crashmatrix.outcome import is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
 OPTIONS_FILE = "hunt-options.json"
@@ -222,10 +223,10 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
             state, stopped = _search(evidence, runner, options, len(rows), stream)
     except RunDirUnwritable as e:  # a full disk: every row written so far is kept, and --resume goes on
         pending.stop()
-        raise RunDirUnwritable(e.path, e.error, f"crashmatrix hunt --resume {os.path.relpath(store.path)}") from None
+        raise RunDirUnwritable(e.path, e.error, f"crashmatrix hunt --resume {shown_path(store.path)}") from None
     if stopped == "interrupted":
         pending.stop()
-        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {os.path.relpath(store.path)}"
+        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {shown_path(store.path)}"
     else:
         if not resume:
             store.write_json("env.json", pending.finish())
@@ -271,7 +272,7 @@ def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seed
         f"{space.order} values; confidence {options.confidence}; at most {options.max_runs} runs"
         + (f", {done} already done" if done else "")
         + (f"; {seeded} rows from {options.from_run}" if seeded else "")
-        + f"; into {os.path.relpath(store.path)}",
+        + f"; into {shown_path(store.path)}",
         file=stream,
         flush=True,
     )
@@ -287,7 +288,7 @@ def _finish(space: Space, store: RunDir, state: State, runs: int, closing: str, 
     for line in lines:
         print(line, file=stream)
     print(closing, file=stream)
-    print(f"hunt.json: {os.path.relpath(os.path.join(store.path, 'hunt.json'))}", file=stream, flush=True)
+    print(f"hunt.json: {shown_path(os.path.join(store.path, 'hunt.json'))}", file=stream, flush=True)
 
 
 def default_out(name: str) -> str:

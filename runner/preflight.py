@@ -54,13 +54,16 @@ class OverrideSet:
 def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     """The Hydra app a command runs; None when it is no Hydra app; a reason when preflight cannot read it."""
     from crashmatrix.init_matrix import find_hydra_main
-    from crashmatrix.program import _script_index
+    from crashmatrix.program import script_of
 
     command = matrix.command or ()
     if not command or matrix.pass_params != "overrides":
         return None
-    i = _script_index(command) if command[0] in ("python", "python3") else 0
-    script = command[i] if i is not None else _module_file(command)
+    script = script_of(command)
+    if script is not None:
+        rest = list(command[command.index(script) + 1 :])
+    else:
+        script, rest = _module_file(command)
     if script is None or not script.endswith(".py") or not os.path.isfile(script):
         return None
     try:
@@ -71,19 +74,20 @@ def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     except BadInput as e:  # said for init: the part after the app's path says what preflight cannot follow
         reason = str(e).split(": ", 1)[-1]
         return None if "no @hydra.main" in reason else f"{os.path.basename(script)}: {reason.split(' for init')[0]}"
-    rest = list(command[i + 1 :]) if i is not None else list(command[command.index("-m") + 2 :])
     return _with_flags(script, main.config_dir, main.config_name, rest)
 
 
-def _module_file(command: tuple) -> str | None:
-    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
+def _module_file(command: tuple) -> tuple[str | None, list[str]]:
+    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory), and the
+    arguments after the module; (None, []) when there is none."""
     if command[0] not in ("python", "python3") or "-m" not in command[:-1]:
-        return None
-    module = command[command.index("-m") + 1]
-    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
+        return None, []
+    i = command.index("-m") + 1
+    module = command[i].replace(".", os.sep)
+    for candidate in (module + ".py", os.path.join(module, "__main__.py")):
         if os.path.isfile(candidate):
-            return os.path.abspath(candidate)
-    return None
+            return os.path.abspath(candidate), list(command[i + 1 :])
+    return None, []
 
 
 def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str]) -> HydraApp | str:

@@ -91,6 +91,17 @@ ValueError: the job failed on purpose
 
 Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
 """
+# Hydra 1.3 instantiating Lightning's Trainer with accelerator=gpu on a box without one (the template
+# app's `trainer=gpu`, recorded here): no traceback, the reason between a headline and full_key.
+HYDRA_INSTANTIATE = """\
+Seed set to 12345
+Error executing job with overrides: ['logger=csv', 'trainer=gpu']
+Error in call to target 'pytorch_lightning.trainer.trainer.Trainer':
+MisconfigurationException('No supported gpu backend found!')
+full_key: trainer
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
 LIGHTNING_MISCONFIG = """\
 Traceback (most recent call last):
   File "/app/fit.py", line 9, in <module>
@@ -327,6 +338,20 @@ CASES = [
         HYDRA_JOB_EXCEPTION,
         None,
         ("fail", "", "ValueError: the job failed on purpose", "ValueError: the job failed on purpose"),
+    ),
+    (
+        1,
+        False,
+        HYDRA_INSTANTIATE,
+        None,
+        (
+            "fail",
+            "",
+            "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer': "
+            "MisconfigurationException('No supported gpu backend found!')",
+            "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer': "
+            "MisconfigurationException('No supported gpu backend found!')",
+        ),
     ),
     (
         1,

@@ -43,7 +43,8 @@ timeout: 120
 
 def test_hydra_app_rows_name_the_override_and_the_job_exception_not_the_boilerplate(tmp_path, write):
     app = os.path.join(APPS, "hydra_tiny", "app.py")
-    # A cell the include adds with a key the app's config does not have: Hydra refuses the override.
+    # A cell the include adds with a key the app's config does not have: Hydra refuses the override
+    # (preflight off: what the row says when the app itself refuses).
     path = write(
         "hydra.yaml",
         f"""\
@@ -56,7 +57,7 @@ include:
 timeout: 60
 """,
     )
-    proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", "--no-preflight", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     by_mode = {r["mode"]: r for r in rows_of(tmp_path / "run")}
     assert by_mode["ok"]["outcome"] == "pass"
