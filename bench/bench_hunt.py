@@ -49,7 +49,7 @@ def holds(cell, cond):
     return all(cell[i] == v for i, v in cond)
 
 
-def one_hunt(space, faults, seed, p=1.0, noise=0.0, max_runs=300):
+def one_hunt(space, faults, seed, p=1.0, noise=0.0, max_runs=300, jobs=1):
     """faults: [(kind, cond)] in masking order (the first that fires is seen). -> (runs, answer, causes)."""
     rng = random.Random(seed * 7919 + 17)
 
@@ -71,7 +71,7 @@ def one_hunt(space, faults, seed, p=1.0, noise=0.0, max_runs=300):
         evidence,
         lambda cells: [Run(c, program(c)) for c in cells],
         confidence=0.95,
-        jobs=1,
+        jobs=jobs,
         max_runs=max_runs,
         seed=seed,
         on_state=watch,
@@ -216,6 +216,9 @@ def main(argv=None) -> int:
         scenario("2-way in 3^4", args.trials, args.seed, pair_3_4)
         scenario("4-way in 2^10, --order 4", max(5, args.trials // 4), args.seed, four_2_10)
         scenario("3-way in 3^7, 1% background noise", args.trials, args.seed, triple_3_7, noise=0.01)
+        scenario("3-way in 3^7, p = 0.3", args.trials, args.seed, triple_3_7, p=0.3)
+        scenario("3-way in 3^7, deterministic, --jobs 2", args.trials, args.seed, triple_3_7, jobs=2)
+        scenario("3-way in 3^7, p = 0.5, --jobs 2", args.trials, args.seed, triple_3_7, p=0.5, jobs=2)
     print(
         "\nanchors for 3-way in 3^7: FIC_BS ~46+13 = 59 runs; ICT 65.6-89 tests (12-13 parameters);"
         " floors ~20 (deterministic), ~46 (p = 0.5); pairwise + explain + bisect today: 44 runs, 2 of 3 conditions"

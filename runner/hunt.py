@@ -31,6 +31,7 @@ from crashmatrix.outcome import is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
 from crashmatrix.text import shown_path
+from crashmatrix.unwritable import RunDirUnwritable
 
 OPTIONS_FILE = "hunt-options.json"
 DEFAULT_MAX_RUNS = 200
@@ -217,8 +218,12 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
     _announce(space, options, store, len(rows), len(seeded), stream)
     runner = _CellRunner(matrix, space, store, options, rows, stream)
     # SIGTERM (`timeout`, a scheduler) between batches ends the hunt as Ctrl-C does: answer so far written
-    with catching((signal.SIGTERM,), _stop):
-        state, stopped = _search(evidence, runner, options, len(rows), stream)
+    try:
+        with catching((signal.SIGTERM,), _stop):
+            state, stopped = _search(evidence, runner, options, len(rows), stream)
+    except RunDirUnwritable as e:  # a full disk: every row written so far is kept, and --resume goes on
+        pending.stop()
+        raise RunDirUnwritable(e.path, e.error, f"crashmatrix hunt --resume {shown_path(store.path)}") from None
     if stopped == "interrupted":
         pending.stop()
         closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {shown_path(store.path)}"

@@ -12,9 +12,10 @@ by the runs of the cells that hold it:
   (NOISE): the suspect does not explain it;
 - a failure of another kind: nothing (one failure can hide another).
 
-The next test is F itself or F with one value changed, whichever is expected to tell
-most (the expected drop in entropy of the posterior). A clean run of F changed on axis
-i weakens every suspect without i; a failure there rules out every suspect with it.
+The next test is whichever cell is expected to tell most (the expected drop in entropy of
+the posterior): F itself, F with one or two values changed, or a cell holding a leading
+suspect and as little else of F as it can. A clean run of F changed on axis i weakens
+every suspect without i; a failure there rules out every suspect with it.
 """
 
 from __future__ import annotations
@@ -91,18 +92,18 @@ class Localization:
         fails, passes = evidence.fails[kind], evidence.passes
         # Failures of this kind that no named cause explains: the focus is the first of them, so these
         # came with or after it (its tests, mostly), and a suspect must explain them or call them noise.
-        near_fails = [
+        open_fails = [
             r.cell for r in evidence.runs if r.kind == kind and not any(contains(r.cell, c) for c in explained)
         ]
         log_post, rates = [], []
         for cond in self.conds:
             f, p = fails[cond], passes[cond]
-            unexplained = sum(1 for cell in near_fails if not contains(cell, cond))
+            unexplained = sum(1 for cell in open_fails if not contains(cell, cond))
             terms = [lp + _log_pow(r, f) + _log_pow(1 - r, p) for lp, r in zip(_LOG_PRIOR_RATES, _RATES)]
             log_like = _logsumexp(terms)
             log_post.append(log_like + unexplained * math.log(NOISE) + math.log((1 - NOISE_PRIOR) / len(self.conds)))
             rates.append(self._mean_rate(terms, log_like))
-        log_post.append(len(near_fails) * math.log(NOISE) + math.log(NOISE_PRIOR))
+        log_post.append(len(open_fails) * math.log(NOISE) + math.log(NOISE_PRIOR))
         rates.append(NOISE)
         self._rows: list | None = None
         total = _logsumexp(log_post)

@@ -6,10 +6,11 @@ posterior >= confidence is named, else that failure is the kind's open question.
 coverage: every conjunction of up to `order` values that no named cause implies must have
 run clean (`need`).
 
-`next_cells` answers open questions first (the most informative one-value changes of the
-failing cell), and fills the rest of a batch with covering cells: AETG-style greedy cells
-holding the most conjunctions still to run clean, never a cell holding a named cause
-(it would fail and hide the rest). The same evidence and seed give the same cells, so a
+`next_cells` answers open questions first (the most informative test of the failing cell:
+itself, a change of one or two of its values, or a cell holding a leading suspect and
+little else of it), and fills the rest of a batch with covering cells: rows of a covering
+array of strength `order`, most needed first, then greedy cells, never a cell holding a
+named cause (it would fail and hide the rest). The same evidence and seed give the same cells, so a
 resumed hunt picks what the interrupted one would have.
 """
 

@@ -57,8 +57,10 @@ def closing_line(space: Space, state: State, runs: int, confidence: float, wante
     if state.open:
         left.append(f"{len(state.open)} failure(s) not pinned down to confidence {confidence}")
     if state.need:
-        left.append(f"{len(state.need)} conjunction(s) of up to {t} values not yet run clean")
-    return f"hunt: partial after {after} (--max-runs): best so far; " + ", ".join(left)
+        times = "" if wanted_clean == 1 else f" {wanted_clean} times"
+        left.append(f"{len(state.need)} conjunction(s) of up to {t} values not yet run clean{times}")
+    head = "best so far" if state.causes or state.open else "no failure yet"
+    return f"hunt: partial after {after} (--max-runs): {head}; " + ", ".join(left)
 
 
 def hunt_json(space: Space, state: State, runs: int) -> dict:

@@ -115,3 +115,25 @@ def test_bad_input_exits_2_with_one_line(tmp_path, write):
         assert len(proc.stderr.strip().splitlines()) <= 2
     proc = crashmatrix("hunt", "--resume", tmp_path, cwd=tmp_path)
     assert proc.returncode == 2 and "not a hunt's run directory" in proc.stderr
+
+
+def test_the_budget_ends_a_hunt_with_its_best_so_far_said_plainly(tmp_path, write):
+    proc = crashmatrix("hunt", planted(write), "--max-runs", "5", "--out", tmp_path / "h", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "h" / "hunt.json").read_text())
+    assert (data["runs"], data["complete"]) == (5, False)
+    assert len(rows_of(tmp_path / "h")) == 5
+    # nothing failed in 5 runs: the hunt says so, and what a complete one would still have run
+    assert "hunt: partial after 5 runs (--max-runs): no failure yet;" in proc.stdout
+    assert "values not yet run clean 5 times" in proc.stdout
+
+
+def test_a_program_that_always_fails_is_named_as_the_program(tmp_path, write):
+    script = write("broken.py", "raise SystemExit('config error: unknown key lr_sheduler')\n")
+    matrix = write("b.yaml", MATRIX.format(script=script))
+    proc = crashmatrix("hunt", matrix, "--out", tmp_path / "h", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (cause,) = json.loads((tmp_path / "h" / "hunt.json").read_text())["causes"]
+    assert cause["conditions"] == {} and cause["outcome"] == "fail"
+    assert "in every cell (the program itself, not a configuration)" in proc.stdout
+    assert len(rows_of(tmp_path / "h")) <= 10

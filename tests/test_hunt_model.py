@@ -47,7 +47,7 @@ def named(state):
 TRIPLE = when(a="1", c="2", f="0")
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(8))
 def test_deterministic_triple_is_named_whole_within_the_covering_budget(seed):
     state, runs = run_hunt(space_3_7(), lambda cell, rng: SEGV if holds(cell, TRIPLE) else None, seed)
     assert state.complete
@@ -57,7 +57,7 @@ def test_deterministic_triple_is_named_whole_within_the_covering_budget(seed):
     assert runs <= 59  # FIC_BS's 46 + 13 for this case
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(5))
 def test_a_triple_failing_half_the_time_is_named_with_its_rate(seed):
     state, runs = run_hunt(
         space_3_7(), lambda cell, rng: SEGV if holds(cell, TRIPLE) and rng.random() < 0.5 else None, seed
