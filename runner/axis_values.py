@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from crashmatrix.cell import spell
-from crashmatrix.outcome import counts_as_failing
+from crashmatrix.outcome import counts_as_failing, is_pass
 from crashmatrix.store import read_matrix_yaml
 
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
@@ -72,7 +72,7 @@ def _percent(part: int, whole: int) -> str:
 
 def median_of(rows: list[dict], column: str) -> float | None:
     """The median of a column over the runs that passed and report it; None where none does."""
-    values = sorted(float(r[column]) for r in rows if r.get("outcome") == "pass" and r.get(column) not in (None, ""))
+    values = sorted(float(r[column]) for r in rows if is_pass(r.get("outcome", "")) and r.get(column) not in (None, ""))
     if not values:
         return None
     middle = len(values) // 2

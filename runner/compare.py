@@ -2,9 +2,9 @@
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
-When a cell "differs": each run of a cell (one per repeat) has a kind, the triple
-(outcome, signal, signature), e.g. ("crash", "SIGSEGV", "killed_by_signal"),
-("fail", "", "fd_exhaustion") or ("pass", "", ""). A cell differs between runs
+When a cell "differs": each run of a cell (one per repeat) has a kind (runner.outcome.FailureKind:
+outcome, signal, signature), e.g. crash SIGSEGV killed_by_signal, fail fd_exhaustion or
+pass. A cell differs between runs
 when the SETS of kinds observed in each run are not all equal.
 So:
   - pass vs crash SIGSEGV differs; crash SIGSEGV vs crash SIGBUS differs;
@@ -39,9 +39,9 @@ from crashmatrix import pyfacts
 from crashmatrix.axis_values import value_orders
 from crashmatrix.errors import BadInput
 from crashmatrix.fingerprint import SUMMARY_FIELDS
-from crashmatrix.outcome import is_failure
+from crashmatrix.outcome import FailureKind, is_failure
 from crashmatrix.store import read_fingerprint, read_rows
-from crashmatrix.text import kind_text, shorten, table
+from crashmatrix.text import shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
 
@@ -76,7 +76,7 @@ class CellSummary:
     cell_id: str
     values: dict
     runs: int
-    kinds: Counter  # (outcome, signal, signature) -> number of runs
+    kinds: Counter[FailureKind]  # -> number of runs
     error: str = ""  # the first failing run's error line
     log_dir: str = ""
     where: str = ""  # that run's `where`: the frame it died in, a CUDA error's launching line
@@ -86,23 +86,23 @@ class CellSummary:
         return frozenset(self.kinds)
 
     @property
-    def main(self) -> tuple[tuple[str, str, str], int]:
+    def main(self) -> tuple[FailureKind, int]:
         """The telling kind: the most frequent failing kind if any run failed, else the most frequent one."""
-        failing = Counter({k: n for k, n in self.kinds.items() if is_failure(k[0])})
+        failing = Counter({k: n for k, n in self.kinds.items() if k.is_failure})
         pool = failing or self.kinds
         return min(pool.items(), key=lambda kv: (-kv[1], kv[0]))
 
     @property
     def outcome(self) -> str:
-        return self.main[0][0]
+        return self.main[0].outcome
 
     @property
     def signal(self) -> str:
-        return self.main[0][1]
+        return self.main[0].signal
 
     @property
     def signature(self) -> str:
-        return self.main[0][2]
+        return self.main[0].signature
 
     @property
     def rate(self) -> str:
@@ -110,10 +110,10 @@ class CellSummary:
 
     def describe(self) -> str:
         """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
-        ordered = sorted(self.kinds.items(), key=lambda kv: (not is_failure(kv[0][0]), -kv[1], kv[0]))
+        ordered = sorted(self.kinds.items(), key=lambda kv: (not kv[0].is_failure, -kv[1], kv[0]))
         parts = []
         for kind, n in ordered:
-            word = kind_text(kind, 50)
+            word = kind.label(50)
             parts.append(f"{n}/{self.runs} {word}" if self.runs > 1 else word)
         return ", ".join(parts)
 
@@ -126,7 +126,8 @@ class CellSummary:
             "rate": self.rate,
             "runs": self.runs,
             "kinds": [
-                {"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())
+                {"outcome": k.outcome, "signal": k.signal, "signature": k.signature, "runs": n}
+                for k, n in sorted(self.kinds.items())
             ],
             "error": self.error,
             "log_dir": self.log_dir,
@@ -183,10 +184,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
-        kinds = Counter(
-            (r.get("outcome", ""), r.get("signal", "") or "", (r.get("signature", "") or "") if with_signature else "")
-            for r in runs
-        )
+        kinds = Counter(FailureKind.from_row(r, with_signature) for r in runs)
         failures = [r for r in runs if is_failure(r.get("outcome", ""))]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(

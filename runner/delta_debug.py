@@ -3,10 +3,10 @@ configuration that still shows the bad configuration's failure, flaky-aware.
 
 This module is the search. Its neighbours: runner.failure_rate (how many clean
 runs make a pass), runner.run_cache (cached, concurrent runs), runner.bisect_result
-(Observation in, BisectResult out), runner.bisect_text (words and bisect.json),
+(FailureKind in, BisectResult out), runner.bisect_text (words and bisect.json),
 runner.bisect_matrix (`crashmatrix bisect`: a real cell as the test).
 
-The caller injects the test, ``run_once(changes) -> Observation``: it applies the
+The caller injects the test, ``run_once(changes) -> FailureKind``: it applies the
 given subset of changes to the good configuration, runs it once for real and
 says what happened. Everything here is pure Python (no torch, no engine), so the
 algorithm is tested with pure predicates whose minimal answer is known.
@@ -73,7 +73,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Culprit, OtherObservation
 from crashmatrix.failure_rate import (
     FailureRate,
     clean_runs_needed,
@@ -82,6 +82,7 @@ from crashmatrix.failure_rate import (
     runs_to_believe_pass,
     wilson_lower,
 )
+from crashmatrix.outcome import FailureKind
 from crashmatrix.run_cache import BudgetExhausted, RunCache, RunOnce
 
 __all__ = ["bisect", "BisectSettings", "RunOnce", "ONE_AT_A_TIME_MAX"]
@@ -131,7 +132,7 @@ class _DeltaDebugger:
         self.order = {c: i for i, c in enumerate(self.changes)}
         self.settings = settings
         self.cache = RunCache(run_once, jobs=settings.jobs, max_runs=settings.max_runs)
-        self.target: Observation | None = None
+        self.target: FailureKind | None = None
         self.no_change_tried = False
         self.bad_rate: FailureRate | None = None
         self.strategy = ""
@@ -275,7 +276,7 @@ class _DeltaDebugger:
         """The configuration whose passing shows ``change`` is needed."""
         exact = self.current - {change}
         config = self.culprit_config.get(change, exact)
-        if config != exact and any(o.outcome != "pass" for o in self.cache.of(config)):
+        if config != exact and any(not o.is_pass for o in self.cache.of(config)):
             # A superset that passed says its subset passes too; one that failed some other
             # way says nothing about the answer without the change: ask about that itself.
             config = self.culprit_config[change] = exact
@@ -342,7 +343,7 @@ def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
     return "one-at-a-time" if (changes <= ONE_AT_A_TIME_MAX or flaky) else "ddmin"
 
 
-def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> Observation | None:
+def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> FailureKind | None:
     """Run the bad configuration; the failure it shows is the target (None: it never failed)."""
     if settings.repeats is not None:
         # the caller chose n: run the bad configuration until it fails, at most n times
@@ -374,14 +375,14 @@ def _sample_bad(cache: RunCache, bad: frozenset[str], settings: BisectSettings) 
         cache.drain()
 
 
-def _rate_of(observations: Sequence[Observation], target: Observation) -> FailureRate:
+def _rate_of(observations: Sequence[FailureKind], target: FailureKind) -> FailureRate:
     failures = sum(1 for o in observations if o == target)
     return FailureRate(failures, len(observations), wilson_lower(failures, len(observations)))
 
 
-def _most_frequent_failure(observations: Iterable[Observation]) -> Observation | None:
+def _most_frequent_failure(observations: Iterable[FailureKind]) -> FailureKind | None:
     """The failure seen most often; ties go to the first seen; None without a failure."""
-    counts: dict[Observation, int] = {}
+    counts: dict[FailureKind, int] = {}
     for o in observations:
         if o.is_failure:
             counts[o] = counts.get(o, 0) + 1
@@ -408,8 +409,8 @@ def _split(items: list[str], n: int) -> list[list[str]]:
     return out
 
 
-def _counts(observations: Iterable[Observation]) -> tuple[tuple[Observation, int], ...]:
-    counts: dict[Observation, int] = {}
+def _counts(observations: Iterable[FailureKind]) -> tuple[tuple[FailureKind, int], ...]:
+    counts: dict[FailureKind, int] = {}
     for o in observations:
         counts[o] = counts.get(o, 0) + 1
     return tuple(counts.items())
@@ -427,8 +428,8 @@ def _culprits(debugger: _DeltaDebugger) -> tuple[Culprit, ...]:
                 change=c,
                 tested=debugger.ordered(config),
                 runs=len(obs),
-                clean=sum(1 for o in obs if o.outcome == "pass"),
-                others=_counts(o for o in obs if o.outcome != "pass" and o != debugger.target),
+                clean=sum(1 for o in obs if o.is_pass),
+                others=_counts(o for o in obs if not o.is_pass and o != debugger.target),
             )
         )
     return tuple(culprits)
@@ -438,7 +439,7 @@ def _others(debugger: _DeltaDebugger) -> tuple[OtherObservation, ...]:
     others = []
     observations = debugger.cache.observations
     for config in sorted(observations, key=lambda s: (len(s), debugger.ordered(s))):
-        for obs, count in _counts(o for o in observations[config] if o.outcome != "pass" and o != debugger.target):
+        for obs, count in _counts(o for o in observations[config] if not o.is_pass and o != debugger.target):
             others.append(OtherObservation(debugger.ordered(config), obs, count))
     return tuple(others)
 
@@ -488,7 +489,7 @@ def bisect(
     """The 1-minimal subset of ``changes`` whose application to the good
     configuration still shows the bad configuration's failure.
 
-    ``run_once(frozenset_of_changes) -> Observation`` runs the good configuration
+    ``run_once(frozenset_of_changes) -> FailureKind`` runs the good configuration
     with those changes applied, once. ``repeats``: clean runs needed to believe a
     pass (None: estimate from ``estimate_runs`` runs of the bad configuration;
     1: deterministic, no estimation, no confirmation re-run). ``max_runs``: stop

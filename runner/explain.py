@@ -53,8 +53,8 @@ import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from crashmatrix.outcome import is_failure, is_run_error
-from crashmatrix.text import kind_label, shorten
+from crashmatrix.outcome import FailureKind
+from crashmatrix.text import shorten
 
 __all__ = [
     "Pattern",
@@ -68,7 +68,6 @@ __all__ = [
 
 WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (see the docstring)
 
-Kind = tuple[str, str, str]  # (outcome, signal, signature)
 CellKey = tuple[str, ...]  # axis values in axes order
 Conjunction = tuple[tuple[int, str], ...]  # (axis index, value), axis indices increasing
 
@@ -90,8 +89,8 @@ class Pattern:
     alternatives: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
-    def kind(self) -> str:
-        return kind_label(self.outcome, self.signal, self.signature)
+    def failure_kind(self) -> FailureKind:
+        return FailureKind(self.outcome, self.signal, self.signature)
 
     def to_json(self) -> dict:
         data = {
@@ -111,14 +110,14 @@ class Pattern:
         if not self.conditions:
             return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        text = f"{self.kind} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        text = f"{self.failure_kind.label()} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
         if self.alternatives:
             others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt) for alt in self.alternatives)
             text += f"; the data fit as well: {others}"
         return text
 
     def _describe_program(self) -> str:
-        what = f"{self.outcome} {self.signal}".strip()
+        what = FailureKind(self.outcome, self.signal).label()  # the signature is the tail, whole
         if self.failing == self.matching:
             head = f"{what} in every cell ({self.failing} of {self.matching})"
         else:
@@ -154,10 +153,10 @@ class _Cells:
 
     keys: list[CellKey] = field(default_factory=list)
     has: dict[tuple[int, str], int] = field(default_factory=dict)  # (axis, value) -> cells with it
-    kinds: dict[Kind, int] = field(default_factory=dict)  # kind -> cells that showed it
+    kinds: dict[FailureKind, int] = field(default_factory=dict)  # kind -> cells that showed it
     passed: int = 0  # cells that passed in some repeat
     failed: int = 0  # cells that showed any kind
-    errors: dict[Kind, str] = field(default_factory=dict)  # kind -> its first error line
+    errors: dict[FailureKind, str] = field(default_factory=dict)  # kind -> its first error line
 
     @property
     def everything(self) -> int:
@@ -171,8 +170,8 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         missing = [a for a in axes if a not in row]
         if missing or "outcome" not in row:
             raise ValueError(f"results row lacks column(s) {', '.join(missing or ['outcome'])}: {dict(row)}")
-        outcome = _text(row["outcome"])
-        if is_run_error(outcome):  # crashmatrix could not run it: nothing about the configuration
+        kind = FailureKind.from_row(row)
+        if kind.is_run_error:  # crashmatrix could not run it: nothing about the configuration
             continue
         key = tuple(_text(row[a]) for a in axes)
         if key not in index:
@@ -181,10 +180,9 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
             for i, v in enumerate(key):
                 cells.has[(i, v)] = cells.has.get((i, v), 0) | 1 << index[key]
         bit = 1 << index[key]
-        if outcome == "pass":
+        if kind.is_pass:
             cells.passed |= bit
-        elif is_failure(outcome):
-            kind = (outcome, _text(row.get("signal", "")), _text(row.get("signature", "")))
+        elif kind.is_failure:
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit
             cells.errors.setdefault(kind, _text(row.get("error", "")))
@@ -245,7 +243,7 @@ def explain(
     return found
 
 
-def _program_kind(cells: _Cells) -> Kind | None:
+def _program_kind(cells: _Cells) -> FailureKind | None:
     """The commonest kind when no cell passed at all; None when one did, nothing failed, or two kinds are
     equally common (then neither is the program's: each is told by where the other is not)."""
     if cells.passed or not cells.kinds:
@@ -360,7 +358,7 @@ def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int, found: 
 
 
 def _cover(
-    candidates: list[Conjunction], cells: _Cells, kind: Kind, against: int
+    candidates: list[Conjunction], cells: _Cells, kind: FailureKind, against: int
 ) -> list[tuple[Conjunction, list[Conjunction]]]:
     """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
     conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
@@ -394,7 +392,7 @@ def _cover(
 def _pattern(
     cells: _Cells,
     axes: list[str],
-    kind: Kind,
+    kind: FailureKind,
     cond: Conjunction,
     against: int,
     alternatives: Sequence[Conjunction] = (),
@@ -405,12 +403,12 @@ def _pattern(
     by = {}
     for other, other_mask in cells.kinds.items():
         if other != kind and other_mask & masked:
-            by[kind_label(*other)] = _count(other_mask & masked)
+            by[other.label()] = _count(other_mask & masked)
     return Pattern(
         conditions=tuple((axes[i], v) for i, v in cond),
-        outcome=kind[0],
-        signal=kind[1],
-        signature=kind[2],
+        outcome=kind.outcome,
+        signal=kind.signal,
+        signature=kind.signature,
         failing=_count(mask & failing),
         matching=_count(mask),
         masked=_count(masked),
@@ -476,11 +474,7 @@ def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object
     if top is None:
         return None
     for row in rows:
-        if (_text(row.get("outcome")), _text(row.get("signal", "")), _text(row.get("signature", ""))) == (
-            top.outcome,
-            top.signal,
-            top.signature,
-        ) and all(_text(row.get(a, "")) == v for a, v in top.conditions):
+        if FailureKind.from_row(row) == top.failure_kind and all(_text(row.get(a, "")) == v for a, v in top.conditions):
             return row
     return None
 

@@ -16,7 +16,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
-from crashmatrix.outcome import is_run_error
+from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error
 
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -40,12 +40,12 @@ def case_name(row: dict, value_columns: list[str]) -> str:
 
 def failure_message(row: dict) -> str:
     """`crash SIGSEGV: Fatal Python error: Segmentation fault` (outcome, signal when any, error when any)."""
-    head = " ".join(part for part in (row.get("outcome", ""), row.get("signal", "")) if part)
+    head = FailureKind.from_row(row, with_signature=False).label()
     return f"{head}: {row['error']}" if row.get("error") else head
 
 
 def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
-    """Adds one testcase; returns its kind: pass, failure, error or skipped."""
+    """Adds one testcase; returns its kind: passed, failure, error or skipped."""
     case = ET.SubElement(
         suite,
         "testcase",
@@ -54,9 +54,9 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
         time=f"{_duration_of(row):.3f}",
     )
     outcome = row.get("outcome", "")
-    if outcome == "pass":
-        return "pass"
-    if outcome == "skip":
+    if is_pass(outcome):
+        return "passed"
+    if outcome == Outcome.SKIP.value:
         ET.SubElement(case, "skipped", message=_xml_safe(row.get("error")))
         return "skipped"
     kind = "error" if is_run_error(outcome) else "failure"

@@ -19,7 +19,7 @@ from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_l
 from crashmatrix.cell_files import OUTPUTS
 from crashmatrix.compare import summarize_cells
 from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
-from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
+from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
 from crashmatrix.report_chart import speed_chart
@@ -27,16 +27,16 @@ from crashmatrix.report_explain import Explained, explain_section, grid_caption
 from crashmatrix.store import read_fingerprint, read_rows
 
 COLOURS = {
-    "pass": "#2e9e4f",
-    "fail": "#e08a00",
-    "crash": "#d62728",
-    "worker_crash": "#9b1c5a",
-    "cuda_error": "#7b3fbf",
-    "oom": "#8c564b",
-    "timeout": "#1f77b4",
-    "nan": "#c9b800",
-    "skip": "#a0a0a0",
-    "error": "#333333",
+    Outcome.PASS.value: "#2e9e4f",
+    Outcome.FAIL.value: "#e08a00",
+    Outcome.CRASH.value: "#d62728",
+    Outcome.WORKER_CRASH.value: "#9b1c5a",
+    Outcome.CUDA_ERROR.value: "#7b3fbf",
+    Outcome.OOM.value: "#8c564b",
+    Outcome.TIMEOUT.value: "#1f77b4",
+    Outcome.NAN.value: "#c9b800",
+    Outcome.SKIP.value: "#a0a0a0",
+    Outcome.ERROR.value: "#333333",
 }
 OTHER = "#555555"
 
