@@ -3,46 +3,13 @@ each kind of failure and for no passing cell (``crashmatrix explain``).
 
 Pure: rows are dicts as read from results.csv (axis columns, ``outcome``,
 ``signal``, ``signature`` and ``error`` where present; other columns ignored),
-one per cell run.
-
-How it decides:
-
-- A *cell* is one combination of axis values; its repeats are pooled.
-- A *kind* of failure is outcome + signal + signature, for any outcome other
-  than pass and skip (results written before the ``signature`` column existed
-  group by outcome + signal). A cell belongs to every kind it showed in any
-  repeat.
-- For one kind, every cell is one of: *failing* (showed it in some repeat),
-  *passing* (passed in some repeat and never showed it: a counter-example),
-  *masked* (never passed, failed only other ways: unknown, since one failure can
-  hide another, a crash before the code that raises) or skipped (unknown).
-- Flaky cells keep what the earlier explain did: a cell that failed in one
-  repeat and passed in another counts as failing for its kinds (one failure
-  proves the settings can fail) and, for other kinds, as passing.
-- A conjunction is *valid* for a kind when it holds for at least one of its
-  failing cells and for no passing cell; it is *minimal* when no proper subset is
-  valid. Minimal valid conjunctions are searched level by level (size 0, 1, 2,
-  ...; Apriori: a conjunction is looked at only when every subset one smaller is
-  invalid and it still holds for a failing cell), as long as the data needs.
-  Then a greedy set cover picks those covering most still-uncovered failing
-  cells (ties: fewer conditions, fewer masked cells, the matrix's axis order), so
-  two independent causes come out as two patterns and one interaction as one.
-  Pruning: a branch is not extended, and a valid conjunction not kept, when a
-  shorter valid one already covers every failing cell it could reach (the cover
-  would never pick it).
-- The empty conjunction is valid when a kind has no passing cell at all: one
-  pattern with no conditions, the program itself rather than a configuration.
-  When no cell passed anywhere, the commonest kind is that pattern and the other
-  kinds (all kinds, when two are equally common) are separated from every cell that did not show them (with no pass to
-  compare with, what sets a rarer failure apart is where the common one is not).
-- A kind's search stops after its share of ``work_budget`` steps (pathological
-  data: noise, a parity over many axes); failing cells still uncovered then get their
-  own full assignment shrunk one condition at a time while it stays valid, which
-  is still minimal, though maybe not the smallest.
-- ``failing``: failing cells the pattern holds for; ``matching``: all cells it
-  holds for; ``masked``: of those, the cells that failed only other ways.
-- Output order: most failing cells first, then fewer masked, then fewer
-  conditions.
+one per cell run; ``error`` rows (crashmatrix could not run the cell) are left out.
+A kind is a runner.outcome.FailureKind. ``explain`` returns Patterns: for one
+kind, conditions that hold for some of its failing cells and for no passing cell,
+minimal, chosen by a greedy cover so two causes come out as two patterns; most
+failing cells first, then fewer masked, then fewer conditions. The search stays
+within ``work_budget`` steps. How it decides (flaky and masked cells, a program
+failing everywhere, the pruning, the fallback): docs/explain.md.
 """
 
 from __future__ import annotations
@@ -66,7 +33,7 @@ __all__ = [
     "WORK_BUDGET",
 ]
 
-WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (see the docstring)
+WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (docs/explain.md)
 
 CellKey = tuple[str, ...]  # axis values in axes order
 Conjunction = tuple[tuple[int, str], ...]  # (axis index, value), axis indices increasing
@@ -210,7 +177,7 @@ def explain(
     stats: SearchStats | None = None,
 ) -> list[Pattern]:
     """Patterns of axis values that hold for failing cells of one kind and no
-    passing cell, most telling first (see the module's docstring)."""
+    passing cell, most telling first (docs/explain.md says how)."""
     axes = list(axes)
     cells = _cells(rows, axes)
     stats = stats if stats is not None else SearchStats()
