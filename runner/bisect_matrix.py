@@ -22,10 +22,11 @@ from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.delta_debug import bisect
 from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.interrupts import catching
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.spec import Matrix
-from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.store import RunDir, RunResult
 from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
@@ -57,18 +58,26 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
     return good, bad
 
 
-def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
-    """A failing cell of explain's most telling pattern, and the passing cell with the fewest differing axes."""
+def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
+    """(good, bad), each {axis: the matrix's value}: a failing cell of explain's most telling pattern, and
+    the passing cell with the fewest differing axes."""
     from crashmatrix import explain
 
-    rows, _columns, path = read_rows(run_dir)
+    path = run.csv_path
     axes = list(matrix.axes)
-    listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
+    # The matrix (overrides applied) gives the values; a row's value is matched by its spelling, as a
+    # cell's id is (true is not 1 there).
+    listed: dict[str, dict] = {a: {} for a in axes}
+    for a, values in matrix.axes.items():
+        for v in values:
+            listed[a].setdefault(spell(v), v)
     # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-    usable = [r for r in rows if not is_run_error(r["outcome"]) and all(r.get(a) in listed[a] for a in axes)]
+    usable = [
+        r for r in run.rows if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in axes)
+    ]
     by_cell = defaultdict(list)
     for r in usable:
-        by_cell[tuple(r[a] for a in axes)].append(r)
+        by_cell[tuple(spell(r[a]) for a in axes)].append(r)
     passing = [k for k, rs in by_cell.items() if all(is_pass(r["outcome"]) for r in rs)]
     if not any(is_failure(r["outcome"]) for r in usable):
         raise BadInput(f"{path}: no failing cell to bisect")
@@ -93,7 +102,7 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         for f in candidates
         for p in passing
     )
-    return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
+    return {a: listed[a][v] for a, v in zip(axes, good_key)}, {a: listed[a][v] for a, v in zip(axes, bad_key)}
 
 
 class _CellTest:

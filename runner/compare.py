@@ -36,11 +36,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from crashmatrix import pyfacts
-from crashmatrix.axis_values import value_orders
+from crashmatrix.axis_values import value_of, value_orders
 from crashmatrix.errors import BadInput
 from crashmatrix.fingerprint import SUMMARY_FIELDS
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import FailureKind, is_failure
-from crashmatrix.store import read_fingerprint, read_rows
 from crashmatrix.text import shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
@@ -137,15 +137,36 @@ class CellSummary:
 @dataclass
 class Run:
     label: str  # A, B, C, ...
-    source: str  # as given on the command line
-    csv_path: str
-    value_columns: list
-    fingerprint: dict
+    finished: FinishedRun
     cells: dict  # cell_id -> CellSummary
-    rows: int
-    hosts: tuple = ()  # the host column of results.csv, for a results.csv without env.json
-    has_signature: bool = True  # False: a results.csv from before the signature column
-    row_dicts: list = field(default_factory=list, repr=False)  # results.csv as read
+
+    @property
+    def source(self) -> str:  # as given on the command line
+        return self.finished.source
+
+    @property
+    def csv_path(self) -> str:
+        return self.finished.csv_path
+
+    @property
+    def value_columns(self) -> list:
+        return list(self.finished.axes)
+
+    @property
+    def fingerprint(self) -> dict:
+        return self.finished.fingerprint
+
+    @property
+    def rows(self) -> int:
+        return len(self.finished.rows)
+
+    @property
+    def hosts(self) -> tuple:  # the host column of results.csv, for a results.csv without env.json
+        return tuple(r.get("host", "") for r in self.finished.rows)
+
+    @property
+    def has_signature(self) -> bool:  # False: a results.csv from before the signature column
+        return bool(self.finished.rows) and "signature" in self.finished.rows[0]
 
     @property
     def host(self) -> str:
@@ -189,7 +210,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id,
-            values={k: runs[0].get(k, "") for k in value_columns},
+            values={k: value_of(runs[0], k) for k in value_columns},
             runs=len(runs),
             kinds=kinds,
             error=(first.get("error") or "") if failures else "",
@@ -205,20 +226,8 @@ def load_run(source: str, label: str) -> Run:
         raise BadInput(f"{source}: no such run directory or results.csv")
     if os.path.isdir(source) and not os.path.exists(os.path.join(source, "results.csv")):
         raise BadInput(f"{source}: not a run directory (no results.csv)")
-    rows, value_columns, path = read_rows(source)
-    run = Run(
-        label=label,
-        source=source,
-        csv_path=path,
-        value_columns=value_columns,
-        fingerprint=read_fingerprint(source),
-        cells=summarize_cells(rows, value_columns),
-        rows=len(rows),
-        hosts=tuple(r.get("host", "") for r in rows),
-        has_signature=bool(rows) and "signature" in rows[0],
-        row_dicts=rows,
-    )
-    return run
+    finished = FinishedRun.load(source)
+    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.axes)))
 
 
 def _labels(n: int) -> list[str]:
@@ -295,7 +304,7 @@ def compare_runs(sources: list[str]) -> Comparison:
     axes = list(first.value_columns)
     if not all(r.has_signature for r in runs if r.rows):
         for run in runs:
-            run.cells = summarize_cells(run.row_dicts, run.value_columns, with_signature=False)
+            run.cells = summarize_cells(list(run.finished.rows), run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
     cell_ids = list(dict.fromkeys(c for run in runs for c in run.cells))
     for cell_id in sorted(cell_ids, key=_cell_order_key(runs, axes)):
@@ -315,7 +324,7 @@ def _cell_order_key(runs, axes):
     """A sort key ordering cells by their axis values, each axis in the order of its values in the first run's matrix."""
     # the first run's values and matrix: read once (its order is the one that counted before, too)
     values = {a: [c.values.get(a, "") for c in runs[0].cells.values()] for a in axes}
-    orders = value_orders(values, runs[0].source)
+    orders = value_orders(values, runs[0].finished.listed)
 
     def key(cell_id):
         values = next(r.cells[cell_id].values for r in runs if cell_id in r.cells)

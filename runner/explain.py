@@ -1,9 +1,10 @@
 """From existing results, the smallest conjunctions of axis values that hold for
 each kind of failure and for no passing cell (``crashmatrix explain``).
 
-Pure: rows are dicts as read from results.csv (axis columns, ``outcome``,
-``signal``, ``signature`` and ``error`` where present; other columns ignored),
-one per cell run; ``error`` rows (crashmatrix could not run the cell) are left out.
+Pure: rows are a FinishedRun's (or dicts as read from results.csv): axis columns,
+``outcome``, ``signal``, ``signature`` and ``error`` where present, other columns
+ignored, one per cell run; a value counts by its spelling (runner.cell.spell).
+``error`` rows (crashmatrix could not run the cell) are left out.
 A kind is a runner.outcome.FailureKind. ``explain`` returns Patterns: for one
 kind, conditions that hold for some of its failing cells and for no passing cell,
 minimal, chosen by a greedy cover so two causes come out as two patterns; most
@@ -20,6 +21,7 @@ import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from crashmatrix.cell import spell
 from crashmatrix.outcome import FailureKind
 from crashmatrix.text import shorten
 
@@ -140,7 +142,7 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         kind = FailureKind.from_row(row)
         if kind.is_run_error:  # crashmatrix could not run it: nothing about the configuration
             continue
-        key = tuple(_text(row[a]) for a in axes)
+        key = tuple(spell(row[a]) for a in axes)
         if key not in index:
             index[key] = len(cells.keys)
             cells.keys.append(key)
@@ -152,18 +154,8 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         elif kind.is_failure:
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit
-            cells.errors.setdefault(kind, _text(row.get("error", "")))
+            cells.errors.setdefault(kind, str(row.get("error") or ""))
     return cells
-
-
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value != value:  # pandas' NaN for an empty CSV field
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _count(mask: int) -> int:
@@ -422,7 +414,7 @@ def advice_line(
     fixed = []
     if held is not None:
         for a in rest:
-            value = str(held.get(a, ""))
+            value = spell(held.get(a, ""))
             if value != "":
                 key = f"axes.{a}.values" if a in keyed else f"axes.{a}"
                 fixed.append(shlex.quote(f"{key}=[{value}]"))
@@ -441,7 +433,7 @@ def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object
     if top is None:
         return None
     for row in rows:
-        if FailureKind.from_row(row) == top.failure_kind and all(_text(row.get(a, "")) == v for a, v in top.conditions):
+        if FailureKind.from_row(row) == top.failure_kind and all(spell(row.get(a, "")) == v for a, v in top.conditions):
             return row
     return None
 

@@ -19,6 +19,7 @@ from collections import Counter
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
 from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import FailureKind, Outcome
 from crashmatrix.text import table
 
@@ -104,12 +105,13 @@ def _two_axes_table(orders: dict, groups: dict, axes: list[str], fmt: str) -> st
     return table(body, headers, fmt, numparse=False)
 
 
-def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "md", source: str = "") -> str:
+def pivot_text(run: FinishedRun, by: str, fmt: str = "md") -> str:
+    """`report RUN --by AXIS[,AXIS]` in md, github or csv."""
     if fmt not in ("md", "github", "csv"):
         raise BadInput(f"--format {fmt}: expected md, github or csv")
+    rows, value_columns, source = list(run.rows), list(run.axes), run.csv_path
     axes = parse_by(by, value_columns, source)
-    run_dir = os.path.dirname(os.path.abspath(source)) if source else ""
-    orders, groups = grid(rows, axes, run_dir)
+    orders, groups = grid(rows, axes, run.listed)
     if fmt == "csv":
         return _long_csv(orders, groups, axes)
 
@@ -128,7 +130,7 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
     lines += [
         "## Failure rate by axis value",
         "",
-        table(axis_rates(rows, value_columns, run_dir), AXIS_RATE_HEADERS, fmt, numparse=False),
+        table(axis_rates(rows, value_columns, run.listed), AXIS_RATE_HEADERS, fmt, numparse=False),
         "",
     ]
     return "\n".join(lines).rstrip("\n")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
 from crashmatrix.fingerprint import one_line
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import ORDER, FailureKind, display_rank, is_failure
 from crashmatrix.text import shorten, table
 
@@ -89,7 +90,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         kind, times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
         rate = f"{times}/{len(runs)} " if len(runs) > 1 else ""
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
-        label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
+        label = " ".join(f"{k}={value_of(runs[0], k)}" for k in value_columns if value_of(runs[0], k) != "")
         first = next(r for r in failures if FailureKind.from_row(r) == kind)
         out.append(
             [
@@ -153,17 +154,18 @@ def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> lis
 
 
 def summary_text(
-    rows: list[dict],
-    value_columns: list[str],
-    fingerprint: dict,
+    run: FinishedRun,
     *,
     title: str,
     fmt: str = "md",
+    fingerprint: dict | None = None,
     expected: int | None = None,
     interrupted: bool = False,
-    run_dir: str = "",
     stopped_early: str = "",
 ) -> str:
+    """summary.md, or `report` without --by. fingerprint: the machine's facts, when newer than env.json's."""
+    rows, value_columns = list(run.rows), list(run.axes)
+    fingerprint = run.fingerprint if fingerprint is None else fingerprint
     lines = [f"# {title}", ""]
     if fingerprint:
         lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
@@ -179,9 +181,9 @@ def summary_text(
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
-    varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
+    varying = [c for c in value_columns if len({value_of(r, c) for r in rows}) > 1]
     if varying and rows:
-        by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
+        by_value = axis_rates(rows, varying, run.listed)
         lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
     if any(is_failure(r["outcome"]) for r in rows):
         lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]
