@@ -25,6 +25,7 @@ from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
 from crashmatrix.interpreters import PYTHON_AXIS, of_cell
+from crashmatrix.outcome import Outcome
 from crashmatrix.package_path import package_path
 from crashmatrix.redaction import REDACTED
 from crashmatrix.signature import LAUNCH_ERROR
@@ -217,7 +218,7 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
-        outcome="error",
+        outcome=Outcome.ERROR.value,
         error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
         host=host,
         signature=LAUNCH_ERROR,
