@@ -30,7 +30,7 @@ import resource
 import time
 from typing import Any
 
-from crashmatrix import knobs, loader_clock
+from crashmatrix.incell import knobs, loader_clock
 from crashmatrix.probes import NonFinite, Skip
 
 # The contract's common parameters with the defaults every probe starts from.

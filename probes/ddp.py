@@ -83,7 +83,7 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
     import faulthandler
 
     faulthandler.enable()  # a rank's own fatal signal prints its Python stack to stderr
-    from crashmatrix import knobs
+    from crashmatrix.incell import knobs
 
     knobs.set_rlimits(p)
     knobs.apply_torch_knobs(p, in_worker=True)

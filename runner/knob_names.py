@@ -7,7 +7,7 @@ Torch-free: the controller imports it to validate matrix files.
 from __future__ import annotations
 
 from crashmatrix.errors import BadInput
-from crashmatrix.knobs import INJECT_KNOBS
+from crashmatrix.incell.knobs import INJECT_KNOBS
 
 # name -> (the values it takes, what it does). Every name of INJECT_KNOBS has an entry.
 KNOBS: dict[str, tuple[str, str]] = {

@@ -14,11 +14,11 @@ import os
 from collections import Counter, defaultdict
 from html import escape
 
-from crashmatrix.atomic import write_text_atomic
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
 from crashmatrix.cell_files import OUTPUTS
 from crashmatrix.compare import summarize_cells
 from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
+from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts

@@ -4,8 +4,8 @@ stackdump (torch's fatal-signal handler) and injection (torch's knobs, the DataL
 both wait for torch this way. They share one finder on sys.meta_path, so neither can look a
 name up through the other's hook half-way (the re-entrant search that once cost a KeyError).
 
-Loaded as runner.importhook in a probe's child and, under `inject: true`, as
-`_crashmatrix.importhook` next to the other in-cell modules (runner/inject/sitecustomize.py):
+Loaded as crashmatrix.incell.importhook in a probe's child and, under `inject: true`, as
+`_crashmatrix.importhook` next to the other in-cell modules (runner/incell/inject/sitecustomize.py):
 it imports nothing of `runner`, since the user's program may have a package of that name.
 """
 

@@ -9,7 +9,7 @@ persist) is inside the pass. A pass ends at its last batch. Then:
   plus one batch);
 - too few batches to rate (`MIN_BATCHES`): no rate at all rather than noise.
 
-Shared by the injection (loaded under a private package name, see runner/inject/sitecustomize.py)
+Shared by the injection (loaded under a private package name, see runner/incell/inject/sitecustomize.py)
 and the probes: it imports nothing of crashmatrix.
 """
 

@@ -2,7 +2,7 @@
 
 It applies the cell's knobs to an unmodified training program: faulthandler, a private
 /dev/shm (shm_mb), rlimits and the start method now; torch's knobs, the DataLoader knobs
-and the batch counting once the program imports torch (runner/injection.py). DataLoader
+and the batch counting once the program imports torch (incell/injection.py). DataLoader
 workers started by spawn or forkserver are new interpreters with the same environment, so
 this runs in them too: exactly where those knobs are otherwise lost. Then it runs the
 sitecustomize this one hides, if any.
@@ -20,8 +20,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT_VAR = "CRASHMATRIX_INJECT_ROOT"
 
 
-# The in-cell modules of runner/ are imported as this private package: the user's own code may
-# have a package called `runner`, and they still find each other (`from . import importhook`).
+# The modules of incell/ are imported as this private package: the user's own code may have a package
+# called `crashmatrix` (or another copy of ours), and they still find each other (`from . import importhook`).
 _PACKAGE = "_crashmatrix"
 
 
@@ -30,7 +30,7 @@ def _load(name: str):
     import types
 
     if _PACKAGE not in sys.modules:
-        # runner/__init__.py is not run: only the folder is borrowed.
+        # incell/__init__.py is not run: only the folder is borrowed.
         package = types.ModuleType(_PACKAGE)
         package.__path__ = [os.path.dirname(_HERE)]
         sys.modules[_PACKAGE] = package

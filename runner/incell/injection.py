@@ -4,11 +4,11 @@
   is imported, so a program that never imports torch never pays for it;
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
   and loaders Lightning re-creates go through DataLoader.__init__ too);
-- each DataLoader's passes are timed from `iter(loader)` to their last batch (runner/loader_clock.py),
+- each DataLoader's passes are timed from `iter(loader)` to their last batch (runner/incell/loader_clock.py),
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
   CRASHMATRIX_REPORT when it exits.
 
-Loaded from runner/inject/sitecustomize.py under a private package name: it imports nothing
+Loaded from runner/incell/inject/sitecustomize.py under a private package name: it imports nothing
 of `runner` (only its siblings, relatively), since the user's program may have a package of that name.
 """
 
@@ -150,7 +150,7 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps, steps_per_s, first_batch_s (runner/loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
+    """steps, steps_per_s, first_batch_s (runner/incell/loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
     out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
     torch = sys.modules.get("torch")
     try:
