@@ -140,7 +140,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         argv[0] = of_cell(values)
     own = params
     if matrix.inject:
-        from crashmatrix.incell.knobs import split_injected
+        from crashmatrix.knob_names import split_injected
 
         # The knobs are applied from outside, never passed: the program's own parser
         # (Hydra's struct config) would refuse a key it does not know.

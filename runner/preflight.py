@@ -99,8 +99,8 @@ def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str])
 def override_sets(matrix: Matrix, app: HydraApp, cells: list[Cell]) -> list[OverrideSet]:
     """Every distinct set of the app's own overrides the cells pass, in the cells' order."""
     from crashmatrix.engine import cell_params
-    from crashmatrix.incell.knobs import split_injected
     from crashmatrix.interpreters import of_cell
+    from crashmatrix.knob_names import split_injected
 
     where = _origins(matrix)
     sets: dict[tuple, OverrideSet] = {}
@@ -236,8 +236,7 @@ def _fix(kind: str, override: str, options: list[str], message: str, matrix: Mat
 def _missing_key(key: str, choice: str, matrix: Matrix) -> str:
     """A key the app's config lacks (with the group choice whose config lacks it): a knob's near miss, a
     knob passed without inject, or a key to add. A key app_keys lists is the app's own, never a typo."""
-    from crashmatrix.incell.knobs import INJECT_KNOBS
-    from crashmatrix.knob_names import near_knob
+    from crashmatrix.knob_names import INJECT_KNOBS, near_knob
 
     if key in matrix.app_keys:
         return f"the app's config has no {key}{choice} (app_keys lists it); to add it, write +{key}"

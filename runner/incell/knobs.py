@@ -14,7 +14,7 @@ import functools
 import os
 import resource
 
-# Parameter names that are applied here, before the probe starts.
+# The knobs this module applies to a process; the controller's list of every knob is knob_names.
 PROCESS_KNOBS = (
     "start_method",
     "sharing_strategy",
@@ -27,35 +27,12 @@ PROCESS_KNOBS = (
     "shm_mb",
 )
 
-# Forced on every torch.utils.data.DataLoader a program builds under `inject: true`.
+# Forced on every torch.utils.data.DataLoader a program builds under `inject: true` (injection.py).
 LOADER_KNOBS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
-
-# Under `inject: true` these are crashmatrix's, applied from outside and never passed to the
-# program as arguments (`wandb` as WANDB_MODE); every other key is the program's own.
-INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
-
-# Parameters every probe understands (the contract's list); others are probe-specific.
-COMMON_PARAMS = (
-    PROCESS_KNOBS
-    + LOADER_KNOBS
-    + (
-        "batch_size",
-        "steps",
-        "device",
-        "precision",
-        "wandb",
-    )
-)
 
 
 class Unavailable(Exception):
     """A knob cannot be applied on this machine (the cell is a skip); the message is the reason."""
-
-
-def split_injected(params: dict) -> tuple[dict, dict]:
-    """(crashmatrix's knobs, the program's own keys), each in the given order."""
-    knobs = {k: v for k, v in params.items() if k in INJECT_KNOBS}
-    return knobs, {k: v for k, v in params.items() if k not in INJECT_KNOBS}
 
 
 def as_bool(value) -> bool:
