@@ -66,10 +66,6 @@ def with_defaults(params: dict, defaults: dict) -> dict:
     return merged
 
 
-def is_set(value) -> bool:
-    return value not in (None, "")
-
-
 # --------------------------------------------------------------------------- device
 
 
@@ -180,9 +176,9 @@ def loader_kwargs(params: dict) -> dict:
     }
     if num_workers > 0:
         kwargs["persistent_workers"] = knobs.as_bool(params.get("persistent_workers", False))
-        if is_set(params.get("prefetch_factor")):
+        if knobs.is_set(params, "prefetch_factor"):
             kwargs["prefetch_factor"] = int(params["prefetch_factor"])
-        if is_set(params.get("start_method")):
+        if knobs.is_set(params, "start_method"):
             kwargs["multiprocessing_context"] = str(params["start_method"])
         kwargs["worker_init_fn"] = knobs.worker_init_fn(params)
     return kwargs

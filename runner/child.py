@@ -1,10 +1,11 @@
 """The entry point of a cell's child process for built-in probes: `python -m crashmatrix.child SPEC.json`.
 
-Order matters: faulthandler first (so a crash anywhere leaves a Python stack in
-stderr.log) and crashmatrix.incell.stackdump (stacks on a timeout; torch's fatal-signal
-handler once torch is imported), then the process-level knobs, then the probe. The probe's own
-report (status, metrics, reason) is written atomically next to the logs; the
-controller never trusts a half-written file.
+Order matters: faulthandler first (so a crash anywhere leaves a Python stack in stderr.log) and the
+stack dumps (incell/stackdump.py: stacks on a timeout; torch's fatal-signal handler once torch is
+imported), then the process knobs (incell/knobs.py `apply`, the order an injected program gets too),
+then the probe. The probe's report (status, metrics, reason) is written whole or not at all.
+
+It lives outside incell/ because it loads the probes, which import numpy and torch.
 """
 
 from __future__ import annotations

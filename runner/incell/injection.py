@@ -19,7 +19,7 @@ import json
 import os
 import sys
 
-from . import importhook
+from . import importhook, knobs
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
 
@@ -33,9 +33,9 @@ def warn(message: str) -> None:
 # --------------------------------------------------------------------------- DataLoader knobs
 
 
-def _loader_value(key: str, value, as_bool):
+def _loader_value(key: str, value):
     if key in ("pin_memory", "persistent_workers"):
-        return as_bool(value)
+        return knobs.as_bool(value)
     return int(value)
 
 
@@ -181,23 +181,12 @@ def write_metrics(path: str) -> None:
 # --------------------------------------------------------------------------- wiring
 
 
-def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) -> None:
-    """Hook torch's import for the knobs; in the cell's main process, write metrics at exit."""
-    torch_params = {k: v for k, v in params.items() if k != "start_method" and not (in_worker and k == "num_threads")}
-    forced = {
-        k: _loader_value(k, params[k], knobs.as_bool) for k in knobs.LOADER_KNOBS if params.get(k) not in (None, "")
-    }
-    start_method = None if in_worker else (str(params.get("start_method") or "") or None)
-
-    def on_torch(_module):
-        # One at a time: a knob torch refuses must not cost the others.
-        for key, value in torch_params.items():
-            try:
-                knobs.apply_torch_knobs({key: value}, in_worker=True)
-            except Exception as e:
-                warn(f"{key}={value} not applied: {type(e).__name__}: {e}")
-
-    importhook.after_import("torch", on_torch, _say_not_applied)
+def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
+    """Force the DataLoader knobs on every DataLoader once the program imports torch's; where report_path
+    is given (the cell's main process), write the metrics into it at exit. The process knobs are
+    knobs.apply's."""
+    forced = {k: _loader_value(k, params[k]) for k in knobs.LOADER_KNOBS if knobs.is_set(params, k)}
+    start_method = str(params["start_method"]) if not in_worker and knobs.is_set(params, "start_method") else None
     importhook.after_import(
         "torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method), _say_not_applied
     )
