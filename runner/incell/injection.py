@@ -1,15 +1,12 @@
-"""What `inject: true` does inside an unmodified program once it imports torch.
+"""What `inject: true` adds inside an unmodified program, beyond the process knobs (knobs.apply):
 
-- torch's process knobs (sharing strategy, threads, cuDNN flags) are set right after `torch`
-  is imported, so a program that never imports torch never pays for it;
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
   and loaders Lightning re-creates go through DataLoader.__init__ too);
-- each DataLoader's passes are timed from `iter(loader)` to their last batch (runner/incell/loader_clock.py),
+- each DataLoader's passes are timed from `iter(loader)` to their last batch (loader_clock.py),
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
   CRASHMATRIX_REPORT when it exits.
 
-Loaded from runner/incell/inject/sitecustomize.py under a private package name: it imports nothing
-of `runner` (only its siblings, relatively), since the user's program may have a package of that name.
+torch is never imported here: the DataLoader is patched when the program imports it.
 """
 
 from __future__ import annotations
@@ -150,7 +147,7 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps, steps_per_s, first_batch_s (runner/incell/loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
+    """steps, steps_per_s, first_batch_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
     out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
     torch = sys.modules.get("torch")
     try:

@@ -44,6 +44,7 @@ def is_set(params: dict, key: str) -> bool:
 
 
 def as_bool(value) -> bool:
+    """A knob's boolean as a matrix spells it (true, 1, yes, on; false, 0, no, off, empty); ValueError else."""
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
@@ -57,6 +58,7 @@ def as_bool(value) -> bool:
 
 
 def set_rlimits(params: dict) -> None:
+    """rlimit.nofile (never above the hard limit) and rlimit.as_mb, where set."""
     if is_set(params, "rlimit.nofile"):
         n = int(params["rlimit.nofile"])
         _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -70,8 +72,8 @@ def set_rlimits(params: dict) -> None:
 def set_start_method(method: str) -> None:
     import multiprocessing
 
-    # torch.multiprocessing's default context is this one. force=True: a probe's imports may already
-    # have fixed a default.
+    # torch.multiprocessing's default context is this one. force=True: imports before this (a probe's,
+    # another sitecustomize's) may already have fixed a default.
     multiprocessing.set_start_method(method, force=True)
 
 
