@@ -294,7 +294,7 @@ class Metrics:
     """Counts steps and time; `result()` adds memory peaks.
 
     A probe that draws its batches through `batches(loader)` gets the rate a wall clock sees
-    (crashmatrix.loader_clock: from each pass's `iter(loader)` to its last batch) and
+    (crashmatrix.incell.loader_clock: from each pass's `iter(loader)` to its last batch) and
     first_batch_s; one without a loader gets its steps over the time since Metrics() was made.
     """
 
