@@ -361,7 +361,7 @@ def cmd_env(args) -> int:
 
 def cmd_probes(args) -> int:
     from crashmatrix import probes
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS
 
     print("(knob): crashmatrix applies it, also to your own program under inject: true (crashmatrix knobs);")
     print("the other parameters, precision among them, only a probe understands.\n")

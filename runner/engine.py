@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
 from crashmatrix.app_args import arguments
-from crashmatrix.atomic import write_json_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.classify import classify
+from crashmatrix.incell.atomic import write_json_atomic
 from crashmatrix.interpreters import PYTHON_AXIS, of_cell
 from crashmatrix.outcome import Outcome
 from crashmatrix.package_path import package_path
@@ -33,7 +33,7 @@ from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.unwritable import RunDirUnwritable, writing
 
-INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
+INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "incell", "inject")
 _TAIL_BYTES = 256 * 1024
 _HEAD_BYTES = 64 * 1024
 
@@ -141,7 +141,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         argv[0] = of_cell(values)
     own = params
     if matrix.inject:
-        from crashmatrix.knobs import split_injected
+        from crashmatrix.knob_names import split_injected
 
         # The knobs are applied from outside, never passed: the program's own parser
         # (Hydra's struct config) would refuse a key it does not know.

@@ -100,7 +100,7 @@ def override_sets(matrix: Matrix, app: HydraApp, cells: list[Cell]) -> list[Over
     """Every distinct set of the app's own overrides the cells pass, in the cells' order."""
     from crashmatrix.engine import cell_params
     from crashmatrix.interpreters import of_cell
-    from crashmatrix.knobs import split_injected
+    from crashmatrix.knob_names import split_injected
 
     where = _origins(matrix)
     sets: dict[tuple, OverrideSet] = {}
@@ -237,8 +237,7 @@ def _missing_key(key: str, choice: str, matrix: Matrix, near: str | None = None)
     """A key the app's config lacks (with the group choice whose config lacks it): a knob's near miss, a
     knob passed without inject, a near miss of the app's own key (`near`), or a key to add. A key
     app_keys lists is the app's own, never a typo."""
-    from crashmatrix.knob_names import near_knob
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS, near_knob
 
     if key in matrix.app_keys:
         return f"the app's config has no {key}{choice} (app_keys lists it); to add it, write +{key}"

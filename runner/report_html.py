@@ -15,12 +15,12 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from html import escape
 
-from crashmatrix.atomic import write_text_atomic
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
 from crashmatrix.cell_files import OUTPUTS
 from crashmatrix.compare import summarize_cells
 from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.finished_run import FinishedRun
+from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
