@@ -3,184 +3,36 @@
 The loop waits on pidfds (and a self-pipe for signals), so a finished cell is
 seen at once rather than at the next poll. Ctrl-C or SIGTERM stops every
 running tree (SIGTERM, a grace of at most 1 s, SIGKILL), keeps what finished,
-and reports the run as interrupted.
+and reports the run as interrupted. What starts a cell is runner.launch; what
+it left is read by runner.cell_logs and judged by classify and forensics.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import signal
 import socket
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 
 from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
-from crashmatrix.app_args import arguments
-from crashmatrix.atomic import write_json_atomic
-from crashmatrix.cell import CellRun, spell
+from crashmatrix.cell import CellRun
+from crashmatrix.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.classify import classify
-from crashmatrix.interpreters import PYTHON_AXIS, of_cell
-from crashmatrix.package_path import package_path
-from crashmatrix.redaction import REDACTED
+from crashmatrix.launch import build_launch
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult
-from crashmatrix.unwritable import RunDirUnwritable, writing
-
-INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
-_TAIL_BYTES = 256 * 1024
-_HEAD_BYTES = 64 * 1024
+from crashmatrix.unwritable import RunDirUnwritable
 
 # Every tree started in this process, so an interrupt from any thread can end them all.
 _LIVE: dict[int, supervise.Running] = {}
 _LIVE_LOCK = threading.Lock()
 _LAUNCH = threading.local()  # .active while this thread launches a cell; .deferred: a stop that came then
 _STOPPING_ALL = False  # set by stop_everything(): a launch that registers afterwards is ended at once
-
-
-def _prepend_path(env: dict, var: str, entry: str) -> None:
-    env[var] = entry + (os.pathsep + env[var] if env.get(var) else "")
-
-
-def cell_params(matrix: Matrix, values: dict) -> dict:
-    """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
-
-    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name. Neither
-    env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
-    """
-    cell = {
-        name: v
-        for k, v in values.items()
-        if not k.startswith("env.") and k != PYTHON_AXIS
-        for name in matrix.axis_keys.get(k, (k,))
-    }
-    fixed = {k: v for k, v in matrix.params.items() if k not in cell}
-    return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
-
-
-def cell_env(matrix: Matrix, values: dict) -> dict:
-    env = dict(os.environ)
-    # A secret's value is never written, so a matrix reloaded from a run directory (--resume, a Slurm
-    # job) holds a placeholder: the variable then comes from the environment, as secrets should.
-    env.update({k: v for k, v in matrix.env.items() if v != REDACTED})
-    env.update({k[4:]: spell(v) for k, v in values.items() if k.startswith("env.")})
-    env.setdefault("PYTHONFAULTHANDLER", "1")
-    env["PYTHONUNBUFFERED"] = "1"  # a crash must not swallow the last lines it printed
-    return env
-
-
-def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
-    """What starts one cell run: argv (no shell), environment, working directory and log paths.
-
-    A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
-    key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
-    `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (runner.cell_files).
-    """
-    values = run.cell.values
-    params = cell_params(matrix, values)
-    env = cell_env(matrix, values)
-    if gpu is not None:
-        env["CUDA_VISIBLE_DEVICES"] = gpu
-    token = f"{uuid.uuid4().hex[:12]}-{run.dirname}"
-    env.update(
-        {
-            supervise.TOKEN_VAR: token,
-            "CRASHMATRIX_RUN_DIR": run_dir,
-            "CRASHMATRIX_CELL_DIR": cell_dir,
-            "CRASHMATRIX_CELL_ID": run.cell.cell_id,
-            "CRASHMATRIX_REPEAT": str(run.repeat),
-            "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
-        }
-    )
-    with writing(run_dir):
-        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
-    if matrix.probe:
-        argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
-    else:
-        argv, cwd = _command_argv(matrix, params, env, values)
-        if matrix.pass_params == "overrides" and cell_files.is_hydra_app(matrix.command or ()):
-            argv += cell_files.hydra_dirs(argv, cell_dir)  # the app's own directories: the last arguments
-    return supervise.Launch(
-        argv=argv,
-        env=env,
-        cwd=cwd,
-        stdout_path=os.path.join(cell_dir, "stdout.log"),
-        stderr_path=os.path.join(cell_dir, "stderr.log"),
-        token=token,
-    )
-
-
-def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
-    """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
-    spec_path = os.path.join(cell_dir, "cell.json")
-    with writing(env["CRASHMATRIX_RUN_DIR"]):
-        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
-    _prepend_path(env, "PYTHONPATH", package_path(env["CRASHMATRIX_RUN_DIR"]))
-    # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
-    for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
-        env.setdefault(var, cell_dir)
-    env.setdefault("WANDB_SILENT", "true")
-    env.pop("WANDB_MODE", None)
-    return [of_cell(values), "-m", "crashmatrix.child", spec_path], cell_dir
-
-
-def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
-    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
-
-    No bytecode cache is written into the user's tree.
-    """
-    argv = list(matrix.command or ())
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
-    if argv[0] in ("python", "python3"):
-        argv[0] = of_cell(values)
-    own = params
-    if matrix.inject:
-        from crashmatrix.knobs import split_injected
-
-        # The knobs are applied from outside, never passed: the program's own parser
-        # (Hydra's struct config) would refuse a key it does not know.
-        knobs, own = split_injected(params)
-        # Only the folder of our sitecustomize: the project root would shadow a `runner` or
-        # `probes` package of the user's own.
-        _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-        env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
-        env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
-        if "wandb" in knobs:
-            env["WANDB_MODE"] = spell(knobs["wandb"])
-    if matrix.pass_params == "overrides":
-        argv = argv + arguments(own)
-    return argv, os.getcwd()
-
-
-def _read_ends(path: str) -> str:
-    """The head and the tail of a log: the telling line is near one end, and a flood must not be read whole."""
-    try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as f:
-            if size <= _HEAD_BYTES + _TAIL_BYTES:
-                # PyTorch ends its worker error lines with a NUL byte.
-                return f.read().replace(b"\0", b"").decode("utf-8", errors="replace")
-            head = f.read(_HEAD_BYTES)
-            f.seek(size - _TAIL_BYTES)
-            tail = f.read()
-            data = head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]
-            return data.replace(b"\0", b"").decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _read_report(path: str) -> dict | None:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
-        return None
 
 
 @dataclass
@@ -300,13 +152,13 @@ class Engine:
         if slot.gpu is not None and self.free_gpus is not None:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace)
-        report = _read_report(os.path.join(slot.cell_dir, "report.json"))
-        stderr = _read_ends(running.launch.stderr_path)
+        report = read_report(os.path.join(slot.cell_dir, "report.json"))
+        stderr = read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
             timed_out=running.timed_out,
             stderr=stderr,
-            stdout=_read_ends(running.launch.stdout_path)[-_HEAD_BYTES:],
+            stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
