@@ -4,7 +4,8 @@ The loop waits on pidfds (and a self-pipe for signals), so a finished cell is
 seen at once rather than at the next poll. Ctrl-C or SIGTERM stops every
 running tree (SIGTERM, a grace of at most 1 s, SIGKILL), keeps what finished,
 and reports the run as interrupted. What starts a cell is runner.launch; what
-it left is read by runner.cell_logs and judged by classify and forensics.
+it left is read by runner.cell_logs and judged by classify and forensics; the
+session's running cells are kept in a runner.stops.StopRegistry.
 """
 
 from __future__ import annotations
@@ -25,14 +26,9 @@ from crashmatrix.classify import classify
 from crashmatrix.launch import build_launch
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
+from crashmatrix.stops import StopRegistry
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.unwritable import RunDirUnwritable
-
-# Every tree started in this process, so an interrupt from any thread can end them all.
-_LIVE: dict[int, supervise.Running] = {}
-_LIVE_LOCK = threading.Lock()
-_LAUNCH = threading.local()  # .active while this thread launches a cell; .deferred: a stop that came then
-_STOPPING_ALL = False  # set by stop_everything(): a launch that registers afterwards is ended at once
 
 
 @dataclass
@@ -45,15 +41,13 @@ class _Slot:
     evidence: forensics.Evidence
 
 
-def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
+def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry) -> list[str]:
     """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
     grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
     leftovers = supervise.kill_tree(running.launch.token, grace)
     supervise.forget(running.launch.token)
-    with _LIVE_LOCK:
-        _LIVE.pop(running.pid, None)
-        keep = set(_LIVE)
-    supervise.reap_orphans(keep)
+    stops.unregister(running.pid)
+    supervise.reap_orphans(supervise.owned_pids())
     if running.pidfd is not None:
         os.close(running.pidfd)
     return leftovers
@@ -80,7 +74,14 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
 
 
 class Engine:
-    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each."""
+    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each.
+
+    jobs: runs at a time (at most one per GPU of `gpus`, each given as CUDA_VISIBLE_DEVICES).
+    install_signals: catch stop_signals while running (main thread only); without, a stop is the
+    caller's (bisect raises KeyboardInterrupt and calls stops.stop_everything()). stop_starting:
+    asked after every result; once true no run starts, the running ones end normally. stops: the
+    session's StopRegistry, shared by the engines of one session; by default the engine's own.
+    """
 
     def __init__(
         self,
@@ -93,6 +94,7 @@ class Engine:
         gpus: list[str] | None = None,
         stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
         stop_starting=None,
+        stops: StopRegistry | None = None,
     ):
         self.matrix = matrix
         self.run_dir = store.path
@@ -107,9 +109,9 @@ class Engine:
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
         self.stop_signals = stop_signals
         self.interrupted: str | None = None
-        # Asked after every result (--max-failures): once true, no new run starts; running ones end normally.
         self.stop_starting = stop_starting or (lambda: False)
         self.stopped_early = False
+        self.stops = stops if stops is not None else StopRegistry()
         self.host = socket.gethostname()
 
     # --- one run ------------------------------------------------------------
@@ -119,14 +121,8 @@ class Engine:
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
         launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
-        _LAUNCH.active = True
-        try:
+        with self.stops.launching():
             return self._launch(run, launch, cell_dir, started_at, gpu)
-        finally:
-            _LAUNCH.active = False
-            deferred, _LAUNCH.deferred = getattr(_LAUNCH, "deferred", None), None
-            if deferred:  # a stop that came mid-launch, now that the cell is registered and can be stopped
-                raise KeyboardInterrupt(deferred)
 
     def _launch(self, run: CellRun, launch, cell_dir: str, started_at: str, gpu) -> _Slot | RunResult:
         try:
@@ -135,10 +131,7 @@ class Engine:
             if gpu is not None and self.free_gpus is not None:
                 self.free_gpus.append(gpu)
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
-        with _LIVE_LOCK:
-            _LIVE[running.pid] = running
-            refused = _STOPPING_ALL
-        if refused:  # stop_everything() ran while this launch was under way (another thread): end it too
+        if not self.stops.register(running):  # stop_everything() ran while this launch was under way
             supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
         evidence = forensics.Evidence(
             running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid)
@@ -151,7 +144,7 @@ class Engine:
         duration = time.monotonic() - running.started
         if slot.gpu is not None and self.free_gpus is not None:
             self.free_gpus.append(slot.gpu)
-        leftovers = _end_tree(running, self.matrix.kill_grace)
+        leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         stderr = read_ends(running.launch.stderr_path)
         verdict = classify(
@@ -199,8 +192,8 @@ class Engine:
         finally:
             os.close(wake_r)
             os.close(wake_w)
-            with _LIVE_LOCK:
-                others_running = bool(_LIVE)
+            # Another thread's cells (bisect --jobs) still need their orphans adopted and reaped.
+            others_running = bool(supervise.owned_pids())
             if was_subreaper is False and not others_running:
                 supervise.reap_orphans(set())
                 supervise.set_subreaper(False)
@@ -228,10 +221,10 @@ class Engine:
                 self._tend(slots, wake_r)
         except Exception:
             # A result that cannot be recorded (a full disk) ends the run: no cell may outlive it.
-            stop_running([s.running for s in slots.values()])
+            self.stops.end([s.running for s in slots.values()])
             raise
         if self.interrupted:
-            stop_running([s.running for s in slots.values()])
+            self.stops.end([s.running for s in slots.values()])
             return False
         return True
 
@@ -323,67 +316,13 @@ def _drain(wake_r: int) -> None:
         pass
 
 
-def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
-    """End every given tree within about a second: SIGTERM, then SIGKILL."""
-    for running in runnings:
-        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
-    end = time.monotonic() + grace
-    while time.monotonic() < end and any(running.popen.poll() is None for running in runnings):
-        time.sleep(0.02)
-    for running in runnings:
-        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
-    for running in runnings:
-        try:
-            running.popen.wait(timeout=2)
-        except Exception:
-            pass
-        supervise.kill_tree(running.launch.token, 0.0)
-        supervise.forget(running.launch.token)
-        cell_files.release(running.launch.env)
-        if running.pidfd is not None:
-            try:
-                os.close(running.pidfd)
-            except OSError:
-                pass
-        with _LIVE_LOCK:
-            _LIVE.pop(running.pid, None)
-    supervise.reap_orphans(set(_LIVE))
-
-
-def interrupt_or_defer(name: str) -> None:
-    """A stop handler for searches that end by KeyboardInterrupt (bisect): raised at once, or, in the
-    middle of a launch, right after the new cell is registered where stop_everything() finds it (raised
-    between the fork and the registration, the cell would run on unseen)."""
-    if getattr(_LAUNCH, "active", False):
-        _LAUNCH.deferred = name
-        return
-    raise KeyboardInterrupt(name)
-
-
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
     """forensics' verdict and `where`, then a cuda_error's synchronous rerun (runner.sync_rerun)."""
     verdict, where = forensics.refine(verdict, slot.evidence)
     forensics.cleanup(slot.cell_dir)
 
     def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
-        return bool(engine.interrupted) or _STOPPING_ALL
+        return bool(engine.interrupted) or engine.stops.stopping
 
     launch = slot.running.launch
     return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)
-
-
-def stop_everything() -> None:
-    """From any thread (e.g. bisect's Ctrl-C): end every tree this process started, and any launch that a
-    worker thread has under way (it registers after this snapshot), until allow_starts()."""
-    global _STOPPING_ALL
-    with _LIVE_LOCK:
-        _STOPPING_ALL = True
-        runnings = list(_LIVE.values())
-    stop_running(runnings)
-
-
-def allow_starts() -> None:
-    """Undo stop_everything() for the next search in this process (the Python API may bisect again)."""
-    global _STOPPING_ALL
-    with _LIVE_LOCK:
-        _STOPPING_ALL = False
