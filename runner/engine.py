@@ -26,7 +26,7 @@ from crashmatrix.classify import classify
 from crashmatrix.launch import build_launch
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
-from crashmatrix.stops import StopRegistry
+from crashmatrix.stops import ExecutorOutcome, StopRegistry
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.unwritable import RunDirUnwritable
 
@@ -180,15 +180,16 @@ class Engine:
 
     # --- the loop -----------------------------------------------------------
 
-    def run(self, runs: list[CellRun]) -> bool:
-        """True when every run ended; False when interrupted (finished runs are kept)."""
+    def run(self, runs: list[CellRun]) -> ExecutorOutcome:
+        """How the runs ended; a stop signal ends them early (completed False), the finished ones recorded."""
         was_subreaper = supervise.set_subreaper(True)
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
         try:
             with self._catching_stops(wake_w):
-                return self._run_all(list(reversed(runs)), wake_r)
+                completed = self._run_all(list(reversed(runs)), wake_r)
+            return ExecutorOutcome(completed, self.interrupted, self.stopped_early)
         finally:
             os.close(wake_r)
             os.close(wake_w)

@@ -1,4 +1,5 @@
-"""Stopping a session's cells: the registry through which a stop from any thread ends them all.
+"""Stopping a session's cells: the registry through which a stop from any thread ends them all, and
+ExecutorOutcome, how running a list of cell runs ended.
 
 A session that makes several Engines gives each the same StopRegistry: bisect makes one Engine per
 test, in worker threads with --jobs, and its Ctrl-C arrives in the main thread, which must end the
@@ -14,8 +15,24 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from crashmatrix import cell_files, supervise
+
+
+@dataclass(frozen=True)
+class ExecutorOutcome:
+    """How running a list of cell runs ended, here (Engine.run) or through submitit (executors.run_submitted).
+
+    completed: every run ended and was recorded (False when a stop signal ended them early).
+    interrupted_by: that signal's name ("SIGINT", "SIGTERM", ...), or None. stopped_early: no new run
+    started once the caller's stop_starting said so (--max-failures); the runs that had started ended
+    normally.
+    """
+
+    completed: bool
+    interrupted_by: str | None = None
+    stopped_early: bool = False
 
 
 class StopRegistry:
