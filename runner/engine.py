@@ -33,6 +33,8 @@ from crashmatrix.unwritable import RunDirUnwritable
 
 @dataclass
 class _Slot:
+    """One started run: what its end needs (its process, GPU, the evidence kept for forensics)."""
+
     run: CellRun
     cell_dir: str
     running: supervise.Running
@@ -76,11 +78,10 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
 class Engine:
     """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each.
 
-    jobs: runs at a time (at most one per GPU of `gpus`, each given as CUDA_VISIBLE_DEVICES).
-    install_signals: catch stop_signals while running (main thread only); without, a stop is the
-    caller's (bisect raises KeyboardInterrupt and calls stops.stop_everything()). stop_starting:
-    asked after every result; once true no run starts, the running ones end normally. stops: the
-    session's StopRegistry, shared by the engines of one session; by default the engine's own.
+    jobs: runs at a time, at most one per GPU of `gpus` (its CUDA_VISIBLE_DEVICES). install_signals:
+    catch stop_signals while running (main thread only); else a stop is the caller's (bisect's
+    stops.stop_everything()). stop_starting: asked after every result; once true no run starts, the
+    running ones end normally. stops: the session's StopRegistry; by default the engine's own.
     """
 
     def __init__(
@@ -117,6 +118,7 @@ class Engine:
     # --- one run ------------------------------------------------------------
 
     def _start(self, run: CellRun) -> _Slot | RunResult:
+        """Start one run: its slot, or its `error` row when the program could not be started."""
         cell_dir = self.make_cell_dir(run)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
@@ -193,7 +195,7 @@ class Engine:
         finally:
             os.close(wake_r)
             os.close(wake_w)
-            # Another thread's cells (bisect --jobs) still need their orphans adopted and reaped.
+            # Cells still running in this process (bisect's other threads) need their orphans adopted and reaped.
             others_running = bool(supervise.owned_pids())
             if was_subreaper is False and not others_running:
                 supervise.reap_orphans(set())

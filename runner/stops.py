@@ -58,6 +58,7 @@ class StopRegistry:
             return not self._stopping
 
     def unregister(self, pid: int) -> None:
+        """`pid`'s tree has ended: stop_everything() leaves it out."""
         with self._lock:
             self._live.pop(pid, None)
 

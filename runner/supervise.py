@@ -21,19 +21,17 @@ from dataclasses import dataclass, field
 
 TOKEN_VAR = "CRASHMATRIX_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # When each token's run was launched, in clock ticks since boot as /proc/PID/stat counts a process's
 # start: only a process started since then can carry the token, so an older one's environment need
-# not be read (that read, for every process of a busy machine, was most of a crashing cell's cost).
+# not be read (reading every process's environ is the costly part of finding a tree on a busy machine).
 _BORN: dict[str, int] = {}
 # Each token's run's own pid, from start() to forget(): its Popen waits for it, so reaping orphans
 # must leave it alone, whichever thread or session started it.
 _OWNED: dict[str, int] = {}
 _OWNED_LOCK = threading.Lock()
-
-
-_PR_GET_CHILD_SUBREAPER = 37
 
 
 def set_subreaper(on: bool) -> bool | None:
