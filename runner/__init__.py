@@ -18,7 +18,7 @@ by inject/sitecustomize.py, so they import only each other, relatively):
 What happened (pure, from exit status and output):
     outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
     died, read from outside).
-Reading results:
+Reading results (a run read once as a finished_run.FinishedRun):
     report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
     report_explain (its explain section and caveats), junit,
     compare, explain, show.

@@ -17,17 +17,18 @@ import time
 from collections import Counter, defaultdict
 
 from crashmatrix import preflight
-from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Observation
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult
 from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.delta_debug import bisect
 from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.interrupts import catching
-from crashmatrix.outcome import is_failure, is_run_error
+from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.stops import StopRegistry
-from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.store import RunDir, RunResult
 from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
@@ -59,19 +60,27 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
     return good, bad
 
 
-def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
-    """A failing cell of explain's most telling pattern, and the passing cell with the fewest differing axes."""
+def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
+    """(good, bad), each {axis: the matrix's value}: a failing cell of explain's most telling pattern, and
+    the passing cell with the fewest differing axes."""
     from crashmatrix import explain
 
-    rows, _columns, path = read_rows(run_dir)
+    path = run.csv_path
     axes = list(matrix.axes)
-    listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
+    # The matrix (overrides applied) gives the values; a row's value is matched by its spelling, as a
+    # cell's id is (true is not 1 there).
+    listed: dict[str, dict] = {a: {} for a in axes}
+    for a, values in matrix.axes.items():
+        for v in values:
+            listed[a].setdefault(spell(v), v)
     # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-    usable = [r for r in rows if not is_run_error(r["outcome"]) and all(r.get(a) in listed[a] for a in axes)]
+    usable = [
+        r for r in run.rows if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in axes)
+    ]
     by_cell = defaultdict(list)
     for r in usable:
-        by_cell[tuple(r[a] for a in axes)].append(r)
-    passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
+        by_cell[tuple(spell(r[a]) for a in axes)].append(r)
+    passing = [k for k, rs in by_cell.items() if all(is_pass(r["outcome"]) for r in rs)]
     if not any(is_failure(r["outcome"]) for r in usable):
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
@@ -79,10 +88,9 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     # explain groups by outcome + signal + signature and does not let a cell that failed another way
     # (one failure hiding another) pull the choice towards it
     top = explain.explain(usable, axes)[0]
-    kind = (top.outcome, top.signal, top.signature)
 
     def shows(r: dict) -> bool:
-        return (r["outcome"], r.get("signal", ""), r.get("signature", "")) == kind
+        return FailureKind.from_row(r) == top.failure_kind
 
     wanted = dict(top.conditions)
     candidates = [
@@ -96,7 +104,7 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         for f in candidates
         for p in passing
     )
-    return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
+    return {a: listed[a][v] for a, v in zip(axes, good_key)}, {a: listed[a][v] for a, v in zip(axes, bad_key)}
 
 
 class _CellTest:
@@ -109,7 +117,7 @@ class _CellTest:
         self.repeats: Counter[str] = Counter()
         self.count = 0
 
-    def __call__(self, changes: frozenset) -> Observation:
+    def __call__(self, changes: frozenset) -> FailureKind:
         values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.matrix.axes}
         cell = Cell.of(values)
         with self.lock:
@@ -134,13 +142,13 @@ class _CellTest:
         with self.lock:
             self.count += 1
             applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.matrix.axes if a in changes) or "none (good)"
-            what = r.outcome + (f" {r.signal}" if r.signal else "")
+            what = FailureKind(r.outcome, r.signal).label()  # a progress line: no room for the signature
             print(
                 f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
                 file=self.stream,
                 flush=True,
             )
-        return Observation(r.outcome, r.signal, r.signature)
+        return FailureKind(r.outcome, r.signal, r.signature)
 
 
 def bisect_matrix(

@@ -24,6 +24,7 @@ from crashmatrix.cell import CellRun
 from crashmatrix.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.classify import classify
 from crashmatrix.launch import build_launch
+from crashmatrix.outcome import Outcome
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
 from crashmatrix.stops import ExecutorOutcome, StopRegistry
@@ -65,7 +66,7 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
-        outcome="error",
+        outcome=Outcome.ERROR.value,
         error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
         host=host,
         signature=LAUNCH_ERROR,

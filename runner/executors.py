@@ -17,6 +17,7 @@ import time
 
 from crashmatrix import interrupts
 from crashmatrix.executor_settings import submitit_parameters
+from crashmatrix.outcome import Outcome
 from crashmatrix.signature import JOB_LOST
 from crashmatrix.stops import ExecutorOutcome
 from crashmatrix.store import RunDir, RunResult
@@ -32,7 +33,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
-        outcome="error",
+        outcome=Outcome.ERROR.value,
         error=why,
         signature=JOB_LOST,
         log_dir=store.relative_to_run(cell_dir),

@@ -13,6 +13,7 @@ from crashmatrix import interpreters, preflight
 from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.expand import cell_runs, columns, expand
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.report import Progress, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
@@ -248,24 +249,22 @@ def _summarise(
     matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str, stream
 ) -> None:
     """summary.md and report.html in the run directory; the summary on `stream` too."""
-    rows, value_cols, _ = read_rows(store.path)
+    run = FinishedRun.load(store.path)
     text = summary_text(
-        rows,
-        value_cols,
-        facts,
+        run,
         title=f"crashmatrix run {matrix.name}",
+        fingerprint=facts,
         expected=expected,
         interrupted=not completed,
-        run_dir=store.path,
         stopped_early=early,
     )
-    text += common_causes(rows, value_cols, matrix, run=shown_path(store.path))
+    text += common_causes(list(run.rows), list(run.axes), matrix, run=shown_path(store.path))
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
         from crashmatrix.report_html import write_html
 
-        write_html(store.path)
+        write_html(run)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")
         closing += f"  report: {shown_path(os.path.join(store.path, 'report.html'))}"
     except Exception as e:  # noqa: BLE001
