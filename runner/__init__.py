@@ -6,8 +6,10 @@ The matrix (what to run; pure, no processes):
     interpreters (the `python` axis), redaction (secrets never written), knob_names (`knobs`, a
     knob's typo under inject), override_keys (an override naming a key the matrix lacks).
 Running (processes, files):
-    runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
-    interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
+    runmatrix (`run`), rerun, engine (N supervised cells at once: the loop), launch (a cell's argv
+    and environment), cell_logs (reading its logs and report), stops (a session's StopRegistry, and
+    ExecutorOutcome: how a list of runs ended), supervise (one process tree), interrupts (Ctrl-C and
+    a scheduler's stop), gpus, executors + job (submitit / Slurm),
     store (the run directory), fingerprint + pyfacts (env.json),
     cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
 Inside a cell: the subpackage incell (its __init__ says the rule: the standard library and itself only)

@@ -16,16 +16,18 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from crashmatrix import engine, preflight
+from crashmatrix import preflight
 from crashmatrix.bisect_result import BisectInterrupted, BisectResult
 from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.delta_debug import bisect
+from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.finished_run import FinishedRun
 from crashmatrix.interrupts import catching
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.spec import Matrix
+from crashmatrix.stops import StopRegistry
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
@@ -108,8 +110,9 @@ def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
 class _CellTest:
     """The test a bisection runs (``run_once``): the good configuration with some changes applied, run for real as a cell."""
 
-    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream):
+    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream, stops: StopRegistry):
         self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
+        self.stops = stops  # the bisect's: one Ctrl-C ends the cells of every worker thread
         self.lock = threading.Lock()
         self.repeats: Counter[str] = Counter()
         self.count = 0
@@ -127,12 +130,13 @@ class _CellTest:
             results.append(result)
 
         run = CellRun(cell, repeat)
-        engine.Engine(
+        Engine(
             self.matrix,
             store=self.store,
             on_result=keep,
             jobs=1,
             install_signals=False,
+            stops=self.stops,
         ).run([run])
         r = results[0]
         with self.lock:
@@ -171,20 +175,19 @@ def bisect_matrix(
         file=stream,
         flush=True,
     )
-    cell_test = _CellTest(matrix, store, good, bad, stream)
+    stops = StopRegistry()
+    cell_test = _CellTest(matrix, store, good, bad, stream, stops)
     interrupted = False
-
-    engine.allow_starts()
     try:
         # Ctrl-C, `timeout` or a scheduler's stop: the best answer so far is kept
-        with catching((signal.SIGINT, signal.SIGTERM), engine.interrupt_or_defer):
+        with catching((signal.SIGINT, signal.SIGTERM), stops.interrupt_or_defer):
             result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
     except BisectInterrupted as e:
-        engine.stop_everything()
+        stops.stop_everything()
         pending.stop()
         result, interrupted = e.result, True
     except RunDirUnwritable as e:  # a full disk: no cell of another thread runs on; bisect has no --resume
-        engine.stop_everything()
+        stops.stop_everything()
         pending.stop()
         raise RunDirUnwritable(e.path, e.error, "run the bisect again with a new --out") from None
     store.write_json("env.json", pending.finish())

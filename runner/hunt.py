@@ -134,14 +134,13 @@ class _CellRunner:
             from crashmatrix.engine import Engine
 
             engine = Engine(self.matrix, store=self.store, on_result=keep, jobs=self.options.jobs)
-            return engine.run(todo)
+            return engine.run(todo).completed
         from crashmatrix.executors import run_submitted
 
         cluster = "local" if self.options.executor == "submitit-local" else "slurm"
-        completed, _by = run_submitted(
+        return run_submitted(
             self.matrix, self.store, todo, cluster=cluster, on_result=keep, jobs_per_cell_job=self.options.jobs
-        )
-        return completed
+        ).completed
 
 
 def _seed_rows(from_run: str | None, space: Space) -> list[Run]:

@@ -98,9 +98,9 @@ def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str])
 
 def override_sets(matrix: Matrix, app: HydraApp, cells: list[Cell]) -> list[OverrideSet]:
     """Every distinct set of the app's own overrides the cells pass, in the cells' order."""
-    from crashmatrix.engine import cell_params
     from crashmatrix.interpreters import of_cell
     from crashmatrix.knob_names import split_injected
+    from crashmatrix.launch import cell_params
 
     where = _origins(matrix)
     sets: dict[tuple, OverrideSet] = {}

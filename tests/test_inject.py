@@ -241,7 +241,7 @@ axes:
     assert "3 cells" in proc.stdout
     sys.path.insert(0, ROOT)
     from crashmatrix.bisect_matrix import configurations
-    from crashmatrix.engine import cell_params
+    from crashmatrix.launch import cell_params
     from crashmatrix.spec import load_matrix
 
     matrix = load_matrix(path, ["axes.loader_workers.values=[0,4]"])
@@ -257,7 +257,7 @@ axes:
 
 def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     sys.path.insert(0, ROOT)
-    from crashmatrix.engine import cell_params
+    from crashmatrix.launch import cell_params
     from crashmatrix.spec import load_matrix
 
     path = write(
