@@ -1,10 +1,13 @@
 """The same matrix through a real one-node Slurm cluster (slurmctld, slurmd, munged on loopback):
 the same outcomes and signals as locally; a job cancelled with scancel mid-run, then --resume."""
 
+import json
 import os
 
 from conftest import crashmatrix, processes_with, rows_of
 from test_executors import SCRIPT, matrix_text, outcomes, start_until_holding
+from test_hunt_cli import CRASHY, hunted_cells
+from test_hunt_cli import MATRIX as HUNT_MATRIX
 
 EXPECTED = [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
 
@@ -73,3 +76,24 @@ def test_a_job_lost_before_its_cells_ran_on_a_cluster_without_accounting(slurm_c
     assert sorted(r["i"] for r in got) == ["0", "1", "2", "3"]
     for r in got:
         assert r["outcome"] == "error" and "left the queue without a result" in r["error"], r
+
+
+def test_hunt_through_slurm_names_what_a_local_hunt_names_from_the_same_runs(slurm_cluster, tmp_path, write):
+    """hunt submits each batch of --jobs cells as Slurm jobs: the same cells, chosen from the same
+    evidence, as a local hunt runs, and the same cause."""
+    matrix = write("m.yaml", HUNT_MATRIX.format(script=write("crashy.py", CRASHY)) + "executor: {partition: debug}\n")
+    hunts = {}
+    for executor in ("local", "slurm"):
+        out = tmp_path / executor
+        proc = crashmatrix(
+            "hunt", matrix, "--executor", executor, "--jobs", "2", "--out", out, cwd=tmp_path, timeout=900
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        hunts[executor] = json.loads((out / "hunt.json").read_text())
+        assert hunted_cells(out)
+    assert os.listdir(tmp_path / "slurm" / "submitit")  # the runs went through submitit's Slurm jobs
+    # results.csv lists a batch's runs as they end, which differs between executors; the runs do not
+    assert sorted(hunted_cells(tmp_path / "slurm")) == sorted(hunted_cells(tmp_path / "local"))
+    (cause,) = hunts["slurm"]["causes"]
+    assert cause["conditions"] == {"a": "1", "c": "2"} and (cause["outcome"], cause["signal"]) == ("crash", "SIGSEGV")
+    assert hunts["slurm"]["complete"] is True and hunts["slurm"]["runs"] == hunts["local"]["runs"]
