@@ -29,11 +29,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from crashmatrix import failure_rate  # noqa: E402
-from crashmatrix.bisect_result import Observation  # noqa: E402
 from crashmatrix.delta_debug import bisect  # noqa: E402
+from crashmatrix.outcome import FailureKind  # noqa: E402
 
-SEGV = Observation("crash", "SIGSEGV")
-PASS = Observation("pass")
+SEGV = FailureKind("crash", "SIGSEGV")
+PASS = FailureKind("pass")
 K = 7
 
 

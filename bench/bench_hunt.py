@@ -36,10 +36,11 @@ import time
 
 from crashmatrix.hunt_model import Evidence, Run, Space
 from crashmatrix.hunt_search import hunt
+from crashmatrix.outcome import FailureKind
 
-SEGV = ("crash", "SIGSEGV", "killed_by_signal")
-RAISES = ("fail", "", "ValueError: bad batch")
-NOISE = ("crash", "SIGABRT", "killed_by_signal")
+SEGV = FailureKind("crash", "SIGSEGV", "killed_by_signal")
+RAISES = FailureKind("fail", "", "ValueError: bad batch")
+NOISE = FailureKind("crash", "SIGABRT", "killed_by_signal")
 FIC_BS = 59
 
 

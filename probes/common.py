@@ -30,7 +30,7 @@ import resource
 import time
 from typing import Any
 
-from crashmatrix import knobs, loader_clock
+from crashmatrix.incell import knobs, loader_clock
 from crashmatrix.probes import NonFinite, Skip
 
 # The contract's common parameters with the defaults every probe starts from.
@@ -64,10 +64,6 @@ def with_defaults(params: dict, defaults: dict) -> dict:
             continue
         merged[key] = value
     return merged
-
-
-def is_set(value) -> bool:
-    return value not in (None, "")
 
 
 # --------------------------------------------------------------------------- device
@@ -180,9 +176,9 @@ def loader_kwargs(params: dict) -> dict:
     }
     if num_workers > 0:
         kwargs["persistent_workers"] = knobs.as_bool(params.get("persistent_workers", False))
-        if is_set(params.get("prefetch_factor")):
+        if knobs.is_set(params, "prefetch_factor"):
             kwargs["prefetch_factor"] = int(params["prefetch_factor"])
-        if is_set(params.get("start_method")):
+        if knobs.is_set(params, "start_method"):
             kwargs["multiprocessing_context"] = str(params["start_method"])
         kwargs["worker_init_fn"] = knobs.worker_init_fn(params)
     return kwargs
@@ -298,7 +294,7 @@ class Metrics:
     """Counts steps and time; `result()` adds memory peaks.
 
     A probe that draws its batches through `batches(loader)` gets the rate a wall clock sees
-    (crashmatrix.loader_clock: from each pass's `iter(loader)` to its last batch) and
+    (crashmatrix.incell.loader_clock: from each pass's `iter(loader)` to its last batch) and
     first_batch_s; one without a loader gets its steps over the time since Metrics() was made.
     """
 

@@ -83,10 +83,10 @@ def _rank_main(rank: int, world_size: int, port: int, p: dict, backend: str, out
     import faulthandler
 
     faulthandler.enable()  # a rank's own fatal signal prints its Python stack to stderr
-    from crashmatrix import knobs
+    from crashmatrix.incell import knobs
 
-    knobs.set_rlimits(p)
-    knobs.apply_torch_knobs(p, in_worker=True)
+    # A rank is a worker (its start method is its parent's) that keeps num_threads: it computes like a main process.
+    knobs.apply(p, first=False, in_worker=True)
 
     import torch.distributed as dist
 

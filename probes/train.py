@@ -18,7 +18,7 @@ import functools
 import hashlib
 import os
 
-from crashmatrix import knobs
+from crashmatrix.incell import knobs
 from crashmatrix.probes import common, dbnet
 
 DESCRIPTION = "OCR text-detection training (ResNet+FPN+DB head) through DataLoader, AMP, wandb image logging"

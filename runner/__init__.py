@@ -6,17 +6,20 @@ The matrix (what to run; pure, no processes):
     interpreters (the `python` axis), redaction (secrets never written), knob_names (`knobs`, a
     knob's typo under inject), override_keys (an override naming a key the matrix lacks).
 Running (processes, files):
-    runmatrix (`run`), rerun, engine (N supervised cells at once), supervise (one process tree),
-    interrupts (Ctrl-C and a scheduler's stop), gpus, executors + job (submitit / Slurm),
-    store (the run directory), atomic (whole-or-absent files), fingerprint + pyfacts (env.json),
+    runmatrix (`run`), rerun, engine (N supervised cells at once: the loop), launch (a cell's argv
+    and environment), cell_logs (reading its logs and report), stops (a session's StopRegistry, and
+    ExecutorOutcome: how a list of runs ended), supervise (one process tree), interrupts (Ctrl-C and
+    a scheduler's stop), gpus, executors + job (submitit / Slurm),
+    store (the run directory), fingerprint + pyfacts (env.json),
     cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
-Inside a cell (stdlib only until the program imports torch; loaded under a private package name
-by inject/sitecustomize.py, so they import only each other, relatively):
-    child (a probe's entry point), knobs, injection (`inject: true`), stackdump, importhook, atomic.
+Inside a cell: the subpackage incell (its __init__ says the rule: the standard library and itself only)
+    knobs (applied in one order), injection (`inject: true`), inject/sitecustomize, stackdump,
+    importhook, loader_clock, atomic (whole-or-absent files, the controller's too);
+    child (a probe's entry point) stays out here: it loads the probes.
 What happened (pure, from exit status and output):
     outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
     died, read from outside).
-Reading results:
+Reading results (a run read once as a finished_run.FinishedRun):
     report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
     report_explain (its explain section and caveats), junit,
     compare, explain, show.

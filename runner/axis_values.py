@@ -1,13 +1,17 @@
 """Runs grouped by their axis values: each axis's values in order, the runs at each grid position, and each
-value's failure rate. The summary, `report --by`, report.html and compare all group runs this way."""
+value's failure rate. The summary, `report --by`, report.html and compare all group runs this way.
+
+Rows are a FinishedRun's (or results.csv's): a value is grouped and shown by its spelling (runner.cell.spell).
+`listed` is each axis's values as the matrix lists them (FinishedRun.listed), {} for none.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 
 from crashmatrix.cell import spell
-from crashmatrix.outcome import counts_as_failing
-from crashmatrix.store import read_matrix_yaml
+from crashmatrix.outcome import counts_as_failing, is_pass
 
 UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` sets)
 # The speed columns are medians over the runs that passed (a run that died early is quick, not
@@ -38,24 +42,19 @@ def _natural_order_key(value: str):
         return (1, 0.0, value)
 
 
-def _matrix_axes(run_dir: str) -> dict:
-    """The axes in the matrix's order; {} for a bare results.csv (natural order then)."""
-    axes = read_matrix_yaml(run_dir).get("axes") if run_dir else None
-    return axes if isinstance(axes, dict) else {}
+def value_of(row: Mapping, axis: str) -> str:
+    """A row's value of an axis as results.csv spells it ("" where the cell has none)."""
+    return spell(row.get(axis, ""))
 
 
-def value_orders(values_by_axis: dict, run_dir: str = "") -> dict:
-    """Each axis's distinct values: in the matrix file's order where it lists them, the rest in natural order."""
-    listed = _matrix_axes(run_dir) if run_dir else {}
+def value_orders(values_by_axis: dict, listed: Mapping[str, list]) -> dict:
+    """Each axis's distinct spelled values: in the matrix's order where it lists them, the rest in natural order."""
     orders = {}
     for axis, values in values_by_axis.items():
         seen = set(values)
         first = []
-        raw = listed.get(axis)
-        if isinstance(raw, dict):  # an axis with keys: {values: [...], keys: [...]}
-            raw = raw.get("values")
-        if isinstance(raw, list):
-            first = [v for v in dict.fromkeys(spell(x) for x in raw) if v in seen]
+        if axis in listed:
+            first = [v for v in dict.fromkeys(spell(x) for x in listed[axis]) if v in seen]
         rest = sorted(seen - set(first), key=_natural_order_key)
         orders[axis] = first + rest
     return orders
@@ -72,7 +71,7 @@ def _percent(part: int, whole: int) -> str:
 
 def median_of(rows: list[dict], column: str) -> float | None:
     """The median of a column over the runs that passed and report it; None where none does."""
-    values = sorted(float(r[column]) for r in rows if r.get("outcome") == "pass" and r.get(column) not in (None, ""))
+    values = sorted(float(r[column]) for r in rows if is_pass(r.get("outcome", "")) and r.get(column) not in (None, ""))
     if not values:
         return None
     middle = len(values) // 2
@@ -84,14 +83,14 @@ def speed_cells(rows: list[dict]) -> list[str]:
     return ["—" if (m := median_of(rows, c)) is None else f"{m:.3g}" for c in SPEED_FIELDS]
 
 
-def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") -> list[list]:
+def axis_rates(rows, value_columns, listed: Mapping[str, list]) -> list[list]:
     """[axis, value, runs, failing, rate, *speed medians] for every value of every axis (AXIS_RATE_HEADERS)."""
-    orders = value_orders({a: [r.get(a, "") for r in rows] for a in value_columns}, run_dir)
+    orders = value_orders({a: [value_of(r, a) for r in rows] for a in value_columns}, listed)
     rates = []
     for axis in value_columns:
         groups = defaultdict(list)
         for row in rows:
-            groups[row.get(axis, "")].append(row)
+            groups[value_of(row, axis)].append(row)
         for value in orders[axis]:
             group = groups[value]
             failing = count_failing(group)
@@ -100,10 +99,10 @@ def axis_rates(rows: list[dict], value_columns: list[str], run_dir: str = "") ->
     return rates
 
 
-def grid(rows: list[dict], axes: list[str], run_dir: str = ""):
-    """(orders, groups): the axis values in order, and the runs at each grid position (a tuple of values)."""
-    orders = value_orders({a: [r.get(a, "") for r in rows] for a in axes}, run_dir)
+def grid(rows, axes: list[str], listed: Mapping[str, list]):
+    """(orders, groups): the spelled axis values in order, and the runs at each grid position (a tuple of them)."""
+    orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
     groups: dict[tuple, list] = defaultdict(list)
     for row in rows:
-        groups[tuple(row.get(a, "") for a in axes)].append(row)
+        groups[tuple(value_of(row, a) for a in axes)].append(row)
     return orders, groups

@@ -16,16 +16,19 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from crashmatrix import engine, preflight
-from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Observation
+from crashmatrix import preflight
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult
 from crashmatrix.bisect_text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.delta_debug import bisect
+from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.interrupts import catching
-from crashmatrix.outcome import is_failure, is_run_error
+from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.spec import Matrix
-from crashmatrix.store import RunDir, RunResult, read_rows
+from crashmatrix.stops import StopRegistry
+from crashmatrix.store import RunDir, RunResult
 from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
@@ -57,19 +60,27 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
     return good, bad
 
 
-def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
-    """A failing cell of explain's most telling pattern, and the passing cell with the fewest differing axes."""
+def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
+    """(good, bad), each {axis: the matrix's value}: a failing cell of explain's most telling pattern, and
+    the passing cell with the fewest differing axes."""
     from crashmatrix import explain
 
-    rows, _columns, path = read_rows(run_dir)
+    path = run.csv_path
     axes = list(matrix.axes)
-    listed = {a: {spell(v) for v in values} for a, values in matrix.axes.items()}
+    # The matrix (overrides applied) gives the values; a row's value is matched by its spelling, as a
+    # cell's id is (true is not 1 there).
+    listed: dict[str, dict] = {a: {} for a in axes}
+    for a, values in matrix.axes.items():
+        for v in values:
+            listed[a].setdefault(spell(v), v)
     # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-    usable = [r for r in rows if not is_run_error(r["outcome"]) and all(r.get(a) in listed[a] for a in axes)]
+    usable = [
+        r for r in run.rows if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in axes)
+    ]
     by_cell = defaultdict(list)
     for r in usable:
-        by_cell[tuple(r[a] for a in axes)].append(r)
-    passing = [k for k, rs in by_cell.items() if all(r["outcome"] == "pass" for r in rs)]
+        by_cell[tuple(spell(r[a]) for a in axes)].append(r)
+    passing = [k for k, rs in by_cell.items() if all(is_pass(r["outcome"]) for r in rs)]
     if not any(is_failure(r["outcome"]) for r in usable):
         raise BadInput(f"{path}: no failing cell to bisect")
     if not passing:
@@ -77,10 +88,9 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
     # explain groups by outcome + signal + signature and does not let a cell that failed another way
     # (one failure hiding another) pull the choice towards it
     top = explain.explain(usable, axes)[0]
-    kind = (top.outcome, top.signal, top.signature)
 
     def shows(r: dict) -> bool:
-        return (r["outcome"], r.get("signal", ""), r.get("signature", "")) == kind
+        return FailureKind.from_row(r) == top.failure_kind
 
     wanted = dict(top.conditions)
     candidates = [
@@ -94,19 +104,20 @@ def pick_from_run(run_dir: str, matrix: Matrix) -> tuple[dict, dict, str]:
         for f in candidates
         for p in passing
     )
-    return dict(zip(axes, good_key)), dict(zip(axes, bad_key)), path
+    return {a: listed[a][v] for a, v in zip(axes, good_key)}, {a: listed[a][v] for a, v in zip(axes, bad_key)}
 
 
 class _CellTest:
     """The test a bisection runs (``run_once``): the good configuration with some changes applied, run for real as a cell."""
 
-    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream):
+    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream, stops: StopRegistry):
         self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
+        self.stops = stops  # the bisect's: one Ctrl-C ends the cells of every worker thread
         self.lock = threading.Lock()
         self.repeats: Counter[str] = Counter()
         self.count = 0
 
-    def __call__(self, changes: frozenset) -> Observation:
+    def __call__(self, changes: frozenset) -> FailureKind:
         values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.matrix.axes}
         cell = Cell.of(values)
         with self.lock:
@@ -119,24 +130,25 @@ class _CellTest:
             results.append(result)
 
         run = CellRun(cell, repeat)
-        engine.Engine(
+        Engine(
             self.matrix,
             store=self.store,
             on_result=keep,
             jobs=1,
             install_signals=False,
+            stops=self.stops,
         ).run([run])
         r = results[0]
         with self.lock:
             self.count += 1
             applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.matrix.axes if a in changes) or "none (good)"
-            what = r.outcome + (f" {r.signal}" if r.signal else "")
+            what = FailureKind(r.outcome, r.signal).label()  # a progress line: no room for the signature
             print(
                 f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
                 file=self.stream,
                 flush=True,
             )
-        return Observation(r.outcome, r.signal, r.signature)
+        return FailureKind(r.outcome, r.signal, r.signature)
 
 
 def bisect_matrix(
@@ -163,20 +175,19 @@ def bisect_matrix(
         file=stream,
         flush=True,
     )
-    cell_test = _CellTest(matrix, store, good, bad, stream)
+    stops = StopRegistry()
+    cell_test = _CellTest(matrix, store, good, bad, stream, stops)
     interrupted = False
-
-    engine.allow_starts()
     try:
         # Ctrl-C, `timeout` or a scheduler's stop: the best answer so far is kept
-        with catching((signal.SIGINT, signal.SIGTERM), engine.interrupt_or_defer):
+        with catching((signal.SIGINT, signal.SIGTERM), stops.interrupt_or_defer):
             result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
     except BisectInterrupted as e:
-        engine.stop_everything()
+        stops.stop_everything()
         pending.stop()
         result, interrupted = e.result, True
     except RunDirUnwritable as e:  # a full disk: no cell of another thread runs on; bisect has no --resume
-        engine.stop_everything()
+        stops.stop_everything()
         pending.stop()
         raise RunDirUnwritable(e.path, e.error, "run the bisect again with a new --out") from None
     store.write_json("env.json", pending.finish())

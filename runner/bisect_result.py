@@ -1,7 +1,7 @@
-"""What a bisection sees and what it answers: one run's Observation in, a BisectResult out.
+"""What a bisection answers: a BisectResult, its Culprits and the other failures it saw.
 
-runner.delta_debug produces these, runner.bisect_text words them for people
-and for bisect.json, runner.bisect_matrix turns a real cell into an Observation.
+What one run did is a runner.outcome.FailureKind. runner.delta_debug produces these,
+runner.bisect_text words them for people and for bisect.json.
 """
 
 from __future__ import annotations
@@ -9,27 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crashmatrix.failure_rate import FailureRate
-from crashmatrix.outcome import is_failure
-from crashmatrix.signature import RESTATES_OUTCOME
+from crashmatrix.outcome import FailureKind
 
-__all__ = ["Observation", "Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What one run of one configuration did."""
-
-    outcome: str
-    signal: str = ""
-    signature: str = ""  # runner.signature: fd_exhaustion, worker_signal, ... or a masked error line
-
-    @property
-    def is_failure(self) -> bool:
-        return is_failure(self.outcome)
-
-    def __str__(self) -> str:
-        shown = self.signature if self.signature not in RESTATES_OUTCOME else ""
-        return f"{self.outcome} {self.signal}".strip() + (f" ({shown})" if shown else "")
+__all__ = ["Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +22,7 @@ class Culprit:
     tested: tuple[str, ...]  # the changes applied in the run with this one undone
     runs: int  # runs of that configuration
     clean: int  # of which passed
-    others: tuple[tuple[Observation, int], ...] = ()  # non-pass, non-target outcomes seen there
+    others: tuple[tuple[FailureKind, int], ...] = ()  # non-pass, non-target outcomes seen there
 
 
 @dataclass(frozen=True)
@@ -48,7 +30,7 @@ class OtherObservation:
     """A run that was neither a pass nor the target failure."""
 
     changes: tuple[str, ...]
-    observation: Observation
+    observation: FailureKind
     count: int
 
 
@@ -56,7 +38,7 @@ class OtherObservation:
 class BisectResult:
     changes: tuple[str, ...]  # every change from good to bad, caller's order
     minimal: tuple[str, ...]  # the answer, caller's order
-    target: Observation | None  # None: the bad configuration never failed
+    target: FailureKind | None  # None: the bad configuration never failed
     runs: int  # every run_once call, estimation and confirmation included
     repeats: int  # clean runs needed to believe a pass (final value)
     repeats_given: bool  # the caller fixed repeats (no estimation)

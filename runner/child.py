@@ -1,10 +1,11 @@
 """The entry point of a cell's child process for built-in probes: `python -m crashmatrix.child SPEC.json`.
 
-Order matters: faulthandler first (so a crash anywhere leaves a Python stack in
-stderr.log) and runner.stackdump (stacks on a timeout; torch's fatal-signal
-handler once torch is imported), then the process-level knobs, then the probe. The probe's own
-report (status, metrics, reason) is written atomically next to the logs; the
-controller never trusts a half-written file.
+Order matters: faulthandler first (so a crash anywhere leaves a Python stack in stderr.log) and the
+stack dumps (incell/stackdump.py: stacks on a timeout; torch's fatal-signal handler once torch is
+imported), then the process knobs (incell/knobs.py `apply`, the order an injected program gets too),
+then the probe. The probe's report (status, metrics, reason) is written whole or not at all.
+
+It lives outside incell/ because it loads the probes, which import numpy and torch.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import faulthandler
 import json
 import sys
 
-from crashmatrix.atomic import write_json_atomic
+from crashmatrix.incell.atomic import write_json_atomic
 
 
 def run(spec: dict) -> int:
-    from crashmatrix import knobs, probes
+    from crashmatrix import probes
+    from crashmatrix.incell import knobs
 
     params = spec["params"]
     report_path = spec["report"]
@@ -47,7 +49,7 @@ def main(argv=None) -> int:
 if __name__ in ("__main__", "__mp_main__"):
     # Also as __mp_main__: a spawn or forkserver worker re-imports this module under that name, and
     # must register its own stack dump (the controller imports this module too, and must not).
-    from crashmatrix import stackdump
+    from crashmatrix.incell import stackdump
 
     stackdump.install()
 

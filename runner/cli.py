@@ -182,11 +182,10 @@ def cmd_run(args) -> int:
 
 def cmd_rerun(args) -> int:
     from crashmatrix import rerun
-    from crashmatrix.store import read_rows
+    from crashmatrix.finished_run import FinishedRun
 
     matrix = _load(rerun.check_run_dir(args.run), args.overrides)
-    rows, _cols, _path = read_rows(args.run)
-    selection = rerun.select(args.run, rows, failing=args.failing)
+    selection = rerun.select(FinishedRun.load(args.run), failing=args.failing)
     if not selection.cell_ids:
         what = "no failing runs" if args.failing else "no runs"
         print(f"crashmatrix: {args.run} has {what}; nothing to rerun")
@@ -241,33 +240,23 @@ def cmd_show(args) -> int:
 
 def cmd_report(args) -> int:
     from crashmatrix import report
-    from crashmatrix.store import read_fingerprint, read_rows
+    from crashmatrix.finished_run import FinishedRun
 
     if args.format == "junit" and args.by:
         raise BadInput("report --format junit: one testcase per run; --by does not apply")
-    rows, value_columns, path = read_rows(args.run)
+    run = FinishedRun.load(args.run)
     if args.format == "junit":
-        from crashmatrix.junit import junit_xml, suite_name
+        from crashmatrix.junit import junit_xml
 
-        sys.stdout.write(junit_xml(rows, value_columns, suite_name(args.run, path)))
+        sys.stdout.write(junit_xml(run))
     elif args.by:
         from crashmatrix.pivot import pivot_text
 
-        print(pivot_text(rows, value_columns, args.by, fmt=args.format, source=path))
+        print(pivot_text(run, args.by, fmt=args.format))
     elif args.format == "csv":
-        sys.stdout.write(report.outcome_counts_csv(rows))
+        sys.stdout.write(report.outcome_counts_csv(list(run.rows)))
     else:
-        run_dir = args.run if os.path.isdir(args.run) else os.path.dirname(os.path.abspath(args.run))
-        print(
-            report.summary_text(
-                rows,
-                value_columns,
-                read_fingerprint(args.run),
-                title=f"crashmatrix report {args.run}",
-                fmt=args.format,
-                run_dir=run_dir,
-            )
-        )
+        print(report.summary_text(run, title=f"crashmatrix report {args.run}", fmt=args.format))
     return 0
 
 
@@ -278,15 +267,14 @@ def cmd_bisect(args) -> int:
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     if os.path.isdir(args.target):
+        from crashmatrix.finished_run import FinishedRun
+
         if args.good or args.bad:
             raise BadInput(
                 f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
             )
         matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
-        good_s, bad_s, path = bisect_matrix.pick_from_run(args.target, matrix)
-        good, bad = bisect_matrix.configurations(
-            matrix, [f"{k}={v}" for k, v in good_s.items()], [f"{k}={v}" for k, v in bad_s.items()]
-        )
+        good, bad = bisect_matrix.pick_from_run(FinishedRun.load(args.target), matrix)
         out = args.out or bisect_matrix.default_out(args.target, "run")
     else:
         matrix = _load(args.target, args.overrides)
@@ -345,35 +333,18 @@ def cmd_hunt(args) -> int:
 
 def cmd_explain(args) -> int:
     from crashmatrix import explain
-    from crashmatrix.store import read_rows
+    from crashmatrix.finished_run import FinishedRun
 
-    rows, value_columns, _path = read_rows(args.run)
-    patterns = explain.explain(rows, value_columns)
-    full_run = _run_strategy(args.run) == "full"
+    run = FinishedRun.load(args.run)
+    rows, axes = list(run.rows), list(run.axes)
+    patterns = explain.explain(rows, axes)
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))
         return 0
-    keyed = _keyed_axes(args.run)
-    for line in explain.render_lines(patterns, value_columns, rows, full_run=full_run, run=args.run, keyed=keyed):
+    full_run = run.strategy == "full"
+    for line in explain.render_lines(patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed):
         print(line)
     return 0
-
-
-def _keyed_axes(run: str) -> set[str]:
-    """The axes a finished run's matrix.yaml writes as {values, keys}: an override sets them via .values."""
-    from crashmatrix.store import read_matrix_yaml
-
-    axes = read_matrix_yaml(run).get("axes") or {}
-    return {name for name, spec in axes.items() if isinstance(spec, dict)}
-
-
-def _run_strategy(run: str) -> str:
-    """The strategy a finished run used, from its matrix.yaml (pairwise unless it says full)."""
-    from crashmatrix.spec import DEFAULTS
-    from crashmatrix.store import read_matrix_yaml
-
-    data = read_matrix_yaml(run)
-    return data.get("strategy", DEFAULTS["strategy"]) if data else "pairwise"
 
 
 def cmd_env(args) -> int:
@@ -390,7 +361,7 @@ def cmd_env(args) -> int:
 
 def cmd_probes(args) -> int:
     from crashmatrix import probes
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS
 
     print("(knob): crashmatrix applies it, also to your own program under inject: true (crashmatrix knobs);")
     print("the other parameters, precision among them, only a probe understands.\n")

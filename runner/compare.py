@@ -2,9 +2,9 @@
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
-When a cell "differs": each run of a cell (one per repeat) has a kind, the triple
-(outcome, signal, signature), e.g. ("crash", "SIGSEGV", "killed_by_signal"),
-("fail", "", "fd_exhaustion") or ("pass", "", ""). A cell differs between runs
+When a cell "differs": each run of a cell (one per repeat) has a kind (runner.outcome.FailureKind:
+outcome, signal, signature), e.g. crash SIGSEGV killed_by_signal, fail fd_exhaustion or
+pass. A cell differs between runs
 when the SETS of kinds observed in each run are not all equal.
 So:
   - pass vs crash SIGSEGV differs; crash SIGSEGV vs crash SIGBUS differs;
@@ -36,12 +36,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from crashmatrix import pyfacts
-from crashmatrix.axis_values import value_orders
+from crashmatrix.axis_values import value_of, value_orders
 from crashmatrix.errors import BadInput
 from crashmatrix.fingerprint import SUMMARY_FIELDS
-from crashmatrix.outcome import is_failure
-from crashmatrix.store import read_fingerprint, read_rows
-from crashmatrix.text import kind_text, shorten, table
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.outcome import FailureKind, is_failure
+from crashmatrix.text import shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
 
@@ -76,7 +76,7 @@ class CellSummary:
     cell_id: str
     values: dict
     runs: int
-    kinds: Counter  # (outcome, signal, signature) -> number of runs
+    kinds: Counter[FailureKind]  # -> number of runs
     error: str = ""  # the first failing run's error line
     log_dir: str = ""
     where: str = ""  # that run's `where`: the frame it died in, a CUDA error's launching line
@@ -86,23 +86,23 @@ class CellSummary:
         return frozenset(self.kinds)
 
     @property
-    def main(self) -> tuple[tuple[str, str, str], int]:
+    def main(self) -> tuple[FailureKind, int]:
         """The telling kind: the most frequent failing kind if any run failed, else the most frequent one."""
-        failing = Counter({k: n for k, n in self.kinds.items() if is_failure(k[0])})
+        failing = Counter({k: n for k, n in self.kinds.items() if k.is_failure})
         pool = failing or self.kinds
         return min(pool.items(), key=lambda kv: (-kv[1], kv[0]))
 
     @property
     def outcome(self) -> str:
-        return self.main[0][0]
+        return self.main[0].outcome
 
     @property
     def signal(self) -> str:
-        return self.main[0][1]
+        return self.main[0].signal
 
     @property
     def signature(self) -> str:
-        return self.main[0][2]
+        return self.main[0].signature
 
     @property
     def rate(self) -> str:
@@ -110,10 +110,10 @@ class CellSummary:
 
     def describe(self) -> str:
         """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
-        ordered = sorted(self.kinds.items(), key=lambda kv: (not is_failure(kv[0][0]), -kv[1], kv[0]))
+        ordered = sorted(self.kinds.items(), key=lambda kv: (not kv[0].is_failure, -kv[1], kv[0]))
         parts = []
         for kind, n in ordered:
-            word = kind_text(kind, 50)
+            word = kind.label(50)
             parts.append(f"{n}/{self.runs} {word}" if self.runs > 1 else word)
         return ", ".join(parts)
 
@@ -126,7 +126,8 @@ class CellSummary:
             "rate": self.rate,
             "runs": self.runs,
             "kinds": [
-                {"outcome": o, "signal": s, "signature": g, "runs": n} for (o, s, g), n in sorted(self.kinds.items())
+                {"outcome": k.outcome, "signal": k.signal, "signature": k.signature, "runs": n}
+                for k, n in sorted(self.kinds.items())
             ],
             "error": self.error,
             "log_dir": self.log_dir,
@@ -136,15 +137,36 @@ class CellSummary:
 @dataclass
 class Run:
     label: str  # A, B, C, ...
-    source: str  # as given on the command line
-    csv_path: str
-    value_columns: list
-    fingerprint: dict
+    finished: FinishedRun
     cells: dict  # cell_id -> CellSummary
-    rows: int
-    hosts: tuple = ()  # the host column of results.csv, for a results.csv without env.json
-    has_signature: bool = True  # False: a results.csv from before the signature column
-    row_dicts: list = field(default_factory=list, repr=False)  # results.csv as read
+
+    @property
+    def source(self) -> str:  # as given on the command line
+        return self.finished.source
+
+    @property
+    def csv_path(self) -> str:
+        return self.finished.csv_path
+
+    @property
+    def value_columns(self) -> list:
+        return list(self.finished.axes)
+
+    @property
+    def fingerprint(self) -> dict:
+        return self.finished.fingerprint
+
+    @property
+    def rows(self) -> int:
+        return len(self.finished.rows)
+
+    @property
+    def hosts(self) -> tuple:  # the host column of results.csv, for a results.csv without env.json
+        return tuple(r.get("host", "") for r in self.finished.rows)
+
+    @property
+    def has_signature(self) -> bool:  # False: a results.csv from before the signature column
+        return bool(self.finished.rows) and "signature" in self.finished.rows[0]
 
     @property
     def host(self) -> str:
@@ -183,15 +205,12 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
-        kinds = Counter(
-            (r.get("outcome", ""), r.get("signal", "") or "", (r.get("signature", "") or "") if with_signature else "")
-            for r in runs
-        )
+        kinds = Counter(FailureKind.from_row(r, with_signature) for r in runs)
         failures = [r for r in runs if is_failure(r.get("outcome", ""))]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id,
-            values={k: runs[0].get(k, "") for k in value_columns},
+            values={k: value_of(runs[0], k) for k in value_columns},
             runs=len(runs),
             kinds=kinds,
             error=(first.get("error") or "") if failures else "",
@@ -207,20 +226,8 @@ def load_run(source: str, label: str) -> Run:
         raise BadInput(f"{source}: no such run directory or results.csv")
     if os.path.isdir(source) and not os.path.exists(os.path.join(source, "results.csv")):
         raise BadInput(f"{source}: not a run directory (no results.csv)")
-    rows, value_columns, path = read_rows(source)
-    run = Run(
-        label=label,
-        source=source,
-        csv_path=path,
-        value_columns=value_columns,
-        fingerprint=read_fingerprint(source),
-        cells=summarize_cells(rows, value_columns),
-        rows=len(rows),
-        hosts=tuple(r.get("host", "") for r in rows),
-        has_signature=bool(rows) and "signature" in rows[0],
-        row_dicts=rows,
-    )
-    return run
+    finished = FinishedRun.load(source)
+    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.axes)))
 
 
 def _labels(n: int) -> list[str]:
@@ -297,7 +304,7 @@ def compare_runs(sources: list[str]) -> Comparison:
     axes = list(first.value_columns)
     if not all(r.has_signature for r in runs if r.rows):
         for run in runs:
-            run.cells = summarize_cells(run.row_dicts, run.value_columns, with_signature=False)
+            run.cells = summarize_cells(list(run.finished.rows), run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
     cell_ids = list(dict.fromkeys(c for run in runs for c in run.cells))
     for cell_id in sorted(cell_ids, key=_cell_order_key(runs, axes)):
@@ -317,7 +324,7 @@ def _cell_order_key(runs, axes):
     """A sort key ordering cells by their axis values, each axis in the order of its values in the first run's matrix."""
     # the first run's values and matrix: read once (its order is the one that counted before, too)
     values = {a: [c.values.get(a, "") for c in runs[0].cells.values()] for a in axes}
-    orders = value_orders(values, runs[0].source)
+    orders = value_orders(values, runs[0].finished.listed)
 
     def key(cell_id):
         values = next(r.cells[cell_id].values for r in runs if cell_id in r.cells)

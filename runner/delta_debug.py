@@ -1,71 +1,21 @@
 """Delta debugging over axis changes: the 1-minimal set of changes from a good
 configuration that still shows the bad configuration's failure, flaky-aware.
 
-This module is the search. Its neighbours: runner.failure_rate (how many clean
-runs make a pass), runner.run_cache (cached, concurrent runs), runner.bisect_result
-(Observation in, BisectResult out), runner.bisect_text (words and bisect.json),
-runner.bisect_matrix (`crashmatrix bisect`: a real cell as the test).
+The caller injects the test, ``run_once(changes) -> FailureKind``: it applies the
+given subset of changes to the good configuration, runs it once for real and says
+what happened. The bad configuration's failure is the target; a test fails only
+when it shows that same FailureKind, and any other failure goes to
+``result.others``. A pass is believed after n clean runs (n from the estimated
+failure rate, or ``repeats``). ``jobs`` runs tests at once without changing a
+deterministic answer; ``max_runs`` and Ctrl-C (``BisectInterrupted``) end with a
+partial result. Pure Python (no processes), tested with predicates whose answer is
+known. The phases, the statistics and the assumption behind 1-minimality:
+docs/bisect.md.
 
-The caller injects the test, ``run_once(changes) -> Observation``: it applies the
-given subset of changes to the good configuration, runs it once for real and
-says what happened. Everything here is pure Python (no torch, no engine), so the
-algorithm is tested with pure predicates whose minimal answer is known.
-
-How a bisection goes (``bisect``):
-
-1. Failure identity. The bad configuration (all changes applied) is run; what it
-   did (outcome word + signal + signature) is the *target*. A test "fails" only when it shows
-   that same target; any other failure (a timeout when the target is
-   ``crash SIGSEGV``) is not the target: it is recorded in ``result.others`` and
-   the test counts as "target not reproduced".
-2. Flakiness. One observed target failure proves failure (we assume the target
-   never shows up in a configuration that really passes). A pass is believed only
-   after ``n`` runs without the target. With ``repeats=None`` (the default) the
-   bad configuration is run at least ``estimate_runs`` (8) times, and on until it
-   has failed 4 times (at most 30 runs), to estimate its failure rate p. Every
-   run of every configuration that showed the target is pooled into that
-   estimate as the search goes. While searching, n comes from the plain estimate
-   (a 1% miss per test); before the answer is given, every "undoing X passes"
-   test is topped up (cached runs count) to the final n: the smallest n for
-   which the chance that a configuration failing at the pooled rate shows n clean
-   runs in a row is at most ``min(1%, miss_chance / T)``. That chance is taken as
-   the larger of two estimates (runner.failure_rate): ``(1 - p_low) ** n`` with
-   p_low a Wilson lower bound on the pooled rate, and the Bayesian predictive
-   chance under a uniform prior. T is the number of tests that could have been wrongly
-   believed (removals that went through, plus one), so by the union bound the
-   whole answer is exact with probability about ``1 - miss_chance`` (99%). The
-   bound's width (failure_rate.WILSON_Z) is calibrated by simulation, bench/bench_bisect.py:
-   the realized miss stays under 1% for failure rates 0.1 to 0.9.
-   A top-up that shows the target puts X back on trial.
-   A bad configuration that fails every time costs a few clean runs per pass
-   (3 after 8/8), not one: eight straight failures do not prove p = 1.
-   ``repeats=N`` fixes n and skips the estimation (the bad configuration is run
-   until it fails, at most N times); ``repeats=1`` is classic deterministic delta
-   debugging (one run per configuration, no confirmation re-run: the answer's own
-   run during the search is its evidence), which finds 3 culprits among 7
-   changes in at most 8 runs including the bad run.
-3. Search. Few changes (<= ONE_AT_A_TIME_MAX) or a flaky failure: remove one
-   change at a time (exactly one test per change; each believed pass costs n
-   runs, and this strategy has exactly one believed pass per culprit, the fewest
-   possible). Many changes and a deterministic failure: ddmin (Zeller and
-   Hildebrandt, TSE 2002), which ends by testing every "undo one".
-4. Confirmation. Unless ``repeats=1``, the answer is run again until it shows the
-   target (at most n runs); ``result.confirmed`` says whether it did.
-
-Every configuration's observations are cached by frozenset and accumulate
-(runner.run_cache), so nothing is run twice needlessly and a configuration with
-3 clean runs needs only n - 3 more. ``jobs=N`` runs up to N runs at once (threads calling ``run_once``):
-slots go to the earliest undecided test first, later tests run speculatively, and
-tests are decided in order, so a deterministic predicate gives the same answer for
-any N (wasted speculative runs are counted in ``runs``). ``max_runs`` ends the
-search early with a partial result; Ctrl-C raises ``BisectInterrupted`` carrying
-the partial result (``.result``).
-
-Assumption worth knowing: removing one change at a time decides "X is needed" on
-the configuration current when X was tried, which may still hold changes removed
-later; the answer is 1-minimal when the failure is monotone (a subset of a
-passing set of changes passes), the usual case for a conjunction of settings.
-``Culprit.tested`` names the exact configuration that passed.
+Neighbours: runner.failure_rate (how many clean runs make a pass), runner.run_cache
+(cached, concurrent runs), runner.bisect_result and runner.bisect_text (the answer,
+in words and bisect.json), runner.bisect_matrix (`crashmatrix bisect`: a real cell
+as the test).
 """
 
 from __future__ import annotations
@@ -73,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Culprit, Observation, OtherObservation
+from crashmatrix.bisect_result import BisectInterrupted, BisectResult, Culprit, OtherObservation
 from crashmatrix.failure_rate import (
     FailureRate,
     clean_runs_needed,
@@ -82,6 +32,7 @@ from crashmatrix.failure_rate import (
     runs_to_believe_pass,
     wilson_lower,
 )
+from crashmatrix.outcome import FailureKind
 from crashmatrix.run_cache import BudgetExhausted, RunCache, RunOnce
 
 __all__ = ["bisect", "BisectSettings", "RunOnce", "ONE_AT_A_TIME_MAX"]
@@ -131,7 +82,7 @@ class _DeltaDebugger:
         self.order = {c: i for i, c in enumerate(self.changes)}
         self.settings = settings
         self.cache = RunCache(run_once, jobs=settings.jobs, max_runs=settings.max_runs)
-        self.target: Observation | None = None
+        self.target: FailureKind | None = None
         self.no_change_tried = False
         self.bad_rate: FailureRate | None = None
         self.strategy = ""
@@ -275,7 +226,7 @@ class _DeltaDebugger:
         """The configuration whose passing shows ``change`` is needed."""
         exact = self.current - {change}
         config = self.culprit_config.get(change, exact)
-        if config != exact and any(o.outcome != "pass" for o in self.cache.of(config)):
+        if config != exact and any(not o.is_pass for o in self.cache.of(config)):
             # A superset that passed says its subset passes too; one that failed some other
             # way says nothing about the answer without the change: ask about that itself.
             config = self.culprit_config[change] = exact
@@ -342,7 +293,7 @@ def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
     return "one-at-a-time" if (changes <= ONE_AT_A_TIME_MAX or flaky) else "ddmin"
 
 
-def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> Observation | None:
+def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> FailureKind | None:
     """Run the bad configuration; the failure it shows is the target (None: it never failed)."""
     if settings.repeats is not None:
         # the caller chose n: run the bad configuration until it fails, at most n times
@@ -374,14 +325,14 @@ def _sample_bad(cache: RunCache, bad: frozenset[str], settings: BisectSettings) 
         cache.drain()
 
 
-def _rate_of(observations: Sequence[Observation], target: Observation) -> FailureRate:
+def _rate_of(observations: Sequence[FailureKind], target: FailureKind) -> FailureRate:
     failures = sum(1 for o in observations if o == target)
     return FailureRate(failures, len(observations), wilson_lower(failures, len(observations)))
 
 
-def _most_frequent_failure(observations: Iterable[Observation]) -> Observation | None:
+def _most_frequent_failure(observations: Iterable[FailureKind]) -> FailureKind | None:
     """The failure seen most often; ties go to the first seen; None without a failure."""
-    counts: dict[Observation, int] = {}
+    counts: dict[FailureKind, int] = {}
     for o in observations:
         if o.is_failure:
             counts[o] = counts.get(o, 0) + 1
@@ -408,8 +359,8 @@ def _split(items: list[str], n: int) -> list[list[str]]:
     return out
 
 
-def _counts(observations: Iterable[Observation]) -> tuple[tuple[Observation, int], ...]:
-    counts: dict[Observation, int] = {}
+def _counts(observations: Iterable[FailureKind]) -> tuple[tuple[FailureKind, int], ...]:
+    counts: dict[FailureKind, int] = {}
     for o in observations:
         counts[o] = counts.get(o, 0) + 1
     return tuple(counts.items())
@@ -427,8 +378,8 @@ def _culprits(debugger: _DeltaDebugger) -> tuple[Culprit, ...]:
                 change=c,
                 tested=debugger.ordered(config),
                 runs=len(obs),
-                clean=sum(1 for o in obs if o.outcome == "pass"),
-                others=_counts(o for o in obs if o.outcome != "pass" and o != debugger.target),
+                clean=sum(1 for o in obs if o.is_pass),
+                others=_counts(o for o in obs if not o.is_pass and o != debugger.target),
             )
         )
     return tuple(culprits)
@@ -438,7 +389,7 @@ def _others(debugger: _DeltaDebugger) -> tuple[OtherObservation, ...]:
     others = []
     observations = debugger.cache.observations
     for config in sorted(observations, key=lambda s: (len(s), debugger.ordered(s))):
-        for obs, count in _counts(o for o in observations[config] if o.outcome != "pass" and o != debugger.target):
+        for obs, count in _counts(o for o in observations[config] if not o.is_pass and o != debugger.target):
             others.append(OtherObservation(debugger.ordered(config), obs, count))
     return tuple(others)
 
@@ -488,7 +439,7 @@ def bisect(
     """The 1-minimal subset of ``changes`` whose application to the good
     configuration still shows the bad configuration's failure.
 
-    ``run_once(frozenset_of_changes) -> Observation`` runs the good configuration
+    ``run_once(frozenset_of_changes) -> FailureKind`` runs the good configuration
     with those changes applied, once. ``repeats``: clean runs needed to believe a
     pass (None: estimate from ``estimate_runs`` runs of the bad configuration;
     1: deterministic, no estimation, no confirmation re-run). ``max_runs``: stop

@@ -3,188 +3,39 @@
 The loop waits on pidfds (and a self-pipe for signals), so a finished cell is
 seen at once rather than at the next poll. Ctrl-C or SIGTERM stops every
 running tree (SIGTERM, a grace of at most 1 s, SIGKILL), keeps what finished,
-and reports the run as interrupted.
+and reports the run as interrupted. What starts a cell is runner.launch; what
+it left is read by runner.cell_logs and judged by classify and forensics; the
+session's running cells are kept in a runner.stops.StopRegistry.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import signal
 import socket
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 
 from crashmatrix import cell_files, forensics, interrupts, supervise, sync_rerun
-from crashmatrix.app_args import arguments
-from crashmatrix.atomic import write_json_atomic
-from crashmatrix.cell import CellRun, spell
+from crashmatrix.cell import CellRun
+from crashmatrix.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.classify import classify
-from crashmatrix.interpreters import PYTHON_AXIS, of_cell
-from crashmatrix.package_path import package_path
-from crashmatrix.redaction import REDACTED
+from crashmatrix.launch import build_launch
+from crashmatrix.outcome import Outcome
 from crashmatrix.signature import LAUNCH_ERROR
 from crashmatrix.spec import Matrix
+from crashmatrix.stops import ExecutorOutcome, StopRegistry
 from crashmatrix.store import RunDir, RunResult
-from crashmatrix.unwritable import RunDirUnwritable, writing
-
-INJECT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject")
-_TAIL_BYTES = 256 * 1024
-_HEAD_BYTES = 64 * 1024
-
-# Every tree started in this process, so an interrupt from any thread can end them all.
-_LIVE: dict[int, supervise.Running] = {}
-_LIVE_LOCK = threading.Lock()
-_LAUNCH = threading.local()  # .active while this thread launches a cell; .deferred: a stop that came then
-_STOPPING_ALL = False  # set by stop_everything(): a launch that registers afterwards is ended at once
-
-
-def _prepend_path(env: dict, var: str, entry: str) -> None:
-    env[var] = entry + (os.pathsep + env[var] if env.get(var) else "")
-
-
-def cell_params(matrix: Matrix, values: dict) -> dict:
-    """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
-
-    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name. Neither
-    env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
-    """
-    cell = {
-        name: v
-        for k, v in values.items()
-        if not k.startswith("env.") and k != PYTHON_AXIS
-        for name in matrix.axis_keys.get(k, (k,))
-    }
-    fixed = {k: v for k, v in matrix.params.items() if k not in cell}
-    return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}
-
-
-def cell_env(matrix: Matrix, values: dict) -> dict:
-    env = dict(os.environ)
-    # A secret's value is never written, so a matrix reloaded from a run directory (--resume, a Slurm
-    # job) holds a placeholder: the variable then comes from the environment, as secrets should.
-    env.update({k: v for k, v in matrix.env.items() if v != REDACTED})
-    env.update({k[4:]: spell(v) for k, v in values.items() if k.startswith("env.")})
-    env.setdefault("PYTHONFAULTHANDLER", "1")
-    env["PYTHONUNBUFFERED"] = "1"  # a crash must not swallow the last lines it printed
-    return env
-
-
-def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None = None) -> supervise.Launch:
-    """What starts one cell run: argv (no shell), environment, working directory and log paths.
-
-    A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
-    key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
-    `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (runner.cell_files).
-    """
-    values = run.cell.values
-    params = cell_params(matrix, values)
-    env = cell_env(matrix, values)
-    if gpu is not None:
-        env["CUDA_VISIBLE_DEVICES"] = gpu
-    token = f"{uuid.uuid4().hex[:12]}-{run.dirname}"
-    env.update(
-        {
-            supervise.TOKEN_VAR: token,
-            "CRASHMATRIX_RUN_DIR": run_dir,
-            "CRASHMATRIX_CELL_DIR": cell_dir,
-            "CRASHMATRIX_CELL_ID": run.cell.cell_id,
-            "CRASHMATRIX_REPEAT": str(run.repeat),
-            "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
-        }
-    )
-    with writing(run_dir):
-        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
-    if matrix.probe:
-        argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
-    else:
-        argv, cwd = _command_argv(matrix, params, env, values)
-        if matrix.pass_params == "overrides" and cell_files.is_hydra_app(matrix.command or ()):
-            argv += cell_files.hydra_dirs(argv, cell_dir)  # the app's own directories: the last arguments
-    return supervise.Launch(
-        argv=argv,
-        env=env,
-        cwd=cwd,
-        stdout_path=os.path.join(cell_dir, "stdout.log"),
-        stderr_path=os.path.join(cell_dir, "stderr.log"),
-        token=token,
-    )
-
-
-def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
-    """A built-in probe: the child's entry point reads the cell from cell.json; it runs in the cell directory."""
-    spec_path = os.path.join(cell_dir, "cell.json")
-    with writing(env["CRASHMATRIX_RUN_DIR"]):
-        write_json_atomic(spec_path, {"probe": matrix.probe, "params": params, "report": env["CRASHMATRIX_REPORT"]})
-    _prepend_path(env, "PYTHONPATH", package_path(env["CRASHMATRIX_RUN_DIR"]))
-    # wandb's files stay with the cell, never in ~; the `wandb` parameter, not WANDB_MODE, decides.
-    for var in ("WANDB_DIR", "WANDB_CACHE_DIR", "WANDB_CONFIG_DIR", "WANDB_DATA_DIR", "WANDB_ARTIFACT_DIR"):
-        env.setdefault(var, cell_dir)
-    env.setdefault("WANDB_SILENT", "true")
-    env.pop("WANDB_MODE", None)
-    return [of_cell(values), "-m", "crashmatrix.child", spec_path], cell_dir
-
-
-def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
-    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
-
-    No bytecode cache is written into the user's tree.
-    """
-    argv = list(matrix.command or ())
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
-    if argv[0] in ("python", "python3"):
-        argv[0] = of_cell(values)
-    own = params
-    if matrix.inject:
-        from crashmatrix.knobs import split_injected
-
-        # The knobs are applied from outside, never passed: the program's own parser
-        # (Hydra's struct config) would refuse a key it does not know.
-        knobs, own = split_injected(params)
-        # Only the folder of our sitecustomize: the project root would shadow a `runner` or
-        # `probes` package of the user's own.
-        _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-        env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
-        env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
-        if "wandb" in knobs:
-            env["WANDB_MODE"] = spell(knobs["wandb"])
-    if matrix.pass_params == "overrides":
-        argv = argv + arguments(own)
-    return argv, os.getcwd()
-
-
-def _read_ends(path: str) -> str:
-    """The head and the tail of a log: the telling line is near one end, and a flood must not be read whole."""
-    try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as f:
-            if size <= _HEAD_BYTES + _TAIL_BYTES:
-                # PyTorch ends its worker error lines with a NUL byte.
-                return f.read().replace(b"\0", b"").decode("utf-8", errors="replace")
-            head = f.read(_HEAD_BYTES)
-            f.seek(size - _TAIL_BYTES)
-            tail = f.read()
-            data = head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]
-            return data.replace(b"\0", b"").decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _read_report(path: str) -> dict | None:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else None
-    except (OSError, ValueError):
-        return None
+from crashmatrix.unwritable import RunDirUnwritable
 
 
 @dataclass
 class _Slot:
+    """One started run: what its end needs (its process, GPU, the evidence kept for forensics)."""
+
     run: CellRun
     cell_dir: str
     running: supervise.Running
@@ -193,15 +44,13 @@ class _Slot:
     evidence: forensics.Evidence
 
 
-def _end_tree(running: supervise.Running, kill_grace: float) -> list[str]:
+def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry) -> list[str]:
     """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
     grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
     leftovers = supervise.kill_tree(running.launch.token, grace)
     supervise.forget(running.launch.token)
-    with _LIVE_LOCK:
-        _LIVE.pop(running.pid, None)
-        keep = set(_LIVE)
-    supervise.reap_orphans(keep)
+    stops.unregister(running.pid)
+    supervise.reap_orphans(supervise.owned_pids())
     if running.pidfd is not None:
         os.close(running.pidfd)
     return leftovers
@@ -217,7 +66,7 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
-        outcome="error",
+        outcome=Outcome.ERROR.value,
         error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
         host=host,
         signature=LAUNCH_ERROR,
@@ -228,7 +77,13 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
 
 
 class Engine:
-    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each."""
+    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each.
+
+    jobs: runs at a time, at most one per GPU of `gpus` (its CUDA_VISIBLE_DEVICES). install_signals:
+    catch stop_signals while running (main thread only); else a stop is the caller's (bisect's
+    stops.stop_everything()). stop_starting: asked after every result; once true no run starts, the
+    running ones end normally. stops: the session's StopRegistry; by default the engine's own.
+    """
 
     def __init__(
         self,
@@ -241,6 +96,7 @@ class Engine:
         gpus: list[str] | None = None,
         stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
         stop_starting=None,
+        stops: StopRegistry | None = None,
     ):
         self.matrix = matrix
         self.run_dir = store.path
@@ -255,26 +111,21 @@ class Engine:
         self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
         self.stop_signals = stop_signals
         self.interrupted: str | None = None
-        # Asked after every result (--max-failures): once true, no new run starts; running ones end normally.
         self.stop_starting = stop_starting or (lambda: False)
         self.stopped_early = False
+        self.stops = stops if stops is not None else StopRegistry()
         self.host = socket.gethostname()
 
     # --- one run ------------------------------------------------------------
 
     def _start(self, run: CellRun) -> _Slot | RunResult:
+        """Start one run: its slot, or its `error` row when the program could not be started."""
         cell_dir = self.make_cell_dir(run)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
         launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
-        _LAUNCH.active = True
-        try:
+        with self.stops.launching():
             return self._launch(run, launch, cell_dir, started_at, gpu)
-        finally:
-            _LAUNCH.active = False
-            deferred, _LAUNCH.deferred = getattr(_LAUNCH, "deferred", None), None
-            if deferred:  # a stop that came mid-launch, now that the cell is registered and can be stopped
-                raise KeyboardInterrupt(deferred)
 
     def _launch(self, run: CellRun, launch, cell_dir: str, started_at: str, gpu) -> _Slot | RunResult:
         try:
@@ -283,10 +134,7 @@ class Engine:
             if gpu is not None and self.free_gpus is not None:
                 self.free_gpus.append(gpu)
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
-        with _LIVE_LOCK:
-            _LIVE[running.pid] = running
-            refused = _STOPPING_ALL
-        if refused:  # stop_everything() ran while this launch was under way (another thread): end it too
+        if not self.stops.register(running):  # stop_everything() ran while this launch was under way
             supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
         evidence = forensics.Evidence(
             running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid)
@@ -299,14 +147,14 @@ class Engine:
         duration = time.monotonic() - running.started
         if slot.gpu is not None and self.free_gpus is not None:
             self.free_gpus.append(slot.gpu)
-        leftovers = _end_tree(running, self.matrix.kill_grace)
-        report = _read_report(os.path.join(slot.cell_dir, "report.json"))
-        stderr = _read_ends(running.launch.stderr_path)
+        leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
+        report = read_report(os.path.join(slot.cell_dir, "report.json"))
+        stderr = read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
             timed_out=running.timed_out,
             stderr=stderr,
-            stdout=_read_ends(running.launch.stdout_path)[-_HEAD_BYTES:],
+            stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
@@ -335,20 +183,21 @@ class Engine:
 
     # --- the loop -----------------------------------------------------------
 
-    def run(self, runs: list[CellRun]) -> bool:
-        """True when every run ended; False when interrupted (finished runs are kept)."""
+    def run(self, runs: list[CellRun]) -> ExecutorOutcome:
+        """How the runs ended; a stop signal ends them early (completed False), the finished ones recorded."""
         was_subreaper = supervise.set_subreaper(True)
         wake_r, wake_w = os.pipe()
         os.set_blocking(wake_r, False)
         os.set_blocking(wake_w, False)
         try:
             with self._catching_stops(wake_w):
-                return self._run_all(list(reversed(runs)), wake_r)
+                completed = self._run_all(list(reversed(runs)), wake_r)
+            return ExecutorOutcome(completed, self.interrupted, self.stopped_early)
         finally:
             os.close(wake_r)
             os.close(wake_w)
-            with _LIVE_LOCK:
-                others_running = bool(_LIVE)
+            # Cells still running in this process (bisect's other threads) need their orphans adopted and reaped.
+            others_running = bool(supervise.owned_pids())
             if was_subreaper is False and not others_running:
                 supervise.reap_orphans(set())
                 supervise.set_subreaper(False)
@@ -376,10 +225,10 @@ class Engine:
                 self._tend(slots, wake_r)
         except Exception:
             # A result that cannot be recorded (a full disk) ends the run: no cell may outlive it.
-            stop_running([s.running for s in slots.values()])
+            self.stops.end([s.running for s in slots.values()])
             raise
         if self.interrupted:
-            stop_running([s.running for s in slots.values()])
+            self.stops.end([s.running for s in slots.values()])
             return False
         return True
 
@@ -471,67 +320,13 @@ def _drain(wake_r: int) -> None:
         pass
 
 
-def stop_running(runnings: list[supervise.Running], grace: float = 0.8) -> None:
-    """End every given tree within about a second: SIGTERM, then SIGKILL."""
-    for running in runnings:
-        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
-    end = time.monotonic() + grace
-    while time.monotonic() < end and any(running.popen.poll() is None for running in runnings):
-        time.sleep(0.02)
-    for running in runnings:
-        supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
-    for running in runnings:
-        try:
-            running.popen.wait(timeout=2)
-        except Exception:
-            pass
-        supervise.kill_tree(running.launch.token, 0.0)
-        supervise.forget(running.launch.token)
-        cell_files.release(running.launch.env)
-        if running.pidfd is not None:
-            try:
-                os.close(running.pidfd)
-            except OSError:
-                pass
-        with _LIVE_LOCK:
-            _LIVE.pop(running.pid, None)
-    supervise.reap_orphans(set(_LIVE))
-
-
-def interrupt_or_defer(name: str) -> None:
-    """A stop handler for searches that end by KeyboardInterrupt (bisect): raised at once, or, in the
-    middle of a launch, right after the new cell is registered where stop_everything() finds it (raised
-    between the fork and the registration, the cell would run on unseen)."""
-    if getattr(_LAUNCH, "active", False):
-        _LAUNCH.deferred = name
-        return
-    raise KeyboardInterrupt(name)
-
-
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
     """forensics' verdict and `where`, then a cuda_error's synchronous rerun (runner.sync_rerun)."""
     verdict, where = forensics.refine(verdict, slot.evidence)
     forensics.cleanup(slot.cell_dir)
 
     def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
-        return bool(engine.interrupted) or _STOPPING_ALL
+        return bool(engine.interrupted) or engine.stops.stopping
 
     launch = slot.running.launch
     return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)
-
-
-def stop_everything() -> None:
-    """From any thread (e.g. bisect's Ctrl-C): end every tree this process started, and any launch that a
-    worker thread has under way (it registers after this snapshot), until allow_starts()."""
-    global _STOPPING_ALL
-    with _LIVE_LOCK:
-        _STOPPING_ALL = True
-        runnings = list(_LIVE.values())
-    stop_running(runnings)
-
-
-def allow_starts() -> None:
-    """Undo stop_everything() for the next search in this process (the Python API may bisect again)."""
-    global _STOPPING_ALL
-    with _LIVE_LOCK:
-        _STOPPING_ALL = False

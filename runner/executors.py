@@ -17,7 +17,9 @@ import time
 
 from crashmatrix import interrupts
 from crashmatrix.executor_settings import submitit_parameters
+from crashmatrix.outcome import Outcome
 from crashmatrix.signature import JOB_LOST
+from crashmatrix.stops import ExecutorOutcome
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.unwritable import writing
 
@@ -31,7 +33,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
-        outcome="error",
+        outcome=Outcome.ERROR.value,
         error=why,
         signature=JOB_LOST,
         log_dir=store.relative_to_run(cell_dir),
@@ -76,13 +78,17 @@ def _how_it_ended(job) -> str:
 
 def run_submitted(
     matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1
-) -> tuple[bool, str | None]:
-    """Submit, collate as results arrive; (completed, interrupted-by) like Engine.run."""
+) -> ExecutorOutcome:
+    """Submit, collate as results arrive, until every run has its row or a stop signal comes.
+
+    Interrupted (SIGINT, SIGTERM), the pending jobs are cancelled and the results they wrote so far
+    are kept. stopped_early is always False: --max-failures is not offered with a submitit executor.
+    """
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
     chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
     if not chunks:
-        return True, None
+        return ExecutorOutcome(True)
     wake = threading.Event()
     interrupted: list[str] = []
 
@@ -113,8 +119,8 @@ def run_submitted(
             _cancel(pending)
             for chunk in pending.values():
                 collator.collect(chunk)
-            return False, interrupted[0]
-        return True, None
+            return ExecutorOutcome(False, interrupted[0])
+        return ExecutorOutcome(True)
 
 
 def _cancel(pending: dict) -> None:

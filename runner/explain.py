@@ -1,48 +1,16 @@
 """From existing results, the smallest conjunctions of axis values that hold for
 each kind of failure and for no passing cell (``crashmatrix explain``).
 
-Pure: rows are dicts as read from results.csv (axis columns, ``outcome``,
-``signal``, ``signature`` and ``error`` where present; other columns ignored),
-one per cell run.
-
-How it decides:
-
-- A *cell* is one combination of axis values; its repeats are pooled.
-- A *kind* of failure is outcome + signal + signature, for any outcome other
-  than pass and skip (results written before the ``signature`` column existed
-  group by outcome + signal). A cell belongs to every kind it showed in any
-  repeat.
-- For one kind, every cell is one of: *failing* (showed it in some repeat),
-  *passing* (passed in some repeat and never showed it: a counter-example),
-  *masked* (never passed, failed only other ways: unknown, since one failure can
-  hide another, a crash before the code that raises) or skipped (unknown).
-- Flaky cells keep what the earlier explain did: a cell that failed in one
-  repeat and passed in another counts as failing for its kinds (one failure
-  proves the settings can fail) and, for other kinds, as passing.
-- A conjunction is *valid* for a kind when it holds for at least one of its
-  failing cells and for no passing cell; it is *minimal* when no proper subset is
-  valid. Minimal valid conjunctions are searched level by level (size 0, 1, 2,
-  ...; Apriori: a conjunction is looked at only when every subset one smaller is
-  invalid and it still holds for a failing cell), as long as the data needs.
-  Then a greedy set cover picks those covering most still-uncovered failing
-  cells (ties: fewer conditions, fewer masked cells, the matrix's axis order), so
-  two independent causes come out as two patterns and one interaction as one.
-  Pruning: a branch is not extended, and a valid conjunction not kept, when a
-  shorter valid one already covers every failing cell it could reach (the cover
-  would never pick it).
-- The empty conjunction is valid when a kind has no passing cell at all: one
-  pattern with no conditions, the program itself rather than a configuration.
-  When no cell passed anywhere, the commonest kind is that pattern and the other
-  kinds (all kinds, when two are equally common) are separated from every cell that did not show them (with no pass to
-  compare with, what sets a rarer failure apart is where the common one is not).
-- A kind's search stops after its share of ``work_budget`` steps (pathological
-  data: noise, a parity over many axes); failing cells still uncovered then get their
-  own full assignment shrunk one condition at a time while it stays valid, which
-  is still minimal, though maybe not the smallest.
-- ``failing``: failing cells the pattern holds for; ``matching``: all cells it
-  holds for; ``masked``: of those, the cells that failed only other ways.
-- Output order: most failing cells first, then fewer masked, then fewer
-  conditions.
+Pure: rows are a FinishedRun's (or dicts as read from results.csv): axis columns,
+``outcome``, ``signal``, ``signature`` and ``error`` where present, other columns
+ignored, one per cell run; a value counts by its spelling (runner.cell.spell).
+``error`` rows (crashmatrix could not run the cell) are left out.
+A kind is a runner.outcome.FailureKind. ``explain`` returns Patterns: for one
+kind, conditions that hold for some of its failing cells and for no passing cell,
+minimal, chosen by a greedy cover so two causes come out as two patterns; most
+failing cells first, then fewer masked, then fewer conditions. The search stays
+within ``work_budget`` steps. How it decides (flaky and masked cells, a program
+failing everywhere, the pruning, the fallback): docs/explain.md.
 """
 
 from __future__ import annotations
@@ -53,8 +21,9 @@ import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from crashmatrix.outcome import is_failure, is_run_error
-from crashmatrix.text import kind_label, shorten
+from crashmatrix.cell import spell
+from crashmatrix.outcome import FailureKind
+from crashmatrix.text import shorten
 
 __all__ = [
     "Pattern",
@@ -66,9 +35,8 @@ __all__ = [
     "WORK_BUDGET",
 ]
 
-WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (see the docstring)
+WORK_BUDGET = 100_000  # steps of search, all kinds together, before falling back (docs/explain.md)
 
-Kind = tuple[str, str, str]  # (outcome, signal, signature)
 CellKey = tuple[str, ...]  # axis values in axes order
 Conjunction = tuple[tuple[int, str], ...]  # (axis index, value), axis indices increasing
 
@@ -90,8 +58,8 @@ class Pattern:
     alternatives: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
-    def kind(self) -> str:
-        return kind_label(self.outcome, self.signal, self.signature)
+    def failure_kind(self) -> FailureKind:
+        return FailureKind(self.outcome, self.signal, self.signature)
 
     def to_json(self) -> dict:
         data = {
@@ -111,14 +79,14 @@ class Pattern:
         if not self.conditions:
             return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        text = f"{self.kind} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        text = f"{self.failure_kind.label()} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
         if self.alternatives:
             others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt) for alt in self.alternatives)
             text += f"; the data fit as well: {others}"
         return text
 
     def _describe_program(self) -> str:
-        what = f"{self.outcome} {self.signal}".strip()
+        what = FailureKind(self.outcome, self.signal).label()  # the signature is the tail, whole
         if self.failing == self.matching:
             head = f"{what} in every cell ({self.failing} of {self.matching})"
         else:
@@ -154,10 +122,10 @@ class _Cells:
 
     keys: list[CellKey] = field(default_factory=list)
     has: dict[tuple[int, str], int] = field(default_factory=dict)  # (axis, value) -> cells with it
-    kinds: dict[Kind, int] = field(default_factory=dict)  # kind -> cells that showed it
+    kinds: dict[FailureKind, int] = field(default_factory=dict)  # kind -> cells that showed it
     passed: int = 0  # cells that passed in some repeat
     failed: int = 0  # cells that showed any kind
-    errors: dict[Kind, str] = field(default_factory=dict)  # kind -> its first error line
+    errors: dict[FailureKind, str] = field(default_factory=dict)  # kind -> its first error line
 
     @property
     def everything(self) -> int:
@@ -171,34 +139,23 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
         missing = [a for a in axes if a not in row]
         if missing or "outcome" not in row:
             raise ValueError(f"results row lacks column(s) {', '.join(missing or ['outcome'])}: {dict(row)}")
-        outcome = _text(row["outcome"])
-        if is_run_error(outcome):  # crashmatrix could not run it: nothing about the configuration
+        kind = FailureKind.from_row(row)
+        if kind.is_run_error:  # crashmatrix could not run it: nothing about the configuration
             continue
-        key = tuple(_text(row[a]) for a in axes)
+        key = tuple(spell(row[a]) for a in axes)
         if key not in index:
             index[key] = len(cells.keys)
             cells.keys.append(key)
             for i, v in enumerate(key):
                 cells.has[(i, v)] = cells.has.get((i, v), 0) | 1 << index[key]
         bit = 1 << index[key]
-        if outcome == "pass":
+        if kind.is_pass:
             cells.passed |= bit
-        elif is_failure(outcome):
-            kind = (outcome, _text(row.get("signal", "")), _text(row.get("signature", "")))
+        elif kind.is_failure:
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit
-            cells.errors.setdefault(kind, _text(row.get("error", "")))
+            cells.errors.setdefault(kind, str(row.get("error") or ""))
     return cells
-
-
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value != value:  # pandas' NaN for an empty CSV field
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _count(mask: int) -> int:
@@ -212,7 +169,7 @@ def explain(
     stats: SearchStats | None = None,
 ) -> list[Pattern]:
     """Patterns of axis values that hold for failing cells of one kind and no
-    passing cell, most telling first (see the module's docstring)."""
+    passing cell, most telling first (docs/explain.md says how)."""
     axes = list(axes)
     cells = _cells(rows, axes)
     stats = stats if stats is not None else SearchStats()
@@ -245,7 +202,7 @@ def explain(
     return found
 
 
-def _program_kind(cells: _Cells) -> Kind | None:
+def _program_kind(cells: _Cells) -> FailureKind | None:
     """The commonest kind when no cell passed at all; None when one did, nothing failed, or two kinds are
     equally common (then neither is the program's: each is told by where the other is not)."""
     if cells.passed or not cells.kinds:
@@ -360,7 +317,7 @@ def _shrunk_rest(cells: _Cells, n_axes: int, failing: int, against: int, found: 
 
 
 def _cover(
-    candidates: list[Conjunction], cells: _Cells, kind: Kind, against: int
+    candidates: list[Conjunction], cells: _Cells, kind: FailureKind, against: int
 ) -> list[tuple[Conjunction, list[Conjunction]]]:
     """Greedy set cover of the kind's failing cells: most uncovered failing cells first, then fewer
     conditions, fewer masked cells, earlier axes and values. Lazy: a candidate's gain only shrinks, so
@@ -394,7 +351,7 @@ def _cover(
 def _pattern(
     cells: _Cells,
     axes: list[str],
-    kind: Kind,
+    kind: FailureKind,
     cond: Conjunction,
     against: int,
     alternatives: Sequence[Conjunction] = (),
@@ -405,12 +362,12 @@ def _pattern(
     by = {}
     for other, other_mask in cells.kinds.items():
         if other != kind and other_mask & masked:
-            by[kind_label(*other)] = _count(other_mask & masked)
+            by[other.label()] = _count(other_mask & masked)
     return Pattern(
         conditions=tuple((axes[i], v) for i, v in cond),
-        outcome=kind[0],
-        signal=kind[1],
-        signature=kind[2],
+        outcome=kind.outcome,
+        signal=kind.signal,
+        signature=kind.signature,
         failing=_count(mask & failing),
         matching=_count(mask),
         masked=_count(masked),
@@ -457,7 +414,7 @@ def advice_line(
     fixed = []
     if held is not None:
         for a in rest:
-            value = str(held.get(a, ""))
+            value = spell(held.get(a, ""))
             if value != "":
                 key = f"axes.{a}.values" if a in keyed else f"axes.{a}"
                 fixed.append(shlex.quote(f"{key}=[{value}]"))
@@ -476,11 +433,7 @@ def _failing_row(patterns: Sequence[Pattern], rows: Iterable[Mapping[str, object
     if top is None:
         return None
     for row in rows:
-        if (_text(row.get("outcome")), _text(row.get("signal", "")), _text(row.get("signature", ""))) == (
-            top.outcome,
-            top.signal,
-            top.signature,
-        ) and all(_text(row.get(a, "")) == v for a, v in top.conditions):
+        if FailureKind.from_row(row) == top.failure_kind and all(spell(row.get(a, "")) == v for a, v in top.conditions):
             return row
     return None
 

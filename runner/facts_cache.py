@@ -20,7 +20,7 @@ import json
 import os
 import socket
 
-from crashmatrix.atomic import write_json_atomic
+from crashmatrix.incell.atomic import write_json_atomic
 from crashmatrix.redaction import is_secret
 
 # Plain Python 3.8 syntax, like pyfacts' child: it runs under whatever interpreter a cell uses.

@@ -1,7 +1,7 @@
 """Where a cell hung or died, read from outside (controller side; never imports torch).
 
 - A timeout: before the kill, every process of the cell's tree that caught
-  runner.stackdump's signal dumps the Python stacks of all its threads, py-spy
+  crashmatrix.incell.stackdump's signal dumps the Python stacks of all its threads, py-spy
   adds native frames where installed, and everything goes to `stacks.txt` in
   the cell directory. The error then names what the main thread waits on and
   the innermost user frame of a stuck worker.
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from crashmatrix import supervise
 from crashmatrix.classify import Verdict
+from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.signature import last_match
-from crashmatrix.stackdump import DUMP_SIGNAL, dump_dir
 
 STACKS_FILE = "stacks.txt"
 _DUMP_WAIT_S = 2.0

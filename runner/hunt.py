@@ -27,7 +27,7 @@ from crashmatrix.hunt_model import Evidence, Run, Space, run_of_row
 from crashmatrix.hunt_search import State, clean_runs_wanted, hunt
 from crashmatrix.hunt_text import best_so_far, cause_sentence, closing_line, hunt_json
 from crashmatrix.interrupts import catching
-from crashmatrix.outcome import is_run_error
+from crashmatrix.outcome import FailureKind, is_run_error
 from crashmatrix.spec import Matrix
 from crashmatrix.store import RunDir, RunResult, read_rows
 from crashmatrix.text import shown_path
@@ -126,7 +126,7 @@ class _CellRunner:
             self.store.record(result)
             collect(result)
             self.count += 1
-            what = result.outcome + (f" {result.signal}" if result.signal else "")
+            what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
             label = " ".join(f"{a}={spell(result.values[a])}" for a in self.space.axes)
             print(f"[{self.count:>3}] {what:<20} {label}  ({result.duration_s:.1f}s)", file=self.stream, flush=True)
 
@@ -134,14 +134,13 @@ class _CellRunner:
             from crashmatrix.engine import Engine
 
             engine = Engine(self.matrix, store=self.store, on_result=keep, jobs=self.options.jobs)
-            return engine.run(todo)
+            return engine.run(todo).completed
         from crashmatrix.executors import run_submitted
 
         cluster = "local" if self.options.executor == "submitit-local" else "slurm"
-        completed, _by = run_submitted(
+        return run_submitted(
             self.matrix, self.store, todo, cluster=cluster, on_result=keep, jobs_per_cell_job=self.options.jobs
-        )
-        return completed
+        ).completed
 
 
 def _seed_rows(from_run: str | None, space: Space) -> list[Run]:

@@ -7,7 +7,7 @@ and evidence gathered live are the same thing.
 - A cell is a tuple of spelled values, one per axis, in the matrix's axis order.
 - A condition (`Cond`) is a conjunction of axis values: a sorted tuple of
   (axis index, spelled value). The empty tuple holds in every cell: the program itself.
-- A kind of failure is outcome + signal + signature (runner.outcome.failure_kind).
+- A kind of failure is a runner.outcome.FailureKind (outcome + signal + signature).
 - A run either passed, failed with a kind, or says nothing (skip, error).
 """
 
@@ -19,11 +19,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from crashmatrix.outcome import counts_as_failing, failure_kind
+from crashmatrix.outcome import FailureKind
 
 Cell = tuple[str, ...]
 Cond = tuple[tuple[int, str], ...]
-Kind = tuple[str, str, str]
+Kind = FailureKind
 
 __all__ = ["Cell", "Cond", "Kind", "Space", "Run", "Evidence", "contains", "run_of_row"]
 
@@ -153,11 +153,11 @@ def run_of_row(row: dict, space: Space) -> Run | None:
     cell = tuple(row.get(a, "") for a in space.axes)
     if any(v not in vals for v, vals in zip(cell, space.values)):
         return None
-    outcome = row.get("outcome", "")
-    if outcome == "pass":
+    kind = FailureKind.from_row(row)
+    if kind.is_pass:
         return Run(cell, None)
-    if counts_as_failing(outcome):
-        return Run(cell, failure_kind(row))
+    if kind.counts_as_failing:
+        return Run(cell, kind)
     return None
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from crashmatrix.bisect_result import Observation
 from crashmatrix.hunt_model import Cond, Kind, Space
 from crashmatrix.hunt_search import Cause, State, named_cause
 
 
 def kind_text(kind: Kind) -> str:
-    return str(Observation(*kind))
+    """A kind as hunt writes it (as bisect does): the signature whole, in brackets."""
+    return kind.label(None, parenthesized=True)
 
 
 def conditions_text(space: Space, cond: Cond) -> str:
@@ -67,8 +67,8 @@ def hunt_json(space: Space, state: State, runs: int) -> dict:
     """`{"causes": [...], "runs": N, "complete": bool, "order": T}`; noise, where seen, under "noise"."""
     causes, noise = [], []
     for cause in best_so_far(state):
-        outcome, signal, signature = cause.kind
-        entry: dict = {"outcome": outcome, "signal": signal, "signature": signature}
+        kind = cause.kind
+        entry: dict = {"outcome": kind.outcome, "signal": kind.signal, "signature": kind.signature}
         entry.update(
             rate=round(cause.rate, 4), confidence=round(cause.confidence, 4), failing=cause.failing, runs=cause.runs
         )

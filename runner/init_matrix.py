@@ -233,7 +233,7 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
         values = alternatives(value)
         if values is not None:
             groups.setdefault((leaf, why), []).append((key, values))
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS
 
     knobs = set(INJECT_KNOBS)  # an axis by one of these names would be taken as the knob
     axes = []

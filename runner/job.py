@@ -55,9 +55,9 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
         jobs=jobs,
         stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),
     )
-    engine.run(cell_runs)
+    ended = engine.run(cell_runs)
     if pending is not None:
-        if engine.interrupted:
+        if ended.interrupted_by:
             pending.stop()
         store.write_json(os.path.basename(node_env), pending.finish())
-    return {"ran": count, "interrupted": engine.interrupted, "host": socket.gethostname()}
+    return {"ran": count, "interrupted": ended.interrupted_by, "host": socket.gethostname()}

@@ -16,7 +16,9 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
-from crashmatrix.outcome import is_run_error
+from crashmatrix.axis_values import value_of
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error
 
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -34,18 +36,18 @@ def _duration_of(row: dict) -> float:
 
 
 def case_name(row: dict, value_columns: list[str]) -> str:
-    values = " ".join(f"{k}={row[k]}" for k in value_columns if row.get(k, "") != "")
+    values = " ".join(f"{k}={value_of(row, k)}" for k in value_columns if value_of(row, k) != "")
     return f"{row['cell_id']} r{row['repeat']}" + (f" {values}" if values else "")
 
 
 def failure_message(row: dict) -> str:
     """`crash SIGSEGV: Fatal Python error: Segmentation fault` (outcome, signal when any, error when any)."""
-    head = " ".join(part for part in (row.get("outcome", ""), row.get("signal", "")) if part)
+    head = FailureKind.from_row(row, with_signature=False).label()
     return f"{head}: {row['error']}" if row.get("error") else head
 
 
 def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
-    """Adds one testcase; returns its kind: pass, failure, error or skipped."""
+    """Adds one testcase; returns its kind: passed, failure, error or skipped."""
     case = ET.SubElement(
         suite,
         "testcase",
@@ -54,9 +56,9 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
         time=f"{_duration_of(row):.3f}",
     )
     outcome = row.get("outcome", "")
-    if outcome == "pass":
-        return "pass"
-    if outcome == "skip":
+    if is_pass(outcome):
+        return "passed"
+    if outcome == Outcome.SKIP.value:
         ET.SubElement(case, "skipped", message=_xml_safe(row.get("error")))
         return "skipped"
     kind = "error" if is_run_error(outcome) else "failure"
@@ -68,15 +70,10 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
     return kind
 
 
-def suite_name(run: str, csv_path: str) -> str:
-    """The testsuite's name: the matrix's name, else the run directory's."""
-    from crashmatrix.store import read_matrix_yaml
-
-    name = read_matrix_yaml(run).get("name") or os.path.basename(os.path.dirname(os.path.abspath(csv_path)))
-    return str(name)
-
-
-def junit_xml(rows: list[dict], value_columns: list[str], name: str) -> str:
+def junit_xml(run: FinishedRun) -> str:
+    """The run's JUnit XML; the testsuite is named after the matrix, else the run directory."""
+    rows, value_columns = list(run.rows), list(run.axes)
+    name = str(run.matrix.get("name") or os.path.basename(run.directory))
     root = ET.Element("testsuites", name="crashmatrix")
     suite = ET.SubElement(root, "testsuite", name=_xml_safe(name))
     hosts = sorted({r.get("host", "") for r in rows if r.get("host")})

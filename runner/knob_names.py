@@ -1,13 +1,22 @@
-"""The knobs by name: what `crashmatrix knobs` lists, and the typo check that keeps a misspelt knob
+"""The controller's side of the knobs: their names, the split of a cell's parameters into knobs and the
+program's own keys, what `crashmatrix knobs` lists, and the typo check that keeps a misspelt knob
 (`num_worker`) from reaching the program as an argument of its own under `inject: true`.
 
-Torch-free: the controller imports it to validate matrix files.
+The controller reads knobs only through this module; incell/knobs.py applies them inside the cell,
+and names there the ones it applies.
 """
 
 from __future__ import annotations
 
 from crashmatrix.errors import BadInput
-from crashmatrix.knobs import INJECT_KNOBS
+from crashmatrix.incell.knobs import LOADER_KNOBS, PROCESS_KNOBS
+
+# Under `inject: true` these are crashmatrix's, applied from outside and never passed to the
+# program as arguments (`wandb` as WANDB_MODE, by the controller); every other key is the program's own.
+INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
+
+# Parameters every probe understands (the contract's list); others are probe-specific.
+COMMON_PARAMS = PROCESS_KNOBS + LOADER_KNOBS + ("batch_size", "steps", "device", "precision", "wandb")
 
 # name -> (the values it takes, what it does). Every name of INJECT_KNOBS has an entry.
 KNOBS: dict[str, tuple[str, str]] = {
@@ -32,6 +41,12 @@ RESERVED = {"python": "the interpreter of each cell (a path; `python` in command
 
 # The matrix file's key that says a name near a knob is the program's own key, not a typo.
 APP_KEYS = "app_keys"
+
+
+def split_injected(params: dict) -> tuple[dict, dict]:
+    """(crashmatrix's knobs, the program's own keys), each in the given order."""
+    knobs = {k: v for k, v in params.items() if k in INJECT_KNOBS}
+    return knobs, {k: v for k, v in params.items() if k not in INJECT_KNOBS}
 
 
 def knobs_text() -> str:

@@ -6,11 +6,18 @@ Every "is this a failure" question in the tree is asked here, so the three answe
   configuration (explain, bisect and resume leave it out);
 - `counts_as_failing`: a failure that tells something about its cell (not error): what --max-failures counts,
   rerun --failing picks, and the reports' "failing" columns and colours count.
+
+`FailureKind` is what tells one failure from another (outcome, signal, signature), with its one-line label:
+every report, explain, compare, bisect and hunt group and name failures by it.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from crashmatrix.text import shorten
 
 
 class Outcome(str, enum.Enum):
@@ -40,6 +47,10 @@ ORDER = tuple(o.value for o in Outcome)  # the words as reports list them (count
 _NOT_FAILURES = frozenset((Outcome.PASS.value, Outcome.SKIP.value))
 
 
+def is_pass(outcome: str) -> bool:
+    return outcome == Outcome.PASS.value
+
+
 def is_failure(outcome: str) -> bool:
     """Any outcome but pass and skip, error included."""
     return outcome not in _NOT_FAILURES
@@ -60,6 +71,64 @@ def display_rank(outcome: str) -> tuple[int, str]:
     return (ORDER.index(outcome), "") if outcome in ORDER else (len(ORDER), outcome)
 
 
-def failure_kind(row: dict) -> tuple[str, str, str]:
-    """What groups failures: outcome, signal and signature (an older results.csv has no signature)."""
-    return (row.get("outcome", ""), row.get("signal", "") or "", row.get("signature", "") or "")
+# Signatures (runner.signature) that only restate the outcome word: kept in results.csv, left out of a
+# kind's one-line label. Here rather than in runner.signature, which imports this module.
+RESTATES_OUTCOME = frozenset({"killed_by_signal", "hang", "non_finite", "launch_error", "job_lost"})
+
+KIND_COLUMNS = ("outcome", "signal", "signature")  # results.csv's columns that make a FailureKind
+
+
+@dataclass(frozen=True, order=True)
+class FailureKind:
+    """How one run ended, as far as telling failures apart goes: outcome word, signal and signature.
+
+    Two runs failed the same way exactly when their kinds are equal; a pass is FailureKind("pass").
+    Ordered field by field, as the tuple (outcome, signal, signature) is.
+    """
+
+    outcome: str
+    signal: str = ""
+    signature: str = ""
+
+    @classmethod
+    def from_row(cls, row: Mapping, with_signature: bool = True) -> FailureKind:
+        """The kind of a results.csv row. A field that is missing, None or NaN (pandas' empty field) is
+        empty; an older results.csv has no signature. with_signature=False leaves the signature out, to
+        set a run with signatures beside one without."""
+        outcome, signal, signature = (_field(row, column) for column in KIND_COLUMNS)
+        return cls(outcome, signal, signature if with_signature else "")
+
+    @property
+    def is_pass(self) -> bool:
+        return is_pass(self.outcome)
+
+    @property
+    def is_failure(self) -> bool:
+        return is_failure(self.outcome)
+
+    @property
+    def is_run_error(self) -> bool:
+        return is_run_error(self.outcome)
+
+    @property
+    def counts_as_failing(self) -> bool:
+        return counts_as_failing(self.outcome)
+
+    def label(self, width: int | None = 60, parenthesized: bool = False) -> str:
+        """The kind on one line, without its empty parts and without a signature that only restates the
+        outcome: 'crash SIGSEGV', 'fail fd_exhaustion', 'pass'. width: the signature is cut to it (None:
+        whole). parenthesized: the signature in brackets, as bisect and hunt write it: 'fail (fd_exhaustion)'."""
+        signature = "" if self.signature in RESTATES_OUTCOME else self.signature
+        if width is not None:
+            signature = shorten(signature, width)
+        head = " ".join(part for part in (self.outcome, self.signal) if part)
+        if parenthesized:
+            return head + (f" ({signature})" if signature else "")
+        return " ".join(part for part in (head, signature) if part)
+
+
+def _field(row: Mapping, column: str) -> str:
+    value = row.get(column)
+    if value is None or (isinstance(value, float) and value != value):  # NaN is the only value unequal to itself
+        return ""
+    return str(value)

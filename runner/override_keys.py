@@ -8,8 +8,7 @@ offers the + form only when nothing near the name exists.
 from __future__ import annotations
 
 from crashmatrix.errors import BadInput
-from crashmatrix.knob_names import near_knob
-from crashmatrix.knobs import INJECT_KNOBS
+from crashmatrix.knob_names import INJECT_KNOBS, near_knob
 
 # The sections whose names are the user's own (an axis, a param); a typo there is worth a guess.
 NAMED_SECTIONS = ("axes", "params")

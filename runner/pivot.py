@@ -19,23 +19,26 @@ from collections import Counter
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
 from crashmatrix.errors import BadInput
-from crashmatrix.outcome import failure_kind
-from crashmatrix.text import kind_text, table
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.outcome import FailureKind, Outcome
+from crashmatrix.text import table
+
+_PASSED = FailureKind(Outcome.PASS.value).label()  # how a pass is labelled: its word alone
 
 
 def outcome_kinds(rows) -> Counter:
-    """Outcomes with their signal and signature ("crash SIGSEGV killed_by_signal", "fail fd_exhaustion"):
-    two crashes by different signals, or two fails by different causes, are two findings."""
-    return Counter(kind_text(failure_kind(r), 40) for r in rows)
+    """The runs counted by their kind's label ("crash SIGSEGV", "fail fd_exhaustion"): two crashes by
+    different signals, or two fails by different causes, are two findings; kinds whose labels agree are one."""
+    return Counter(FailureKind.from_row(r).label(40) for r in rows)
 
 
 def rate_text(counts: Counter, total: int) -> str:
     """'pass', 'crash' (one run), '2/4 crash', '1/4 crash, 1/4 timeout'."""
     if total == 0:
         return "—"
-    if counts.get("pass", 0) == total:
-        return "pass"
-    others = sorted(((o, n) for o, n in counts.items() if o != "pass"), key=lambda kv: (-kv[1], kv[0]))
+    if counts.get(_PASSED, 0) == total:
+        return _PASSED
+    others = sorted(((o, n) for o, n in counts.items() if o != _PASSED), key=lambda kv: (-kv[1], kv[0]))
     if total == 1:
         return others[0][0]
     return ", ".join(f"{n}/{total} {o}" for o, n in others)
@@ -70,10 +73,14 @@ def _long_csv(orders: dict, groups: dict, axes: list[str]) -> str:
     writer.writerow(axes + ["outcome", "signal", "signature", "runs", "cells", "total_runs", "rate"])
     for position in _positions(orders, axes):
         group = groups.get(position, [])
-        kinds = Counter(failure_kind(r) for r in group)
+        kinds = Counter(FailureKind.from_row(r) for r in group)
         for kind, runs in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
-            cells = {r["cell_id"] for r in group if failure_kind(r) == kind}
-            writer.writerow(list(position) + list(kind) + [runs, len(cells), len(group), f"{runs / len(group):.4g}"])
+            cells = {r["cell_id"] for r in group if FailureKind.from_row(r) == kind}
+            writer.writerow(
+                list(position)
+                + [kind.outcome, kind.signal, kind.signature]
+                + [runs, len(cells), len(group), f"{runs / len(group):.4g}"]
+            )
     return buf.getvalue().rstrip("\n")
 
 
@@ -98,12 +105,13 @@ def _two_axes_table(orders: dict, groups: dict, axes: list[str], fmt: str) -> st
     return table(body, headers, fmt, numparse=False)
 
 
-def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "md", source: str = "") -> str:
+def pivot_text(run: FinishedRun, by: str, fmt: str = "md") -> str:
+    """`report RUN --by AXIS[,AXIS]` in md, github or csv."""
     if fmt not in ("md", "github", "csv"):
         raise BadInput(f"--format {fmt}: expected md, github or csv")
+    rows, value_columns, source = list(run.rows), list(run.axes), run.csv_path
     axes = parse_by(by, value_columns, source)
-    run_dir = os.path.dirname(os.path.abspath(source)) if source else ""
-    orders, groups = grid(rows, axes, run_dir)
+    orders, groups = grid(rows, axes, run.listed)
     if fmt == "csv":
         return _long_csv(orders, groups, axes)
 
@@ -122,7 +130,7 @@ def pivot_text(rows: list[dict], value_columns: list[str], by: str, fmt: str = "
     lines += [
         "## Failure rate by axis value",
         "",
-        table(axis_rates(rows, value_columns, run_dir), AXIS_RATE_HEADERS, fmt, numparse=False),
+        table(axis_rates(rows, value_columns, run.listed), AXIS_RATE_HEADERS, fmt, numparse=False),
         "",
     ]
     return "\n".join(lines).rstrip("\n")

@@ -98,9 +98,9 @@ def _with_flags(script: str, config_dir: str, config_name: str, rest: list[str])
 
 def override_sets(matrix: Matrix, app: HydraApp, cells: list[Cell]) -> list[OverrideSet]:
     """Every distinct set of the app's own overrides the cells pass, in the cells' order."""
-    from crashmatrix.engine import cell_params
     from crashmatrix.interpreters import of_cell
-    from crashmatrix.knobs import split_injected
+    from crashmatrix.knob_names import split_injected
+    from crashmatrix.launch import cell_params
 
     where = _origins(matrix)
     sets: dict[tuple, OverrideSet] = {}
@@ -214,7 +214,7 @@ def _fix(kind: str, override: str, options: list[str], message: str, matrix: Mat
     listed = ", ".join(options)
     if kind.startswith("missing_key"):
         choice = kind.partition(":")[2]
-        return _missing_key(key, f" (with {choice})" if choice else "", matrix)
+        return _missing_key(key, f" (with {choice})" if choice else "", matrix, options[0] if options else None)
     if kind.startswith("group_unchosen:"):
         group = kind.split(":", 1)[1]
         return (
@@ -233,11 +233,11 @@ def _fix(kind: str, override: str, options: list[str], message: str, matrix: Mat
     return f"Hydra refuses {override}: {message}"
 
 
-def _missing_key(key: str, choice: str, matrix: Matrix) -> str:
+def _missing_key(key: str, choice: str, matrix: Matrix, near: str | None = None) -> str:
     """A key the app's config lacks (with the group choice whose config lacks it): a knob's near miss, a
-    knob passed without inject, or a key to add. A key app_keys lists is the app's own, never a typo."""
-    from crashmatrix.knob_names import near_knob
-    from crashmatrix.knobs import INJECT_KNOBS
+    knob passed without inject, a near miss of the app's own key (`near`), or a key to add. A key
+    app_keys lists is the app's own, never a typo."""
+    from crashmatrix.knob_names import INJECT_KNOBS, near_knob
 
     if key in matrix.app_keys:
         return f"the app's config has no {key}{choice} (app_keys lists it); to add it, write +{key}"
@@ -249,4 +249,6 @@ def _missing_key(key: str, choice: str, matrix: Matrix) -> str:
     knob = near_knob(key) if "." not in key else None
     if knob:
         return f"the app's config has no {key}{choice}; did you mean the knob {knob}?"
+    if near:
+        return f"the app's config has no {key}{choice}; did you mean {near}? (a new key: +{key})"
     return f"the app's config has no {key}{choice}; to add it, write +{key}"

@@ -7,6 +7,7 @@ The answer, one JSON object on stdout:
   {"status": "ok", "composed": N}
   {"status": "skip", "reason": "..."}        the config does not compose even without overrides
   {"status": "refused", "set": i, "override": j, "kind": "...", "message": "...", "options": [...]}
+`options`: a config group's options, or for a missing key the config's key it most likely misspells.
 
 Speed (100 sets in well under 5 s): Hydra builds the defaults list and merges every config file
 for each compose, about 40 ms. Sets usually differ in key overrides only, so the config is
@@ -193,6 +194,28 @@ def _kind(refused: Refused, override: str, loader) -> tuple[str, list]:
     return "other", []
 
 
+def near_key(config, key: str) -> str | None:
+    """The config's key that `key` most likely misspells (`trainer.max_epoch` -> `trainer.max_epochs`),
+    each dotted part matched at its own level; None where a part has no close match or `key` exists."""
+    import difflib
+
+    from omegaconf import DictConfig, OmegaConf
+
+    node = OmegaConf.to_container(config, resolve=False) if isinstance(config, DictConfig) else config
+    found, changed = [], False
+    for part in key.split("."):
+        if not isinstance(node, dict):
+            return None
+        if part not in node:
+            close = difflib.get_close_matches(part, [str(k) for k in node], n=1, cutoff=0.8)
+            if not close:
+                return None
+            part, changed = close[0], True
+        found.append(part)
+        node = node[part]
+    return ".".join(found) if changed else None
+
+
 def initialized(config_dir: str):
     """Hydra's compose API on the app's config folder (version_base from Hydra 1.2 on)."""
     from hydra import initialize_config_dir
@@ -201,6 +224,17 @@ def initialized(config_dir: str):
         return initialize_config_dir(config_dir=config_dir, version_base=None)
     except TypeError:
         return initialize_config_dir(config_dir=config_dir)
+
+
+def _near_options(composer: Composer, overrides: list, refused: int) -> list:
+    """[the key the refused override most likely misspells], composed with the overrides before it
+    (the group choices come first, so its group's option is in); [] where none is close."""
+    key = overrides[refused].split("=", 1)[0].lstrip("+~")
+    try:
+        near = near_key(composer.config(overrides[:refused]), key)
+    except Exception:  # noqa: BLE001 (a suggestion is a nicety: no suggestion rather than no answer)
+        return []
+    return [near] if near else []
 
 
 def main(request: dict) -> dict:
@@ -219,6 +253,8 @@ def main(request: dict) -> dict:
                 composer.config(overrides)
             except Refused as r:
                 kind, options = _kind(r, overrides[r.override], composer.loader)
+                if kind.startswith("missing_key"):
+                    options = _near_options(composer, overrides, r.override)
                 message = _one_line(r.error.__cause__ or r.error) if kind == "other" else _one_line(r.error)
                 return {
                     "status": "refused",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
 from crashmatrix.fingerprint import one_line
-from crashmatrix.outcome import ORDER, display_rank, failure_kind, is_failure
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.outcome import ORDER, FailureKind, display_rank, is_failure
 from crashmatrix.text import shorten, table
 
 
@@ -41,7 +42,7 @@ class Progress:
             eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
-        what = result.outcome + (f" {result.signal}" if result.signal else "")
+        what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
         tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
@@ -85,19 +86,19 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         failures = [r for r in runs if is_failure(r["outcome"])]
         if not failures:
             continue
-        kinds = Counter(failure_kind(r) for r in failures)
-        (outcome, signal, signature), times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+        kinds = Counter(FailureKind.from_row(r) for r in failures)
+        kind, times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
         rate = f"{times}/{len(runs)} " if len(runs) > 1 else ""
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
-        label = " ".join(f"{k}={runs[0].get(k, '')}" for k in value_columns if runs[0].get(k, "") != "")
-        first = next(r for r in failures if failure_kind(r) == (outcome, signal, signature))
+        label = " ".join(f"{k}={value_of(runs[0], k)}" for k in value_columns if value_of(runs[0], k) != "")
+        first = next(r for r in failures if FailureKind.from_row(r) == kind)
         out.append(
             [
                 cell_id,
                 label,
-                f"{rate}{outcome}{more}",
-                signal,
-                shorten(signature, 40),
+                f"{rate}{kind.outcome}{more}",
+                kind.signal,
+                shorten(kind.signature, 40),
                 shorten(first.get("error", "")),
                 shorten(first.get("where", "") or "", 80),
                 first.get("log_dir", ""),
@@ -153,17 +154,18 @@ def interpreter_lines(fingerprint: dict, fmt: str = "md", most: int = 30) -> lis
 
 
 def summary_text(
-    rows: list[dict],
-    value_columns: list[str],
-    fingerprint: dict,
+    run: FinishedRun,
     *,
     title: str,
     fmt: str = "md",
+    fingerprint: dict | None = None,
     expected: int | None = None,
     interrupted: bool = False,
-    run_dir: str = "",
     stopped_early: str = "",
 ) -> str:
+    """summary.md, or `report` without --by. fingerprint: the machine's facts, when newer than env.json's."""
+    rows, value_columns = list(run.rows), list(run.axes)
+    fingerprint = run.fingerprint if fingerprint is None else fingerprint
     lines = [f"# {title}", ""]
     if fingerprint:
         lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
@@ -179,9 +181,9 @@ def summary_text(
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
-    varying = [c for c in value_columns if len({r.get(c, "") for r in rows}) > 1]
+    varying = [c for c in value_columns if len({value_of(r, c) for r in rows}) > 1]
     if varying and rows:
-        by_value = axis_rates(rows, varying, run_dir)  # run_dir: values in the matrix's order
+        by_value = axis_rates(rows, varying, run.listed)
         lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
     if any(is_failure(r["outcome"]) for r in rows):
         lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]

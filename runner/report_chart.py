@@ -9,9 +9,10 @@ first-batch bar is long too, and a short steps/s bar.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from html import escape
 
-from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, value_label, value_orders
+from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, value_label, value_of, value_orders
 
 BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
 MAX_CELLS = 40  # the per-cell block: beyond this many cells its bars would be too many to read
@@ -61,7 +62,7 @@ def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
     """One bar per cell (the varying axes' values), in the matrix's order: where a combination stands out."""
     groups: dict = defaultdict(list)
     for row in rows:
-        groups[tuple(row.get(a, "") for a in axes)].append(row)
+        groups[tuple(value_of(row, a) for a in axes)].append(row)
     if len(axes) < 2 or len(groups) > MAX_CELLS:
         return ""
     keys = sorted(groups, key=lambda k: [orders[a].index(v) for a, v in zip(axes, k)])
@@ -69,15 +70,16 @@ def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
     return _block("each cell: " + " · ".join(axes), groups, keys, labels)
 
 
-def speed_chart(rows: list[dict], value_columns: list[str], run_dir: str) -> list[str]:
-    """The chart section of report.html; [] when no passing run reports a speed figure."""
-    axes = [a for a in value_columns if len({r.get(a, "") for r in rows}) > 1]
-    orders = value_orders({a: [r.get(a, "") for r in rows] for a in axes}, run_dir)
+def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
+    """The chart section of report.html; [] when no passing run reports a speed figure. listed: each
+    axis's values in the matrix's order (FinishedRun.listed)."""
+    axes = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
+    orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
     blocks = []
     for axis in axes:
         groups: dict = defaultdict(list)
         for row in rows:
-            groups[row.get(axis, "")].append(row)
+            groups[value_of(row, axis)].append(row)
         blocks.append(_block(axis, groups, orders[axis], [value_label(v) for v in orders[axis]]))
     blocks.append(_by_cell(rows, axes, orders))
     blocks = [b for b in blocks if b]

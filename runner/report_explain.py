@@ -9,8 +9,8 @@ import re
 from html import escape
 
 from crashmatrix import explain
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import counts_as_failing
-from crashmatrix.store import read_matrix_yaml
 from crashmatrix.text import shown_path
 
 PAIRWISE_CAVEAT = (
@@ -22,12 +22,11 @@ PAIRWISE_CAVEAT = (
 class Explained:
     """explain's view of one run directory, read once for both the section and the grid's caption."""
 
-    def __init__(self, rows: list[dict], value_columns: list[str], run_dir: str):
-        matrix = read_matrix_yaml(run_dir)
-        axes = matrix.get("axes") or {}
+    def __init__(self, run: FinishedRun):
+        rows, value_columns, run_dir = list(run.rows), list(run.axes), run.directory
         # No matrix.yaml (a bare results.csv): nothing says every combination ran, so hedge.
-        self.pairwise = matrix.get("strategy", "pairwise") != "full"
-        self.keyed = {name for name, spec in axes.items() if isinstance(spec, dict)}
+        self.pairwise = run.matrix.get("strategy", "pairwise") != "full"
+        self.keyed = run.keyed
         self.failing = any(counts_as_failing(r.get("outcome", "")) for r in rows)
         self.patterns = explain.explain(rows, value_columns) if self.failing else []
         self.lines = (

@@ -12,31 +12,32 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from html import escape
 
-from crashmatrix.atomic import write_text_atomic
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_orders
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
 from crashmatrix.cell_files import OUTPUTS
 from crashmatrix.compare import summarize_cells
 from crashmatrix.fingerprint import SUMMARY_FIELDS, one_line
-from crashmatrix.outcome import ORDER, counts_as_failing, display_rank
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.incell.atomic import write_text_atomic
+from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
 from crashmatrix.report_chart import speed_chart
 from crashmatrix.report_explain import Explained, explain_section, grid_caption
-from crashmatrix.store import read_fingerprint, read_rows
 
 COLOURS = {
-    "pass": "#2e9e4f",
-    "fail": "#e08a00",
-    "crash": "#d62728",
-    "worker_crash": "#9b1c5a",
-    "cuda_error": "#7b3fbf",
-    "oom": "#8c564b",
-    "timeout": "#1f77b4",
-    "nan": "#c9b800",
-    "skip": "#a0a0a0",
-    "error": "#333333",
+    Outcome.PASS.value: "#2e9e4f",
+    Outcome.FAIL.value: "#e08a00",
+    Outcome.CRASH.value: "#d62728",
+    Outcome.WORKER_CRASH.value: "#9b1c5a",
+    Outcome.CUDA_ERROR.value: "#7b3fbf",
+    Outcome.OOM.value: "#8c564b",
+    Outcome.TIMEOUT.value: "#1f77b4",
+    Outcome.NAN.value: "#c9b800",
+    Outcome.SKIP.value: "#a0a0a0",
+    Outcome.ERROR.value: "#333333",
 }
 OTHER = "#555555"
 
@@ -84,7 +85,7 @@ def _failure_rate_variance(rows: list[dict], axis: str) -> float:
     """How much the failure rate differs between this axis's values."""
     groups = defaultdict(list)
     for row in rows:
-        groups[row.get(axis, "")].append(row)
+        groups[value_of(row, axis)].append(row)
     rates = [sum(1 for r in group if counts_as_failing(r.get("outcome", ""))) / len(group) for group in groups.values()]
     mean = sum(rates) / len(rates)
     return sum((x - mean) ** 2 for x in rates) / len(rates)
@@ -92,7 +93,7 @@ def _failure_rate_variance(rows: list[dict], axis: str) -> float:
 
 def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
     """The two axes (or the one) whose values' failure rates vary most; ties keep the matrix order."""
-    varying = [a for a in value_columns if len({r.get(a, "") for r in rows}) > 1] or list(value_columns)
+    varying = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1] or list(value_columns)
     if len(varying) <= 2:
         return varying
     ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), value_columns.index(a)))
@@ -110,11 +111,11 @@ def _solid_squares(axes: list[str], groups: dict) -> list[str]:
     return out
 
 
-def _grid_html(rows, value_columns, run_dir, seen: Explained) -> str:
+def _grid_html(rows, value_columns, listed: Mapping[str, list], seen: Explained) -> str:
     axes = grid_axes(rows, value_columns)
     if not axes:
         return ""
-    orders, groups = grid(rows, axes, run_dir)
+    orders, groups = grid(rows, axes, listed)
     caption = grid_caption(seen, axes, _solid_squares(axes, groups))
 
     def square_td(position):
@@ -163,20 +164,22 @@ def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
     ]
 
 
-def _axis_sections(rows: list[dict], value_columns: list[str], run_dir: str, seen: Explained) -> list[str]:
+def _axis_sections(
+    rows: list[dict], value_columns: list[str], listed: Mapping[str, list], seen: Explained
+) -> list[str]:
     """The grid and the failure rate of each axis value."""
     if not (value_columns and rows):
         return []
     rates = [
         "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
-        for line in axis_rates(rows, value_columns, run_dir)
+        for line in axis_rates(rows, value_columns, listed)
     ]
     return [
         "<h2>Grid</h2>",
-        _grid_html(rows, value_columns, run_dir, seen),
+        _grid_html(rows, value_columns, listed, seen),
         "<h2>Failure rate and speed by axis value</h2>",
         _html_table(AXIS_RATE_HEADERS, rates),
-        *speed_chart(rows, value_columns, run_dir),
+        *speed_chart(rows, value_columns, listed),
     ]
 
 
@@ -236,9 +239,9 @@ def _fingerprint_section(facts: dict) -> list[str]:
     return ["<h2>Fingerprint</h2>", _html_table(["field", "value"], body)]
 
 
-def _cells_in_matrix_order(cells: dict, value_columns: list[str], run_dir: str) -> list[str]:
+def _cells_in_matrix_order(cells: dict, value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
     """Cell ids ordered by their axis values, each axis in the matrix's order."""
-    orders = value_orders({a: [c.values.get(a, "") for c in cells.values()] for a in value_columns}, run_dir)
+    orders = value_orders({a: [c.values.get(a, "") for c in cells.values()] for a in value_columns}, listed)
 
     def by_axis_values(cell_id):
         values = cells[cell_id].values
@@ -247,30 +250,29 @@ def _cells_in_matrix_order(cells: dict, value_columns: list[str], run_dir: str) 
     return sorted(cells, key=by_axis_values)
 
 
-def render(run_dir: str) -> str:
-    """The whole page of the run in run_dir."""
-    rows, value_columns, csv_path = read_rows(run_dir)
-    facts = read_fingerprint(run_dir)
+def render(run: FinishedRun) -> str:
+    """The whole page of the run."""
+    rows, value_columns, run_dir, facts = list(run.rows), list(run.axes), run.directory, run.fingerprint
     cells = summarize_cells(rows, value_columns)
-    ordered = _cells_in_matrix_order(cells, value_columns, run_dir)
+    ordered = _cells_in_matrix_order(cells, value_columns, run.listed)
     outcomes = [
         f"<tr>{_td_outcome(o, o)}<td>{runs}</td><td>{in_cells}</td></tr>" for o, runs, in_cells in outcome_counts(rows)
     ]
-    parts = _head(os.path.basename(os.path.abspath(run_dir)), len(rows), len(cells), facts)
+    parts = _head(os.path.basename(run_dir), len(rows), len(cells), facts)
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
-    seen = Explained(rows, value_columns, run_dir)
+    seen = Explained(run)
     parts += explain_section(seen)
-    parts += _axis_sections(rows, value_columns, run_dir, seen)
+    parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir)
     parts += _all_cells_section(cells, ordered, value_columns, run_dir)
     parts += _fingerprint_section(facts)
-    parts.append(f'<p class="muted">From {escape(os.path.basename(csv_path))} in this directory.</p>')
+    parts.append(f'<p class="muted">From {escape(os.path.basename(run.csv_path))} in this directory.</p>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def write_html(run_dir: str) -> str:
-    """Write run_dir/report.html (atomically) and return its path."""
-    path = os.path.join(run_dir, "report.html")
-    write_text_atomic(path, render(run_dir), durable=False)
+def write_html(run: FinishedRun) -> str:
+    """Write report.html (atomically) into the run's directory and return its path."""
+    path = os.path.join(run.directory, "report.html")
+    write_text_atomic(path, render(run), durable=False)
     return path

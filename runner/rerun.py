@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import counts_as_failing
 
 SELECTION_FILE = "rerun.json"
@@ -39,10 +40,10 @@ def check_run_dir(run: str) -> str:
     return os.path.join(run, "matrix.yaml")
 
 
-def select(run: str, rows: list[dict], failing: bool) -> Selection:
+def select(run: FinishedRun, failing: bool) -> Selection:
     """The cells of the run's rows, or with `failing` those with a run that failed (not pass, skip or error)."""
-    ids = {r["cell_id"] for r in rows if not failing or counts_as_failing(r.get("outcome", ""))}
-    return Selection(os.path.abspath(run), failing, frozenset(ids))
+    ids = {r["cell_id"] for r in run.rows if not failing or counts_as_failing(r.get("outcome", ""))}
+    return Selection(run.directory, failing, frozenset(ids))
 
 
 def default_out(run: str, name: str) -> str:

@@ -1,7 +1,7 @@
 """Every run of a bisection, cached per configuration, up to ``jobs`` at once.
 
 The search (runner.delta_debug) asks for runs of configurations (frozensets of
-changes); each run's Observation is appended to that configuration's list, so
+changes); each run's FailureKind (what it did) is appended to that configuration's list, so
 nothing is run twice needlessly and a configuration with 3 clean runs needs only
 n - 3 more. With jobs > 1, runs go to a thread pool calling the injected
 ``run_once``; results are recorded in submission order, so the cache does not
@@ -15,11 +15,11 @@ import concurrent.futures as cf
 from collections.abc import Sequence
 from typing import Callable
 
-from crashmatrix.bisect_result import Observation
+from crashmatrix.outcome import FailureKind
 
 __all__ = ["BudgetExhausted", "RunCache", "RunOnce"]
 
-RunOnce = Callable[[frozenset[str]], Observation]
+RunOnce = Callable[[frozenset[str]], FailureKind]
 
 
 class BudgetExhausted(Exception):
@@ -31,7 +31,7 @@ class RunCache:
         self.run_once = run_once
         self.jobs = jobs
         self.max_runs = max_runs
-        self.observations: dict[frozenset[str], list[Observation]] = {}
+        self.observations: dict[frozenset[str], list[FailureKind]] = {}
         self.inflight: dict[cf.Future, frozenset[str]] = {}
         self.inflight_count: dict[frozenset[str], int] = {}
         self.runs = 0  # every run started, wasted speculative ones included
@@ -41,13 +41,13 @@ class RunCache:
     def concurrent(self) -> bool:
         return self.pool is not None
 
-    def of(self, config: frozenset[str]) -> list[Observation]:
+    def of(self, config: frozenset[str]) -> list[FailureKind]:
         return self.observations.get(config, [])
 
     def count(self, config: frozenset[str]) -> int:
         return len(self.observations.get(config, ()))
 
-    def shows(self, config: frozenset[str], target: Observation | None) -> bool:
+    def shows(self, config: frozenset[str], target: FailureKind | None) -> bool:
         return any(o == target for o in self.observations.get(config, ()))
 
     def budget_spent(self) -> bool:
@@ -65,9 +65,9 @@ class RunCache:
             self.inflight[fut] = config
             self.inflight_count[config] = self.inflight_count.get(config, 0) + 1
 
-    def _record(self, config: frozenset[str], obs: Observation) -> None:
-        if not isinstance(obs, Observation):
-            raise TypeError(f"run_once must return an Observation, got {obs!r}")
+    def _record(self, config: frozenset[str], obs: FailureKind) -> None:
+        if not isinstance(obs, FailureKind):
+            raise TypeError(f"run_once must return a FailureKind, got {obs!r}")
         self.observations.setdefault(config, []).append(obs)
 
     def collect(self, block: bool) -> None:
@@ -86,7 +86,7 @@ class RunCache:
             self.collect(block=True)
 
     def fill_slots(
-        self, candidates: Sequence[frozenset[str]], first_open: int, n: int, target: Observation | None
+        self, candidates: Sequence[frozenset[str]], first_open: int, n: int, target: FailureKind | None
     ) -> bool:
         """Give free slots to the earliest undecided candidates (n runs each); True if any run started."""
         started = False

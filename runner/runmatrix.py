@@ -13,10 +13,12 @@ from crashmatrix import interpreters, preflight
 from crashmatrix.engine import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.expand import cell_runs, columns, expand
+from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.report import Progress, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
 from crashmatrix.spec import Matrix
+from crashmatrix.stops import ExecutorOutcome
 from crashmatrix.store import RunDir, read_fingerprint, read_rows
 from crashmatrix.text import shown_path
 
@@ -149,7 +151,7 @@ def run_matrix(
     collected = _Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
     results = collected.results
     try:
-        completed, interrupted_by, stopped_early = _run_todo(
+        ended = _run_todo(
             matrix,
             store,
             todo,
@@ -163,14 +165,15 @@ def run_matrix(
     except Exception:
         pending.stop()  # a run ended by its run directory (a full disk) leaves no child behind
         raise
+    completed = ended.completed
     if not completed:
         pending.stop()
     facts = record_fingerprint(store, first, pending.finish())
     if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
-    early = _early_stop_text(collected.failing, store.path) if stopped_early and completed else ""
+    early = _early_stop_text(collected.failing, store.path) if ended.stopped_early and completed else ""
     _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
-    _closing_line(store.path, completed, interrupted_by, early, stream)
+    _closing_line(store.path, completed, ended.interrupted_by, early, stream)
     return RunOutcome(store.path, results, len(runs), not completed)
 
 
@@ -214,19 +217,17 @@ def _open_run_dir(
 
 def _run_todo(
     matrix: Matrix, store: RunDir, todo: list, *, executor: str, jobs: int, gpus, on_result, stop_starting, stream
-) -> tuple[bool, str | None, bool]:
-    """(completed, interrupted by, stopped early) of running `todo` here or through submitit."""
+) -> ExecutorOutcome:
+    """How running `todo` here (executor local) or through submitit ended."""
     if executor == "local":
-        engine = Engine(
+        return Engine(
             matrix,
             store=store,
             on_result=on_result,
             jobs=jobs,
             gpus=gpus,
             stop_starting=stop_starting,
-        )
-        completed = engine.run(todo)
-        return completed, engine.interrupted, engine.stopped_early
+        ).run(todo)
     from crashmatrix.executors import run_submitted
 
     print(
@@ -234,7 +235,7 @@ def _run_todo(
         file=stream,
         flush=True,
     )
-    completed, interrupted_by = run_submitted(
+    return run_submitted(
         matrix,
         store,
         todo,
@@ -242,31 +243,28 @@ def _run_todo(
         on_result=on_result,
         jobs_per_cell_job=jobs,
     )
-    return completed, interrupted_by, False
 
 
 def _summarise(
     matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str, stream
 ) -> None:
     """summary.md and report.html in the run directory; the summary on `stream` too."""
-    rows, value_cols, _ = read_rows(store.path)
+    run = FinishedRun.load(store.path)
     text = summary_text(
-        rows,
-        value_cols,
-        facts,
+        run,
         title=f"crashmatrix run {matrix.name}",
+        fingerprint=facts,
         expected=expected,
         interrupted=not completed,
-        run_dir=store.path,
         stopped_early=early,
     )
-    text += common_causes(rows, value_cols, matrix, run=shown_path(store.path))
+    text += common_causes(list(run.rows), list(run.axes), matrix, run=shown_path(store.path))
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
         from crashmatrix.report_html import write_html
 
-        write_html(store.path)
+        write_html(run)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")
         closing += f"  report: {shown_path(os.path.join(store.path, 'report.html'))}"
     except Exception as e:  # noqa: BLE001

@@ -13,7 +13,7 @@ from crashmatrix.expand import columns, expand
 def roles_lines(matrix) -> list[str]:
     """Which axes crashmatrix applies itself (knobs) and which reach the program as its own keys."""
     from crashmatrix.interpreters import PYTHON_AXIS
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS
 
     axes = list(matrix.axes)
     env = [a for a in axes if a.startswith("env.")]

@@ -100,15 +100,14 @@ CAUSES: tuple = (
         ),
     ),
 )
-# Not causes of their own but outcome words' signatures, for the vocabulary's sake.
+# Not causes of their own but outcome words' signatures, for the vocabulary's sake (runner.outcome's
+# RESTATES_OUTCOME names those a kind's label leaves out).
 KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal
 HANG = "hang"  # timed out with no known cause in its output
 NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the cell
 JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
-# Signatures that only restate the outcome word: kept in results.csv, left out of one-line kind texts.
-RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
 _LOST_WORKER = re.compile(r"^(?:\w+\.)*Connection(?:Reset|Refused)Error\b.*$", re.M)

@@ -477,7 +477,7 @@ def _program(data: dict, path: str) -> tuple:
         )
     if probe is not None:
         from crashmatrix import probes
-        from crashmatrix.knobs import COMMON_PARAMS
+        from crashmatrix.knob_names import COMMON_PARAMS
 
         if not isinstance(probe, str) or probe not in probes.names():
             raise BadInput(f"{path}: probe: unknown probe {probe!r} (built-in: {', '.join(probes.names())})")

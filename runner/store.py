@@ -18,9 +18,9 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 
-from crashmatrix.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.errors import BadInput
+from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.outcome import is_run_error
 from crashmatrix.plain_text import plain
 from crashmatrix.unwritable import check_not_full, writing
@@ -29,7 +29,7 @@ FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
 # After the contract's first columns: what identifies the failure (runner.signature) and where it died or hung.
 DIAGNOSIS_COLUMNS = ["signature", "where"]
-# The speed columns (steps, steps_per_s, first_batch_s): what runner/loader_clock.py counted in the cell.
+# The speed columns (steps, steps_per_s, first_batch_s): what runner/incell/loader_clock.py counted in the cell.
 SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s"]
 EXTRA_COLUMNS = SPEED_COLUMNS + ["final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
 NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_COLUMNS

@@ -14,21 +14,24 @@ import ctypes
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
 TOKEN_VAR = "CRASHMATRIX_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # When each token's run was launched, in clock ticks since boot as /proc/PID/stat counts a process's
 # start: only a process started since then can carry the token, so an older one's environment need
-# not be read (that read, for every process of a busy machine, was most of a crashing cell's cost).
+# not be read (reading every process's environ is the costly part of finding a tree on a busy machine).
 _BORN: dict[str, int] = {}
-
-
-_PR_GET_CHILD_SUBREAPER = 37
+# Each token's run's own pid, from start() to forget(): its Popen waits for it, so reaping orphans
+# must leave it alone, whichever thread or session started it.
+_OWNED: dict[str, int] = {}
+_OWNED_LOCK = threading.Lock()
 
 
 def set_subreaper(on: bool) -> bool | None:
@@ -89,6 +92,8 @@ def start(launch: Launch, timeout: float | None) -> Running:
             start_new_session=True,
             close_fds=True,
         )
+    with _OWNED_LOCK:
+        _OWNED[launch.token] = popen.pid
     now = time.monotonic()
     run = Running(launch, popen, now, now + timeout if timeout else None)
     try:
@@ -200,8 +205,16 @@ def reap_orphans(exclude: Collection[int] = frozenset()) -> None:
 
 
 def forget(token: str) -> None:
-    """A finished cell's launch time is needed no more (an unknown token only makes tree() scan wider)."""
+    """A finished run's launch time and pid are needed no more (an unknown token only makes tree() scan wider)."""
     _BORN.pop(token, None)
+    with _OWNED_LOCK:
+        _OWNED.pop(token, None)
+
+
+def owned_pids() -> set[int]:
+    """The pids of this process's runs started and not yet forgotten: what reap_orphans must exclude."""
+    with _OWNED_LOCK:
+        return set(_OWNED.values())
 
 
 def kill_tree(token: str, grace: float) -> list[str]:

@@ -1,4 +1,4 @@
-"""Texts shared by every report: a shortened line, the words that name a kind of failure, a table."""
+"""Texts shared by every report: a shortened line, a table, a path as the user pastes it back."""
 
 from __future__ import annotations
 
@@ -9,22 +9,6 @@ def shorten(text: str, width: int = 90) -> str:
     """One line of at most width characters, … where cut."""
     text = " ".join(str(text).split())
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def kind_label(outcome: str, signal: str, signature: str, width: int = 60) -> str:
-    """'crash SIGSEGV', 'fail fd_exhaustion': the words of a kind of failure, without the empty ones and
-    without a signature that only restates the outcome (killed_by_signal, hang)."""
-    from crashmatrix.signature import RESTATES_OUTCOME
-
-    if signature in RESTATES_OUTCOME:
-        signature = ""
-    return " ".join(part for part in (outcome, signal, shorten(signature, width) if signature else "") if part)
-
-
-def kind_text(kind: tuple, width: int = 60) -> str:
-    """The words of a kind (outcome, signal, signature) as one label."""
-    outcome, signal, signature = kind
-    return kind_label(outcome, signal, signature, width=width)
 
 
 def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:

@@ -237,3 +237,50 @@ def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     assert data["partial"] is True and data["stop_reason"] == "interrupted"
     assert "Traceback" not in err
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
+
+
+def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
+    """--jobs 2: cells run in the bisect's worker threads while the stop arrives in the main one; it must
+    end them (one StopRegistry for the whole bisect), not wait for them."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT, processes_with
+
+    mark = tmp_path / "slow"
+    # Once the mark exists, every cell says it started and then runs for a minute.
+    slow = f"import os, time\nif os.path.exists({str(mark)!r}):\n    open({str(mark)!r} + f'.{{os.getpid()}}', 'w').close()\n    time.sleep(60)\n"
+    script = write("crashy.py", slow + CRASHY.format(crash=DETERMINISTIC))
+    path = write("m.yaml", MATRIX.format(script=script))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "crashmatrix", "bisect", path, "--bad", *ALL_BAD]
+        + ["--repeats", "1", "--jobs", "2", "--out", str(tmp_path / "b")],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ROOT},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for line in proc.stdout:
+        if line.startswith("[  1]"):
+            break
+    mark.touch()
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("slow.*")) and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling for a slow cell to have started, bounded
+    assert list(tmp_path.glob("slow.*")), "no slow cell started"
+    stopped_at = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=50)
+    finally:
+        proc.kill()  # ended already, unless the test fails here
+    assert proc.returncode == 130, err
+    assert time.monotonic() - stopped_at < 20, "the bisect waited for its worker threads' cells"
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert data["partial"] is True and data["stop_reason"] == "interrupted"
+    assert "Traceback" not in err
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []

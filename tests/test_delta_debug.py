@@ -14,14 +14,15 @@ from collections import Counter
 
 import pytest
 
-from crashmatrix.bisect_result import BisectInterrupted, Observation
+from crashmatrix.bisect_result import BisectInterrupted
 from crashmatrix.bisect_text import as_bisect_json, detail_lines, rate_line, summary_line
 from crashmatrix.delta_debug import bisect
 from crashmatrix.failure_rate import clean_runs_needed, predictive_clean_chance, predictive_runs_needed, wilson_lower
+from crashmatrix.outcome import FailureKind
 
-SEGV = Observation("crash", "SIGSEGV")
-PASS = Observation("pass")
-TIMEOUT = Observation("timeout")
+SEGV = FailureKind("crash", "SIGSEGV")
+PASS = FailureKind("pass")
+TIMEOUT = FailureKind("timeout")
 
 
 def names(k):
@@ -35,7 +36,7 @@ class Planted:
         self.culprits = frozenset(culprits)
         self.p = p
         self.rng = random.Random(seed)
-        self.other = other or {}  # configuration -> Observation instead of pass
+        self.other = other or {}  # configuration -> FailureKind instead of pass
         self.calls = Counter()
         self.lock = threading.Lock()
 
@@ -341,12 +342,12 @@ def test_undo_evidence_spoiled_by_another_failure_is_asked_again_on_the_answer_i
     # b during the search ({b, c} and {a, c}) show that other failure, never a pass.
     def run_once(changes):
         if "c" in changes:
-            return Observation("fail")
-        return Observation("crash", "SIGSEGV") if {"a", "b"} <= changes else Observation("pass")
+            return FailureKind("fail")
+        return FailureKind("crash", "SIGSEGV") if {"a", "b"} <= changes else FailureKind("pass")
 
     def target_first(changes):  # the full bad configuration shows the target, as the user saw it
         if changes == frozenset("abc"):
-            return Observation("crash", "SIGSEGV")
+            return FailureKind("crash", "SIGSEGV")
         return run_once(changes)
 
     r = bisect(["a", "b", "c"], target_first, repeats=1)
@@ -359,14 +360,14 @@ def test_the_same_outcome_for_another_cause_is_not_the_target():
     # fail fd_exhaustion needs a and b; c alone makes the program fail another way (same outcome word).
     def run_once(changes):
         if {"a", "b"} <= changes:
-            return Observation("fail", "", "fd_exhaustion")
+            return FailureKind("fail", "", "fd_exhaustion")
         if "c" in changes:
-            return Observation("fail", "", "ValueError: bad value")
-        return Observation("pass")
+            return FailureKind("fail", "", "ValueError: bad value")
+        return FailureKind("pass")
 
     r = bisect(["a", "b", "c"], run_once, repeats=1)
-    assert r.target == Observation("fail", "", "fd_exhaustion")
+    assert r.target == FailureKind("fail", "", "fd_exhaustion")
     assert set(r.minimal) == {"a", "b"}
-    assert "fail (ValueError: bad value)" in {str(o.observation) for o in r.others}
+    assert "fail (ValueError: bad value)" in {o.observation.label(None, parenthesized=True) for o in r.others}
     out = as_bisect_json(r, {"a": "0", "b": "0", "c": "0"}, {"a": "1", "b": "1", "c": "1"})
     assert (out["outcome"], out["signal"], out["signature"]) == ("fail", "", "fd_exhaustion")

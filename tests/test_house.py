@@ -4,7 +4,9 @@ and probes/. A change that breaks one fails here, naming the place."""
 
 import ast
 import os
+import sys
 
+import pytest
 from conftest import ROOT
 
 # folder in the repository -> the dotted name it installs as (pyproject's package-dir)
@@ -109,3 +111,73 @@ def _too_long(path: str) -> list[str]:
 
 def test_no_function_over_60_lines_and_no_class_over_200():
     assert [f for path in sorted(_modules().values()) for f in _too_long(path)] == []
+
+
+# ------------------------------------------------------------------ the in-cell boundary
+
+INCELL = os.path.join(ROOT, "runner", "incell")
+
+
+def _foreign_imports(source: str, path: str) -> list[str]:
+    """The imports of an in-cell file that break the rule, function bodies included: anything but the
+    standard library and incell/ itself (relatively), and torch at module level (loading an in-cell
+    module must not import it; a function may, once the program has)."""
+    tree = ast.parse(source, path)
+    in_functions = {
+        id(n)
+        for fn in ast.walk(tree)
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for n in ast.walk(fn)
+        if n is not fn
+    }
+    folder = os.path.relpath(os.path.dirname(path), INCELL)
+    depth = 0 if folder == "." else len(folder.split(os.sep))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            # `from . import x` from incell/, `from .. import x` from incell/inject/: a sibling; higher leaves incell/
+            names = [] if node.level - 1 <= depth else ["." * node.level + (node.module or "")]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top == "__future__":
+                continue
+            if top == "torch" and id(node) in in_functions:
+                continue
+            found.append(f"{os.path.relpath(path, ROOT)}:{node.lineno} imports {name}")
+    return found
+
+
+def _incell_files() -> list[str]:
+    return sorted(
+        os.path.join(folder, name) for folder, _d, files in os.walk(INCELL) for name in files if name.endswith(".py")
+    )
+
+
+def test_in_cell_code_imports_only_the_standard_library_and_itself():
+    # It runs inside the user's program (inject/sitecustomize.py): a module of the controller there would
+    # drag in its libraries (yaml, hydra, tabulate), and could meet the user's own package of that name.
+    assert len(_incell_files()) >= 8
+    assert [f for path in _incell_files() for f in _foreign_imports(open(path, encoding="utf-8").read(), path)] == []
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "import yaml\n",
+        "def f():\n    from crashmatrix import engine\n",
+        "def f():\n    from .. import engine\n",
+        "import torch\n",
+        "class C:\n    import torch\n",
+    ],
+)
+def test_the_in_cell_rule_sees_a_planted_import(planted):
+    allowed = "import os\nfrom . import atomic\ndef g():\n    import torch.multiprocessing\n"
+    where = os.path.join(INCELL, "planted.py")
+    assert _foreign_imports(allowed, where) == []
+    assert _foreign_imports(allowed + planted, where)

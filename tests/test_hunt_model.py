@@ -6,9 +6,10 @@ import pytest
 
 from crashmatrix.hunt_model import Evidence, Run, Space
 from crashmatrix.hunt_search import hunt
+from crashmatrix.outcome import FailureKind
 
-SEGV = ("crash", "SIGSEGV", "killed_by_signal")
-RAISES = ("fail", "", "ValueError: bad batch")
+SEGV = FailureKind("crash", "SIGSEGV", "killed_by_signal")
+RAISES = FailureKind("fail", "", "ValueError: bad batch")
 AXES = list("abcdefg")
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, can_unshare_mounts, crashmatrix, rows_of, run_rows
+from conftest import ROOT, can_unshare_mounts, crashmatrix, only_cell_stdout, rows_of, run_rows
 
 APP = os.path.join(ROOT, "tests", "apps", "knob_probe_app.py")
 
@@ -141,13 +141,42 @@ if __name__ == "__main__":
     )
 
 
+def test_an_inject_cell_loads_only_the_in_cell_code_and_none_of_the_controllers_libraries(tmp_path, write):
+    # The cell is the user's process: the controller's modules, or yaml, hydra, tabulate and submitit
+    # through them, would change what is being debugged.
+    script = write(
+        "mods.py",
+        """\
+import json, sys
+import torch
+from torch.utils.data import DataLoader
+list(DataLoader(list(range(4)), batch_size=2))
+ours = {n: getattr(m, "__file__", None) for n, m in sys.modules.items() if n.split(".")[0] in ("crashmatrix", "_crashmatrix")}
+libs = [n for n in ("yaml", "hydra", "omegaconf", "tabulate", "submitit") if n in sys.modules]
+print(json.dumps([ours, libs]))
+""",
+    )
+    path = write(
+        "m.yaml",
+        f"name: mods\ncommand: [python, {script}]\npass_params: none\ninject: true\n"
+        "axes:\n  start_method: [spawn]\n  rlimit.nofile: [300]\n  num_threads: [1]\n  num_workers: [0]\n",
+    )
+    run_rows(path, tmp_path)
+    ours, libs = json.loads(only_cell_stdout(tmp_path / "run"))
+    incell = os.path.join(ROOT, "runner", "incell")
+    assert libs == []
+    assert {"_crashmatrix", "_crashmatrix.knobs", "_crashmatrix.injection", "_crashmatrix.stackdump"} <= set(ours)
+    assert {n for n in ours if not n.startswith("_crashmatrix")} == set()
+    assert all(f is None or f.startswith(incell + os.sep) for f in ours.values()), ours
+
+
 def test_after_import_runs_each_callback_once_in_order_from_one_finder(tmp_path):
-    # stackdump and injection both wait for torch through runner/importhook.py: one finder, each
+    # stackdump and injection both wait for torch through runner/incell/importhook.py: one finder, each
     # callback once and in order, a failing one said without stopping the import.
     (tmp_path / "watched.py").write_text("VALUE = 7\n")
     code = """
 import sys
-from crashmatrix import importhook
+from crashmatrix.incell import importhook
 seen = []
 importhook.after_import("watched", lambda m: seen.append(("first", m.VALUE)), print)
 importhook.after_import("watched", lambda m: 1 / 0, lambda m, e: seen.append(("said", type(e).__name__)))
@@ -212,7 +241,7 @@ axes:
     assert "3 cells" in proc.stdout
     sys.path.insert(0, ROOT)
     from crashmatrix.bisect_matrix import configurations
-    from crashmatrix.engine import cell_params
+    from crashmatrix.launch import cell_params
     from crashmatrix.spec import load_matrix
 
     matrix = load_matrix(path, ["axes.loader_workers.values=[0,4]"])
@@ -228,7 +257,7 @@ axes:
 
 def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     sys.path.insert(0, ROOT)
-    from crashmatrix.engine import cell_params
+    from crashmatrix.launch import cell_params
     from crashmatrix.spec import load_matrix
 
     path = write(
@@ -268,7 +297,7 @@ def test_a_bad_keys_axis_is_bad_input_naming_file_and_key(tmp_path, write, axis,
 
 def test_a_warning_keeps_the_frame_it_has_without_crashmatrix(tmp_path, write):
     # torch warns with stacklevel=2; with DataLoader wrapped, that frame was crashmatrix's own
-    # (runner/injection.py), which made crashmatrix look like the culprit.
+    # (runner/incell/injection.py), which made crashmatrix look like the culprit.
     script = write(
         "train.py",
         "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"

@@ -27,7 +27,7 @@ axes:
 
 def test_knobs_lists_each_knob_with_its_values_and_what_it_does(tmp_path):
     sys.path.insert(0, ROOT)
-    from crashmatrix.knobs import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS
 
     proc = crashmatrix("knobs", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -59,6 +59,9 @@ def test_a_bad_group_choice_lists_the_groups_options(tmp_path):
         ("{+trainer.max_epochs: 3}", "write trainer.max_epochs (or ++trainer.max_epochs to add or override)"),
         ("{experiment: fast}", "experiment is not in the app's defaults list; to add it, write +experiment"),
         ("{~nope: null}", "the app's config has no nope to delete"),
+        # a near miss of the app's own key: the key it meant, not the advice to add a new one
+        ("{trainer.max_epoch: 3}", "did you mean trainer.max_epochs? (a new key: +trainer.max_epoch)"),
+        ("{trainr.max_epochs: 3}", "did you mean trainer.max_epochs? (a new key: +trainr.max_epochs)"),
     ],
 )
 def test_each_refusal_says_what_to_write(tmp_path, params, fix):

@@ -94,11 +94,11 @@ COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_r
 def test_the_workload_probes_document_the_common_params_without_importing_torch():
     code = (
         "import sys, json, probes\n"
-        "from crashmatrix import knobs\n"
+        "from crashmatrix import knob_names\n"
         "out = {}\n"
         "for n in ['train', 'dataloader', 'cuda_basics', 'model', 'ddp']:\n"
         "    m = probes.load(n)\n"
-        "    out[n] = {'missing': [k for k in knobs.COMMON_PARAMS if k not in m.PARAMS],\n"
+        "    out[n] = {'missing': [k for k in knob_names.COMMON_PARAMS if k not in m.PARAMS],\n"
         "              'desc': m.DESCRIPTION, 'main': callable(m.main)}\n"
         "print(json.dumps({'torch': 'torch' in sys.modules, 'probes': out}))\n"
     )

@@ -81,4 +81,8 @@ def test_the_venv_sees_the_debugged_environments_torch_and_installs_none(tmp_pat
             text=True,
             check=True,
         ).stdout.strip()
-        assert not any(entry.startswith("torch") for entry in os.listdir(purelib)), os.listdir(purelib)
+        # No second torch in crashmatrix's venv: neither the package nor its dist-info. Packages that
+        # merely depend on torch (torchmetrics, through the dev extra's Lightning) may be installed
+        # there where the debugged environment lacks them; they use the debugged torch.
+        second_torch = [e for e in os.listdir(purelib) if e == "torch" or e.startswith("torch-")]
+        assert not second_torch, os.listdir(purelib)

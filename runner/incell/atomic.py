@@ -1,7 +1,6 @@
 """Files that are whole or absent, never half-written: written beside, then renamed over.
 
-Standard library only, and no import of the package: code inside a cell (the
-child's entry point, the injected sitecustomize) may load this file by path.
+The controller's files and a cell's report alike: the controller never trusts a half-written file.
 """
 
 from __future__ import annotations

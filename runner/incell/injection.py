@@ -1,15 +1,12 @@
-"""What `inject: true` does inside an unmodified program once it imports torch.
+"""What `inject: true` adds inside an unmodified program, beyond the process knobs (knobs.apply):
 
-- torch's process knobs (sharing strategy, threads, cuDNN flags) are set right after `torch`
-  is imported, so a program that never imports torch never pays for it;
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
   and loaders Lightning re-creates go through DataLoader.__init__ too);
-- each DataLoader's passes are timed from `iter(loader)` to their last batch (runner/loader_clock.py),
+- each DataLoader's passes are timed from `iter(loader)` to their last batch (loader_clock.py),
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
   CRASHMATRIX_REPORT when it exits.
 
-Loaded from runner/inject/sitecustomize.py under a private package name: it imports nothing
-of `runner` (only its siblings, relatively), since the user's program may have a package of that name.
+torch is never imported here: the DataLoader is patched when the program imports it.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import json
 import os
 import sys
 
-from . import importhook
+from . import importhook, knobs
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
 
@@ -33,9 +30,9 @@ def warn(message: str) -> None:
 # --------------------------------------------------------------------------- DataLoader knobs
 
 
-def _loader_value(key: str, value, as_bool):
+def _loader_value(key: str, value):
     if key in ("pin_memory", "persistent_workers"):
-        return as_bool(value)
+        return knobs.as_bool(value)
     return int(value)
 
 
@@ -150,7 +147,7 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps, steps_per_s, first_batch_s (runner/loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
+    """steps, steps_per_s, first_batch_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
     out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
     torch = sys.modules.get("torch")
     try:
@@ -181,23 +178,12 @@ def write_metrics(path: str) -> None:
 # --------------------------------------------------------------------------- wiring
 
 
-def install(params: dict, knobs, *, in_worker: bool, report_path: str | None) -> None:
-    """Hook torch's import for the knobs; in the cell's main process, write metrics at exit."""
-    torch_params = {k: v for k, v in params.items() if k != "start_method" and not (in_worker and k == "num_threads")}
-    forced = {
-        k: _loader_value(k, params[k], knobs.as_bool) for k in knobs.LOADER_KNOBS if params.get(k) not in (None, "")
-    }
-    start_method = None if in_worker else (str(params.get("start_method") or "") or None)
-
-    def on_torch(_module):
-        # One at a time: a knob torch refuses must not cost the others.
-        for key, value in torch_params.items():
-            try:
-                knobs.apply_torch_knobs({key: value}, in_worker=True)
-            except Exception as e:
-                warn(f"{key}={value} not applied: {type(e).__name__}: {e}")
-
-    importhook.after_import("torch", on_torch, _say_not_applied)
+def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
+    """Force the DataLoader knobs on every DataLoader once the program imports torch's; where report_path
+    is given (the cell's main process), write the metrics into it at exit. The process knobs are
+    knobs.apply's."""
+    forced = {k: _loader_value(k, params[k]) for k in knobs.LOADER_KNOBS if knobs.is_set(params, k)}
+    start_method = str(params["start_method"]) if not in_worker and knobs.is_set(params, "start_method") else None
     importhook.after_import(
         "torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method), _say_not_applied
     )

@@ -1,11 +1,12 @@
 """Loaded by Python at start-up because crashmatrix put this folder on PYTHONPATH (`inject: true`).
 
-It applies the cell's knobs to an unmodified training program: faulthandler, a private
-/dev/shm (shm_mb), rlimits and the start method now; torch's knobs, the DataLoader knobs
-and the batch counting once the program imports torch (runner/injection.py). DataLoader
-workers started by spawn or forkserver are new interpreters with the same environment, so
-this runs in them too: exactly where those knobs are otherwise lost. Then it runs the
-sitecustomize this one hides, if any.
+It applies the cell's knobs to an unmodified training program: faulthandler and the stack dumps
+(incell/stackdump.py) first, then the process knobs in the order that probes use too
+(incell/knobs.py `apply`: a private /dev/shm, rlimits and the start method now, torch's knobs once
+the program imports torch), then the DataLoader knobs and the batch counting (incell/injection.py).
+DataLoader workers started by spawn or forkserver are new interpreters with the same environment, so
+this runs in them too: exactly where those knobs are otherwise lost. Then it runs the sitecustomize
+this one hides, if any.
 
 A knob that cannot be applied is said on stderr (`crashmatrix inject: ...`); the program
 starts all the same. Only shm_mb ends the cell early, as a skip: without it the cell would
@@ -20,8 +21,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT_VAR = "CRASHMATRIX_INJECT_ROOT"
 
 
-# The in-cell modules of runner/ are imported as this private package: the user's own code may
-# have a package called `runner`, and they still find each other (`from . import importhook`).
+# The modules of incell/ are imported as this private package: the user's own code may have a package
+# called `crashmatrix` (or another copy of ours), and they still find each other (`from . import importhook`).
 _PACKAGE = "_crashmatrix"
 
 
@@ -30,7 +31,7 @@ def _load(name: str):
     import types
 
     if _PACKAGE not in sys.modules:
-        # runner/__init__.py is not run: only the folder is borrowed.
+        # incell/__init__.py is not run: only the folder is borrowed.
         package = types.ModuleType(_PACKAGE)
         package.__path__ = [os.path.dirname(_HERE)]
         sys.modules[_PACKAGE] = package
@@ -66,43 +67,15 @@ def _apply() -> None:
     is_root = not in_worker and _ROOT_VAR not in os.environ
     if is_root:
         os.environ[_ROOT_VAR] = str(os.getpid())
-        if params.get("shm_mb") not in (None, "", 0, "0"):
-            # Once, here: the mount namespace is inherited by every process the program starts.
-            try:
-                knobs.private_shm(int(params["shm_mb"]))
-            except knobs.Unavailable as e:
-                _skip(injection, str(e))
-    _guarded(injection, "rlimit", knobs.set_rlimits, params)
-    if not in_worker and params.get("start_method") not in (None, ""):
-        _guarded(injection, "start_method", _keep_start_method, str(params["start_method"]), injection)
-    injection.install(
-        params, knobs, in_worker=in_worker, report_path=os.environ.get("CRASHMATRIX_REPORT") if is_root else None
-    )
-
-
-def _guarded(injection, what: str, fn, *args) -> None:
+    if in_worker:
+        params = knobs.for_worker(params)
     try:
-        fn(*args)
-    except Exception as e:
-        injection.warn(f"{what} not applied: {type(e).__name__}: {e}")
-
-
-def _keep_start_method(method: str, injection) -> None:
-    """Set the start method, and keep it: the program's own set_start_method would otherwise
-    change the knob under test, or raise `context has already been set`."""
-    import multiprocessing
-    import multiprocessing.context
-
-    multiprocessing.set_start_method(method, force=True)
-
-    def set_start_method(wanted, force=False):
-        if wanted != method:
-            injection.warn(
-                f"start_method={method} is the cell's knob; the program's set_start_method({wanted!r}) is ignored"
-            )
-
-    multiprocessing.context._default_context.set_start_method = set_start_method  # type: ignore[method-assign]
-    multiprocessing.set_start_method = set_start_method
+        knobs.apply(params, first=is_root, in_worker=in_worker, say=injection.warn)
+    except knobs.Unavailable as e:
+        _skip(injection, str(e))
+    injection.install(
+        params, in_worker=in_worker, report_path=os.environ.get("CRASHMATRIX_REPORT") if is_root else None
+    )
 
 
 def _chain() -> None:

@@ -1,12 +1,8 @@
-"""Run a callback right after a module is imported, without ever importing it early (stdlib only).
+"""Run a callback right after a module is imported, without ever importing it early.
 
-stackdump (torch's fatal-signal handler) and injection (torch's knobs, the DataLoader patch)
-both wait for torch this way. They share one finder on sys.meta_path, so neither can look a
-name up through the other's hook half-way (the re-entrant search that once cost a KeyError).
-
-Loaded as runner.importhook in a probe's child and, under `inject: true`, as
-`_crashmatrix.importhook` next to the other in-cell modules (runner/inject/sitecustomize.py):
-it imports nothing of `runner`, since the user's program may have a package of that name.
+stackdump (torch's fatal-signal handler), knobs (torch's knobs under inject) and injection (the
+DataLoader patch) all wait this way. They share one finder on sys.meta_path: with a finder each, one
+could look a name up through another's hook half-way, a re-entrant search that raises KeyError.
 """
 
 from __future__ import annotations

@@ -1,19 +1,15 @@
-"""Inside a cell: leave the evidence crashmatrix's forensics read (stdlib only; never imports torch).
+"""Inside a cell: leave the evidence crashmatrix's forensics read (never imports torch itself).
 
 - Every process of the cell registers faulthandler on DUMP_SIGNAL, writing the
   stacks of all its threads to `<cell dir>/.stacks/<pid>.txt`, so that before a
   timeout's kill the controller can ask each process where it is. A forked
   child (a DataLoader worker) re-registers with a file of its own; spawn and
-  forkserver workers run this again at start (child.py or sitecustomize).
+  forkserver workers run this again at start (crashmatrix.child or sitecustomize).
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
   a crash, which names the faulting library; DataLoader workers get it too.
 
-DUMP_SIGNAL is a real-time signal: SIGUSR2 is taken by torch's own fatal
-handler (to collect other threads' stacks) and by submitit's timeout warning,
-SIGUSR1 by Lightning's Slurm requeue, SIGQUIT dumps core. glibc keeps the
-first real-time signals for itself (signal.SIGRTMIN already skips them);
-nothing in CPython, torch, NCCL, Slurm or wandb uses SIGRTMIN+9.
+The controller reads DUMP_SIGNAL and dump_dir (forensics.py) to ask for the stacks and find them.
 """
 
 from __future__ import annotations
@@ -24,6 +20,10 @@ import sys
 
 from . import importhook
 
+# A real-time signal: SIGUSR2 is taken by torch's own fatal handler (to collect other threads' stacks)
+# and by submitit's timeout warning, SIGUSR1 by Lightning's Slurm requeue, SIGQUIT dumps core. glibc
+# keeps the first real-time signals for itself (signal.SIGRTMIN already skips them); nothing in
+# CPython, torch, NCCL, Slurm or wandb uses SIGRTMIN+9.
 DUMP_SIGNAL = signal.SIGRTMIN + 9
 DIR_NAME = ".stacks"
 
@@ -32,6 +32,7 @@ _installed = False
 
 
 def dump_dir(cell_dir: str) -> str:
+    """Where a cell's processes write their stacks on DUMP_SIGNAL, one file per pid."""
     return os.path.join(cell_dir, DIR_NAME)
 
 

@@ -9,8 +9,7 @@ persist) is inside the pass. A pass ends at its last batch. Then:
   plus one batch);
 - too few batches to rate (`MIN_BATCHES`): no rate at all rather than noise.
 
-Shared by the injection (loaded under a private package name, see runner/inject/sitecustomize.py)
-and the probes: it imports nothing of crashmatrix.
+Used by the injection and the probes alike, so both count the same way.
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ import statistics
 import time
 from collections.abc import Iterable, Iterator
 
-# Under 8 batches a rate mostly measures one start-up and the scheduler's jitter: with 4 batches
-# an epoch, spawn and fork cells swapped places between runs (issue 19). The wall time
-# (duration_s) and first_batch_s still tell those cells apart.
+# Under 8 batches a rate mostly measures one start-up and the scheduler's jitter: at 4 batches an
+# epoch, spawn and fork cells swap places from one run to the next. The wall time (duration_s) and
+# first_batch_s still tell those cells apart.
 MIN_BATCHES = 8
 
 
