@@ -47,9 +47,10 @@ NOISE_SUSPECT = None  # the suspect "background noise", beside the conjunctions
 
 
 def still_suspect(clean: int) -> float:
-    """The prior chance, relative to an untested one, that a cause has run clean `clean` times in a row.
+    """The chance that a cause, its rate drawn from this module's prior, runs clean `clean` times in a row.
 
-    1 before any run; a deterministic cause is out after one clean run, a flaky one fades by (1 - r) a run.
+    A conjunction's weight as a suspect beside an untested one's 1: a deterministic cause is out after
+    one clean run, a flaky one fades by (1 - r) a run (0.23 after one, 0.13 after two).
     """
     return sum(math.exp(lp) * (1 - r) ** clean for lp, r in zip(_LOG_PRIOR_RATES, _RATES))
 

@@ -10,7 +10,8 @@ run clean (`need`).
 itself, a change of one or two of its values, or a cell holding a leading suspect and
 little else of it), and fills the rest of a batch with covering cells: rows of a covering
 array of strength `order`, most needed first, then greedy cells, never a cell holding a
-named cause (it would fail and hide the rest). The same evidence and seed give the same cells, so a
+named cause (it would fail and hide the rest). Before any failure, "most needed" is the
+chance of failing: the cell most likely to show a cause that has not shown yet. The same evidence and seed give the same cells, so a
 resumed hunt picks what the interrupted one would have.
 """
 
@@ -189,8 +190,8 @@ def _worth(evidence: Evidence, need: dict[Cond, float], batch: list[Cell]) -> di
 
     Once anything failed: the runs it still needs (a covering array's rows cover them fastest). Before:
     the chance it is a cause that has not shown yet (hunt_localize.still_suspect of its clean runs, the
-    batch's picks counted as clean), so the next cell is the one most likely to fail: every conjunction
-    once before any twice, and a first failure sooner than a covering array's rows repeated.
+    batch's picks counted as clean), so the next cell is the one most likely to fail: the least-tested
+    conjunctions first, and a first failure sooner than a covering array's rows repeated.
     """
     if evidence.any_failure:
         return need
