@@ -10,7 +10,8 @@ run clean (`need`).
 itself, a change of one or two of its values, or a cell holding a leading suspect and
 little else of it), and fills the rest of a batch with covering cells: rows of a covering
 array of strength `order`, most needed first, then greedy cells, never a cell holding a
-named cause (it would fail and hide the rest). The same evidence and seed give the same cells, so a
+named cause (it would fail and hide the rest). Before any failure, "most needed" is the
+chance of failing: the cell most likely to show a cause that has not shown yet. The same evidence and seed give the same cells, so a
 resumed hunt picks what the interrupted one would have.
 """
 
@@ -20,9 +21,10 @@ import dataclasses
 import itertools
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
-from crashmatrix.hunt_localize import Localization, Suspect
+from crashmatrix.hunt_localize import Localization, Suspect, still_suspect
 from crashmatrix.hunt_model import Cell, Cond, Evidence, Kind, contains, sub_conditions
 
 # Before any failure, how often a conjunction must run clean: enough that a cause failing at
@@ -168,10 +170,10 @@ def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> li
         batch += [cell for bits, _changed, cell in ranked if bits > USELESS_BITS][: jobs - len(batch)]
         if len(batch) >= jobs:
             return batch
-    need = dict(state.need)
+    need: dict[Cond, float] = dict(state.need)
     rng = random.Random(f"{seed}-{len(evidence.runs)}")
     while len(batch) < jobs and need:
-        cell = _covering_cell(space, need, avoid, rng, seed)
+        cell = _covering_cell(space, _worth(evidence, need, batch), avoid, rng, seed, _plan_first(evidence, need))
         if cell is None:
             break
         batch.append(cell)
@@ -183,9 +185,43 @@ def next_cells(evidence: Evidence, state: State, jobs: int, seed: int = 0) -> li
     return batch
 
 
-def _covering_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: random.Random, seed: int) -> Cell | None:
-    """The covering plan's row that most needed runs; once none helps, the best of a few greedy cells."""
+def _worth(evidence: Evidence, need: dict[Cond, float], batch: list[Cell]) -> dict[Cond, float]:
+    """What running each needed conjunction once more is worth.
+
+    Once anything failed: the runs it still needs (a covering array's rows cover them fastest). Before:
+    the chance it is a cause that has not shown yet (hunt_localize.still_suspect of its clean runs, the
+    batch's picks counted as clean), so the next cell is the one most likely to fail: the least-tested
+    conjunctions first, and a first failure sooner than a covering array's rows repeated.
+    """
+    if evidence.any_failure:
+        return need
+    picked: Counter[Cond] = Counter()
+    for cell in batch:
+        picked.update(sub_conditions(cell, evidence.space.order))
+    return {c: still_suspect(evidence.passes[c] + picked[c]) for c in need}
+
+
+def _plan_first(evidence: Evidence, need: dict[Cond, float]) -> bool:
+    """Whether the covering plan's rows go before greedy cells: until every conjunction ran clean once.
+
+    The plan covers every conjunction in the fewest cells, which is what a deterministic fault (found
+    in the first pass) and the hunt's whole length want; after the first clean pass with nothing
+    failing, the cause is flaky, and cells built for the least-tested conjunctions find it sooner
+    than the plan's rows repeated.
+    """
+    return evidence.any_failure or any(evidence.passes[c] == 0 for c in need)
+
+
+def _covering_cell(
+    space, need: dict[Cond, float], avoid: tuple[Cond, ...], rng: random.Random, seed: int, plan_first: bool = True
+) -> Cell | None:
+    """The covering plan's row that most needed runs; once none helps, the best of a few greedy cells.
+
+    Without `plan_first`, the plan's rows and the greedy cells compete from the start.
+    """
     plan = [c for c in space.covering_plan(seed) if not any(contains(c, a) for a in avoid)]
+    if not plan_first:
+        plan += [g for g in (_greedy_cell(space, need, avoid, rng) for _ in range(_TRIES)) if g]
     best = _most_needed(space, need, plan)
     if best is None:
         best = _most_needed(
@@ -197,8 +233,8 @@ def _covering_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: r
     return best
 
 
-def _most_needed(space, need: dict[Cond, int], cells: list[Cell]) -> Cell | None:
-    best, best_score = None, 0
+def _most_needed(space, need: dict[Cond, float], cells: list[Cell]) -> Cell | None:
+    best, best_score = None, 0.0
     for cell in cells:
         score = sum(need.get(c, 0) for c in sub_conditions(cell, space.order))
         if score > best_score:
@@ -206,7 +242,7 @@ def _most_needed(space, need: dict[Cond, int], cells: list[Cell]) -> Cell | None
     return best
 
 
-def _greedy_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: random.Random) -> Cell | None:
+def _greedy_cell(space, need: dict[Cond, float], avoid: tuple[Cond, ...], rng: random.Random) -> Cell | None:
     top = max(need.values())
     start = rng.choice([c for c, n in need.items() if n == top])
     partial: list[str | None] = [None] * len(space.axes)
@@ -229,9 +265,9 @@ def _greedy_cell(space, need: dict[Cond, int], avoid: tuple[Cond, ...], rng: ran
     return tuple(v for v in partial if v is not None)
 
 
-def _gain(space, need: dict[Cond, int], partial, assigned: list[int], i: int, v: str) -> int:
+def _gain(space, need: dict[Cond, float], partial, assigned: list[int], i: int, v: str) -> float:
     """Runs still needed by the conjunctions that setting axis i to v completes."""
-    total = 0
+    total = 0.0
     for size in range(0, space.order):
         for others in itertools.combinations(assigned, size):
             cond = tuple(sorted([(j, partial[j]) for j in others] + [(i, v)]))
