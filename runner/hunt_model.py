@@ -13,7 +13,6 @@ and evidence gathered live are the same thing.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -123,21 +122,6 @@ class Space:
         if key not in self._testable:
             self._testable[key] = self.complete(cond, avoid) is not None
         return self._testable[key]
-
-
-@functools.lru_cache(maxsize=8)
-def _covering_rows(values: tuple, order: int, excludes: tuple, seed: int) -> list[Cell]:
-    """runner.pairwise's covering array, kept: the same space asks again in every simulated hunt."""
-    from crashmatrix.pairwise import covering_array
-
-    names = [str(i) for i in range(len(values))]
-    rows = covering_array(
-        dict(zip(names, (list(v) for v in values))),
-        strength=order,
-        exclude=[{names[i]: v for i, v in e} for e in excludes],
-        seed=seed,
-    )
-    return [tuple(row[n] for n in names) for row in rows]
 
 
 @dataclass(frozen=True)
