@@ -18,7 +18,7 @@ INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
 # Parameters every probe understands (the contract's list); others are probe-specific.
 COMMON_PARAMS = PROCESS_KNOBS + LOADER_KNOBS + ("batch_size", "steps", "device", "precision", "wandb")
 
-# name -> (the values it takes, what it does). Every name of INJECT_KNOBS has an entry.
+# name -> (the values it takes, what it does): exactly the names of INJECT_KNOBS (tests/test_knobs.py).
 KNOBS: dict[str, tuple[str, str]] = {
     "start_method": ("fork | spawn | forkserver", "multiprocessing start method of the program and its workers"),
     "sharing_strategy": ("file_descriptor | file_system", "torch.multiprocessing sharing strategy, also in workers"),

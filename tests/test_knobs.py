@@ -27,8 +27,10 @@ axes:
 
 def test_knobs_lists_each_knob_with_its_values_and_what_it_does(tmp_path):
     sys.path.insert(0, ROOT)
-    from crashmatrix.knob_names import INJECT_KNOBS
+    from crashmatrix.knob_names import INJECT_KNOBS, KNOBS
 
+    # the list says exactly what inject applies: no knob left out, none listed that is not applied
+    assert set(KNOBS) == set(INJECT_KNOBS)
     proc = crashmatrix("knobs", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line for line in proc.stdout.splitlines() if line.strip()}
