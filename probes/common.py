@@ -73,7 +73,9 @@ def device_for(params: dict):
     """torch.device for the cell; Skip when CUDA is asked for and absent."""
     import torch
 
-    name = knobs.resolve_device(params)
+    name = str(params.get("device", "auto") or "auto")
+    if name == "auto":  # cuda when present, else cpu
+        name = "cuda" if torch.cuda.is_available() else "cpu"
     if name.startswith("cuda") and not torch.cuda.is_available():
         raise Skip("device=cuda but torch.cuda.is_available() is False")
     if name == "mps" and not (hasattr(torch.backends, "mps") and torch.backends.mps.is_available()):

@@ -199,13 +199,3 @@ def worker_init_fn(params: dict):
     """A picklable DataLoader worker_init_fn that re-applies the knobs in each worker."""
     knob_params = {k: params[k] for k in PROCESS_KNOBS if k in params}
     return functools.partial(_worker_init, knob_params)
-
-
-def resolve_device(params: dict) -> str:
-    """`auto` means cuda when present, else cpu."""
-    device = str(params.get("device", "auto") or "auto")
-    if device == "auto":
-        import torch
-
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    return device
