@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from crashmatrix.hunt_model import Cell, Cond, Evidence, Kind, contains, sub_conditions
 
 # The rate of a suspect: "every time" with DETERMINISTIC_PRIOR, else one of these, equally likely.
-# None below 1 in 5: a cause rarer than that looks like noise for far longer than a hunt's budget
-# (at 0.05, calling a lone failure noise took ~75 clean runs; at 0.2, ~15).
-FLAKY_RATES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
+# None below 3 in 10: each rate the grid allows keeps a rival alive longer (a pair inside a flaky
+# triple is weakened by only 1 - r per clean run without the third value, and a lone failure is called
+# noise after 17 clean runs of its cell at this floor, 25 at 0.2); a cause rarer than the floor is
+# still named where its failures recur, with its rate read as the floor's.
+FLAKY_RATES = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3)
 DETERMINISTIC_PRIOR = 0.5
 # The chance that a run fails this way whatever its configuration, and the prior that a failure is just that.
 NOISE = 0.01
@@ -50,7 +52,7 @@ def still_suspect(clean: int) -> float:
     """The chance that a cause, its rate drawn from this module's prior, runs clean `clean` times in a row.
 
     A conjunction's weight as a suspect beside an untested one's 1: a deterministic cause is out after
-    one clean run, a flaky one fades by (1 - r) a run (0.23 after one, 0.13 after two).
+    one clean run, a flaky one fades by (1 - r) a run (0.20 after one, 0.10 after two).
     """
     return sum(math.exp(lp) * (1 - r) ** clean for lp, r in zip(_LOG_PRIOR_RATES, _RATES))
 
