@@ -34,6 +34,7 @@ from crashmatrix.text import shown_path
 from crashmatrix.unwritable import RunDirUnwritable
 
 OPTIONS_FILE = "hunt-options.json"
+NAMED_FILE = "hunt-named.json"  # when each cause was named: hunt.json's named_after, kept across --resume
 DEFAULT_MAX_RUNS = 200
 
 
@@ -180,22 +181,56 @@ def read_options(run_dir: str) -> dict:
 
 
 class _Announcer:
-    """Prints each cause the moment it is named: the answer comes before the proof that nothing else fails."""
+    """Prints each cause the moment it is named: the answer comes before the proof that nothing else fails.
 
-    def __init__(self, space: Space, evidence: Evidence, stream):
-        self.space, self.evidence, self.stream = space, evidence, stream
-        self.said: set = set()
+    `named` maps (kind, conditions) to this hunt's runs when it was named (hunt.json's `named_after`),
+    kept in NAMED_FILE so that a resumed hunt neither says a cause again nor moves that moment.
+    """
+
+    def __init__(self, space: Space, evidence: Evidence, stream, store: RunDir, seeded: int):
+        self.space, self.evidence, self.stream, self.store, self.seeded = space, evidence, stream, store, seeded
+        self.named: dict = read_named(store.path, space)
 
     def __call__(self, state: State) -> None:
+        new = False
         for cause in state.causes:
             key = (cause.kind, cause.conditions)
-            if key not in self.said:
-                self.said.add(key)
+            if key not in self.named:
+                self.named[key], new = len(self.evidence.runs) - self.seeded, True
                 print(
                     f"found after {len(self.evidence.runs)} runs: {cause_sentence(self.space, cause)}",
                     file=self.stream,
                     flush=True,
                 )
+        if new:
+            self.store.write_json(NAMED_FILE, [_named_entry(self.space, k, n) for k, n in self.named.items()])
+
+
+def _named_entry(space: Space, key: tuple, runs: int) -> dict:
+    kind, conditions = key
+    where = None if conditions is None else {space.axes[i]: v for i, v in conditions}
+    return {
+        "outcome": kind.outcome,
+        "signal": kind.signal,
+        "signature": kind.signature,
+        "conditions": where,
+        "named_after": runs,
+    }
+
+
+def read_named(run_dir: str, space: Space) -> dict:
+    """What NAMED_FILE of an interrupted hunt holds: (kind, conditions) -> runs; {} where there is none."""
+    try:
+        with open(os.path.join(run_dir, NAMED_FILE), encoding="utf-8") as f:
+            entries = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    named = {}
+    for e in entries:
+        where = e["conditions"]
+        conditions = None if where is None else tuple(sorted((space.axes.index(a), v) for a, v in where.items()))
+        named[(FailureKind(e["outcome"], e["signal"], e["signature"]), conditions)] = e["named_after"]
+    return named
 
 
 def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = False, stream=None) -> HuntOutcome:
@@ -216,10 +251,11 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         store.write_json("env.json", pending.facts)
     _announce(space, options, store, len(rows), len(seeded), stream)
     runner = _CellRunner(matrix, space, store, options, rows, stream)
+    announcer = _Announcer(space, evidence, stream, store, len(seeded))
     # SIGTERM (`timeout`, a scheduler) between batches ends the hunt as Ctrl-C does: answer so far written
     try:
         with catching((signal.SIGTERM,), _stop):
-            state, stopped = _search(evidence, runner, options, len(rows), stream)
+            state, stopped = _search(evidence, runner, options, len(rows), announcer)
     except RunDirUnwritable as e:  # a full disk: every row written so far is kept, and --resume goes on
         pending.stop()
         raise RunDirUnwritable(e.path, e.error, f"crashmatrix hunt --resume {shown_path(store.path)}") from None
@@ -231,15 +267,18 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
             store.write_json("env.json", pending.finish())
         wanted = clean_runs_wanted(evidence, options.confidence)
         closing = stopped or closing_line(space, state, runner.count, options.confidence, wanted, len(seeded))
-    _finish(space, store, state, runner.count, closing, stream)
-    return HuntOutcome(store.path, state, hunt_json(space, state, runner.count), stopped == "interrupted")
+    answer = hunt_json(space, state, runner.count, announcer.named)
+    _finish(space, store, state, answer, closing, stream)
+    return HuntOutcome(store.path, state, answer, stopped == "interrupted")
 
 
 def _stop(name: str) -> None:
     raise KeyboardInterrupt(name)
 
 
-def _search(evidence: Evidence, runner: _CellRunner, options: HuntOptions, spent: int, stream) -> tuple[State, str]:
+def _search(
+    evidence: Evidence, runner: _CellRunner, options: HuntOptions, spent: int, announcer: _Announcer
+) -> tuple[State, str]:
     """(where the hunt stands, why it stopped early: "" when it did not, "interrupted", or what went wrong)."""
     from crashmatrix.hunt_search import assess
 
@@ -252,7 +291,7 @@ def _search(evidence: Evidence, runner: _CellRunner, options: HuntOptions, spent
             max_runs=options.max_runs,
             seed=options.seed,
             spent=spent,
-            on_state=_Announcer(evidence.space, evidence, stream),
+            on_state=announcer,
         )
         return state, ""
     except _Interrupted as e:
@@ -277,9 +316,9 @@ def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seed
     )
 
 
-def _finish(space: Space, store: RunDir, state: State, runs: int, closing: str, stream) -> None:
-    """hunt.json, summary.md, and the answer on `stream`."""
-    store.write_json("hunt.json", hunt_json(space, state, runs))
+def _finish(space: Space, store: RunDir, state: State, answer: dict, closing: str, stream) -> None:
+    """hunt.json (`answer`), summary.md, and the answer on `stream`."""
+    store.write_json("hunt.json", answer)
     lines = [cause_sentence(space, c) for c in best_so_far(state)] or ["no failure seen"]
     summary = "# crashmatrix hunt\n\n" + "\n".join(f"- {line}" for line in lines) + f"\n\n{closing}\n"
     store.write_text("summary.md", summary)

@@ -63,8 +63,12 @@ def closing_line(space: Space, state: State, runs: int, confidence: float, wante
     return f"hunt: partial after {after} (--max-runs): {head}; " + ", ".join(left)
 
 
-def hunt_json(space: Space, state: State, runs: int) -> dict:
-    """`{"causes": [...], "runs": N, "complete": bool, "order": T}`; noise, where seen, under "noise"."""
+def hunt_json(space: Space, state: State, runs: int, named: dict | None = None) -> dict:
+    """`{"causes": [...], "runs": N, "complete": bool, "order": T}`; noise, where seen, under "noise".
+
+    `named`: (kind, conditions) -> this hunt's runs when the cause was named, each cause's `named_after`
+    (the answer came then; the runs after it showed that nothing else fails)."""
+    named = named or {}
     causes, noise = [], []
     for cause in best_so_far(state):
         kind = cause.kind
@@ -72,6 +76,8 @@ def hunt_json(space: Space, state: State, runs: int) -> dict:
         entry.update(
             rate=round(cause.rate, 4), confidence=round(cause.confidence, 4), failing=cause.failing, runs=cause.runs
         )
+        if (kind, cause.conditions) in named:
+            entry["named_after"] = named[(kind, cause.conditions)]
         if cause.conditions is None:
             noise.append(entry)
             continue

@@ -49,6 +49,9 @@ def test_hunt_names_the_whole_conjunction_from_nothing(tmp_path, write):
     assert {r["outcome"] for r in rows if r["a"] == "1" and r["c"] == "2"} == {"crash"}
     assert {r["outcome"] for r in rows if not (r["a"] == "1" and r["c"] == "2")} == {"pass"}
     assert SENTENCE in proc.stdout and "hunt: complete after" in proc.stdout
+    # when the answer came, as printed then: the runs after it showed that nothing else fails
+    assert f"found after {cause['named_after']} runs: {SENTENCE}" in proc.stdout
+    assert cause["named_after"] <= data["runs"]
     # report and explain read the hunt's run directory as any other run
     explained = crashmatrix("explain", tmp_path / "h", "--json", cwd=tmp_path)
     assert json.loads(explained.stdout)[0]["conditions"] == {"a": "1", "c": "2"}
@@ -99,6 +102,7 @@ def test_from_a_finished_run_needs_no_new_run_when_it_already_tells(tmp_path, wr
     data = json.loads((tmp_path / "h" / "hunt.json").read_text())
     assert [c["conditions"] for c in data["causes"]] == [{"a": "1", "c": "2"}]
     assert data["runs"] <= 2  # the 18 cells ran once each; at most a repeat to be sure
+    assert data["causes"][0]["named_after"] <= data["runs"]  # this hunt's runs, not the finished run's rows
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path, write):
