@@ -50,7 +50,7 @@ def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry
     leftovers = supervise.kill_tree(running.launch.token, grace)
     supervise.forget(running.launch.token)
     stops.unregister(running.pid)
-    supervise.reap_orphans(supervise.owned_pids())
+    supervise.reap_orphans()
     if running.pidfd is not None:
         os.close(running.pidfd)
     return leftovers
@@ -199,7 +199,7 @@ class Engine:
             # Cells still running in this process (bisect's other threads) need their orphans adopted and reaped.
             others_running = bool(supervise.owned_pids())
             if was_subreaper is False and not others_running:
-                supervise.reap_orphans(set())
+                supervise.reap_orphans()
                 supervise.set_subreaper(False)
 
     def _catching_stops(self, wake_w: int):

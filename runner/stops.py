@@ -115,4 +115,4 @@ class StopRegistry:
                 except OSError:
                     pass
             self.unregister(running.pid)
-        supervise.reap_orphans(supervise.owned_pids())
+        supervise.reap_orphans()

@@ -16,7 +16,6 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Collection
 from dataclasses import dataclass, field
 
 TOKEN_VAR = "CRASHMATRIX_TOKEN"
@@ -179,8 +178,9 @@ def signal_all(pids, sig) -> None:
             pass
 
 
-def reap_orphans(exclude: Collection[int] = frozenset()) -> None:
-    """Reap zombies re-parented to us (we are a subreaper), leaving Popen's own children alone."""
+def reap_orphans() -> None:
+    """Reap zombies re-parented to us (we are a subreaper), leaving Popen's own children alone (owned_pids)."""
+    exclude = owned_pids()
     # Ask the kernel first: usually nothing has ended, or only orphans have, and /proc need not be read.
     while True:
         try:
