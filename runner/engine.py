@@ -24,8 +24,7 @@ from crashmatrix.cell import CellRun
 from crashmatrix.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.classify import classify
 from crashmatrix.launch import build_launch
-from crashmatrix.outcome import Outcome
-from crashmatrix.signature import LAUNCH_ERROR
+from crashmatrix.outcome import LAUNCH_ERROR, Outcome
 from crashmatrix.spec import Matrix
 from crashmatrix.stops import ExecutorOutcome, StopRegistry
 from crashmatrix.store import RunDir, RunResult

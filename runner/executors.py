@@ -17,8 +17,7 @@ import time
 
 from crashmatrix import interrupts
 from crashmatrix.executor_settings import submitit_parameters
-from crashmatrix.outcome import Outcome
-from crashmatrix.signature import JOB_LOST
+from crashmatrix.outcome import JOB_LOST, Outcome
 from crashmatrix.stops import ExecutorOutcome
 from crashmatrix.store import RunDir, RunResult
 from crashmatrix.unwritable import writing

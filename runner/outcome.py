@@ -71,9 +71,14 @@ def display_rank(outcome: str) -> tuple[int, str]:
     return (ORDER.index(outcome), "") if outcome in ORDER else (len(ORDER), outcome)
 
 
-# Signatures (runner.signature) that only restate the outcome word: kept in results.csv, left out of a
-# kind's one-line label. Here rather than in runner.signature, which imports this module.
-RESTATES_OUTCOME = frozenset({"killed_by_signal", "hang", "non_finite", "launch_error", "job_lost"})
+# Signatures that only restate the outcome word: kept in results.csv, left out of a kind's one-line
+# label. Here rather than in runner.signature (which imports this module and names them in its vocabulary).
+KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal
+HANG = "hang"  # timed out with no known cause in its output
+NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
+LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the cell
+JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
+RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
 
 KIND_COLUMNS = ("outcome", "signal", "signature")  # results.csv's columns that make a FailureKind
 

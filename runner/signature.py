@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from crashmatrix.outcome import Outcome
+from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
 from crashmatrix.plain_text import plain
 
 
@@ -100,14 +100,9 @@ CAUSES: tuple = (
         ),
     ),
 )
-# Not causes of their own but outcome words' signatures, for the vocabulary's sake (runner.outcome's
-# RESTATES_OUTCOME names those a kind's label leaves out).
-KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal
-HANG = "hang"  # timed out with no known cause in its output
-NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
+# Not causes of their own: worker_lost, and the outcome words' signatures (runner.outcome defines those,
+# RESTATES_OUTCOME), named here for the vocabulary's sake.
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
-LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the cell
-JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
 _LOST_WORKER = re.compile(r"^(?:\w+\.)*Connection(?:Reset|Refused)Error\b.*$", re.M)
