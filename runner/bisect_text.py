@@ -6,14 +6,8 @@ import math
 from collections.abc import Mapping
 
 from crashmatrix.bisect_result import BisectResult
-from crashmatrix.outcome import FailureKind
 
 __all__ = ["summary_line", "rate_line", "detail_lines", "as_bisect_json"]
-
-
-def _said(kind: FailureKind) -> str:
-    """A kind as bisect writes it: the signature whole, in brackets."""
-    return kind.label(None, parenthesized=True)
 
 
 def _name(change: str, values: Mapping[str, object] | None) -> str:
@@ -46,13 +40,13 @@ def summary_line(result: BisectResult, values: Mapping[str, object] | None = Non
     if result.no_change_tried and result.bad_rate is not None:
         rate = result.bad_rate
         return (
-            f"{prefix}the bad configuration failed {rate.failures} of {rate.runs} ({_said(result.target)}); "
+            f"{prefix}the bad configuration failed {rate.failures} of {rate.runs} ({result.target.said()}); "
             f"the budget ended before any change was tried ({runs})"
         )
     if result.good_fails:
-        return f"{prefix}{_said(result.target)} even with every change undone: the good configuration fails too; {runs}"
+        return f"{prefix}{result.target.said()} even with every change undone: the good configuration fails too; {runs}"
     names = " + ".join(_name(c, values) for c in result.minimal)
-    head = f"{prefix}{_said(result.target)} needs {names}"
+    head = f"{prefix}{result.target.said()} needs {names}"
     if result.partial:
         return f"{head} (not yet minimal); {runs}"
     parts = [head]
@@ -67,9 +61,9 @@ def summary_line(result: BisectResult, values: Mapping[str, object] | None = Non
         else:
             bits = []
             for c in result.culprits:
-                other = "".join(f", {_said(o)} {k}/{c.runs}" for o, k in c.others)
+                other = "".join(f", {o.said()} {k}/{c.runs}" for o, k in c.others)
                 bits.append(f"{_name(c.change, values)} {c.clean}/{c.runs} clean{other}")
-            parts.append(f"undoing one: {'; '.join(bits)}; never {_said(result.target)}")
+            parts.append(f"undoing one: {'; '.join(bits)}; never {result.target.said()}")
     if not result.confirmed:
         parts.append("not confirmed on re-run")
     parts.append(runs)
@@ -103,7 +97,7 @@ def detail_lines(result: BisectResult, values: Mapping[str, object] | None = Non
     lines = [summary_line(result, values), rate_line(result)]
     for o in result.others:
         config = " + ".join(_name(c, values) for c in o.changes) or "the good configuration"
-        lines.append(f"also seen: {_said(o.observation)} x{o.count} with {config}")
+        lines.append(f"also seen: {o.observation.said()} x{o.count} with {config}")
     return lines
 
 

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from crashmatrix.hunt_model import Cond, Kind, Space
+from crashmatrix.hunt_model import Cond, Space
 from crashmatrix.hunt_search import Cause, State, named_cause
-
-
-def kind_text(kind: Kind) -> str:
-    """A kind as hunt writes it (as bisect does): the signature whole, in brackets."""
-    return kind.label(None, parenthesized=True)
 
 
 def conditions_text(space: Space, cond: Cond) -> str:
@@ -17,7 +12,7 @@ def conditions_text(space: Space, cond: Cond) -> str:
 
 def cause_sentence(space: Space, cause: Cause) -> str:
     """`crash SIGSEGV when a=1 and c=2: fails 50% of runs there (9 of 18), confidence 0.97`."""
-    kind = kind_text(cause.kind)
+    kind = cause.kind.said()
     share = f"{cause.rate:.0%} of runs"
     if cause.conditions is None:
         return (

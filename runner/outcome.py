@@ -131,6 +131,10 @@ class FailureKind:
             return head + (f" ({signature})" if signature else "")
         return " ".join(part for part in (head, signature) if part)
 
+    def said(self) -> str:
+        """The kind as bisect and hunt write it, the signature whole and in brackets: 'fail (fd_exhaustion)'."""
+        return self.label(None, parenthesized=True)
+
 
 def _field(row: Mapping, column: str) -> str:
     value = row.get(column)
