@@ -125,10 +125,7 @@ class CellSummary:
             "signature": self.signature,
             "rate": self.rate,
             "runs": self.runs,
-            "kinds": [
-                {"outcome": k.outcome, "signal": k.signal, "signature": k.signature, "runs": n}
-                for k, n in sorted(self.kinds.items())
-            ],
+            "kinds": [{**k.as_json(), "runs": n} for k, n in sorted(self.kinds.items())],
             "error": self.error,
             "log_dir": self.log_dir,
         }

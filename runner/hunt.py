@@ -25,7 +25,7 @@ from crashmatrix.expand import matches
 from crashmatrix.hunt_model import Cell as Values
 from crashmatrix.hunt_model import Evidence, Run, Space, run_of_row
 from crashmatrix.hunt_search import State, clean_runs_wanted, hunt
-from crashmatrix.hunt_text import best_so_far, cause_sentence, closing_line, hunt_json
+from crashmatrix.hunt_text import best_so_far, cause_sentence, closing_line, conditions_dict, hunt_json
 from crashmatrix.interrupts import catching
 from crashmatrix.outcome import FailureKind, is_run_error
 from crashmatrix.spec import Matrix
@@ -208,14 +208,8 @@ class _Announcer:
 
 def _named_entry(space: Space, key: tuple, runs: int) -> dict:
     kind, conditions = key
-    where = None if conditions is None else {space.axes[i]: v for i, v in conditions}
-    return {
-        "outcome": kind.outcome,
-        "signal": kind.signal,
-        "signature": kind.signature,
-        "conditions": where,
-        "named_after": runs,
-    }
+    where = None if conditions is None else conditions_dict(space, conditions)
+    return {**kind.as_json(), "conditions": where, "named_after": runs}
 
 
 def read_named(run_dir: str, space: Space) -> dict:

@@ -67,7 +67,7 @@ def hunt_json(space: Space, state: State, runs: int, named: dict | None = None) 
     causes, noise = [], []
     for cause in best_so_far(state):
         kind = cause.kind
-        entry: dict = {"outcome": kind.outcome, "signal": kind.signal, "signature": kind.signature}
+        entry: dict = kind.as_json()
         entry.update(
             rate=round(cause.rate, 4), confidence=round(cause.confidence, 4), failing=cause.failing, runs=cause.runs
         )
@@ -76,14 +76,15 @@ def hunt_json(space: Space, state: State, runs: int, named: dict | None = None) 
         if cause.conditions is None:
             noise.append(entry)
             continue
-        causes.append({"conditions": _as_dict(space, cause.conditions), **entry})
+        causes.append({"conditions": conditions_dict(space, cause.conditions), **entry})
         if cause.alternatives:
-            causes[-1]["alternatives"] = [_as_dict(space, c) for c in cause.alternatives]
+            causes[-1]["alternatives"] = [conditions_dict(space, c) for c in cause.alternatives]
     data: dict = {"causes": causes, "runs": runs, "complete": state.complete, "order": space.order}
     if noise:
         data["noise"] = noise
     return data
 
 
-def _as_dict(space: Space, cond: Cond) -> dict:
+def conditions_dict(space: Space, cond: Cond) -> dict:
+    """{axis: value} of a conjunction, as hunt.json writes one."""
     return {space.axes[i]: v for i, v in cond}

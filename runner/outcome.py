@@ -131,6 +131,10 @@ class FailureKind:
             return head + (f" ({signature})" if signature else "")
         return " ".join(part for part in (head, signature) if part)
 
+    def as_json(self) -> dict:
+        """{"outcome", "signal", "signature"}: the kind as hunt.json, hunt-named.json and compare --format json write it."""
+        return {"outcome": self.outcome, "signal": self.signal, "signature": self.signature}
+
     def said(self) -> str:
         """The kind as bisect and hunt write it, the signature whole and in brackets: 'fail (fd_exhaustion)'."""
         return self.label(None, parenthesized=True)
