@@ -56,7 +56,8 @@ class FinishedRun:
 
     @property
     def strategy(self) -> str:
-        """The strategy the run used: pairwise unless matrix.yaml says otherwise (or there is none)."""
+        """The strategy the run used: matrix.yaml's (a matrix file's default where it has none); pairwise
+        for a bare results.csv, where nothing says every combination ran."""
         from crashmatrix.spec import DEFAULTS
 
         return self.matrix.get("strategy", DEFAULTS["strategy"]) if self.matrix else "pairwise"

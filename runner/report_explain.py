@@ -25,7 +25,7 @@ class Explained:
     def __init__(self, run: FinishedRun):
         rows, value_columns, run_dir = list(run.rows), list(run.axes), run.directory
         # No matrix.yaml (a bare results.csv): nothing says every combination ran, so hedge.
-        self.pairwise = run.matrix.get("strategy", "pairwise") != "full"
+        self.pairwise = run.strategy != "full"
         self.keyed = run.keyed
         self.failing = any(counts_as_failing(r.get("outcome", "")) for r in rows)
         self.patterns = explain.explain(rows, value_columns) if self.failing else []
