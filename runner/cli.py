@@ -26,6 +26,11 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("run")
     explain.add_argument("--json", action="store_true")
 
+    resolve = verbs.add_parser(
+        "resolve", help="from a finished run: what to run instead, and a bug report per failure (repro/)"
+    )
+    resolve.add_argument("run", help="a run directory: a run, a rerun, a hunt or a Hydra sweep")
+
     env = verbs.add_parser("env", help="the environment fingerprint of this machine")
     env.add_argument("--json", action="store_true")
 
@@ -344,6 +349,24 @@ def cmd_explain(args) -> int:
     full_run = run.strategy == "full"
     for line in explain.render_lines(patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed):
         print(line)
+    if patterns and os.path.isdir(args.run):
+        from crashmatrix.resolve.verb import pointer
+
+        print(pointer(args.run))
+    return 0
+
+
+def cmd_resolve(args) -> int:
+    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.resolve.verb import output_lines, resolve_run
+
+    resolved = resolve_run(args.run)
+    for line in output_lines(resolved):
+        print(line)
+    if os.path.exists(os.path.join(args.run, "report.html")):  # its last section links resolution.md now
+        from crashmatrix.report_html import write_html
+
+        write_html(FinishedRun.load(args.run))
     return 0
 
 
@@ -407,6 +430,7 @@ COMMANDS = {
     "bisect": cmd_bisect,
     "hunt": cmd_hunt,
     "explain": cmd_explain,
+    "resolve": cmd_resolve,
     "env": cmd_env,
     "probes": cmd_probes,
     "knobs": cmd_knobs,

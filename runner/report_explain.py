@@ -44,7 +44,7 @@ class Explained:
         self.named = set(explain.axes_that_matter(self.patterns, value_columns))
 
 
-def _with_code(text: str) -> str:
+def with_code(text: str) -> str:
     """Escape a line and set its `backticked` commands as code, as Markdown shows them."""
     parts = re.split(r"`([^`]*)`", text)
     return "".join(f"<code>{escape(p)}</code>" if i % 2 else escape(p) for i, p in enumerate(parts))
@@ -54,7 +54,7 @@ def explain_section(seen: Explained) -> list[str]:
     """The section 'What the failing cells have in common', or nothing when no cell failed."""
     if not seen.failing:
         return []
-    items = [f"<li>{_with_code(line)}</li>" for line in seen.lines]
+    items = [f"<li>{with_code(line)}</li>" for line in seen.lines]
     parts = ["<h2>What the failing cells have in common</h2>", "<ul>", *items, "</ul>"]
     if seen.pairwise:
         parts.append(f'<p class="caveat">{PAIRWISE_CAVEAT}</p>')

@@ -25,7 +25,8 @@ from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.pivot import rate_text
 from crashmatrix.report import outcome_counts
 from crashmatrix.report_chart import speed_chart
-from crashmatrix.report_explain import Explained, explain_section, grid_caption
+from crashmatrix.report_explain import Explained, explain_section, grid_caption, with_code
+from crashmatrix.text import shown_path
 
 COLOURS = {
     Outcome.PASS.value: "#2e9e4f",
@@ -239,6 +240,21 @@ def _fingerprint_section(facts: dict) -> list[str]:
     return ["<h2>Fingerprint</h2>", _html_table(["field", "value"], body)]
 
 
+def _resolution_section(run_dir: str, seen: Explained) -> list[str]:
+    """The last section: resolution.md where `crashmatrix resolve` has run, else the command that writes it."""
+    from crashmatrix.resolve.verb import RESOLUTION_MD, pointer, recommended_line
+
+    if os.path.exists(os.path.join(run_dir, RESOLUTION_MD)):
+        line = recommended_line(run_dir)
+        said = f"{escape(line)}; " if line else ""
+        link = f'<a href="{RESOLUTION_MD}">{RESOLUTION_MD}</a>'
+        return ["<h2>What to run instead</h2>", f"<p>{said}the whole note, and a bug report per failure: {link}</p>"]
+    if not seen.failing:
+        return []
+    # the line summary.md and explain end with, as they say it
+    return ["<h2>What to run instead</h2>", f"<p>{with_code(pointer(shown_path(run_dir)))}</p>"]
+
+
 def _cells_in_matrix_order(cells: dict, value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
     """Cell ids ordered by their axis values, each axis in the matrix's order."""
     orders = value_orders({a: [c.values.get(a, "") for c in cells.values()] for a in value_columns}, listed)
@@ -266,6 +282,7 @@ def render(run: FinishedRun) -> str:
     parts += _failing_section(cells, ordered, run_dir)
     parts += _all_cells_section(cells, ordered, value_columns, run_dir)
     parts += _fingerprint_section(facts)
+    parts += _resolution_section(run_dir, seen)
     parts.append(f'<p class="muted">From {escape(os.path.basename(run.csv_path))} in this directory.</p>')
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

@@ -53,6 +53,10 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, ru
             keyed=set(matrix.axis_keys),
         )
     ]
+    if patterns and run is not None:  # what to run instead: resolve's note, or the command that writes it
+        from crashmatrix.resolve.verb import pointer
+
+        lines.append(f"- {pointer(run)}")
     if matrix.strategy == "pairwise":
         lines += [
             "",

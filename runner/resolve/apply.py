@@ -1,0 +1,105 @@
+"""How to run a configuration without crashmatrix: the program's own keys as it takes them, the knobs as
+what to set in code or in the environment.
+
+Without `inject` every axis reaches the program as `key=value` (Hydra's grammar, as a cell passes it:
+runner.app_args), so every axis is an argument. With `inject`, crashmatrix's knobs were applied from
+outside: for the program they are lines of code (the start method, the DataLoader's arguments) or the
+environment (WANDB_MODE, a limit). `env.NAME` axes are environment variables; `python` the interpreter.
+A Hydra sweep's knobs (`+crashmatrix.num_workers`) are knobs too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from crashmatrix.app_args import arguments
+from crashmatrix.cell import spell
+from crashmatrix.interpreters import PYTHON_AXIS
+from crashmatrix.knob_names import INJECT_KNOBS
+
+SWEEP_KNOB_PREFIX = "crashmatrix."  # the Hydra launcher's knobs: +crashmatrix.<knob>=...
+
+# knob -> what to write in the program ({v}: the value as Python spells it)
+_IN_CODE = {
+    "start_method": 'torch.multiprocessing.set_start_method("{s}", force=True)',
+    "sharing_strategy": 'torch.multiprocessing.set_sharing_strategy("{s}")',
+    "num_threads": "torch.set_num_threads({v})",
+    "cudnn.benchmark": "torch.backends.cudnn.benchmark = {v}",
+    "cudnn.deterministic": "torch.backends.cudnn.deterministic = {v}",
+    "cudnn.enabled": "torch.backends.cudnn.enabled = {v}",
+    "num_workers": "DataLoader(..., num_workers={v})",
+    "pin_memory": "DataLoader(..., pin_memory={v})",
+    "persistent_workers": "DataLoader(..., persistent_workers={v})",
+    "prefetch_factor": "DataLoader(..., prefetch_factor={v})",
+}
+# knob -> what to set in the environment the program starts in
+_IN_ENVIRONMENT = {
+    "wandb": "WANDB_MODE={s}",
+    "rlimit.nofile": "ulimit -n {s}",
+    "rlimit.as_mb": "ulimit -v {kb}",
+    "shm_mb": "a /dev/shm of {s} MB (docker run --shm-size={s}m)",
+}
+
+
+def knob_name(axis: str) -> str | None:
+    """The knob an axis sets (a sweep's `+crashmatrix.num_workers` too), or None."""
+    name = axis.lstrip("+")
+    name = name[len(SWEEP_KNOB_PREFIX) :] if name.startswith(SWEEP_KNOB_PREFIX) else name
+    return name if name in INJECT_KNOBS else None
+
+
+@dataclass(frozen=True)
+class Apply:
+    arguments: tuple[str, ...]  # the program's own keys: key=value, as a cell passed them
+    code: tuple[str, ...]  # knobs: what to write in the program
+    environment: tuple[str, ...]  # NAME=value, or a limit to set before it starts
+    interpreter: str = ""
+
+    def overrides(self) -> list[str]:
+        """resolution.json's `overrides`: every line of how to apply it, arguments first."""
+        out = list(self.arguments) + list(self.code) + list(self.environment)
+        return out + ([f"run with {self.interpreter}"] if self.interpreter else [])
+
+    def to_json(self) -> dict:
+        return {
+            "arguments": list(self.arguments),
+            "code": list(self.code),
+            "environment": list(self.environment),
+            "interpreter": self.interpreter,
+        }
+
+
+def how_to_apply(matrix: Mapping, values: Mapping) -> Apply:
+    """matrix: the run's matrix.yaml as written ({} for a bare results.csv); values: axis -> value."""
+    inject = bool(matrix.get("inject")) or not matrix  # a sweep without matrix.yaml: knobs are knobs
+    axes = matrix.get("axes") or {}
+    own: dict = {}
+    code: list[str] = []
+    environment: list[str] = []
+    interpreter = ""
+    for axis, value in values.items():
+        if spell(value) == "":  # an axis this configuration does not have (only an include sets it)
+            continue
+        knob = knob_name(axis)
+        if axis == PYTHON_AXIS:
+            interpreter = spell(value)
+        elif axis.startswith("env."):
+            environment.append(f"{axis[4:]}={spell(value)}")
+        elif knob and (inject or axis.startswith(("+", SWEEP_KNOB_PREFIX))) and not matrix.get("probe"):
+            where, line = _knob_line(knob, value)
+            (code if where == "code" else environment).append(line)
+        else:
+            spec = axes.get(axis)
+            for key in spec.get("keys", [axis]) if isinstance(spec, dict) else [axis]:
+                own[key] = value
+    return Apply(tuple(arguments(own)), tuple(code), tuple(environment), interpreter)
+
+
+def _knob_line(knob: str, value) -> tuple[str, str]:
+    text = spell(value)
+    python = {"true": "True", "false": "False", "null": "None"}.get(text, text)
+    if knob in _IN_CODE:
+        return "code", _IN_CODE[knob].format(v=python, s=text)
+    kb = str(int(value) * 1024) if text.isdigit() else text
+    return "environment", _IN_ENVIRONMENT[knob].format(s=text, kb=kb)

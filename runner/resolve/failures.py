@@ -1,0 +1,214 @@
+"""The failing conjunctions of a finished run, each with its rate, its confidence and what masked it.
+
+A hunt's run directory answers with its hunt.json (runner.hunt_text writes it); any other run with
+explain's patterns (runner.explain), each weighed by hunt's model (runner.hunt_localize) so that a cause
+seen once is not told as firmly as one seen in every repeat: its confidence is the posterior of exactly its
+conjunction, from the run's own rows. Rates and masking are counted from the rows alike for both: the runs
+where the conjunction holds that failed this way, that passed, and that failed another way first (masked:
+they say nothing about this failure).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from crashmatrix import explain
+from crashmatrix.cell import spell
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.outcome import FailureKind
+
+CONFIDENCE = 0.95  # what a cause must reach to be named (hunt's default; a hunt's own option where it has one)
+MODEL_ORDER = 5  # the longest conjunction the model weighs: its work grows with the axes to this power
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failing conjunction: `conditions` {axis: spelled value}; {} every cell; None background noise."""
+
+    kind: FailureKind
+    conditions: dict | None
+    entry: dict  # explain's or hunt's JSON entry, as resolution.json's `failures` lists it
+    failing: int  # runs where the conditions hold that failed this way
+    runs: int  # ... and those that passed: the runs that tell about it
+    masked: int  # runs there that failed another way first
+    masked_by: tuple[tuple[str, int], ...]  # (kind label, runs), commonest first
+    confidence: float | None  # None: beyond what the model weighs
+    alternatives: tuple[dict, ...] = ()
+
+    @property
+    def rate(self) -> float:
+        return self.failing / self.runs if self.runs else 0.0
+
+    @property
+    def flaky(self) -> bool:
+        return self.failing < self.runs
+
+    def holds(self, values: Mapping[str, str]) -> bool:
+        """Whether the conjunction (or one the data fit as well) holds for spelled axis values."""
+        if self.conditions is None:
+            return False
+        return any(all(values.get(a) == v for a, v in c.items()) for c in (self.conditions, *self.alternatives))
+
+    def conditions_text(self) -> str:
+        if self.conditions is None:
+            return "no configuration (background noise)"
+        return " and ".join(f"{a}={v}" for a, v in self.conditions.items()) or "every configuration"
+
+
+@dataclass(frozen=True)
+class Findings:
+    source: str  # "hunt" (hunt.json) or "explain"
+    failures: tuple[Failure, ...]
+    confidence: float  # the confidence a cause must reach
+    hunt_complete: bool | None = None  # hunt.json's `complete`; None for explain
+    hunt_runs: int = 0
+
+    def unsure(self) -> list[Failure]:
+        return [f for f in self.failures if f.conditions is not None and not self.is_sure(f)]
+
+    def is_sure(self, failure: Failure) -> bool:
+        return failure.confidence is not None and failure.confidence >= self.confidence
+
+
+def spelled_rows(run: FinishedRun) -> list[dict]:
+    """The run's rows with every axis value spelled as results.csv has it (hunt's model reads them so)."""
+    return [{**row, **{a: spell(row.get(a, "")) for a in run.axes}} for row in run.rows]
+
+
+def findings(run: FinishedRun, rows: Sequence[dict]) -> Findings:
+    """hunt.json's causes where the run is a hunt's, else explain's patterns weighed by hunt's model."""
+    hunt_path = os.path.join(run.directory, "hunt.json")
+    if os.path.exists(hunt_path):
+        hunt = _read_json(hunt_path)
+        if isinstance(hunt, dict) and isinstance(hunt.get("causes"), list):
+            return _from_hunt(run, rows, hunt)
+    return _from_explain(run, rows)
+
+
+def _read_json(path: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _from_hunt(run: FinishedRun, rows: Sequence[dict], hunt: dict) -> Findings:
+    options = _read_json(os.path.join(run.directory, "hunt-options.json")) or {}
+    out = []
+    for entry in list(hunt["causes"]) + list(hunt.get("noise") or []):
+        kind = FailureKind(entry.get("outcome", ""), entry.get("signal", ""), entry.get("signature", ""))
+        conditions = entry.get("conditions") if "conditions" in entry else None
+        alternatives = tuple(entry.get("alternatives") or ())
+        counted: tuple[int, int, int, tuple[tuple[str, int], ...]]
+        if conditions is None:  # noise: its own cell's runs, as hunt counted them
+            counted = (int(entry.get("failing") or 0), int(entry.get("runs") or 0), 0, ())
+        else:
+            counted = count(rows, run.axes, kind, conditions, alternatives)
+        out.append(Failure(kind, conditions, entry, *counted, entry.get("confidence"), alternatives))
+    return Findings(
+        "hunt",
+        tuple(out),
+        float(options.get("confidence") or CONFIDENCE),
+        bool(hunt.get("complete")),
+        int(hunt.get("runs") or 0),
+    )
+
+
+def _from_explain(run: FinishedRun, rows: Sequence[dict]) -> Findings:
+    axes = list(run.axes)
+    patterns = explain.explain(rows, axes)
+    weigh = _Model(run, rows, patterns)
+    out = []
+    for p in patterns:
+        conditions = dict(p.conditions)
+        alternatives = tuple(dict(alt) for alt in p.alternatives)
+        counted = count(rows, axes, p.failure_kind, conditions, alternatives)
+        out.append(Failure(p.failure_kind, conditions, p.to_json(), *counted, weigh(p), alternatives))
+    return Findings("explain", tuple(out), CONFIDENCE)
+
+
+def count(
+    rows: Sequence[Mapping], axes: Sequence[str], kind: FailureKind, conditions: dict | None, alternatives=()
+) -> tuple[int, int, int, tuple[tuple[str, int], ...]]:
+    """(failing, runs, masked, masked_by) over the runs where the conditions hold (noise: the kind's own cells)."""
+    failing = passed = 0
+    masked: Counter = Counter()
+    for row in rows:
+        values = {a: spell(row.get(a, "")) for a in axes}
+        if conditions is None:
+            holds = False
+        else:
+            holds = any(all(values.get(a) == v for a, v in c.items()) for c in (conditions, *alternatives))
+        if not holds:
+            continue
+        seen = FailureKind.from_row(row)
+        if seen == kind:
+            failing += 1
+        elif seen.is_pass:
+            passed += 1
+        elif seen.counts_as_failing:
+            masked[seen.label()] += 1
+    by = tuple(sorted(masked.items(), key=lambda t: (-t[1], t[0])))
+    return failing, failing + passed, sum(masked.values()), by
+
+
+class _Model:
+    """Hunt's model over the run's rows: the posterior that a pattern's conjunction is its failure's cause."""
+
+    def __init__(self, run: FinishedRun, rows: Sequence[dict], patterns: Sequence[explain.Pattern]):
+        from crashmatrix.hunt_model import Evidence, Space, run_of_row
+
+        self.patterns = patterns
+        self.axes = list(run.axes)
+        listed = run.listed
+        values = []
+        for a in self.axes:
+            seen = [spell(v) for v in listed.get(a, [])] + [spell(r.get(a, "")) for r in rows]
+            values.append(list(dict.fromkeys(seen)))
+        longest = max((len(p.conditions) for p in patterns), default=1)
+        order = max(1, min(len(self.axes), MODEL_ORDER, max(3, longest)))
+        self.space = Space(self.axes, values, order=order)
+        self.rows = [{**r, **{a: spell(r.get(a, "")) for a in self.axes}} for r in rows]
+        runs = (run_of_row(r, self.space) for r in self.rows)
+        self.evidence = Evidence(self.space).extend(r for r in runs if r is not None)
+
+    def __call__(self, pattern: explain.Pattern) -> float | None:
+        from crashmatrix.hunt_localize import Localization
+
+        if not pattern.conditions or len(pattern.conditions) > self.space.order:
+            return None if pattern.conditions else self._everywhere(pattern)
+        cond = self._cond(pattern.conditions)
+        focus = self._focus(pattern)
+        if focus is None:
+            return None
+        others = tuple(
+            self._cond(p.conditions)
+            for p in self.patterns
+            if p is not pattern and p.failure_kind == pattern.failure_kind
+        )
+        loc = Localization(self.evidence, pattern.failure_kind, focus, tuple(c for c in others if c))
+        return next((s.posterior for s in loc.suspects if s.cond == cond), None)
+
+    def _everywhere(self, pattern: explain.Pattern) -> float | None:
+        focus = self._focus(pattern)
+        if focus is None:
+            return None
+        from crashmatrix.hunt_localize import Localization
+
+        loc = Localization(self.evidence, pattern.failure_kind, focus)
+        return next((s.posterior for s in loc.suspects if s.cond == ()), None)
+
+    def _cond(self, conditions) -> tuple:
+        return tuple(sorted((self.axes.index(a), v) for a, v in conditions))
+
+    def _focus(self, pattern: explain.Pattern):
+        """The cell of the first run of the pattern's kind where its conditions hold."""
+        for r in self.rows:
+            if FailureKind.from_row(r) == pattern.failure_kind and all(r.get(a) == v for a, v in pattern.conditions):
+                return tuple(r[a] for a in self.axes)
+        return None

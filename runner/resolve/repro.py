@@ -1,0 +1,260 @@
+"""repro/<signature>/: one failure kind, ready to file upstream.
+
+- matrix.yaml: the run's matrix narrowed to one cell, the configuration that failed this way most
+  reliably, with enough repeats to see a flaky failure at least once at the confidence asked; its
+  command's paths absolute, so `crashmatrix run repro/<signature>/matrix.yaml` runs from anywhere;
+- ISSUE.md (runner.resolve.issue);
+- stacks.txt: the hung cell's stacks.txt, or the Python stacks faulthandler printed as it died;
+- collect_env.txt: `python -m torch.utils.collect_env` run by the cell's own interpreter, under a time
+  limit, in its own session so that a limit kills whatever it started.
+
+Secrets: the values of this environment's secret variables (runner.redaction) are replaced wherever they
+would be written; a matrix's secret env entries stay the placeholder the run directory already holds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from crashmatrix import facts_cache
+from crashmatrix.cell import spell
+from crashmatrix.cell_logs import read_ends
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.hunt_search import clean_runs_needed
+from crashmatrix.incell.atomic import write_text_atomic
+from crashmatrix.outcome import FailureKind
+from crashmatrix.plain_text import plain
+from crashmatrix.redaction import REDACTED, is_secret
+from crashmatrix.resolve.configs import Config
+from crashmatrix.resolve.defaults import Defaults
+
+REPRO_DIR = "repro"
+COLLECT_ENV_TIMEOUT_S = 120
+COLLECT_ENV_QUESTION = "python -m torch.utils.collect_env"  # its facts_cache key's question
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+_STACK_START = re.compile(r"^(Fatal Python error|Current thread 0x|Thread 0x)", re.M)
+
+
+@dataclass(frozen=True)
+class Bundle:
+    kind: FailureKind
+    name: str  # the folder under repro/
+    config: Config  # the configuration it reproduces
+    row: dict  # its failing run, as results.csv has it
+    rate: float  # of this kind in that configuration
+    repeats: int  # runs the matrix asks for
+    interpreter: str  # the failing cell's: collect_env.txt is its
+    matrix_written: bool = False
+    has_stacks: bool = False
+
+    @property
+    def dir(self) -> str:
+        return f"{REPRO_DIR}/{self.name}"
+
+
+def folder_names(kinds: Sequence[FailureKind]) -> dict[FailureKind, str]:
+    """Each kind's folder: its signature made safe for a path; two kinds of one signature add outcome and signal."""
+    base = {k: _slug(k.signature or k.outcome) for k in kinds}
+    shared = {b for b in base.values() if list(base.values()).count(b) > 1}
+    return {k: (f"{b}-{k.outcome}-{k.signal}".rstrip("-") if b in shared else b) for k, b in base.items()}
+
+
+def _slug(text: str, most: int = 48) -> str:
+    """Text as one folder name: runs of other characters as one -, cut at a - within `most` characters."""
+    slug = _UNSAFE.sub("-", text).strip("-.")
+    if len(slug) > most:
+        cut = slug[:most]
+        at = max(cut.rfind("-"), cut.rfind("."))
+        slug = cut[:at] if at > most // 2 else cut
+    return slug.strip("-.") or "failure"
+
+
+def pick(kind: FailureKind, configs: Sequence[Config], defaults: Defaults) -> Config:
+    """The configuration that failed this way most reliably; then most often; then nearest the defaults."""
+    showing = [c for c in configs if kind in c.kinds]
+    return min(showing, key=lambda c: (-c.kinds[kind] / c.runs, -c.kinds[kind], defaults.distance(c.spelled)))
+
+
+def failing_row(run: FinishedRun, config: Config, kind: FailureKind) -> dict:
+    for row in run.rows:
+        if FailureKind.from_row(row) == kind and all(spell(row.get(a, "")) == v for a, v in config.spelled.items()):
+            return dict(row)
+    raise LookupError(kind)  # pick() chose a configuration with a run of this kind: never
+
+
+def plan(run: FinishedRun, configs: Sequence[Config], defaults: Defaults, confidence: float) -> list[Bundle]:
+    kinds = sorted({k for c in configs for k in c.kinds})
+    names = folder_names(kinds)
+    out = []
+    for kind in kinds:
+        config = pick(kind, configs, defaults)
+        rate = config.kinds[kind] / config.runs
+        row = failing_row(run, config, kind)
+        out.append(
+            Bundle(kind, names[kind], config, row, rate, clean_runs_needed(rate, confidence), _interpreter(run, row))
+        )
+    return out
+
+
+def _interpreter(run: FinishedRun, row: dict) -> str:
+    """The interpreter that ran the failing cell: its argv's first word where that is a Python, else its `python`."""
+    from crashmatrix.cell_logs import read_report
+    from crashmatrix.interpreters import of_cell
+
+    result = read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
+    argv = result.get("argv") or []
+    if argv and os.path.basename(str(argv[0])).startswith("python") and os.path.isfile(str(argv[0])):
+        return str(argv[0])
+    return of_cell({a: row[a] for a in run.axes if a == "python" and spell(row.get(a, ""))})
+
+
+def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict | None:
+    """The run's matrix narrowed to the bundle's one configuration; None without a matrix.yaml."""
+    if not run.matrix:
+        return None
+    axes_spec = run.matrix.get("axes") or {}
+    axes = {}
+    for axis in run.axes:
+        value = bundle.config.values.get(axis, "")
+        if spell(value) == "":
+            continue
+        spec = axes_spec.get(axis)
+        axes[axis] = {"values": [value], "keys": list(spec["keys"])} if isinstance(spec, dict) else [value]
+    # The run's matrix in its own order, its axes narrowed in place; no include, exclude or pairwise.
+    data = {k: v for k, v in run.matrix.items() if k not in ("include", "exclude", "order", "seed")}
+    data["axes"] = axes
+    data["name"] = re.sub(r"[^A-Za-z0-9_-]+", "-", f"repro-{bundle.name}")[:60].strip("-")
+    if command:
+        data["command"] = command
+    data["strategy"] = "full"
+    data["repeats"] = bundle.repeats
+    return data
+
+
+def absolute_command(run: FinishedRun) -> list | None:
+    """The matrix's command with its program's path found and made absolute (runner.program); None if not found."""
+    from crashmatrix.errors import BadInput
+    from crashmatrix.program import resolve_program
+    from crashmatrix.spec import load_matrix
+
+    path = os.path.join(run.directory, "matrix.yaml")
+    if not run.matrix.get("command") or not os.path.exists(path):
+        return None
+    try:
+        matrix = resolve_program(load_matrix(path), path)
+    except BadInput:
+        return None
+    return list(matrix.command or ())
+
+
+def secret_values() -> list[str]:
+    """This environment's secret values (runner.redaction's names), longest first."""
+    found = {v for k, v in os.environ.items() if is_secret(k) and len(v) >= 4 and v != REDACTED}
+    return sorted(found, key=len, reverse=True)
+
+
+def redact(text: str, secrets: Sequence[str]) -> str:
+    """text with each of `secrets` replaced."""
+    for value in secrets:
+        text = text.replace(value, REDACTED)
+    return text
+
+
+# A program's own output may print a secret resolve never saw (a value from the matrix file's env, which
+# the run directory keeps redacted): `WANDB_API_KEY=...`, `'api_key': '...'` lose their value.
+_ASSIGNED = re.compile(
+    r"\b(\w*(?:key|token|secret|password|passwd|credential)\w*)(['\"]?\s*[:=]\s*['\"]?)([^\s'\",;)}\]]{4,})",
+    re.IGNORECASE,
+)
+
+
+def scrub(text: str) -> str:
+    """A program's output with the values of secret-named assignments replaced (not an exception's name)."""
+
+    def keep_or_hide(m: re.Match) -> str:
+        if m.group(1).lower().endswith(("error", "exception", "warning")) or m.group(3) == REDACTED:
+            return m.group(0)
+        return m.group(1) + m.group(2) + REDACTED
+
+    return _ASSIGNED.sub(keep_or_hide, text)
+
+
+def stacks_of(run: FinishedRun, row: dict) -> str:
+    """The failing run's stacks: its stacks.txt (a hang), else the Python stacks faulthandler printed."""
+    cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
+    saved = os.path.join(cell_dir, "stacks.txt")
+    if os.path.exists(saved):
+        return plain(read_ends(saved))
+    stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log")))
+    start = _STACK_START.search(stderr)
+    return stderr[start.start() :] if start else ""
+
+
+def collect_env(python: str, timeout: float = COLLECT_ENV_TIMEOUT_S) -> str:
+    """`python -m torch.utils.collect_env` run by `python`: its output, or a line saying why there is none.
+
+    An answer is kept (runner.facts_cache: keyed by the interpreter, every folder on its sys.path with its
+    mtime, the host, kernel, driver and devices), so the same unchanged interpreter is not asked twice."""
+    head = f"# python -m torch.utils.collect_env, run by {python} (the failing cell's interpreter)\n\n"
+    cache_key = _cache_key(python)
+    kept = facts_cache.load(cache_key) if cache_key else None
+    if kept and isinstance(kept.get("collect_env"), str):
+        return head + kept["collect_env"]
+    done, out = _run_collect_env(python, timeout)
+    if done and cache_key:
+        facts_cache.store(cache_key, {"collect_env": out})
+    return head + out
+
+
+def _cache_key(python: str) -> str | None:
+    try:
+        probe = subprocess.run(
+            [python, "-c", facts_cache.PROBE], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return facts_cache.key(python, probe.stdout, COLLECT_ENV_QUESTION) if probe.returncode == 0 else None
+
+
+def _run_collect_env(python: str, timeout: float) -> tuple[bool, str]:
+    """(whether it ran to its end, what to write)."""
+    try:
+        child = subprocess.Popen(
+            [python, "-m", "torch.utils.collect_env"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            cwd=tempfile.gettempdir(),  # nowhere a folder of the user's could shadow torch
+            start_new_session=True,
+        )
+    except OSError as e:
+        return False, f"could not start it: {e}\n"
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)  # its own session: it and whatever it started (pip, nvidia-smi)
+        child.communicate()
+        return False, f"it did not finish within {timeout:.0f} s and was stopped\n"
+    if child.returncode != 0:
+        tail = "\n".join(err.strip().splitlines()[-5:])
+        return False, f"it ended with exit status {child.returncode}:\n{tail}\n"
+    return True, out
+
+
+def write_bundle(directory: str, files: dict[str, str]) -> None:
+    """The bundle's files, each written whole (atomically), secrets out; a file not given is left as it is.
+
+    Every file but matrix.yaml quotes the program's output, and is scrubbed as well; matrix.yaml is the
+    run's own matrix (its env secrets already redacted), whose params must reach the program as written."""
+    os.makedirs(directory, exist_ok=True)
+    secrets = secret_values()
+    for name, text in files.items():
+        text = redact(text, secrets)
+        write_text_atomic(os.path.join(directory, name), text if name == "matrix.yaml" else scrub(text), durable=False)

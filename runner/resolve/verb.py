@@ -1,0 +1,227 @@
+"""`crashmatrix resolve RUN`: read the run once, decide, and write resolution.json, resolution.md and
+repro/<signature>/ into it. Re-running it rewrites those files (they are resolve's own) and nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shlex
+from collections.abc import Sequence
+
+from crashmatrix.cell import spell
+from crashmatrix.errors import BadInput
+from crashmatrix.finished_run import FinishedRun
+from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
+from crashmatrix.resolve import issue, note, repro
+from crashmatrix.resolve.apply import how_to_apply
+from crashmatrix.resolve.choose import MOST_ALTERNATIVES, choose
+from crashmatrix.resolve.configs import WALL, Config, configs_of
+from crashmatrix.resolve.defaults import program_defaults
+from crashmatrix.resolve.failures import Findings, findings
+from crashmatrix.resolve.unsure import cannot_tell
+from crashmatrix.text import shown_path
+
+RESOLUTION_JSON = "resolution.json"
+RESOLUTION_MD = "resolution.md"
+
+
+def check_run(run: str) -> None:
+    """BadInput, naming RUN, when it is not a run directory."""
+    if not os.path.isdir(run):
+        what = "not a run directory (a file)" if os.path.exists(run) else "no such run directory"
+        raise BadInput(f"resolve {run}: {what}")
+    if not os.path.exists(os.path.join(run, "results.csv")):
+        raise BadInput(f"resolve {run}: not a run directory (no results.csv)")
+
+
+def resolve_run(given: str) -> note.Resolved:
+    """Decide for run directory `given` (as the user typed it) and write resolve's files into it."""
+    check_run(given)
+    run = FinishedRun.load(given)
+    rows = list(run.rows)
+    configs = configs_of(rows, run.axes)
+    found = findings(run, rows)
+    defaults = program_defaults(run)
+    params = run.matrix.get("params") or {}
+    choice = choose(configs, found.failures, defaults, params if isinstance(params, dict) else {})
+    unsure = cannot_tell(run, given, found, choice)
+    bundles = repro.plan(run, configs, defaults, found.confidence)
+    applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
+    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied)
+    resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
+    secrets = repro.secret_values()
+    text = repro.scrub(repro.redact(note.markdown(resolved), secrets))
+    write_text_atomic(os.path.join(run.directory, RESOLUTION_MD), text, durable=False)
+    _write_json(run, json.loads(repro.redact(json.dumps(resolution_json(resolved)), secrets)))
+    return resolved
+
+
+def output_lines(r: note.Resolved) -> list[str]:
+    """What `crashmatrix resolve` prints: the summary, the bug reports, where the files are."""
+    where = shown_path(r.run.directory)
+    lines = note.summary_lines(r)
+    for b in r.bundles:
+        lines.append(f"bug report: {os.path.join(where, b.dir)}/ISSUE.md ({b.kind.label()})")
+    lines.append(f"resolution: {os.path.join(where, RESOLUTION_MD)}  {os.path.join(where, RESOLUTION_JSON)}")
+    return lines
+
+
+def pointer(run: str) -> str:
+    """The line explain ends with: resolution.md where resolve has run, else the command that writes it."""
+    path = os.path.join(run, RESOLUTION_MD)
+    if os.path.exists(path):
+        return f"what to run instead, and a bug report per failure: {path}"
+    return f"what to run instead, and a bug report per failure: `crashmatrix resolve {shlex.quote(run)}`"
+
+
+def recommended_line(run_dir: str) -> str:
+    """`run instead: a=1 b=2` from the run's resolution.json; "" where it has none or recommends nothing."""
+    try:
+        with open(os.path.join(run_dir, RESOLUTION_JSON), encoding="utf-8") as f:
+            recommended = json.load(f).get("recommended")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if not isinstance(recommended, dict) or not isinstance(recommended.get("values"), dict):
+        return ""
+    values = " ".join(f"{a}={spell(v)}" for a, v in recommended["values"].items())
+    return f"run instead: {values}"
+
+
+def _write_json(run: FinishedRun, data: dict) -> None:
+    write_json_atomic(os.path.join(run.directory, RESOLUTION_JSON), data, durable=False)
+
+
+def config_json(config: Config, matrix: dict) -> dict:
+    """One configuration as resolution.json gives it: values, runs, passed, speeds, and how to apply it."""
+    applied = how_to_apply(matrix, config.values)
+    rate = config.median("steps_per_s")
+    wall = config.median(WALL)
+    return {
+        "values": {a: v for a, v in config.values.items() if v != ""},
+        "runs": config.runs,
+        "passed": config.passed,
+        "duration_s": None if wall is None else round(wall, 3),
+        "steps_per_s": None if rate is None else round(rate, 3),
+        "overrides": applied.overrides(),
+        "apply": applied.to_json(),
+        "cell_id": config.cell_id,
+    }
+
+
+def resolution_json(r: note.Resolved) -> dict:
+    matrix, choice = r.run.matrix, r.choice
+    safe = choice.safe
+    return {
+        "recommended": config_json(choice.recommended, matrix) if choice.recommended else None,
+        "alternatives": [config_json(c, matrix) for c in choice.alternatives[:MOST_ALTERNATIVES]],
+        "failures": [_failure_json(f, r.findings) for f in r.findings.failures],
+        "repro": [_bundle_json(b) for b in r.bundles],
+        "metric": choice.metric,
+        "safe_mode": None
+        if safe is None
+        else {
+            "values": safe.axes,
+            "best": config_json(safe.best, matrix) if safe.best else None,
+            "runs": safe.runs,
+            "failed": safe.failed_runs,
+        },
+        "fastest_failing": config_json(choice.fastest_failing, matrix) if choice.fastest_failing else None,
+        "cannot_tell": [u.to_json() for u in r.unsure],
+        "defaults": {"values": r.defaults.values, "from": r.defaults.source()},
+        "source": r.findings.source,
+    }
+
+
+def _failure_json(f, findings: Findings) -> dict:
+    """explain's or hunt's entry as it is, with what resolve counted beside it under `resolve`."""
+    return {
+        **f.entry,
+        "resolve": {
+            "failing_runs": f.failing,
+            "runs": f.runs,
+            "rate": round(f.rate, 4),
+            "masked_runs": f.masked,
+            "confidence": None if f.confidence is None else round(f.confidence, 4),
+            "named": findings.is_sure(f),
+        },
+    }
+
+
+def _bundle_json(b: repro.Bundle) -> dict:
+    return {
+        **b.kind.as_json(),
+        "dir": b.dir,
+        "cell_id": b.config.cell_id,
+        "values": {a: v for a, v in b.config.values.items() if v != ""},
+        "rate": round(b.rate, 4),
+        "repeats": b.repeats,
+        "matrix": f"{b.dir}/matrix.yaml" if b.matrix_written else None,
+    }
+
+
+def _write_bundles(r: note.Resolved) -> list[repro.Bundle]:
+    """Each bundle's files; collect_env.txt once per interpreter, however many bundles share it."""
+    run = r.run
+    command = repro.absolute_command(run)
+    collected: dict[str, str] = {}
+    written = []
+    for bundle in r.bundles:
+        directory = os.path.join(run.directory, bundle.dir)
+        files: dict[str, str] = {}
+        data = repro.repro_matrix(run, bundle, command)
+        if data is not None:
+            files["matrix.yaml"] = _matrix_text(run, bundle, data, directory)
+        stacks = repro.stacks_of(run, bundle.row)
+        if stacks:
+            files["stacks.txt"] = stacks
+        if bundle.interpreter not in collected:
+            collected[bundle.interpreter] = repro.collect_env(bundle.interpreter)
+        files["collect_env.txt"] = collected[bundle.interpreter]
+        bundle = dataclasses.replace(bundle, matrix_written=data is not None, has_stacks=bool(stacks))
+        told = issue.Told(
+            failures=[f for f in r.findings.failures if f.kind == bundle.kind],
+            findings=r.findings,
+            passing=_nearest_passing(r.configs, bundle.config),
+            apply=how_to_apply(run.matrix, {**_knob_params(run.matrix), **bundle.config.values}),
+            matrix_path=os.path.join(os.path.abspath(directory), "matrix.yaml") if data is not None else "",
+            has_stacks=bool(stacks),
+        )
+        files["ISSUE.md"] = issue.issue_text(run, bundle, told)
+        repro.write_bundle(directory, files)
+        written.append(bundle)
+    return written
+
+
+def _knob_params(matrix: dict) -> dict:
+    """The matrix's fixed params that are knobs: under inject they reach the program from outside too."""
+    from crashmatrix.resolve.apply import knob_name
+
+    params = matrix.get("params") or {}
+    if not matrix.get("inject") or not isinstance(params, dict):
+        return {}
+    return {k: v for k, v in params.items() if knob_name(k)}
+
+
+def _matrix_text(run: FinishedRun, bundle: repro.Bundle, data: dict, directory: str) -> str:
+    import yaml
+
+    path = os.path.join(os.path.abspath(directory), "matrix.yaml")
+    head = (
+        f"# {bundle.kind.label()}: the configuration of cell {bundle.config.cell_id} of {run.directory},\n"
+        f"# which failed so in {bundle.rate:.0%} of its runs. Runs from anywhere:\n"
+        f"#   crashmatrix run {shlex.quote(path)}\n"
+    )
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def _nearest_passing(configs: Sequence[Config], failing: Config, most: int = 3) -> list[Config]:
+    """The configurations that passed every run and differ from `failing` in the fewest values."""
+    clean = [c for c in configs if c.clean]
+
+    def differences(c: Config) -> int:
+        return sum(1 for a, v in failing.spelled.items() if c.spelled.get(a) != v)
+
+    fewest = min((differences(c) for c in clean), default=0)
+    return [c for c in clean if differences(c) == fewest][:most]
