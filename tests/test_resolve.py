@@ -184,3 +184,45 @@ def test_not_a_run_directory_is_one_line_and_exit_2(what, tmp_path):
     proc = crashmatrix("resolve", target, cwd=tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith(f"crashmatrix: resolve {target}: ")
+
+
+CRASHY = """\
+import os, signal, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+if args["a"] == "1" and args["c"] == "2":
+    os.kill(os.getpid(), signal.SIGSEGV)
+"""
+PLANTED = """\
+name: planted
+command: [python, crashy.py]
+axes:
+  a: [0, 1, 2]
+  b: [0, 1]
+  c: [0, 1, 2]
+timeout: 60
+"""
+
+
+def test_a_hunt_cut_short_says_so_and_its_resume_runs_as_printed(tmp_path, write):
+    write("crashy.py", CRASHY)
+    write("m.yaml", PLANTED)
+    cut = crashmatrix("hunt", "m.yaml", "--max-runs", "4", "--out", "h", cwd=tmp_path)
+    assert cut.returncode == 0, cut.stderr
+    proc = crashmatrix("resolve", "h", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (unsure,) = resolved(tmp_path / "h")["cannot_tell"]
+    assert unsure["command"] == "crashmatrix hunt --resume h --max-runs 54" and unsure["command"] in proc.stdout
+
+    on = crashmatrix(*shlex.split(unsure["command"])[1:], cwd=tmp_path)
+    assert on.returncode == 0 and "hunt: complete" in on.stdout, on.stdout + on.stderr
+    assert crashmatrix("resolve", "h", cwd=tmp_path).returncode == 0
+    data = resolved(tmp_path / "h")
+    assert data["source"] == "hunt" and data["cannot_tell"] == []
+    (cause,) = data["failures"]
+    assert cause["conditions"] == {"a": "1", "c": "2"} and cause["resolve"]["named"]
+    # every run takes about as long: a tie, which goes to the cell nearest the matrix's first values
+    passing = {(r["a"], r["b"], r["c"]) for r in rows_of(tmp_path / "h") if r["outcome"] == "pass"}
+    nearest = min(sum(v != "0" for v in cell) for cell in passing)
+    values = data["recommended"]["values"]
+    assert sum(str(v) != "0" for v in values.values()) == nearest
+    assert not (values["a"] == 1 and values["c"] == 2)

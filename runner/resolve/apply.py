@@ -72,7 +72,7 @@ class Apply:
 
 def how_to_apply(matrix: Mapping, values: Mapping) -> Apply:
     """matrix: the run's matrix.yaml as written ({} for a bare results.csv); values: axis -> value."""
-    inject = bool(matrix.get("inject")) or not matrix  # a sweep without matrix.yaml: knobs are knobs
+    inject = bool(matrix.get("inject"))  # a Hydra sweep's knobs are named so (+crashmatrix.<knob>) either way
     axes = matrix.get("axes") or {}
     own: dict = {}
     code: list[str] = []

@@ -54,9 +54,12 @@ class Failure:
         return any(all(values.get(a) == v for a, v in c.items()) for c in (self.conditions, *self.alternatives))
 
     def conditions_text(self) -> str:
+        """`when a=1 and b=2`; `in every configuration`; `nowhere in particular (background noise)`."""
         if self.conditions is None:
-            return "no configuration (background noise)"
-        return " and ".join(f"{a}={v}" for a, v in self.conditions.items()) or "every configuration"
+            return "nowhere in particular (background noise)"
+        if not self.conditions:
+            return "in every configuration (the program itself)"
+        return "when " + " and ".join(f"{a}={v}" for a, v in self.conditions.items())
 
 
 @dataclass(frozen=True)

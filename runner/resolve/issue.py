@@ -87,7 +87,7 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         confidence = "" if f.confidence is None else f", confidence {f.confidence:.2f}"
         source = "hunt" if told.findings.source == "hunt" else "explain"
         lines.append(
-            f"- It fails when {f.conditions_text()} ({source}): {f.failing} of {f.runs} runs there "
+            f"- It fails {f.conditions_text()} ({source}): {f.failing} of {f.runs} runs there "
             f"({f.rate:.0%}){confidence}."
         )
         if f.masked:

@@ -60,7 +60,7 @@ def failure_text(f: Failure, findings: Findings) -> str:
         by = "hunt" if findings.source == "hunt" else "hunt's model over this run's rows"
         verdict = "named" if findings.is_sure(f) else f"below {findings.confidence}: not yet named"
         sure = f"confidence {f.confidence:.2f} ({by}; {verdict})"
-    return f"{f.kind.label()} when {f.conditions_text()}: {f.failing} of {f.runs} runs there, {how}; {sure}"
+    return f"{f.kind.label()} {f.conditions_text()}: {f.failing} of {f.runs} runs there, {how}; {sure}"
 
 
 def masking_text(f: Failure) -> str:

@@ -62,10 +62,18 @@ def cannot_tell(run: FinishedRun, given: str, findings: Findings, choice: Choice
     rerun_repeats = 0
     if unsure:
         rerun_repeats = max(2 * repeats, wanted)
-        names = "; ".join(f"{f.kind.label()} when {f.conditions_text()}" for f in unsure)
+        names = "; ".join(f"{f.kind.label()} {f.conditions_text()}" for f in unsure)
         how = _confidence_text(findings, unsure)
         command = _settle_command(run, given, findings, rerun_repeats)
         out.append(Unsure(f"not yet sure of the cause ({how}): {names}", command))
+    elif findings.source == "hunt" and findings.hunt_complete is False:
+        out.append(
+            Unsure(
+                "the hunt stopped at its budget (--max-runs) before every conjunction of its order had run "
+                "clean: a cause may not have shown yet",
+                _settle_command(run, given, findings, 0),
+            )
+        )
     if rec is not None and rec.passed < wanted:
         flaky = min((f for f in findings.failures if f.conditions is not None and f.rate > 0), key=lambda f: f.rate)
         rerun_repeats = max(rerun_repeats, wanted)
@@ -75,7 +83,7 @@ def cannot_tell(run: FinishedRun, given: str, findings: Findings, choice: Choice
                 f"{flaky.rate:.0%} ({flaky.kind.label()}) would pass that often with probability "
                 f"{(1 - flaky.rate) ** rec.passed:.2f}; {wanted} clean runs make it less than "
                 f"{1 - findings.confidence:.2f}",
-                _rerun(given, rerun_repeats),
+                _rerun(given, rerun_repeats) if _has_matrix(run) else "",
             )
         )
     if choice.recommended is None and not source:
@@ -88,16 +96,23 @@ def _confidence_text(findings: Findings, unsure) -> str:
     return f"confidence {shown}, below {findings.confidence}"
 
 
+def _has_matrix(run: FinishedRun) -> bool:
+    """Whether rerun and hunt can read the run's matrix (a bare results.csv has none)."""
+    return os.path.exists(os.path.join(run.directory, "matrix.yaml"))
+
+
 def _settle_command(run: FinishedRun, given: str, findings: Findings, repeats: int) -> str:
+    if not _has_matrix(run):
+        return ""
     if findings.source == "hunt":
+        if not os.path.exists(os.path.join(run.directory, "hunt-options.json")):  # a sweeper's hunt: no --resume
+            return ""
         spent = findings.hunt_runs or len(run.rows)
         return f"crashmatrix hunt --resume {shlex.quote(given)} --max-runs {max(2 * spent, spent + 50)}"
-    if run.strategy == "full" and os.path.exists(os.path.join(run.directory, "matrix.yaml")):
+    if run.strategy == "full":
         return _rerun(given, repeats)
-    if os.path.exists(os.path.join(run.directory, "matrix.yaml")):
-        matrix = shlex.quote(os.path.join(given, "matrix.yaml"))
-        return f"crashmatrix hunt {matrix} --from {shlex.quote(given)}"
-    return ""
+    matrix = shlex.quote(os.path.join(given, "matrix.yaml"))
+    return f"crashmatrix hunt {matrix} --from {shlex.quote(given)}"
 
 
 def _rerun(given: str, repeats: int) -> str:
