@@ -78,10 +78,19 @@ def summary_lines(r: Resolved) -> list[str]:
     if rec is None:
         lines.append("run instead: nothing this run can recommend")
     else:
+        n = choice.candidates
+        which = (
+            f"the fastest of the {n} configurations that passed every run and hold no failing conjunction"
+            if n > 1
+            else "the only configuration that passed every run and holds no failing conjunction"
+        )
+        if len(choice.tied) > 1:
+            which += (
+                f"; {len(choice.tied)} were within noise of the fastest, and the tie went to the program's own values"
+            )
         lines.append(
-            f"run instead: {rec.label(axes)} ({rec.passed} of {rec.runs} runs passed, {speed_text(rec, choice.metric)}; "
-            f"the fastest{' within noise' if len(choice.tied) > 1 else ''} of {choice.candidates} configuration(s) "
-            "that passed every run and hold no failing conjunction)"
+            f"run instead: {rec.label(axes)} ({rec.passed} of {rec.runs} runs passed, "
+            f"{speed_text(rec, choice.metric)}; {which})"
         )
         lines += [f"  {line}" for line in cost_lines(r)]
     for f in r.findings.failures:
