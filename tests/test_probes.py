@@ -24,7 +24,7 @@ BASE = {"num_threads": 1}
 
 
 def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag: str | None = None):
-    """Run probe `name` through runner.child with cwd=tmp_path (the cell's folder), as the engine does.
+    """Run probe `name` through crashmatrix.child with cwd=tmp_path (the cell's folder), as the engine does.
 
     Returns (rc, report, stdout, stderr): report is the child's report.json ({"status": "ok", "metrics":
     ...}, "skip"/"nan" with the reason), None when the process died before writing it.
