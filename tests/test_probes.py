@@ -94,7 +94,7 @@ COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_r
 def test_the_workload_probes_document_the_common_params_without_importing_torch():
     code = (
         "import sys, json, probes\n"
-        "from crashmatrix import knob_names\n"
+        "from crashmatrix.matrix import knob_names\n"
         "out = {}\n"
         "for n in ['train', 'dataloader', 'cuda_basics', 'model', 'ddp']:\n"
         "    m = probes.load(n)\n"
