@@ -53,7 +53,7 @@ class OverrideSet:
 
 def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     """The Hydra app a command runs; None when it is no Hydra app; a reason when preflight cannot read it."""
-    from crashmatrix.app.init_matrix import find_hydra_main
+    from crashmatrix.app.hydra_main import find_hydra_main
     from crashmatrix.matrix.program import module_file, script_of
 
     command = matrix.command or ()

@@ -144,7 +144,7 @@ def is_hydra_app(command: tuple) -> bool:
 
 @functools.lru_cache(maxsize=32)
 def _has_hydra_main(path: str, _mtime: int) -> bool:
-    from crashmatrix.app.init_matrix import hydra_main_call
+    from crashmatrix.app.hydra_main import hydra_main_call
 
     try:
         with open(path, encoding="utf-8") as f:
