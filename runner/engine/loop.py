@@ -29,8 +29,7 @@ from crashmatrix.rundir import cell_files
 from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.rundir.store import RunDir, RunResult
 from crashmatrix.rundir.unwritable import RunDirUnwritable
-from crashmatrix.verdict import forensics, sync_rerun
-from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
 
 @dataclass
@@ -42,7 +41,7 @@ class _Slot:
     running: supervise.Running
     started_at: str
     gpu: str | None
-    evidence: forensics.Evidence
+    evidence: Evidence
 
 
 def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry) -> list[str]:
@@ -137,12 +136,13 @@ class Engine:
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         if not self.stops.register(running):  # stop_everything() ran while this launch was under way
             supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
-        evidence = forensics.Evidence(
-            running.pid, running.started, oom_counter=forensics.cgroup_oom_counter(running.pid)
-        )
+        evidence = Evidence(running.pid, running.started, oom_counter=cgroup_oom_counter(running.pid))
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
+        # What a cell's end means loads when the first cell ends, not before the first one starts.
+        from crashmatrix.verdict.classify import classify
+
         running = slot.running
         rc = running.popen.wait()
         duration = time.monotonic() - running.started
@@ -257,6 +257,8 @@ class Engine:
             elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
                 running.timed_out = True
                 # Where it hangs, asked before the kill (bounded: a few seconds at most).
+                from crashmatrix.verdict import forensics
+
                 slot.evidence.hang = forensics.collect(running.pid, running.launch.token, slot.cell_dir)
                 running.term_sent_at = time.monotonic()
                 supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
@@ -323,6 +325,8 @@ def _drain(wake_r: int) -> None:
 
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
     """forensics' verdict and `where`, then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
+    from crashmatrix.verdict import forensics, sync_rerun
+
     verdict, where = forensics.refine(verdict, slot.evidence)
     forensics.cleanup(slot.cell_dir)
 

@@ -26,6 +26,7 @@ from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.evidence import Evidence, oom_kill_count
 from crashmatrix.verdict.signature import last_match
 
 STACKS_FILE = "stacks.txt"
@@ -449,53 +450,7 @@ def kernel_oom_kill(lines: list[str], pids: set[int]) -> str:
     return ""
 
 
-# --- the cell's memory cgroup (read only) ----------------------------------------
-
-
-def cgroup_oom_counter(pid: int) -> tuple[str, int] | None:
-    """(file, oom_kill count) of the memory cgroup pid is in: cgroup v2 memory.events, or v1 memory.oom_control."""
-    try:
-        with open(f"/proc/{pid}/cgroup") as f:
-            entries = [line.rstrip("\n").split(":", 2) for line in f]
-    except OSError:
-        return None
-    candidates = []
-    for _hid, controllers, path in (e for e in entries if len(e) == 3):
-        if controllers == "":
-            candidates.append(f"/sys/fs/cgroup{path.rstrip('/')}/memory.events")
-        elif "memory" in controllers.split(","):
-            candidates.append(f"/sys/fs/cgroup/memory{path.rstrip('/')}/memory.oom_control")
-    for path in candidates:
-        count = _oom_kill_count(path)
-        if count is not None:
-            return path, count
-    return None
-
-
-def _oom_kill_count(path: str) -> int | None:
-    try:
-        with open(path) as f:
-            for line in f:
-                key, _, value = line.partition(" ")
-                if key == "oom_kill":
-                    return int(value)
-    except (OSError, ValueError):
-        pass
-    return None
-
-
 # --- the hook for engine._finish -------------------------------------------------
-
-
-@dataclass
-class Evidence:
-    """What the engine kept about one run for the verdict's last word."""
-
-    pid: int
-    started: float  # time.monotonic() at launch
-    stderr: str = ""
-    hang: tuple = ("", "")  # collect()'s answer when the run timed out
-    oom_counter: tuple | None = None  # cgroup_oom_counter() at launch
 
 
 def _pids_named(error: str, pid: int) -> set[int]:
@@ -524,7 +479,7 @@ def _cgroup_says_oom(ev: Evidence) -> str:
     if not ev.oom_counter:
         return ""
     path, before = ev.oom_counter
-    after = _oom_kill_count(path)
+    after = oom_kill_count(path)
     if after is None or after <= before:
         return ""
     return f"{path} counted {after - before} oom_kill during the run"
