@@ -10,9 +10,10 @@ import os
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-from crashmatrix import forensics
-from crashmatrix.classify import Verdict
 from crashmatrix.outcome import Outcome
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
 
@@ -147,9 +148,9 @@ def test_kernel_oom_lines(pid, start):
 
 
 def test_a_sigkill_from_the_oom_killer_is_oom_else_a_crash():
-    ev = forensics.Evidence(pid=1, started=0.0)
+    ev = Evidence(pid=1, started=0.0)
     verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
-    oom, where = forensics.refine(verdict, forensics.Evidence(pid=4567, started=0.0), kernel_log=lambda _t: KERNEL)
+    oom, where = forensics.refine(verdict, Evidence(pid=4567, started=0.0), kernel_log=lambda _t: KERNEL)
     assert (oom.outcome, oom.signal) == (Outcome.OOM, "SIGKILL")
     assert oom.error.startswith("killed by the kernel's OOM killer: Out of memory: Killed process 4567 (python)")
     # A worker named in the main process's report counts as well.
@@ -164,7 +165,7 @@ def test_the_cells_memory_cgroup_counting_an_oom_kill_makes_it_oom(tmp_path):
     # A copy of a cgroup v2 memory.events file; the host's cgroups are only ever read.
     events = tmp_path / "memory.events"
     events.write_text("low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\noom_group_kill 0\n")
-    ev = forensics.Evidence(pid=1, started=0.0, oom_counter=(str(events), 0))
+    ev = Evidence(pid=1, started=0.0, oom_counter=(str(events), 0))
     verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
     assert forensics.refine(verdict, ev, kernel_log=lambda _t: [])[0] == verdict
     events.write_text("low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n")
@@ -179,7 +180,7 @@ def test_this_process_memory_cgroup_is_found_with_its_oom_kill_count():
     )
     if not (memory_v2 or os.path.isdir("/sys/fs/cgroup/memory")):
         pytest.skip("this host mounts no memory cgroup")
-    found = forensics.cgroup_oom_counter(os.getpid())
+    found = cgroup_oom_counter(os.getpid())
     assert found is not None
     path, count = found
     # The file's own folder lists this process: it is this process's cgroup, not some other one.

@@ -185,9 +185,9 @@ def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
 
 
 def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatch, capsys):
-    from crashmatrix import report_html
+    from crashmatrix.matrix.spec import load_matrix
+    from crashmatrix.report import html as report_html
     from crashmatrix.runmatrix import run_matrix
-    from crashmatrix.spec import load_matrix
 
     def broken(run_dir):
         raise OSError("disk on fire")

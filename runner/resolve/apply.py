@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from crashmatrix.app_args import arguments
 from crashmatrix.cell import spell
-from crashmatrix.interpreters import PYTHON_AXIS
-from crashmatrix.knob_names import INJECT_KNOBS
+from crashmatrix.matrix.app_args import arguments
+from crashmatrix.matrix.interpreters import PYTHON_AXIS
+from crashmatrix.matrix.knob_names import INJECT_KNOBS
 
 SWEEP_KNOB_PREFIX = "crashmatrix."  # the Hydra launcher's knobs: +crashmatrix.<knob>=...
 

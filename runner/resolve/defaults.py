@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
-from crashmatrix.finished_run import FinishedRun
-from crashmatrix.knob_names import INJECT_KNOBS
+from crashmatrix.matrix.knob_names import INJECT_KNOBS
+from crashmatrix.rundir.finished_run import FinishedRun
 
 COMPOSE_TIMEOUT_S = 60
 
@@ -54,10 +54,11 @@ def program_defaults(run: FinishedRun) -> Defaults:
 
 def _composed(run: FinishedRun) -> tuple[str, dict]:
     """(the app's script, axis -> its spelled value in the app's own config) for a Hydra app; ("", {}) else."""
-    from crashmatrix import init_matrix, preflight
-    from crashmatrix.app_args import bare_key
-    from crashmatrix.interpreters import PYTHON_AXIS, resolve
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.app import init_matrix, preflight
+    from crashmatrix.app.hydra_main import HydraMain
+    from crashmatrix.matrix.app_args import bare_key
+    from crashmatrix.matrix.interpreters import PYTHON_AXIS, resolve
+    from crashmatrix.matrix.spec import load_matrix
 
     path = os.path.join(run.directory, "matrix.yaml")
     if not run.matrix.get("command") or not os.path.exists(path):
@@ -68,7 +69,7 @@ def _composed(run: FinishedRun) -> tuple[str, dict]:
         if not isinstance(app, preflight.HydraApp):
             return "", {}
         python = _interpreter(run, PYTHON_AXIS, resolve)
-        main = init_matrix.HydraMain(app.config_dir, app.config_name)
+        main = HydraMain(app.config_dir, app.config_name)
         config, choices = init_matrix.compose(app.script, main, python, timeout=COMPOSE_TIMEOUT_S)
     except BadInput:  # the config needs the app's own process: the matrix's first values stand
         return "", {}

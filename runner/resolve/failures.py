@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from crashmatrix import explain
+from crashmatrix.answers import explain
 from crashmatrix.cell import spell
-from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import FailureKind
+from crashmatrix.rundir.finished_run import FinishedRun
 
 CONFIDENCE = 0.95  # what a cause must reach to be named (hunt's default; a hunt's own option where it has one)
 MODEL_ORDER = 5  # the longest conjunction the model weighs: its work grows with the axes to this power
@@ -164,7 +164,7 @@ class _Model:
     """Hunt's model over the run's rows: the posterior that a pattern's conjunction is its failure's cause."""
 
     def __init__(self, run: FinishedRun, rows: Sequence[dict], patterns: Sequence[explain.Pattern]):
-        from crashmatrix.hunt_model import Evidence, Space, run_of_row
+        from crashmatrix.hunt.model import Evidence, Space, run_of_row
 
         self.patterns = patterns
         self.axes = list(run.axes)
@@ -181,7 +181,7 @@ class _Model:
         self.evidence = Evidence(self.space).extend(r for r in runs if r is not None)
 
     def __call__(self, pattern: explain.Pattern) -> float | None:
-        from crashmatrix.hunt_localize import Localization
+        from crashmatrix.hunt.localize import Localization
 
         if not pattern.conditions or len(pattern.conditions) > self.space.order:
             return None if pattern.conditions else self._everywhere(pattern)
@@ -201,7 +201,7 @@ class _Model:
         focus = self._focus(pattern)
         if focus is None:
             return None
-        from crashmatrix.hunt_localize import Localization
+        from crashmatrix.hunt.localize import Localization
 
         loc = Localization(self.evidence, pattern.failure_kind, focus)
         return next((s.posterior for s in loc.suspects if s.cond == ()), None)

@@ -10,15 +10,15 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crashmatrix.cell_logs import read_ends, read_report
-from crashmatrix.fingerprint import SUMMARY_FIELDS
-from crashmatrix.finished_run import FinishedRun
+from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
 from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle
+from crashmatrix.rundir.cell_logs import read_ends, read_report
+from crashmatrix.rundir.finished_run import FinishedRun
 
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crashmatrix.finished_run import FinishedRun
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.choose import Choice
 from crashmatrix.resolve.configs import WALL, Config, time_ratio, within_noise
@@ -15,6 +14,7 @@ from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle
 from crashmatrix.resolve.unsure import Unsure
+from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import table
 
 MOST_ROWS = 40  # configurations in the evidence table

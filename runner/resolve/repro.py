@@ -22,17 +22,17 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crashmatrix import facts_cache
 from crashmatrix.cell import spell
-from crashmatrix.cell_logs import read_ends
-from crashmatrix.finished_run import FinishedRun
-from crashmatrix.hunt_search import clean_runs_needed
+from crashmatrix.hunt.search import clean_runs_needed
 from crashmatrix.incell.atomic import write_text_atomic
+from crashmatrix.machine import facts_cache
 from crashmatrix.outcome import FailureKind
 from crashmatrix.plain_text import plain
 from crashmatrix.redaction import REDACTED, is_secret
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.defaults import Defaults
+from crashmatrix.rundir.cell_logs import read_ends
+from crashmatrix.rundir.finished_run import FinishedRun
 
 REPRO_DIR = "repro"
 COLLECT_ENV_TIMEOUT_S = 120
@@ -104,8 +104,8 @@ def plan(run: FinishedRun, configs: Sequence[Config], defaults: Defaults, confid
 
 def _interpreter(run: FinishedRun, row: dict) -> str:
     """The interpreter that ran the failing cell: its argv's first word where that is a Python, else its `python`."""
-    from crashmatrix.cell_logs import read_report
-    from crashmatrix.interpreters import of_cell
+    from crashmatrix.matrix.interpreters import of_cell
+    from crashmatrix.rundir.cell_logs import read_report
 
     result = read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
     argv = result.get("argv") or []
@@ -140,8 +140,8 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
 def absolute_command(run: FinishedRun) -> list | None:
     """The matrix's command with its program's path found and made absolute (runner.program); None if not found."""
     from crashmatrix.errors import BadInput
-    from crashmatrix.program import resolve_program
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.program import resolve_program
+    from crashmatrix.matrix.spec import load_matrix
 
     path = os.path.join(run.directory, "matrix.yaml")
     if not run.matrix.get("command") or not os.path.exists(path):

@@ -15,10 +15,10 @@ import os
 import shlex
 from dataclasses import dataclass
 
-from crashmatrix.finished_run import FinishedRun
-from crashmatrix.hunt_search import clean_runs_needed
+from crashmatrix.hunt.search import clean_runs_needed
 from crashmatrix.resolve.choose import Choice
 from crashmatrix.resolve.failures import Findings
+from crashmatrix.rundir.finished_run import FinishedRun
 
 
 @dataclass(frozen=True)

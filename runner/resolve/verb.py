@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
-from crashmatrix.finished_run import FinishedRun
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.resolve import issue, note, repro
 from crashmatrix.resolve.apply import how_to_apply
@@ -21,6 +20,7 @@ from crashmatrix.resolve.configs import WALL, Config, configs_of
 from crashmatrix.resolve.defaults import program_defaults
 from crashmatrix.resolve.failures import Findings, findings
 from crashmatrix.resolve.unsure import cannot_tell
+from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
 
 RESOLUTION_JSON = "resolution.json"
