@@ -40,7 +40,7 @@ from crashmatrix.axis_values import value_of, value_orders
 from crashmatrix.errors import BadInput
 from crashmatrix.fingerprint import SUMMARY_FIELDS
 from crashmatrix.finished_run import FinishedRun
-from crashmatrix.outcome import FailureKind, is_failure
+from crashmatrix.outcome import FailureKind, counts_as_failing, is_failure
 from crashmatrix.text import shorten, table
 
 FORMATS = ("md", "github", "csv", "json")
@@ -203,7 +203,10 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
         kinds = Counter(FailureKind.from_row(r, with_signature) for r in runs)
-        failures = [r for r in runs if is_failure(r.get("outcome", ""))]
+        # the error line of a run that tells something about the cell, before one crashmatrix could not launch
+        failures = [r for r in runs if counts_as_failing(r.get("outcome", ""))] or [
+            r for r in runs if is_failure(r.get("outcome", ""))
+        ]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id,
