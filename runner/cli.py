@@ -165,18 +165,23 @@ def _load(path: str, overrides, runs_cells: bool = True):
     return resolve_program(matrix, path) if runs_cells else matrix
 
 
+def _resumed(args):
+    """--resume DIR: the matrix kept in DIR; a MATRIX [OVERRIDE ...] given beside it must resolve to that one."""
+    from crashmatrix.kept_matrix import looks_like_override, resumed_matrix
+
+    given, overrides = args.matrix, list(args.overrides)
+    if looks_like_override(given):  # `--resume DIR repeats=3`: argparse took the override for the matrix
+        given, overrides = None, [given, *overrides]
+    return resumed_matrix(args.resume, given, overrides, _load)
+
+
 def cmd_run(args) -> int:
-    if args.matrix is None:
-        if not args.resume:
-            raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
-        path = os.path.join(args.resume, "matrix.yaml")
-        if not os.path.exists(path):
-            raise BadInput(f"{args.resume}: not a run directory (no matrix.yaml)")
-        matrix = _load(path, args.overrides)
+    if args.resume:
+        matrix = _resumed(args)
+    elif args.matrix is None:
+        raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
     else:
         matrix = _load(args.matrix, args.overrides)
-    if args.resume and not os.path.isdir(args.resume):
-        raise BadInput(f"--resume {args.resume}: no such run directory")
     return _execute(args, matrix, out=args.out, resume=args.resume)
 
 
@@ -306,9 +311,18 @@ def cmd_hunt(args) -> int:
         from_run=args.from_run,
     )
     if args.resume:
-        if args.matrix or args.order is not None or args.confidence is not None or args.from_run:
-            raise BadInput(f"hunt --resume {args.resume}: the hunt's matrix and options are kept; give only --resume")
+        given = [
+            flag
+            for flag, value in (("--order", args.order), ("--confidence", args.confidence), ("--from", args.from_run))
+            if value is not None
+        ]
+        if given:
+            raise BadInput(
+                f"hunt --resume {args.resume}: {', '.join(given)}: the hunt's options are kept;"
+                " of them only --max-runs and --jobs may change"
+            )
         saved = hunt.read_options(args.resume)
+        matrix = _resumed(args)
         options = dataclasses.replace(
             options,
             order=saved["order"],
@@ -318,7 +332,6 @@ def cmd_hunt(args) -> int:
             max_runs=args.max_runs or saved["max_runs"],
             jobs=saved["jobs"] if args.jobs is None else args.jobs,
         )
-        matrix = _load(os.path.join(args.resume, "matrix.yaml"), [])
         out = args.resume
     else:
         if not args.matrix:
