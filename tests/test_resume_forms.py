@@ -71,7 +71,9 @@ def test_hunt_takes_both_forms_and_refuses_another_matrix(tmp_path, matrices):
     first = crashmatrix("hunt", same, "--max-runs", "3", "--out", hunt, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert len(rows_of(hunt)) == 3
-    _refused(crashmatrix("hunt", other, "--resume", hunt, cwd=tmp_path), "other.yaml", "not the matrix kept in", "axes.c")
+    _refused(
+        crashmatrix("hunt", other, "--resume", hunt, cwd=tmp_path), "other.yaml", "not the matrix kept in", "axes.c"
+    )
     _refused(crashmatrix("hunt", same, "--resume", hunt, "--order", "2", cwd=tmp_path), "--order")
     assert len(rows_of(hunt)) == 3
     # MATRIX given: the kept one, so the hunt goes on (its budget raised)
