@@ -271,6 +271,7 @@ def cmd_bisect(args) -> int:
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
+    seeded = None
     if os.path.isdir(args.target):
         from crashmatrix.finished_run import FinishedRun
 
@@ -278,9 +279,18 @@ def cmd_bisect(args) -> int:
             raise BadInput(
                 f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
             )
-        matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
-        good, bad = bisect_matrix.pick_from_run(FinishedRun.load(args.target), matrix)
+        from crashmatrix.kept_matrix import same_matrix
+
+        kept = os.path.join(args.target, "matrix.yaml")
+        matrix = _load(kept, args.overrides)
+        run = FinishedRun.load(args.target)
+        good, bad = bisect_matrix.pick_from_run(run, matrix)
         out = args.out or bisect_matrix.default_out(args.target, "run")
+        # the run's rows are evidence of the same experiment only: overrides that change it start afresh
+        if same_matrix(matrix, _load(kept, [])):
+            seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad)
+        else:
+            print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
     else:
         matrix = _load(args.target, args.overrides)
         if not args.bad:
@@ -290,7 +300,14 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _sync_choice(args, matrix),
+        good,
+        bad,
+        out=out,
+        repeats=args.repeats,
+        jobs=args.jobs,
+        max_runs=args.max_runs,
+        seeded=seeded,
     )
     if interrupted:
         return 130

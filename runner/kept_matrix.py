@@ -52,6 +52,11 @@ def resumed_matrix(
     return kept
 
 
+def same_matrix(given: Matrix, kept: Matrix) -> bool:
+    """The same experiment: equal but for how its cells are run (preflight, sync reruns)."""
+    return _compared(given) == _compared(kept)
+
+
 def check_same(given: Matrix, kept: Matrix, given_name: str, run_dir: str) -> None:
     ours, theirs = _compared(given), _compared(kept)
     if ours == theirs:
