@@ -72,7 +72,7 @@ def _reading_verbs(verbs) -> None:
     report.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
     compare = verbs.add_parser(
-        "compare", help="cells whose outcome differs between runs, and the machines' differences"
+        "compare", help="cells whose outcome or speed differs between runs, and the machines' differences"
     )
     compare.add_argument(
         "runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])"
