@@ -10,7 +10,7 @@ Running (processes, files):
     and environment), cell_logs (reading its logs and report), stops (a session's StopRegistry, and
     ExecutorOutcome: how a list of runs ended), supervise (one process tree), interrupts (Ctrl-C and
     a scheduler's stop), gpus, executors + job (submitit / Slurm),
-    store (the run directory), fingerprint + pyfacts (env.json),
+    store (the run directory), kept_matrix (--resume: the matrix kept in it), fingerprint + pyfacts (env.json),
     cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
 Inside a cell: the subpackage incell (its __init__ says the rule: the standard library and itself only)
     knobs (applied in one order), injection (`inject: true`), inject/sitecustomize, stackdump,
@@ -22,7 +22,7 @@ What happened (pure, from exit status and output):
 Reading results (a run read once as a finished_run.FinishedRun):
     report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
     report_explain (its explain section and caveats), junit,
-    compare, explain, show.
+    compare + compare_speed (the cells whose wall time moved), explain, show.
 Bisecting:
     bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
     run_cache, failure_rate (statistics), bisect_result, bisect_text.
