@@ -73,3 +73,17 @@ def test_summary_md_and_report_html_list_the_same_failing_cells_and_the_unlaunch
     # report (the same text as summary.md) agrees
     report = crashmatrix("report", tmp_path / "run", cwd=tmp_path).stdout
     assert ids["after"] not in report.split("## Failing cells")[1].split("## ")[0]
+
+
+def test_kind_labels_tell_apart_kinds_cut_alike_and_kinds_whose_labels_agree():
+    from crashmatrix.outcome import FailureKind, kind_labels
+
+    long = "RuntimeError: the data loader could not open the shard called "
+    kinds = [FailureKind("fail", "", long + name) for name in ("alpha", "omega", "alphabet")]
+    kinds += [FailureKind("error", "", "launch_error"), FailureKind("error", "", "job_lost")]
+    kinds += [FailureKind("crash", "SIGSEGV", "killed_by_signal"), FailureKind("pass")]
+    labels = kind_labels(kinds, 40)
+    assert len(set(labels.values())) == len(kinds), labels
+    assert all(len(label) <= 45 for label in labels.values()), labels
+    assert labels[FailureKind("pass")] == "pass" and labels[kinds[5]] == "crash SIGSEGV"
+    assert labels[kinds[3]] == "error launch_error" and labels[kinds[4]] == "error job_lost"
