@@ -36,9 +36,9 @@ def _from_where_it_differs(text: str, others: list[str], width: int) -> str:
     head = max(8, width // 2)
     if differs_at <= head:
         return shorten(text, max(width, differs_at + width // 2))
-    context = 4  # a few characters before the difference, so the tail reads as a word
-    tail = text[differs_at - context :]
-    return text[: head - 1] + "…" + shorten(tail, max(width - head, context + 8))
+    # from the start of the word where they differ (a few characters back at most), so the tail reads as one
+    start = max(text.rfind(" ", 0, differs_at) + 1, differs_at - 12, head)
+    return text[: head - 1] + "…" + shorten(text[start:], max(width - head, differs_at - start + 8))
 
 
 def table(rows, headers, fmt: str, *, numparse: bool = True) -> str:
