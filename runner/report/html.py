@@ -20,10 +20,10 @@ from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_l
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
+from crashmatrix.report.chart import speed_chart
+from crashmatrix.report.html_explain import Explained, explain_section, grid_caption
 from crashmatrix.report.pivot import rate_text
 from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
-from crashmatrix.report.summary_chart import speed_chart
-from crashmatrix.report.summary_explain import Explained, explain_section, grid_caption
 from crashmatrix.rundir.cell_files import OUTPUTS
 from crashmatrix.rundir.finished_run import FinishedRun
 

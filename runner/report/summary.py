@@ -110,7 +110,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
                 kind.signal,
                 shorten(kind.signature, 40),
                 shorten(first.get("error", "")),
-                shorten(first.get("where", "") or "", 80),
+                shorten(first.get("where", "") or "", 120),
                 first.get("log_dir", ""),
             ]
         )
