@@ -23,6 +23,8 @@ from crashmatrix.bisect.text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
+from crashmatrix.machine import fingerprint
+from crashmatrix.matrix import interpreters
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.process.interrupts import catching
@@ -184,9 +186,6 @@ def bisect_matrix(
     seeded: dict[frozenset[str], list[FailureKind]] | None = None,
 ) -> tuple[BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run)."""
-    from crashmatrix.machine import fingerprint
-    from crashmatrix.matrix import interpreters
-
     stream = stream or sys.stdout
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
