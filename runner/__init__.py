@@ -7,11 +7,11 @@ draws it). Lowest first:
     matrix      what to run, pure: spec, expand, pairwise, app_args, knob_names, show, ...
     app         the user's Hydra app, read and composed: init_matrix, config_groups, preflight
     machine     env.json's fingerprint: fingerprint, pyfacts, facts_cache, gpu_arch
-    rundir      the run directory: store, finished_run, unwritable, cell_files, cell_logs
+    rundir      the run directory: store, finished_run, kept_matrix, unwritable, cell_files, cell_logs
     process     one cell run as a process: launch, supervise, stops, interrupts, gpus
     verdict     what a cell's end means: classify, signature, forensics, gpu_logs, sync_rerun
     engine      many cell runs: loop, executors (submitit, Slurm), job
-    answers     read from a finished table: explain, compare
+    answers     read from a finished table: explain, compare, compare_speed
     bisect      `bisect`: verb, delta_debug, run_cache, failure_rate, result, text
     hunt        `hunt`: verb, model, localize, search, text
     report      what a person reads: summary, html, html_explain, chart, pivot, junit

@@ -77,7 +77,7 @@ def _reading_verbs(verbs) -> None:
     report.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
     compare = verbs.add_parser(
-        "compare", help="cells whose outcome differs between runs, and the machines' differences"
+        "compare", help="cells whose outcome or speed differs between runs, and the machines' differences"
     )
     compare.add_argument(
         "runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])"
@@ -170,18 +170,23 @@ def _load(path: str, overrides, runs_cells: bool = True):
     return resolve_program(matrix, path) if runs_cells else matrix
 
 
+def _resumed(args):
+    """--resume DIR: the matrix kept in DIR; a MATRIX [OVERRIDE ...] given beside it must resolve to that one."""
+    from crashmatrix.rundir.kept_matrix import looks_like_override, resumed_matrix
+
+    given, overrides = args.matrix, list(args.overrides)
+    if looks_like_override(given):  # `--resume DIR repeats=3`: argparse took the override for the matrix
+        given, overrides = None, [given, *overrides]
+    return resumed_matrix(args.resume, given, overrides, _load)
+
+
 def cmd_run(args) -> int:
-    if args.matrix is None:
-        if not args.resume:
-            raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
-        path = os.path.join(args.resume, "matrix.yaml")
-        if not os.path.exists(path):
-            raise BadInput(f"{args.resume}: not a run directory (no matrix.yaml)")
-        matrix = _load(path, args.overrides)
+    if args.resume:
+        matrix = _resumed(args)
+    elif args.matrix is None:
+        raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
     else:
         matrix = _load(args.matrix, args.overrides)
-    if args.resume and not os.path.isdir(args.resume):
-        raise BadInput(f"--resume {args.resume}: no such run directory")
     return _execute(args, matrix, out=args.out, resume=args.resume)
 
 
@@ -271,6 +276,7 @@ def cmd_bisect(args) -> int:
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
+    seeded = None
     if os.path.isdir(args.target):
         from crashmatrix.rundir.finished_run import FinishedRun
 
@@ -278,9 +284,18 @@ def cmd_bisect(args) -> int:
             raise BadInput(
                 f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
             )
-        matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
-        good, bad = bisect_matrix.pick_from_run(FinishedRun.load(args.target), matrix)
+        from crashmatrix.rundir.kept_matrix import same_matrix
+
+        kept = os.path.join(args.target, "matrix.yaml")
+        matrix = _load(kept, args.overrides)
+        run = FinishedRun.load(args.target)
+        good, bad = bisect_matrix.pick_from_run(run, matrix)
         out = args.out or bisect_matrix.default_out(args.target, "run")
+        # the run's rows are evidence of the same experiment only: overrides that change it start afresh
+        if same_matrix(matrix, _load(kept, [])):
+            seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad)
+        else:
+            print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
     else:
         matrix = _load(args.target, args.overrides)
         if not args.bad:
@@ -290,7 +305,14 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _sync_choice(args, matrix),
+        good,
+        bad,
+        out=out,
+        repeats=args.repeats,
+        jobs=args.jobs,
+        max_runs=args.max_runs,
+        seeded=seeded,
     )
     if interrupted:
         return 130
@@ -311,9 +333,18 @@ def cmd_hunt(args) -> int:
         from_run=args.from_run,
     )
     if args.resume:
-        if args.matrix or args.order is not None or args.confidence is not None or args.from_run:
-            raise BadInput(f"hunt --resume {args.resume}: the hunt's matrix and options are kept; give only --resume")
+        given = [
+            flag
+            for flag, value in (("--order", args.order), ("--confidence", args.confidence), ("--from", args.from_run))
+            if value is not None
+        ]
+        if given:
+            raise BadInput(
+                f"hunt --resume {args.resume}: {', '.join(given)}: the hunt's options are kept;"
+                " of them only --max-runs and --jobs may change"
+            )
         saved = hunt.read_options(args.resume)
+        matrix = _resumed(args)
         options = dataclasses.replace(
             options,
             order=saved["order"],
@@ -323,7 +354,6 @@ def cmd_hunt(args) -> int:
             max_runs=args.max_runs or saved["max_runs"],
             jobs=saved["jobs"] if args.jobs is None else args.jobs,
         )
-        matrix = _load(os.path.join(args.resume, "matrix.yaml"), [])
         out = args.resume
     else:
         if not args.matrix:

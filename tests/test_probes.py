@@ -85,7 +85,15 @@ def processes_tagged(tag: str) -> list[int]:
     return pids
 
 
-COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"}
+COMMON_METRICS = {
+    "steps",
+    "steps_per_s",
+    "first_batch_s",
+    "first_batch_total_s",
+    "final_loss",
+    "peak_rss_mb",
+    "peak_gpu_mb",
+}
 
 
 # ------------------------------------------------------------------ the interface

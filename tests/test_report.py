@@ -79,8 +79,9 @@ def test_pivot_over_one_axis(run):
         ["b", "1", "4", "0", "0%"],
         ["b", "2", "4", "3", "75%"],
     ]
-    # The wall time of the passing runs; "—": this program has no DataLoader, so no first batch, no steps/s.
-    assert all(float(r[5]) > 0 and r[6:] == ["—", "—"] for r in by_value), by_value
+    # The wall time of the passing runs; "—": this program has no DataLoader, so no first batch (median
+    # or total), no steps/s.
+    assert all(float(r[5]) > 0 and r[6:] == ["—", "—", "—"] for r in by_value), by_value
 
 
 def test_pivot_over_two_axes(run):

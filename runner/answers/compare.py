@@ -1,8 +1,9 @@
-"""`crashmatrix compare A B [C ...]`: the cells whose outcome differs between runs, and the machines' differences.
+"""`crashmatrix compare A B [C ...]`: the cells whose outcome differs between runs, the cells that passed in both
+and whose wall time moved (runner.compare_speed), and the machines' differences.
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
-When a cell "differs": each run of a cell (one per repeat) has a kind (crashmatrix.outcome.FailureKind:
+When a cell "differs": each run of a cell (one per repeat) has a kind (runner.outcome.FailureKind:
 outcome, signal, signature), e.g. crash SIGSEGV killed_by_signal, fail fd_exhaustion or
 pass. A cell differs between runs
 when the SETS of kinds observed in each run are not all equal.
@@ -35,11 +36,12 @@ import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from crashmatrix.answers.compare_speed import RULE, compare_speed, csv_cells, csv_columns, speed_lines, timings
 from crashmatrix.axis_values import value_of, value_orders
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import pyfacts
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
-from crashmatrix.outcome import FailureKind, is_failure
+from crashmatrix.outcome import FailureKind, counts_as_failing, is_failure
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
 
@@ -187,6 +189,13 @@ class Comparison:
     same: int = 0  # cells in every run that do not differ
     fingerprint: list = field(default_factory=list)  # (field, [value per run])
     packages: list = field(default_factory=list)  # (interpreter, package, [version per run])
+    timed: list = field(default_factory=list)  # per run: cell_id -> Timing of its cells that passed every run
+    speed: list = field(default_factory=list)  # per run after the first: SpeedComparison against the first
+
+    @property
+    def speed_cells(self) -> list[str]:
+        """The cells whose wall time moved (runner.compare_speed's rule) in some run against the first."""
+        return list(dict.fromkeys(c.cell_id for sp in self.speed for c in sp.changes))
 
     def values_of(self, cell_id: str) -> dict:
         for run in self.runs:
@@ -203,7 +212,10 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
         kinds = Counter(FailureKind.from_row(r, with_signature) for r in runs)
-        failures = [r for r in runs if is_failure(r.get("outcome", ""))]
+        # the error line of a run that tells something about the cell, before one crashmatrix could not launch
+        failures = [r for r in runs if counts_as_failing(r.get("outcome", ""))] or [
+            r for r in runs if is_failure(r.get("outcome", ""))
+        ]
         first = failures[0] if failures else runs[0]
         cells[cell_id] = CellSummary(
             cell_id=cell_id,
@@ -304,7 +316,8 @@ def compare_runs(sources: list[str]) -> Comparison:
             run.cells = summarize_cells(list(run.finished.rows), run.value_columns, with_signature=False)
     comp = Comparison(runs=runs, axes=axes)
     cell_ids = list(dict.fromkeys(c for run in runs for c in run.cells))
-    for cell_id in sorted(cell_ids, key=_cell_order_key(runs, axes)):
+    order = _cell_order_key(runs, axes)
+    for cell_id in sorted(cell_ids, key=order):
         present = [r for r in runs if cell_id in r.cells]
         if len(present) < len(runs):
             comp.partial.append(cell_id)
@@ -312,6 +325,11 @@ def compare_runs(sources: list[str]) -> Comparison:
             comp.differing.append(cell_id)
         else:
             comp.same += 1
+    comp.timed = [timings(r.finished.rows) for r in runs]
+    comp.speed = [
+        compare_speed(comp.timed[0], timed, run.label, axes, comp.values_of, order)
+        for run, timed in zip(runs[1:], comp.timed[1:])
+    ]
     comp.fingerprint = fingerprint_differences([r.fingerprint for r in runs])
     comp.packages = package_differences([r.fingerprint for r in runs])
     return comp
@@ -371,6 +389,7 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
         lines += [table(rows, ["cell"] + comp.axes + labels + ["error"], fmt, numparse=False), ""]
     else:
         lines += [f"No cell differs: the {common} cells in {both} have the same outcomes.", ""]
+    lines += speed_lines(comp.speed, comp.axes, fmt)
     if comp.partial:
         groups: dict[tuple, list] = defaultdict(list)
         for cell_id in comp.partial:
@@ -409,30 +428,41 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
 
 
 def to_csv(comp: Comparison) -> str:
-    """cell_id, one column per axis, outcome_a, outcome_b, ..., then signal_*, signature_*, rate_*, summary_*, error_*.
+    """cell_id, one column per axis, outcome_a, outcome_b, ..., then differs, signal_*, signature_*, rate_*,
+    summary_*, error_*, duration_* (each run's median wall time where every run of the cell passed) and
+    ratio_* (each later run's against the first).
 
-    One row per cell that is in every run and differs (see the module doc); cells missing
-    from a run are not rows here (they have no outcome to compare), see md or json.
+    One row per cell that is in every run and differs (see the module doc), `differs` = outcome; then one
+    per cell whose wall time moved (runner.compare_speed), `differs` = speed ("outcome speed" where both).
+    The contract's rows are those with outcome in `differs`; cells missing from a run are not rows here
+    (they have no outcome to compare), see md or json.
     """
-    suffixes = [r.label.lower() for r in comp.runs]
-    header = ["cell_id"] + comp.axes + [f"outcome_{s}" for s in suffixes]
+    labels = [r.label for r in comp.runs]
+    suffixes = [label.lower() for label in labels]
+    header = ["cell_id"] + comp.axes + [f"outcome_{s}" for s in suffixes] + ["differs"]
     for extra in ("signal", "signature", "rate", "summary", "error"):
         header += [f"{extra}_{s}" for s in suffixes]
+    header += csv_columns(labels)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
-    for cell_id in comp.differing:
+    moved = set(comp.speed_cells)
+    rows = [(c, "outcome speed" if c in moved else "outcome") for c in comp.differing]
+    rows += [(c, "speed") for c in comp.speed_cells if c not in comp.differing]
+    for cell_id, differs in rows:
         cells = [r.cells[cell_id] for r in comp.runs]
         values = comp.values_of(cell_id)
         writer.writerow(
             [cell_id]
             + [values.get(a, "") for a in comp.axes]
             + [c.outcome for c in cells]
+            + [differs]
             + [c.signal for c in cells]
             + [c.signature for c in cells]
             + [c.rate for c in cells]
             + [c.describe() for c in cells]
             + [c.error for c in cells]
+            + csv_cells(cell_id, comp.timed)
         )
     return buf.getvalue()
 
@@ -466,6 +496,9 @@ def to_json(comp: Comparison) -> dict:
             dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells]) for c in comp.partial
         ],
         "same": comp.same,
+        "speed": [c.to_json() for sp in comp.speed for c in sp.changes],
+        "speed_by_value": [v.to_json(sp.run) for sp in comp.speed for v in sp.by_value],
+        "speed_when": RULE,
         "fingerprint": [
             {"field": k, "name": FIELD_NAMES.get(k, k), "values": {r.label: v for r, v in zip(comp.runs, values)}}
             for k, values in comp.fingerprint

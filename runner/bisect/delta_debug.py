@@ -20,7 +20,7 @@ as the test).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from crashmatrix.bisect.failure_rate import (
@@ -296,7 +296,11 @@ def _strategy_for(wanted: str, changes: int, flaky: bool) -> str:
 def _learn_target(cache: RunCache, bad: frozenset[str], settings: BisectSettings) -> FailureKind | None:
     """Run the bad configuration; the failure it shows is the target (None: it never failed)."""
     if settings.repeats is not None:
-        # the caller chose n: run the bad configuration until it fails, at most n times
+        # the caller chose n: run the bad configuration until it fails, at most n times (a failure
+        # among the runs seeded from a finished run names it at once)
+        seen = _most_frequent_failure(cache.of(bad))
+        if seen is not None:
+            return seen
         while cache.count(bad) < settings.repeats:
             cache.start(bad)
             cache.drain()
@@ -407,6 +411,7 @@ def _result(debugger: _DeltaDebugger, stop_reason: str = "") -> BisectResult:
         minimal=debugger.ordered(debugger.current) if debugger.target is not None else (),
         target=debugger.target,
         runs=debugger.cache.runs,
+        seeded=debugger.cache.seeded,
         repeats=n,
         repeats_given=debugger.settings.repeats is not None,
         bad_rate=debugger.bad_rate,
@@ -435,6 +440,7 @@ def bisect(
     miss_chance: float = DEFAULT_MISS_CHANCE,
     strategy: str = "auto",
     confirm: bool | None = None,
+    seeded: Mapping[frozenset[str], Sequence[FailureKind]] | None = None,
 ) -> BisectResult:
     """The 1-minimal subset of ``changes`` whose application to the good
     configuration still shows the bad configuration's failure.
@@ -446,7 +452,9 @@ def bisect(
     with a partial result after that many runs. ``jobs``: runs at once.
     ``miss_chance``: the chance the answer is wrong that the estimated n allows.
     ``strategy``: "auto" | "one-at-a-time" | "ddmin". ``confirm``: re-run the
-    answer at the end (None: unless repeats == 1).
+    answer at the end (None: unless repeats == 1). ``seeded``: runs already seen
+    (a finished run's rows), by configuration: evidence for the failure rate, the
+    target and believed passes alike, never run again and not counted in ``runs``.
 
     Returns a BisectResult (``partial`` when ``max_runs`` ran out); raises
     BisectInterrupted (a KeyboardInterrupt carrying ``.result``) on Ctrl-C.
@@ -456,6 +464,8 @@ def bisect(
         raise ValueError(f"changes must be distinct, got {list(names)}")
     settings = BisectSettings(repeats, max_runs, jobs, estimate_runs, miss_chance, strategy, confirm)
     debugger = _DeltaDebugger(names, run_once, settings)
+    for config, observations in (seeded or {}).items():
+        debugger.cache.seed(frozenset(config), observations)
     try:
         return debugger.search()
     except BudgetExhausted:

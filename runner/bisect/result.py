@@ -56,6 +56,7 @@ class BisectResult:
     others: tuple[OtherObservation, ...]
     good_fails: bool = False  # the good configuration itself showed the target
     no_change_tried: bool = False  # stopped while the bad configuration's rate was being estimated
+    seeded: int = 0  # runs counted from a finished run (bisect RUN): evidence, not in `runs`
 
     @property
     def found(self) -> bool:

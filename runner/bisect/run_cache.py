@@ -35,6 +35,7 @@ class RunCache:
         self.inflight: dict[cf.Future, frozenset[str]] = {}
         self.inflight_count: dict[frozenset[str], int] = {}
         self.runs = 0  # every run started, wasted speculative ones included
+        self.seeded = 0  # runs counted as evidence without being run here (a finished run's rows)
         self.pool = cf.ThreadPoolExecutor(max_workers=jobs) if jobs > 1 else None
 
     @property
@@ -49,6 +50,13 @@ class RunCache:
 
     def shows(self, config: frozenset[str], target: FailureKind | None) -> bool:
         return any(o == target for o in self.observations.get(config, ()))
+
+    def seed(self, config: frozenset[str], observations: Sequence[FailureKind]) -> None:
+        """Runs of ``config`` seen before the bisection (a finished run's rows): evidence like any other run,
+        but not run here, so neither ``runs`` nor the budget counts them."""
+        for obs in observations:
+            self._record(config, obs)
+        self.seeded += len(observations)
 
     def budget_spent(self) -> bool:
         return self.max_runs is not None and self.runs >= self.max_runs

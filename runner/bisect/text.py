@@ -95,6 +95,10 @@ def rate_line(result: BisectResult) -> str:
 def detail_lines(result: BisectResult, values: Mapping[str, object] | None = None) -> list[str]:
     """Summary, flakiness, and every other failure seen, one per line."""
     lines = [summary_line(result, values), rate_line(result)]
+    if result.seeded:
+        lines.append(
+            f"{result.seeded} runs of the finished run counted as evidence (not run again, not among the {result.runs})"
+        )
     for o in result.others:
         config = " + ".join(_name(c, values) for c in o.changes) or "the good configuration"
         lines.append(f"also seen: {o.observation.said()} x{o.count} with {config}")
@@ -111,6 +115,7 @@ def as_bisect_json(result: BisectResult, good: Mapping[str, object], bad: Mappin
         "signal": result.target.signal if result.target else "",
         "runs": result.runs,
         "signature": result.target.signature if result.target else "",
+        "counted_from_run": result.seeded,
         "repeats": result.repeats,
         "failure_rate": (
             {"failures": result.bad_rate.failures, "runs": result.bad_rate.runs} if result.bad_rate else None

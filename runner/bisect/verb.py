@@ -1,7 +1,7 @@
 """`crashmatrix bisect`: from a passing configuration to the minimal change that still fails, with real cells.
 
 It maps the matrix to configurations (--good/--bad, or picked from a run's
-results) and back. The delta debugging itself is crashmatrix.bisect.delta_debug (pure,
+results) and back. The delta debugging itself is runner.delta_debug (pure,
 tested with predicates); here each test is a real cell run through the engine,
 logged under the bisect's own run directory (results.csv there lists every
 configuration it tried).
@@ -23,6 +23,8 @@ from crashmatrix.bisect.text import as_bisect_json, detail_lines
 from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
+from crashmatrix.machine import fingerprint
+from crashmatrix.matrix import interpreters
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.process.interrupts import catching
@@ -107,6 +109,26 @@ def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
     return {a: listed[a][v] for a, v in zip(axes, good_key)}, {a: listed[a][v] for a, v in zip(axes, bad_key)}
 
 
+def seeds_from_run(run: FinishedRun, matrix: Matrix, good: dict, bad: dict) -> dict[frozenset[str], list[FailureKind]]:
+    """The run's rows of every configuration bisect may test (good with some of its changes to bad), keyed by
+    the changes each holds, as bisect counts evidence: the bad configuration's failures and the good one's
+    passes among them. Only rows of that very cell (its cell_id; an include may have extended a cell with
+    the same values) and none crashmatrix could not launch. The caller makes sure matrix is the run's own."""
+    changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
+    seeded: dict[frozenset[str], list[FailureKind]] = defaultdict(list)
+    for row in run.rows:
+        if is_run_error(row["outcome"]) or not all(a in row for a in matrix.axes):
+            continue
+        spelled = {a: spell(row[a]) for a in matrix.axes}
+        if any(spelled[a] not in (spell(good[a]), spell(bad[a])) for a in matrix.axes):
+            continue
+        config = frozenset(a for a in changes if spelled[a] == spell(bad[a]))
+        values = {a: (bad[a] if a in config else good[a]) for a in matrix.axes}
+        if Cell.of(values).cell_id == row["cell_id"]:
+            seeded[config].append(FailureKind.from_row(row))
+    return dict(seeded)
+
+
 class _CellTest:
     """The test a bisection runs (``run_once``): the good configuration with some changes applied, run for real as a cell."""
 
@@ -152,12 +174,18 @@ class _CellTest:
 
 
 def bisect_matrix(
-    matrix: Matrix, good: dict, bad: dict, *, out: str, repeats=None, jobs: int = 1, max_runs=None, stream=None
+    matrix: Matrix,
+    good: dict,
+    bad: dict,
+    *,
+    out: str,
+    repeats=None,
+    jobs: int = 1,
+    max_runs=None,
+    stream=None,
+    seeded: dict[frozenset[str], list[FailureKind]] | None = None,
 ) -> tuple[BisectResult, dict, bool]:
-    """Returns (result, bisect.json contents, interrupted)."""
-    from crashmatrix.machine import fingerprint
-    from crashmatrix.matrix import interpreters
-
+    """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run)."""
     stream = stream or sys.stdout
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
@@ -176,13 +204,15 @@ def bisect_matrix(
         file=stream,
         flush=True,
     )
+    if seeded:
+        _say_seeded(seeded, frozenset(changes), stream)
     stops = StopRegistry()
     cell_test = _CellTest(matrix, store, good, bad, stream, stops)
     interrupted = False
     try:
         # Ctrl-C, `timeout` or a scheduler's stop: the best answer so far is kept
         with catching((signal.SIGINT, signal.SIGTERM), stops.interrupt_or_defer):
-            result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs)
+            result = bisect(changes, cell_test, repeats=repeats, max_runs=max_runs, jobs=jobs, seeded=seeded)
     except BisectInterrupted as e:
         stops.stop_everything()
         pending.stop()
@@ -201,6 +231,18 @@ def bisect_matrix(
     print(text, file=stream, flush=True)
     print(f"bisect.json: {shown_path(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
     return result, data, interrupted
+
+
+def _say_seeded(seeded: dict[frozenset[str], list[FailureKind]], bad: frozenset[str], stream) -> None:
+    total = sum(len(kinds) for kinds in seeded.values())
+    of_bad = seeded.get(bad, [])
+    failed = sum(1 for k in of_bad if k.is_failure)
+    print(
+        f"crashmatrix bisect: counting {total} runs of the finished run as evidence"
+        f" (the bad configuration failed {failed} of {len(of_bad)} there)",
+        file=stream,
+        flush=True,
+    )
 
 
 def default_out(base: str, name: str) -> str:

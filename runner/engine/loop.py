@@ -140,8 +140,7 @@ class Engine:
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
-        # What a cell's end means loads when the first cell ends, not before the first one starts.
-        from crashmatrix.verdict.classify import classify
+        from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
 
         running = slot.running
         rc = running.popen.wait()
@@ -256,10 +255,7 @@ class Engine:
                 self.on_result(self._finish(slot))
             elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
                 running.timed_out = True
-                # Where it hangs, asked before the kill (bounded: a few seconds at most).
-                from crashmatrix.verdict import forensics
-
-                slot.evidence.hang = forensics.collect(running.pid, running.launch.token, slot.cell_dir)
+                slot.evidence.hang = _where_it_hangs(slot)
                 running.term_sent_at = time.monotonic()
                 supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
             elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
@@ -321,6 +317,13 @@ def _drain(wake_r: int) -> None:
             pass
     except (BlockingIOError, OSError):
         pass
+
+
+def _where_it_hangs(slot: _Slot) -> tuple:
+    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most)."""
+    from crashmatrix.verdict import forensics
+
+    return forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
 
 
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:

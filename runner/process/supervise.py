@@ -170,6 +170,23 @@ def describe(pid: int) -> str:
     return f"{pid} {cmd[:120]}"
 
 
+# What Python's multiprocessing starts and keeps by design: its resource tracker (started with the
+# first spawned process or semaphore) and its forkserver serve the program's processes until the last ends,
+# then exit by themselves, so they may outlive the cell's main process by a moment. They are ended
+# with the rest of the tree, but they are not something the cell left behind.
+_KEPT_BY_DESIGN = (b"from multiprocessing.resource_tracker import main", b"from multiprocessing.forkserver import main")
+
+
+def kept_by_design(pid: int) -> bool:
+    """Whether the process is multiprocessing's resource tracker or forkserver (by its whole command line)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmdline = f.read()
+    except OSError:
+        return False
+    return any(code in cmdline for code in _KEPT_BY_DESIGN)
+
+
 def signal_all(pids, sig) -> None:
     for pid in pids:
         try:
@@ -219,11 +236,12 @@ def owned_pids() -> set[int]:
 
 def kill_tree(token: str, grace: float) -> list[str]:
     """SIGTERM every process carrying the cell's token (and their descendants), wait up
-    to grace, SIGKILL what is left; returns what had to be killed."""
+    to grace, SIGKILL what is left; returns what had to be killed, less multiprocessing's own
+    helpers (kept_by_design), which are ended all the same."""
     pids = tree(None, token)
     if not pids:
         return []
-    seen = [describe(p) for p in sorted(pids)]
+    seen = [describe(p) for p in sorted(pids) if not kept_by_design(p)]
     signal_all(pids, signal.SIGTERM)
     end = time.monotonic() + grace
     while time.monotonic() < end and tree(None, token):

@@ -1,9 +1,10 @@
 """report.html's speed chart: time and speed by axis value, as inline SVG (no script, no network).
 
-One row of three bar panels per axis whose values differ: the median wall time of a cell, the
-median wait for a DataLoader pass's first batch, and the median steps/s (runner/axis_values.py's
-speed medians, over the runs that passed). A spawn slowdown shows as a long wall bar whose
-first-batch bar is long too, and a short steps/s bar.
+One row of four bar panels per axis whose values differ: the median wall time of a cell, the
+median wait for a DataLoader pass's first batch, every pass's wait summed, and the median steps/s
+(runner/axis_values.py's speed medians, over the runs that passed). A spawn slowdown shows as a long
+wall bar whose first-batch bars are long too, and a short steps/s bar; where the workers persist,
+only the total's bar is long (they start once, on the first pass).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, valu
 
 BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
 MAX_CELLS = 40  # the per-cell block: beyond this many cells its bars would be too many to read
-PANEL_COLOURS = ["#4c72b0", "#dd8452", "#55a868"]  # wall, first batch, steps/s
+PANEL_COLOURS = ["#4c72b0", "#dd8452", "#c44e52", "#55a868"]  # wall, first batch, first batches total, steps/s
 
 
 def _panel(title: str, labels: list[str], values: list[float | None], colour: str) -> str:
@@ -48,7 +49,7 @@ def _panel(title: str, labels: list[str], values: list[float | None], colour: st
 
 
 def _block(title: str, groups: dict, keys: list, labels: list[str]) -> str:
-    """The three panels for these groups of runs; "" when no passing run among them reports a figure."""
+    """The four panels for these groups of runs; "" when no passing run among them reports a figure."""
     medians = [[median_of(groups[k], field) for k in keys] for field in SPEED_FIELDS]
     if not any(m is not None for column in medians for m in column):
         return ""
@@ -88,7 +89,8 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
     return [
         "<h2>Time and speed by axis value and by cell</h2>",
         '<p class="muted">Medians over the runs that passed. wall s: the cell\'s whole run; first batch s: '
-        "from iter(loader) to its first batch, which holds the workers' start-up; steps/s: batches over "
-        "each pass from iter(loader) to its last batch.</p>",
+        "from iter(loader) to its first batch, which holds the workers' start-up (the median pass); first "
+        "batches total s: every pass's wait summed, which holds the start-up of workers that persist and so "
+        "start only once; steps/s: batches over each pass from iter(loader) to its last batch.</p>",
         *blocks,
     ]

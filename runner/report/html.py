@@ -23,7 +23,7 @@ from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.report.chart import speed_chart
 from crashmatrix.report.html_explain import Explained, explain_section, grid_caption, with_code
 from crashmatrix.report.pivot import rate_text
-from crashmatrix.report.summary import outcome_counts
+from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
 from crashmatrix.rundir.cell_files import OUTPUTS
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
@@ -197,8 +197,8 @@ def _files_links(run_dir: str, log_dir: str, text: str) -> str:
 
 
 def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]:
-    """The failing cells with their error line and a link to their logs."""
-    failing = [cell_id for cell_id in ordered if counts_as_failing(cells[cell_id].outcome)]
+    """The failing cells (summary.md's rule: a run that counts as failing) with their error line and logs."""
+    failing = [cell_id for cell_id in ordered if any(k.counts_as_failing for k in cells[cell_id].kinds)]
     if not failing:
         return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
     with_where = any(cells[cell_id].where for cell_id in failing)  # a CPU run's table stays as it was
@@ -214,6 +214,23 @@ def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]
         )
     headers = ["cell", "values", "outcome", "error"] + (["where"] if with_where else []) + ["logs"]
     return [f"<h2>Failing cells ({len(failing)})</h2>", _html_table(headers, body)]
+
+
+def _not_run_section(rows: list[dict], value_columns: list[str], run_dir: str) -> list[str]:
+    """The cells crashmatrix could not launch (outcome error), apart from the failing ones, as summary.md has them."""
+    not_run = not_run_cells(rows, value_columns)
+    if not not_run:
+        return []
+    body = [
+        f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td><td>{escape(count)}</td>'
+        f'<td class="err mono">{escape(error)}</td><td>{_log_link(log_dir, log_dir)}</td></tr>'
+        for cell_id, label, count, error, log_dir in not_run
+    ]
+    return [
+        f"<h2>{escape(NOT_RUN_TITLE)} ({len(not_run)})</h2>",
+        _html_table(NOT_RUN_HEADERS, body),
+        f'<p class="muted">{escape(NOT_RUN_NOTE.replace("`", ""))}</p>',
+    ]
 
 
 def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str], run_dir: str) -> list[str]:
@@ -280,6 +297,7 @@ def render(run: FinishedRun) -> str:
     parts += explain_section(seen)
     parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir)
+    parts += _not_run_section(rows, value_columns, run_dir)
     parts += _all_cells_section(cells, ordered, value_columns, run_dir)
     parts += _fingerprint_section(facts)
     parts += _resolution_section(run_dir, seen)

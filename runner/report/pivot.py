@@ -3,7 +3,7 @@
 A grid position gathers every run (all repeats of all cells) with those axis values.
 Its text is `pass` when every run passed, else each other outcome with its rate,
 most frequent first: `2/4 crash`, `1/4 crash, 1/4 timeout` (a single run: `crash`).
-"Failing" means any outcome but pass, skip and error (crashmatrix.outcome.counts_as_failing).
+"Failing" means any outcome but pass, skip and error (runner.outcome.counts_as_failing).
 
 Formats: md and github print the grid and the per-axis table; csv prints the grid
 in long (tidy) form for pandas: one row per grid position and (outcome, signal, signature):
@@ -16,20 +16,25 @@ import csv
 import io
 import os
 from collections import Counter
+from collections.abc import Mapping
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
 from crashmatrix.errors import BadInput
-from crashmatrix.outcome import FailureKind, Outcome
+from crashmatrix.outcome import FailureKind, Outcome, kind_labels
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import table
 
 _PASSED = FailureKind(Outcome.PASS.value).label()  # how a pass is labelled: its word alone
 
 
-def outcome_kinds(rows) -> Counter:
-    """The runs counted by their kind's label ("crash SIGSEGV", "fail fd_exhaustion"): two crashes by
-    different signals, or two fails by different causes, are two findings; kinds whose labels agree are one."""
-    return Counter(FailureKind.from_row(r).label(40) for r in rows)
+def outcome_kinds(rows, labels: Mapping[FailureKind, str] | None = None) -> Counter:
+    """The runs counted by their kind (outcome, signal, signature), each shown by its label ("crash SIGSEGV",
+    "fail fd_exhaustion"): two crashes by different signals, or two fails by different causes, are two
+    findings, however alike their labels begin. labels: kind_labels over the whole table, so that a kind
+    reads the same in every square (default: over these rows)."""
+    kinds = Counter(FailureKind.from_row(r) for r in rows)
+    shown = labels if labels is not None else kind_labels(kinds)
+    return Counter({shown[kind]: n for kind, n in kinds.items()})
 
 
 def rate_text(counts: Counter, total: int) -> str:
@@ -84,22 +89,23 @@ def _long_csv(orders: dict, groups: dict, axes: list[str]) -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def _one_axis_table(orders: dict, groups: dict, axis: str, fmt: str) -> str:
+def _one_axis_table(orders: dict, groups: dict, axis: str, fmt: str, labels: Mapping[FailureKind, str]) -> str:
     body = []
     for value in orders[axis]:
         group = groups.get((value,), [])
-        body.append([value_label(value), rate_text(outcome_kinds(group), len(group)), len(group), count_failing(group)])
+        shown = rate_text(outcome_kinds(group, labels), len(group))
+        body.append([value_label(value), shown, len(group), count_failing(group)])
     return table(body, [axis, "outcome", "runs", "failing"], fmt, numparse=False)
 
 
-def _two_axes_table(orders: dict, groups: dict, axes: list[str], fmt: str) -> str:
+def _two_axes_table(orders: dict, groups: dict, axes: list[str], fmt: str, labels: Mapping[FailureKind, str]) -> str:
     row_axis, column_axis = axes
     body = []
     for row_value in orders[row_axis]:
         line = [value_label(row_value)]
         for column_value in orders[column_axis]:
             group = groups.get((row_value, column_value), [])
-            line.append(rate_text(outcome_kinds(group), len(group)))
+            line.append(rate_text(outcome_kinds(group, labels), len(group)))
         body.append(line)
     headers = [f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]]
     return table(body, headers, fmt, numparse=False)
@@ -123,10 +129,11 @@ def pivot_text(run: FinishedRun, by: str, fmt: str = "md") -> str:
         f"{len(rows)} runs of {cells} cells, {count_failing(rows)} failing",
         "",
     ]
+    labels = kind_labels(FailureKind.from_row(r) for r in rows)
     if len(axes) == 1:
-        lines += [_one_axis_table(orders, groups, axes[0], fmt), ""]
+        lines += [_one_axis_table(orders, groups, axes[0], fmt, labels), ""]
     else:
-        lines += [_two_axes_table(orders, groups, axes, fmt), ""]
+        lines += [_two_axes_table(orders, groups, axes, fmt, labels), ""]
     lines += [
         "## Failure rate by axis value",
         "",

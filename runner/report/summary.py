@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
 from crashmatrix.machine.fingerprint import one_line
-from crashmatrix.outcome import ORDER, FailureKind, display_rank, is_failure
+from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
 
@@ -75,22 +75,32 @@ def outcome_counts_csv(rows: list[dict]) -> str:
     return buf.getvalue()
 
 
-def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
-    """One line per failing cell: its values, its commonest kind of failure (as a rate when repeated), the
-    error of a run of that kind. Other kinds the cell showed are counted in the outcome column."""
+def _by_cell(rows: list[dict]) -> dict[str, list[dict]]:
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_cell[r["cell_id"]].append(r)
+    return by_cell
+
+
+def _values_label(run: dict, value_columns: list[str]) -> str:
+    return " ".join(f"{k}={value_of(run, k)}" for k in value_columns if value_of(run, k) != "")
+
+
+def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
+    """One line per failing cell (a run that counts as failing: not pass, skip or error; the rule of every
+    report, summary.md and report.html alike): its values, its commonest kind of failure (as a rate when
+    repeated), the error of a run of that kind. Other failing kinds the cell showed are counted in the
+    outcome column."""
     out = []
-    for cell_id, runs in by_cell.items():
-        failures = [r for r in runs if is_failure(r["outcome"])]
+    for cell_id, runs in _by_cell(rows).items():
+        failures = [r for r in runs if counts_as_failing(r["outcome"])]
         if not failures:
             continue
         kinds = Counter(FailureKind.from_row(r) for r in failures)
         kind, times = min(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
         rate = f"{times}/{len(runs)} " if len(runs) > 1 else ""
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
-        label = " ".join(f"{k}={value_of(runs[0], k)}" for k in value_columns if value_of(runs[0], k) != "")
+        label = _values_label(runs[0], value_columns)
         first = next(r for r in failures if FailureKind.from_row(r) == kind)
         out.append(
             [
@@ -100,7 +110,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
                 kind.signal,
                 shorten(kind.signature, 40),
                 shorten(first.get("error", "")),
-                shorten(first.get("where", "") or "", 80),
+                shorten(first.get("where", "") or "", 120),
                 first.get("log_dir", ""),
             ]
         )
@@ -108,6 +118,34 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
 
 
 FAILING_HEADERS = ["cell", "values", "outcome", "signal", "signature", "error", "where", "logs"]
+
+NOT_RUN_TITLE = "Cells crashmatrix could not launch"
+NOT_RUN_NOTE = (
+    "Outcome `error`: crashmatrix could not launch these cells, which says nothing about their configuration,"
+    " so they are not failing cells. `--resume` runs them again."
+)
+NOT_RUN_HEADERS = ["cell", "values", "runs", "error", "logs"]
+
+
+def not_run_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
+    """One line per cell with a run crashmatrix could not launch (outcome error): its values, how many of its
+    runs that was, the first such run's reason and logs."""
+    out = []
+    for cell_id, runs in _by_cell(rows).items():
+        errors = [r for r in runs if is_run_error(r["outcome"])]
+        if errors:
+            first = errors[0]
+            count = f"{len(errors)}/{len(runs)}" if len(runs) > 1 else "1"
+            out.append(
+                [
+                    cell_id,
+                    _values_label(runs[0], value_columns),
+                    count,
+                    shorten(first.get("error", ""), 160),
+                    first.get("log_dir", ""),
+                ]
+            )
+    return out
 
 
 def failing_table(rows: list[dict], value_columns: list[str], fmt: str) -> str:
@@ -185,8 +223,11 @@ def summary_text(
     if varying and rows:
         by_value = axis_rates(rows, varying, run.listed)
         lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
-    if any(is_failure(r["outcome"]) for r in rows):
+    if any(counts_as_failing(r["outcome"]) for r in rows):
         lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]
     elif rows:
         lines += ["No failing cells.", ""]
+    not_run = not_run_cells(rows, value_columns)
+    if not_run:
+        lines += [f"## {NOT_RUN_TITLE}", "", table(not_run, NOT_RUN_HEADERS, fmt, numparse=False), "", NOT_RUN_NOTE, ""]
     return "\n".join(lines)

@@ -6,7 +6,9 @@
   the cell directory. The error then names what the main thread waits on and
   the innermost user frame of a stuck worker.
 - A death by signal: the faulting library from torch's fatal-signal backtrace
-  in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line.
+  in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line; an extension
+  module by its path below site-packages; then the program's own innermost frame from
+  faulthandler's dump of the thread that died.
 - A SIGKILL: the kernel's OOM killer when its log or the cell's memory cgroup
   says so (read only; nothing here writes to /sys/fs/cgroup).
 """
@@ -342,13 +344,50 @@ _TORCH_FRAME = re.compile(r"^\s*frame #\d+: (.*?) \((0x[0-9a-f]+) in (.+?)\)\s*$
 _PY_REPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (rebuild_storage_fd|_pin_memory_loop)\b')
 
 
+# A Python extension module's file is its module's last name and the interpreter's tag
+# (`cpython.cpython-311-x86_64-linux-gnu.so`, `_C.abi3.so`): alone it does not say whose module it is,
+# and lmdb's `cpython.cpython-...so` reads as CPython itself. Such a file is named by its path below
+# site-packages; a shared library (`libc.so.6`, `libcudnn_engines_precompiled.so.9`) by its file name.
+_EXTENSION_FILE = re.compile(r"^(?P<stem>[^./]+)\.(?:cpython-\d+[^/]*|abi3|pypy\d*[^/]*)\.so$")
+_PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
+# faulthandler's last line on a fatal error (Python >= 3.10): the extension modules imported, by module name.
+_EXTENSION_MODULES = re.compile(r"^Extension modules: (.*?)(?: \(total: \d+\))?\s*$", re.M)
+
+
+def library_name(path: str) -> str:
+    """How `where` names a native library: `libc.so.6`; an extension module by its path below
+    site-packages (`lmdb/cpython.cpython-311-x86_64-linux-gnu.so`), or by its folder and file
+    name where it is not installed in one."""
+    path = path.replace("\\", "/")
+    base = os.path.basename(path)
+    if not _EXTENSION_FILE.match(base):
+        return base
+    below = _PACKAGES_DIR.split(path)
+    if len(below) > 1:
+        return below[-1]
+    folder = os.path.basename(os.path.dirname(path))
+    return f"{folder}/{base}" if folder else base
+
+
+def extension_by_module(base: str, stderr: str) -> str:
+    """A bare extension module file name (the kernel's line has no path) as library_name names it,
+    from the module faulthandler listed under that last name; the bare name where none or several."""
+    m = _EXTENSION_FILE.match(base)
+    if not m:
+        return base
+    modules = {name.strip() for line in _EXTENSION_MODULES.findall(stderr) for name in line.split(",")}
+    owners = {name.rpartition(".")[0] for name in modules if name.rpartition(".")[2] == m.group("stem")}
+    owners.discard("")
+    return f"{owners.pop().replace('.', '/')}/{base}" if len(owners) == 1 else base
+
+
 def _native_place(desc: str, lib: str) -> str:
     """`libc.so.6 (+0x156219)` or `libc10.so (c10::foo()+0x1a)` from one backtrace frame."""
     symbol, _, offset = desc.rpartition(" + ")
     symbol = "" if symbol in ("", "<unknown function>") else symbol
     if len(symbol) > 80:
         symbol = symbol[:77] + "..."
-    return f"{os.path.basename(lib)} ({symbol}+{offset})" if offset else f"{os.path.basename(lib)} ({desc})"
+    return f"{library_name(lib)} ({symbol}+{offset})" if offset else f"{library_name(lib)} ({desc})"
 
 
 def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
@@ -377,6 +416,33 @@ def python_report_frame(text: str) -> str:
     """The reports' frames (rebuild_storage_fd, _pin_memory_loop) where a Python stack shows them."""
     found = last_match(_PY_REPORT_FRAME, text)
     return f"{found.group(3)} ({os.path.basename(found.group(1))}:{found.group(2)})" if found else ""
+
+
+# faulthandler's dump on a fatal signal: `Fatal Python error: Bus error`, then the thread that died
+# (`Current thread 0x... (most recent call first):`, or `Stack (...)` where only it is dumped) with
+# its frames, innermost first; the process's other threads follow as `Thread 0x...`.
+_FATAL_ERROR = re.compile(r"^Fatal Python error: ", re.M)
+_DIED_THREAD = re.compile(
+    r"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M
+)
+
+
+def is_own(frame: Frame) -> bool:
+    """The program's own code: not the standard library, an installed package or crashmatrix."""
+    path = frame.file.replace("\\", "/")
+    return not (is_stdlib(frame) or _PACKAGES_DIR.search(path) or path.startswith((_OURS, "<")))
+
+
+def own_fault_frame(stderr: str) -> str:
+    """`dataset.py:98 in _preprocess_labels`: the program's innermost own frame in faulthandler's dump
+    of the thread that died (the last fatal error in stderr); "" where it has none."""
+    fatal = last_match(_FATAL_ERROR, stderr)
+    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
+    for line in died.group(1).splitlines() if died else ():
+        frame = _faulthandler_frame(line)
+        if frame is not None and is_own(frame):
+            return f"{os.path.basename(frame.file)}:{frame.line} in {frame.func}"
+    return ""
 
 
 # --- the kernel log --------------------------------------------------------------
@@ -428,12 +494,13 @@ def _dmesg() -> list[str]:
     return done.stdout.splitlines() if done.returncode == 0 else []
 
 
-def kernel_fault_place(lines: list[str], pids: set[int]) -> str:
-    """`libc.so.6 (+0x156219)` from the kernel's line about one of pids, else ""."""
+def kernel_fault_place(lines: list[str], pids: set[int], stderr: str = "") -> str:
+    """`libc.so.6 (+0x156219)` from the kernel's line about one of pids, else "". The kernel gives a
+    file name only: an extension module's is completed from faulthandler's list in stderr."""
     for line in reversed(lines):
         m = _KERNEL_FAULT.search(line)
         if m and int(m.group("pid")) in pids:
-            lib = os.path.basename(m.group("lib"))
+            lib = extension_by_module(os.path.basename(m.group("lib")), stderr)
             if m.group("off"):
                 return f"{lib} (+0x{m.group('off')})"
             return f"{lib} (ip 0x{m.group('ip')}, {m.group('what')})"
@@ -487,10 +554,10 @@ def _cgroup_says_oom(ev: Evidence) -> str:
 
 def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines) -> str:
     """torch's backtrace first; the kernel log (read only then, a dmesg per crash where /dev/kmsg is shut)
-    when torch named no place."""
+    when torch named no place; then the frames of the program that led there."""
     faults = torch_fault_frames(ev.stderr)
     # The main process's own fault for a crash; a worker's (another pid) for a worker_crash.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
-    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids)
-    frame = python_report_frame(ev.stderr)
-    return "; ".join(p for p in (place, frame) if p)
+    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
+    frames = (python_report_frame(ev.stderr), own_fault_frame(ev.stderr))
+    return "; ".join(p for p in (place, *frames) if p)
