@@ -14,6 +14,7 @@ draws it). Lowest first:
     answers     read from a finished table: explain, compare, compare_speed
     bisect      `bisect`: verb, delta_debug, run_cache, failure_rate, result, text
     hunt        `hunt`: verb, model, localize, search, text
+    resolve     `resolve`: failures, configs, defaults, choose, unsure, apply, note, repro, issue, verb
     report      what a person reads: summary, html, html_explain, chart, pivot, junit
     (top)       the verbs that run a matrix: runmatrix (`run`), rerun
     (top)       entry points: cli, __main__, child (a probe cell's process)
