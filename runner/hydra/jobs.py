@@ -46,8 +46,19 @@ def knob_name(key: str, where: str) -> str:
 
 
 def check_fixed_knobs(knobs: dict) -> dict:
-    """hydra.launcher.knobs, checked: {knob: value}."""
-    return {knob_name(f"{KNOB_NODE}.{k}", f"hydra.launcher.knobs.{k}"): v for k, v in (knobs or {}).items()}
+    """hydra.launcher.knobs, checked: {knob: value}, dotted names flattened (`+hydra.launcher.knobs.rlimit.nofile=250`
+    nests, as Hydra does)."""
+    return {knob_name(f"{KNOB_NODE}.{k}", f"hydra.launcher.knobs.{k}"): v for k, v in _flat(knobs or {}).items()}
+
+
+def _flat(nested: dict, prefix: str = "") -> dict:
+    out: dict = {}
+    for key, value in nested.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[SweepJob]:
@@ -63,7 +74,7 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
         knobs, values = dict(fixed_knobs), {}
         for o in parsed:
             if _is_knob(o.key_or_group):
-                name = knob_name(o.key_or_group, o.key_or_group)
+                name = knob_name(o.key_or_group, (o.input_line or o.key_or_group).split("=", 1)[0])
                 knobs[name] = o.value()
                 values[f"{KNOB_NODE}.{name}" if name in app_columns else name] = o.value()
             else:
