@@ -110,3 +110,16 @@ def test_an_unknown_executor_is_one_line(tmp_path):
     assert proc.stderr.splitlines()[0] == (
         "crashmatrix: hydra.launcher.executor: 'slurmm' is not one of local, submitit-local, slurm"
     )
+
+
+def test_through_submitit_local_a_crash_is_still_its_signal(tmp_path):
+    # submitit alone reports a segfaulting job as a bare failure; under crashmatrix's supervisor on the node
+    # the job's row still says SIGSEGV.
+    proc, sweep = _sweep(tmp_path, "a=0,1", "c=2", "hydra.launcher.executor=submitit-local")
+    assert proc.returncode == 1, proc.stderr
+    assert "crash SIGSEGV" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted((r["a"], r["outcome"], r["signal"]) for r in rows_of(sweep)) == [
+        ("0", "pass", ""),
+        ("1", "crash", "SIGSEGV"),
+    ]
+    assert (sweep / "submitit").is_dir()

@@ -28,16 +28,17 @@ def preparation() -> dict:
     get_preparation_data, without the start method, which is a knob here, and without the authkey)."""
     from multiprocessing import process
 
+    original = getattr(process, "ORIGINAL_DIR", None)  # where this process started (multiprocessing's note)
     data = {"sys_path": list(sys.path), "sys_argv": list(sys.argv), "dir": os.getcwd()}
-    if process.ORIGINAL_DIR is not None:
-        data["orig_dir"] = process.ORIGINAL_DIR
+    if original is not None:
+        data["orig_dir"] = original
     main = sys.modules.get("__main__")
     name = getattr(getattr(main, "__spec__", None), "name", None)
     path = getattr(main, "__file__", None)
     if name is not None:
         data["init_main_from_name"] = name
     elif path is not None:
-        data["init_main_from_path"] = os.path.normpath(os.path.join(process.ORIGINAL_DIR or os.getcwd(), path))
+        data["init_main_from_path"] = os.path.normpath(os.path.join(original or os.getcwd(), path))
     return data
 
 

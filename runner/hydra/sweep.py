@@ -12,6 +12,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 from crashmatrix.cell import Cell, CellRun
 from crashmatrix.errors import BadInput
@@ -20,6 +21,7 @@ from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs,
 from crashmatrix.hydra.returns import job_return, read_sent
 from crashmatrix.outcome import is_failure
 from crashmatrix.spec import Matrix
+from crashmatrix.store import RunDir
 from crashmatrix.text import shown_path
 
 EXECUTORS = ("local", "submitit-local", "slurm")
@@ -83,7 +85,7 @@ def _plain(node) -> dict:
 
     if node is None:
         return {}
-    return dict(OmegaConf.to_container(node, resolve=True)) if not isinstance(node, dict) else dict(node)
+    return dict(node) if isinstance(node, dict) else dict(cast(dict, OmegaConf.to_container(node, resolve=True)))
 
 
 class SweepRun:
@@ -91,7 +93,7 @@ class SweepRun:
 
     def __init__(self, settings: Settings, hydra_context, task_function, config):
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
-        self.store = None
+        self.store: RunDir | None = None
         self.axes: dict = {}  # column -> its values so far, in order
         self.repeats: Counter = Counter()  # cell_id -> runs so far (a job that repeats another's overrides)
         self.results: list = []
@@ -116,7 +118,7 @@ class SweepRun:
         pending = start_fingerprint([r.cell for r in runs], {}, True) if first else None
         if pending is not None:
             store.write_json("env.json", pending.facts)
-        self._announce(matrix, jobs)
+        self._announce(matrix, jobs, store.path)
         from crashmatrix.report import Progress
 
         collected = Collected(
@@ -138,7 +140,7 @@ class SweepRun:
                 flush=True,
             )
             sys.exit(130)
-        return self._returns(jobs, configs, runs, collected.results)
+        return self._returns(store, jobs, configs, runs, collected.results)
 
     # --- before the jobs ---------------------------------------------------
 
@@ -172,16 +174,15 @@ class SweepRun:
     def _open(self, matrix: Matrix):
         import yaml
 
-        from crashmatrix.store import RunDir
-
         if self.store is None:
             store = RunDir(os.path.dirname(matrix.path))
             set_aside_earlier(store.path)
             store.create(matrix.to_yaml_dict(), list(matrix.axes), beside_others=True)
             self.store = store
         else:  # a later batch: matrix.yaml lists every value so far; a column new in it is not in results.csv
-            self.store.write_text("matrix.yaml", yaml.safe_dump(matrix.to_yaml_dict(), sort_keys=False))
-        return self.store
+            store = self.store
+            store.write_text("matrix.yaml", yaml.safe_dump(matrix.to_yaml_dict(), sort_keys=False))
+        return store
 
     def _run_of(self, job: SweepJob) -> CellRun:
         cell = Cell.of(job.values)
@@ -189,7 +190,7 @@ class SweepRun:
         self.repeats[cell.cell_id] += 1
         return run
 
-    def _announce(self, matrix: Matrix, jobs: list) -> None:
+    def _announce(self, matrix: Matrix, jobs: list, path: str) -> None:
         how = (
             f"{min(self.settings.jobs, len(jobs))} at a time"
             if self.settings.executor == "local"
@@ -197,7 +198,7 @@ class SweepRun:
         )
         print(
             f"crashmatrix: {matrix.name}: {len(jobs)} jobs (#{jobs[0].num} to #{jobs[-1].num}), each in its own "
-            f"process, {how}; into {shown_path(self.store.path)}",
+            f"process, {how}; into {shown_path(path)}",
             flush=True,
         )
 
@@ -237,15 +238,15 @@ class SweepRun:
             matrix, store, runs, cluster=cluster, on_result=collected, jobs_per_cell_job=self.settings.jobs, build=build
         )
 
-    def _returns(self, jobs: list, configs: list, runs: list, results: list) -> list:
+    def _returns(self, store: RunDir, jobs: list, configs: list, runs: list, results: list) -> list:
         by_key = {r.key: r for r in results}
         failed = sum(is_failure(r.outcome) for r in self.results)
-        tally = f"{failed} of the sweep's {len(self.results)} jobs failed, every one ran: {shown_path(os.path.join(self.store.path, 'summary.md'))}"
+        tally = f"{failed} of the sweep's {len(self.results)} jobs failed, every one ran: {shown_path(os.path.join(store.path, 'summary.md'))}"
         out = []
         for job, config, run in zip(jobs, configs, runs):
             result = by_key[run.key]
-            sent = read_sent(os.path.join(self.store.path, result.log_dir, JOB_RETURN))
-            out.append(job_return(job.overrides, config, result, sent, run_dir=self.store.path, failed=tally))
+            sent = read_sent(os.path.join(store.path, result.log_dir, JOB_RETURN))
+            out.append(job_return(job.overrides, config, result, sent, run_dir=store.path, failed=tally))
         return out
 
 
