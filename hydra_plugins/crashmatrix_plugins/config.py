@@ -31,3 +31,25 @@ class CrashmatrixLauncherConf:
 ConfigStore.instance().store(
     group="hydra/launcher", name="crashmatrix", node=CrashmatrixLauncherConf, provider="crashmatrix"
 )
+
+
+@dataclass
+class CrashmatrixSweeperConf:
+    _target_: str = "hydra_plugins.crashmatrix_plugins.sweeper.CrashmatrixSweeper"
+    # full | pairwise | hunt
+    strategy: str = "full"
+    # pairwise: t of its t-way coverage (default 2); hunt: conjunctions of up to this many values (default 3)
+    order: Optional[int] = None
+    seed: int = 0
+    # hunt: a cause is named at this confidence; at most max_runs jobs; batch jobs at a time (default:
+    # hydra.launcher.jobs where the launcher has it, else 1)
+    confidence: float = 0.95
+    max_runs: int = 200
+    batch: Optional[int] = None
+    # overrides to sweep, as Hydra's basic sweeper takes them: {a: "0,1,2"}
+    params: Optional[dict[str, str]] = None
+
+
+ConfigStore.instance().store(
+    group="hydra/sweeper", name="crashmatrix", node=CrashmatrixSweeperConf, provider="crashmatrix"
+)

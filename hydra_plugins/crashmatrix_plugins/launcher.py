@@ -23,6 +23,9 @@ class CrashmatrixLauncher(Launcher):
         self.settings = settings
         self.sweep: Optional[SweepRun] = None
         self.setup_args: dict = {}
+        # Set by crashmatrix's sweeper: hunt's many small batches print a line each; how the jobs were chosen.
+        self.brief = False
+        self.strategy = "full"
 
     def setup(self, *, hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig) -> None:
         self.setup_args = {"hydra_context": hydra_context, "task_function": task_function, "config": config}
@@ -32,6 +35,7 @@ class CrashmatrixLauncher(Launcher):
         try:
             if self.sweep is None:
                 self.sweep = SweepRun(Settings.of(self.settings), **self.setup_args)
+            self.sweep.brief, self.sweep.strategy = self.brief, self.strategy
             return self.sweep.launch(job_overrides, initial_job_idx)
         except BadInput as e:  # crashmatrix's own one line, in Hydra's way (exit status 1)
             raise SweepInputError(f"crashmatrix: {e}") from None

@@ -98,9 +98,13 @@ class SweepRun:
         self.repeats: Counter = Counter()  # cell_id -> runs so far (a job that repeats another's overrides)
         self.results: list = []
         self.facts: dict = {}
+        # A sweeper that launches many small batches (hunt) says its own answer: each batch's summary is
+        # written, and only a line of it printed.
+        self.brief = False
+        self.strategy = "full"  # how the sweeper chose the jobs: matrix.yaml's strategy (explain hedges a pairwise one)
 
     def launch(self, job_overrides, initial_job_idx: int) -> list:
-        from crashmatrix.runmatrix import Collected, record_fingerprint, start_fingerprint, summarise
+        from crashmatrix.runmatrix import Collected, record_fingerprint, start_fingerprint
 
         jobs = parse_jobs(job_overrides, initial_job_idx, self.settings.knobs)
         if not jobs:
@@ -131,7 +135,7 @@ class SweepRun:
             self.facts = record_fingerprint(store, {}, pending.finish())
         self.results += collected.results
         total = len(self.results) + (0 if ended.completed else len(runs) - len(collected.results))
-        summarise(matrix, store, self.facts, expected=total, completed=ended.completed, early="", stream=sys.stdout)
+        self._summarise(matrix, store, total, ended.completed)
         if not ended.completed:
             print(
                 f"crashmatrix: interrupted ({ended.interrupted_by}); the sweep's jobs so far are in "
@@ -141,6 +145,23 @@ class SweepRun:
             )
             sys.exit(130)
         return self._returns(store, jobs, configs, runs, collected.results)
+
+    def _summarise(self, matrix: Matrix, store: RunDir, total: int, completed: bool) -> None:
+        import io
+        from collections import Counter
+
+        from crashmatrix.runmatrix import summarise
+
+        stream = io.StringIO() if self.brief else sys.stdout
+        summarise(matrix, store, self.facts, expected=total, completed=completed, early="", stream=stream)
+        if self.brief:
+            counts = Counter(r.outcome for r in self.results)
+            print(
+                f"crashmatrix: {len(self.results)} jobs so far: "
+                + " ".join(f"{o} {n}" for o, n in counts.most_common())
+                + f"; {shown_path(os.path.join(store.path, 'summary.md'))}",
+                flush=True,
+            )
 
     # --- before the jobs ---------------------------------------------------
 
@@ -168,6 +189,7 @@ class SweepRun:
             sync_rerun=self.settings.sync_rerun,
             preflight=False,
             executor=dict(self.settings.slurm),
+            strategy=self.strategy,
             params_first=False,
         )
 
@@ -197,7 +219,7 @@ class SweepRun:
             else f"through {self.settings.executor}"
         )
         print(
-            f"crashmatrix: {matrix.name}: {len(jobs)} jobs (#{jobs[0].num} to #{jobs[-1].num}), each in its own "
+            f"crashmatrix: {matrix.name}: {len(jobs)} job{'s' if len(jobs) != 1 else ''} (#{jobs[0].num} to #{jobs[-1].num}), each in its own "
             f"process, {how}; into {shown_path(path)}",
             flush=True,
         )
