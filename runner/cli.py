@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument(
         "--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten"
     )
+    init.add_argument(
+        "--gpus-per-cell",
+        type=int,
+        metavar="N",
+        help="the GPUs each cell will have (default: what this machine shows, without importing torch); "
+        "an app asking for more gets params that run with N",
+    )
     return parser
 
 
@@ -390,7 +397,18 @@ def cmd_compare(args) -> int:
 def cmd_init(args) -> int:
     from crashmatrix.init_matrix import init_matrix
 
-    written = init_matrix(args.app, args.out)
+    if args.gpus_per_cell is not None:
+        if args.gpus_per_cell < 0:
+            raise BadInput(f"--gpus-per-cell: expected a whole number >= 0, got {args.gpus_per_cell}")
+        gpus, said = args.gpus_per_cell, f"a cell has {args.gpus_per_cell} (--gpus-per-cell)"
+    else:
+        from crashmatrix.gpus_here import gpus_here
+
+        here = gpus_here(sys.executable)
+        gpus, said = here.count, here.said()
+    written = init_matrix(args.app, args.out, gpus=gpus, gpus_said=said)
+    for note in written.notes:
+        print(f"crashmatrix init: {note}", file=sys.stderr)
     pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""
     print(f"wrote {written.path}: {written.axes} axes, {written.cells} cells{pairwise}")
     print(f"look: crashmatrix show {written.path}")
