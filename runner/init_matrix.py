@@ -266,23 +266,45 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
     return axes, forced
 
 
-def knob_axes(forced: dict, wandb: bool) -> list[Axis]:
-    """Knobs crashmatrix forces from outside; values start from the app's own where it has them."""
+def knob_axes(
+    forced: dict, wandb: bool, code: list | None = None, config_leaves: frozenset = frozenset()
+) -> list[Axis]:
+    """Knobs crashmatrix forces from outside; values start from the app's own, in its config (forced:
+    {leaf: {key: value}}) or written into its DataLoader calls (code: code_knobs.CodeSetting).
+    config_leaves: the last parts of the config's keys (`persistent_workers` there is an app axis)."""
+    code = code or []
     axes = [Axis("start_method", list(START_METHODS), why="knob: multiprocessing start method (set from outside)")]
     workers = [v for v in forced.get("num_workers", {}).values() if isinstance(v, int) and not isinstance(v, bool)]
+    workers += [c.value for c in code if c.knob == "num_workers" and type(c.value) is int]
     most = max(workers, default=0)
     axes.append(
         Axis(
             "num_workers",
             [most, 0] if most > 0 else [0, 2],
-            why=_forced_why("num_workers", forced, "forced on every DataLoader"),
+            why=_forced_why("num_workers", forced, "forced on every DataLoader", code),
         )
     )
     pins = [v for v in forced.get("pin_memory", {}).values() if isinstance(v, bool)]
-    now = any(pins)
-    axes.append(Axis("pin_memory", [now, not now], why=_forced_why("pin_memory", forced, "forced on every DataLoader")))
+    now = any(pins + [c.value is True for c in code if c.knob == "pin_memory"])
+    why = _forced_why("pin_memory", forced, "forced on every DataLoader", code)
+    axes.append(Axis("pin_memory", [now, not now], why=why))
+    axes += _code_only_knobs(config_leaves, code)
     if wandb:
         axes.append(Axis("wandb", ["disabled", "offline"], why="knob: WANDB_MODE (the app uses wandb)"))
+    return axes
+
+
+def _code_only_knobs(config_leaves: frozenset, code: list) -> list[Axis]:
+    """persistent_workers and prefetch_factor where only the app's code sets them (its config's keys for
+    them are axes of the app's own keys): the app's value first."""
+    axes = []
+    for knob, kind, others in (("persistent_workers", bool, None), ("prefetch_factor", int, (2, 4))):
+        values = [c.value for c in code if c.knob == knob and type(c.value) is kind]
+        if not values or knob in config_leaves:
+            continue
+        first = any(values) if others is None else max(values)
+        rest = [not first] if others is None else [v for v in others if v != first][:1]
+        axes.append(Axis(knob, [first, *rest], why=_forced_why(knob, {}, "forced on every DataLoader", code)))
     return axes
 
 
@@ -332,12 +354,17 @@ def missing_axes(flat: dict, main: HydraMain, choices: dict) -> list[Axis]:
     return [Axis(f"+{trainer}.precision", list(PRECISIONS), why=why)]
 
 
-def _forced_why(leaf: str, forced: dict, what: str) -> str:
+def _forced_why(leaf: str, forced: dict, what: str, code: list | None = None) -> str:
     keys = forced.get(leaf, {})
-    if not keys:
-        return f"knob: {what}"
-    now = ", ".join(sorted({_spell(v) for v in keys.values()}))
-    return f"knob: {what}, in place of the app's {len(keys)} {leaf} keys (now {now}): {', '.join(keys)}"
+    why = f"knob: {what}"
+    if keys:
+        now = ", ".join(sorted({_spell(v) for v in keys.values()}))
+        why += f", in place of the app's {len(keys)} {leaf} keys (now {now}): {', '.join(keys)}"
+    written = [c for c in code or [] if c.knob == leaf]
+    if written:
+        places = ", ".join(f"{_spell(c.value)} at {c.where}" for c in written)
+        why += f"; the app's code sets {leaf}: {places}"
+    return why
 
 
 def _spell(value) -> str:
@@ -473,9 +500,13 @@ def runs_here(starter: Starter, app: str, flat: dict, choices: dict, gpus: int, 
 
 def starter_for(app: str, main: HydraMain, flat: dict, choices: dict, gpus: int | None, gpus_said: str) -> Starter:
     """The axes (and params) of the app's starter matrix; gpus: what a cell will have (None: unknown, unchecked)."""
+    from crashmatrix.code_knobs import loader_settings
+
     own, forced = app_axes(flat)
     own += missing_axes(flat, main, choices)
-    knobs = knob_axes(forced, uses_wandb(app, flat))
+    targets = [str(v) for k, v in flat.items() if k.rpartition(".")[2] == "_target_"]
+    leaves = frozenset(k.rpartition(".")[2] for k in flat)
+    knobs = knob_axes(forced, uses_wandb(app, flat), loader_settings(app, targets), leaves)
     starter = Starter(knobs, own, group_axes(main, choices, gpus, gpus_said))
     if gpus is not None:
         runs_here(starter, app, flat, choices, gpus, gpus_said)

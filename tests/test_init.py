@@ -306,13 +306,16 @@ def test_init_on_a_gpu_app_without_a_gpu_offers_what_runs_here_and_it_runs(tmp_p
     assert m.params == {"trainer.accelerator": "cpu", "trainer.devices": 1}
     text = matrix.read_text()
     assert "every cell would fail" in text.split("params:")[0]
-    assert m.axes["num_workers"] == [2, 0]  # the app's own workers first
+    # The app's own values first: 2 workers from its config, pinning and persistence from its code.
+    assert m.axes["num_workers"] == [2, 0]
+    assert m.axes["pin_memory"] == [True, False] and m.axes["persistent_workers"] == [True, False]
+    assert "pin_memory: true at src/datamodule.py:29" in text
     comments = " ".join(line.strip().lstrip("#").strip() for line in text.splitlines())
     assert m.axes["trainer"] == ["gpu"] and "Left out: ddp (4 GPUs)" in comments
     assert "Where a cell has them: [gpu, ddp]" in comments
 
     one_value = ["axes.start_method=[fork]", "axes.num_workers=[2]", "axes.pin_memory=[true]"]
-    one_value += ["strategy=full"]  # x the 3 precisions: 3 cells
+    one_value += ["axes.persistent_workers=[true]", "strategy=full"]  # x the 3 precisions: 3 cells
     run = tmp_path / "run"
     done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -345,6 +348,31 @@ def test_init_fits_the_app_to_the_gpus_a_cell_will_have(tmp_path, gpus, params, 
     assert len(done.stderr.splitlines()) == notes, done.stderr
     m = load_matrix(str(tmp_path / "m.yaml"))
     assert m.params == params and m.axes["trainer"] == trainer
+
+
+def test_init_reads_knobs_from_the_modules_the_app_imports_and_no_others(tmp_path):
+    files = {
+        "pyproject.toml": "[project]\nname = 'x'\n",
+        "conf/config.yaml": "lr: 0.1\n",
+        "scripts/app.py": "from mypkg.loaders import make\n" + HYDRA_APP.replace('"conf"', '"../conf"'),
+        "mypkg/__init__.py": "",
+        "mypkg/loaders.py": (
+            "import torch.utils.data as tud\n\ndef make(ds):\n"
+            "    return tud.DataLoader(ds, num_workers=4, pin_memory=True, prefetch_factor=4)\n"
+        ),
+        "mypkg/unused.py": "from torch.utils.data import DataLoader\nDataLoader([], pin_memory=False, num_workers=16)\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    from crashmatrix.spec import load_matrix
+
+    done = init(tmp_path / "m.yaml", tmp_path / "scripts" / "app.py", "--gpus-per-cell", "0")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert m.axes["num_workers"] == [4, 0] and m.axes["pin_memory"] == [True, False]
+    assert m.axes["prefetch_factor"] == [4, 2] and "persistent_workers" not in m.axes
+    assert "mypkg/loaders.py:4" in (tmp_path / "m.yaml").read_text()
 
 
 def test_init_gpus_per_cell_must_be_a_count(tmp_path):
