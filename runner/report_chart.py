@@ -19,6 +19,8 @@ from crashmatrix.short_labels import tell_apart, widths_for
 BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
 MAX_CELLS = 40  # the per-cell block: beyond this many cells its bars would be too many to read
 LABEL_CHARS = 40  # a bar's label; longer values are shortened to what tells them apart (short_labels)
+CELL_LABEL_CHARS = 56  # a cell's label, its values joined; ...
+CELL_PART_CHARS = 12  # ... each value of which keeps this much however many axes share it
 CELL_JOIN = " · "
 PANEL_COLOURS = ["#4c72b0", "#dd8452", "#55a868"]  # wall, first batch, steps/s
 
@@ -72,7 +74,8 @@ def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
         return ""
     keys = sorted(groups, key=lambda k: [orders[a].index(v) for a, v in zip(axes, k)])
     spelled = [[value_label(v) for v in orders[a]] for a in axes]
-    widths = widths_for([max(map(len, s)) for s in spelled], LABEL_CHARS, len(CELL_JOIN))
+    widths = widths_for([max(map(len, s)) for s in spelled], CELL_LABEL_CHARS, len(CELL_JOIN))
+    widths = [max(w, CELL_PART_CHARS) for w in widths]
     short = [dict(zip(orders[a], tell_apart(s, w))) for a, s, w in zip(axes, spelled, widths)]
     labels = [
         (CELL_JOIN.join(short[i][v] for i, v in enumerate(k)), CELL_JOIN.join(value_label(v) for v in k)) for k in keys
