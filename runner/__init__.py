@@ -10,7 +10,7 @@ Running (processes, files):
     and environment), cell_logs (reading its logs and report), stops (a session's StopRegistry, and
     ExecutorOutcome: how a list of runs ended), supervise (one process tree), interrupts (Ctrl-C and
     a scheduler's stop), gpus, executors + job (submitit / Slurm),
-    store (the run directory), fingerprint + pyfacts (env.json),
+    store (the run directory), fingerprint + pyfacts (env.json), gpus_here (the GPUs a cell would see),
     cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
 Inside a cell: the subpackage incell (its __init__ says the rule: the standard library and itself only)
     knobs (applied in one order), injection (`inject: true`), inject/sitecustomize, stackdump,
@@ -21,13 +21,14 @@ What happened (pure, from exit status and output):
     died, read from outside).
 Reading results (a run read once as a finished_run.FinishedRun):
     report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
-    report_explain (its explain section and caveats), junit,
+    report_explain (its explain section and caveats) + report_chart + short_labels, junit,
     compare, explain, show.
 Bisecting:
     bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
     run_cache, failure_rate (statistics), bisect_result, bisect_text.
 Your own app:
-    init_matrix (`init`), hydra_compose (its child), config_groups (the app's groups, their suspects).
+    init_matrix (`init`), hydra_compose (its child), config_groups (the app's groups, their suspects),
+    device_asks (what its config asks of the GPUs), code_knobs (DataLoader knobs its code sets).
 The command line: cli (parse, validate, call, print) and __main__.
 """
 
