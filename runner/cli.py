@@ -397,16 +397,22 @@ def cmd_compare(args) -> int:
 def cmd_init(args) -> int:
     from crashmatrix.init_matrix import init_matrix
 
-    if args.gpus_per_cell is not None:
-        if args.gpus_per_cell < 0:
-            raise BadInput(f"--gpus-per-cell: expected a whole number >= 0, got {args.gpus_per_cell}")
-        gpus, said = args.gpus_per_cell, f"a cell has {args.gpus_per_cell} (--gpus-per-cell)"
-    else:
+    given = args.gpus_per_cell
+    if given is not None and given < 0:
+        raise BadInput(f"--gpus-per-cell: expected a whole number >= 0, got {given}")
+
+    def gpus() -> tuple[int, str]:
+        if given is not None:
+            return (
+                given,
+                f"--gpus-per-cell gives a cell {'no GPU' if given == 0 else f'{given} GPU' + 's' * (given > 1)}",
+            )
         from crashmatrix.gpus_here import gpus_here
 
         here = gpus_here(sys.executable)
-        gpus, said = here.count, here.said()
-    written = init_matrix(args.app, args.out, gpus=gpus, gpus_said=said)
+        return here.count, here.said()
+
+    written = init_matrix(args.app, args.out, gpus=gpus)
     for note in written.notes:
         print(f"crashmatrix init: {note}", file=sys.stderr)
     pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""

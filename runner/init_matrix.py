@@ -489,12 +489,12 @@ def runs_here(starter: Starter, app: str, flat: dict, choices: dict, gpus: int, 
     fixed = ", ".join(f"{k}={_spell(v)}" for k, v in starter.params.items())
     starter.params_why = (
         f"The app's config asks for {_gpus_text(needed)} ({asked}), and {gpus_said}: every cell would fail "
-        f"before its first step. These params make its cells run here; delete them where a cell has "
+        f"before its first step. These params make its cells run; delete them where a cell has "
         f"{_gpus_text(needed)}."
     )
     starter.notes.append(
         f"{app}: its config asks for {_gpus_text(needed)} ({asked}), and {gpus_said}; "
-        f"the matrix's params set {fixed} so that its cells run here"
+        f"the matrix's params set {fixed} so that its cells run"
     )
 
 
@@ -518,16 +518,18 @@ def starter_for(app: str, main: HydraMain, flat: dict, choices: dict, gpus: int 
     return starter
 
 
-def init_matrix(app: str, out: str | None = None, *, gpus: int | None = None, gpus_said: str = "") -> Written:
-    """Write the starter matrix for APP. Never overwrites. gpus: the GPUs a cell will have (gpus_said: how
-    that is known, for a person); an app asking for more gets params that run with them."""
+def init_matrix(app: str, out: str | None = None, *, gpus: Callable[[], tuple[int, str]] | None = None) -> Written:
+    """Write the starter matrix for APP. Never overwrites. gpus: asked once the app's config composes, the
+    GPUs a cell will have and how that is known, for a person; an app asking for more gets params that
+    run with them (None: not checked)."""
     main = find_hydra_main(app)
     out = out or os.path.join(os.path.dirname(app), "crashmatrix.yaml")
     if os.path.lexists(out):
         raise BadInput(f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)")
     config, choices = compose(app, main)
     flat = {k: v for k, v in flatten(config).items() if not k.startswith("hydra.")}
-    starter = starter_for(app, main, flat, choices, gpus, gpus_said)
+    count, said = gpus() if gpus is not None else (None, "")
+    starter = starter_for(app, main, flat, choices, count, said)
     text = render(app, out, main, starter)
     cells = _cells(text, out)
     try:
