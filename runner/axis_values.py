@@ -1,7 +1,7 @@
 """Runs grouped by their axis values: each axis's values in order, the runs at each grid position, and each
 value's failure rate. The summary, `report --by`, report.html and compare all group runs this way.
 
-Rows are a FinishedRun's (or results.csv's): a value is grouped and shown by its spelling (runner.cell.spell).
+Rows are a FinishedRun's (or results.csv's): a value is grouped and shown by its spelling (crashmatrix.cell.spell).
 `listed` is each axis's values as the matrix lists them (FinishedRun.listed), {} for none.
 """
 
@@ -61,7 +61,7 @@ def value_orders(values_by_axis: dict, listed: Mapping[str, list]) -> dict:
 
 
 def count_failing(rows) -> int:
-    """How many of these runs count as failing (see runner.outcome)."""
+    """How many of these runs count as failing (see crashmatrix.outcome)."""
     return sum(1 for row in rows if counts_as_failing(row.get("outcome")))
 
 

@@ -165,8 +165,8 @@ def _sync_choice(args, matrix):
 
 def _load(path: str, overrides, runs_cells: bool = True):
     """The matrix at `path`, overrides applied; for a verb that runs cells, its program found (exit 2 if not)."""
-    from crashmatrix.program import resolve_program
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.program import resolve_program
+    from crashmatrix.matrix.spec import load_matrix
 
     matrix = load_matrix(path, overrides)
     return resolve_program(matrix, path) if runs_cells else matrix
@@ -189,7 +189,7 @@ def cmd_run(args) -> int:
 
 def cmd_rerun(args) -> int:
     from crashmatrix import rerun
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     matrix = _load(rerun.check_run_dir(args.run), args.overrides)
     selection = rerun.select(FinishedRun.load(args.run), failing=args.failing)
@@ -210,7 +210,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     gpus = None
     if args.gpus is not None:
-        from crashmatrix.gpus import gpu_sets
+        from crashmatrix.process.gpus import gpu_sets
 
         gpus = gpu_sets(args.gpus, args.gpus_per_cell)
         # A cell per GPU set unless told otherwise; never more cells at once than sets.
@@ -239,25 +239,25 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
 
 
 def cmd_show(args) -> int:
-    from crashmatrix.show import show_text
+    from crashmatrix.matrix.show import show_text
 
     sys.stdout.write(show_text(_load(args.matrix, args.overrides, runs_cells=False), args.format))
     return 0
 
 
 def cmd_report(args) -> int:
-    from crashmatrix import report
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.report import summary as report
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     if args.format == "junit" and args.by:
         raise BadInput("report --format junit: one testcase per run; --by does not apply")
     run = FinishedRun.load(args.run)
     if args.format == "junit":
-        from crashmatrix.junit import junit_xml
+        from crashmatrix.report.junit import junit_xml
 
         sys.stdout.write(junit_xml(run))
     elif args.by:
-        from crashmatrix.pivot import pivot_text
+        from crashmatrix.report.pivot import pivot_text
 
         print(pivot_text(run, args.by, fmt=args.format))
     elif args.format == "csv":
@@ -268,13 +268,13 @@ def cmd_report(args) -> int:
 
 
 def cmd_bisect(args) -> int:
-    from crashmatrix import bisect_matrix
+    from crashmatrix.bisect import verb as bisect_matrix
 
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     if os.path.isdir(args.target):
-        from crashmatrix.finished_run import FinishedRun
+        from crashmatrix.rundir.finished_run import FinishedRun
 
         if args.good or args.bad:
             raise BadInput(
@@ -302,7 +302,7 @@ def cmd_bisect(args) -> int:
 
 
 def cmd_hunt(args) -> int:
-    from crashmatrix import hunt
+    from crashmatrix.hunt import verb as hunt
 
     options = hunt.HuntOptions(
         order=3 if args.order is None else args.order,
@@ -339,8 +339,8 @@ def cmd_hunt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix import explain
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.answers import explain
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.axes)
@@ -355,7 +355,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_env(args) -> int:
-    from crashmatrix import fingerprint
+    from crashmatrix.machine import fingerprint
 
     facts = fingerprint.collect()
     if args.json:
@@ -368,7 +368,7 @@ def cmd_env(args) -> int:
 
 def cmd_probes(args) -> int:
     from crashmatrix import probes
-    from crashmatrix.knob_names import INJECT_KNOBS
+    from crashmatrix.matrix.knob_names import INJECT_KNOBS
 
     print("(knob): crashmatrix applies it, also to your own program under inject: true (crashmatrix knobs);")
     print("the other parameters, precision among them, only a probe understands.\n")
@@ -381,21 +381,21 @@ def cmd_probes(args) -> int:
 
 
 def cmd_knobs(args) -> int:
-    from crashmatrix.knob_names import knobs_text
+    from crashmatrix.matrix.knob_names import knobs_text
 
     sys.stdout.write(knobs_text())
     return 0
 
 
 def cmd_compare(args) -> int:
-    from crashmatrix.compare import compare_text
+    from crashmatrix.answers.compare import compare_text
 
     sys.stdout.write(compare_text(args.runs, fmt=args.format))
     return 0
 
 
 def cmd_init(args) -> int:
-    from crashmatrix.init_matrix import init_matrix
+    from crashmatrix.app.init_matrix import init_matrix
 
     given = args.gpus_per_cell
     if given is not None and given < 0:
@@ -407,7 +407,7 @@ def cmd_init(args) -> int:
                 given,
                 f"--gpus-per-cell gives a cell {'no GPU' if given == 0 else f'{given} GPU' + 's' * (given > 1)}",
             )
-        from crashmatrix.gpus_here import gpus_here
+        from crashmatrix.machine.gpus_here import gpus_here
 
         here = gpus_here(sys.executable)
         return here.count, here.said()

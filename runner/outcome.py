@@ -72,7 +72,7 @@ def display_rank(outcome: str) -> tuple[int, str]:
 
 
 # Signatures that only restate the outcome word: kept in results.csv, left out of a kind's one-line
-# label. Here rather than in runner.signature (which imports this module and names them in its vocabulary).
+# label. Here rather than in crashmatrix.verdict.signature (which imports this module and names them in its vocabulary).
 KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal
 HANG = "hang"  # timed out with no known cause in its output
 NON_FINITE = "non_finite"  # the probe saw a nan/inf loss

@@ -343,8 +343,8 @@ def test_the_python_api_leaves_the_caller_as_it_was(tmp_path, write):
     # daemons its other children start (a Slurm stepd, say) and never reap them.
     code = f"""
 import io, sys
-from crashmatrix import supervise
-from crashmatrix.spec import load_matrix
+from crashmatrix.process import supervise
+from crashmatrix.matrix.spec import load_matrix
 from crashmatrix.runmatrix import run_matrix
 m = load_matrix({str(tmp_path / "m.yaml")!r})
 run_matrix(m, out={str(tmp_path / "run")!r}, stream=io.StringIO(), with_torch_fingerprint=False)

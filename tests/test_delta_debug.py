@@ -14,10 +14,15 @@ from collections import Counter
 
 import pytest
 
-from crashmatrix.bisect_result import BisectInterrupted
-from crashmatrix.bisect_text import as_bisect_json, detail_lines, rate_line, summary_line
-from crashmatrix.delta_debug import bisect
-from crashmatrix.failure_rate import clean_runs_needed, predictive_clean_chance, predictive_runs_needed, wilson_lower
+from crashmatrix.bisect.delta_debug import bisect
+from crashmatrix.bisect.failure_rate import (
+    clean_runs_needed,
+    predictive_clean_chance,
+    predictive_runs_needed,
+    wilson_lower,
+)
+from crashmatrix.bisect.result import BisectInterrupted
+from crashmatrix.bisect.text import as_bisect_json, detail_lines, rate_line, summary_line
 from crashmatrix.outcome import FailureKind
 
 SEGV = FailureKind("crash", "SIGSEGV")

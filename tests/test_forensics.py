@@ -10,9 +10,9 @@ import os
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-from crashmatrix import forensics
-from crashmatrix.classify import Verdict
 from crashmatrix.outcome import Outcome
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict.classify import Verdict
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
 

@@ -185,9 +185,9 @@ def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
 
 
 def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatch, capsys):
-    from crashmatrix import report_html
+    from crashmatrix.matrix.spec import load_matrix
+    from crashmatrix.report import html as report_html
     from crashmatrix.runmatrix import run_matrix
-    from crashmatrix.spec import load_matrix
 
     def broken(run_dir):
         raise OSError("disk on fire")
@@ -261,7 +261,7 @@ def test_report_html_tells_long_values_apart_and_shows_failing_durations(tmp_pat
     ],
 )
 def test_short_labels_keep_what_tells_values_apart(values, width, expected):
-    from crashmatrix.short_labels import tell_apart
+    from crashmatrix.report.short_labels import tell_apart
 
     shown = tell_apart(values, width)
     assert len(set(shown)) == len(values) and all(len(s) <= width for s in shown), shown
