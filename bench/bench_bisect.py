@@ -28,8 +28,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from crashmatrix import failure_rate  # noqa: E402
-from crashmatrix.delta_debug import bisect  # noqa: E402
+from crashmatrix.bisect import failure_rate  # noqa: E402
+from crashmatrix.bisect.delta_debug import bisect  # noqa: E402
 from crashmatrix.outcome import FailureKind  # noqa: E402
 
 SEGV = FailureKind("crash", "SIGSEGV")

@@ -25,10 +25,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from crashmatrix.engine import Engine  # noqa: E402
-from crashmatrix.expand import cell_runs, columns, expand  # noqa: E402
-from crashmatrix.spec import load_matrix  # noqa: E402
-from crashmatrix.store import RunDir  # noqa: E402
+from crashmatrix.engine.loop import Engine  # noqa: E402
+from crashmatrix.matrix.expand import cell_runs, columns, expand  # noqa: E402
+from crashmatrix.matrix.spec import load_matrix  # noqa: E402
+from crashmatrix.rundir.store import RunDir  # noqa: E402
 
 PROGRAMS = {
     "torch": "import torch; torch.ones(2).sum()",

@@ -34,8 +34,8 @@ import statistics
 import sys
 import time
 
-from crashmatrix.hunt_model import Evidence, Run, Space
-from crashmatrix.hunt_search import hunt
+from crashmatrix.hunt.model import Evidence, Run, Space
+from crashmatrix.hunt.search import hunt
 from crashmatrix.outcome import FailureKind
 
 SEGV = FailureKind("crash", "SIGSEGV", "killed_by_signal")

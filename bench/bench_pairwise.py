@@ -1,4 +1,4 @@
-"""Benchmark runner.pairwise.covering_array against published pairwise sizes.
+"""Benchmark crashmatrix.matrix.pairwise.covering_array against published pairwise sizes.
 
     python bench/bench_pairwise.py [--seeds N] [--budget SECONDS]
 
@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from crashmatrix.pairwise import covering_array, pairs_uncovered, uniform_axes  # noqa: E402
+from crashmatrix.matrix.pairwise import covering_array, pairs_uncovered, uniform_axes  # noqa: E402
 
 # (label, [(values per axis, number of axes)], PICT published, best known, goal size or None)
 MODELS = [

@@ -29,7 +29,7 @@ GOAL_S = 5.0
 
 
 def _matrix(workdir: str, name: str, app: str, axes: str):
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     path = os.path.join(workdir, f"{name}.yaml")
     with open(path, "w") as f:
@@ -60,8 +60,8 @@ def _add_default(path: str, line: str) -> None:
 
 
 def _time_check(matrix) -> float:
-    from crashmatrix import preflight
-    from crashmatrix.expand import expand
+    from crashmatrix.app import preflight
+    from crashmatrix.matrix.expand import expand
 
     cells = expand(matrix)
     assert len(cells) == 100, len(cells)

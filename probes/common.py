@@ -297,7 +297,7 @@ class Metrics:
 
     A probe that draws its batches through `batches(loader)` gets the rate a wall clock sees
     (crashmatrix.incell.loader_clock: from each pass's `iter(loader)` to its last batch) and
-    first_batch_s; one without a loader gets its steps over the time since Metrics() was made.
+    first_batch_s and first_batch_total_s; one without a loader gets its steps over the time since Metrics() was made.
     """
 
     def __init__(self) -> None:
@@ -322,6 +322,7 @@ class Metrics:
             "steps": self.steps,
             "steps_per_s": timed["steps_per_s"] if self.clock.batches else loader_clock.rate(self.steps, elapsed),
             "first_batch_s": timed["first_batch_s"],
+            "first_batch_total_s": timed["first_batch_total_s"],
             "final_loss": None if self.final_loss is None else round(float(self.final_loss), 6),
             "duration_s": round(elapsed, 3),
         }

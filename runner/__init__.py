@@ -1,34 +1,24 @@
-"""crashmatrix's controller, and the little that runs inside a cell. One concept per module; by role:
+"""crashmatrix's controller, and the little that runs inside a cell. One concept per subpackage,
+layered: a module imports only its own layer and the ones below (tests/test_house.py; docs/house.md
+draws it). Lowest first:
 
-The matrix (what to run; pure, no processes):
-    spec (matrix files, overrides, validation), cell (a configuration, its id and spelling),
-    expand (product / include / exclude), pairwise (covering arrays), executor_settings,
-    interpreters (the `python` axis), redaction (secrets never written), knob_names (`knobs`, a
-    knob's typo under inject), override_keys (an override naming a key the matrix lacks).
-Running (processes, files):
-    runmatrix (`run`), rerun, engine (N supervised cells at once: the loop), launch (a cell's argv
-    and environment), cell_logs (reading its logs and report), stops (a session's StopRegistry, and
-    ExecutorOutcome: how a list of runs ended), supervise (one process tree), interrupts (Ctrl-C and
-    a scheduler's stop), gpus, executors + job (submitit / Slurm),
-    store (the run directory), fingerprint + pyfacts (env.json),
-    cell_files (what a cell may write, and where: its TMPDIR, WANDB_DIR, Hydra run directory).
-Inside a cell: the subpackage incell (its __init__ says the rule: the standard library and itself only)
-    knobs (applied in one order), injection (`inject: true`), inject/sitecustomize, stackdump,
-    importhook, loader_clock, atomic (whole-or-absent files, the controller's too);
-    child (a probe's entry point) stays out here: it loads the probes.
-What happened (pure, from exit status and output):
-    outcome (the words, what counts as failing), classify, signature, forensics (where it hung or
-    died, read from outside).
-Reading results (a run read once as a finished_run.FinishedRun):
-    report (progress, summary), text, axis_values, pivot (`report --by`), report_html +
-    report_explain (its explain section and caveats), junit,
-    compare, explain, show.
-Bisecting:
-    bisect_matrix (`bisect` with real cells), delta_debug (the search, over an injected test),
-    run_cache, failure_rate (statistics), bisect_result, bisect_text.
-Your own app:
-    init_matrix (`init`), hydra_compose (its child), config_groups (the app's groups, their suspects).
-The command line: cli (parse, validate, call, print) and __main__.
+    incell      what runs inside a cell: the standard library and itself only
+    (top)       the vocabulary: errors, text, plain_text, cell, outcome, redaction, axis_values
+    matrix      what to run, pure: spec, expand, pairwise, app_args, knob_names, show, ...
+    app         the user's Hydra app, read and composed: init_matrix, config_groups, preflight
+    machine     env.json's fingerprint: fingerprint, pyfacts, facts_cache, gpu_arch
+    rundir      the run directory: store, finished_run, kept_matrix, unwritable, cell_files, cell_logs
+    process     one cell run as a process: launch, supervise, stops, interrupts, gpus
+    verdict     what a cell's end means: classify, signature, forensics, gpu_logs, sync_rerun
+    engine      many cell runs: loop, executors (submitit, Slurm), job
+    answers     read from a finished table: explain, compare, compare_speed
+    bisect      `bisect`: verb, delta_debug, run_cache, failure_rate, result, text
+    hunt        `hunt`: verb, model, localize, search, text
+    report      what a person reads: summary, html, html_explain, chart, pivot, junit
+    (top)       the verbs that run a matrix: runmatrix (`run`), rerun
+    (top)       entry points: cli, __main__, child (a probe cell's process)
+
+The folder is runner/ and the import name crashmatrix: docs/house.md says why.
 """
 
 import os as _os

@@ -72,7 +72,7 @@ def _reading_verbs(verbs) -> None:
     report.add_argument("--format", choices=["md", "github", "csv", "junit"], default="md")
 
     compare = verbs.add_parser(
-        "compare", help="cells whose outcome differs between runs, and the machines' differences"
+        "compare", help="cells whose outcome or speed differs between runs, and the machines' differences"
     )
     compare.add_argument(
         "runs", nargs="+", metavar="RUN", help="two or more run directories or results.csv files (A B [C ...])"
@@ -158,31 +158,36 @@ def _sync_choice(args, matrix):
 
 def _load(path: str, overrides, runs_cells: bool = True):
     """The matrix at `path`, overrides applied; for a verb that runs cells, its program found (exit 2 if not)."""
-    from crashmatrix.program import resolve_program
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.program import resolve_program
+    from crashmatrix.matrix.spec import load_matrix
 
     matrix = load_matrix(path, overrides)
     return resolve_program(matrix, path) if runs_cells else matrix
 
 
+def _resumed(args):
+    """--resume DIR: the matrix kept in DIR; a MATRIX [OVERRIDE ...] given beside it must resolve to that one."""
+    from crashmatrix.rundir.kept_matrix import looks_like_override, resumed_matrix
+
+    given, overrides = args.matrix, list(args.overrides)
+    if looks_like_override(given):  # `--resume DIR repeats=3`: argparse took the override for the matrix
+        given, overrides = None, [given, *overrides]
+    return resumed_matrix(args.resume, given, overrides, _load)
+
+
 def cmd_run(args) -> int:
-    if args.matrix is None:
-        if not args.resume:
-            raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
-        path = os.path.join(args.resume, "matrix.yaml")
-        if not os.path.exists(path):
-            raise BadInput(f"{args.resume}: not a run directory (no matrix.yaml)")
-        matrix = _load(path, args.overrides)
+    if args.resume:
+        matrix = _resumed(args)
+    elif args.matrix is None:
+        raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
     else:
         matrix = _load(args.matrix, args.overrides)
-    if args.resume and not os.path.isdir(args.resume):
-        raise BadInput(f"--resume {args.resume}: no such run directory")
     return _execute(args, matrix, out=args.out, resume=args.resume)
 
 
 def cmd_rerun(args) -> int:
     from crashmatrix import rerun
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     matrix = _load(rerun.check_run_dir(args.run), args.overrides)
     selection = rerun.select(FinishedRun.load(args.run), failing=args.failing)
@@ -203,7 +208,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
     gpus = None
     if args.gpus is not None:
-        from crashmatrix.gpus import gpu_sets
+        from crashmatrix.process.gpus import gpu_sets
 
         gpus = gpu_sets(args.gpus, args.gpus_per_cell)
         # A cell per GPU set unless told otherwise; never more cells at once than sets.
@@ -232,25 +237,25 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
 
 
 def cmd_show(args) -> int:
-    from crashmatrix.show import show_text
+    from crashmatrix.matrix.show import show_text
 
     sys.stdout.write(show_text(_load(args.matrix, args.overrides, runs_cells=False), args.format))
     return 0
 
 
 def cmd_report(args) -> int:
-    from crashmatrix import report
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.report import summary as report
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     if args.format == "junit" and args.by:
         raise BadInput("report --format junit: one testcase per run; --by does not apply")
     run = FinishedRun.load(args.run)
     if args.format == "junit":
-        from crashmatrix.junit import junit_xml
+        from crashmatrix.report.junit import junit_xml
 
         sys.stdout.write(junit_xml(run))
     elif args.by:
-        from crashmatrix.pivot import pivot_text
+        from crashmatrix.report.pivot import pivot_text
 
         print(pivot_text(run, args.by, fmt=args.format))
     elif args.format == "csv":
@@ -261,21 +266,31 @@ def cmd_report(args) -> int:
 
 
 def cmd_bisect(args) -> int:
-    from crashmatrix import bisect_matrix
+    from crashmatrix.bisect import verb as bisect_matrix
 
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
+    seeded = None
     if os.path.isdir(args.target):
-        from crashmatrix.finished_run import FinishedRun
+        from crashmatrix.rundir.finished_run import FinishedRun
 
         if args.good or args.bad:
             raise BadInput(
                 f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
             )
-        matrix = _load(os.path.join(args.target, "matrix.yaml"), args.overrides)
-        good, bad = bisect_matrix.pick_from_run(FinishedRun.load(args.target), matrix)
+        from crashmatrix.rundir.kept_matrix import same_matrix
+
+        kept = os.path.join(args.target, "matrix.yaml")
+        matrix = _load(kept, args.overrides)
+        run = FinishedRun.load(args.target)
+        good, bad = bisect_matrix.pick_from_run(run, matrix)
         out = args.out or bisect_matrix.default_out(args.target, "run")
+        # the run's rows are evidence of the same experiment only: overrides that change it start afresh
+        if same_matrix(matrix, _load(kept, [])):
+            seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad)
+        else:
+            print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
     else:
         matrix = _load(args.target, args.overrides)
         if not args.bad:
@@ -285,7 +300,14 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
         out = args.out or bisect_matrix.default_out("results", matrix.name)
     result, _data, interrupted = bisect_matrix.bisect_matrix(
-        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+        _sync_choice(args, matrix),
+        good,
+        bad,
+        out=out,
+        repeats=args.repeats,
+        jobs=args.jobs,
+        max_runs=args.max_runs,
+        seeded=seeded,
     )
     if interrupted:
         return 130
@@ -295,7 +317,7 @@ def cmd_bisect(args) -> int:
 
 
 def cmd_hunt(args) -> int:
-    from crashmatrix import hunt
+    from crashmatrix.hunt import verb as hunt
 
     options = hunt.HuntOptions(
         order=3 if args.order is None else args.order,
@@ -306,9 +328,18 @@ def cmd_hunt(args) -> int:
         from_run=args.from_run,
     )
     if args.resume:
-        if args.matrix or args.order is not None or args.confidence is not None or args.from_run:
-            raise BadInput(f"hunt --resume {args.resume}: the hunt's matrix and options are kept; give only --resume")
+        given = [
+            flag
+            for flag, value in (("--order", args.order), ("--confidence", args.confidence), ("--from", args.from_run))
+            if value is not None
+        ]
+        if given:
+            raise BadInput(
+                f"hunt --resume {args.resume}: {', '.join(given)}: the hunt's options are kept;"
+                " of them only --max-runs and --jobs may change"
+            )
         saved = hunt.read_options(args.resume)
+        matrix = _resumed(args)
         options = dataclasses.replace(
             options,
             order=saved["order"],
@@ -318,7 +349,6 @@ def cmd_hunt(args) -> int:
             max_runs=args.max_runs or saved["max_runs"],
             jobs=saved["jobs"] if args.jobs is None else args.jobs,
         )
-        matrix = _load(os.path.join(args.resume, "matrix.yaml"), [])
         out = args.resume
     else:
         if not args.matrix:
@@ -332,8 +362,8 @@ def cmd_hunt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix import explain
-    from crashmatrix.finished_run import FinishedRun
+    from crashmatrix.answers import explain
+    from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.axes)
@@ -348,7 +378,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_env(args) -> int:
-    from crashmatrix import fingerprint
+    from crashmatrix.machine import fingerprint
 
     facts = fingerprint.collect()
     if args.json:
@@ -361,7 +391,7 @@ def cmd_env(args) -> int:
 
 def cmd_probes(args) -> int:
     from crashmatrix import probes
-    from crashmatrix.knob_names import INJECT_KNOBS
+    from crashmatrix.matrix.knob_names import INJECT_KNOBS
 
     print("(knob): crashmatrix applies it, also to your own program under inject: true (crashmatrix knobs);")
     print("the other parameters, precision among them, only a probe understands.\n")
@@ -374,21 +404,21 @@ def cmd_probes(args) -> int:
 
 
 def cmd_knobs(args) -> int:
-    from crashmatrix.knob_names import knobs_text
+    from crashmatrix.matrix.knob_names import knobs_text
 
     sys.stdout.write(knobs_text())
     return 0
 
 
 def cmd_compare(args) -> int:
-    from crashmatrix.compare import compare_text
+    from crashmatrix.answers.compare import compare_text
 
     sys.stdout.write(compare_text(args.runs, fmt=args.format))
     return 0
 
 
 def cmd_init(args) -> int:
-    from crashmatrix.init_matrix import init_matrix
+    from crashmatrix.app.init_matrix import init_matrix
 
     written = init_matrix(args.app, args.out)
     pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""

@@ -14,10 +14,11 @@ every report, explain, compare, bisect and hunt group and name failures by it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from crashmatrix.text import shorten
+from crashmatrix.text import shorten, tell_apart
 
 
 class Outcome(str, enum.Enum):
@@ -72,7 +73,7 @@ def display_rank(outcome: str) -> tuple[int, str]:
 
 
 # Signatures that only restate the outcome word: kept in results.csv, left out of a kind's one-line
-# label. Here rather than in runner.signature (which imports this module and names them in its vocabulary).
+# label. Here rather than in crashmatrix.verdict.signature (which imports this module and names them in its vocabulary).
 KILLED_BY_SIGNAL = "killed_by_signal"  # the cell's main process died by a signal
 HANG = "hang"  # timed out with no known cause in its output
 NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
@@ -138,6 +139,22 @@ class FailureKind:
     def said(self) -> str:
         """The kind as bisect and hunt write it, the signature whole and in brackets: 'fail (fd_exhaustion)'."""
         return self.label(None, parenthesized=True)
+
+
+def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKind, str]:
+    """Each kind's label, about width characters, no two alike: count by the kind, show by this label.
+
+    Labels cut to the same width are shortened to what tells them apart (runner.text.tell_apart); two kinds
+    whose whole labels agree (they differ by a signature that restates the outcome) show that signature."""
+    kinds = list(dict.fromkeys(kinds))
+    whole = {k: k.label(None) for k in kinds}
+    alike = Counter(whole.values())
+    spelled = {
+        k: (w if alike[w] == 1 else " ".join(p for p in (k.outcome, k.signal, k.signature) if p))
+        for k, w in whole.items()
+    }
+    short = tell_apart(spelled.values(), width)
+    return {k: short[" ".join(spelled[k].split())] for k in kinds}
 
 
 def _field(row: Mapping, column: str) -> str:

@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix.errors import BadInput
-from crashmatrix.finished_run import FinishedRun
 from crashmatrix.outcome import counts_as_failing
+from crashmatrix.rundir.finished_run import FinishedRun
 
 SELECTION_FILE = "rerun.json"
 

@@ -8,18 +8,19 @@ import sys
 import time
 from dataclasses import dataclass
 
-from crashmatrix import fingerprint as fp
-from crashmatrix import interpreters, preflight
-from crashmatrix.engine import Engine
+from crashmatrix.app import preflight
+from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
-from crashmatrix.expand import cell_runs, columns, expand
-from crashmatrix.finished_run import FinishedRun
+from crashmatrix.machine import fingerprint as fp
+from crashmatrix.matrix import interpreters
+from crashmatrix.matrix.expand import cell_runs, columns, expand
+from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import counts_as_failing
-from crashmatrix.report import Progress, summary_text
+from crashmatrix.process.stops import ExecutorOutcome
+from crashmatrix.report.summary import Progress, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
-from crashmatrix.spec import Matrix
-from crashmatrix.stops import ExecutorOutcome
-from crashmatrix.store import RunDir, read_fingerprint, read_rows
+from crashmatrix.rundir.finished_run import FinishedRun
+from crashmatrix.rundir.store import RunDir, read_fingerprint, read_rows
 from crashmatrix.text import shown_path
 
 RESULTS_ROOT = "results"
@@ -38,7 +39,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, ru
     # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
     if not any(counts_as_failing(r["outcome"]) for r in rows):
         return ""
-    from crashmatrix import explain
+    from crashmatrix.answers import explain
 
     patterns = explain.explain(rows, value_columns)
     lines = ["", "## What the failing cells have in common", ""]
@@ -228,7 +229,7 @@ def _run_todo(
             gpus=gpus,
             stop_starting=stop_starting,
         ).run(todo)
-    from crashmatrix.executors import run_submitted
+    from crashmatrix.engine.executors import run_submitted
 
     print(
         f"crashmatrix: submitting to {executor} (job logs under {shown_path(store.path)}/submitit/)",
@@ -262,7 +263,7 @@ def _summarise(
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
-        from crashmatrix.report_html import write_html
+        from crashmatrix.report.html import write_html
 
         write_html(run)
         store.write_text("summary.md", text + "\nReport: [report.html](report.html)\n")

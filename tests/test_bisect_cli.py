@@ -284,3 +284,33 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     assert data["partial"] is True and data["stop_reason"] == "interrupted"
     assert "Traceback" not in err
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
+
+
+def test_bisect_run_counts_the_runs_rows_as_evidence_and_runs_less(tmp_path, write):
+    """Issue 26: from a run where the bad configuration failed 8 of 8, bisect RUN ran it 8 more times before
+    its first step. Its rows are evidence of the failure rate (and the good configuration's passes)."""
+    path = planted_matrix(tmp_path, write)
+    small = ["axes.start_method=[fork]", "axes.wandb=[disabled]", 'axes.precision=["32"]']
+    small += ["axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]", "repeats=8"]
+    run = crashmatrix("run", path, *small, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    bad_rows = [r for r in rows_of(tmp_path / "run") if (r["num_workers"], r["pin_memory"]) == ("4", "true")]
+    assert [r["outcome"] for r in bad_rows] == ["crash"] * 8
+
+    proc = crashmatrix("bisect", tmp_path / "run", "--out", tmp_path / "b", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "b" / "bisect.json").read_text())
+    assert (data["bad"]["num_workers"], data["bad"]["pin_memory"]) == ("4", "true")
+    assert data["failure_rate"] == {"failures": 8, "runs": 8}  # the run's 8, none run again
+    assert data["counted_from_run"] == 16  # the bad cell's 8 crashes and the good cell's 8 passes
+    assert data["runs"] == len(rows_of(tmp_path / "b")) <= 2  # the confirmation of the answer, no estimate
+    assert "counting 16 runs of the finished run as evidence (the bad configuration failed 8 of 8" in proc.stdout
+
+    # An override that changes the matrix: another experiment, so the rows are not counted and the bad
+    # configuration is measured afresh: 8 runs more before the first step.
+    fresh = crashmatrix("bisect", tmp_path / "run", "timeout=59", "--out", tmp_path / "b2", cwd=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    again = json.loads((tmp_path / "b2" / "bisect.json").read_text())
+    assert again["minimal"] == data["minimal"] and again["counted_from_run"] == 0
+    assert again["runs"] >= data["runs"] + 8
+    assert "its rows are not counted" in fresh.stdout

@@ -147,7 +147,7 @@ def test_a_cell_directory_reaches_hydra_as_written(path):
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from omegaconf import OmegaConf
 
-    from crashmatrix.cell_files import quote
+    from crashmatrix.rundir.cell_files import quote
 
     value = OverridesParser.create().parse_override(f"hydra.run.dir={quote(path)}").value()
     assert OmegaConf.create({"d": value}).d == path

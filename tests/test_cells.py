@@ -1,5 +1,6 @@
 """Real children that really die, each way, through the real command line: the row a user reads."""
 
+import json
 import os
 import subprocess
 import sys
@@ -110,6 +111,41 @@ def test_a_setsid_grandchild_does_not_outlive_its_cell(dying_run):
     assert row["leftovers"] == "1"
     result = (dying_run["out"] / row["log_dir"] / "result.json").read_text()
     assert "sleep 3600" in result
+
+
+# A program whose DataLoader spawns its workers: multiprocessing also starts its resource tracker,
+# which outlives the main process by a moment by design. With mode=orphan the program also starts a
+# child it never waits for, which would live on for an hour.
+SPAWNING_APP = """\
+import subprocess
+import sys
+
+from torch.utils.data import DataLoader
+
+
+def main():
+    loader = DataLoader(list(range(8)), batch_size=2, num_workers=2, multiprocessing_context="spawn")
+    print("sum", sum(int(batch.sum()) for batch in loader))
+    if "mode=orphan" in sys.argv[1:]:
+        subprocess.Popen(["sleep", "3600"])
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_multiprocessing_helpers_are_ended_but_not_counted_and_an_orphan_is(tmp_path, write):
+    write("app.py", SPAWNING_APP)
+    path = write("m.yaml", "name: kept\ncommand: [python, app.py]\naxes:\n  mode: [workers, orphan]\ntimeout: 120\n")
+    rows = {r["mode"]: r for r in run_rows(path, tmp_path)}
+    assert [r["outcome"] for r in rows.values()] == ["pass", "pass"], rows
+    assert rows["workers"]["leftovers"] == "0", rows["workers"]
+    assert rows["orphan"]["leftovers"] == "1", rows["orphan"]
+    kept = json.loads((tmp_path / "run" / rows["orphan"]["log_dir"] / "result.json").read_text())["leftovers"]
+    assert len(kept) == 1 and kept[0].endswith("sleep 3600"), kept
+    # The resource tracker was ended all the same: nothing of the run is left.
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
 
 def test_no_process_of_the_run_is_left(dying_run):
@@ -345,8 +381,8 @@ def test_the_python_api_leaves_the_caller_as_it_was(tmp_path, write):
     # daemons its other children start (a Slurm stepd, say) and never reap them.
     code = f"""
 import io, sys
-from crashmatrix import supervise
-from crashmatrix.spec import load_matrix
+from crashmatrix.process import supervise
+from crashmatrix.matrix.spec import load_matrix
 from crashmatrix.runmatrix import run_matrix
 m = load_matrix({str(tmp_path / "m.yaml")!r})
 run_matrix(m, out={str(tmp_path / "run")!r}, stream=io.StringIO(), with_torch_fingerprint=False)

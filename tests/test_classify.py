@@ -2,8 +2,8 @@
 
 import pytest
 
-from crashmatrix.classify import classify
-from crashmatrix.signature import VOCABULARY, mask
+from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.signature import VOCABULARY, mask
 
 WORKER_SEGV = """\
 ERROR: Unexpected segmentation fault encountered in worker.

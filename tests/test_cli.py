@@ -17,8 +17,8 @@ import sys, importlib, pkgutil, crashmatrix
 for m in pkgutil.iter_modules(crashmatrix.__path__):
     if m.name != "__main__":  # that one runs the CLI
         importlib.import_module("crashmatrix." + m.name)
-from crashmatrix.spec import load_matrix
-from crashmatrix.expand import expand
+from crashmatrix.matrix.spec import load_matrix
+from crashmatrix.matrix.expand import expand
 m = load_matrix("matrix/default.yaml", ["repeats=2"])
 assert len(expand(m)) == 9
 from crashmatrix import probes

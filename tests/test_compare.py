@@ -205,7 +205,7 @@ def _results(path, kinds_by_cell):
 
 def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
     """A cell differs when the set of (outcome, signal) kinds over its repeats differs; rates alone do not."""
-    from crashmatrix.compare import compare_runs, to_markdown
+    from crashmatrix.answers.compare import compare_runs, to_markdown
 
     seg, ok, bus = ("crash", "SIGSEGV"), ("pass", ""), ("crash", "SIGBUS")
     a = _results(

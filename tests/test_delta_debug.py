@@ -14,10 +14,15 @@ from collections import Counter
 
 import pytest
 
-from crashmatrix.bisect_result import BisectInterrupted
-from crashmatrix.bisect_text import as_bisect_json, detail_lines, rate_line, summary_line
-from crashmatrix.delta_debug import bisect
-from crashmatrix.failure_rate import clean_runs_needed, predictive_clean_chance, predictive_runs_needed, wilson_lower
+from crashmatrix.bisect.delta_debug import bisect
+from crashmatrix.bisect.failure_rate import (
+    clean_runs_needed,
+    predictive_clean_chance,
+    predictive_runs_needed,
+    wilson_lower,
+)
+from crashmatrix.bisect.result import BisectInterrupted
+from crashmatrix.bisect.text import as_bisect_json, detail_lines, rate_line, summary_line
 from crashmatrix.outcome import FailureKind
 
 SEGV = FailureKind("crash", "SIGSEGV")
@@ -371,3 +376,24 @@ def test_the_same_outcome_for_another_cause_is_not_the_target():
     assert "fail (ValueError: bad value)" in {o.observation.label(None, parenthesized=True) for o in r.others}
     out = as_bisect_json(r, {"a": "0", "b": "0", "c": "0"}, {"a": "1", "b": "1", "c": "1"})
     assert (out["outcome"], out["signal"], out["signature"]) == ("fail", "", "fd_exhaustion")
+
+
+# --------------------------------------------------------------------------- seeded (bisect RUN)
+
+
+@pytest.mark.parametrize("repeats", [None, 1])
+def test_seeded_runs_are_evidence_never_run_again_nor_counted(repeats):
+    changes = names(7)
+    test = Planted(["c2", "c5"])
+    bad, good = frozenset(changes), frozenset()
+    seeded = {bad: [SEGV] * 8, good: [PASS] * 8}
+    result = bisect(changes, test, repeats=repeats, seeded=seeded)
+    assert result.minimal == ("c2", "c5")
+    assert result.seeded == 16
+    assert result.runs == sum(test.calls.values())  # runs made here only
+    # the bad configuration is not measured again before the first step: at most its confirmation
+    assert test.calls[bad] <= 1
+    if repeats is None:
+        assert (result.bad_rate.failures, result.bad_rate.runs) == (8, 8)
+    unseeded = bisect(changes, Planted(["c2", "c5"]), repeats=repeats)
+    assert unseeded.runs > result.runs

@@ -1,8 +1,8 @@
 """Expansion: product, GitHub Actions' exclude/include, stable cell ids, values spelled verbatim."""
 
 from crashmatrix.cell import cell_id_of
-from crashmatrix.expand import columns, expand
-from crashmatrix.spec import load_matrix
+from crashmatrix.matrix.expand import columns, expand
+from crashmatrix.matrix.spec import load_matrix
 
 BASE = """\
 name: t

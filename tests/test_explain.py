@@ -7,7 +7,7 @@ import io
 import itertools
 import random
 
-from crashmatrix.explain import SearchStats, advice_line, axes_that_matter, explain, render_lines
+from crashmatrix.answers.explain import SearchStats, advice_line, axes_that_matter, explain, render_lines
 
 AXES = ["start_method", "num_workers", "pin_memory", "wandb", "precision"]
 VALUES = {

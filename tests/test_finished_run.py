@@ -7,8 +7,8 @@ import yaml
 
 from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
-from crashmatrix.finished_run import FinishedRun
-from crashmatrix.store import csv_columns
+from crashmatrix.rundir.finished_run import FinishedRun
+from crashmatrix.rundir.store import csv_columns
 
 AXES = ["num_workers", "pin_memory", "gpus", "seed", "extra"]
 

@@ -5,14 +5,19 @@ faulthandler suppresses the kernel's segfault line), so their parsing is tested 
 kernel's own format (mm/oom_kill.c, arch/x86/mm/fault.c), written out below and marked as such.
 """
 
+import glob
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-from crashmatrix import forensics
-from crashmatrix.classify import Verdict
 from crashmatrix.outcome import Outcome
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
 
@@ -75,6 +80,131 @@ def test_probe_crashes_name_the_faulting_library(tmp_path, write):
     # The worker's own line survives torch's handler in front of it.
     stderr = (tmp_path / "run" / rows["worker_segv"]["log_dir"] / "stderr.log").read_text()
     assert "ERROR: Unexpected segmentation fault encountered in worker." in stderr
+
+
+LMDB_APP = os.path.join(ROOT, "tests", "apps", "lmdb_app")
+
+
+def _line_of(path: str, text: str) -> int:
+    with open(path) as f:
+        return next(n for n, line in enumerate(f, 1) if text in line)
+
+
+@pytest.fixture(scope="module")
+def lmdb_run(tmp_path_factory):
+    """An app reading an LMDB dataset (tests/apps/lmdb_app) under inject: once intact, once with its
+    data.mdb cut to half, as a copy that stopped would leave it."""
+    tmp = tmp_path_factory.mktemp("lmdb")
+    train = os.path.join(LMDB_APP, "train.py")
+    subprocess.run([sys.executable, train, f"prepare={tmp / 'intact'}"], check=True, timeout=120)
+    shutil.copytree(tmp / "intact", tmp / "cut")
+    size = os.path.getsize(tmp / "cut" / "data.mdb")
+    os.truncate(tmp / "cut" / "data.mdb", size // 2 // 4096 * 4096)
+    (tmp / "m.yaml").write_text(
+        f"name: lmdb\ncommand: [python, {train}]\ninject: true\naxes:\n  data: [{tmp / 'intact'}, {tmp / 'cut'}]\n"
+        "timeout: 120\n"
+    )
+    proc = crashmatrix("run", "m.yaml", "--out", tmp / "run", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    return {"out": tmp / "run", "rows": {os.path.basename(r["data"]): r for r in rows_of(tmp / "run")}}
+
+
+def test_a_sigbus_inside_an_extension_names_its_package_and_the_programs_line(lmdb_run):
+    import lmdb
+
+    (extension,) = glob.glob(os.path.join(os.path.dirname(lmdb.__file__), "cpython.*.so"))
+    row = lmdb_run["rows"]["cut"]
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGBUS"), row
+    # lmdb's C extension by its path below site-packages, not `cpython.cpython-311-...so` as if CPython,
+    # then the app's own line that read the database, from faulthandler's dump in stderr.log.
+    line = _line_of(os.path.join(LMDB_APP, "dataset.py"), 'txn.get(b"label-')
+    assert row["where"].startswith(f"lmdb/{os.path.basename(extension)} (+0x"), row["where"]
+    assert row["where"].endswith(f"; dataset.py:{line} in _preprocess_labels"), row["where"]
+    assert lmdb_run["rows"]["intact"]["outcome"] == "pass", lmdb_run["rows"]["intact"]
+    # The summary's failing cells show the whole place.
+    assert row["where"] in (lmdb_run["out"] / "summary.md").read_text()
+
+
+def test_a_kernel_line_about_an_extension_is_completed_from_faulthandlers_list(lmdb_run):
+    # The kernel names a file only. The cell's real stderr.log (faulthandler's `Extension modules:`
+    # line) says which package's `cpython` module it is. The kernel's line is in its own format.
+    stderr = (lmdb_run["out"] / lmdb_run["rows"]["cut"]["log_dir"] / "stderr.log").read_text()
+    name = "cpython.cpython-311-x86_64-linux-gnu.so"
+    kernel = [
+        f"python[4321]: segfault at 7f35b2600000 ip 00007f35b2590ddb sp 00007ffd5c3e1a48 error 4 in {name}[fddb,7f35b2581000+3b000]"
+    ]
+    assert forensics.kernel_fault_place(kernel, {4321}, stderr) == f"lmdb/{name} (+0xfddb)"
+    assert forensics.kernel_fault_place(kernel, {4321}) == f"{name} (+0xfddb)"  # nothing to tell it by
+
+
+@pytest.mark.parametrize(
+    "path, name",
+    [
+        (
+            "/home/u/.venv/lib/python3.11/site-packages/lmdb/cpython.cpython-311-x86_64-linux-gnu.so",
+            "lmdb/cpython.cpython-311-x86_64-linux-gnu.so",
+        ),
+        (
+            "/usr/lib/python3/dist-packages/torch/_C.cpython-312-x86_64-linux-gnu.so",
+            "torch/_C.cpython-312-x86_64-linux-gnu.so",
+        ),
+        (
+            "/x/lib/python3.11/site-packages/numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so",
+            "numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so",
+        ),
+        ("/home/u/app/mypkg/_native.abi3.so", "mypkg/_native.abi3.so"),
+        ("/lib/x86_64-linux-gnu/libc.so.6", "libc.so.6"),
+        ("/v/site-packages/nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9", "libcudnn_engines_precompiled.so.9"),
+    ],
+)
+def test_a_library_is_named_by_its_file_and_an_extension_by_its_package(path, name):
+    assert forensics.library_name(path) == name
+
+
+def test_a_worker_segfault_names_the_programs_line_in_the_worker(tmp_path):
+    # The README's quickstart: a forked DataLoader worker segfaults in the app's __getitem__. The worker's
+    # own handler would take faulthandler's place; under crashmatrix the worker dumps its stack first.
+    app = tmp_path / "app"
+    shutil.copytree(os.path.join(ROOT, "examples", "quickstart"), app)
+    (app / "m.yaml").write_text(
+        "name: w\ncommand: [python, train.py]\ninject: true\n"
+        "axes: {start_method: [fork], num_workers: [2], pin_memory: [false]}\ntimeout: 120\n"
+    )
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=app)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGSEGV"), row
+    line = _line_of(str(app / "train.py"), "ctypes.string_at(0)")
+    assert row["where"].startswith("libc.so") and row["where"].endswith(f"; train.py:{line} in __getitem__"), row
+    stderr = (tmp_path / "run" / row["log_dir"] / "stderr.log").read_text(errors="replace")
+    assert "ERROR: Unexpected segmentation fault encountered in worker." in stderr  # the worker's own line still
+
+
+# faulthandler's dump in its own format (Modules/faulthandler.c): the thread that died need not be
+# the first one dumped, and its innermost frames may be the standard library's or a package's.
+FAULTHANDLER_DUMP = """\
+Fatal Python error: Segmentation fault
+
+Thread 0x00007f0a1b2c3640 (most recent call first):
+  File "/usr/lib/python3.11/threading.py", line 324 in wait
+  File "/home/u/app/prefetch.py", line 12 in run
+
+Current thread 0x00007f0a1c9d4b80 (most recent call first):
+  File "/usr/lib/python3.11/json/decoder.py", line 353 in raw_decode
+  File "/home/u/.venv/lib/python3.11/site-packages/imgaug/augmenters/base.py", line 77 in augment
+  File "/home/u/app/dataset.py", line 98 in _preprocess_labels
+  File "/home/u/app/dataset.py", line 40 in __init__
+  File "/home/u/app/train.py", line 20 in main
+
+Extension modules: numpy._core._multiarray_umath, lmdb.cpython (total: 2)
+"""
+
+
+def test_the_programs_innermost_own_frame_of_the_thread_that_died():
+    assert forensics.own_fault_frame(FAULTHANDLER_DUMP) == "dataset.py:98 in _preprocess_labels"
+    only_it = 'Fatal Python error: Bus error\n\nStack (most recent call first):\n  File "/home/u/app/dataset.py", line 98 in f\n'
+    assert forensics.own_fault_frame(only_it) == "dataset.py:98 in f"
+    assert forensics.own_fault_frame("RuntimeError: no fatal error here\n") == ""
 
 
 # Recorded on this machine (torch 2.13 CPU): the faulting thread's block of torch's fatal-signal backtrace,
@@ -147,9 +277,9 @@ def test_kernel_oom_lines(pid, start):
 
 
 def test_a_sigkill_from_the_oom_killer_is_oom_else_a_crash():
-    ev = forensics.Evidence(pid=1, started=0.0)
+    ev = Evidence(pid=1, started=0.0)
     verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
-    oom, where = forensics.refine(verdict, forensics.Evidence(pid=4567, started=0.0), kernel_log=lambda _t: KERNEL)
+    oom, where = forensics.refine(verdict, Evidence(pid=4567, started=0.0), kernel_log=lambda _t: KERNEL)
     assert (oom.outcome, oom.signal) == (Outcome.OOM, "SIGKILL")
     assert oom.error.startswith("killed by the kernel's OOM killer: Out of memory: Killed process 4567 (python)")
     # A worker named in the main process's report counts as well.
@@ -164,7 +294,7 @@ def test_the_cells_memory_cgroup_counting_an_oom_kill_makes_it_oom(tmp_path):
     # A copy of a cgroup v2 memory.events file; the host's cgroups are only ever read.
     events = tmp_path / "memory.events"
     events.write_text("low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\noom_group_kill 0\n")
-    ev = forensics.Evidence(pid=1, started=0.0, oom_counter=(str(events), 0))
+    ev = Evidence(pid=1, started=0.0, oom_counter=(str(events), 0))
     verdict = Verdict(Outcome.CRASH, "SIGKILL", "killed by SIGKILL")
     assert forensics.refine(verdict, ev, kernel_log=lambda _t: [])[0] == verdict
     events.write_text("low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n")
@@ -179,7 +309,7 @@ def test_this_process_memory_cgroup_is_found_with_its_oom_kill_count():
     )
     if not (memory_v2 or os.path.isdir("/sys/fs/cgroup/memory")):
         pytest.skip("this host mounts no memory cgroup")
-    found = forensics.cgroup_oom_counter(os.getpid())
+    found = cgroup_oom_counter(os.getpid())
     assert found is not None
     path, count = found
     # The file's own folder lists this process: it is this process's cgroup, not some other one.

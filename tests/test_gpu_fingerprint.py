@@ -9,8 +9,9 @@ import json
 import pytest
 from conftest import crashmatrix
 
-from crashmatrix import compare, gpu_arch
-from crashmatrix.fingerprint import one_line
+from crashmatrix.answers import compare
+from crashmatrix.machine import gpu_arch
+from crashmatrix.machine.fingerprint import one_line
 
 # torch 2.x cu12x wheels' torch.cuda.get_arch_list().
 CU12_ARCHS = "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"

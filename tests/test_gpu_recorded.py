@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 from conftest import ROOT
 
-from crashmatrix import gpu_logs, sync_rerun
+from crashmatrix.verdict import gpu_logs, sync_rerun
 
 RUN = os.path.join(ROOT, "results", "reference", "h100-2026-11-24-async")
 

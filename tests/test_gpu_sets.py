@@ -7,8 +7,8 @@ import pytest
 from conftest import crashmatrix, rows_of
 
 from crashmatrix.errors import BadInput
-from crashmatrix.gpus import gpu_sets
 from crashmatrix.probes.ddp import world_size_for
+from crashmatrix.process.gpus import gpu_sets
 
 # Each cell records its GPUs, then waits (in the child, with a deadline) until the other cell of its pair
 # has started too: cells 0 and 1 overlap for real, then 2 and 3, so a set handed to both would show here.

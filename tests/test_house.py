@@ -1,6 +1,7 @@
-"""The house rules of issue 13, checked on the source itself: no import cycle among the project's
-modules (imports inside functions count), no function over 60 lines and no class over 200 in runner/
-and probes/. A change that breaks one fails here, naming the place."""
+"""The house rules, checked on the source itself: no import cycle among the project's modules
+(imports inside functions count), imports one way between the controller's layers (issue 29), no
+function over 60 lines and no class over 200 in runner/ and probes/, and in-cell code that imports
+only the standard library and itself. A change that breaks one fails here, naming the place."""
 
 import ast
 import os
@@ -46,7 +47,7 @@ def _imports(path: str, module: str, known: set) -> set:
                 base = ".".join(parts + ([base] if base else []))
             names = [base] + [f"{base}.{a.name}" for a in node.names]
         for name in names:
-            # `from crashmatrix import engine` imports crashmatrix.engine; `import a.x.y` imports a.x.y
+            # `from crashmatrix import engine` imports crashmatrix.engine.loop; `import a.x.y` imports a.x.y
             while name and name not in known:
                 name = name.rpartition(".")[0]
             if name and name != module:
@@ -111,6 +112,84 @@ def _too_long(path: str) -> list[str]:
 
 def test_no_function_over_60_lines_and_no_class_over_200():
     assert [f for path in sorted(_modules().values()) for f in _too_long(path)] == []
+
+
+# ------------------------------------------------------------------ one way between the layers
+
+# The controller's layers, lowest first (docs/house.md draws them). A module may import its own
+# layer and the ones below; a subpackage is a layer, a top-level module is named one by one.
+LAYERS = [
+    ["incell"],
+    ["errors", "text", "plain_text", "cell", "outcome", "redaction", "axis_values"],
+    ["matrix"],
+    ["app"],
+    ["machine"],
+    ["rundir"],
+    ["process"],
+    ["verdict"],
+    ["engine"],
+    ["answers"],
+    ["bisect"],
+    ["hunt"],
+    ["resolve"],
+    ["report"],
+    ["runmatrix", "rerun"],
+    ["hydra"],
+    ["cli", "__main__", "child", "probes"],
+]
+
+
+def _layer(module: str) -> int:
+    """The layer of a module of crashmatrix, by its first name below the package."""
+    first = module.removeprefix("crashmatrix").lstrip(".").split(".")[0]
+    if not first:
+        return len(LAYERS)  # the package's own __init__: above everything, imports nothing of ours
+    for i, names in enumerate(LAYERS):
+        if first in names:
+            return i
+    raise AssertionError(f"{module} is in no layer of LAYERS: add it (docs/house.md) before it lands")
+
+
+def _upward_imports(graph: dict) -> list[str]:
+    return sorted(
+        f"{m} (layer {_layer(m)}) imports {d} (layer {_layer(d)})"
+        for m, deps in graph.items()
+        if not m.startswith("crashmatrix.probes")
+        for d in deps
+        if d != "crashmatrix" and not d.startswith("crashmatrix.probes") and _layer(d) > _layer(m)
+    )
+
+
+def test_imports_go_one_way_between_the_controllers_layers():
+    modules = _modules()
+    known = set(modules)
+    graph = {m: _imports(p, m, known) for m, p in modules.items()}
+    assert len([m for m in modules if m.count(".") >= 2]) >= 50  # the subpackages are there
+    assert _upward_imports(graph) == []
+
+
+def test_every_module_has_a_layer_and_at_most_15_stay_at_the_top():
+    found = _modules()
+    modules = [m for m in found if not m.startswith(("crashmatrix.probes", "crashmatrix.incell"))]
+    for m in modules:
+        _layer(m)
+    top = [m for m in modules if m.count(".") == 1 and not found[m].endswith("__init__.py")]
+    assert len(top) <= 15, top
+
+
+@pytest.mark.parametrize(
+    "module, planted",
+    [
+        ("crashmatrix.matrix.spec", "crashmatrix.engine.loop"),  # a function-level import counts as well
+        ("crashmatrix.verdict.classify", "crashmatrix.report.summary"),
+        ("crashmatrix.cell", "crashmatrix.matrix.spec"),
+    ],
+)
+def test_the_layer_rule_sees_a_planted_upward_import(module, planted):
+    modules = _modules()
+    graph = {m: _imports(p, m, set(modules)) for m, p in modules.items()}
+    graph[module] = graph[module] | {planted}
+    assert _upward_imports(graph) == [f"{module} (layer {_layer(module)}) imports {planted} (layer {_layer(planted)})"]
 
 
 # ------------------------------------------------------------------ the in-cell boundary

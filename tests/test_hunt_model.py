@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from crashmatrix.hunt_model import Evidence, Run, Space
-from crashmatrix.hunt_search import hunt
+from crashmatrix.hunt.model import Evidence, Run, Space
+from crashmatrix.hunt.search import hunt
 from crashmatrix.outcome import FailureKind
 
 SEGV = FailureKind("crash", "SIGSEGV", "killed_by_signal")
@@ -144,7 +144,7 @@ def test_before_any_failure_the_least_tested_conjunctions_run_first():
 
 def test_the_same_evidence_picks_the_same_cells():
     """What --resume relies on: the chooser is a function of the evidence and the seed."""
-    from crashmatrix.hunt_search import assess, next_cells
+    from crashmatrix.hunt.search import assess, next_cells
 
     space = space_3_7()
     evidence = Evidence(space).extend([Run(("0",) * 7, None), Run(("1", "0", "2", "0", "0", "0", "0"), SEGV)])

@@ -9,7 +9,7 @@ import os
 
 from conftest import ROOT, crashmatrix, rows_of
 
-from crashmatrix.app_args import arguments
+from crashmatrix.matrix.app_args import arguments
 
 APP = os.path.join(ROOT, "tests", "apps", "hydra_groups", "app.py")
 
@@ -94,7 +94,7 @@ def test_choices_go_first_and_the_rest_keeps_its_order():
 
 
 def test_command_line_overrides_reach_a_key_inside_a_choice(tmp_path):
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     matrix = _matrix(tmp_path, "params: {logger: wandb, logger.wandb.offline: true}\naxes: {trainer: [default]}\n")
     changed = load_matrix(matrix, ["params.logger.wandb.offline=false", "+params.logger.wandb.project=x"])

@@ -19,7 +19,7 @@ def init(out, app=APP):
 
 
 def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     out = tmp_path / "m.yaml"
     done = init(out)
@@ -104,7 +104,7 @@ def test_a_good_tiny_app_gets_knobs_only(tmp_path):
     app = _app(tmp_path, HYDRA_APP, "lr: 0.1\nloader: {num_workers: 4, pin_memory: true}\n")
     done = init(tmp_path / "m.yaml", app)
     assert done.returncode == 0, done.stderr
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     m = load_matrix(str(tmp_path / "m.yaml"))
     assert list(m.axes) == ["start_method", "num_workers", "pin_memory"]  # no wandb: the app does not use it
@@ -186,7 +186,7 @@ def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matr
     (preflight included)."""
     import shutil
 
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     app = tmp_path / "app"
     shutil.copytree(TEMPLATE, app)
@@ -243,7 +243,7 @@ def test_a_nested_group_and_a_null_group_become_axes_that_pick_options(tmp_path)
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     assert init(tmp_path / "m.yaml", tmp_path / "app.py").returncode == 0
     m = load_matrix(str(tmp_path / "m.yaml"))

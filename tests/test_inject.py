@@ -240,9 +240,9 @@ axes:
     assert "loader_workers sets: data.train.num_workers, data.val.num_workers" in proc.stdout
     assert "3 cells" in proc.stdout
     sys.path.insert(0, ROOT)
-    from crashmatrix.bisect_matrix import configurations
-    from crashmatrix.launch import cell_params
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.bisect.verb import configurations
+    from crashmatrix.matrix.app_args import cell_params
+    from crashmatrix.matrix.spec import load_matrix
 
     matrix = load_matrix(path, ["axes.loader_workers.values=[0,4]"])
     good, bad = configurations(matrix, ["loader_workers=0"], ["loader_workers=4"])
@@ -257,8 +257,8 @@ axes:
 
 def test_a_keys_axis_sets_each_key_of_a_probe(tmp_path, write):
     sys.path.insert(0, ROOT)
-    from crashmatrix.launch import cell_params
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.app_args import cell_params
+    from crashmatrix.matrix.spec import load_matrix
 
     path = write(
         "m.yaml", "name: p\nprobe: dataloader\naxes:\n  loaders: {values: [2], keys: [num_workers, batch_size]}\n"

@@ -157,7 +157,7 @@ def test_an_unchanged_interpreter_is_asked_once_and_a_changed_one_again(tmp_path
 
 
 def test_package_differences_are_added_removed_and_changed_versions_and_glibc_is_a_field():
-    from crashmatrix.compare import fingerprint_differences, package_differences
+    from crashmatrix.answers.compare import fingerprint_differences, package_differences
 
     def env(glibc, packages, key="/envs/x/bin/python"):
         return {"glibc": glibc, "interpreter": key, "interpreters": {key: {"packages": packages}}}

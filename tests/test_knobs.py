@@ -27,7 +27,7 @@ axes:
 
 def test_knobs_lists_each_knob_with_its_values_and_what_it_does(tmp_path):
     sys.path.insert(0, ROOT)
-    from crashmatrix.knob_names import INJECT_KNOBS, KNOBS
+    from crashmatrix.matrix.knob_names import INJECT_KNOBS, KNOBS
 
     # the list says exactly what inject applies: no knob left out, none listed that is not applied
     assert set(KNOBS) == set(INJECT_KNOBS)
@@ -81,7 +81,7 @@ def test_app_keys_cannot_name_a_knob(tmp_path, extra, message):
 
 def test_typo_check_spares_the_programs_usual_keys():
     sys.path.insert(0, ROOT)
-    from crashmatrix.knob_names import near_knob
+    from crashmatrix.matrix.knob_names import near_knob
 
     typos = {
         "num_worker": "num_workers",

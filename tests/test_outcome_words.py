@@ -1,4 +1,4 @@
-"""One failure identity: runner.outcome.FailureKind, and no outcome word spelt as a literal outside
+"""One failure identity: crashmatrix.outcome.FailureKind, and no outcome word spelt as a literal outside
 runner/outcome.py (a literal outside it is a second definition of that word, which can drift)."""
 
 import ast
@@ -7,8 +7,8 @@ import os
 
 from conftest import ROOT
 
-from crashmatrix import signature
 from crashmatrix.outcome import ORDER, RESTATES_OUTCOME, FailureKind
+from crashmatrix.verdict import signature
 
 FOLDERS = ("runner", "probes")
 HOME = os.path.join("runner", "outcome.py")

@@ -1,4 +1,4 @@
-"""Tests of runner.pairwise: coverage, excludes, determinism, sizes, t=3, edge cases."""
+"""Tests of crashmatrix.matrix.pairwise: coverage, excludes, determinism, sizes, t=3, edge cases."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from crashmatrix.pairwise import covering_array, pairs_uncovered, uniform_axes
+from crashmatrix.matrix.pairwise import covering_array, pairs_uncovered, uniform_axes
 
 FAST = 0.2  # time_budget_s for tests that only check correctness
 

@@ -181,7 +181,7 @@ def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
-    from crashmatrix.preflight_child import Composer, Refused
+    from crashmatrix.app.preflight_child import Composer, Refused
 
     conf = tmp_path / "conf"
     shutil.copytree(os.path.join(os.path.dirname(APP), "conf"), conf)
@@ -217,9 +217,9 @@ def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
 
 def test_each_value_checks_every_value_without_the_product(tmp_path):
     """hunt's call: every axis value once, the other axes at their first values."""
-    from crashmatrix import preflight
+    from crashmatrix.app import preflight
     from crashmatrix.errors import BadInput
-    from crashmatrix.spec import load_matrix
+    from crashmatrix.matrix.spec import load_matrix
 
     matrix = load_matrix(
         _matrix(tmp_path, "axes:\n  seed: [1, 2, 3]\n  trainer: [default, gpu]\n  logger: [csv, wandbb]\n")

@@ -24,7 +24,7 @@ BASE = {"num_threads": 1}
 
 
 def run_probe(name: str, params: dict, tmp_path: Path, timeout: float = 120, tag: str | None = None):
-    """Run probe `name` through runner.child with cwd=tmp_path (the cell's folder), as the engine does.
+    """Run probe `name` through crashmatrix.child with cwd=tmp_path (the cell's folder), as the engine does.
 
     Returns (rc, report, stdout, stderr): report is the child's report.json ({"status": "ok", "metrics":
     ...}, "skip"/"nan" with the reason), None when the process died before writing it.
@@ -85,7 +85,15 @@ def processes_tagged(tag: str) -> list[int]:
     return pids
 
 
-COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_rss_mb", "peak_gpu_mb"}
+COMMON_METRICS = {
+    "steps",
+    "steps_per_s",
+    "first_batch_s",
+    "first_batch_total_s",
+    "final_loss",
+    "peak_rss_mb",
+    "peak_gpu_mb",
+}
 
 
 # ------------------------------------------------------------------ the interface
@@ -94,7 +102,7 @@ COMMON_METRICS = {"steps", "steps_per_s", "first_batch_s", "final_loss", "peak_r
 def test_the_workload_probes_document_the_common_params_without_importing_torch():
     code = (
         "import sys, json, probes\n"
-        "from crashmatrix import knob_names\n"
+        "from crashmatrix.matrix import knob_names\n"
         "out = {}\n"
         "for n in ['train', 'dataloader', 'cuda_basics', 'model', 'ddp']:\n"
         "    m = probes.load(n)\n"

@@ -79,8 +79,9 @@ def test_pivot_over_one_axis(run):
         ["b", "1", "4", "0", "0%"],
         ["b", "2", "4", "3", "75%"],
     ]
-    # The wall time of the passing runs; "—": this program has no DataLoader, so no first batch, no steps/s.
-    assert all(float(r[5]) > 0 and r[6:] == ["—", "—"] for r in by_value), by_value
+    # The wall time of the passing runs; "—": this program has no DataLoader, so no first batch (median
+    # or total), no steps/s.
+    assert all(float(r[5]) > 0 and r[6:] == ["—", "—", "—"] for r in by_value), by_value
 
 
 def test_pivot_over_two_axes(run):
@@ -185,9 +186,9 @@ def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
 
 
 def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatch, capsys):
-    from crashmatrix import report_html
+    from crashmatrix.matrix.spec import load_matrix
+    from crashmatrix.report import html as report_html
     from crashmatrix.runmatrix import run_matrix
-    from crashmatrix.spec import load_matrix
 
     def broken(run_dir):
         raise OSError("disk on fire")

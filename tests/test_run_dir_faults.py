@@ -152,8 +152,8 @@ def test_a_run_directory_that_stops_taking_writes_stops_the_run_and_resume_compl
 # page, then refuses the rest. 16 KiB = 4 pages: results.csv holds one (6 bytes free), a filler the rest.
 HALF_ROW = """\
 import json, os, subprocess, sys
-from crashmatrix.store import RunDir, RunResult, csv_columns
-from crashmatrix.unwritable import RunDirUnwritable
+from crashmatrix.rundir.store import RunDir, RunResult, csv_columns
+from crashmatrix.rundir.unwritable import RunDirUnwritable
 
 disk = sys.argv[1]
 subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", disk], check=True)

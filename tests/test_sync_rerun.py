@@ -17,7 +17,7 @@ import time
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-from crashmatrix import gpu_logs
+from crashmatrix.verdict import gpu_logs
 
 # c10/cuda/CUDAException.cpp's text and ATen's device-assert line, as PyTorch 2.x prints them.
 CUDA_ERROR = (

@@ -176,7 +176,7 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps, steps_per_s, first_batch_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
+    """steps, steps_per_s, first_batch_s, first_batch_total_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
     out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
     torch = sys.modules.get("torch")
     try:

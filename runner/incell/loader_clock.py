@@ -7,6 +7,8 @@ persist) is inside the pass. A pass ends at its last batch. Then:
 - `steps_per_s`: the batches of all passes over the summed time of the passes;
 - `first_batch_s`: the median time from a pass's start to its first batch (the workers' start-up,
   plus one batch);
+- `first_batch_total_s`: every such wait of the run, summed over every loader's passes: workers that
+  persist start once, so only the first pass pays for them and the median hides it;
 - too few batches to rate (`MIN_BATCHES`): no rate at all rather than noise.
 
 Used by the injection and the probes alike, so both count the same way.
@@ -61,9 +63,10 @@ def rate(batches: int, seconds: float) -> float | None:
 
 
 def speed(clocks: list[LoaderClock]) -> dict:
-    """steps, steps_per_s (of the busiest loader) and first_batch_s (median over every loader's passes)."""
+    """steps, steps_per_s (of the busiest loader), first_batch_s (median over every loader's passes) and
+    first_batch_total_s (their sum)."""
     busiest = max(clocks, key=lambda c: c.batches, default=None)
-    out: dict = {"steps": None, "steps_per_s": None, "first_batch_s": None}
+    out: dict = {"steps": None, "steps_per_s": None, "first_batch_s": None, "first_batch_total_s": None}
     if busiest is None or busiest.batches == 0:
         return out
     drawn = busiest.drawn()
@@ -71,6 +74,7 @@ def speed(clocks: list[LoaderClock]) -> dict:
     out["steps_per_s"] = rate(busiest.batches, sum(p[2] - p[0] for p in drawn))
     firsts = [p[1] - p[0] for c in clocks for p in c.drawn()]
     out["first_batch_s"] = round(statistics.median(firsts), 3)
+    out["first_batch_total_s"] = round(sum(firsts), 3)
     return out
 
 

@@ -7,7 +7,9 @@
   forkserver workers run this again at start (crashmatrix.child or sitecustomize).
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
-  a crash, which names the faulting library; DataLoader workers get it too.
+  a crash, which names the faulting library; DataLoader workers get it too, and
+  faulthandler's Python stack of the thread that died, which their own handler
+  would otherwise take the place of.
 
 The controller reads DUMP_SIGNAL and dump_dir (forensics.py) to ask for the stacks and find them.
 """
@@ -60,11 +62,20 @@ def _after_torch(torch) -> None:
     original = signal_handling._set_worker_signal_handlers
 
     def set_worker_handlers(*args, **kwargs):
-        # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own. Off first (that puts
-        # back the handlers torch's replaced), then the worker's, then torch's again on top: it prints
-        # the native backtrace and chains to the worker's, which prints its `ERROR: Unexpected ...` line.
+        # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own, which re-raises and
+        # chains to nothing. Torch's off first (that puts back the handlers it replaced), faulthandler
+        # off, then the worker's; faulthandler again over it (the Python stack of the thread that died,
+        # then the worker's handler, which prints its `ERROR: Unexpected ...` line and dies by the
+        # signal); torch's again on top (the native backtrace, then faulthandler's).
+        import faulthandler
+
         torch._C._set_print_stack_traces_on_fatal_signal(False)
+        dumps = faulthandler.is_enabled()
+        if dumps:
+            faulthandler.disable()
         original(*args, **kwargs)
+        if dumps:
+            faulthandler.enable(all_threads=True)
         torch._C._set_print_stack_traces_on_fatal_signal(True)
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers

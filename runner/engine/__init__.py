@@ -1,0 +1,7 @@
+"""Running many cell runs: the local loop and the submitit executors.
+
+loop (N supervised cells at once, each result recorded as it ends), executors (Slurm job arrays or
+submitit's local executor), job (what a submitted job runs on its node).
+
+Imports: verdict, process, rundir, machine, matrix and below.
+"""

@@ -1,0 +1,183 @@
+"""Running cells through submitit: Slurm job arrays, or submitit's local executor.
+
+Cells are grouped into jobs (`cells_per_job`), submitted as one array with a
+parallelism limit. Each job runs crashmatrix's supervisor (crashmatrix.engine.job), which
+writes result.json per run into the run directory on the shared filesystem;
+this controller turns them into rows as they appear, and records the runs of a
+job that ended without them (scancel, node failure, preemption, time limit) as
+`error` with the job's state, which --resume runs again.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+from crashmatrix.matrix.executor_settings import submitit_parameters
+from crashmatrix.outcome import JOB_LOST, Outcome
+from crashmatrix.process import interrupts
+from crashmatrix.process.stops import ExecutorOutcome
+from crashmatrix.rundir.store import RunDir, RunResult
+from crashmatrix.rundir.unwritable import writing
+
+
+def _lost(run, store: RunDir, why: str) -> RunResult:
+    # A run the job never reached has no directory yet; its result.json needs one (the job's own log
+    # is named in `why`).
+    cell_dir = os.path.join(store.path, "cells", run.dirname)
+    os.makedirs(cell_dir, exist_ok=True)
+    return RunResult(
+        cell_id=run.cell.cell_id,
+        repeat=run.repeat,
+        values=run.cell.values,
+        outcome=Outcome.ERROR.value,
+        error=why,
+        signature=JOB_LOST,
+        log_dir=store.relative_to_run(cell_dir),
+        started_at=time.strftime("%Y-%m-%dT%H:%M:%S"),
+    )
+
+
+def _gone_from_queue(jobs) -> set:
+    """Jobs Slurm no longer lists as pending or running.
+
+    Without accounting (no slurmdbd) `sacct` fails and submitit never learns that a job which left
+    no result has ended; squeue still knows which jobs are alive.
+    """
+    import subprocess
+
+    ids = [str(job.job_id) for job in jobs]
+    try:
+        out = subprocess.run(
+            ["squeue", "-h", "-r", "-o", "%i", "-j", ",".join(ids)], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    if out.returncode != 0 and "Invalid job id" not in out.stderr:
+        return set()
+    alive = set(out.stdout.split())
+    return {job for job in jobs if str(job.job_id) not in alive}
+
+
+def _how_it_ended(job) -> str:
+    """The job's own word if it returned (it was stopped by a signal), else the scheduler's state."""
+    try:
+        if os.path.exists(job.paths.result_pickle):
+            summary = job.result()
+            if isinstance(summary, dict) and summary.get("interrupted"):
+                return (
+                    f"job {job.job_id} was stopped by {summary['interrupted']} (scancel, preemption or its time limit)"
+                )
+    except Exception:
+        pass
+    return f"job {job.job_id} ended (state: {job.state})"
+
+
+def run_submitted(
+    matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1
+) -> ExecutorOutcome:
+    """Submit, collate as results arrive, until every run has its row or a stop signal comes.
+
+    Interrupted (SIGINT, SIGTERM), the pending jobs are cancelled and the results they wrote so far
+    are kept. stopped_early is always False: --max-failures is not offered with a submitit executor.
+    """
+    settings = dict(matrix.executor)
+    cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
+    chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
+    if not chunks:
+        return ExecutorOutcome(True)
+    wake = threading.Event()
+    interrupted: list[str] = []
+
+    def on_stop(name: str) -> None:
+        interrupted.append(name)
+        wake.set()
+
+    with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
+        with writing(store.path):  # submitit pickles each job into the run directory
+            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
+        pending = dict(zip(jobs, chunks))
+        collator = _Collator(store, on_result)
+        queue_check_s = float(settings.get("queue_check_s", 10.0))
+        next_queue_check = time.monotonic() + queue_check_s
+        try:
+            while pending and not interrupted:
+                gone = set()
+                if cluster == "slurm" and time.monotonic() >= next_queue_check:
+                    gone = _gone_from_queue([j for j in pending if not j.done()])
+                    next_queue_check = time.monotonic() + queue_check_s
+                collator.collect_jobs(pending, gone)
+                if pending:
+                    wake.wait(float(settings.get("poll_s", 1.0)))
+        except Exception:
+            _cancel(pending)  # a result that cannot be recorded (a full disk): no job runs on without us
+            raise
+        if interrupted:
+            _cancel(pending)
+            for chunk in pending.values():
+                collator.collect(chunk)
+            return ExecutorOutcome(False, interrupted[0])
+        return ExecutorOutcome(True)
+
+
+def _cancel(pending: dict) -> None:
+    for job in pending:
+        try:
+            job.cancel(check=False)
+        except Exception:
+            pass
+
+
+def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int) -> list:
+    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
+    import submitit
+
+    from crashmatrix.engine.job import run_chunk
+
+    params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
+    return executor.map_array(
+        run_chunk,
+        [store.path] * len(chunks),
+        [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
+        [jobs_per_cell_job] * len(chunks),
+    )
+
+
+class _Collator:
+    """Turns the result.json files the jobs write into results, each once, and a job's missing runs into `error`."""
+
+    def __init__(self, store: RunDir, on_result):
+        self.store = store
+        self.on_result = on_result
+        self.recorded: set = set()
+
+    def collect(self, chunk) -> None:
+        for run in chunk:
+            if run.key not in self.recorded:
+                result = self.store.read_result(run)
+                if result is not None:
+                    self.recorded.add(run.key)
+                    self.on_result(result)
+
+    def collect_jobs(self, pending: dict, gone: set) -> None:
+        """Results so far of every pending job; a job that ended leaves `pending`, its missing runs lost."""
+        for job, chunk in list(pending.items()):
+            # ended is taken before collecting, so results written just before the end are collected
+            ended = job.done() or job in gone
+            self.collect(chunk)
+            if ended:
+                missing = [run for run in chunk if run.key not in self.recorded]
+                if missing:
+                    how = f"job {job.job_id} left the queue without a result" if job in gone else _how_it_ended(job)
+                    why = (
+                        f"{how} before this run finished; job log: "
+                        f"{self.store.relative_to_run(str(job.paths.stderr))}; --resume runs it again"
+                    )
+                    for run in missing:
+                        self.recorded.add(run.key)
+                        self.on_result(_lost(run, self.store, why))
+                del pending[job]

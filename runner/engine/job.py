@@ -1,0 +1,64 @@
+"""What a submitted job runs on its node: crashmatrix's own supervisor over a chunk of cell runs.
+
+submitit alone reports a segfaulting job as `UncompletedJobError ... has not
+produced any output (state: FINISHED)`. Here the cells stay children of our
+own supervisor inside the job, so each run still ends with its signal, written
+as result.json into the run directory on the shared filesystem; the controller
+turns those into rows as they appear.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+
+from crashmatrix.cell import Cell, CellRun
+from crashmatrix.engine.loop import Engine
+from crashmatrix.matrix.spec import load_matrix
+from crashmatrix.rundir.store import RunDir
+
+
+def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict:
+    """Run the given (cell values, repeat) runs with the run directory's matrix.
+
+    Returns {"ran": n, "interrupted": "SIGTERM" | None}: scancel, preemption and
+    a job's time limit all arrive as SIGTERM, which ends the cells at once.
+    """
+    matrix = load_matrix(os.path.join(run_dir, "matrix.yaml"))
+    store = RunDir(run_dir)
+    node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
+    pending = None
+    if not os.path.exists(node_env):  # the first job on this node asks, while its cells run
+        from crashmatrix.machine import fingerprint
+        from crashmatrix.matrix import interpreters
+        from crashmatrix.matrix.expand import expand
+
+        pending = fingerprint.start(interpreters.of_cells(expand(matrix)))
+        store.write_json(os.path.basename(node_env), pending.facts)  # the node, should the job be killed
+    count = 0
+
+    def on_result(result):
+        nonlocal count
+        store.write_result(result)
+        count += 1
+
+    # A requeued job (preemption, node failure) must not run again what already has its result.
+    cell_runs = [
+        run for run in (CellRun(Cell.of(values), repeat) for values, repeat in runs) if store.read_result(run) is None
+    ]
+    # submitit warns a job with SIGUSR2 before its time limit or preemption: stop the cells then too,
+    # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
+    engine = Engine(
+        matrix,
+        store=store,
+        on_result=on_result,
+        jobs=jobs,
+        stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),
+    )
+    ended = engine.run(cell_runs)
+    if pending is not None:
+        if ended.interrupted_by:
+            pending.stop()
+        store.write_json(os.path.basename(node_env), pending.finish())
+    return {"ran": count, "interrupted": ended.interrupted_by, "host": socket.gethostname()}

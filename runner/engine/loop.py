@@ -1,0 +1,340 @@
+"""Running cell runs: N at a time, each a supervised fresh process, each result recorded as it ends.
+
+The loop waits on pidfds (and a self-pipe for signals), so a finished cell is
+seen at once rather than at the next poll. Ctrl-C or SIGTERM stops every
+running tree (SIGTERM, a grace of at most 1 s, SIGKILL), keeps what finished,
+and reports the run as interrupted. What starts a cell is crashmatrix.process.launch; what
+it left is read by crashmatrix.rundir.cell_logs and judged by classify and forensics; the
+session's running cells are kept in a crashmatrix.process.stops.StopRegistry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+from crashmatrix.cell import CellRun
+from crashmatrix.matrix.spec import Matrix
+from crashmatrix.outcome import LAUNCH_ERROR, Outcome
+from crashmatrix.process import interrupts, supervise
+from crashmatrix.process.launch import build_launch
+from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
+from crashmatrix.rundir import cell_files
+from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
+from crashmatrix.rundir.store import RunDir, RunResult
+from crashmatrix.rundir.unwritable import RunDirUnwritable
+from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
+
+
+@dataclass
+class _Slot:
+    """One started run: what its end needs (its process, GPU, the evidence kept for forensics)."""
+
+    run: CellRun
+    cell_dir: str
+    running: supervise.Running
+    started_at: str
+    gpu: str | None
+    evidence: Evidence
+
+
+def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry) -> list[str]:
+    """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
+    grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
+    leftovers = supervise.kill_tree(running.launch.token, grace)
+    supervise.forget(running.launch.token)
+    stops.unregister(running.pid)
+    supervise.reap_orphans()
+    if running.pidfd is not None:
+        os.close(running.pidfd)
+    return leftovers
+
+
+def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, started_at: str) -> RunResult:
+    """An `error` row: crashmatrix could not start the cell's program."""
+    cell_files.release(launch.env)
+    if isinstance(e, OSError) and e.filename in (launch.stdout_path, launch.stderr_path):
+        # Its log files could not be made: the run directory's fault, not the program's.
+        raise RunDirUnwritable(launch.env["CRASHMATRIX_RUN_DIR"], e) from None
+    return RunResult(
+        cell_id=run.cell.cell_id,
+        repeat=run.repeat,
+        values=run.cell.values,
+        outcome=Outcome.ERROR.value,
+        error=f"cannot launch {launch.argv[0]}: {getattr(e, 'strerror', None) or e}",
+        host=host,
+        signature=LAUNCH_ERROR,
+        log_dir=log_dir,
+        started_at=started_at,
+        argv=tuple(launch.argv),
+    )
+
+
+class Engine:
+    """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each.
+
+    jobs: runs at a time, at most one per GPU of `gpus` (its CUDA_VISIBLE_DEVICES). install_signals:
+    catch stop_signals while running (main thread only); else a stop is the caller's (bisect's
+    stops.stop_everything()). stop_starting: asked after every result; once true no run starts, the
+    running ones end normally. stops: the session's StopRegistry; by default the engine's own.
+    """
+
+    def __init__(
+        self,
+        matrix: Matrix,
+        *,
+        store: RunDir,
+        on_result,
+        jobs: int = 1,
+        install_signals: bool = True,
+        gpus: list[str] | None = None,
+        stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
+        stop_starting=None,
+        stops: StopRegistry | None = None,
+    ):
+        self.matrix = matrix
+        self.run_dir = store.path
+        self.make_cell_dir = store.make_cell_dir
+        self.relative_to_run = store.relative_to_run
+        self.on_result = on_result
+        self.jobs = max(1, jobs)
+        # One GPU per running cell: a cell takes a free id and gives it back when it ends.
+        self.free_gpus: list[str] | None = list(gpus) if gpus else None
+        if self.free_gpus is not None:
+            self.jobs = min(self.jobs, len(self.free_gpus))
+        self.install_signals = install_signals and threading.current_thread() is threading.main_thread()
+        self.stop_signals = stop_signals
+        self.interrupted: str | None = None
+        self.stop_starting = stop_starting or (lambda: False)
+        self.stopped_early = False
+        self.stops = stops if stops is not None else StopRegistry()
+        self.host = socket.gethostname()
+
+    # --- one run ------------------------------------------------------------
+
+    def _start(self, run: CellRun) -> _Slot | RunResult:
+        """Start one run: its slot, or its `error` row when the program could not be started."""
+        cell_dir = self.make_cell_dir(run)
+        started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
+        gpu = self.free_gpus.pop(0) if self.free_gpus else None
+        launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
+        with self.stops.launching():
+            return self._launch(run, launch, cell_dir, started_at, gpu)
+
+    def _launch(self, run: CellRun, launch, cell_dir: str, started_at: str, gpu) -> _Slot | RunResult:
+        try:
+            running = supervise.start(launch, self.matrix.timeout)
+        except (OSError, ValueError) as e:
+            if gpu is not None and self.free_gpus is not None:
+                self.free_gpus.append(gpu)
+            return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
+        if not self.stops.register(running):  # stop_everything() ran while this launch was under way
+            supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
+        evidence = Evidence(running.pid, running.started, oom_counter=cgroup_oom_counter(running.pid))
+        return _Slot(run, cell_dir, running, started_at, gpu, evidence)
+
+    def _finish(self, slot: _Slot) -> RunResult:
+        from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
+
+        running = slot.running
+        rc = running.popen.wait()
+        duration = time.monotonic() - running.started
+        if slot.gpu is not None and self.free_gpus is not None:
+            self.free_gpus.append(slot.gpu)
+        leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
+        report = read_report(os.path.join(slot.cell_dir, "report.json"))
+        stderr = read_ends(running.launch.stderr_path)
+        verdict = classify(
+            rc,
+            timed_out=running.timed_out,
+            stderr=stderr,
+            stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
+            report=report,
+            timeout_s=self.matrix.timeout,
+        )
+        slot.evidence.stderr = stderr
+        verdict, where = _forensics(self, slot, verdict, stderr)
+        cell_files.release(running.launch.env)
+        exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
+        return RunResult(
+            cell_id=slot.run.cell.cell_id,
+            repeat=slot.run.repeat,
+            values=slot.run.cell.values,
+            outcome=verdict.outcome.value,
+            signal=verdict.signal,
+            exit_code=exit_code,
+            error=verdict.error,
+            signature=verdict.signature,
+            duration_s=duration,
+            host=self.host,
+            log_dir=self.relative_to_run(slot.cell_dir),
+            where=where,
+            metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
+            leftovers=tuple(leftovers),
+            started_at=slot.started_at,
+            argv=tuple(running.launch.argv),
+        )
+
+    # --- the loop -----------------------------------------------------------
+
+    def run(self, runs: list[CellRun]) -> ExecutorOutcome:
+        """How the runs ended; a stop signal ends them early (completed False), the finished ones recorded."""
+        was_subreaper = supervise.set_subreaper(True)
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_r, False)
+        os.set_blocking(wake_w, False)
+        try:
+            with self._catching_stops(wake_w):
+                completed = self._run_all(list(reversed(runs)), wake_r)
+            return ExecutorOutcome(completed, self.interrupted, self.stopped_early)
+        finally:
+            os.close(wake_r)
+            os.close(wake_w)
+            # Cells still running in this process (bisect's other threads) need their orphans adopted and reaped.
+            others_running = bool(supervise.owned_pids())
+            if was_subreaper is False and not others_running:
+                supervise.reap_orphans()
+                supervise.set_subreaper(False)
+
+    def _catching_stops(self, wake_w: int):
+        if not self.install_signals:
+            return contextlib.nullcontext()
+
+        def on_stop(name: str) -> None:
+            self.interrupted = name
+
+        return interrupts.catching(self.stop_signals, on_stop, wakeup_fd=wake_w)
+
+    def _run_all(self, pending: list[CellRun], wake_r: int) -> bool:
+        """Start runs as slots free up, tend the running ones, until none is left or a stop arrives."""
+        slots: dict[int, _Slot] = {}
+        try:
+            while (pending or slots) and not self.interrupted:
+                self._start_more(pending, slots)
+                if not slots:
+                    if self.stopped_early:
+                        break
+                    continue
+                _wait(slots, wake_r, self.matrix.kill_grace)
+                self._tend(slots, wake_r)
+        except Exception:
+            # A result that cannot be recorded (a full disk) ends the run: no cell may outlive it.
+            self.stops.end([s.running for s in slots.values()])
+            raise
+        if self.interrupted:
+            self.stops.end([s.running for s in slots.values()])
+            return False
+        return True
+
+    def _start_more(self, pending: list[CellRun], slots: dict[int, _Slot]) -> None:
+        if pending and not self.stopped_early and self.stop_starting():
+            self.stopped_early = True
+        while pending and len(slots) < self.jobs and not self.interrupted and not self.stopped_early:
+            started = self._start(pending.pop())
+            if isinstance(started, RunResult):
+                self.on_result(started)
+            else:
+                slots[started.running.pid] = started
+
+    def _tend(self, slots: dict[int, _Slot], wake_r: int) -> None:
+        """Record the runs that ended; stop those past their timeout (SIGTERM), then past the grace (SIGKILL)."""
+        now = time.monotonic()
+        for pid, slot in list(slots.items()):
+            running = slot.running
+            if running.popen.poll() is not None:
+                # without our handlers no stop of ours can follow: nothing to wait for
+                if self.install_signals and _killed_from_outside(running) and self._interrupt_follows(wake_r):
+                    return  # the same stop reached the cell first: it was in flight, not a crash
+                del slots[pid]
+                self.on_result(self._finish(slot))
+            elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
+                running.timed_out = True
+                slot.evidence.hang = _where_it_hangs(slot)
+                running.term_sent_at = time.monotonic()
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
+            elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
+                supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
+
+    def _interrupt_follows(self, wake_r: int, within: float = 1.0) -> bool:
+        """A scheduler's scancel or preemption signals every process of the job at once, cells included.
+
+        A cell killed by SIGTERM/SIGINT/SIGKILL that we did not send may be the
+        first sign of our own interruption: give that signal a moment to arrive
+        before the death is recorded as the cell's crash.
+        """
+        end = time.monotonic() + within
+        poller = select.poll()
+        poller.register(wake_r, select.POLLIN)
+        while not self.interrupted and time.monotonic() < end:
+            poller.poll(max(1, int((end - time.monotonic()) * 1000)))
+            _drain(wake_r)
+        return self.interrupted is not None
+
+
+def _killed_from_outside(running: supervise.Running) -> bool:
+    """Ended by a stop signal that we did not send."""
+    return running.term_sent_at is None and running.popen.returncode in (
+        -signal.SIGTERM,
+        -signal.SIGINT,
+        -signal.SIGKILL,
+    )
+
+
+def _wait(slots: dict[int, _Slot], wake_r: int, kill_grace: float) -> None:
+    """Sleep until a cell ends, a signal arrives, or the next timeout or kill grace is due."""
+    now = time.monotonic()
+    deadlines = []
+    for slot in slots.values():
+        running = slot.running
+        if running.term_sent_at is not None:
+            deadlines.append(running.term_sent_at + kill_grace)
+        elif running.deadline is not None:
+            deadlines.append(running.deadline)
+    timeout = max(0.0, min(deadlines) - now) if deadlines else None
+    fds = [s.running.pidfd for s in slots.values() if s.running.pidfd is not None]
+    if len(fds) < len(slots):  # no pidfds here: poll
+        timeout = 0.05 if timeout is None else min(timeout, 0.05)
+    poller = select.poll()
+    for fd in fds + [wake_r]:
+        poller.register(fd, select.POLLIN)
+    try:
+        poller.poll(None if timeout is None else max(1, int(timeout * 1000) + 1))
+    except InterruptedError:
+        pass
+    _drain(wake_r)
+
+
+def _drain(wake_r: int) -> None:
+    """Empty the non-blocking wake-up pipe the signal handlers write to."""
+    try:
+        while os.read(wake_r, 512):
+            pass
+    except (BlockingIOError, OSError):
+        pass
+
+
+def _where_it_hangs(slot: _Slot) -> tuple:
+    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most)."""
+    from crashmatrix.verdict import forensics
+
+    return forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+
+
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
+    """forensics' verdict and `where`, then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
+    from crashmatrix.verdict import forensics, sync_rerun
+
+    verdict, where = forensics.refine(verdict, slot.evidence)
+    forensics.cleanup(slot.cell_dir)
+
+    def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
+        return bool(engine.interrupted) or engine.stops.stopping
+
+    launch = slot.running.launch
+    return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)

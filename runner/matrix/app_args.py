@@ -1,0 +1,68 @@
+"""The key=value arguments a command's cell passes to its program: Hydra's grammar, verbatim.
+
+A params or axes key reaches the program as written, so every form of Hydra's override grammar
+works: `+key` adds a key, `++key` adds or overrides one, `~key` deletes one (written `~key:` with
+no value it passes as `~key`; with a value, Hydra deletes only where the value matches), and
+`group/sub: option` picks a nested group's option. A group choice (`logger: wandb`) goes before
+the keys inside it (`logger.wandb.offline`), and every nested choice (`hydra/launcher`) before the
+rest: Hydra applies choices first whatever the order, but a reader of the command line (and any
+other parser) needs them there. Everything else keeps the matrix file's order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from crashmatrix.cell import spell
+from crashmatrix.matrix.interpreters import PYTHON_AXIS
+
+if TYPE_CHECKING:
+    from crashmatrix.matrix.spec import Matrix
+
+
+def bare_key(key: str) -> str:
+    """The key without Hydra's +, ++ or ~ in front."""
+    return key.lstrip("+~")
+
+
+def is_choice(key: str, value, keys) -> bool:
+    """A group choice: a nested group (`hydra/launcher`), or a scalar with other keys inside it."""
+    if isinstance(value, (list, tuple, dict)):
+        return False
+    name = bare_key(key)
+    return "/" in name or any(bare_key(k).startswith(name + ".") for k in keys)
+
+
+def ordered(params: dict) -> dict:
+    """The same parameters, group choices first, each part in its given order."""
+    keys = list(params)
+    first = [k for k in keys if is_choice(k, params[k], keys)]
+    return {k: params[k] for k in first + [k for k in keys if k not in first]}
+
+
+def argument(key: str, value) -> str:
+    """One argument: `key=value` in Hydra's spelling; `~key` alone for a deletion without a value."""
+    if key.startswith("~") and value is None:
+        return key
+    return f"{key}={spell(value)}"
+
+
+def arguments(params: dict) -> list[str]:
+    """The arguments of a cell's parameters, in the order Hydra needs."""
+    return [argument(k, v) for k, v in ordered(params).items()]
+
+
+def cell_params(matrix: Matrix, values: dict) -> dict:
+    """The cell's parameters in the matrix file's order (params and axes sections as the file has them).
+
+    An axis with `keys` gives each of its keys the axis's value, in place of the axis's name. Neither
+    env.* axes (environment variables) nor `python` (the interpreter) are the program's parameters.
+    """
+    cell = {
+        name: v
+        for k, v in values.items()
+        if not k.startswith("env.") and k != PYTHON_AXIS
+        for name in matrix.axis_keys.get(k, (k,))
+    }
+    fixed = {k: v for k, v in matrix.params.items() if k not in cell}
+    return {**fixed, **cell} if matrix.params_first else {**cell, **fixed}

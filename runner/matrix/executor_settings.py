@@ -1,0 +1,70 @@
+"""The matrix's `executor:` section: its keys, their checks, and what submitit calls them.
+
+The matrix model checks this section when a file is loaded (show and local runs
+included), so it lives apart from the submitter (crashmatrix.engine.executors), which needs
+submitit and the supervisor a job runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+from crashmatrix.errors import BadInput
+
+# Keys of the matrix's `executor:` section and what submitit calls them.
+SLURM_KEYS = {
+    "partition": "slurm_partition",
+    "time_min": "timeout_min",
+    "cpus_per_task": "cpus_per_task",
+    "mem_gb": "mem_gb",
+    "gpus_per_task": "slurm_gpus_per_task",
+    "gpus_per_node": "gpus_per_node",
+    "array_parallelism": "slurm_array_parallelism",
+    "additional": "slurm_additional_parameters",
+    "setup": "slurm_setup",
+    "account": "slurm_account",
+    "qos": "slurm_qos",
+    "constraint": "slurm_constraint",
+    "exclude_nodes": "slurm_exclude",
+}
+OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
+
+
+def check_settings(settings: dict, path: str) -> None:
+    """The `executor:` section, checked when the matrix is loaded (show and local runs included)."""
+    for key in settings:
+        if key not in SLURM_KEYS and key not in OWN_KEYS:
+            raise BadInput(
+                f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})"
+            )
+    for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):
+        value = settings.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
+    for key in ("poll_s", "queue_check_s", "time_min", "mem_gb"):
+        value = settings.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value == float("inf")
+        ):
+            raise BadInput(f"{path}: executor.{key}: expected a number > 0, got {value!r}")
+    if "additional" in settings and not isinstance(settings["additional"], dict):
+        raise BadInput(f"{path}: executor.additional: expected a mapping of sbatch option: value")
+    if "setup" in settings and not (
+        isinstance(settings["setup"], list) and all(isinstance(x, str) for x in settings["setup"])
+    ):
+        raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
+
+
+def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int) -> dict:
+    """submitit's update_parameters() for the section: Slurm's keys on Slurm, the resource keys everywhere."""
+    params: dict = {}
+    for key, value in executor_settings.items():
+        if key in OWN_KEYS:
+            continue
+        if cluster == "slurm" or SLURM_KEYS[key] in ("timeout_min", "gpus_per_node", "cpus_per_task", "mem_gb"):
+            params[SLURM_KEYS[key]] = value
+    # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job.
+    params.setdefault("timeout_min", max(2, math.ceil(cells_per_job * (matrix_timeout + 30) / 60) + 1))
+    if cluster == "slurm":
+        params.setdefault("slurm_array_parallelism", 64)
+    return params

@@ -1,0 +1,96 @@
+"""The program a matrix runs, found before any cell starts.
+
+A relative path in `command` (the program, or the script after `python`) is looked up first in the
+directory crashmatrix runs in, as a shell would, then beside the matrix file, so a matrix written
+next to its app (`crashmatrix init`) runs from anywhere. The path found is made absolute, so the run
+directory's copy of the matrix (rerun, --resume, bisect RUN) finds it too. A program that is nowhere
+is bad input: exit 2 before any cell, rather than every cell failing the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+
+from crashmatrix.errors import BadInput
+from crashmatrix.matrix.spec import Matrix
+
+# python's own options that take the next argument: the script comes after them.
+_PYTHON_OPTIONS_WITH_VALUE = {"-W", "-X", "-Q"}
+_PYTHONS = ("python", "python3")
+
+
+def _script_index(command: tuple) -> int | None:
+    """Where the script sits in `python [options] script args`; None for -m, -c or no script."""
+    i = 1
+    while i < len(command):
+        arg = command[i]
+        if arg in ("-m", "-c") or arg.startswith(("-m", "-c")) and len(arg) > 2:
+            return None
+        if arg in _PYTHON_OPTIONS_WITH_VALUE:
+            i += 2
+            continue
+        if arg.startswith("-"):
+            i += 1
+            continue
+        return i
+    return None
+
+
+def module_file(command: tuple) -> str | None:
+    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
+    if command[0] not in _PYTHONS or "-m" not in command[:-1]:
+        return None
+    module = command[command.index("-m") + 1]
+    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def script_of(command: tuple) -> str | None:
+    """The Python file a command runs: the script after `python [options]`, the module of `python -m`,
+    or the program itself when it is a .py file; None otherwise."""
+    if not command:
+        return None
+    if command[0] in _PYTHONS:
+        i = _script_index(command)
+        return module_file(command) if i is None else command[i]
+    return command[0] if command[0].endswith(".py") else None
+
+
+def _found(path: str, matrix_dir: str) -> str | None:
+    if os.path.isabs(path):
+        return path if os.path.exists(path) else None
+    for base in (os.getcwd(), matrix_dir):
+        candidate = os.path.join(base, path)
+        if os.path.exists(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def resolve_program(matrix: Matrix, matrix_path: str) -> Matrix:
+    """The matrix with its program's path made absolute; BadInput when the program is nowhere."""
+    if not matrix.command:
+        return matrix
+    command = list(matrix.command)
+    matrix_dir = os.path.dirname(os.path.abspath(matrix_path))
+    if command[0] in _PYTHONS:
+        i = _script_index(matrix.command)
+        if i is None:
+            return matrix
+        key, path = "command", command[i]
+    elif os.sep in command[0]:
+        i, key, path = 0, "command", command[0]
+    else:
+        if shutil.which(command[0]) is None:
+            raise BadInput(f"{matrix_path}: command: program '{command[0]}' is not on PATH")
+        return matrix
+    found = _found(path, matrix_dir)
+    if found is None:
+        raise BadInput(
+            f"{matrix_path}: {key}: no file '{path}' in {os.getcwd()} or beside the matrix file ({matrix_dir})"
+        )
+    command[i] = found
+    return dataclasses.replace(matrix, command=tuple(command))

@@ -1,0 +1,96 @@
+"""report.html's speed chart: time and speed by axis value, as inline SVG (no script, no network).
+
+One row of four bar panels per axis whose values differ: the median wall time of a cell, the
+median wait for a DataLoader pass's first batch, every pass's wait summed, and the median steps/s
+(runner/axis_values.py's speed medians, over the runs that passed). A spawn slowdown shows as a long
+wall bar whose first-batch bars are long too, and a short steps/s bar; where the workers persist,
+only the total's bar is long (they start once, on the first pass).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from html import escape
+
+from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, value_label, value_of, value_orders
+
+BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
+MAX_CELLS = 40  # the per-cell block: beyond this many cells its bars would be too many to read
+PANEL_COLOURS = ["#4c72b0", "#dd8452", "#c44e52", "#55a868"]  # wall, first batch, first batches total, steps/s
+
+
+def _panel(title: str, labels: list[str], values: list[float | None], colour: str) -> str:
+    """One horizontal bar chart: a bar per axis value, scaled to the largest, its number beside it."""
+    label_w = min(260, 16 + 7 * max((len(x) for x in labels), default=4))
+    width, height = label_w + BAR_W + NUMBER_W, TOP + ROW_H * len(labels) + 4
+    top = max((v for v in values if v is not None), default=0.0)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="{escape(title)}">',
+        f'<text x="{label_w}" y="14" font-size="12" font-weight="600">{escape(title)}</text>',
+    ]
+    for i, (label, value) in enumerate(zip(labels, values)):
+        y = TOP + i * ROW_H
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 14}" font-size="12" text-anchor="end">{escape(label[:36])}</text>'
+        )
+        if value is None:
+            parts.append(f'<text x="{label_w + 4}" y="{y + 14}" font-size="12" fill="#999">—</text>')
+            continue
+        bar = BAR_W * value / top if top > 0 else 0.0
+        parts.append(
+            f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{ROW_H - 6}" fill="{colour}">'
+            f"<title>{escape(label)}: {value:.3g}</title></rect>"
+        )
+        parts.append(f'<text x="{label_w + bar + 4:.1f}" y="{y + 14}" font-size="12">{value:.3g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _block(title: str, groups: dict, keys: list, labels: list[str]) -> str:
+    """The four panels for these groups of runs; "" when no passing run among them reports a figure."""
+    medians = [[median_of(groups[k], field) for k in keys] for field in SPEED_FIELDS]
+    if not any(m is not None for column in medians for m in column):
+        return ""
+    panels = "".join(
+        _panel(header, labels, column, colour) for header, column, colour in zip(SPEED_HEADERS, medians, PANEL_COLOURS)
+    )
+    return f'<div class="chart"><h3>{escape(title)}</h3>{panels}</div>'
+
+
+def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
+    """One bar per cell (the varying axes' values), in the matrix's order: where a combination stands out."""
+    groups: dict = defaultdict(list)
+    for row in rows:
+        groups[tuple(value_of(row, a) for a in axes)].append(row)
+    if len(axes) < 2 or len(groups) > MAX_CELLS:
+        return ""
+    keys = sorted(groups, key=lambda k: [orders[a].index(v) for a, v in zip(axes, k)])
+    labels = [" · ".join(value_label(v) for v in k) for k in keys]
+    return _block("each cell: " + " · ".join(axes), groups, keys, labels)
+
+
+def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
+    """The chart section of report.html; [] when no passing run reports a speed figure. listed: each
+    axis's values in the matrix's order (FinishedRun.listed)."""
+    axes = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
+    orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
+    blocks = []
+    for axis in axes:
+        groups: dict = defaultdict(list)
+        for row in rows:
+            groups[value_of(row, axis)].append(row)
+        blocks.append(_block(axis, groups, orders[axis], [value_label(v) for v in orders[axis]]))
+    blocks.append(_by_cell(rows, axes, orders))
+    blocks = [b for b in blocks if b]
+    if not blocks:
+        return []
+    return [
+        "<h2>Time and speed by axis value and by cell</h2>",
+        '<p class="muted">Medians over the runs that passed. wall s: the cell\'s whole run; first batch s: '
+        "from iter(loader) to its first batch, which holds the workers' start-up (the median pass); first "
+        "batches total s: every pass's wait summed, which holds the start-up of workers that persist and so "
+        "start only once; steps/s: batches over each pass from iter(loader) to its last batch.</p>",
+        *blocks,
+    ]

@@ -1,0 +1,296 @@
+"""report.html: one self-contained page of a run (inline CSS, no scripts, no network assets).
+
+The machine's fingerprint, the outcome counts, what the failing cells have in common (explain, with
+the pairwise caveat; runner/report/html_explain.py), a grid coloured by outcome (over the
+two axes whose failure rate varies most; one axis: a single column), time and speed
+by axis value as bars (runner/report/chart.py), every cell
+with its coloured outcome, and the failing cells with their error line and a
+relative link to their log directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from html import escape
+
+from crashmatrix.answers.compare import summarize_cells
+from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
+from crashmatrix.incell.atomic import write_text_atomic
+from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
+from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
+from crashmatrix.report.chart import speed_chart
+from crashmatrix.report.html_explain import Explained, explain_section, grid_caption
+from crashmatrix.report.pivot import rate_text
+from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
+from crashmatrix.rundir.cell_files import OUTPUTS
+from crashmatrix.rundir.finished_run import FinishedRun
+
+COLOURS = {
+    Outcome.PASS.value: "#2e9e4f",
+    Outcome.FAIL.value: "#e08a00",
+    Outcome.CRASH.value: "#d62728",
+    Outcome.WORKER_CRASH.value: "#9b1c5a",
+    Outcome.CUDA_ERROR.value: "#7b3fbf",
+    Outcome.OOM.value: "#8c564b",
+    Outcome.TIMEOUT.value: "#1f77b4",
+    Outcome.NAN.value: "#c9b800",
+    Outcome.SKIP.value: "#a0a0a0",
+    Outcome.ERROR.value: "#333333",
+}
+OTHER = "#555555"
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:1.5em 2em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.4em 0}
+th,td{border:1px solid #ccc;padding:.25em .55em;text-align:left;vertical-align:top;font-size:.9em}
+th{background:#f4f4f4}
+td.o{color:#fff;font-weight:600;white-space:nowrap}
+td.none{background:#f2f2f2;color:#999}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em}
+.legend span{display:inline-block;padding:.1em .5em;margin:0 .3em .3em 0;color:#fff;border-radius:3px;font-size:.85em}
+.err{max-width:60em;word-break:break-word}
+.muted{color:#777}
+.caveat{background:#fff6d6;border-left:4px solid #e0a800;padding:.4em .7em;max-width:60em}
+.chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
+"""
+
+
+def colour_of(outcome: str) -> str:
+    return COLOURS.get(outcome, OTHER)
+
+
+def _dominant_outcome(counts: Counter) -> str:
+    """The outcome that colours a group: its most frequent failure, else pass/skip."""
+    failing = {o: n for o, n in counts.items() if counts_as_failing(o)}
+    pool = failing or counts
+    return min(pool, key=lambda o: (-pool[o], display_rank(o))) if pool else ""
+
+
+def _td_outcome(text: str, outcome: str, title: str = "") -> str:
+    if not outcome:
+        return '<td class="none">—</td>'
+    tip = f' title="{escape(title)}"' if title else ""
+    return f'<td class="o" style="background:{colour_of(outcome)}"{tip}>{escape(text)}</td>'
+
+
+def _html_table(headers: list[str], body_rows: list[str]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    return f"<table><tr>{head}</tr>\n" + "\n".join(body_rows) + "\n</table>"
+
+
+def _failure_rate_variance(rows: list[dict], axis: str) -> float:
+    """How much the failure rate differs between this axis's values."""
+    groups = defaultdict(list)
+    for row in rows:
+        groups[value_of(row, axis)].append(row)
+    rates = [sum(1 for r in group if counts_as_failing(r.get("outcome", ""))) / len(group) for group in groups.values()]
+    mean = sum(rates) / len(rates)
+    return sum((x - mean) ** 2 for x in rates) / len(rates)
+
+
+def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
+    """The two axes (or the one) whose values' failure rates vary most; ties keep the matrix order."""
+    varying = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1] or list(value_columns)
+    if len(varying) <= 2:
+        return varying
+    ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), value_columns.index(a)))
+    return [a for a in value_columns if a in ranked[:2]]
+
+
+def _solid_squares(axes: list[str], groups: dict) -> list[str]:
+    """The grid's squares where every run failed: `a=x, b=y: n cells`."""
+    out = []
+    for position, group in groups.items():
+        if group and all(counts_as_failing(r.get("outcome")) for r in group):
+            where = ", ".join(f"{a}={value_label(v)}" for a, v in zip(axes, position))
+            n = len({r["cell_id"] for r in group})
+            out.append(f"{where}: {n} cell{'s' if n != 1 else ''}")
+    return out
+
+
+def _grid_html(rows, value_columns, listed: Mapping[str, list], seen: Explained) -> str:
+    axes = grid_axes(rows, value_columns)
+    if not axes:
+        return ""
+    orders, groups = grid(rows, axes, listed)
+    caption = grid_caption(seen, axes, _solid_squares(axes, groups))
+
+    def square_td(position):
+        group = groups.get(position, [])
+        counts = Counter(r.get("outcome", "") for r in group)
+        cell_ids = sorted({r["cell_id"] for r in group})
+        return _td_outcome(rate_text(counts, len(group)), _dominant_outcome(counts), " ".join(cell_ids))
+
+    others = [a for a in value_columns if a not in axes]
+    note = (
+        (
+            f'<p class="muted">Grid axes: {escape(", ".join(axes))} (the axes whose failure rate varies most); '
+            f"each square gathers every value of {escape(', '.join(others))}.</p>"
+        )
+        if others
+        else ""
+    )
+    if len(axes) == 1:
+        body = [f"<tr><th>{escape(value_label(v))}</th>{square_td((v,))}</tr>" for v in orders[axes[0]]]
+        return note + _html_table([axes[0], "outcome"], body) + caption
+    row_axis, column_axis = axes
+    body = [
+        "<tr><th>"
+        + escape(value_label(row_value))
+        + "</th>"
+        + "".join(square_td((row_value, column_value)) for column_value in orders[column_axis])
+        + "</tr>"
+        for row_value in orders[row_axis]
+    ]
+    headers = [f"{row_axis} \\ {column_axis}"] + [value_label(v) for v in orders[column_axis]]
+    return note + _html_table(headers, body) + caption
+
+
+def _head(name: str, runs: int, cells: int, facts: dict) -> list[str]:
+    """The page's head, title, one line on the run and its machine, and the colours' legend."""
+    machine = escape(one_line(facts)) if facts else "unknown (no env.json)"
+    legend = "".join(f'<span style="background:{colour_of(o)}">{escape(o)}</span>' for o in ORDER)
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>crashmatrix {escape(name)}</title>",
+        f"<style>{CSS}</style></head><body>",
+        f"<h1>crashmatrix run {escape(name)}</h1>",
+        f"<p>{runs} runs of {cells} cells. Machine: {machine}</p>",
+        f'<p class="legend">{legend}</p>',
+    ]
+
+
+def _axis_sections(
+    rows: list[dict], value_columns: list[str], listed: Mapping[str, list], seen: Explained
+) -> list[str]:
+    """The grid and the failure rate of each axis value."""
+    if not (value_columns and rows):
+        return []
+    rates = [
+        "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
+        for line in axis_rates(rows, value_columns, listed)
+    ]
+    return [
+        "<h2>Grid</h2>",
+        _grid_html(rows, value_columns, listed, seen),
+        "<h2>Failure rate and speed by axis value</h2>",
+        _html_table(AXIS_RATE_HEADERS, rates),
+        *speed_chart(rows, value_columns, listed),
+    ]
+
+
+def _log_link(log_dir: str, text: str) -> str:
+    return f'<a href="{escape(log_dir)}/">{escape(text)}</a>' if log_dir else ""
+
+
+def _files_links(run_dir: str, log_dir: str, text: str) -> str:
+    """The cell's logs, and the outputs its app wrote (Hydra's run directory) where there are some."""
+    outputs = os.path.join(log_dir, OUTPUTS) if log_dir else ""
+    if not (outputs and os.path.isdir(os.path.join(run_dir, outputs))):
+        return _log_link(log_dir, text)
+    return f"{_log_link(log_dir, text)} {_log_link(outputs, OUTPUTS)}"
+
+
+def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]:
+    """The failing cells (summary.md's rule: a run that counts as failing) with their error line and logs."""
+    failing = [cell_id for cell_id in ordered if any(k.counts_as_failing for k in cells[cell_id].kinds)]
+    if not failing:
+        return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
+    with_where = any(cells[cell_id].where for cell_id in failing)  # a CPU run's table stays as it was
+    body = []
+    for cell_id in failing:
+        cell = cells[cell_id]
+        label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
+        where = f'<td class="mono">{escape(cell.where)}</td>' if with_where else ""
+        body.append(
+            f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
+            f'{_td_outcome(cell.describe(), cell.outcome)}<td class="err mono">{escape(cell.error)}</td>'
+            f"{where}<td>{_files_links(run_dir, cell.log_dir, cell.log_dir)}</td></tr>"
+        )
+    headers = ["cell", "values", "outcome", "error"] + (["where"] if with_where else []) + ["logs"]
+    return [f"<h2>Failing cells ({len(failing)})</h2>", _html_table(headers, body)]
+
+
+def _not_run_section(rows: list[dict], value_columns: list[str], run_dir: str) -> list[str]:
+    """The cells crashmatrix could not launch (outcome error), apart from the failing ones, as summary.md has them."""
+    not_run = not_run_cells(rows, value_columns)
+    if not not_run:
+        return []
+    body = [
+        f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td><td>{escape(count)}</td>'
+        f'<td class="err mono">{escape(error)}</td><td>{_log_link(log_dir, log_dir)}</td></tr>'
+        for cell_id, label, count, error, log_dir in not_run
+    ]
+    return [
+        f"<h2>{escape(NOT_RUN_TITLE)} ({len(not_run)})</h2>",
+        _html_table(NOT_RUN_HEADERS, body),
+        f'<p class="muted">{escape(NOT_RUN_NOTE.replace("`", ""))}</p>',
+    ]
+
+
+def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str], run_dir: str) -> list[str]:
+    body = []
+    for cell_id in ordered:
+        cell = cells[cell_id]
+        body.append(
+            f'<tr><td class="mono">{escape(cell_id)}</td>'
+            + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
+            + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_files_links(run_dir, cell.log_dir, 'logs')}</td></tr>"
+        )
+    return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "logs"], body)]
+
+
+def _fingerprint_section(facts: dict) -> list[str]:
+    if not facts:
+        return []
+    env = facts.get("env") or {}
+    fields = [k for k in SUMMARY_FIELDS if k in facts] + [f"env.{k}" for k in sorted(env)]
+    body = []
+    for key in fields:
+        value = env.get(key[4:]) if key.startswith("env.") else facts.get(key)
+        body.append(f"<tr><th>{escape(key)}</th><td>{escape(str(value))}</td></tr>")
+    return ["<h2>Fingerprint</h2>", _html_table(["field", "value"], body)]
+
+
+def _cells_in_matrix_order(cells: dict, value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
+    """Cell ids ordered by their axis values, each axis in the matrix's order."""
+    orders = value_orders({a: [c.values.get(a, "") for c in cells.values()] for a in value_columns}, listed)
+
+    def by_axis_values(cell_id):
+        values = cells[cell_id].values
+        return tuple(orders[a].index(values.get(a, "")) for a in value_columns), cell_id
+
+    return sorted(cells, key=by_axis_values)
+
+
+def render(run: FinishedRun) -> str:
+    """The whole page of the run."""
+    rows, value_columns, run_dir, facts = list(run.rows), list(run.axes), run.directory, run.fingerprint
+    cells = summarize_cells(rows, value_columns)
+    ordered = _cells_in_matrix_order(cells, value_columns, run.listed)
+    outcomes = [
+        f"<tr>{_td_outcome(o, o)}<td>{runs}</td><td>{in_cells}</td></tr>" for o, runs, in_cells in outcome_counts(rows)
+    ]
+    parts = _head(os.path.basename(run_dir), len(rows), len(cells), facts)
+    parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
+    seen = Explained(run)
+    parts += explain_section(seen)
+    parts += _axis_sections(rows, value_columns, run.listed, seen)
+    parts += _failing_section(cells, ordered, run_dir)
+    parts += _not_run_section(rows, value_columns, run_dir)
+    parts += _all_cells_section(cells, ordered, value_columns, run_dir)
+    parts += _fingerprint_section(facts)
+    parts.append(f'<p class="muted">From {escape(os.path.basename(run.csv_path))} in this directory.</p>')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_html(run: FinishedRun) -> str:
+    """Write report.html (atomically) into the run's directory and return its path."""
+    path = os.path.join(run.directory, "report.html")
+    write_text_atomic(path, render(run), durable=False)
+    return path

@@ -1,0 +1,98 @@
+"""`crashmatrix report RUN --format junit`: JUnit XML for CI systems, one testcase per run.
+
+The common subset that GitHub Actions' test reporters, GitLab and Jenkins read:
+testsuites > testsuite > testcase, with `failure`, `error` or `skipped` inside a
+testcase and the counts on the testsuite. A failing outcome is a `failure`
+whose message names outcome, signal and error; `error` (crashmatrix could not
+run the cell) is an `error`; `skip` is `skipped` with its reason.
+
+The standard library's ElementTree writes it; the junit-xml package adds a
+dependency (unreleased since 2020) for what is a few elements here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+
+from crashmatrix.axis_values import value_of
+from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error
+from crashmatrix.rundir.finished_run import FinishedRun
+
+# XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_safe(value) -> str:
+    return _NOT_XML.sub("", str(value or ""))
+
+
+def _duration_of(row: dict) -> float:
+    try:
+        return float(row.get("duration_s") or 0.0)
+    except ValueError:
+        return 0.0
+
+
+def case_name(row: dict, value_columns: list[str]) -> str:
+    values = " ".join(f"{k}={value_of(row, k)}" for k in value_columns if value_of(row, k) != "")
+    return f"{row['cell_id']} r{row['repeat']}" + (f" {values}" if values else "")
+
+
+def failure_message(row: dict) -> str:
+    """`crash SIGSEGV: Fatal Python error: Segmentation fault` (outcome, signal when any, error when any)."""
+    head = FailureKind.from_row(row, with_signature=False).label()
+    return f"{head}: {row['error']}" if row.get("error") else head
+
+
+def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
+    """Adds one testcase; returns its kind: passed, failure, error or skipped."""
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=_xml_safe(case_name(row, value_columns)),
+        classname=_xml_safe(classname),
+        time=f"{_duration_of(row):.3f}",
+    )
+    outcome = row.get("outcome", "")
+    if is_pass(outcome):
+        return "passed"
+    if outcome == Outcome.SKIP.value:
+        ET.SubElement(case, "skipped", message=_xml_safe(row.get("error")))
+        return "skipped"
+    kind = "error" if is_run_error(outcome) else "failure"
+    body = f"{failure_message(row)}\nlogs: {row.get('log_dir', '')}"
+    if row.get("exit_code", "") != "":
+        body += f"\nexit status: {row['exit_code']}"
+    element = ET.SubElement(case, kind, message=_xml_safe(failure_message(row)), type=_xml_safe(outcome))
+    element.text = _xml_safe(body)
+    return kind
+
+
+def junit_xml(run: FinishedRun) -> str:
+    """The run's JUnit XML; the testsuite is named after the matrix, else the run directory."""
+    rows, value_columns = list(run.rows), list(run.axes)
+    name = str(run.matrix.get("name") or os.path.basename(run.directory))
+    root = ET.Element("testsuites", name="crashmatrix")
+    suite = ET.SubElement(root, "testsuite", name=_xml_safe(name))
+    hosts = sorted({r.get("host", "") for r in rows if r.get("host")})
+    if hosts:
+        suite.set("hostname", _xml_safe(",".join(hosts)))
+    starts = sorted(r["started_at"] for r in rows if r.get("started_at"))
+    if starts:
+        suite.set("timestamp", starts[0])
+    kinds = [_testcase(suite, r, value_columns, name) for r in rows]
+    total = f"{sum(_duration_of(r) for r in rows):.3f}"
+    counts = {
+        "tests": str(len(rows)),
+        "failures": str(kinds.count("failure")),
+        "errors": str(kinds.count("error")),
+        "skipped": str(kinds.count("skipped")),
+        "time": total,
+    }
+    for element in (root, suite):
+        for key, value in counts.items():
+            element.set(key, value)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

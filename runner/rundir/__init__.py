@@ -1,0 +1,9 @@
+"""A run directory: the files a run writes and what a reader reads back.
+
+store (matrix.yaml, env.json, results.csv, cells/), finished_run (a run read once, typed),
+kept_matrix (the matrix kept in a run directory, for --resume and bisect RUN),
+unwritable (a run directory that stops taking writes), cell_files (what a cell may write, and
+where), cell_logs (a finished cell run's logs and report).
+
+Imports: matrix, app (is the program a Hydra app) and the vocabulary.
+"""

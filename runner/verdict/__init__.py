@@ -1,0 +1,9 @@
+"""What a cell's end means: from exit status and output to an outcome, a signature and a place.
+
+classify (outcome word, signal, telling line), signature (a failure's identity across runs and
+machines), forensics (where it hung or died, read from outside), evidence (what is kept at a cell's
+launch for forensics: light, loaded before the first cell), gpu_logs and sync_rerun (a CUDA error
+placed where it was launched, by a synchronous rerun).
+
+Imports: process (a cell's process tree), rundir and below.
+"""

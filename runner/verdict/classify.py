@@ -1,0 +1,226 @@
+"""From how a cell's process ended to an outcome word, a signal name, one telling line and a signature.
+
+Pure: exit status, the timeout flag, the tail of the cell's output and the
+probe's own report go in; nothing is read or run here. The patterns come from
+the messages PyTorch, CUDA and CPython really print (../shared/DESIGN.md); the
+known causes and their priority live in crashmatrix.verdict.signature.
+"""
+
+from __future__ import annotations
+
+import re
+import signal as _signal
+from dataclasses import dataclass
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.plain_text import plain
+from crashmatrix.verdict import signature as sig_
+
+# strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
+_SIGNAL_TEXT = {
+    "Segmentation fault": "SIGSEGV",
+    "Bus error": "SIGBUS",
+    "Killed": "SIGKILL",
+    "Aborted": "SIGABRT",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+    "Terminated": "SIGTERM",
+    "Interrupt": "SIGINT",
+    "Hangup": "SIGHUP",
+    "Trace/breakpoint trap": "SIGTRAP",
+    "Broken pipe": "SIGPIPE",
+    "User defined signal 1": "SIGUSR1",
+    "User defined signal 2": "SIGUSR2",
+}
+_WORKER_ERROR_TEXT = {
+    "segmentation fault": "SIGSEGV",
+    "bus error": "SIGBUS",
+    "floating point error": "SIGFPE",
+}
+
+
+def signal_name(number: int) -> str:
+    try:
+        return _signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: Outcome
+    signal: str = ""
+    error: str = ""
+    signature: str = ""
+
+
+_PY_EXCEPTION = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::.*)?$"
+    r"|^[A-Za-z_][\w.]*Error:.*$",
+    re.M,
+)
+_WARNING = re.compile(r"^(?:[\w.]*\.)?\w*Warning\b|^\S+:\d+: \w*Warning:")
+_FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
+_CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
+# Hydra's last words on every error: never the telling line.
+_BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
+# Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
+# a headline, then the reason on a later line, between hints.
+_HYDRA_HEADLINE = re.compile(
+    r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
+    r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
+    # instantiate(): the app's own object raised while Hydra built it; the reason is on the next line
+    r"|Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*)$",
+    re.M,
+)
+_HYDRA_HINT = re.compile(
+    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s)"
+)
+
+
+def _signal_of(found: sig_.Found) -> str:
+    groups = found.match.groupdict()
+    if groups.get("sig"):
+        return groups["sig"]
+    if groups.get("num"):
+        return signal_name(int(groups["num"]))
+    if groups.get("text"):
+        t = groups["text"].strip()
+        return _SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
+    return ""
+
+
+def _hydra_error(text: str) -> str:
+    """'Could not override 'x'. Key 'x' is not in struct': Hydra's headline and its reason, on one line."""
+    head = sig_.last_match(_HYDRA_HEADLINE, text)
+    if head is None:
+        return ""
+    line = sig_.line_of(text, head)
+    for after in text[head.end() :].splitlines():
+        if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
+            return f"{line} {after.strip()}"
+    return line
+
+
+def _traceback_exception(text: str) -> str:
+    """The exception line that ends the last traceback (its first line when the message spans several)."""
+    at = text.rfind("Traceback (most recent call last):")
+    if at == -1:
+        return ""
+    for line in text[at:].splitlines()[1:]:
+        if line and not line[0].isspace():
+            return line.strip()
+    return ""
+
+
+def exception_line(text: str) -> str:
+    """The exception a user would quote: Hydra's own error, the end of the last traceback, the last
+    exception-looking line that is no warning, else the last non-empty line (Hydra's boilerplate never)."""
+    text = _BOILERPLATE.sub("", text)
+    found = _hydra_error(text) or _traceback_exception(text)
+    if found:
+        return found
+    lines = [m.group(0).strip() for m in _PY_EXCEPTION.finditer(text)]
+    errors = [line for line in lines if not _WARNING.match(line)]
+    if errors or lines:
+        return (errors or lines)[-1]
+    for line in reversed(text.splitlines()):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+_CUDA_CAUSES = tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR)
+
+
+def _generic_cuda(text: str, sig: str) -> Verdict | None:
+    """A CUDA/cuDNN/NCCL error none of the known causes names: its line, masked, is the signature."""
+    generic = sig_.last_match(_CUDA, text)
+    if not generic:
+        return None
+    line = sig_.line_of(text, generic)
+    return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
+
+
+def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
+    """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error."""
+    if sig == "SIGABRT":
+        cuda = sig_.find_cause(text, among=_CUDA_CAUSES)
+        if cuda:
+            return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.cause.name)
+        generic = _generic_cuda(text, sig)
+        if generic:
+            return generic
+    fatal = sig_.last_match(_FATAL, stderr)
+    return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
+
+
+def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
+    """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
+    found = sig_.find_cause(text)
+    if found:
+        return Verdict(
+            found.cause.outcome,
+            _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
+            found.line,
+            found.cause.name,
+        )
+    generic = _generic_cuda(text, "")
+    if generic:
+        return generic
+    if report.get("status") == "nan":
+        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
+    line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
+    return Verdict(Outcome.FAIL, "", line, sig_.mask(line))
+
+
+def classify(
+    returncode: int | None,
+    *,
+    timed_out: bool = False,
+    stderr: str = "",
+    stdout: str = "",
+    report: dict | None = None,
+    timeout_s: float | None = None,
+) -> Verdict:
+    """returncode as subprocess gives it: negative for death by a signal."""
+    stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
+    text = stderr + ("\n" + stdout if stdout else "")
+    report = report or {}
+
+    if timed_out:
+        tail = exception_line(stderr)
+        when = f"after {timeout_s:g} s" if timeout_s else ""
+        found = sig_.find_cause(text)
+        return Verdict(
+            Outcome.TIMEOUT,
+            "",
+            f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
+            found.cause.name if found else sig_.HANG,
+        )
+
+    status = report.get("status")
+    if status == "skip":
+        return Verdict(Outcome.SKIP, "", report.get("reason", ""))
+    if status == "nan" and (returncode is None or returncode >= 0):
+        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
+
+    if returncode is not None and returncode < 0:
+        sig = signal_name(-returncode)
+        return _crash(sig, stderr, text, f"killed by {sig}")
+
+    if returncode == 0:
+        if status == "error":
+            reason = report.get("reason", "the probe reported an error")
+            return Verdict(Outcome.FAIL, "", reason, sig_.mask(reason))
+        return Verdict(Outcome.PASS)
+
+    if returncode is not None and returncode > 128:
+        # A shell or launcher in between reports a signalled child as 128+N.
+        sig = signal_name(returncode - 128)
+        fatal = sig_.last_match(_FATAL, stderr)
+        for text_name, name in _SIGNAL_TEXT.items():
+            if name == sig and (text_name in stderr or fatal):
+                return _crash(sig, stderr, text, f"exit status {returncode}: {text_name}")
+
+    return _from_output(returncode, stderr, stdout, text, report)

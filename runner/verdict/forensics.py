@@ -1,0 +1,563 @@
+"""Where a cell hung or died, read from outside (controller side; never imports torch).
+
+- A timeout: before the kill, every process of the cell's tree that caught
+  crashmatrix.incell.stackdump's signal dumps the Python stacks of all its threads, py-spy
+  adds native frames where installed, and everything goes to `stacks.txt` in
+  the cell directory. The error then names what the main thread waits on and
+  the innermost user frame of a stuck worker.
+- A death by signal: the faulting library from torch's fatal-signal backtrace
+  in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line; an extension
+  module by its path below site-packages; then the program's own innermost frame from
+  faulthandler's dump of the thread that died.
+- A SIGKILL: the kernel's OOM killer when its log or the cell's memory cgroup
+  says so (read only; nothing here writes to /sys/fs/cgroup).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
+from crashmatrix.outcome import Outcome
+from crashmatrix.process import supervise
+from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.evidence import Evidence, oom_kill_count
+from crashmatrix.verdict.signature import last_match
+
+STACKS_FILE = "stacks.txt"
+_DUMP_WAIT_S = 2.0
+_PYSPY_WAIT_S = 5.0
+# the package folder (runner/ in a checkout), one above this subpackage
+_OURS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# --- stacks: parsing -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    func: str
+    file: str
+    line: str = ""
+
+    def short(self) -> str:
+        return f"{self.func} ({os.path.basename(self.file)}:{self.line})" if self.line else f"{self.func} ({self.file})"
+
+
+@dataclass
+class Thread:
+    ident: str
+    frames: list = field(default_factory=list)  # innermost first
+
+    def has(self, func: str) -> bool:
+        return any(f.func == func for f in self.frames)
+
+
+_FH_THREAD = re.compile(r"^(?:Current thread|Thread) (0x[0-9a-f]+) \(most recent call first\):", re.M)
+_FH_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+)$')
+_SPY_THREAD = re.compile(r"^Thread (\d+|0x[0-9a-fA-F]+)\b.*$")
+_SPY_FRAME = re.compile(r"^\s{4}(\S.*?) \((.+?)(?::(\d+))?\)$")
+
+
+def _parse_threads(text: str, thread_re, frame_of) -> list[Thread]:
+    """Threads from a stack dump: thread_re starts a thread (group 1 its ident); frame_of(line)
+    is the Frame a line holds, or None."""
+    threads: list[Thread] = []
+    for line in text.splitlines():
+        m = thread_re.match(line)
+        if m:
+            threads.append(Thread(m.group(1)))
+            continue
+        frame = frame_of(line)
+        if frame is not None and threads:
+            threads[-1].frames.append(frame)
+    return threads
+
+
+def _faulthandler_frame(line: str) -> Frame | None:
+    f = _FH_FRAME.match(line)
+    return Frame(f.group(3), f.group(1), f.group(2)) if f else None
+
+
+def _pyspy_frame(line: str) -> Frame | None:
+    f = _SPY_FRAME.match(line)
+    # Python frames only: native ones have no line number
+    return Frame(f.group(1), f.group(2), f.group(3)) if f and f.group(3) else None
+
+
+def parse_faulthandler(text: str) -> list[Thread]:
+    return _parse_threads(text, _FH_THREAD, _faulthandler_frame)
+
+
+def parse_pyspy(text: str) -> list[Thread]:
+    return _parse_threads(text, _SPY_THREAD, _pyspy_frame)
+
+
+def main_thread(threads: list[Thread], pid: int) -> Thread | None:
+    """The thread that runs the program: py-spy names it by the pid; in faulthandler's dump it is
+    the one whose outermost frame is not threading's _bootstrap."""
+    for t in threads:
+        if t.ident == str(pid):
+            return t
+    for t in threads:
+        if t.frames and not (t.frames[-1].func.startswith("_bootstrap") and t.frames[-1].file.endswith("threading.py")):
+            return t
+    return threads[0] if threads else None
+
+
+def is_stdlib(frame: Frame) -> bool:
+    path = frame.file.replace("\\", "/")
+    return path.startswith("<frozen") or (bool(re.search(r"/lib/python3\.\d+/", path)) and "-packages/" not in path)
+
+
+def is_library(frame: Frame) -> bool:
+    """Not the user's code: the standard library, torch, crashmatrix's own files."""
+    path = frame.file.replace("\\", "/")
+    return is_stdlib(frame) or path.startswith(_OURS) or "/torch/" in path or "/multiprocessing/" in path
+
+
+def user_frame(thread: Thread | None) -> Frame | None:
+    for f in thread.frames if thread else ():
+        if not is_library(f):
+            return f
+    return None
+
+
+# --- stacks: what the main thread waits on ---------------------------------------
+
+
+# The usual places a main thread waits, most telling first: (test of a frame's function and path, label).
+_SITES = [
+    (lambda func, path: func == "_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
+    (lambda func, path: func == "_try_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
+    (lambda func, path: func in ("barrier", "monitored_barrier") and "distributed" in path, "c10d {func}"),
+    (lambda func, path: path.endswith("distributed/distributed_c10d.py"), "NCCL collective {func}"),
+    (lambda func, path: func == "synchronize" and "/torch/cuda/" in path, "CUDA synchronize"),
+]
+
+
+def main_wait(thread: Thread | None) -> str:
+    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
+    frames = thread.frames if thread else []
+    for test, label in _SITES:
+        for f in frames:
+            if test(f.func, f.file.replace("\\", "/")):
+                return f"waits in {label.format(func=f.func)} ({os.path.basename(f.file)}:{f.line})"
+    f = user_frame(thread) or (thread.frames[0] if thread and thread.frames else None)
+    return f"in {f.short()}" if f else ""
+
+
+@dataclass
+class ProcessStacks:
+    pid: int
+    cmdline: str
+    faulthandler: str = ""
+    pyspy: str = ""
+    threads: list = field(default_factory=list)
+
+    @property
+    def role(self) -> str:
+        if any(t.has("_worker_loop") for t in self.threads):
+            return "DataLoader worker"
+        if "forkserver" in self.cmdline:
+            return "forkserver"
+        if "resource_tracker" in self.cmdline:
+            return "resource tracker"
+        return "child"
+
+    def pin_thread(self) -> Thread | None:
+        return next((t for t in self.threads if t.has("_pin_memory_loop")), None)
+
+
+def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[str, str]:
+    """(for `error`, for `where`): the main thread's wait and each stuck worker's user frame."""
+    long, short = [], []
+    if root is not None:
+        wait = main_wait(main_thread(root.threads, root.pid))
+        if wait:
+            long.append(f"main {wait}")
+            short.append("main " + wait.replace("waits in ", ""))
+        pin = root.pin_thread()
+        pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
+        # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
+        if pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
+            long.append(f"pin-memory thread in {pin_frame.short()}")
+            short.append(f"pin-memory thread {pin_frame.short()}")
+    # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
+    framed = [
+        (p, user_frame(main_thread(p.threads, p.pid)))
+        for p in others
+        if p.role not in ("resource tracker", "forkserver")
+    ]
+    stuck = [(p, f) for p, f in framed if f is not None]
+    for p, f in stuck[:2]:
+        word = "worker" if p.role == "DataLoader worker" else p.role
+        long.append(f"{word} {p.pid} in {f.short()}")
+        short.append(f"{word} {f.short()}")
+    if len(stuck) > 2:
+        long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
+    return "; ".join(long), "; ".join(short)
+
+
+# --- stacks: collecting them before the kill -------------------------------------
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process has a handler for signum (SigCgt): a real-time signal would kill one without."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
+    """Signal each process that registered a dump file; wait (bounded) until each file is written."""
+    asked = {
+        pid: os.path.join(directory, f"{pid}.txt")
+        for pid in pids
+        if catches(pid, DUMP_SIGNAL) and os.path.exists(os.path.join(directory, f"{pid}.txt"))
+    }
+    supervise.signal_all(asked, DUMP_SIGNAL)
+    sizes: dict[int, int] = {}
+    deadline = time.monotonic() + _DUMP_WAIT_S
+    while time.monotonic() < deadline:
+        now = {pid: _size(path) for pid, path in asked.items()}
+        # A dump is written in one go by the signal handler: done once non-empty and no longer growing.
+        if all(size > 0 and sizes.get(pid) == size for pid, size in now.items()):
+            break
+        sizes = now
+        time.sleep(0.02)
+    return {pid: _read(path) for pid, path in asked.items()}
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _read(path: str, limit: int = 512 * 1024) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def pyspy_path() -> str | None:
+    """py-spy on PATH or beside our interpreter (a virtual environment's bin/ is often not on PATH)."""
+    beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
+    return shutil.which("py-spy") or (beside if os.access(beside, os.X_OK) else None)
+
+
+def _pyspy(exe: str, pid: int) -> str:
+    for extra in (["--native"], []):  # --native fails on some builds and kernels: then Python frames only
+        try:
+            done = subprocess.run(
+                [exe, "dump", *extra, "--pid", str(pid)],
+                capture_output=True,
+                text=True,
+                timeout=_PYSPY_WAIT_S,
+                stdin=subprocess.DEVNULL,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        if done.returncode == 0:
+            return done.stdout
+    return ""
+
+
+def _pyspy_all(pids: list[int]) -> dict[int, str]:
+    exe = pyspy_path()
+    if not exe or not pids:
+        return {}
+    import concurrent.futures  # here: only a timeout with py-spy installed needs threads; the controller starts lean
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(pids))) as pool:
+        return dict(zip(pids, pool.map(lambda p: _pyspy(exe, p), pids)))
+
+
+def _cmdline(pid: int) -> str:
+    return supervise.describe(pid).partition(" ")[2]
+
+
+def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
+    """Before a timeout's kill: write stacks.txt; returns (error clause, where) or ("", "") when nothing was learnt."""
+    pids = sorted(supervise.tree(root, token), key=lambda p: (p != root, p))
+    if not pids:
+        return "", ""
+    dumps = _request_dumps(pids, dump_dir(cell_dir))
+    spies = _pyspy_all(pids)
+    procs = []
+    for pid in pids:
+        p = ProcessStacks(pid, _cmdline(pid), dumps.get(pid, ""), spies.get(pid, ""))
+        p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
+        procs.append(p)
+    _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root)
+    by_pid = {p.pid: p for p in procs}
+    return summarize(by_pid.get(root), [p for p in procs if p.pid != root])
+
+
+def _write_stacks(path: str, procs: list[ProcessStacks], root: int) -> None:
+    parts = []
+    for p in procs:
+        role = "main" if p.pid == root else p.role
+        parts.append(f"=== pid {p.pid} ({role}): {p.cmdline}\n")
+        pin = p.pin_thread()
+        if pin is not None:
+            parts.append(f"(thread {pin.ident} is the pin-memory thread)\n")
+        if p.faulthandler:
+            parts.append("--- Python stacks of every thread (faulthandler)\n" + p.faulthandler.rstrip() + "\n")
+        if p.pyspy:
+            parts.append("--- py-spy dump\n" + p.pyspy.rstrip() + "\n")
+        if not (p.faulthandler or p.pyspy):
+            parts.append("(no stacks: not a Python process of the cell, or py-spy is not installed)\n")
+        parts.append("\n")
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("".join(parts))
+    except OSError:
+        pass
+
+
+def cleanup(cell_dir: str) -> None:
+    """The per-process dump files: read before the kill, not kept (stacks.txt holds them)."""
+    shutil.rmtree(dump_dir(cell_dir), ignore_errors=True)
+
+
+# --- where it died ---------------------------------------------------------------
+
+_TORCH_BLOCK = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread (\d+):", re.M)
+_TORCH_FRAME = re.compile(r"^\s*frame #\d+: (.*?) \((0x[0-9a-f]+) in (.+?)\)\s*$", re.M)
+_PY_REPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (rebuild_storage_fd|_pin_memory_loop)\b')
+
+
+# A Python extension module's file is its module's last name and the interpreter's tag
+# (`cpython.cpython-311-x86_64-linux-gnu.so`, `_C.abi3.so`): alone it does not say whose module it is,
+# and lmdb's `cpython.cpython-...so` reads as CPython itself. Such a file is named by its path below
+# site-packages; a shared library (`libc.so.6`, `libcudnn_engines_precompiled.so.9`) by its file name.
+_EXTENSION_FILE = re.compile(r"^(?P<stem>[^./]+)\.(?:cpython-\d+[^/]*|abi3|pypy\d*[^/]*)\.so$")
+_PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
+# faulthandler's last line on a fatal error (Python >= 3.10): the extension modules imported, by module name.
+_EXTENSION_MODULES = re.compile(r"^Extension modules: (.*?)(?: \(total: \d+\))?\s*$", re.M)
+
+
+def library_name(path: str) -> str:
+    """How `where` names a native library: `libc.so.6`; an extension module by its path below
+    site-packages (`lmdb/cpython.cpython-311-x86_64-linux-gnu.so`), or by its folder and file
+    name where it is not installed in one."""
+    path = path.replace("\\", "/")
+    base = os.path.basename(path)
+    if not _EXTENSION_FILE.match(base):
+        return base
+    below = _PACKAGES_DIR.split(path)
+    if len(below) > 1:
+        return below[-1]
+    folder = os.path.basename(os.path.dirname(path))
+    return f"{folder}/{base}" if folder else base
+
+
+def extension_by_module(base: str, stderr: str) -> str:
+    """A bare extension module file name (the kernel's line has no path) as library_name names it,
+    from the module faulthandler listed under that last name; the bare name where none or several."""
+    m = _EXTENSION_FILE.match(base)
+    if not m:
+        return base
+    modules = {name.strip() for line in _EXTENSION_MODULES.findall(stderr) for name in line.split(",")}
+    owners = {name.rpartition(".")[0] for name in modules if name.rpartition(".")[2] == m.group("stem")}
+    owners.discard("")
+    return f"{owners.pop().replace('.', '/')}/{base}" if len(owners) == 1 else base
+
+
+def _native_place(desc: str, lib: str) -> str:
+    """`libc.so.6 (+0x156219)` or `libc10.so (c10::foo()+0x1a)` from one backtrace frame."""
+    symbol, _, offset = desc.rpartition(" + ")
+    symbol = "" if symbol in ("", "<unknown function>") else symbol
+    if len(symbol) > 80:
+        symbol = symbol[:77] + "..."
+    return f"{library_name(lib)} ({symbol}+{offset})" if offset else f"{library_name(lib)} ({desc})"
+
+
+def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
+    """(pid, signal, place) of each faulting thread in torch's fatal-signal backtraces.
+
+    The faulting thread's block holds c10's fatalSignalHandler; after the handler's own frames comes
+    the kernel's signal trampoline, then the frame that faulted. Other threads' blocks (collected
+    with SIGUSR2) are skipped.
+    """
+    found = []
+    heads = list(_TORCH_BLOCK.finditer(text))
+    for i, head in enumerate(heads):
+        block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        frames = _TORCH_FRAME.findall(block)
+        handler = [k for k, (desc, _addr, _lib) in enumerate(frames) if "FatalSignalHandler" in desc]
+        if not handler or "fatalSignalHandler" not in "".join(frames[k][0] for k in handler):
+            continue
+        after = handler[-1] + 2  # skip the trampoline (__restore_rt)
+        if after < len(frames):
+            desc, _addr, lib = frames[after]
+            found.append((int(head.group(2)), head.group(1), _native_place(desc, lib)))
+    return found
+
+
+def python_report_frame(text: str) -> str:
+    """The reports' frames (rebuild_storage_fd, _pin_memory_loop) where a Python stack shows them."""
+    found = last_match(_PY_REPORT_FRAME, text)
+    return f"{found.group(3)} ({os.path.basename(found.group(1))}:{found.group(2)})" if found else ""
+
+
+# faulthandler's dump on a fatal signal: `Fatal Python error: Bus error`, then the thread that died
+# (`Current thread 0x... (most recent call first):`, or `Stack (...)` where only it is dumped) with
+# its frames, innermost first; the process's other threads follow as `Thread 0x...`.
+_FATAL_ERROR = re.compile(r"^Fatal Python error: ", re.M)
+_DIED_THREAD = re.compile(
+    r"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M
+)
+
+
+def is_own(frame: Frame) -> bool:
+    """The program's own code: not the standard library, an installed package or crashmatrix."""
+    path = frame.file.replace("\\", "/")
+    return not (is_stdlib(frame) or _PACKAGES_DIR.search(path) or path.startswith((_OURS, "<")))
+
+
+def own_fault_frame(stderr: str) -> str:
+    """`dataset.py:98 in _preprocess_labels`: the program's innermost own frame in faulthandler's dump
+    of the thread that died (the last fatal error in stderr); "" where it has none."""
+    fatal = last_match(_FATAL_ERROR, stderr)
+    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
+    for line in died.group(1).splitlines() if died else ():
+        frame = _faulthandler_frame(line)
+        if frame is not None and is_own(frame):
+            return f"{os.path.basename(frame.file)}:{frame.line} in {frame.func}"
+    return ""
+
+
+# --- the kernel log --------------------------------------------------------------
+
+# e.g. `python[1234]: segfault at 0 ip 00007f.. sp 00007ff.. error 4 in libc.so.6[7f0..+1a5000]`; newer
+# kernels print the offset in the file first: `in libc.so.6[156219,7f0..+1a5000]`; traps print `ip:`.
+_KERNEL_FAULT = re.compile(
+    r"\[(?P<pid>\d+)\]:? (?P<what>segfault at \w+|trap [\w ]+?|general protection fault|[\w ]+?) "
+    r"ip[: ](?P<ip>[0-9a-f]+).*? in (?P<lib>[^\s\[]+)\[(?:(?P<off>[0-9a-f]+),)?(?P<base>[0-9a-f]+)\+[0-9a-f]+\]"
+)
+_KERNEL_OOM = [
+    re.compile(r"(?:Memory cgroup out of memory|Out of memory): Killed process (?P<pid>\d+) \((?P<name>[^)]*)\).*"),
+    re.compile(r"oom-kill:constraint=[^,]*,.*?task=(?P<name>[^,]*),pid=(?P<pid>\d+).*"),
+]
+
+
+def read_kernel_log(since_monotonic: float | None = None) -> list[str]:
+    """Kernel log messages, newest last; [] where unreadable (unprivileged, a container). Never blocks."""
+    try:
+        fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return _dmesg()
+    lines, floor = [], None if since_monotonic is None else (since_monotonic - 2.0) * 1e6
+    try:
+        while True:
+            try:
+                record = os.read(fd, 8192).decode("utf-8", errors="replace")
+            except BlockingIOError:
+                break
+            except OSError:  # EPIPE: a record was overwritten while reading; go on with the next
+                continue
+            if not record:
+                break
+            head, _, message = record.partition(";")
+            stamp = head.split(",")
+            if floor is not None and len(stamp) > 2 and stamp[2].isdigit() and int(stamp[2]) < floor:
+                continue
+            lines.append(message.split("\n", 1)[0])
+    finally:
+        os.close(fd)
+    return lines
+
+
+def _dmesg() -> list[str]:
+    try:
+        done = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=2, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return done.stdout.splitlines() if done.returncode == 0 else []
+
+
+def kernel_fault_place(lines: list[str], pids: set[int], stderr: str = "") -> str:
+    """`libc.so.6 (+0x156219)` from the kernel's line about one of pids, else "". The kernel gives a
+    file name only: an extension module's is completed from faulthandler's list in stderr."""
+    for line in reversed(lines):
+        m = _KERNEL_FAULT.search(line)
+        if m and int(m.group("pid")) in pids:
+            lib = extension_by_module(os.path.basename(m.group("lib")), stderr)
+            if m.group("off"):
+                return f"{lib} (+0x{m.group('off')})"
+            return f"{lib} (ip 0x{m.group('ip')}, {m.group('what')})"
+    return ""
+
+
+def kernel_oom_kill(lines: list[str], pids: set[int]) -> str:
+    """The kernel's OOM-killer line about one of pids, else ""."""
+    for line in reversed(lines):
+        for pattern in _KERNEL_OOM:
+            m = pattern.search(line)
+            if m and int(m.group("pid")) in pids:
+                return m.group(0).strip()[:200]
+    return ""
+
+
+# --- the hook for engine._finish -------------------------------------------------
+
+
+def _pids_named(error: str, pid: int) -> set[int]:
+    return {pid} | {int(p) for p in re.findall(r"\bpid\(?s?\)? (\d+)", error)}
+
+
+def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[Verdict, str]:
+    """The verdict with the OOM killer recognised and the hang's place in its error; and `where`."""
+    if verdict.outcome == Outcome.TIMEOUT:
+        clause, where = ev.hang
+        if clause:
+            verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
+        return verdict, where
+    if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
+        return verdict, python_report_frame(ev.stderr) if verdict.outcome == Outcome.WORKER_CRASH else ""
+    pids = _pids_named(verdict.error, ev.pid)
+    if verdict.signal == "SIGKILL":
+        lines = kernel_log(ev.started)
+        reason = kernel_oom_kill(lines, pids) or _cgroup_says_oom(ev)
+        if reason:
+            return Verdict(Outcome.OOM, verdict.signal, f"killed by the kernel's OOM killer: {reason}"), ""
+    return verdict, _where_died(verdict, ev, pids, lambda: kernel_log(ev.started))
+
+
+def _cgroup_says_oom(ev: Evidence) -> str:
+    if not ev.oom_counter:
+        return ""
+    path, before = ev.oom_counter
+    after = oom_kill_count(path)
+    if after is None or after <= before:
+        return ""
+    return f"{path} counted {after - before} oom_kill during the run"
+
+
+def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines) -> str:
+    """torch's backtrace first; the kernel log (read only then, a dmesg per crash where /dev/kmsg is shut)
+    when torch named no place; then the frames of the program that led there."""
+    faults = torch_fault_frames(ev.stderr)
+    # The main process's own fault for a crash; a worker's (another pid) for a worker_crash.
+    mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
+    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
+    frames = (python_report_frame(ev.stderr), own_fault_frame(ev.stderr))
+    return "; ".join(p for p in (place, *frames) if p)

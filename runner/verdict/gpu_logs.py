@@ -1,0 +1,159 @@
+"""What a synchronous rerun's output says: the launching line, and cuDNN's and NCCL's own logs.
+
+Pure text in, one short clause out (controller side; never imports torch).
+
+- A Python traceback: the innermost frame of the user's code, and the torch
+  function or CUDA kernel it called (a device-side assert names its kernel).
+- A cuDNN API log (cuDNN 8: CUDNN_LOGINFO_DBG/CUDNN_LOGERR_DBG; cuDNN 9:
+  CUDNN_LOGLEVEL_DBG): blocks `I! CuDNN (v90100) function cudnnX() called:`,
+  their lines prefixed `i!`/`e!`. The failing call, its operation and engine.
+- An NCCL debug log (NCCL_DEBUG=INFO): lines `host:pid:tid [cudaDev] file.cc:N NCCL WARN text`;
+  the first WARN is the cause, later ones pass it on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from crashmatrix.verdict.forensics import Frame, is_library
+
+_TB_HEAD = "Traceback (most recent call last):"
+_TB_FRAME = re.compile(
+    r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)\n(?P<code>(?!\s*File ).*)?', re.M
+)
+_CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
+# probes/ beside the package folder in a checkout (installed, they match "/crashmatrix/probes/" below)
+_PROBES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "probes")
+# e.g. `/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
+# thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.`
+_KERNEL_ASSERT = re.compile(
+    r"^\S+\.cuh?:\d+: (?P<kernel>[\w:<>, ]+?): block: \[[\d,]+\], thread: \[[\d,]+\] Assertion", re.M
+)
+
+
+def last_traceback(text: str) -> list[tuple[Frame, str]]:
+    """(frame, its source line) of the last Python traceback in text, innermost first."""
+    at = text.rfind(_TB_HEAD)
+    if at < 0:
+        return []
+    frames = [(Frame(m["func"], m["file"], m["line"]), (m["code"] or "").strip()) for m in _TB_FRAME.finditer(text, at)]
+    return frames[::-1]
+
+
+def _users(frame: Frame) -> bool:
+    """The user's code: not a library's; crashmatrix's probes stand for the user's code (installed or not)."""
+    path = frame.file.replace("\\", "/")
+    return not is_library(frame) or path.startswith(_PROBES.replace("\\", "/") + "/") or "/crashmatrix/probes/" in path
+
+
+def _called(code: str, kernel: str) -> str:
+    """The last function a source line calls, left of its comment: `index_select` in `y = w.index_select(0, i)`.
+
+    An assignment into an index (`x[rows] = 1.0`) is the op itself, whatever the index expression calls:
+    on an H100 `x[torch.tensor([2**20], device="cuda")] = 1.0` failed in the indexing kernel, not in
+    `tensor`. Its kernel names it where the assert gave a name (that kernel's was `operator()`)."""
+    if code.startswith("raise"):  # the program raised it itself: the exception's class is no op
+        return ""
+    code = code.split("#")[0]
+    if _INDEX_ASSIGNMENT.match(code):
+        return kernel if kernel and not kernel.startswith("operator") else "index assignment"
+    calls = _CALL.findall(code)
+    return calls[-1] if calls else ""
+
+
+# `x[i] = v`, `self.buf[i, j] += v`: a subscripted name on the left of the line's assignment.
+_INDEX_ASSIGNMENT = re.compile(r"^[\w.]+\[.*\]\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
+# Decorators' inner functions, as torch.distributed's c10d_logger wraps all_reduce: not the op.
+_WRAPPERS = frozenset({"wrapper", "wrapped", "inner", "decorate_context", "_fn"})
+
+
+def _torch_call(frames: list[tuple[Frame, str]], user_at: int) -> str:
+    """The outermost torch function the user's frame called: `cross_entropy`, not its helpers."""
+    for f, _code in reversed(frames[:user_at]):
+        path = f.file.replace("\\", "/")
+        if "/torch/" in path and not f.func.startswith("_") and f.func not in _WRAPPERS:
+            return f.func
+    return ""
+
+
+def launch_site(stderr: str) -> str:
+    """`op (file.py:42)` from a rerun under CUDA_LAUNCH_BLOCKING=1; "" when no user frame shows."""
+    frames = last_traceback(stderr)
+    user_at = next((i for i, (f, _code) in enumerate(frames) if _users(f)), None)
+    if user_at is None:
+        return ""
+    user, code = frames[user_at]
+    found = _KERNEL_ASSERT.search(stderr)
+    kernel = found["kernel"].strip() if found else ""
+    op = _torch_call(frames, user_at) or _called(code, kernel) or kernel or user.func
+    return f"{op} ({os.path.basename(user.file)}:{user.line})"
+
+
+# --- cuDNN ------------------------------------------------------------------------
+
+_CUDNN_BLOCK = re.compile(
+    r"^(?P<level>[IWE])! CuDNN \(v(?P<version>\d+)[^)]*\) function (?P<func>\w+)\(\) called:", re.M
+)
+_CUDNN_STATUS = re.compile(r"\b(CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+)(?:; Reason: (?P<reason>[^\n]*))?")
+_CUDNN_OP = re.compile(r"CUDNN_BACKEND_OPERATION_(\w+?)_DESCRIPTOR")
+_CUDNN_ENGINE = re.compile(r"global_index: type=int64_t; val=(-?\d+)")
+_CUDNN8_ALGO = re.compile(r"algo: type=\w+; val=(CUDNN_\w+)")
+
+
+def _cudnn_blocks(log: str) -> list[tuple[str, str, str]]:
+    """(level, function, body) per logged call, in order; `Warning:` lines left out: cuDNN 9 logs them by
+    the hundred (CUDNN_STATUS_NOT_SUPPORTED...) while it searches for an engine, in calls that succeed."""
+    heads = list(_CUDNN_BLOCK.finditer(log))
+    blocks = []
+    for i, h in enumerate(heads):
+        body = log[h.end() : heads[i + 1].start() if i + 1 < len(heads) else len(log)]
+        blocks.append((h["level"], h["func"], "\n".join(ln for ln in body.split("\n") if "Warning:" not in ln)))
+    return blocks
+
+
+def cudnn_failure(log: str) -> str:
+    """`cuDNN cudnnBackendExecute: convolution forward, engine 3: CUDNN_STATUS_EXECUTION_FAILED (reason)`."""
+    blocks = _cudnn_blocks(log)
+    # `W!` blocks are cuDNN 9's engine search too (seen on an H100, cuDNN 9.19): no failure.
+    failed = next(
+        (i for i, (lv, _f, body) in enumerate(blocks) if lv == "E" or (lv == "I" and _CUDNN_STATUS.search(body))),
+        None,
+    )
+    if failed is None:
+        return ""
+    _lv, func, body = blocks[failed]
+    # The error block may carry only the status: the same call's info block before it has the plan.
+    before = next((b for lv, f, b in reversed(blocks[:failed]) if f == func and lv == "I"), "")
+    context = body + before
+    status = _CUDNN_STATUS.search(body)
+    op = _CUDNN_OP.search(context)
+    engine = _CUDNN_ENGINE.search(context)
+    algo = _CUDNN8_ALGO.search(context)
+    what = [op[1].lower().replace("_", " ") if op else ""]
+    what.append(f"engine {engine[1]}" if engine else (algo[1] if algo else ""))
+    detail = ", ".join(w for w in what if w)
+    text = f"cuDNN {func}" + (f": {detail}" if detail else "")
+    if status:
+        text += f": {status[1]}" + (f" ({status['reason'].strip()})" if status["reason"] else "")
+    return text
+
+
+# --- NCCL -------------------------------------------------------------------------
+
+# `host:pid:tid [cudaDev] file.cc:N NCCL WARN text`; NCCL 2.28 (seen on an H100) puts `[date time] ` first.
+_NCCL_WARN = re.compile(
+    r"^(?:\[[^\]\n]*\] )?(?P<host>[^\s:]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] "
+    r"(?:(?P<src>\S+:\d+) )?NCCL WARN (?P<text>.*)$",
+    re.M,
+)
+
+
+def nccl_warning(logs: list[str]) -> str:
+    """The first `NCCL WARN` line of NCCL's own logs (one per process): `NCCL WARN text (src, rank N)`."""
+    for log in logs:
+        m = _NCCL_WARN.search(log)
+        if m:
+            where = ", ".join(p for p in (m["src"] or "", f"GPU {m['dev']}") if p)
+            return f"NCCL WARN {m['text'].strip()} ({where})"
+    return ""

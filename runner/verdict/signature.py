@@ -1,0 +1,178 @@
+"""What identifies a failure across repeats and machines: a cause from a fixed vocabulary, else a masked line.
+
+Pure text in, text out. CAUSES is ordered by priority: when a cell's output holds
+several known causes, the first one listed names the failure and gives the
+`error` line. The order puts the root cause before its echoes: "Too many open
+files" in a worker's feeder thread before the main process's bare EOFError,
+the worker's own "Unexpected bus error ... (shm)" before ConnectionResetError.
+Without a known cause, the signature is the error line with what changes from
+run to run (pids, addresses, temporary names, line numbers) masked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
+from crashmatrix.plain_text import plain
+
+
+@dataclass(frozen=True)
+class Cause:
+    name: str  # the signature word
+    outcome: Outcome  # what a non-zero exit with this cause is
+    patterns: tuple  # compiled, most telling first: the first that matches gives the error line
+
+
+def _p(*patterns: str) -> tuple:
+    return tuple(re.compile(p, re.M) for p in patterns)
+
+
+# The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
+_WORKER_SIGNAL = _p(
+    r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)",
+    r"process \d+ terminated with signal (?P<sig>SIG[A-Z0-9]+)",
+    r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID",
+    r"exitcode\s*:\s*-(?P<num>\d+)",
+    r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating point error) encountered in worker",
+)
+
+CAUSES: tuple = (
+    Cause("cuda_oom", Outcome.OOM, _p(r"CUDA out of memory", r"OutOfMemoryError")),
+    Cause("cuda_after_fork", Outcome.CUDA_ERROR, _p(r"Cannot re-initialize CUDA in forked subprocess")),
+    Cause("cuda_illegal_memory_access", Outcome.CUDA_ERROR, _p(r"an illegal memory access was encountered")),
+    Cause("cuda_illegal_instruction", Outcome.CUDA_ERROR, _p(r"an illegal instruction was encountered")),
+    Cause("cuda_device_assert", Outcome.CUDA_ERROR, _p(r"device-side assert triggered")),
+    Cause("cuda_launch_failure", Outcome.CUDA_ERROR, _p(r"unspecified launch failure")),
+    Cause("cudnn_error", Outcome.CUDA_ERROR, _p(r"CUDNN_STATUS_[A-Z_]+", r"cuDNN error")),
+    Cause("cublas_error", Outcome.CUDA_ERROR, _p(r"CUBLAS_STATUS_[A-Z_]+", r"cuBLAS error")),
+    Cause("nccl_timeout", Outcome.CUDA_ERROR, _p(r"Watchdog caught collective operation timeout")),
+    Cause("nccl_error", Outcome.CUDA_ERROR, _p(r"NCCL error")),
+    Cause(
+        "missing_main_guard",
+        Outcome.FAIL,
+        _p(
+            r"An attempt has been made to start a new process before\s+the\s+current\s+process\s+has\s+finished"
+            r"\s+its\s+bootstrapping\s+phase\.?"
+        ),
+    ),
+    Cause(
+        "worker_bus_error_shm",
+        Outcome.WORKER_CRASH,
+        _p(
+            r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>Bus error)",
+            r"ERROR: Unexpected (?P<text>bus error) encountered in worker",
+        ),
+    ),
+    Cause("worker_signal", Outcome.WORKER_CRASH, _WORKER_SIGNAL),
+    Cause(
+        "shm_full",
+        Outcome.OOM,
+        _p(r"unable to allocate shared memory", r"No space left on device.*(?:/dev/shm|torch_\d)"),
+    ),
+    Cause(
+        "fd_exhaustion",
+        Outcome.FAIL,
+        _p(
+            r"RuntimeError: Too many open files\. Communication with the workers",
+            r"received 0 items of ancdata",
+            r"Too many open files",
+        ),
+    ),
+    Cause(
+        "memory_error",
+        Outcome.OOM,
+        _p(
+            r"^(?:\w+\.)*MemoryError\b",
+            r"std::bad_alloc",
+            r"DefaultCPUAllocator: can't allocate memory",
+            r"Cannot allocate memory",
+        ),
+    ),
+    Cause("pin_memory_thread", Outcome.WORKER_CRASH, _p(r"Pin memory thread exited unexpectedly")),
+    Cause(
+        "worker_exited",
+        Outcome.WORKER_CRASH,
+        _p(
+            r"DataLoader worker \(pid\(?s?\)? [\d, ]+\) exited unexpectedly",
+            r"process \d+ terminated with exit code \d+",
+        ),
+    ),
+)
+# Not causes of their own: worker_lost, and the outcome words' signatures (crashmatrix.outcome defines those,
+# RESTATES_OUTCOME), named here for the vocabulary's sake.
+WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
+VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
+
+_LOST_WORKER = re.compile(r"^(?:\w+\.)*Connection(?:Reset|Refused)Error\b.*$", re.M)
+_LOST_WORKER_FRAMES = re.compile(r"rebuild_storage_fd|_pin_memory_loop|_try_get_data")
+_PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
+
+
+@dataclass(frozen=True)
+class Found:
+    cause: Cause
+    line: str  # the whole output line the pattern matched
+    match: re.Match
+
+
+# torch's (glog-style) logging prefix: `W1122 16:54:15.636000 6011 torch/autograd/profiler.py:858] `.
+# Its time and pid differ in every run; the message after it is the telling part.
+_LOG_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] ")
+
+
+def line_of(text: str, m: re.Match) -> str:
+    """The whole line(s) the match touches, as one line, less a logging prefix."""
+    start = text.rfind("\n", 0, m.start()) + 1
+    end = text.find("\n", m.end())
+    line = " ".join(text[start : end if end != -1 else len(text)].split())
+    return _LOG_PREFIX.sub("", line)
+
+
+def last_match(pattern: re.Pattern, text: str):
+    """The last match of pattern in text, or None."""
+    matches = list(pattern.finditer(text))
+    return matches[-1] if matches else None
+
+
+def find_cause(text: str, *, among=CAUSES) -> Found | None:
+    """The highest-priority known cause in the output, with its line (the last occurrence of its best pattern)."""
+    for cause in among:
+        for pattern in cause.patterns:
+            m = last_match(pattern, text)
+            if m is not None:
+                return Found(cause, line_of(text, m), m)
+    lost = last_match(_LOST_WORKER, text)
+    if lost is not None and among is CAUSES and _LOST_WORKER_FRAMES.search(text):
+        name = "pin_memory_thread" if _PIN_MEMORY_FRAME.search(text) else WORKER_LOST
+        return Found(Cause(name, Outcome.WORKER_CRASH, ()), line_of(text, lost), lost)
+    return None
+
+
+_MASKS = [
+    (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x…"),
+    (re.compile(r"(/tmp|/var/tmp|/dev/shm)/[^\s'\"<>:,)]+"), r"\1/…"),
+    (re.compile(r"\btorch_\d+_\d+(?:_\d+)?\b"), "torch_…"),
+    (re.compile(r"\b(pid|PID|pids|pid\(s\)|process|Process|worker|rank|Rank)\s*(\(?)[\d, ]*\d"), r"\1 \2N"),
+    (re.compile(r"\bline \d+"), "line N"),
+    (re.compile(r"(\.py):\d+"), r"\1:N"),
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
+    # Variable tails: the same failure at another batch size, image size, step or moment would be
+    # another signature. Shapes and number lists, tensor values, measured decimals, timestamps.
+    (re.compile(r"\btensor\((?:[^()]|\([^()]*\))*\)"), "tensor(…)"),
+    (re.compile(r"\[[-+\d.,\s e]*\d[-+\d.,\s e]*\]"), "[…]"),
+    (re.compile(r"\((?:\s*-?\d+\s*,)+\s*(?:-?\d+\s*)?\)"), "(…)"),
+    (re.compile(r"\b\d{4}-\d\d-\d\d[ T_]\d\d[:-]\d\d[:-]\d\d(?:[.,]\d+)?"), "…time…"),
+    (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "…time…"),
+    (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
+]
+MAX_LENGTH = 200
+
+
+def mask(line: str) -> str:
+    """The line with what differs between two runs of the same failure replaced by a placeholder."""
+    text = " ".join(plain(str(line)).split())
+    for pattern, replacement in _MASKS:
+        text = pattern.sub(replacement, text)
+    return text[:MAX_LENGTH]
