@@ -5,8 +5,9 @@ draws it). Lowest first:
     incell      what runs inside a cell: the standard library and itself only
     (top)       the vocabulary: errors, text, plain_text, cell, outcome, redaction, axis_values
     matrix      what to run, pure: spec, expand, pairwise, app_args, knob_names, show, ...
-    app         the user's Hydra app, read and composed: init_matrix, config_groups, preflight
-    machine     env.json's fingerprint: fingerprint, pyfacts, facts_cache, gpu_arch
+    app         the user's Hydra app, read and composed: init_matrix, config_groups, device_asks,
+                code_knobs, preflight
+    machine     env.json's fingerprint: fingerprint, pyfacts, facts_cache, gpu_arch, gpus_here
     rundir      the run directory: store, finished_run, kept_matrix, unwritable, cell_files, cell_logs
     process     one cell run as a process: launch, supervise, stops, interrupts, gpus
     verdict     what a cell's end means: classify, signature, forensics, gpu_logs, sync_rerun
@@ -15,7 +16,7 @@ draws it). Lowest first:
     bisect      `bisect`: verb, delta_debug, run_cache, failure_rate, result, text
     hunt        `hunt`: verb, model, localize, search, text
     resolve     `resolve`: failures, configs, defaults, choose, unsure, apply, note, repro, issue, verb
-    report      what a person reads: summary, html, html_explain, chart, pivot, junit
+    report      what a person reads: summary, html, html_explain, chart, short_labels, pivot, junit
     (top)       the verbs that run a matrix: runmatrix (`run`), rerun
     (top)       entry points: cli, __main__, child (a probe cell's process)
 

@@ -42,6 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument(
         "--out", help="the matrix file to write (default: crashmatrix.yaml beside the app); never overwritten"
     )
+    init.add_argument(
+        "--gpus-per-cell",
+        type=int,
+        metavar="N",
+        help="the GPUs each cell will have (default: what this machine shows, without importing torch); "
+        "an app asking for more gets params that run with N",
+    )
     return parser
 
 
@@ -443,7 +450,24 @@ def cmd_compare(args) -> int:
 def cmd_init(args) -> int:
     from crashmatrix.app.init_matrix import init_matrix
 
-    written = init_matrix(args.app, args.out)
+    given = args.gpus_per_cell
+    if given is not None and given < 0:
+        raise BadInput(f"--gpus-per-cell: expected a whole number >= 0, got {given}")
+
+    def gpus() -> tuple[int, str]:
+        if given is not None:
+            return (
+                given,
+                f"--gpus-per-cell gives a cell {'no GPU' if given == 0 else f'{given} GPU' + 's' * (given > 1)}",
+            )
+        from crashmatrix.machine.gpus_here import gpus_here
+
+        here = gpus_here(sys.executable)
+        return here.count, here.said()
+
+    written = init_matrix(args.app, args.out, gpus=gpus)
+    for note in written.notes:
+        print(f"crashmatrix init: {note}", file=sys.stderr)
     pairwise = f" (pairwise; {written.full} in full)" if written.cells < written.full else ""
     print(f"wrote {written.path}: {written.axes} axes, {written.cells} cells{pairwise}")
     print(f"look: crashmatrix show {written.path}")

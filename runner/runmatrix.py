@@ -153,7 +153,7 @@ def run_matrix(
         store.write_json("env.json", pending.facts)  # the machine now; the interpreters' answers complete it at the end
     _announce(matrix, cells, runs, done, todo, jobs, executor, store.path, pending.facts, stream)
 
-    collected = _Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
+    collected = Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
     results = collected.results
     try:
         ended = _run_todo(
@@ -177,7 +177,7 @@ def run_matrix(
     if executor != "local":
         facts = adopt_node_fingerprint(store, facts)
     early = _early_stop_text(collected.failing, store.path) if ended.stopped_early and completed else ""
-    _summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
+    summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
     return RunOutcome(store.path, results, len(runs), not completed)
 
@@ -250,10 +250,10 @@ def _run_todo(
     )
 
 
-def _summarise(
+def summarise(
     matrix: Matrix, store: RunDir, facts: dict, *, expected: int, completed: bool, early: str, stream
 ) -> None:
-    """summary.md and report.html in the run directory; the summary on `stream` too."""
+    """summary.md and report.html in the run directory; the summary on `stream` too (the Hydra launcher's too)."""
     run = FinishedRun.load(store.path)
     text = summary_text(
         run,
@@ -279,8 +279,8 @@ def _summarise(
     print(closing, file=stream, flush=True)
 
 
-class _Collected:
-    """Each finished run: recorded, shown, counted for --max-failures."""
+class Collected:
+    """Each finished run: recorded, shown, counted for --max-failures (the Hydra launcher's too)."""
 
     def __init__(self, store: RunDir, progress: Progress, max_failures: int | None):
         self.store, self.progress, self.max_failures = store, progress, max_failures

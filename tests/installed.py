@@ -40,7 +40,7 @@ def build_wheel(tmp_path) -> str:
     # Built from a copy of the worktree's sources: pip leaves build/ and *.egg-info in the source folder.
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("runner", "probes"):
+    for name in ("runner", "probes", "hydra_plugins"):
         shutil.copytree(os.path.join(ROOT, name), src / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(os.path.join(ROOT, name), src / name)

@@ -243,7 +243,9 @@ def test_inject_applies_knobs_to_an_unmodified_script_and_its_spawned_workers(tm
 import multiprocessing as mp, resource, sys
 
 def report(tag):
-    print(tag, mp.get_start_method(allow_none=True), resource.getrlimit(resource.RLIMIT_NOFILE)[0], flush=True)
+    # get_start_method(): the method its processes get (allow_none=True would say None, as alone: the
+    # knob is the default, left for the program to fix)
+    print(tag, mp.get_start_method(), resource.getrlimit(resource.RLIMIT_NOFILE)[0], flush=True)
 
 if __name__ == "__main__":
     report("main")

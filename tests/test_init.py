@@ -14,8 +14,8 @@ APP = "examples/ocr_app/train.py"
 LOADERS = ("train", "val", "test", "predict")
 
 
-def init(out, app=APP):
-    return crashmatrix("init", app, "--out", out, cwd=ROOT)
+def init(out, app=APP, *extra, env=None):
+    return crashmatrix("init", app, "--out", out, *extra, cwd=ROOT, env=env)
 
 
 def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
@@ -191,7 +191,7 @@ def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matr
     app = tmp_path / "app"
     shutil.copytree(TEMPLATE, app)
     matrix = tmp_path / "m.yaml"
-    assert init(matrix, app / "src" / "train.py").returncode == 0
+    assert init(matrix, app / "src" / "train.py", "--gpus-per-cell", "4").returncode == 0  # ddp's 4 GPUs
     text = matrix.read_text()
     assert f"from {os.path.relpath(app / 'configs' / 'train.yaml', ROOT)} (composed" in text.splitlines()[0]
     m = load_matrix(str(matrix))
@@ -258,3 +258,124 @@ def test_a_nested_group_and_a_null_group_become_axes_that_pick_options(tmp_path)
         cfg = json.loads((tmp_path / "run" / row["log_dir"] / "stdout.log").read_text().splitlines()[-1])
         seen.add((next(iter(cfg["logger"])), cfg["system"]["device"]["kind"]))
     assert seen == {("tb", "cpu"), ("tb", "cuda"), ("wandb", "cpu"), ("wandb", "cuda")}
+
+
+GPU_APP = os.path.join(ROOT, "tests", "apps", "gpu_trainer_app")
+
+
+def _no_gpu_here() -> dict | None:
+    """The environment under which no GPU is visible: none needed where the machine shows none by itself."""
+    import glob
+    import shutil
+
+    shown = glob.glob("/dev/nvidia[0-9]*") or glob.glob("/proc/driver/nvidia/gpus/*") or shutil.which("nvidia-smi")
+    return {"CUDA_VISIBLE_DEVICES": ""} if shown else None
+
+
+def test_init_on_a_gpu_app_without_a_gpu_offers_what_runs_here_and_it_runs(tmp_path):
+    """The app's default trainer asks for 2 GPUs (configs/trainer/gpu.yaml); its DataLoaders pin memory
+    and keep their workers in code (src/datamodule.py). Alone it fails here. init says so, fixes the
+    trainer to the CPU in params, starts pin_memory and persistent_workers at the app's own values, and
+    the cells of its matrix pass as written."""
+    import shutil
+
+    from crashmatrix.matrix.spec import load_matrix
+
+    app = tmp_path / "app"
+    shutil.copytree(GPU_APP, app)
+    env = _no_gpu_here()
+    alone = subprocess.run(
+        [sys.executable, app / "src" / "train.py", f"hydra.run.dir={tmp_path / 'alone'}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    assert alone.returncode != 0 and "No supported gpu backend found" in alone.stderr, alone.stderr[-2000:]
+
+    matrix = tmp_path / "m.yaml"
+    done = init(matrix, app / "src" / "train.py", env=env)
+    assert done.returncode == 0, done.stderr
+    said = done.stderr.splitlines()
+    assert len(said) == 2 and all(line.startswith("crashmatrix init: ") for line in said), said
+    assert "asks for 2 GPUs (trainer.accelerator=gpu, trainer.devices=2; the app's choice trainer=gpu)" in said[0]
+    assert "has no GPU" in said[0] and "set trainer.accelerator=cpu, trainer.devices=1" in said[0]
+    assert "trainer=ddp asks for 4 GPUs: left out of the trainer axis" in said[1]
+    m = load_matrix(str(matrix))
+    assert m.params == {"trainer.accelerator": "cpu", "trainer.devices": 1}
+    text = matrix.read_text()
+    assert "every cell would fail" in text.split("params:")[0]
+    # The app's own values first: 2 workers from its config, pinning and persistence from its code.
+    assert m.axes["num_workers"] == [2, 0]
+    assert m.axes["pin_memory"] == [True, False] and m.axes["persistent_workers"] == [True, False]
+    assert "pin_memory: true at src/datamodule.py:29" in text
+    comments = " ".join(line.strip().lstrip("#").strip() for line in text.splitlines())
+    assert m.axes["trainer"] == ["gpu"] and "Left out: ddp (4 GPUs)" in comments
+    assert "Where a cell has them: [gpu, ddp]" in comments
+
+    one_value = ["axes.start_method=[fork]", "axes.num_workers=[2]", "axes.pin_memory=[true]"]
+    one_value += ["axes.persistent_workers=[true]", "strategy=full"]  # x the 3 precisions: 3 cells
+    run = tmp_path / "run"
+    done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(run)
+    assert len(rows) == 3
+    for row in rows:
+        assert row["outcome"] == "pass", row["error"]
+        out = (run / row["log_dir"] / "stdout.log").read_text()
+        assert "trainer: accelerator=CPUAccelerator devices=1" in out
+        assert "train loader: num_workers=2 pin_memory=True persistent_workers=True" in out
+        received = (run / row["log_dir"] / "outputs" / ".hydra" / "overrides.yaml").read_text()
+        assert "trainer.accelerator=cpu" in received and "pin_memory" not in received
+
+
+@pytest.mark.parametrize(
+    "gpus, params, trainer, notes",
+    [
+        ("0", {"trainer.accelerator": "cpu", "trainer.devices": 1}, ["gpu"], 2),
+        ("1", {"trainer.devices": 1}, ["gpu"], 2),
+        ("2", {}, ["gpu"], 1),  # the app's own trainer fits; ddp's 4 do not
+        ("4", {}, ["gpu", "ddp"], 0),
+    ],
+)
+def test_init_fits_the_app_to_the_gpus_a_cell_will_have(tmp_path, gpus, params, trainer, notes):
+    """--gpus-per-cell: a matrix written on a login node for GPU nodes, or on a smaller box."""
+    from crashmatrix.matrix.spec import load_matrix
+
+    done = init(tmp_path / "m.yaml", os.path.join(GPU_APP, "src", "train.py"), "--gpus-per-cell", gpus)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stderr.splitlines()) == notes, done.stderr
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert m.params == params and m.axes["trainer"] == trainer
+
+
+def test_init_reads_knobs_from_the_modules_the_app_imports_and_no_others(tmp_path):
+    files = {
+        "pyproject.toml": "[project]\nname = 'x'\n",
+        "conf/config.yaml": "lr: 0.1\n",
+        "scripts/app.py": "from mypkg.loaders import make\n" + HYDRA_APP.replace('"conf"', '"../conf"'),
+        "mypkg/__init__.py": "",
+        "mypkg/loaders.py": (
+            "import torch.utils.data as tud\n\ndef make(ds):\n"
+            "    return tud.DataLoader(ds, num_workers=4, pin_memory=True, prefetch_factor=4)\n"
+        ),
+        "mypkg/unused.py": "from torch.utils.data import DataLoader\nDataLoader([], pin_memory=False, num_workers=16)\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    from crashmatrix.matrix.spec import load_matrix
+
+    done = init(tmp_path / "m.yaml", tmp_path / "scripts" / "app.py", "--gpus-per-cell", "0")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    m = load_matrix(str(tmp_path / "m.yaml"))
+    assert m.axes["num_workers"] == [4, 0] and m.axes["pin_memory"] == [True, False]
+    assert m.axes["prefetch_factor"] == [4, 2] and "persistent_workers" not in m.axes
+    assert "mypkg/loaders.py:4" in (tmp_path / "m.yaml").read_text()
+
+
+def test_init_gpus_per_cell_must_be_a_count(tmp_path):
+    done = init(tmp_path / "m.yaml", os.path.join(GPU_APP, "src", "train.py"), "--gpus-per-cell", "-1")
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "--gpus-per-cell" in done.stderr
+    assert not (tmp_path / "m.yaml").exists()

@@ -10,7 +10,7 @@ import os
 import re
 
 import pytest
-from conftest import crashmatrix
+from conftest import crashmatrix, rows_of
 
 SCRIPT = """\
 import os, signal, sys
@@ -202,3 +202,68 @@ def test_a_broken_html_report_does_not_break_the_run(tmp_path, write, monkeypatc
     assert not os.path.exists(tmp_path / "run" / "report.html")
     assert "report.html" not in (tmp_path / "run" / "summary.md").read_text()
     assert "crashmatrix: warning: report.html not written (OSError: disk on fire)" in capsys.readouterr().err
+
+
+LONG_VALUES_SCRIPT = """\
+import sys, time
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+if args["data"].endswith("data-bad") and args["workers"] == "2":
+    time.sleep(0.6)  # a failure that takes its time: the page must say how long
+    print("ValueError: corrupt record in " + args["data"], file=sys.stderr)
+    sys.exit(3)
+"""
+DATASETS = "/very/long/path/to/the/datasets/of/this/project"
+
+
+def _bar_labels(html: str, chart: str) -> list[list[str]]:
+    """The bar labels of each panel of one chart block of report.html (`<h3>chart</h3>` and its svgs)."""
+    block = html.split(f"<h3>{chart}</h3>")[1].split("</div>")[0]
+    return [re.findall(r'text-anchor="end">([^<]*)<title>', svg) for svg in block.split("</svg>")[:-1]]
+
+
+def test_report_html_tells_long_values_apart_and_shows_failing_durations(tmp_path):
+    """Two data paths that share 50 characters: every bar label differs, names what differs and fits the
+    chart; a failing cell's wall time is in the failing cells' table and in the table of all cells."""
+    (tmp_path / "prog.py").write_text(LONG_VALUES_SCRIPT)
+    (tmp_path / "m.yaml").write_text(
+        "name: long\ncommand: [python, prog.py]\n"
+        f"axes:\n  data: [{DATASETS}/data-base, {DATASETS}/data-bad]\n  workers: [0, 2]\ntimeout: 60\n"
+    )
+    proc = crashmatrix("run", "m.yaml", "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "run" / "report.html").read_text()
+    for panel in _bar_labels(html, "data"):
+        assert panel == ["…/data-base", "…/data-bad"], panel
+    for panel in _bar_labels(html, "each cell: data · workers"):
+        assert panel == ["…/data-base · 0", "…/data-base · 2", "…/data-bad · 0", "…/data-bad · 2"], panel
+    # the whole value is the label's tooltip
+    assert f"<title>{DATASETS}/data-bad · 2</title>" in html
+    rows = {(r["data"][-4:], r["workers"]): r for r in rows_of(tmp_path / "run")}
+    failed = rows["-bad", "2"]
+    assert failed["outcome"] == "fail" and float(failed["duration_s"]) >= 0.6
+
+    def shows_wall_time(section: str, row: dict) -> bool:
+        wall = re.escape(f"{float(row['duration_s']):.3g}")
+        return bool(re.search(rf'{row["cell_id"]}</td>.*?<td class="num">{wall}</td>', _section(html, section)))
+
+    assert shows_wall_time("Failing cells", failed), _section(html, "Failing cells")
+    assert all(shows_wall_time("All cells", row) for row in rows.values()), _section(html, "All cells")
+
+
+@pytest.mark.parametrize(
+    "values, width, expected",
+    [
+        ([f"{DATASETS}/data-base", f"{DATASETS}/data-bad"], 40, ["…/data-base", "…/data-bad"]),
+        (["fork", "spawn", "forkserver"], 12, ["fork", "spawn", "forkserver"]),  # all fit: whole
+        (["/data/set-a/very/deep/train.lmdb", "/data/set-b/very/deep/train.lmdb"], 20, ["…/set-a/…", "…/set-b/…"]),
+        (["exp/ocr_resnet50_lmdb_train_full_v2", "exp/ocr_resnet50_lmdb_train_full_v3"], 16, None),
+        (["a" * 16 + "X" + "b" * 20, "a" * 16 + "Y" + "b" * 20], 10, ["…X…", "…Y…"]),
+        (["p/x1-long-long-long-a", "p/x1-long-long-long-b", "p/y"], 8, None),
+    ],
+)
+def test_short_labels_keep_what_tells_values_apart(values, width, expected):
+    from crashmatrix.report.short_labels import tell_apart
+
+    shown = tell_apart(values, width)
+    assert len(set(shown)) == len(values) and all(len(s) <= width for s in shown), shown
+    assert expected is None or shown == expected

@@ -43,11 +43,43 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     assert json.loads(only_cell_stdout(work / "run")) == [["lr=0.5"], "spawn", 250]
 
 
-def test_the_wheel_installs_no_top_level_package_but_crashmatrix(tmp_path):
+def test_the_wheel_installs_no_top_level_package_but_crashmatrix_and_its_hydra_plugins(tmp_path):
     # `runner` and `probes` are the repository's folders; installed under those names they would
-    # collide with a user's own packages in the very environment being debugged.
+    # collide with a user's own packages in the very environment being debugged. hydra_plugins is
+    # Hydra's namespace package: ours is one folder in it, and it has no __init__.py of ours.
     import zipfile
 
     with zipfile.ZipFile(build_wheel(tmp_path)) as wheel:
-        tops = {name.split("/")[0] for name in wheel.namelist() if not name.split("/")[0].endswith(".dist-info")}
-    assert tops == {"crashmatrix"}
+        names = [name for name in wheel.namelist() if not name.split("/")[0].endswith(".dist-info")]
+    assert {name.split("/")[0] for name in names} == {"crashmatrix", "hydra_plugins"}
+    assert {name.split("/")[1] for name in names if name.startswith("hydra_plugins/")} == {"crashmatrix_plugins"}
+
+
+def test_hydra_finds_the_wheels_launcher_and_a_sweep_runs_under_it(tmp_path):
+    import shutil
+
+    from conftest import ROOT, rows_of
+
+    python = install_wheel(tmp_path)
+    app = tmp_path / "app"
+    shutil.copytree(os.path.join(ROOT, "tests", "apps", "hydra_sweep"), app)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    plugins = subprocess.run(
+        [python, "app.py", "--info", "plugins"], cwd=app, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "CrashmatrixLauncher" in plugins
+    proc = subprocess.run(
+        [python, "app.py", "-m", "hydra/launcher=crashmatrix", "hydra.sweep.dir=sweep", "a=0,2"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr  # a=2 raises: Hydra's exit status for a failed job
+    assert "ValueError: a=2 is refused on purpose" in proc.stderr
+    rows = rows_of(app / "sweep")
+    assert sorted((r["a"], r["outcome"], r["error"]) for r in rows) == [
+        ("0", "pass", ""),
+        ("2", "fail", "ValueError: a=2 is refused on purpose"),
+    ]

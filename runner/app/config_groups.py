@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from crashmatrix.app.device_asks import asks
 
 # Hydra's own groups (hydra/launcher, hydra/job_logging...) configure Hydra, not the app.
 _SKIP = ("hydra",)
@@ -28,6 +30,19 @@ class GroupSuspect:
     current: str | None  # the app's own choice; None where its defaults list says null
     suspects: dict  # option -> why ("a wandb logger")
     others: list  # the group's options that are no suspect, in name order
+    gpus: dict = field(default_factory=dict)  # option -> the GPUs it asks for, where it asks for any
+
+
+def flatten(data: dict, prefix: str = "") -> dict:
+    """Dotted key -> leaf value; a list is a leaf (an app's key takes it whole)."""
+    out = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.update(flatten(value, name + "."))
+        else:
+            out[name] = value
+    return out
 
 
 def options(config_dir: str) -> dict[str, list[str]]:
@@ -45,29 +60,60 @@ def options(config_dir: str) -> dict[str, list[str]]:
     return found
 
 
-def _why(config_dir: str, group: str, option: str) -> str | None:
-    """What kind of suspect an option is, by its name first, then by its text without comments."""
-    text = option
+def _text(config_dir: str, group: str, option: str) -> str:
+    """An option file's text ("" where there is none)."""
     for ext in _YAML:
         path = os.path.join(config_dir, *group.split("/"), option + ext)
         if os.path.isfile(path):
             with open(path, encoding="utf-8", errors="replace") as f:
-                text += "\n" + "\n".join(line.split("#", 1)[0] for line in f)
-            break
+                return f.read()
+    return ""
+
+
+def _why(text: str, option: str) -> str | None:
+    """What kind of suspect an option is, by its name first, then by its text without comments."""
+    text = option + "\n" + "\n".join(line.split("#", 1)[0] for line in text.splitlines())
     return next((why for why, pattern in _SUSPECTS.items() if pattern.search(text)), None)
+
+
+def _option_keys(config_dir: str, group: str, option: str, depth: int = 0) -> dict:
+    """An option's keys, flat, over those of the options of its group that its defaults list names
+    first (`defaults: [default]` in gpu.yaml): what picking it sets, as far as its group says."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(_text(config_dir, group, option))
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    keys: dict = {}
+    defaults = data.pop("defaults", None)
+    for entry in defaults if isinstance(defaults, list) and depth < 4 else []:
+        if isinstance(entry, str) and entry != "_self_":
+            keys.update(_option_keys(config_dir, group, entry, depth + 1))
+    keys.update(flatten(data))
+    return keys
+
+
+def _gpus(config_dir: str, group: str, option: str) -> int:
+    """The GPUs an option asks for by its keys (`accelerator: gpu`, `devices: 4`); 0 where they do not say."""
+    return max((ask.gpus for ask in asks(_option_keys(config_dir, group, option))), default=0)
 
 
 def suspect_groups(config_dir: str, choices: dict) -> list[GroupSuspect]:
     """The groups with a suspect among their options, current choice as the app's defaults list has it."""
     out = []
     for group, names in options(config_dir).items():
-        whys = {name: _why(config_dir, group, name) for name in names}
+        texts = {name: _text(config_dir, group, name) for name in names}
+        whys = {name: _why(texts[name], name) for name in names}
         suspects = {name: why for name, why in whys.items() if why}
         if not suspects:
             continue
         current = choices.get(group)
         others = [name for name in names if not whys[name]]
-        out.append(GroupSuspect(group, current if isinstance(current, str) else None, suspects, others))
+        gpus = {name: n for name in names if (n := _gpus(config_dir, group, name))}
+        out.append(GroupSuspect(group, current if isinstance(current, str) else None, suspects, others, gpus))
     return out
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from crashmatrix.app.config_groups import flatten
 from crashmatrix.app.hydra_main import HydraMain, find_hydra_main
 from crashmatrix.errors import BadInput
 
@@ -39,6 +40,7 @@ class Axis:
     values: list
     keys: list = field(default_factory=list)  # the app's keys it sets; empty for a knob or a single key
     why: str = ""
+    left_out: dict = field(default_factory=dict)  # a group's options left out -> the GPUs each asks for
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,24 @@ class Written:
     axes: int
     cells: int
     full: int  # cells of the full product (more than `cells` when the matrix is pairwise)
+    notes: tuple[str, ...] = ()  # what a person must know before running it (a GPU the cells lack)
+
+
+@dataclass
+class Starter:
+    """What the matrix holds: knob axes, axes of the app's own keys, config group axes, and the app's
+    keys fixed for every cell (params) with the reason they are."""
+
+    knobs: list[Axis]
+    own: list[Axis]
+    groups: list[Axis]
+    params: dict = field(default_factory=dict)
+    params_why: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def axes(self) -> list[Axis]:
+        return self.knobs + self.own + self.groups
 
 
 def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: float = 120) -> tuple[dict, dict]:
@@ -73,18 +93,6 @@ def compose(app: str, main: HydraMain, python: str = sys.executable, timeout: fl
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
         raise BadInput(f"{app}: its config {config_file} is not a mapping")
     return data["config"], data.get("choices") or {}
-
-
-def flatten(data: dict, prefix: str = "") -> dict:
-    """Dotted key -> leaf value; a list is a leaf (an app's key takes it whole)."""
-    out = {}
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            out.update(flatten(value, name + "."))
-        else:
-            out[name] = value
-    return out
 
 
 def uses_wandb(app: str, flat: dict) -> bool:
@@ -200,42 +208,74 @@ def app_axes(flat: dict) -> tuple[list[Axis], dict]:
     return axes, forced
 
 
-def knob_axes(forced: dict, wandb: bool) -> list[Axis]:
-    """Knobs crashmatrix forces from outside; values start from the app's own where it has them."""
+def knob_axes(
+    forced: dict, wandb: bool, code: list | None = None, config_leaves: frozenset = frozenset()
+) -> list[Axis]:
+    """Knobs crashmatrix forces from outside; values start from the app's own, in its config (forced:
+    {leaf: {key: value}}) or written into its DataLoader calls (code: code_knobs.CodeSetting).
+    config_leaves: the last parts of the config's keys (`persistent_workers` there is an app axis)."""
+    code = code or []
     axes = [Axis("start_method", list(START_METHODS), why="knob: multiprocessing start method (set from outside)")]
     workers = [v for v in forced.get("num_workers", {}).values() if isinstance(v, int) and not isinstance(v, bool)]
+    workers += [c.value for c in code if c.knob == "num_workers" and type(c.value) is int]
     most = max(workers, default=0)
     axes.append(
         Axis(
             "num_workers",
             [most, 0] if most > 0 else [0, 2],
-            why=_forced_why("num_workers", forced, "forced on every DataLoader"),
+            why=_forced_why("num_workers", forced, "forced on every DataLoader", code),
         )
     )
     pins = [v for v in forced.get("pin_memory", {}).values() if isinstance(v, bool)]
-    now = any(pins)
-    axes.append(Axis("pin_memory", [now, not now], why=_forced_why("pin_memory", forced, "forced on every DataLoader")))
+    now = any(pins + [c.value is True for c in code if c.knob == "pin_memory"])
+    why = _forced_why("pin_memory", forced, "forced on every DataLoader", code)
+    axes.append(Axis("pin_memory", [now, not now], why=why))
+    axes += _code_only_knobs(config_leaves, code)
     if wandb:
         axes.append(Axis("wandb", ["disabled", "offline"], why="knob: WANDB_MODE (the app uses wandb)"))
     return axes
 
 
-def group_axes(main: HydraMain, choices: dict) -> list[Axis]:
+def _code_only_knobs(config_leaves: frozenset, code: list) -> list[Axis]:
+    """persistent_workers and prefetch_factor where only the app's code sets them (its config's keys for
+    them are axes of the app's own keys): the app's value first."""
+    axes = []
+    for knob, kind, others in (("persistent_workers", bool, None), ("prefetch_factor", int, (2, 4))):
+        values = [c.value for c in code if c.knob == knob and type(c.value) is kind]
+        if not values or knob in config_leaves:
+            continue
+        first = any(values) if others is None else max(values)
+        rest = [not first] if others is None else [v for v in others if v != first][:1]
+        axes.append(Axis(knob, [first, *rest], why=_forced_why(knob, {}, "forced on every DataLoader", code)))
+    return axes
+
+
+def group_axes(main: HydraMain, choices: dict, gpus: int | None = None, gpus_said: str = "") -> list[Axis]:
     """Config groups with a suspect among their options, as axes named as Hydra names the group
     (`trainer`, `system/device`) picking an option: the app's choice first (where its defaults list
-    says null, an option that is no suspect: null is no option), then the suspects."""
+    says null, an option that is no suspect: null is no option), then the suspects. gpus: what a cell
+    will have; an option asking for more is left out (every cell of it would fail), named in the comment."""
     from crashmatrix.app.config_groups import suspect_groups
 
     axes = []
     for found in suspect_groups(main.config_dir, choices):
         group = found.group
         first = [found.current] if found.current else found.others[:1]
-        values = first + [o for o in found.suspects if o not in first]
+        every = first + [o for o in found.suspects if o not in first]
+        too_many = [o for o in every[len(first) :] if gpus is not None and found.gpus.get(o, 0) > gpus]
         suspects = ", ".join(f"{o} ({why})" for o, why in found.suspects.items())
         now = found.current or f"none ({group}: null; Hydra's ~{group})"
         why = f"config group {group}: the app's choice {now}; suspect options: {suspects}"
-        axes.append(Axis(group, values, why=why))
+        if too_many:
+            asked = ", ".join(f"{o} ({_gpus_text(found.gpus[o])})" for o in too_many)
+            why += f". Left out: {asked}; {gpus_said}. Where a cell has them: {_flow(every)}"
+        values = [o for o in every if o not in too_many]
+        axes.append(Axis(group, values, why=why, left_out={o: found.gpus[o] for o in too_many}))
     return axes
+
+
+def _gpus_text(n: int) -> str:
+    return f"{n} GPU{'s' if n != 1 else ''}"
 
 
 def missing_axes(flat: dict, main: HydraMain, choices: dict) -> list[Axis]:
@@ -256,12 +296,17 @@ def missing_axes(flat: dict, main: HydraMain, choices: dict) -> list[Axis]:
     return [Axis(f"+{trainer}.precision", list(PRECISIONS), why=why)]
 
 
-def _forced_why(leaf: str, forced: dict, what: str) -> str:
+def _forced_why(leaf: str, forced: dict, what: str, code: list | None = None) -> str:
     keys = forced.get(leaf, {})
-    if not keys:
-        return f"knob: {what}"
-    now = ", ".join(sorted({_spell(v) for v in keys.values()}))
-    return f"knob: {what}, in place of the app's {len(keys)} {leaf} keys (now {now}): {', '.join(keys)}"
+    why = f"knob: {what}"
+    if keys:
+        now = ", ".join(sorted({_spell(v) for v in keys.values()}))
+        why += f", in place of the app's {len(keys)} {leaf} keys (now {now}): {', '.join(keys)}"
+    written = [c for c in code or [] if c.knob == leaf]
+    if written:
+        places = ", ".join(f"{_spell(c.value)} at {c.where}" for c in written)
+        why += f"; the app's code sets {leaf}: {places}"
+    return why
 
 
 def _spell(value) -> str:
@@ -295,9 +340,9 @@ def _comment(text: str) -> list[str]:
     return textwrap.wrap(text, width=110, initial_indent="  # ", subsequent_indent="  #   ", break_on_hyphens=False)
 
 
-def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axis], groups: list[Axis]) -> str:
+def render(app: str, out: str, main: HydraMain, starter: Starter) -> str:
     """The matrix file, with a comment on every axis saying where it came from."""
-    cells = product(knobs + own + groups)
+    cells = product(starter.axes)
     name = main.config_name if main.config_name.endswith((".yaml", ".yml")) else main.config_name + ".yaml"
     config = os.path.relpath(os.path.join(main.config_dir, name))
     # Relative to the matrix file: crashmatrix finds a script beside its matrix from any directory.
@@ -311,18 +356,20 @@ def render(app: str, out: str, main: HydraMain, knobs: list[Axis], own: list[Axi
         f"name: {_name_for(app)}",
         f"command: [python, {_flow([script])[1:-1]}]",
         "inject: true",
-        "axes:",
-        "  # knobs",
     ]
-    for axis in knobs:
+    if starter.params:
+        lines += [line[2:] for line in _comment(starter.params_why)] + ["params:"]
+        lines += [f"  {_flow([k])[1:-1]}: {_flow([v])[1:-1]}" for k, v in starter.params.items()]
+    lines += ["axes:", "  # knobs"]
+    for axis in starter.knobs:
         lines += _comment(axis.why) + [f"  {axis.name}: {_flow(axis.values)}"]
-    if own:
+    if starter.own:
         lines.append("  # the app's own keys")
-    for axis in own:
+    for axis in starter.own:
         lines += _axis_lines(axis)
-    if groups:
+    if starter.groups:
         lines.append("  # the app's config groups: each value picks an option file")
-    for axis in groups:
+    for axis in starter.groups:
         lines += _axis_lines(axis)
     if cells > PAIRWISE_ABOVE:
         lines += [
@@ -359,19 +406,73 @@ def _cells(text: str, out: str) -> int:
             raise BadInput(f"init wrote a matrix crashmatrix refuses (a bug; please report it): {e}") from None
 
 
-def init_matrix(app: str, out: str | None = None) -> Written:
-    """Write the starter matrix for APP. Never overwrites."""
+def _chosen_in(key: str, choices: dict) -> str:
+    """The config group choice a key comes from (`trainer=gpu` for trainer.accelerator), or ""."""
+    groups = [g for g in choices if isinstance(choices[g], str) and (key + ".").startswith(g.replace("/", ".") + ".")]
+    group = max(groups, key=len, default="")
+    return f"{group}={choices[group]}" if group else ""
+
+
+def runs_here(starter: Starter, app: str, flat: dict, choices: dict, gpus: int, gpus_said: str) -> None:
+    """Where the app's config asks for more GPUs than a cell will have: params with the values that
+    run (accelerator cpu, fewer devices), the comment saying why, and a note for the person."""
+    from crashmatrix.app.device_asks import asks
+    from crashmatrix.app.device_asks import runs_here as values_that_run
+
+    found = asks(flat)
+    starter.params = values_that_run(found, gpus)
+    if not starter.params:
+        return
+    needed = max(a.gpus for a in found)
+    origin = sorted({c for a in found if (c := _chosen_in(a.key, choices))})
+    asked = ", ".join(f"{a.key}={_spell(a.value)}" for a in found) + (
+        f"; the app's choice {', '.join(origin)}" if origin else ""
+    )
+    fixed = ", ".join(f"{k}={_spell(v)}" for k, v in starter.params.items())
+    starter.params_why = (
+        f"The app's config asks for {_gpus_text(needed)} ({asked}), and {gpus_said}: every cell would fail "
+        f"before its first step. These params make its cells run; delete them where a cell has "
+        f"{_gpus_text(needed)}."
+    )
+    starter.notes.append(
+        f"{app}: its config asks for {_gpus_text(needed)} ({asked}), and {gpus_said}; "
+        f"the matrix's params set {fixed} so that its cells run"
+    )
+
+
+def starter_for(app: str, main: HydraMain, flat: dict, choices: dict, gpus: int | None, gpus_said: str) -> Starter:
+    """The axes (and params) of the app's starter matrix; gpus: what a cell will have (None: unknown, unchecked)."""
+    from crashmatrix.app.code_knobs import loader_settings
+
+    own, forced = app_axes(flat)
+    own += missing_axes(flat, main, choices)
+    targets = [str(v) for k, v in flat.items() if k.rpartition(".")[2] == "_target_"]
+    leaves = frozenset(k.rpartition(".")[2] for k in flat)
+    knobs = knob_axes(forced, uses_wandb(app, flat), loader_settings(app, targets), leaves)
+    starter = Starter(knobs, own, group_axes(main, choices, gpus, gpus_said))
+    if gpus is not None:
+        runs_here(starter, app, flat, choices, gpus, gpus_said)
+        for axis in starter.groups:
+            for option, asked in axis.left_out.items():
+                starter.notes.append(
+                    f"{app}: {axis.name}={option} asks for {_gpus_text(asked)}: left out of the {axis.name} axis"
+                )
+    return starter
+
+
+def init_matrix(app: str, out: str | None = None, *, gpus: Callable[[], tuple[int, str]] | None = None) -> Written:
+    """Write the starter matrix for APP. Never overwrites. gpus: asked once the app's config composes, the
+    GPUs a cell will have and how that is known, for a person; an app asking for more gets params that
+    run with them (None: not checked)."""
     main = find_hydra_main(app)
     out = out or os.path.join(os.path.dirname(app), "crashmatrix.yaml")
     if os.path.lexists(out):
         raise BadInput(f"{out}: already exists; crashmatrix never writes over a file (choose another with --out)")
     config, choices = compose(app, main)
     flat = {k: v for k, v in flatten(config).items() if not k.startswith("hydra.")}
-    own, forced = app_axes(flat)
-    own += missing_axes(flat, main, choices)
-    knobs = knob_axes(forced, uses_wandb(app, flat))
-    groups = group_axes(main, choices)
-    text = render(app, out, main, knobs, own, groups)
+    count, said = gpus() if gpus is not None else (None, "")
+    starter = starter_for(app, main, flat, choices, count, said)
+    text = render(app, out, main, starter)
     cells = _cells(text, out)
     try:
         with open(out, "x", encoding="utf-8") as f:
@@ -382,4 +483,4 @@ def init_matrix(app: str, out: str | None = None) -> Written:
         ) from None
     except OSError as e:
         raise BadInput(f"{out}: cannot write it: {e.strerror}") from None
-    return Written(out, len(knobs) + len(own) + len(groups), cells, product(knobs + own + groups))
+    return Written(out, len(starter.axes), cells, product(starter.axes), tuple(starter.notes))

@@ -76,9 +76,11 @@ def _how_it_ended(job) -> str:
 
 
 def run_submitted(
-    matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1
+    matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1, build=None
 ) -> ExecutorOutcome:
     """Submit, collate as results arrive, until every run has its row or a stop signal comes.
+
+    build: what starts a run on the node (the engine's); given, it travels pickled with the matrix itself.
 
     Interrupted (SIGINT, SIGTERM), the pending jobs are cancelled and the results they wrote so far
     are kept. stopped_early is always False: --max-failures is not offered with a submitit executor.
@@ -97,7 +99,7 @@ def run_submitted(
 
     with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
         with writing(store.path):  # submitit pickles each job into the run directory
-            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job)
+            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build)
         pending = dict(zip(jobs, chunks))
         collator = _Collator(store, on_result)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
@@ -130,7 +132,9 @@ def _cancel(pending: dict) -> None:
             pass
 
 
-def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int) -> list:
+def _submit(
+    matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int, build=None
+) -> list:
     """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
     import submitit
 
@@ -144,6 +148,8 @@ def _submit(matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: in
         [store.path] * len(chunks),
         [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
         [jobs_per_cell_job] * len(chunks),
+        [build] * len(chunks),
+        [matrix if build is not None else None] * len(chunks),
     )
 
 

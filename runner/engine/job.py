@@ -19,13 +19,14 @@ from crashmatrix.matrix.spec import load_matrix
 from crashmatrix.rundir.store import RunDir
 
 
-def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict:
-    """Run the given (cell values, repeat) runs with the run directory's matrix.
+def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=None, matrix=None) -> dict:
+    """Run the given (cell values, repeat) runs with the run directory's matrix (or `matrix`, with the
+    `build` that starts its runs: the Hydra launcher's jobs).
 
     Returns {"ran": n, "interrupted": "SIGTERM" | None}: scancel, preemption and
     a job's time limit all arrive as SIGTERM, which ends the cells at once.
     """
-    matrix = load_matrix(os.path.join(run_dir, "matrix.yaml"))
+    matrix = matrix or load_matrix(os.path.join(run_dir, "matrix.yaml"))
     store = RunDir(run_dir)
     node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
     pending = None
@@ -55,6 +56,7 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1) -> dict
         on_result=on_result,
         jobs=jobs,
         stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),
+        **({"build": build} if build is not None else {}),
     )
     ended = engine.run(cell_runs)
     if pending is not None:

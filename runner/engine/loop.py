@@ -78,12 +78,11 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
 
 class Engine:
     """Runs CellRuns of one matrix, each in its cell directory of `store`, calling on_result for each.
-
     jobs: runs at a time, at most one per GPU of `gpus` (its CUDA_VISIBLE_DEVICES). install_signals:
     catch stop_signals while running (main thread only); else a stop is the caller's (bisect's
     stops.stop_everything()). stop_starting: asked after every result; once true no run starts, the
-    running ones end normally. stops: the session's StopRegistry; by default the engine's own.
-    """
+    running ones end normally. stops: the session's StopRegistry; by default the engine's own. build:
+    what starts a run (runner.launch.build_launch's signature); the Hydra launcher gives its own."""
 
     def __init__(
         self,
@@ -97,6 +96,7 @@ class Engine:
         stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
         stop_starting=None,
         stops: StopRegistry | None = None,
+        build=build_launch,
     ):
         self.matrix = matrix
         self.run_dir = store.path
@@ -114,7 +114,7 @@ class Engine:
         self.stop_starting = stop_starting or (lambda: False)
         self.stopped_early = False
         self.stops = stops if stops is not None else StopRegistry()
-        self.host = socket.gethostname()
+        self.host, self.build = socket.gethostname(), build
 
     # --- one run ------------------------------------------------------------
 
@@ -123,7 +123,7 @@ class Engine:
         cell_dir = self.make_cell_dir(run)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
-        launch = build_launch(self.matrix, run, cell_dir, self.run_dir, gpu)
+        launch = self.build(self.matrix, run, cell_dir, self.run_dir, gpu)
         with self.stops.launching():
             return self._launch(run, launch, cell_dir, started_at, gpu)
 

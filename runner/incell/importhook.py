@@ -29,6 +29,12 @@ class _RunAfter:
         return self._loader.create_module(spec)
 
     def exec_module(self, module):
+        # The module keeps the loader it has without us (its __loader__ and __spec__.loader): this one
+        # only had to be asked to run it.
+        if getattr(module, "__spec__", None) is not None and module.__spec__.loader is self:
+            module.__spec__.loader = self._loader
+        if getattr(module, "__loader__", None) is self:
+            module.__loader__ = self._loader
         self._loader.exec_module(module)
         _run(self._callbacks, module)
 

@@ -6,6 +6,10 @@
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
   CRASHMATRIX_REPORT when it exits.
 
+Everything else the program does stays its own (DESIGN.md, "Under inject the program behaves as it does
+alone"): the timing only observes, so no warning, exception or output of the program is caught, issued
+again or moved, and the frames its warnings and tracebacks name are the ones they name without us.
+
 torch is never imported here: the DataLoader is patched when the program imports it.
 """
 
@@ -15,6 +19,8 @@ import functools
 import json
 import os
 import sys
+import time
+from _thread import _local
 
 from . import importhook, knobs
 from .atomic import write_json_atomic
@@ -55,78 +61,101 @@ def force_loader_arguments(arguments: dict, forced: dict, start_method: str | No
 
 
 STATS: list[LoaderClock] = []
+_CLOCK = "_crashmatrix_stats"  # where a loader, and an iterator of it, keep their LoaderClock
 
 
 def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
-    """Force the knobs in DataLoader.__init__; time each pass from `iter(loader)` (where torch starts
-    the workers, or resets persistent ones) to the last batch its iterator yields."""
+    """Force the knobs in DataLoader.__init__ (only where the cell sets one); time each pass from
+    `iter(loader)` (where torch starts the workers, or resets persistent ones) to its last batch.
+
+    The timing puts no frame of ours between the program and torch: a warning with a stacklevel, or a
+    traceback through the loop, reads as it does without crashmatrix, and nothing is caught.
+    """
+    loader_cls, iter_cls = module.DataLoader, module._BaseDataLoaderIter
+    if forced or start_method:
+        loader_cls.__init__ = _forcing_init(loader_cls.__init__, forced, start_method)
+    loader_cls.__iter__ = _PassStart(loader_cls.__iter__)
+    iter_cls._num_yielded = _BatchCount()
+
+
+def _forcing_init(original_init, forced: dict, start_method: str | None):
     import inspect
 
-    loader_cls, iter_cls = module.DataLoader, module._BaseDataLoaderIter
-    original_init = loader_cls.__init__
     signature = inspect.signature(original_init)
 
     @functools.wraps(original_init)
     def __init__(self, *args, **kwargs):
-        if forced or start_method:
-            try:
-                bound = signature.bind(self, *args, **kwargs)
-            except TypeError:  # let torch say what is wrong with the program's call
-                return original_init(self, *args, **kwargs)
-            force_loader_arguments(bound.arguments, forced, start_method)
-            args, kwargs = bound.args[1:], bound.kwargs
-        _blaming_the_caller(original_init, self, *args, **kwargs)
-        self._crashmatrix_stats = LoaderClock()
-        STATS.append(self._crashmatrix_stats)
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError:
+            bound = None
+        if bound is None:
+            # torch says what is wrong with the program's call; outside the except clause, so that its
+            # error is not told as raised while handling ours
+            return original_init(self, *args, **kwargs)
+        force_loader_arguments(bound.arguments, forced, start_method)
+        return original_init(*bound.args, **bound.kwargs)
 
-    original_iter = loader_cls.__iter__
-
-    @functools.wraps(original_iter)
-    def __iter__(self):
-        stats = getattr(self, "_crashmatrix_stats", None)
-        if stats is not None:
-            stats.start()  # before torch starts the workers: their start-up is part of the pass
-        iterator = _blaming_the_caller(original_iter, self)
-        # Set here, not in the iterator's __init__: a wrapper there would be the frame that torch's
-        # warnings (stacklevel=2) name, the pin_memory one among them.
-        iterator._crashmatrix_stats = stats
-        return iterator
-
-    original_next = iter_cls.__next__
-
-    @functools.wraps(original_next)
-    def __next__(self):
-        batch = original_next(self)
-        stats = getattr(self, "_crashmatrix_stats", None)
-        if stats is not None:
-            stats.tick()
-        return batch
-
-    loader_cls.__init__, loader_cls.__iter__ = __init__, __iter__
-    iter_cls.__next__ = __next__
+    return __init__
 
 
-def _blaming_the_caller(function, *args, **kwargs):
-    """function(*args, **kwargs), its warnings re-issued; one that names this file (torch's stacklevel
-    counts our wrapper as its caller) names the program's frame that called the wrapper instead."""
-    import warnings
+class _Pending(_local):  # threading's, without importing threading into the program
+    """The pass `iter(loader)` is starting in this thread: (clock, start time), until torch's
+    iterator is made or reset for it."""
 
-    caller = sys._getframe(2)
-    pending: list = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")  # each one is seen here; the re-issue applies the real filters
-            try:
-                return function(*args, **kwargs)
-            finally:
-                pending = list(caught)
-    finally:
-        for w in pending:
-            filename, lineno = w.filename, w.lineno
-            if os.path.abspath(filename) == os.path.abspath(__file__):
-                filename, lineno = caller.f_code.co_filename, caller.f_lineno
-            registry = caller.f_globals.setdefault("__warningregistry__", {})
-            warnings.warn_explicit(w.message, w.category, filename, lineno, registry=registry)
+    start: tuple[LoaderClock, float] | None = None
+
+
+_PENDING = _Pending()
+
+
+class _PassStart:
+    """DataLoader.__iter__ itself, handed out unchanged; looking it up on a loader (which `iter(loader)`
+    does right before calling it) notes the time a pass starts.
+
+    A descriptor, not a wrapper: nothing of crashmatrix's is on the stack while torch's __iter__ runs.
+    A mere lookup (hasattr) starts no pass: the pass begins when torch makes or resets an iterator.
+    """
+
+    def __init__(self, function):
+        self.function = function
+
+    def __get__(self, loader, owner=None):
+        if loader is None:
+            return self.function
+        clock = vars(loader).get(_CLOCK)
+        if clock is None:
+            clock = vars(loader)[_CLOCK] = LoaderClock()  # vars(): DataLoader.__setattr__ is the program's
+            STATS.append(clock)
+        _PENDING.start = (clock, time.perf_counter())
+        return self.function.__get__(loader, owner)
+
+
+class _BatchCount:
+    """torch's own batch counter (`_num_yielded` of a DataLoader iterator), kept where torch keeps it,
+    observed as torch sets it: to 0 when it makes or resets an iterator (the pass noted by _PassStart
+    starts), up by one after each batch (a tick). torch never sees a frame of ours while it works."""
+
+    def __get__(self, iterator, owner=None):
+        if iterator is None:
+            return self
+        try:
+            return vars(iterator)["_num_yielded"]
+        except KeyError:
+            raise AttributeError(f"{type(iterator).__name__!r} object has no attribute '_num_yielded'") from None
+
+    def __set__(self, iterator, value) -> None:
+        vars(iterator)["_num_yielded"] = value
+        if value == 0:
+            pending, _PENDING.start = _PENDING.start, None
+            if pending is not None:
+                clock, started = pending
+                vars(iterator)[_CLOCK] = clock
+                clock.start(at=started)
+            return
+        clock = vars(iterator).get(_CLOCK)
+        if clock is not None:
+            clock.tick()
 
 
 # --------------------------------------------------------------------------- metrics

@@ -78,18 +78,31 @@ def set_start_method(method: str) -> None:
 
 
 def keep_start_method(method: str, say: Callable[[str], None]) -> None:
-    """Set the start method, and keep it: the program's own set_start_method would otherwise change the
-    knob under test, or raise `context has already been set`. Such a call is said, and ignored."""
+    """Make `method` the start method the program gets, and keep it against the program's own choice.
+
+    It becomes multiprocessing's default, left unfixed, so that what the program does with the start
+    method goes as it goes alone: `get_start_method(allow_none=True)` is None until something fixes it,
+    the program's set_start_method with the knob's value is multiprocessing's own call, and a second one
+    without force raises `context has already been set`. Only a different method is changed: to the knob
+    (the knob under test), and said.
+    """
     import multiprocessing
     import multiprocessing.context
 
-    set_start_method(method)
+    default = multiprocessing.context._default_context
+    default._default_context = multiprocessing.get_context(method)  # type: ignore[attr-defined]
+    if default._actual_context is not None:  # type: ignore[attr-defined]
+        # fixed already by something before the program (another sitecustomize, a .pth): fix it anew
+        set_start_method(method)
+    set_start_method_of_multiprocessing = default.set_start_method
 
     def set_start_method_kept(wanted, force=False):
-        if wanted != method:
+        if wanted is not None and wanted != method:
             say(f"start_method={method} is the cell's knob; the program's set_start_method({wanted!r}) is ignored")
+            wanted = method
+        set_start_method_of_multiprocessing(wanted, force=force)
 
-    multiprocessing.context._default_context.set_start_method = set_start_method_kept  # type: ignore[method-assign]
+    default.set_start_method = set_start_method_kept  # type: ignore[method-assign]
     multiprocessing.set_start_method = set_start_method_kept
 
 

@@ -32,8 +32,8 @@ class LoaderClock:
     def __init__(self) -> None:
         self.passes: list[list[float]] = []
 
-    def start(self) -> None:
-        now = time.perf_counter()
+    def start(self, at: float | None = None) -> None:
+        now = time.perf_counter() if at is None else at
         self.passes.append([now, 0.0, 0.0, 0])
 
     def tick(self) -> None:

@@ -139,6 +139,21 @@ class Asking:
             }
 
 
+def kept_answer(python: str, timeout: float = 10) -> dict | None:
+    """The answer kept for python (facts_cache) while it is unchanged, or None: a quick child prints its
+    sys.path; torch is never imported to get it."""
+    try:
+        done = subprocess.run(
+            [python, "-c", facts_cache.PROBE], capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    kept = facts_cache.load(facts_cache.key(python, done.stdout, _CHILD))
+    return kept if kept is not None and facts_cache.keepable(kept) else None
+
+
 def key_packages(packages: dict) -> dict:
     """torch, numpy, wandb, lightning, hydra-core and the nvidia-* libraries that are installed."""
     names = [n for n in KEY_PACKAGES if n in packages] + sorted(n for n in packages if n.startswith("nvidia-"))

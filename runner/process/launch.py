@@ -49,22 +49,7 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
     """
     values = run.cell.values
     params = cell_params(matrix, values)
-    env = cell_env(matrix, values)
-    if gpu is not None:
-        env["CUDA_VISIBLE_DEVICES"] = gpu
-    token = f"{uuid.uuid4().hex[:12]}-{run.dirname}"
-    env.update(
-        {
-            supervise.TOKEN_VAR: token,
-            "CRASHMATRIX_RUN_DIR": run_dir,
-            "CRASHMATRIX_CELL_DIR": cell_dir,
-            "CRASHMATRIX_CELL_ID": run.cell.cell_id,
-            "CRASHMATRIX_REPEAT": str(run.repeat),
-            "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
-        }
-    )
-    with writing(run_dir):
-        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
+    env = run_env(matrix, run, cell_dir, run_dir, gpu)
     if matrix.probe:
         argv, cwd = _probe_argv(matrix, params, env, cell_dir, values)
     else:
@@ -77,8 +62,42 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         cwd=cwd,
         stdout_path=os.path.join(cell_dir, "stdout.log"),
         stderr_path=os.path.join(cell_dir, "stderr.log"),
-        token=token,
+        token=env[supervise.TOKEN_VAR],
     )
+
+
+def run_env(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None) -> dict:
+    """The environment of one run: the cell's (cell_env), its GPU set, the CRASHMATRIX_* variables that
+    place its files and name its process tree, and its own TMPDIR and WANDB_DIR (made now)."""
+    values = run.cell.values
+    env = cell_env(matrix, values)
+    if gpu is not None:
+        env["CUDA_VISIBLE_DEVICES"] = gpu
+    env.update(
+        {
+            supervise.TOKEN_VAR: f"{uuid.uuid4().hex[:12]}-{run.dirname}",
+            "CRASHMATRIX_RUN_DIR": run_dir,
+            "CRASHMATRIX_CELL_DIR": cell_dir,
+            "CRASHMATRIX_CELL_ID": run.cell.cell_id,
+            "CRASHMATRIX_REPEAT": str(run.repeat),
+            "CRASHMATRIX_REPORT": os.path.join(cell_dir, "report.json"),
+        }
+    )
+    with writing(run_dir):
+        cell_files.give_dirs(env, cell_dir, cell_files.user_set(matrix.env, values))
+    return env
+
+
+def inject_knobs(env: dict, knobs: dict) -> None:
+    """Apply `knobs` from outside (inject): our sitecustomize on PYTHONPATH reads them from CRASHMATRIX_KNOBS
+    in the program and in every Python process it starts; wandb's mode is WANDB_MODE."""
+    # Only the folder of our sitecustomize: the project root would shadow a `runner` or
+    # `probes` package of the user's own.
+    _prepend_path(env, "PYTHONPATH", INJECT_DIR)
+    env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
+    env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
+    if "wandb" in knobs:
+        env["WANDB_MODE"] = spell(knobs["wandb"])
 
 
 def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: dict) -> tuple[list[str], str]:
@@ -111,13 +130,7 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         # The knobs are applied from outside, never passed: the program's own parser
         # (Hydra's struct config) would refuse a key it does not know.
         knobs, own = split_injected(params)
-        # Only the folder of our sitecustomize: the project root would shadow a `runner` or
-        # `probes` package of the user's own.
-        _prepend_path(env, "PYTHONPATH", INJECT_DIR)
-        env["CRASHMATRIX_KNOBS"] = json.dumps(knobs)
-        env.pop("CRASHMATRIX_INJECT_ROOT", None)  # the cell's own main process sets it
-        if "wandb" in knobs:
-            env["WANDB_MODE"] = spell(knobs["wandb"])
+        inject_knobs(env, knobs)
     if matrix.pass_params == "overrides":
         argv = argv + arguments(own)
     return argv, os.getcwd()

@@ -4,7 +4,9 @@ One row of four bar panels per axis whose values differ: the median wall time of
 median wait for a DataLoader pass's first batch, every pass's wait summed, and the median steps/s
 (runner/axis_values.py's speed medians, over the runs that passed). A spawn slowdown shows as a long
 wall bar whose first-batch bars are long too, and a short steps/s bar; where the workers persist,
-only the total's bar is long (they start once, on the first pass).
+only the total's bar is long (they start once, on the first pass). A bar's label is its values
+shortened to what tells them apart (runner/report/short_labels.py: `…/data-base`, `…/data-bad`); the
+whole value is its tooltip.
 """
 
 from __future__ import annotations
@@ -14,15 +16,20 @@ from collections.abc import Mapping
 from html import escape
 
 from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, value_label, value_of, value_orders
+from crashmatrix.report.short_labels import tell_apart, widths_for
 
 BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
 MAX_CELLS = 40  # the per-cell block: beyond this many cells its bars would be too many to read
+LABEL_CHARS = 40  # a bar's label; longer values are shortened to what tells them apart (short_labels)
+CELL_LABEL_CHARS = 56  # a cell's label, its values joined; ...
+CELL_PART_CHARS = 12  # ... each value of which keeps this much however many axes share it
+CELL_JOIN = " · "
 PANEL_COLOURS = ["#4c72b0", "#dd8452", "#c44e52", "#55a868"]  # wall, first batch, first batches total, steps/s
 
 
-def _panel(title: str, labels: list[str], values: list[float | None], colour: str) -> str:
-    """One horizontal bar chart: a bar per axis value, scaled to the largest, its number beside it."""
-    label_w = min(260, 16 + 7 * max((len(x) for x in labels), default=4))
+def _panel(title: str, labels: list[tuple[str, str]], values: list[float | None], colour: str) -> str:
+    """One horizontal bar chart: a bar per (label, full label), scaled to the largest, its number beside it."""
+    label_w = 16 + 7 * max((len(short) for short, _ in labels), default=4)
     width, height = label_w + BAR_W + NUMBER_W, TOP + ROW_H * len(labels) + 4
     top = max((v for v in values if v is not None), default=0.0)
     parts = [
@@ -30,10 +37,11 @@ def _panel(title: str, labels: list[str], values: list[float | None], colour: st
         f'aria-label="{escape(title)}">',
         f'<text x="{label_w}" y="14" font-size="12" font-weight="600">{escape(title)}</text>',
     ]
-    for i, (label, value) in enumerate(zip(labels, values)):
+    for i, ((label, full), value) in enumerate(zip(labels, values)):
         y = TOP + i * ROW_H
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + 14}" font-size="12" text-anchor="end">{escape(label[:36])}</text>'
+            f'<text x="{label_w - 6}" y="{y + 14}" font-size="12" text-anchor="end">{escape(label)}'
+            f"<title>{escape(full)}</title></text>"
         )
         if value is None:
             parts.append(f'<text x="{label_w + 4}" y="{y + 14}" font-size="12" fill="#999">—</text>')
@@ -41,14 +49,14 @@ def _panel(title: str, labels: list[str], values: list[float | None], colour: st
         bar = BAR_W * value / top if top > 0 else 0.0
         parts.append(
             f'<rect x="{label_w}" y="{y + 3}" width="{bar:.1f}" height="{ROW_H - 6}" fill="{colour}">'
-            f"<title>{escape(label)}: {value:.3g}</title></rect>"
+            f"<title>{escape(full)}: {value:.3g}</title></rect>"
         )
         parts.append(f'<text x="{label_w + bar + 4:.1f}" y="{y + 14}" font-size="12">{value:.3g}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _block(title: str, groups: dict, keys: list, labels: list[str]) -> str:
+def _block(title: str, groups: dict, keys: list, labels: list[tuple[str, str]]) -> str:
     """The four panels for these groups of runs; "" when no passing run among them reports a figure."""
     medians = [[median_of(groups[k], field) for k in keys] for field in SPEED_FIELDS]
     if not any(m is not None for column in medians for m in column):
@@ -67,8 +75,14 @@ def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
     if len(axes) < 2 or len(groups) > MAX_CELLS:
         return ""
     keys = sorted(groups, key=lambda k: [orders[a].index(v) for a, v in zip(axes, k)])
-    labels = [" · ".join(value_label(v) for v in k) for k in keys]
-    return _block("each cell: " + " · ".join(axes), groups, keys, labels)
+    spelled = [[value_label(v) for v in orders[a]] for a in axes]
+    widths = widths_for([max(map(len, s)) for s in spelled], CELL_LABEL_CHARS, len(CELL_JOIN))
+    widths = [max(w, CELL_PART_CHARS) for w in widths]
+    short = [dict(zip(orders[a], tell_apart(s, w))) for a, s, w in zip(axes, spelled, widths)]
+    labels = [
+        (CELL_JOIN.join(short[i][v] for i, v in enumerate(k)), CELL_JOIN.join(value_label(v) for v in k)) for k in keys
+    ]
+    return _block("each cell: " + CELL_JOIN.join(axes), groups, keys, labels)
 
 
 def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
@@ -81,7 +95,8 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
         groups: dict = defaultdict(list)
         for row in rows:
             groups[value_of(row, axis)].append(row)
-        blocks.append(_block(axis, groups, orders[axis], [value_label(v) for v in orders[axis]]))
+        spelled = [value_label(v) for v in orders[axis]]
+        blocks.append(_block(axis, groups, orders[axis], list(zip(tell_apart(spelled, LABEL_CHARS), spelled))))
     blocks.append(_by_cell(rows, axes, orders))
     blocks = [b for b in blocks if b]
     if not blocks:

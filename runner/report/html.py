@@ -4,8 +4,8 @@ The machine's fingerprint, the outcome counts, what the failing cells have in co
 the pairwise caveat; runner/report/html_explain.py), a grid coloured by outcome (over the
 two axes whose failure rate varies most; one axis: a single column), time and speed
 by axis value as bars (runner/report/chart.py), every cell
-with its coloured outcome, and the failing cells with their error line and a
-relative link to their log directory.
+with its coloured outcome and wall time, and the failing cells with how long they ran
+until they failed, their error line and a relative link to their log directory.
 """
 
 from __future__ import annotations
@@ -47,13 +47,15 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;mar
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.4em 0}
 th,td{border:1px solid #ccc;padding:.25em .55em;text-align:left;vertical-align:top;font-size:.9em}
-th{background:#f4f4f4}
-td.o{color:#fff;font-weight:600;white-space:nowrap}
+th{background:#f4f4f4;white-space:nowrap}
+td.o{color:#fff;font-weight:600;max-width:22em}
 td.none{background:#f2f2f2;color:#999}
 code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em}
 .legend span{display:inline-block;padding:.1em .5em;margin:0 .3em .3em 0;color:#fff;border-radius:3px;font-size:.85em}
-.err{max-width:60em;word-break:break-word}
+.err{min-width:22em;max-width:60em;word-break:break-word}
 .muted{color:#777}
+td.num{text-align:right;white-space:nowrap}
+td.values{overflow-wrap:anywhere;min-width:12em}
 .caveat{background:#fff6d6;border-left:4px solid #e0a800;padding:.4em .7em;max-width:60em}
 .chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
 """
@@ -196,23 +198,53 @@ def _files_links(run_dir: str, log_dir: str, text: str) -> str:
     return f"{_log_link(log_dir, text)} {_log_link(outputs, OUTPUTS)}"
 
 
-def _failing_section(cells: dict, ordered: list[str], run_dir: str) -> list[str]:
-    """The failing cells (summary.md's rule: a run that counts as failing) with their error line and logs."""
+def _median(values: list[float]) -> float:
+    ordered, middle = sorted(values), len(values) // 2
+    return ordered[middle] if len(values) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _seconds(values: list[float]) -> str:
+    """A cell's wall time: one run's, or the median of several with their range."""
+    if not values:
+        return "—"
+    if len(values) == 1:
+        return f"{values[0]:.3g}"
+    return f"{_median(values):.3g} ({min(values):.3g}–{max(values):.3g}, {len(values)} runs)"
+
+
+def wall_times(rows: list[dict], failing_only: bool) -> dict[str, list[float]]:
+    """cell_id -> the duration_s of its runs (only those that failed, with failing_only)."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        if failing_only and not counts_as_failing(row.get("outcome", "")):
+            continue
+        try:
+            times[row["cell_id"]].append(float(row.get("duration_s") or ""))
+        except ValueError:
+            continue  # a row without a duration (a cell that never started) says nothing of time
+    return times
+
+
+def _failing_section(cells: dict, ordered: list[str], run_dir: str, rows: list[dict]) -> list[str]:
+    """The failing cells (summary.md's rule: a run that counts as failing) with their error line, how long
+    they ran until they failed, and a link to their logs."""
     failing = [cell_id for cell_id in ordered if any(k.counts_as_failing for k in cells[cell_id].kinds)]
     if not failing:
         return [f"<h2>Failing cells ({len(failing)})</h2>", "<p>No failing cells.</p>"]
     with_where = any(cells[cell_id].where for cell_id in failing)  # a CPU run's table stays as it was
+    seconds = wall_times(rows, failing_only=True)
     body = []
     for cell_id in failing:
         cell = cells[cell_id]
         label = " ".join(f"{k}={v}" for k, v in cell.values.items() if v != "")
         where = f'<td class="mono">{escape(cell.where)}</td>' if with_where else ""
         body.append(
-            f'<tr><td class="mono">{escape(cell_id)}</td><td>{escape(label)}</td>'
-            f'{_td_outcome(cell.describe(), cell.outcome)}<td class="err mono">{escape(cell.error)}</td>'
+            f'<tr><td class="mono">{escape(cell_id)}</td><td class="values">{escape(label)}</td>'
+            f'{_td_outcome(cell.describe(), cell.outcome)}<td class="num">{_seconds(seconds[cell_id])}</td>'
+            f'<td class="err mono">{escape(cell.error)}</td>'
             f"{where}<td>{_files_links(run_dir, cell.log_dir, cell.log_dir)}</td></tr>"
         )
-    headers = ["cell", "values", "outcome", "error"] + (["where"] if with_where else []) + ["logs"]
+    headers = ["cell", "values", "outcome", "wall s", "error"] + (["where"] if with_where else []) + ["logs"]
     return [f"<h2>Failing cells ({len(failing)})</h2>", _html_table(headers, body)]
 
 
@@ -233,16 +265,21 @@ def _not_run_section(rows: list[dict], value_columns: list[str], run_dir: str) -
     ]
 
 
-def _all_cells_section(cells: dict, ordered: list[str], value_columns: list[str], run_dir: str) -> list[str]:
+def _all_cells_section(
+    cells: dict, ordered: list[str], value_columns: list[str], run_dir: str, rows: list[dict]
+) -> list[str]:
+    """Every cell with its outcome and its wall time (every run of it, whatever its outcome)."""
+    seconds = wall_times(rows, failing_only=False)
     body = []
     for cell_id in ordered:
         cell = cells[cell_id]
         body.append(
             f'<tr><td class="mono">{escape(cell_id)}</td>'
             + "".join(f"<td>{escape(cell.values.get(a, ''))}</td>" for a in value_columns)
-            + f"{_td_outcome(cell.describe(), cell.outcome)}<td>{_files_links(run_dir, cell.log_dir, 'logs')}</td></tr>"
+            + f'{_td_outcome(cell.describe(), cell.outcome)}<td class="num">{_seconds(seconds[cell_id])}</td>'
+            + f"<td>{_files_links(run_dir, cell.log_dir, 'logs')}</td></tr>"
         )
-    return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "logs"], body)]
+    return ["<h2>All cells</h2>", _html_table(["cell"] + value_columns + ["outcome", "wall s", "logs"], body)]
 
 
 def _fingerprint_section(facts: dict) -> list[str]:
@@ -296,9 +333,9 @@ def render(run: FinishedRun) -> str:
     seen = Explained(run)
     parts += explain_section(seen)
     parts += _axis_sections(rows, value_columns, run.listed, seen)
-    parts += _failing_section(cells, ordered, run_dir)
+    parts += _failing_section(cells, ordered, run_dir, rows)
     parts += _not_run_section(rows, value_columns, run_dir)
-    parts += _all_cells_section(cells, ordered, value_columns, run_dir)
+    parts += _all_cells_section(cells, ordered, value_columns, run_dir, rows)
     parts += _fingerprint_section(facts)
     parts += _resolution_section(run_dir, seen)
     parts.append(f'<p class="muted">From {escape(os.path.basename(run.csv_path))} in this directory.</p>')

@@ -122,14 +122,16 @@ class RunDir:
 
     # --- creating and reopening -------------------------------------------
 
-    def create(self, matrix_yaml: dict, value_columns: list[str]) -> None:
+    def create(self, matrix_yaml: dict, value_columns: list[str], *, beside_others: bool = False) -> None:
+        """A new run directory. beside_others: the directory may hold other files (Hydra's sweep directory,
+        with its multirun.yaml); none of ours may be there already."""
         import yaml
 
         if os.path.exists(self.csv_path):
             raise BadInput(f"{self.path}: already holds a run (results.csv); use --resume {self.path} or another --out")
         if os.path.exists(self.path) and not os.path.isdir(self.path):
             raise BadInput(f"{self.path}: --out must be a directory, and this is a file")
-        if os.path.isdir(self.path) and os.listdir(self.path):
+        if os.path.isdir(self.path) and os.listdir(self.path) and not beside_others:
             # Never write over a directory of the user's (their summary.md, their matrix.yaml).
             raise BadInput(f"{self.path}: --out is a directory that is not empty; give a new or empty one")
         try:

@@ -66,7 +66,7 @@ def main(argv: list) -> None:
         "argv": argv,
         "train": _loader_view(train),
         "val": _loader_view(val),
-        "start_method": multiprocessing.get_start_method(allow_none=True),
+        "start_method": multiprocessing.get_start_method(),  # the method its processes get
         "main": {
             "sharing_strategy": torch.multiprocessing.get_sharing_strategy(),
             "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],

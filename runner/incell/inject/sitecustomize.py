@@ -1,12 +1,14 @@
 """Loaded by Python at start-up because crashmatrix put this folder on PYTHONPATH (`inject: true`).
 
-It applies the cell's knobs to an unmodified training program: faulthandler and the stack dumps
-(incell/stackdump.py) first, then the process knobs in the order that probes use too
+It applies the cell's knobs to an unmodified training program: the stack dumps (incell/stackdump.py)
+first, then the process knobs in the order that probes use too
 (incell/knobs.py `apply`: a private /dev/shm, rlimits and the start method now, torch's knobs once
 the program imports torch), then the DataLoader knobs and the batch counting (incell/injection.py).
 DataLoader workers started by spawn or forkserver are new interpreters with the same environment, so
 this runs in them too: exactly where those knobs are otherwise lost. Then it runs the sitecustomize
-this one hides, if any.
+this one hides, if any, with sys.path as the program has it alone (this folder taken out again).
+Faulthandler is the environment's (PYTHONFAULTHANDLER, which every cell gets unless its matrix sets it
+empty), as it is for the program alone.
 
 A knob that cannot be applied is said on stderr (`crashmatrix inject: ...`); the program
 starts all the same. Only shm_mb ends the cell early, as a skip: without it the cell would
@@ -53,17 +55,14 @@ def _apply() -> None:
     raw = os.environ.get("CRASHMATRIX_KNOBS")
     if not raw:
         return
-    import faulthandler
     import json
 
-    faulthandler.enable(all_threads=True)
     _load("stackdump").install()  # stacks on a timeout; torch's crash backtrace
     knobs = _load("knobs")
     injection = _load("injection")
     params = json.loads(raw)
     # A spawned or forkserver worker (or the resource tracker) must not pick the start method again.
-    argv = getattr(sys, "orig_argv", sys.argv)
-    in_worker = any("multiprocessing" in a for a in argv)
+    in_worker = _started_by_multiprocessing(getattr(sys, "orig_argv", sys.argv))
     is_root = not in_worker and _ROOT_VAR not in os.environ
     if is_root:
         os.environ[_ROOT_VAR] = str(os.getpid())
@@ -78,13 +77,27 @@ def _apply() -> None:
     )
 
 
+def _started_by_multiprocessing(argv: list) -> bool:
+    """A new interpreter that multiprocessing started (a spawn or forkserver worker, the forkserver, the
+    resource tracker): `python [flags] -c 'from multiprocessing.spawn import ...' [--multiprocessing-fork]`.
+    A program whose path, arguments or -W filters merely say `multiprocessing` is the program."""
+    if "--multiprocessing-fork" in argv:
+        return True
+    return any(flag == "-c" and code.startswith("from multiprocessing.") for flag, code in zip(argv, argv[1:]))
+
+
+def _leave_sys_path() -> None:
+    """Take this folder out of sys.path: PYTHONPATH put it there only for Python to find this file (the
+    variable stays, for the processes the program starts)."""
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+
 def _chain() -> None:
     """Run the sitecustomize that would have run without us (a distribution's or a venv's)."""
     import importlib.machinery
     import importlib.util
 
-    path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", path)
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
     if spec is not None and spec.loader is not None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -94,4 +107,5 @@ try:
     _apply()
 except Exception as e:  # never stop the user's program from starting; say why the knobs are missing
     print(f"crashmatrix inject: knobs not applied: {type(e).__name__}: {e}", file=sys.stderr)
+_leave_sys_path()
 _chain()

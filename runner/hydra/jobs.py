@@ -1,0 +1,100 @@
+"""A job of a Hydra multirun as crashmatrix sees it: its overrides split into crashmatrix's knobs
+(`+crashmatrix.<knob>=...`, applied from outside as under inject) and the app's own overrides (all the
+app ever sees), and the values of its row in results.csv (one column per override, knobs by name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hydra.errors import CompactHydraException
+
+from crashmatrix.matrix.knob_names import INJECT_KNOBS, near_knob
+
+# `+crashmatrix.pin_memory=true` is a knob: the node never reaches the app's config.
+KNOB_NODE = "crashmatrix"
+
+
+class SweepInputError(CompactHydraException):
+    """Bad input to the crashmatrix launcher or sweeper: Hydra prints the one-line message and exits 1."""
+
+
+@dataclass(frozen=True)
+class SweepJob:
+    """One job: `num` is Hydra's job number; `overrides` as the sweeper gave them; `app_overrides` without
+    the knobs; `knobs` the sweep's fixed knobs with the job's own over them; `values` its row's values."""
+
+    num: int
+    overrides: tuple
+    app_overrides: tuple
+    knobs: dict
+    values: dict
+
+    def label(self) -> str:
+        return " ".join(self.overrides)
+
+
+def knob_name(key: str, where: str) -> str:
+    """The knob a `crashmatrix.<name>` key names; SweepInputError for one crashmatrix does not have."""
+    name = key[len(KNOB_NODE) + 1 :]
+    if name in INJECT_KNOBS or (name.startswith("env.") and len(name) > 4):
+        return name
+    near = near_knob(name)
+    hint = f"did you mean {near}? " if near else ""
+    raise SweepInputError(
+        f"crashmatrix: {where}: {hint}{name!r} is not a knob (`crashmatrix knobs` lists them; env.NAME sets a variable)"
+    )
+
+
+def check_fixed_knobs(knobs: dict) -> dict:
+    """hydra.launcher.knobs, checked: {knob: value}, dotted names flattened (`+hydra.launcher.knobs.rlimit.nofile=250`
+    nests, as Hydra does)."""
+    return {knob_name(f"{KNOB_NODE}.{k}", f"hydra.launcher.knobs.{k}"): v for k, v in _flat(knobs or {}).items()}
+
+
+def _flat(nested: dict, prefix: str = "") -> dict:
+    out: dict = {}
+    for key, value in nested.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[SweepJob]:
+    """The batch's jobs, numbered from initial_job_idx, their knobs checked."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parser = OverridesParser.create()
+    jobs = []
+    for i, overrides in enumerate(job_overrides):
+        parsed = parser.parse_overrides(list(overrides))
+        own = [o for o in parsed if not _is_knob(o.key_or_group)]
+        app_columns = {_column(o) for o in own}
+        knobs, values = dict(fixed_knobs), {}
+        for o in parsed:
+            if _is_knob(o.key_or_group):
+                name = knob_name(o.key_or_group, (o.input_line or o.key_or_group).split("=", 1)[0])
+                knobs[name] = o.value()
+                values[f"{KNOB_NODE}.{name}" if name in app_columns else name] = o.value()
+            else:
+                values[_column(o)] = o.value()
+        jobs.append(
+            SweepJob(
+                num=initial_job_idx + i,
+                overrides=tuple(overrides),
+                app_overrides=tuple(o.input_line for o in own),
+                knobs=knobs,
+                values=values,
+            )
+        )
+    return jobs
+
+
+def _is_knob(key: str) -> bool:
+    return key == KNOB_NODE or key.startswith(KNOB_NODE + ".")
+
+
+def _column(override) -> str:
+    """An override's column: its key (a config group's name), `@package` where it names one."""
+    return override.key_or_group + (f"@{override.package}" if override.package else "")

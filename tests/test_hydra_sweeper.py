@@ -1,0 +1,69 @@
+"""`hydra/sweeper=crashmatrix` on a real Hydra app (tests/apps/hydra_sweep: a segfault planted at a=1 c=2,
+a ValueError at a=2): pairwise runs a covering array, hunt names the planted crash exactly."""
+
+import itertools
+import json
+
+import yaml
+from conftest import rows_of
+from test_hydra_launcher import _sweep
+
+
+def test_pairwise_over_four_axes_of_three_runs_nine_jobs_covering_every_pair(tmp_path):
+    proc, sweep = _sweep(
+        tmp_path,
+        "hydra/sweeper=crashmatrix",
+        "hydra.sweeper.strategy=pairwise",
+        "a=0,1,2",
+        "b=0,1,2",
+        "c=0,1,2",
+        "d=0,1,2",
+        "hydra.launcher.jobs=2",
+    )
+    assert proc.returncode == 1, proc.stderr  # jobs failed (a=2 raises): Hydra's exit status, every job run
+    assert "Traceback" not in proc.stderr
+    rows = rows_of(sweep)
+    assert len(rows) == 9
+    for x, y in itertools.combinations("abcd", 2):
+        assert {(r[x], r[y]) for r in rows} == set(itertools.product("012", repeat=2)), (x, y)
+    assert yaml.safe_load((sweep / "matrix.yaml").read_text())["strategy"] == "pairwise"
+
+
+def test_hunt_names_the_planted_two_way_crash_exactly(tmp_path):
+    proc, sweep = _sweep(
+        tmp_path,
+        "hydra/sweeper=crashmatrix",
+        "hydra.sweeper.strategy=hunt",
+        "hydra.sweeper.order=2",
+        "a=0,1",
+        "b=0,1,2",
+        "c=0,1,2",
+        "d=0,1,2",
+        "hydra.launcher.jobs=2",
+    )
+    assert proc.returncode == 0, proc.stderr  # a hunt that finds what fails has done its job
+    answer = json.loads((sweep / "hunt.json").read_text())
+    assert answer["complete"] is True
+    assert [(c["conditions"], c["outcome"], c["signal"]) for c in answer["causes"]] == [
+        ({"a": "1", "c": "2"}, "crash", "SIGSEGV")
+    ]
+    assert answer["runs"] == len(rows_of(sweep)) < 2 * 3 * 3 * 3  # fewer jobs than the full product
+    assert "crash SIGSEGV when a=1 and c=2" in proc.stdout
+
+
+def test_a_strategy_that_does_not_exist_is_one_line(tmp_path):
+    proc, _ = _sweep(tmp_path, "hydra/sweeper=crashmatrix", "hydra.sweeper.strategy=pairwize", "a=0,1")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[0] == (
+        "crashmatrix: hydra.sweeper.strategy: 'pairwize' is not one of full, pairwise, hunt"
+    )
+
+
+def test_a_hunt_option_out_of_range_is_one_line(tmp_path):
+    proc, _ = _sweep(
+        tmp_path, "hydra/sweeper=crashmatrix", "hydra.sweeper.strategy=hunt", "hydra.sweeper.confidence=1.5", "a=0,1"
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[0] == (
+        "crashmatrix: hydra.sweeper.confidence: expected a number in [0.5, 1), got 1.5"
+    )
