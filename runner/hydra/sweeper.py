@@ -14,6 +14,7 @@ import os
 import sys
 
 from crashmatrix.hydra.strategies import SweeperSettings, axes_of, job_of, planned_jobs, split
+from crashmatrix.outcome import Outcome
 from crashmatrix.text import shown_path
 
 
@@ -103,7 +104,8 @@ class Sweeping:
         for row, ret in zip(rows, returns):
             failed = ret.status != JobStatus.COMPLETED
             signature = type(ret._return_value).__name__ if failed else ""
-            out.append(dict(row, outcome="fail" if failed else "pass", signal="", signature=signature))
+            outcome = Outcome.FAIL if failed else Outcome.PASS
+            out.append(dict(row, outcome=outcome.value, signal="", signature=signature))
         return out
 
     def _answer(self, space, state, named: dict) -> None:
