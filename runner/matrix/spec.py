@@ -8,6 +8,7 @@ order. Every problem is a BadInput naming the file and the key.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -250,7 +251,6 @@ def _order_like(flat: dict, order: list[str]) -> dict:
 def _compose(data: dict, overrides: list[str], path: str) -> dict:
     from hydra import compose, initialize
     from hydra.core.config_store import ConfigStore
-    from hydra.core.global_hydra import GlobalHydra
     from hydra.errors import HydraException
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
@@ -265,11 +265,11 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         data, overrides, path, knobs=bool(data.get("inject")) or data.get("probe") is not None, top_keys=TOP_KEYS
     )
     data, hidden = whole_keys.hide(data, overrides)
-    GlobalHydra.instance().clear()
-    ConfigStore.instance().store(name="crashmatrix_matrix", node=data)
     try:
-        with initialize(version_base=None, config_path=None):
-            cfg = compose(config_name="crashmatrix_matrix", overrides=hidden)
+        with _hydra_state_left_as_found():
+            ConfigStore.instance().store(name=_MATRIX_NODE, node=data)
+            with initialize(version_base=None, config_path=None):
+                cfg = compose(config_name=_MATRIX_NODE, overrides=hidden)
         # Verbatim: a `${...}` value is for the user's own Hydra app, not for us to resolve.
         return whole_keys.restore(cast(dict, OmegaConf.to_container(cfg, resolve=False)))  # from a dict node
     except (HydraException, OmegaConfBaseException, ValueError) as e:
@@ -277,8 +277,36 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         msg = " ".join(lines[:2]) or type(e).__name__
         which = f" in {overrides}" if overrides else ""
         raise BadInput(f"{path}: bad override{which}: {msg}") from None
+
+
+_MATRIX_NODE = "crashmatrix_matrix"
+
+
+@contextlib.contextmanager
+def _hydra_state_left_as_found():
+    """Compose the matrix with Hydra's own API, leaving Hydra's process-wide state as it was.
+
+    initialize() sets the global version_base and GlobalHydra, and store() adds to the ConfigStore.
+    Inside a Hydra app's own process (hydra/launcher=crashmatrix, or a test of Hydra's suites) those
+    belong to the app: version_base decides whether its jobs change directory. Ours get fresh
+    instances while we compose; theirs are put back after.
+    """
+    from hydra.core.config_store import ConfigStore
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.core.singleton import Singleton
+    from hydra.version import VersionBase
+
+    instances = Singleton._instances  # Hydra's registry of its singletons; get_state() would rediscover plugins
+    kept = {kind: instances.pop(kind, None) for kind in (GlobalHydra, VersionBase)}
+    try:
+        yield
     finally:
-        GlobalHydra.instance().clear()
+        for kind, instance in kept.items():
+            if instance is None:
+                instances.pop(kind, None)
+            else:
+                instances[kind] = instance
+        ConfigStore.instance().repo.pop(_MATRIX_NODE + ".yaml", None)
 
 
 def _check_keyed_axis_overrides(data: dict, overrides: list[str], path: str) -> None:
