@@ -172,6 +172,16 @@ def _masked(text: str) -> str:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     """{case: (alone, injected)}, each {status, stdout, stderr, files}; and the run's rows."""
+    # Started from a terminal, both sides get SIGINT at its default (the signals case relies on it);
+    # `make test &` would hand both an ignored SIGINT, which a cell keeps as the program alone does.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield _both(tmp_path_factory)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _both(tmp_path_factory):
     top = tmp_path_factory.mktemp("fidelity")
     work, logs = top / "work", top / "alone-logs"
     logs.mkdir()
@@ -265,3 +275,27 @@ def test_what_inject_measures_it_still_measures(both):
     # 2 passes of 8 batches over the busiest loader (the IterableDataset's yields 4)
     assert row["steps"] == "16" and float(row["steps_per_s"]) > 0 and row["first_batch_s"] != "", row
     assert rows["torch_pin_ignore_raise"]["steps"] == "2"  # batch 3 holds the corrupt sample
+
+
+def test_a_cell_keeps_the_ignored_sigint_it_would_have_alone(tmp_path):
+    # Run in the background (`cmd &`, nohup), a program starts with SIGINT ignored; crashmatrix catches
+    # Ctrl-C only where it could have come, so its cells start as the program alone would.
+    program = "import signal; print(signal.getsignal(signal.SIGINT))"
+    (tmp_path / "m.yaml").write_text(
+        f"name: sigint\ncommand: [python, -c, {program!r}]\npass_params: none\ninject: true\naxes:\n  i: [0]\n"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    ignoring = {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)}
+    alone = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, **ignoring)
+    run = subprocess.run(
+        [sys.executable, "-m", "crashmatrix", "run", "m.yaml", "--out", "run"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        **ignoring,
+    )
+    assert run.returncode == 0, run.stderr
+    (cell,) = (tmp_path / "run" / "cells").iterdir()
+    assert alone.stdout == f"{int(signal.SIG_IGN)}\n"  # SIG_IGN, as Python 3.11 prints it
+    assert (cell / "stdout.log").read_text() == alone.stdout

@@ -12,8 +12,8 @@ def catching(signals, on_stop, wakeup_fd: int | None = None):
     """While inside, each of `signals` calls on_stop(name) ("SIGINT", ...) instead of ending the process.
 
     wakeup_fd (a non-blocking pipe's write end) gets a byte per signal, so a loop asleep in poll()
-    wakes at once. Only the main thread can hold handlers: elsewhere this catches nothing. The
-    handlers that were there before come back on the way out.
+    wakes at once. Only the main thread can hold handlers: elsewhere this catches nothing. A signal
+    already ignored is left ignored. The handlers that were there before come back on the way out.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -22,7 +22,10 @@ def catching(signals, on_stop, wakeup_fd: int | None = None):
     def handler(signum, frame):
         on_stop(signal.Signals(signum).name)
 
-    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    # A signal this process was started with ignored (SIGINT of a job put in the background, SIGHUP
+    # under nohup) stays ignored: the cells inherit that disposition, as the program alone would.
+    ours = [sig for sig in signals if signal.getsignal(sig) is not signal.SIG_IGN]
+    previous = {sig: signal.signal(sig, handler) for sig in ours}
     previous_wakeup = signal.set_wakeup_fd(wakeup_fd) if wakeup_fd is not None else None
     try:
         yield
