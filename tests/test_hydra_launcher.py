@@ -123,3 +123,35 @@ def test_through_submitit_local_a_crash_is_still_its_signal(tmp_path):
         ("1", "crash", "SIGSEGV"),
     ]
     assert (sweep / "submitit").is_dir()
+
+
+TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
+
+
+def test_the_template_lightning_app_sweeps_unmodified_with_knobs(tmp_path):
+    # Laid out like the public Hydra + Lightning templates: config groups, a root marker, a timestamped
+    # sweep directory of its own (logs/train/multiruns/<time>), Lightning's Trainer and CSV logger.
+    app = tmp_path / "template_app"
+    shutil.copytree(TEMPLATE, app)
+    proc = subprocess.run(
+        [sys.executable, "src/train.py", "-m", "hydra/launcher=crashmatrix", "hydra.launcher.jobs=2"]
+        + ["logger=csv", "+crashmatrix.start_method=fork", "+crashmatrix.num_workers=0,2"],
+        cwd=app,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (sweep,) = (app / "logs" / "train" / "multiruns").iterdir()
+    rows = rows_of(sweep)
+    assert sorted((r["num_workers"], r["logger"], r["outcome"]) for r in rows) == [
+        ("0", "csv", "pass"),
+        ("2", "csv", "pass"),
+    ], [(r["outcome"], r["error"]) for r in rows]
+    # the knob reached every DataLoader the app built; the app's config never saw it
+    assert all(int(r["steps"]) > 0 for r in rows)
+    for num in ("0", "1"):
+        assert (sweep / num / ".hydra" / "config.yaml").is_file()
+        assert "crashmatrix" not in (sweep / num / ".hydra" / "overrides.yaml").read_text()
+    report = crashmatrix("report", sweep, cwd=tmp_path)
+    assert report.returncode == 0 and "pass" in report.stdout, report.stderr
