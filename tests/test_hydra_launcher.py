@@ -65,6 +65,18 @@ def test_a_segfaulting_job_ends_only_itself_and_explain_names_its_values(tmp_pat
     assert explained.stdout.splitlines()[0].startswith("crash SIGSEGV when a=1 and c=2"), explained.stdout
 
 
+def test_a_key_the_sweep_adds_with_plus_reruns_as_the_sweep_wrote_it(tmp_path):
+    # `+extra` is a key the app's config lacks: the sweep directory's matrix must pass it with its `+`,
+    # or a rerun, bisect or repro of the sweep fails on Hydra's "Key 'extra' is not in struct".
+    proc, sweep = _sweep(tmp_path, "a=1", "c=0,2", "+extra=5", "hydra.launcher.jobs=2")
+    assert proc.returncode == 1, proc.stderr
+    rerun = crashmatrix("rerun", sweep, "--failing", "--out", tmp_path / "again", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert [(r["a"], r["c"], r["extra"], r["outcome"], r["signal"]) for r in rows_of(tmp_path / "again")] == [
+        ("1", "2", "5", "crash", "SIGSEGV")
+    ]
+
+
 def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
     proc, sweep = _sweep(
         tmp_path,

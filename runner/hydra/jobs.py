@@ -4,7 +4,7 @@ app ever sees), and the values of its row in results.csv (one column per overrid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hydra.errors import CompactHydraException
 
@@ -21,13 +21,15 @@ class SweepInputError(CompactHydraException):
 @dataclass(frozen=True)
 class SweepJob:
     """One job: `num` is Hydra's job number; `overrides` as the sweeper gave them; `app_overrides` without
-    the knobs; `knobs` the sweep's fixed knobs with the job's own over them; `values` its row's values."""
+    the knobs; `knobs` the sweep's fixed knobs with the job's own over them; `values` its row's values;
+    `written` each column whose key the override spells otherwise (`+extra`, `~tag`), as it spells it."""
 
     num: int
     overrides: tuple
     app_overrides: tuple
     knobs: dict
     values: dict
+    written: dict = field(default_factory=dict)
 
     def label(self) -> str:
         return " ".join(self.overrides)
@@ -71,7 +73,7 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
         parsed = parser.parse_overrides(list(overrides))
         own = [o for o in parsed if not _is_knob(o.key_or_group)]
         app_columns = {_column(o) for o in own}
-        knobs, values = dict(fixed_knobs), {}
+        knobs, values, written = dict(fixed_knobs), {}, {}
         for o in parsed:
             if _is_knob(o.key_or_group):
                 name = knob_name(o.key_or_group, (o.input_line or o.key_or_group).split("=", 1)[0])
@@ -79,6 +81,9 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
                 values[f"{KNOB_NODE}.{name}" if name in app_columns else name] = o.value()
             else:
                 values[_column(o)] = o.value()
+                key = (o.input_line or "").split("=", 1)[0]
+                if key and key != _column(o):
+                    written[_column(o)] = key
         jobs.append(
             SweepJob(
                 num=initial_job_idx + i,
@@ -86,6 +91,7 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
                 app_overrides=tuple(o.input_line for o in own),
                 knobs=knobs,
                 values=values,
+                written=written,
             )
         )
     return jobs

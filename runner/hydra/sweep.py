@@ -95,6 +95,9 @@ class SweepRun:
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
         self.store: RunDir | None = None
         self.axes: dict = {}  # column -> its values so far, in order
+        # column -> the key as the jobs' overrides write it (`+extra`): a rerun, bisect or repro of the
+        # sweep must pass it so, or Hydra refuses a key its config lacks
+        self.axis_keys: dict = {}
         self.repeats: Counter = Counter()  # cell_id -> runs so far (a job that repeats another's overrides)
         self.results: list = []
         self.facts: dict = {}
@@ -115,6 +118,7 @@ class SweepRun:
                 known = self.axes.setdefault(column, [])
                 if value not in known:
                     known.append(value)
+            self.axis_keys.update({column: (key,) for column, key in job.written.items()})
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
@@ -184,6 +188,7 @@ class SweepRun:
             inject=True,
             params=dict(self.settings.knobs),
             axes={k: list(v) for k, v in self.axes.items()},
+            axis_keys=dict(self.axis_keys),
             timeout=self.settings.timeout,
             kill_grace=self.settings.kill_grace,
             sync_rerun=self.settings.sync_rerun,
