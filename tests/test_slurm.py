@@ -97,3 +97,45 @@ def test_hunt_through_slurm_names_what_a_local_hunt_names_from_the_same_runs(slu
     (cause,) = hunts["slurm"]["causes"]
     assert cause["conditions"] == {"a": "1", "c": "2"} and (cause["outcome"], cause["signal"]) == ("crash", "SIGSEGV")
     assert hunts["slurm"]["complete"] is True and hunts["slurm"]["runs"] == hunts["local"]["runs"]
+
+
+def test_a_hydra_sweep_through_slurm_records_the_same_rows_as_locally(slurm_cluster, tmp_path):
+    # hydra/launcher=crashmatrix with executor slurm: the jobs run as Slurm array tasks, each still a
+    # supervised process of its own, so the crashing job is a SIGSEGV row as it is locally.
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    app = tmp_path / "app"
+    shutil.copytree(os.path.join(ROOT, "tests", "apps", "hydra_sweep"), app)
+    sweeps = {}
+    for executor in ("local", "slurm"):
+        sweeps[executor] = tmp_path / executor
+        proc = subprocess.run(
+            [sys.executable, "app.py", "-m", "hydra/launcher=crashmatrix", "a=0,1", "c=0,2"]
+            + [f"hydra.sweep.dir={sweeps[executor]}", f"hydra.launcher.executor={executor}"]
+            + ["+hydra.launcher.slurm.partition=debug", "hydra.launcher.jobs=2"],
+            cwd=app,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 1, proc.stderr  # one job failed: Hydra's convention for the multirun
+        assert "job #3 (a=1 c=2) ended crash SIGSEGV" in proc.stderr, proc.stderr
+
+    def rows(sweep):
+        return sorted((r["a"], r["c"], r["outcome"], r["signal"]) for r in rows_of(sweep))
+
+    assert (
+        rows(sweeps["slurm"])
+        == rows(sweeps["local"])
+        == [
+            ("0", "0", "pass", ""),
+            ("0", "2", "pass", ""),
+            ("1", "0", "pass", ""),
+            ("1", "2", "crash", "SIGSEGV"),
+        ]
+    )
+    assert os.listdir(sweeps["slurm"] / "submitit")  # the jobs went through Slurm
