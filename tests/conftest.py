@@ -1,6 +1,7 @@
 import csv
 import functools
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -8,6 +9,13 @@ import tempfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The tests stand in for a person at a terminal, where Ctrl-C reaches the foreground process. Started in
+# the background (`make test &`, a CI runner without job control) pytest inherits SIGINT ignored, and so
+# would every crashmatrix it starts: it would then ignore SIGINT as such a process should, and the tests
+# that press Ctrl-C would see nothing. Their children get SIGINT as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Interpreters' kept answers (facts_cache) live in this session's own folder: a user's cache is
 # neither read nor filled by the tests, and the session's runs still share what they learn.

@@ -172,16 +172,6 @@ def _masked(text: str) -> str:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     """{case: (alone, injected)}, each {status, stdout, stderr, files}; and the run's rows."""
-    # Started from a terminal, both sides get SIGINT at its default (the signals case relies on it);
-    # `make test &` would hand both an ignored SIGINT, which a cell keeps as the program alone does.
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield _both(tmp_path_factory)
-    finally:
-        signal.signal(signal.SIGINT, before)
-
-
-def _both(tmp_path_factory):
     top = tmp_path_factory.mktemp("fidelity")
     work, logs = top / "work", top / "alone-logs"
     logs.mkdir()
