@@ -1,19 +1,20 @@
 """`hydra/launcher=crashmatrix`: each job of a multirun in its own fresh process under crashmatrix's engine.
 
-The work is crashmatrix.hydra.sweep's; this class is what Hydra instantiates and calls.
+The work is crashmatrix.hydra.sweep's; this class is what Hydra instantiates and calls. Hydra's plugin
+scan imports this module whenever any Hydra app starts (every cell of one too), so crashmatrix's own
+modules load only when a sweep launches.
 """
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from hydra.core.utils import JobReturn
 from hydra.plugins.launcher import Launcher
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig
 
-from crashmatrix.errors import BadInput
-from crashmatrix.hydra.jobs import SweepInputError
-from crashmatrix.hydra.sweep import Settings, SweepRun
+if TYPE_CHECKING:
+    from crashmatrix.hydra.sweep import SweepRun
 
 
 class CrashmatrixLauncher(Launcher):
@@ -31,6 +32,10 @@ class CrashmatrixLauncher(Launcher):
         self.setup_args = {"hydra_context": hydra_context, "task_function": task_function, "config": config}
 
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
+        from crashmatrix.errors import BadInput
+        from crashmatrix.hydra.jobs import SweepInputError
+        from crashmatrix.hydra.sweep import Settings, SweepRun
+
         assert self.setup_args, "setup() first"
         try:
             if self.sweep is None:

@@ -1,6 +1,8 @@
 """`hydra/sweeper=crashmatrix`: `hydra.sweeper.strategy: full|pairwise|hunt` over the sweep's choices.
 
-The work is crashmatrix.hydra.sweeper's; this class is what Hydra instantiates and calls.
+The work is crashmatrix.hydra.sweeper's; this class is what Hydra instantiates and calls. Hydra's plugin
+scan imports this module whenever any Hydra app starts, so crashmatrix's own modules load only when a
+sweep starts.
 """
 
 from typing import Any, Optional
@@ -10,11 +12,6 @@ from hydra.plugins.launcher import Launcher
 from hydra.plugins.sweeper import Sweeper
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig
-
-from crashmatrix.errors import BadInput
-from crashmatrix.hydra.jobs import SweepInputError
-from crashmatrix.hydra.strategies import SweeperSettings
-from crashmatrix.hydra.sweeper import Sweeping
 
 
 class CrashmatrixSweeper(Sweeper):
@@ -32,6 +29,11 @@ class CrashmatrixSweeper(Sweeper):
         )
 
     def sweep(self, arguments: list[str]) -> Any:
+        from crashmatrix.errors import BadInput
+        from crashmatrix.hydra.jobs import SweepInputError
+        from crashmatrix.hydra.strategies import SweeperSettings
+        from crashmatrix.hydra.sweeper import Sweeping
+
         assert self.launcher is not None and self.config is not None, "setup() first"
         try:
             settings = SweeperSettings.of(self.settings)
