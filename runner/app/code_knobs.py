@@ -15,7 +15,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-LOADER_KNOBS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
+from crashmatrix.incell.knobs import LOADER_KNOBS
+
 ROOT_MARKERS = (".project-root", "pyproject.toml", "setup.py", "setup.cfg", ".git")
 MAX_FILES = 300  # an app's own modules; beyond them it is a whole tree, not an app
 MAX_UP = 3
