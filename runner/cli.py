@@ -299,7 +299,7 @@ def cmd_bisect(args) -> int:
         good, bad = bisect_matrix.pick_from_run(run, matrix)
         out = args.out or bisect_matrix.default_out(args.target, "run")
         # the run's rows are evidence of the same experiment only: overrides that change it start afresh
-        if same_matrix(matrix, _load(kept, [])):
+        if not args.overrides or same_matrix(matrix, _load(kept, [])):
             seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad)
         else:
             print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
