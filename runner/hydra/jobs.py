@@ -31,9 +31,6 @@ class SweepJob:
     values: dict
     written: dict = field(default_factory=dict)
 
-    def label(self) -> str:
-        return " ".join(self.overrides)
-
 
 def knob_name(key: str, where: str) -> str:
     """The knob a `crashmatrix.<name>` key names; SweepInputError for one crashmatrix does not have."""

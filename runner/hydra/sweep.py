@@ -152,7 +152,6 @@ class SweepRun:
 
     def _summarise(self, matrix: Matrix, store: RunDir, total: int, completed: bool) -> None:
         import io
-        from collections import Counter
 
         from crashmatrix.runmatrix import summarise
 

@@ -113,8 +113,7 @@ class Sweeping:
         from crashmatrix.incell.atomic import write_json_atomic
 
         path = os.path.join(self.sweep_dir, "hunt.json")
-        named_after = {key: runs for key, runs in named.items()}
-        write_json_atomic(path, hunt_json(space, state, self.launched, named_after))
+        write_json_atomic(path, hunt_json(space, state, self.launched, named))
         lines = [cause_sentence(space, c) for c in best_so_far(state)] or ["no failure seen"]
         print("", flush=True)
         for line in lines:
