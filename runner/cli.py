@@ -395,7 +395,6 @@ def cmd_explain(args) -> int:
 
 def cmd_resolve(args) -> int:
     from crashmatrix.resolve.verb import output_lines, resolve_run
-    from crashmatrix.rundir.finished_run import FinishedRun
 
     resolved = resolve_run(args.run)
     for line in output_lines(resolved):
@@ -403,7 +402,7 @@ def cmd_resolve(args) -> int:
     if os.path.exists(os.path.join(args.run, "report.html")):  # its last section links resolution.md now
         from crashmatrix.report.html import write_html
 
-        write_html(FinishedRun.load(args.run))
+        write_html(resolved.run)  # the run resolve read: it writes files beside the rows, never the rows
     return 0
 
 
