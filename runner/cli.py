@@ -387,7 +387,7 @@ def cmd_explain(args) -> int:
     for line in explain.render_lines(patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed):
         print(line)
     if patterns and os.path.isdir(args.run):
-        from crashmatrix.resolve.verb import pointer
+        from crashmatrix.resolve.files import pointer
 
         print(pointer(args.run))
     return 0

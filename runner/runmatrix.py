@@ -55,7 +55,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, ru
         )
     ]
     if patterns and run is not None:  # what to run instead: resolve's note, or the command that writes it
-        from crashmatrix.resolve.verb import pointer
+        from crashmatrix.resolve.files import pointer
 
         lines.append(f"- {pointer(run)}")
     if matrix.strategy == "pairwise":

@@ -296,7 +296,7 @@ def _fingerprint_section(facts: dict) -> list[str]:
 
 def _resolution_section(run_dir: str, seen: Explained) -> list[str]:
     """The last section: resolution.md where `crashmatrix resolve` has run, else the command that writes it."""
-    from crashmatrix.resolve.verb import RESOLUTION_MD, pointer, recommended_line
+    from crashmatrix.resolve.files import RESOLUTION_MD, pointer, recommended_line
 
     if os.path.exists(os.path.join(run_dir, RESOLUTION_MD)):
         line = recommended_line(run_dir)

@@ -10,7 +10,6 @@ import os
 import shlex
 from collections.abc import Sequence
 
-from crashmatrix.cell import spell
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.resolve import issue, note, repro
@@ -19,12 +18,10 @@ from crashmatrix.resolve.choose import MOST_ALTERNATIVES, choose
 from crashmatrix.resolve.configs import WALL, Config, configs_of
 from crashmatrix.resolve.defaults import program_defaults
 from crashmatrix.resolve.failures import Findings, findings
+from crashmatrix.resolve.files import RESOLUTION_JSON, RESOLUTION_MD
 from crashmatrix.resolve.unsure import cannot_tell
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
-
-RESOLUTION_JSON = "resolution.json"
-RESOLUTION_MD = "resolution.md"
 
 
 def check_run(run: str) -> None:
@@ -66,27 +63,6 @@ def output_lines(r: note.Resolved) -> list[str]:
         lines.append(f"bug report: {os.path.join(where, b.dir)}/ISSUE.md ({b.kind.label()})")
     lines.append(f"resolution: {os.path.join(where, RESOLUTION_MD)}  {os.path.join(where, RESOLUTION_JSON)}")
     return lines
-
-
-def pointer(run: str) -> str:
-    """The line explain ends with: resolution.md where resolve has run, else the command that writes it."""
-    path = os.path.join(run, RESOLUTION_MD)
-    if os.path.exists(path):
-        return f"what to run instead, and a bug report per failure: {path}"
-    return f"what to run instead, and a bug report per failure: `crashmatrix resolve {shlex.quote(run)}`"
-
-
-def recommended_line(run_dir: str) -> str:
-    """`run instead: a=1 b=2` from the run's resolution.json; "" where it has none or recommends nothing."""
-    try:
-        with open(os.path.join(run_dir, RESOLUTION_JSON), encoding="utf-8") as f:
-            recommended = json.load(f).get("recommended")
-    except (OSError, ValueError, AttributeError):
-        return ""
-    if not isinstance(recommended, dict) or not isinstance(recommended.get("values"), dict):
-        return ""
-    values = " ".join(f"{a}={spell(v)}" for a, v in recommended["values"].items())
-    return f"run instead: {values}"
 
 
 def _write_json(run: FinishedRun, data: dict) -> None:
