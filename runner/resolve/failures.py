@@ -49,9 +49,7 @@ class Failure:
 
     def holds(self, values: Mapping[str, str]) -> bool:
         """Whether the conjunction (or one the data fit as well) holds for spelled axis values."""
-        if self.conditions is None:
-            return False
-        return any(all(values.get(a) == v for a, v in c.items()) for c in (self.conditions, *self.alternatives))
+        return _holds(values, self.conditions, self.alternatives)
 
     def conditions_text(self) -> str:
         """`when a=1 and b=2`; `in every configuration`; `nowhere in particular (background noise)`."""
@@ -75,11 +73,6 @@ class Findings:
 
     def is_sure(self, failure: Failure) -> bool:
         return failure.confidence is not None and failure.confidence >= self.confidence
-
-
-def spelled_rows(run: FinishedRun) -> list[dict]:
-    """The run's rows with every axis value spelled as results.csv has it (hunt's model reads them so)."""
-    return [{**row, **{a: spell(row.get(a, "")) for a in run.axes}} for row in run.rows]
 
 
 def findings(run: FinishedRun, rows: Sequence[dict]) -> Findings:
@@ -142,12 +135,7 @@ def count(
     failing = passed = 0
     masked: Counter = Counter()
     for row in rows:
-        values = {a: spell(row.get(a, "")) for a in axes}
-        if conditions is None:
-            holds = False
-        else:
-            holds = any(all(values.get(a) == v for a, v in c.items()) for c in (conditions, *alternatives))
-        if not holds:
+        if not _holds({a: spell(row.get(a, "")) for a in axes}, conditions, alternatives):
             continue
         seen = FailureKind.from_row(row)
         if seen == kind:
@@ -215,3 +203,10 @@ class _Model:
             if FailureKind.from_row(r) == pattern.failure_kind and all(r.get(a) == v for a, v in pattern.conditions):
                 return tuple(r[a] for a in self.axes)
         return None
+
+
+def _holds(values: Mapping[str, str], conditions, alternatives) -> bool:
+    """Whether a conjunction, or one the data fit as well, holds for spelled axis values (None: none does)."""
+    if conditions is None:
+        return False
+    return any(all(values.get(a) == v for a, v in c.items()) for c in (conditions, *alternatives))
