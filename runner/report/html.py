@@ -11,6 +11,7 @@ until they failed, their error line and a relative link to their log directory.
 from __future__ import annotations
 
 import os
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from html import escape
@@ -198,18 +199,13 @@ def _files_links(run_dir: str, log_dir: str, text: str) -> str:
     return f"{_log_link(log_dir, text)} {_log_link(outputs, OUTPUTS)}"
 
 
-def _median(values: list[float]) -> float:
-    ordered, middle = sorted(values), len(values) // 2
-    return ordered[middle] if len(values) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def _seconds(values: list[float]) -> str:
     """A cell's wall time: one run's, or the median of several with their range."""
     if not values:
         return "—"
     if len(values) == 1:
         return f"{values[0]:.3g}"
-    return f"{_median(values):.3g} ({min(values):.3g}–{max(values):.3g}, {len(values)} runs)"
+    return f"{statistics.median(values):.3g} ({min(values):.3g}–{max(values):.3g}, {len(values)} runs)"
 
 
 def wall_times(rows: list[dict], failing_only: bool) -> dict[str, list[float]]:
