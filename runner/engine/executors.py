@@ -149,6 +149,8 @@ def _submit(
         [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
         [jobs_per_cell_job] * len(chunks),
         [build] * len(chunks),
+        # only a given build ships the matrix pickled: an ordinary one is read back from the run directory,
+        # whose matrix.yaml never holds a secret's value
         [matrix if build is not None else None] * len(chunks),
     )
 

@@ -56,7 +56,7 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=N
         on_result=on_result,
         jobs=jobs,
         stop_signals=(signal.SIGINT, signal.SIGTERM, signal.SIGUSR2),
-        **({"build": build} if build is not None else {}),
+        build=build,
     )
     ended = engine.run(cell_runs)
     if pending is not None:

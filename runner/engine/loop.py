@@ -82,7 +82,7 @@ class Engine:
     catch stop_signals while running (main thread only); else a stop is the caller's (bisect's
     stops.stop_everything()). stop_starting: asked after every result; once true no run starts, the
     running ones end normally. stops: the session's StopRegistry; by default the engine's own. build:
-    what starts a run (runner.launch.build_launch's signature); the Hydra launcher gives its own."""
+    what starts a run (crashmatrix.process.launch.build_launch, the default); the Hydra launcher gives its own."""
 
     def __init__(
         self,
@@ -96,7 +96,7 @@ class Engine:
         stop_signals: tuple = (signal.SIGINT, signal.SIGTERM),
         stop_starting=None,
         stops: StopRegistry | None = None,
-        build=build_launch,
+        build=None,
     ):
         self.matrix = matrix
         self.run_dir = store.path
@@ -114,7 +114,7 @@ class Engine:
         self.stop_starting = stop_starting or (lambda: False)
         self.stopped_early = False
         self.stops = stops if stops is not None else StopRegistry()
-        self.host, self.build = socket.gethostname(), build
+        self.host, self.build = socket.gethostname(), build or build_launch
 
     # --- one run ------------------------------------------------------------
 
