@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from crashmatrix.text import shorten, tell_apart
+from crashmatrix.text import shorten, shorten_apart
 
 
 class Outcome(str, enum.Enum):
@@ -144,7 +144,7 @@ class FailureKind:
 def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKind, str]:
     """Each kind's label, about width characters, no two alike: count by the kind, show by this label.
 
-    Labels cut to the same width are shortened to what tells them apart (runner.text.tell_apart); two kinds
+    Labels cut to the same width are shortened to what tells them apart (crashmatrix.text.shorten_apart); two kinds
     whose whole labels agree (they differ by a signature that restates the outcome) show that signature."""
     kinds = list(dict.fromkeys(kinds))
     whole = {k: k.label(None) for k in kinds}
@@ -153,7 +153,7 @@ def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKi
         k: (w if alike[w] == 1 else " ".join(p for p in (k.outcome, k.signal, k.signature) if p))
         for k, w in whole.items()
     }
-    short = tell_apart(spelled.values(), width)
+    short = shorten_apart(spelled.values(), width)
     return {k: short[" ".join(spelled[k].split())] for k in kinds}
 
 

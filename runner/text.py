@@ -11,10 +11,11 @@ def shorten(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def tell_apart(texts, width: int = 40) -> dict[str, str]:
+def shorten_apart(texts, width: int = 40) -> dict[str, str]:
     """Each text shortened to about width characters, yet no two alike: where two cut the same, each keeps
     its start and, after a …, the part from where it first differs from its nearest one; where even that
-    does not tell them apart, the whole text."""
+    does not tell them apart, the whole text. For error lines, whose start names the kind; an axis's
+    values (paths) lose their shared start instead: crashmatrix.report.short_labels.tell_apart."""
     whole = [" ".join(str(t).split()) for t in dict.fromkeys(texts)]
     short = {t: shorten(t, width) for t in whole}
     cut_alike: dict[str, list[str]] = {}
