@@ -156,7 +156,7 @@ def run_matrix(
     collected = Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
     results = collected.results
     try:
-        ended = _run_todo(
+        ended = run_todo(
             matrix,
             store,
             todo,
@@ -220,10 +220,21 @@ def _open_run_dir(
     return store, set()
 
 
-def _run_todo(
-    matrix: Matrix, store: RunDir, todo: list, *, executor: str, jobs: int, gpus, on_result, stop_starting, stream
+def run_todo(
+    matrix: Matrix,
+    store: RunDir,
+    todo: list,
+    *,
+    executor: str,
+    jobs: int,
+    gpus,
+    on_result,
+    stop_starting,
+    stream,
+    build=None,
 ) -> ExecutorOutcome:
-    """How running `todo` here (executor local) or through submitit ended."""
+    """How running `todo` here (executor local) or through submitit ended. build: what starts a run
+    (the engine's own by default; the Hydra launcher's jobs)."""
     if executor == "local":
         return Engine(
             matrix,
@@ -232,6 +243,7 @@ def _run_todo(
             jobs=jobs,
             gpus=gpus,
             stop_starting=stop_starting,
+            build=build,
         ).run(todo)
     from crashmatrix.engine.executors import run_submitted
 
@@ -247,6 +259,7 @@ def _run_todo(
         cluster="local" if executor == "submitit-local" else "slurm",
         on_result=on_result,
         jobs_per_cell_job=jobs,
+        build=build,
     )
 
 

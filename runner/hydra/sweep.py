@@ -242,26 +242,19 @@ class SweepRun:
         build = JobLaunch(
             batch, {r.dirname: (j.app_overrides, j.num, j.knobs) for j, r in zip(jobs, runs)}, preparation()
         )
-        if self.settings.executor == "local":
-            from crashmatrix.engine.loop import Engine
+        from crashmatrix.runmatrix import run_todo
 
-            return Engine(
-                matrix,
-                store=store,
-                on_result=collected,
-                jobs=self.settings.jobs,
-                gpus=list(self.settings.gpus or []) or None,
-                build=build,
-            ).run(runs)
-        from crashmatrix.engine.executors import run_submitted
-
-        print(
-            f"crashmatrix: submitting to {self.settings.executor} (job logs under {shown_path(store.path)}/submitit/)",
-            flush=True,
-        )
-        cluster = "local" if self.settings.executor == "submitit-local" else "slurm"
-        return run_submitted(
-            matrix, store, runs, cluster=cluster, on_result=collected, jobs_per_cell_job=self.settings.jobs, build=build
+        return run_todo(
+            matrix,
+            store,
+            runs,
+            executor=self.settings.executor,
+            jobs=self.settings.jobs,
+            gpus=list(self.settings.gpus or []) or None,
+            on_result=collected,
+            stop_starting=None,
+            stream=sys.stdout,
+            build=build,
         )
 
     def _returns(self, store: RunDir, jobs: list, configs: list, runs: list, results: list) -> list:
