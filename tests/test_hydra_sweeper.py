@@ -67,3 +67,17 @@ def test_a_hunt_option_out_of_range_is_one_line(tmp_path):
     assert proc.stderr.splitlines()[0] == (
         "crashmatrix: hydra.sweeper.confidence: expected a number in [0.5, 1), got 1.5"
     )
+
+
+def test_the_sweeper_names_each_swept_column_as_the_launcher_records_it():
+    # A knob named like one of the app's own keys gets the column `crashmatrix.<knob>` in results.csv;
+    # hunt finds each job's row by these names, so the sweeper's must be the launcher's.
+    from crashmatrix.hydra.jobs import parse_jobs
+    from crashmatrix.hydra.strategies import axes_of, split
+
+    arguments = ["a=0,1", "num_workers=2,4", "+crashmatrix.num_workers=0,2", "+crashmatrix.start_method=fork,spawn"]
+    swept = [axis.column for axis in axes_of(split(arguments, None))]
+    (job,) = parse_jobs(
+        [["a=0", "num_workers=2", "+crashmatrix.num_workers=0", "+crashmatrix.start_method=fork"]], 0, {}
+    )
+    assert swept == list(job.values) == ["a", "num_workers", "crashmatrix.num_workers", "start_method"]

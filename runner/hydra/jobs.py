@@ -68,19 +68,19 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
     jobs = []
     for i, overrides in enumerate(job_overrides):
         parsed = parser.parse_overrides(list(overrides))
-        own = [o for o in parsed if not _is_knob(o.key_or_group)]
-        app_columns = {_column(o) for o in own}
+        own = [o for o in parsed if not is_knob(o.key_or_group)]
+        app_columns = {column(o) for o in own}
         knobs, values, written = dict(fixed_knobs), {}, {}
         for o in parsed:
-            if _is_knob(o.key_or_group):
+            if is_knob(o.key_or_group):
                 name = knob_name(o.key_or_group, (o.input_line or o.key_or_group).split("=", 1)[0])
                 knobs[name] = o.value()
-                values[f"{KNOB_NODE}.{name}" if name in app_columns else name] = o.value()
+                values[knob_column(name, app_columns)] = o.value()
             else:
-                values[_column(o)] = o.value()
+                values[column(o)] = o.value()
                 key = (o.input_line or "").split("=", 1)[0]
-                if key and key != _column(o):
-                    written[_column(o)] = key
+                if key and key != column(o):
+                    written[column(o)] = key
         jobs.append(
             SweepJob(
                 num=initial_job_idx + i,
@@ -94,10 +94,15 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
     return jobs
 
 
-def _is_knob(key: str) -> bool:
+def is_knob(key: str) -> bool:
     return key == KNOB_NODE or key.startswith(KNOB_NODE + ".")
 
 
-def _column(override) -> str:
+def knob_column(name: str, app_columns) -> str:
+    """A knob's column in results.csv: its name, or `crashmatrix.<name>` where the app has a column of that name."""
+    return f"{KNOB_NODE}.{name}" if name in app_columns else name
+
+
+def column(override) -> str:
     """An override's column: its key (a config group's name), `@package` where it names one."""
     return override.key_or_group + (f"@{override.package}" if override.package else "")

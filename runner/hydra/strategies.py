@@ -8,7 +8,7 @@ import itertools
 from dataclasses import dataclass
 
 from crashmatrix.cell import spell
-from crashmatrix.hydra.jobs import SweepInputError
+from crashmatrix.hydra.jobs import KNOB_NODE, SweepInputError, column, is_knob, knob_column
 
 STRATEGIES = ("full", "pairwise", "hunt")
 
@@ -72,18 +72,21 @@ def split(arguments: list[str], config_loader) -> list:
     """The overrides in the order given: the ones every job gets as they are (str), the swept ones as Axis."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
+    parsed = OverridesParser.create(config_loader=config_loader).parse_overrides(arguments)
+    app_columns = {column(o) for o in parsed if not is_knob(o.key_or_group)}
+    plain = OverridesParser.create()  # one value at a time, to spell it as results.csv does
     items: list = []
-    for o in OverridesParser.create(config_loader=config_loader).parse_overrides(arguments):
+    for o in parsed:
         if not o.is_sweep_override():
             items.append(o.input_line)
             continue
         key = o.get_key_element()
         texts = tuple(dict.fromkeys(o.sweep_string_iterator()))
-        spelled = tuple(spell(OverridesParser.create().parse_override(f"{key}={t}").value()) for t in texts)
-        column = o.key_or_group + (f"@{o.package}" if o.package else "")
-        if column.startswith("crashmatrix."):
-            column = column[len("crashmatrix.") :]
-        items.append(Axis(key, column, texts, spelled))
+        spelled = tuple(spell(plain.parse_override(f"{key}={t}").value()) for t in texts)
+        name = column(o)
+        if is_knob(o.key_or_group):  # the launcher's column for it (parse_jobs), so that a row finds its job
+            name = knob_column(name[len(KNOB_NODE) + 1 :], app_columns)
+        items.append(Axis(key, name, texts, spelled))
     return items
 
 
