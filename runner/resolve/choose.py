@@ -77,17 +77,23 @@ def choose(configs: Sequence[Config], failures: Sequence[Failure], defaults: Def
     )
 
 
+def _knob(name: str) -> str:
+    """The knob an axis or param sets: a knob's own name, else the last part of the app's key
+    (`data.loader.num_workers` sets num_workers)."""
+    return knob_name(name) or name.rsplit(".", 1)[-1]
+
+
 def _safe_axes(configs: Sequence[Config], params: dict) -> tuple[dict, dict]:
     """(axis -> its safe value, fixed param -> its value) for num_workers and pin_memory, however named."""
     axes, fixed = {}, {}
     names = list(configs[0].spelled) if configs else []
     for axis in names:
-        knob = knob_name(axis) or axis.rsplit(".", 1)[-1]
+        knob = _knob(axis)
         if knob in SAFE_VALUES:
             axes[axis] = SAFE_VALUES[knob]
     for key, value in params.items():
-        knob = knob_name(key) or str(key).rsplit(".", 1)[-1]
-        if knob in SAFE_VALUES and knob not in {knob_name(a) or a.rsplit(".", 1)[-1] for a in axes}:
+        knob = _knob(str(key))
+        if knob in SAFE_VALUES and knob not in {_knob(a) for a in axes}:
             fixed[key] = value
     return axes, fixed
 
@@ -97,10 +103,10 @@ def safe_mode(configs: Sequence[Config], params: dict, metric: str) -> SafeMode 
     from crashmatrix.cell import spell
 
     axes, fixed = _safe_axes(configs, params)
-    workers = [a for a in list(axes) + list(fixed) if (knob_name(a) or a.rsplit(".", 1)[-1]) == "num_workers"]
+    workers = [a for a in list(axes) + list(fixed) if _knob(a) == "num_workers"]
     if not workers:  # without a num_workers setting the run says nothing about the safe mode
         return None
-    if any(spell(v) != SAFE_VALUES[knob_name(k) or k.rsplit(".", 1)[-1]] for k, v in fixed.items()):
+    if any(spell(v) != SAFE_VALUES[_knob(k)] for k, v in fixed.items()):
         return None  # the run fixed workers or pinning on: it has no safe configuration
     safe = tuple(c for c in configs if all(c.spelled.get(a) == v for a, v in axes.items()))
     if not safe:
