@@ -14,9 +14,11 @@ from conftest import ROOT
 
 
 def _venv_with_torch(where, version: str) -> str:
-    # --system-site-packages: hydra, pandas and the rest come from the base interpreter, as on a box
-    # whose venv inherits them; its own torch shadows the base one, as a venv's own packages do.
-    subprocess.run([sys._base_executable, "-m", "venv", "--system-site-packages", str(where)], check=True)
+    # hydra, pandas and the rest come from the tests' own environment through a .pth, as on a box whose
+    # venv inherits its base's packages (--system-site-packages); its own torch, in its own
+    # site-packages, shadows any other, as a venv's own packages do. Inheriting from the bare base
+    # interpreter instead would leave make venv to install every dependency twice (minutes a test).
+    subprocess.run([sys._base_executable, "-m", "venv", str(where)], check=True)
     python = str(where / "bin" / "python")
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -24,6 +26,8 @@ def _venv_with_torch(where, version: str) -> str:
         capture_output=True,
         text=True,
     ).stdout.strip()
+    with open(os.path.join(site, "_inherited.pth"), "w") as f:
+        f.write("\n".join(p for p in sys.path if p.endswith("site-packages")) + "\n")
     os.makedirs(os.path.join(site, "torch"))
     with open(os.path.join(site, "torch", "__init__.py"), "w") as f:
         f.write(f"__version__ = {version!r}\n")
