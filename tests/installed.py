@@ -11,6 +11,12 @@ import sys
 from conftest import ROOT
 
 
+def pyproject_version() -> str:
+    """The version pyproject.toml gives, which a wheel built from this checkout carries."""
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        return next(line.split('"')[1] for line in f if line.startswith("version = "))
+
+
 def fresh_venv(tmp_path) -> str:
     """A venv of the base interpreter, with a .pth pointing at this venv's site-packages.
 

@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from conftest import only_cell_stdout
-from installed import build_wheel, install_wheel
+from installed import build_wheel, install_wheel, pyproject_version
 
 
 def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
@@ -41,6 +41,11 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(only_cell_stdout(work / "run")) == [["lr=0.5"], "spawn", 250]
+    # installed, the version is the distribution's, from its metadata
+    version = subprocess.run(
+        [str(tmp_path / "venv" / "bin" / "crashmatrix"), "--version"], cwd=work, env=env, capture_output=True, text=True
+    )
+    assert (version.returncode, version.stdout) == (0, f"crashmatrix {pyproject_version()}\n"), version.stderr
 
 
 def test_the_wheel_installs_no_top_level_package_but_crashmatrix_and_its_hydra_plugins(tmp_path):
