@@ -30,10 +30,9 @@ venv:
 
 $(VENV)/.installed: pyproject.toml $(VENV)/.python
 	$(PY) -m pip install -q -e '.[dev,forensics]'
-	@# Hydra finds plugins by listing the folders of the namespace package hydra_plugins, and an editable
-	@# install gives it none: a folder holding only a link to ours, on sys.path, does (docs/hydra.md).
-	@mkdir -p $(VENV)/hydra-plugins && ln -sfn $(abspath hydra_plugins) $(VENV)/hydra-plugins/hydra_plugins
-	@$(PY) -c "import sysconfig, sys; open(sysconfig.get_paths()['purelib'] + '/_crashmatrix_hydra_plugins.pth', 'w').write(sys.argv[1] + '\n')" $(abspath $(VENV)/hydra-plugins)
+	@# The editable install gives Hydra our plugins (docs/hydra.md): the link an earlier version of this
+	@# target made for them is no longer needed.
+	@rm -rf $(VENV)/hydra-plugins $(VENV)/lib/python*/site-packages/_crashmatrix_hydra_plugins.pth
 	@$(PY) -c "import torch, hydra, submitit, numpy, yaml, tabulate; print('make: venv ready, torch', torch.__version__)"
 	@touch $@
 

@@ -15,6 +15,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="crashmatrix", description="Find which combination of PyTorch settings crashes your training."
     )
+    parser.add_argument("--version", action=_Version)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 
@@ -50,6 +51,39 @@ def _parser() -> argparse.ArgumentParser:
         "an app asking for more gets params that run with N",
     )
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`: prints `crashmatrix VERSION` and exits 0. The version is looked up only when asked
+    (argparse's own version action takes it when the parser is built, on every command)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"crashmatrix {_version()}")
+        parser.exit()
+
+
+def _version() -> str:
+    """The version of the code that runs: a source tree's (runner/ beside its pyproject.toml, run with
+    PYTHONPATH or through an editable install) is its pyproject's, which the metadata of an install
+    made earlier may no longer match; otherwise the installed distribution's."""
+    import re
+
+    here = os.path.dirname(os.path.realpath(__file__))
+    pyproject = os.path.join(here, "..", "pyproject.toml")
+    if os.path.basename(here) == "runner" and os.path.isfile(pyproject):
+        with open(pyproject, encoding="utf-8") as f:
+            found = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.M)
+        if found:
+            return found.group(1)
+    from importlib import metadata
+
+    try:
+        return metadata.version("crashmatrix")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed, and no source tree's pyproject.toml beside it)"
 
 
 def _running_verbs(verbs) -> None:

@@ -1,6 +1,6 @@
 """crashmatrix as a user installs it: a wheel built from this checkout, in a fresh venv of its own.
 
-Shared by test_wheel.py and test_ocr_app.py.
+Shared by test_wheel.py and test_ocr_app.py; an editable install of a copy too (test_wheel.py).
 """
 
 import os
@@ -9,6 +9,12 @@ import subprocess
 import sys
 
 from conftest import ROOT
+
+
+def pyproject_version() -> str:
+    """The version pyproject.toml gives, which a wheel built from this checkout carries."""
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        return next(line.split('"')[1] for line in f if line.startswith("version = "))
 
 
 def fresh_venv(tmp_path) -> str:
@@ -36,14 +42,20 @@ def fresh_venv(tmp_path) -> str:
     return python
 
 
-def build_wheel(tmp_path) -> str:
-    # Built from a copy of the worktree's sources: pip leaves build/ and *.egg-info in the source folder.
+def copy_sources(tmp_path):
+    """A copy of what pip builds from, under tmp_path/src: pip leaves build/ and *.egg-info in the source
+    folder, and an editable install points at it."""
     src = tmp_path / "src"
     src.mkdir()
     for name in ("runner", "probes", "hydra_plugins"):
         shutil.copytree(os.path.join(ROOT, name), src / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(os.path.join(ROOT, name), src / name)
+    return src
+
+
+def build_wheel(tmp_path) -> str:
+    src = copy_sources(tmp_path)
     subprocess.run(
         [
             sys.executable,
@@ -69,6 +81,19 @@ def install_wheel(tmp_path) -> str:
     python = fresh_venv(tmp_path)
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "-q", build_wheel(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    return python
+
+
+def install_editable(tmp_path) -> str:
+    """A copy of the sources installed as the README's `pip install -e` does, into a fresh venv under
+    tmp_path/venv; its python."""
+    python = fresh_venv(tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-build-isolation", "-q"]
+        + ["-e", str(copy_sources(tmp_path))],
         check=True,
         capture_output=True,
     )

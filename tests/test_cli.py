@@ -34,6 +34,16 @@ print("torch" in sys.modules, "numpy" in sys.modules)
     assert torch_loaded == "False"
 
 
+def test_version_prints_the_source_trees_version_and_exits_0(tmp_path):
+    # From a source tree (as the tests run it) the version is its pyproject's; the wheel's, read from
+    # the installed metadata, is checked in test_wheel.py.
+    from installed import pyproject_version
+
+    done = crashmatrix("--version", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"crashmatrix {pyproject_version()}\n", "")
+    assert "--version" in crashmatrix("-h", cwd=tmp_path).stdout
+
+
 def test_show_prints_the_cells_in_every_format(tmp_path):
     matrix = os.path.join(ROOT, "matrix", "default.yaml")
     table = crashmatrix("show", matrix, cwd=tmp_path)

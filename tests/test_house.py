@@ -4,8 +4,11 @@ function over 60 lines and no class over 200 in runner/ and probes/, and in-cell
 only the standard library and itself. A change that breaks one fails here, naming the place."""
 
 import ast
+import functools
 import os
+import re
 import sys
+import tokenize
 
 import pytest
 from conftest import ROOT
@@ -260,3 +263,127 @@ def test_the_in_cell_rule_sees_a_planted_import(planted):
     where = os.path.join(INCELL, "planted.py")
     assert _foreign_imports(allowed, where) == []
     assert _foreign_imports(allowed + planted, where)
+
+
+# ------------------------------------------------------------------ names in prose name real modules
+
+# Where prose names the project's code: the folders and root files a reader opens. Python files count
+# by their comments and strings only (their code is checked by importing it).
+PROSE_FOLDERS = ["runner", "probes", "hydra_plugins", "docs", "tests", "scripts", "bench", "examples"]
+PROSE_ROOT_FILES = ["README.md", "Makefile", "pyproject.toml"]
+# `crashmatrix.launch.run_env` or `runner.hunt_text`: a module, then optionally a name in it
+DOTTED = re.compile(r"(?<![\w./+-])(?:crashmatrix|runner)(?:\.\w+)+(?![\w-])")
+# `runner/hunt/text.py`, `probes/`, `docs/hydra.md`: a path from the repository's root
+PATH = re.compile(r"(?<![\w./-])(?:runner|probes|docs)(?:/[\w.-]*\w)+")
+FILE_SUFFIXES = {"py", "yaml", "yml", "json", "csv", "html", "md", "txt", "toml", "log"}
+# Names that are not the project's: a user's own module called runner, planted by a test (the collision
+# the import name crashmatrix avoids), and the file name a test gives its planted source.
+NOT_OURS = {("tests/test_cells.py", "runner.WHO"), ("tests/test_outcome_words.py", "runner/planted.py")}
+
+
+def _prose_files() -> list[str]:
+    found = [os.path.join(ROOT, name) for name in PROSE_ROOT_FILES]
+    for top in PROSE_FOLDERS:
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+            found += [os.path.join(folder, n) for n in files if n.endswith((".py", ".md"))]
+    # this file plants unreal names on purpose
+    return sorted(p for p in found if os.path.abspath(p) != os.path.abspath(__file__))
+
+
+def _prose(text: str) -> list[tuple[int, str]]:
+    """(line, text) of a Python file's comments and strings, an f-string's {fields} left out."""
+    return [
+        (t.start[0], re.sub(r"{[^{}]*}", "", t.string) if re.match(r"\w*[fF]\w*['\"]", t.string) else t.string)
+        for t in tokenize.generate_tokens(iter(text.splitlines(keepends=True)).__next__)
+        if t.type in (tokenize.COMMENT, tokenize.STRING)
+    ]
+
+
+def _top_level_names(path: str) -> set[str]:
+    """What `module.name` may name: the module's top-level functions, classes, assignments and imports."""
+    names, todo = set(), list(ast.parse(open(path, encoding="utf-8").read(), path).body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            todo += [n for field in ("body", "orelse", "finalbody") for n in getattr(node, field, [])]
+            todo += [n for h in getattr(node, "handlers", []) for n in h.body]
+    return names
+
+
+def _dotted_is_real(dotted: str, modules: dict[str, str], names_of) -> bool:
+    from crashmatrix.matrix.knob_names import KNOBS
+
+    parts = ["crashmatrix"] + dotted.split(".")[1:]
+    rest = ".".join(parts[1:])
+    if parts[-1] in FILE_SUFFIXES or any(len(p) == 1 for p in parts) or rest.startswith(tuple(KNOBS)):
+        return True  # a file (crashmatrix.yaml), a placeholder (crashmatrix.X), a knob's Hydra key
+    for i in range(len(parts), 0, -1):
+        module = ".".join(parts[:i])
+        if module in modules:
+            return i == len(parts) or parts[i].startswith("__") or parts[i] in names_of(modules[module])
+    return False
+
+
+def _unreal_in(text: str, modules: dict[str, str], names_of) -> list[str]:
+    dotted = [m for m in DOTTED.findall(text) if not _dotted_is_real(m, modules, names_of)]
+    paths = [
+        m
+        for m in PATH.findall(text)
+        if not any(len(p) == 1 or p.startswith("X.") for p in m.split("/"))
+        and not os.path.exists(os.path.join(ROOT, m))
+    ]
+    return dotted + paths
+
+
+def _unreal_names(files: list[str]) -> list[str]:
+    modules = _modules()
+    # a package's folder is a module too, with or without an __init__.py (incell/inject has none)
+    for m, p in list(modules.items()):
+        modules.setdefault(m.rpartition(".")[0], os.path.join(os.path.dirname(p), "__init__.py"))
+    names_of = functools.lru_cache(maxsize=None)(lambda p: _top_level_names(p) if os.path.exists(p) else set())
+    found = []
+    for path in files:
+        rel = os.path.relpath(path, ROOT)
+        text = open(path, encoding="utf-8").read()
+        # most files name nothing unreal anywhere: only those that do are tokenized, to tell prose from code
+        if not _unreal_in(text, modules, names_of):
+            continue
+        lines = _prose(text) if path.endswith(".py") else list(enumerate(text.splitlines(), 1))
+        found += [
+            f"{rel}:{line}: {name}"
+            for line, chunk in lines
+            for name in _unreal_in(chunk, modules, names_of)
+            if (rel, name) not in NOT_OURS
+        ]
+    return found
+
+
+def test_every_module_and_file_named_in_prose_exists():
+    # A module that moved (issue 29 made runner.hunt_text crashmatrix.hunt.text) leaves docstrings, docs and
+    # comments naming a module that is no longer there; a reader following them finds nothing.
+    files = _prose_files()
+    assert len(files) > 200
+    assert _unreal_names(files) == []
+
+
+def test_the_prose_rule_sees_a_moved_module(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        '"""Writes hunt.json (runner.hunt_text), as crashmatrix.launch.run_env says;\n'
+        'see runner/hunt_text.py and crashmatrix.hunt.text.closing_line."""\n'
+        "# runner.hunt.text.closing_line, crashmatrix.yaml, +crashmatrix.num_workers, runner/hunt/text.py\n"
+        'runner.count = f"{runner.count} runs"  # code, not prose\n'
+    )
+    assert [f.split(": ", 1)[1] for f in _unreal_names([str(planted)])] == [
+        "runner.hunt_text",
+        "crashmatrix.launch.run_env",
+        "runner/hunt_text.py",
+    ]

@@ -147,6 +147,18 @@ def test_report_html_is_self_contained_and_shows_every_cell(run):
     assert "Report: [report.html](report.html)" in (tmp / "run" / "summary.md").read_text()
 
 
+def test_report_html_leaves_out_a_chart_panel_with_no_figures(run):
+    # The program has no DataLoader: its runs have wall times and nothing else. A panel of bars that are
+    # all "—" (first batch s, steps/s) says nothing and is not drawn, nor explained above the chart.
+    tmp, _ids = run
+    html = (tmp / "run" / "report.html").read_text()
+    chart = _section(html, "Time and speed")
+    panels = re.findall(r'<svg [^>]*aria-label="([^"]*)">(.*?)</svg>', chart)
+    assert [title for title, _svg in panels] == ["wall s"] * 3, [title for title, _svg in panels]  # a, b, each cell
+    assert all("<rect" in svg for _title, svg in panels)
+    assert "wall s: the cell's whole run." in chart and "steps/s" not in chart and "first batch" not in chart
+
+
 def _rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 

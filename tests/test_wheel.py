@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from conftest import only_cell_stdout
-from installed import build_wheel, install_wheel
+from installed import build_wheel, install_editable, install_wheel, pyproject_version
 
 
 def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
@@ -41,6 +41,11 @@ def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(only_cell_stdout(work / "run")) == [["lr=0.5"], "spawn", 250]
+    # installed, the version is the distribution's, from its metadata
+    version = subprocess.run(
+        [str(tmp_path / "venv" / "bin" / "crashmatrix"), "--version"], cwd=work, env=env, capture_output=True, text=True
+    )
+    assert (version.returncode, version.stdout) == (0, f"crashmatrix {pyproject_version()}\n"), version.stderr
 
 
 def test_the_wheel_installs_no_top_level_package_but_crashmatrix_and_its_hydra_plugins(tmp_path):
@@ -83,3 +88,35 @@ def test_hydra_finds_the_wheels_launcher_and_a_sweep_runs_under_it(tmp_path):
         ("0", "pass", ""),
         ("2", "fail", "ValueError: a=2 is refused on purpose"),
     ]
+
+
+def test_hydra_finds_the_plugins_of_an_editable_install(tmp_path):
+    # Hydra lists the folders of the namespace package hydra_plugins; an editable install whose package
+    # list named only hydra_plugins.crashmatrix_plugins gave it none (pyproject.toml says why).
+    import shutil
+
+    from conftest import ROOT
+
+    python = install_editable(tmp_path)
+    app = tmp_path / "app"
+    shutil.copytree(os.path.join(ROOT, "tests", "apps", "hydra_sweep"), app)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    where = subprocess.run(
+        [python, "-c", "import crashmatrix; print(crashmatrix.__file__)"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert where.startswith(str(tmp_path / "src" / "runner")), where  # the copy, edited in place
+    # both config groups compose, as they do for a multirun (-m): Hydra found the plugins' module
+    done = subprocess.run(
+        [python, "app.py", "--cfg", "hydra", "hydra/launcher=crashmatrix", "hydra/sweeper=crashmatrix"],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "crashmatrix_plugins.launcher.CrashmatrixLauncher" in done.stdout, done.stdout
+    assert "crashmatrix_plugins.sweeper.CrashmatrixSweeper" in done.stdout, done.stdout

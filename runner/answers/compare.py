@@ -1,5 +1,5 @@
 """`crashmatrix compare A B [C ...]`: the cells whose outcome differs between runs, the cells that passed in both
-and whose wall time moved (runner.compare_speed), and the machines' differences.
+and whose wall time moved (crashmatrix.answers.compare_speed), and the machines' differences.
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
@@ -194,7 +194,7 @@ class Comparison:
 
     @property
     def speed_cells(self) -> list[str]:
-        """The cells whose wall time moved (runner.compare_speed's rule) in some run against the first."""
+        """The cells whose wall time moved (crashmatrix.answers.compare_speed's rule) in some run against the first."""
         return list(dict.fromkeys(c.cell_id for sp in self.speed for c in sp.changes))
 
     def values_of(self, cell_id: str) -> dict:
@@ -433,7 +433,7 @@ def to_csv(comp: Comparison) -> str:
     ratio_* (each later run's against the first).
 
     One row per cell that is in every run and differs (see the module doc), `differs` = outcome; then one
-    per cell whose wall time moved (runner.compare_speed), `differs` = speed ("outcome speed" where both).
+    per cell whose wall time moved (crashmatrix.answers.compare_speed), `differs` = speed ("outcome speed" where both).
     The contract's rows are those with outcome in `differs`; cells missing from a run are not rows here
     (they have no outcome to compare), see md or json.
     """

@@ -1,7 +1,7 @@
 """`crashmatrix bisect`: from a passing configuration to the minimal change that still fails, with real cells.
 
 It maps the matrix to configurations (--good/--bad, or picked from a run's
-results) and back. The delta debugging itself is runner.delta_debug (pure,
+results) and back. The delta debugging itself is crashmatrix.bisect.delta_debug (pure,
 tested with predicates); here each test is a real cell run through the engine,
 logged under the bisect's own run directory (results.csv there lists every
 configuration it tried).

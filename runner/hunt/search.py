@@ -189,7 +189,7 @@ def _worth(evidence: Evidence, need: dict[Cond, float], batch: list[Cell]) -> di
     """What running each needed conjunction once more is worth.
 
     Once anything failed: the runs it still needs (a covering array's rows cover them fastest). Before:
-    the chance it is a cause that has not shown yet (hunt_localize.still_suspect of its clean runs, the
+    the chance it is a cause that has not shown yet (localize.still_suspect of its clean runs, the
     batch's picks counted as clean), so the next cell is the one most likely to fail: the least-tested
     conjunctions first, and a first failure sooner than a covering array's rows repeated.
     """

@@ -1,5 +1,5 @@
 """What starts one job of a Hydra sweep: `python -m crashmatrix.hydra.job job.json` in the job's cell
-directory's environment (runner.launch.run_env), its knobs injected as under `inject: true`.
+directory's environment (crashmatrix.process.launch.run_env), its knobs injected as under `inject: true`.
 
 The batch's shared part (Hydra's global state, the sweep's config, the task function) is pickled once
 per batch with cloudpickle into the sweep directory; each job's job.json names it, with the job's own

@@ -1,6 +1,6 @@
 """Which jobs `hydra/sweeper=crashmatrix` launches: its settings, the sweep's choices as axes, and the
 jobs of `strategy: full` (every combination, as Hydra's basic sweeper) or `pairwise` (a covering array of
-strength `order`, runner.pairwise). `hunt` chooses its jobs as results come (crashmatrix.hydra.sweeper)."""
+strength `order`, crashmatrix.matrix.pairwise). `hunt` chooses its jobs as results come (crashmatrix.hydra.sweeper)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ launched through whichever launcher the multirun has (crashmatrix's gives each j
 
 full and pairwise launch their jobs in one batch and, as Hydra's basic sweeper does, raise the first
 failed job's failure once all have run (exit status 1). hunt launches a batch at a time, chosen from what
-failed so far (runner.hunt_search), until every failing conjunction of up to `order` values is named or
+failed so far (crashmatrix.hunt.search), until every failing conjunction of up to `order` values is named or
 `max_runs` jobs ran; it answers on the console and in hunt.json in the sweep directory, and a job failing
 is what it is looking for, so it ends with exit status 0.
 """

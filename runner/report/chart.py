@@ -1,6 +1,6 @@
 """report.html's speed chart: time and speed by axis value, as inline SVG (no script, no network).
 
-One row of four bar panels per axis whose values differ: the median wall time of a cell, the
+One row of bar panels per axis whose values differ: the median wall time of a cell, the
 median wait for a DataLoader pass's first batch, every pass's wait summed, and the median steps/s
 (runner/axis_values.py's speed medians, over the runs that passed). A spawn slowdown shows as a long
 wall bar whose first-batch bars are long too, and a short steps/s bar; where the workers persist,
@@ -25,6 +25,13 @@ CELL_LABEL_CHARS = 56  # a cell's label, its values joined; ...
 CELL_PART_CHARS = 12  # ... each value of which keeps this much however many axes share it
 CELL_JOIN = " · "
 PANEL_COLOURS = ["#4c72b0", "#dd8452", "#c44e52", "#55a868"]  # wall, first batch, first batches total, steps/s
+# what each panel measures, said once above the chart for the panels it draws
+PANEL_NOTES = [
+    "the cell's whole run",
+    "from iter(loader) to its first batch, which holds the workers' start-up (the median pass)",
+    "every pass's wait summed, which holds the start-up of workers that persist and so start only once",
+    "batches over each pass from iter(loader) to its last batch",
+]
 
 
 def _panel(title: str, labels: list[tuple[str, str]], values: list[float | None], colour: str) -> str:
@@ -56,18 +63,17 @@ def _panel(title: str, labels: list[tuple[str, str]], values: list[float | None]
     return "".join(parts)
 
 
-def _block(title: str, groups: dict, keys: list, labels: list[tuple[str, str]]) -> str:
-    """The four panels for these groups of runs; "" when no passing run among them reports a figure."""
-    medians = [[median_of(groups[k], field) for k in keys] for field in SPEED_FIELDS]
-    if not any(m is not None for column in medians for m in column):
+def _block(title: str, groups: dict, keys: list, labels: list[tuple[str, str]], shown: list[int]) -> str:
+    """The shown panels (indices into SPEED_FIELDS) for these groups of runs; "" when no passing run among
+    them reports a figure."""
+    medians = {i: [median_of(groups[k], SPEED_FIELDS[i]) for k in keys] for i in shown}
+    if not any(m is not None for column in medians.values() for m in column):
         return ""
-    panels = "".join(
-        _panel(header, labels, column, colour) for header, column, colour in zip(SPEED_HEADERS, medians, PANEL_COLOURS)
-    )
+    panels = "".join(_panel(SPEED_HEADERS[i], labels, medians[i], PANEL_COLOURS[i]) for i in shown)
     return f'<div class="chart"><h3>{escape(title)}</h3>{panels}</div>'
 
 
-def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
+def _by_cell(rows: list[dict], axes: list[str], orders: dict, shown: list[int]) -> str:
     """One bar per cell (the varying axes' values), in the matrix's order: where a combination stands out."""
     groups: dict = defaultdict(list)
     for row in rows:
@@ -82,12 +88,15 @@ def _by_cell(rows: list[dict], axes: list[str], orders: dict) -> str:
     labels = [
         (CELL_JOIN.join(short[i][v] for i, v in enumerate(k)), CELL_JOIN.join(value_label(v) for v in k)) for k in keys
     ]
-    return _block("each cell: " + CELL_JOIN.join(axes), groups, keys, labels)
+    return _block("each cell: " + CELL_JOIN.join(axes), groups, keys, labels, shown)
 
 
 def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str, list]) -> list[str]:
-    """The chart section of report.html; [] when no passing run reports a speed figure. listed: each
-    axis's values in the matrix's order (FinishedRun.listed)."""
+    """The chart section of report.html; [] when no passing run reports a speed figure. A panel no passing
+    run has a figure for is left out: a program without a DataLoader has wall times only, and four panels
+    of which three are all "—" say nothing. listed: each axis's values in the matrix's order
+    (FinishedRun.listed)."""
+    shown = [i for i, field in enumerate(SPEED_FIELDS) if median_of(rows, field) is not None]
     axes = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
     orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
     blocks = []
@@ -96,16 +105,16 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
         for row in rows:
             groups[value_of(row, axis)].append(row)
         spelled = [value_label(v) for v in orders[axis]]
-        blocks.append(_block(axis, groups, orders[axis], list(zip(tell_apart(spelled, LABEL_CHARS), spelled))))
-    blocks.append(_by_cell(rows, axes, orders))
+        labels = list(zip(tell_apart(spelled, LABEL_CHARS), spelled))
+        blocks.append(_block(axis, groups, orders[axis], labels, shown))
+    blocks.append(_by_cell(rows, axes, orders, shown))
     blocks = [b for b in blocks if b]
     if not blocks:
         return []
     return [
         "<h2>Time and speed by axis value and by cell</h2>",
-        '<p class="muted">Medians over the runs that passed. wall s: the cell\'s whole run; first batch s: '
-        "from iter(loader) to its first batch, which holds the workers' start-up (the median pass); first "
-        "batches total s: every pass's wait summed, which holds the start-up of workers that persist and so "
-        "start only once; steps/s: batches over each pass from iter(loader) to its last batch.</p>",
+        '<p class="muted">Medians over the runs that passed. '
+        + escape("; ".join(f"{SPEED_HEADERS[i]}: {PANEL_NOTES[i]}" for i in shown), quote=False)
+        + ".</p>",
         *blocks,
     ]

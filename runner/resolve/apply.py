@@ -2,7 +2,7 @@
 what to set in code or in the environment.
 
 Without `inject` every axis reaches the program as `key=value` (Hydra's grammar, as a cell passes it:
-runner.app_args), so every axis is an argument. With `inject`, crashmatrix's knobs were applied from
+crashmatrix.matrix.app_args), so every axis is an argument. With `inject`, crashmatrix's knobs were applied from
 outside: for the program they are lines of code (the start method, the DataLoader's arguments) or the
 environment (WANDB_MODE, a limit). `env.NAME` axes are environment variables; `python` the interpreter.
 A Hydra sweep's knobs (`+crashmatrix.num_workers`) are knobs too.

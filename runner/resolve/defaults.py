@@ -2,7 +2,7 @@
 
 The matrix's first value of each axis, as its author listed it first; for a Hydra app, the value its
 composed config gives a key, where it has one (composed with no overrides, in a child process that imports
-Hydra: runner.init_matrix.compose). The knobs crashmatrix applies from outside have no value in the app's
+Hydra: crashmatrix.app.init_matrix.compose). The knobs crashmatrix applies from outside have no value in the app's
 config: their first listed value stands.
 """
 

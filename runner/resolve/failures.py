@@ -1,7 +1,7 @@
 """The failing conjunctions of a finished run, each with its rate, its confidence and what masked it.
 
-A hunt's run directory answers with its hunt.json (runner.hunt_text writes it); any other run with
-explain's patterns (runner.explain), each weighed by hunt's model (runner.hunt_localize) so that a cause
+A hunt's run directory answers with its hunt.json (crashmatrix.hunt.text writes it); any other run with
+explain's patterns (crashmatrix.answers.explain), each weighed by hunt's model (crashmatrix.hunt.localize) so that a cause
 seen once is not told as firmly as one seen in every repeat: its confidence is the posterior of exactly its
 conjunction, from the run's own rows. Rates and masking are counted from the rows alike for both: the runs
 where the conjunction holds that failed this way, that passed, and that failed another way first (masked:

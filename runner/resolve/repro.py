@@ -138,7 +138,7 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
 
 
 def absolute_command(run: FinishedRun) -> list | None:
-    """The matrix's command with its program's path found and made absolute (runner.program); None if not found."""
+    """The matrix's command with its program's path found and made absolute (crashmatrix.matrix.program); None if not found."""
     from crashmatrix.errors import BadInput
     from crashmatrix.matrix.program import resolve_program
     from crashmatrix.matrix.spec import load_matrix
@@ -199,7 +199,7 @@ def stacks_of(run: FinishedRun, row: dict) -> str:
 def collect_env(python: str, timeout: float = COLLECT_ENV_TIMEOUT_S) -> str:
     """`python -m torch.utils.collect_env` run by `python`: its output, or a line saying why there is none.
 
-    An answer is kept (runner.facts_cache: keyed by the interpreter, every folder on its sys.path with its
+    An answer is kept (crashmatrix.machine.facts_cache: keyed by the interpreter, every folder on its sys.path with its
     mtime, the host, kernel, driver and devices), so the same unchanged interpreter is not asked twice."""
     head = f"# python -m torch.utils.collect_env, run by {python} (the failing cell's interpreter)\n\n"
     cache_key = _cache_key(python)
