@@ -18,6 +18,7 @@ from crashmatrix.cell import Cell, CellRun
 from crashmatrix.errors import BadInput
 from crashmatrix.hydra.job_launch import JOB_RETURN, JobLaunch, preparation, write_batch
 from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs, parse_jobs
+from crashmatrix.hydra.outputs import OutputDirs
 from crashmatrix.hydra.returns import job_return, read_sent
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import is_failure
@@ -95,6 +96,7 @@ class SweepRun:
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
         self.store: RunDir | None = None
         self.axes: dict = {}  # column -> its values so far, in order
+        self.outputs = OutputDirs()
         # column -> the key as the jobs' overrides write it (`+extra`): a rerun, bisect or repro of the
         # sweep must pass it so, or Hydra refuses a key its config lacks
         self.axis_keys: dict = {}
@@ -113,6 +115,7 @@ class SweepRun:
         if not jobs:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
+        outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
         for job in jobs:
             for column, value in job.values.items():
                 known = self.axes.setdefault(column, [])
@@ -132,7 +135,7 @@ class SweepRun:
         collected = Collected(
             store, Progress(len(runs), self.settings.jobs, store.value_columns, stream=sys.stdout), None
         )
-        ended = self._run(matrix, store, jobs, runs, collected)
+        ended = self._run(matrix, store, jobs, runs, outputs, collected)
         if pending is not None:
             if not ended.completed:
                 pending.stop()
@@ -230,7 +233,7 @@ class SweepRun:
 
     # --- the jobs ------------------------------------------------------------
 
-    def _run(self, matrix: Matrix, store, jobs: list, runs: list, collected):
+    def _run(self, matrix: Matrix, store, jobs: list, runs: list, outputs: list, collected):
         shared = {
             "singletons": _singleton_state(),
             "hydra_context": self.context,
@@ -240,7 +243,9 @@ class SweepRun:
         }
         batch = write_batch(store.path, jobs[0].num, shared)
         build = JobLaunch(
-            batch, {r.dirname: (j.app_overrides, j.num, j.knobs) for j, r in zip(jobs, runs)}, preparation()
+            batch,
+            {r.dirname: (j.app_overrides, j.num, j.knobs, o) for j, r, o in zip(jobs, runs, outputs)},
+            preparation(),
         )
         from crashmatrix.runmatrix import run_todo
 
