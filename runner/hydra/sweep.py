@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import cast
 
-from crashmatrix.cell import Cell, CellRun
+from crashmatrix.cell import Cell, CellRun, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.hydra.job_launch import JOB_RETURN, JobLaunch, preparation, write_batch
 from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs, parse_jobs
@@ -95,7 +95,14 @@ class SweepRun:
     def __init__(self, settings: Settings, hydra_context, task_function, config):
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
         self.store: RunDir | None = None
-        self.axes: dict = {}  # column -> its values so far, in order
+        self.axes: dict = {}  # column -> its values so far, in order: the columns with more than one
+        # An override with one value across the sweep is a constant, not an axis: column -> its value,
+        # in matrix.yaml's params under the key as the jobs write it (`+extra`), shown once
+        self.constants: dict = {}
+        self.constant_keys: dict = {}  # column -> its key as written, where that differs
+        # The sweep's axes as the sweeper chose them (crashmatrix's sweeper: hunt launches a batch at a
+        # time, one value of an axis at first); None: told by the jobs themselves
+        self.declared: list | None = None
         self.outputs = OutputDirs()
         # column -> the key as the jobs' overrides write it (`+extra`): a rerun, bisect or repro of the
         # sweep must pass it so, or Hydra refuses a key its config lacks
@@ -116,12 +123,7 @@ class SweepRun:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
         outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
-        for job in jobs:
-            for column, value in job.values.items():
-                known = self.axes.setdefault(column, [])
-                if value not in known:
-                    known.append(value)
-            self.axis_keys.update({column: (key,) for column, key in job.written.items()})
+        self._sort_columns(jobs)
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
@@ -129,7 +131,7 @@ class SweepRun:
         pending = start_fingerprint([r.cell for r in runs], {}, True) if first else None
         if pending is not None:
             store.write_json("env.json", pending.facts)
-        self._announce(matrix, jobs, store.path)
+        self._announce(matrix, jobs, store.path, first)
         from crashmatrix.report.summary import Progress
 
         collected = Collected(
@@ -171,6 +173,31 @@ class SweepRun:
 
     # --- before the jobs ---------------------------------------------------
 
+    def _sort_columns(self, jobs: list[SweepJob]) -> None:
+        """Each column of the batch's jobs an axis (more than one value in the sweep) or a constant."""
+        seen: dict = {}
+        for job in jobs:
+            for column, value in job.values.items():
+                known = seen.setdefault(column, [])
+                if value not in known:
+                    known.append(value)
+            for column, key in job.written.items():
+                self.constant_keys.setdefault(column, key)
+        for column, values in seen.items():
+            if column in self.constants and values != [self.constants[column]]:  # a later batch varies it
+                before = self.constants.pop(column)
+                values = [before] + [v for v in values if v != before]
+            axis = column in self.axes or len(values) > 1
+            if self.declared is not None:
+                axis = column in self.declared
+            if axis:
+                known = self.axes.setdefault(column, [])
+                known += [v for v in values if v not in known]
+                if column in self.constant_keys:
+                    self.axis_keys[column] = (self.constant_keys[column],)
+            else:
+                self.constants[column] = values[0]
+
     def _compose(self, job: SweepJob):
         from omegaconf import open_dict
 
@@ -188,7 +215,7 @@ class SweepRun:
             command=app_command(),
             pass_params="overrides",
             inject=True,
-            params=dict(self.settings.knobs),
+            params={**{self.constant_keys.get(c, c): v for c, v in self.constants.items()}, **self.settings.knobs},
             axes={k: list(v) for k, v in self.axes.items()},
             axis_keys=dict(self.axis_keys),
             timeout=self.settings.timeout,
@@ -214,12 +241,12 @@ class SweepRun:
         return store
 
     def _run_of(self, job: SweepJob) -> CellRun:
-        cell = Cell.of(job.values)
+        cell = Cell.of({column: value for column, value in job.values.items() if column in self.axes})
         run = CellRun(cell, self.repeats[cell.cell_id])
         self.repeats[cell.cell_id] += 1
         return run
 
-    def _announce(self, matrix: Matrix, jobs: list, path: str) -> None:
+    def _announce(self, matrix: Matrix, jobs: list, path: str, first: bool) -> None:
         how = (
             f"{min(self.settings.jobs, len(jobs))} at a time"
             if self.settings.executor == "local"
@@ -230,6 +257,9 @@ class SweepRun:
             f"process, {how}; into {shown_path(path)}",
             flush=True,
         )
+        if first and self.constants:  # once: the progress lines show the axes only
+            shown = " ".join(f"{self.constant_keys.get(c, c)}={spell(v)}" for c, v in self.constants.items())
+            print(f"crashmatrix: the same in every job: {shown}", flush=True)
 
     # --- the jobs ------------------------------------------------------------
 

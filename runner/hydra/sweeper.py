@@ -30,6 +30,8 @@ class Sweeping:
         from omegaconf import OmegaConf
 
         items = split(list(arguments), self.context.config_loader)
+        if hasattr(self.launcher, "axes"):  # crashmatrix's launcher: hunt's first batches hold one value of an axis
+            self.launcher.axes = [a.column for a in axes_of(items)]
         os.makedirs(self.sweep_dir, exist_ok=True)
         OmegaConf.save(self.config, os.path.join(self.sweep_dir, "multirun.yaml"))
         if self.settings.strategy == "hunt":
