@@ -41,7 +41,8 @@ class CrashmatrixLauncher(Launcher):
         try:
             if self.sweep is None:
                 self.sweep = SweepRun(Settings.of(self.settings), **self.setup_args)
-            self.sweep.brief, self.sweep.strategy, self.sweep.declared = self.brief, self.strategy, self.axes
+            self.sweep.brief, self.sweep.strategy = self.brief, self.strategy
+            self.sweep.columns.declared = self.axes
             return self.sweep.launch(job_overrides, initial_job_idx)
         except BadInput as e:  # crashmatrix's own one line, in Hydra's way (exit status 1)
             raise SweepInputError(f"crashmatrix: {e}") from None

@@ -48,7 +48,8 @@ def override_dirname(overrides, config) -> str:
 def _pattern(config) -> str:
     from omegaconf import OmegaConf
 
-    return str(OmegaConf.to_container(config.hydra.sweep, resolve=False).get("subdir"))
+    sweep = OmegaConf.to_container(config.hydra.sweep, resolve=False)
+    return str(sweep.get("subdir") if isinstance(sweep, dict) else sweep)
 
 
 def _resolved(config) -> str | None:

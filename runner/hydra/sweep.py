@@ -14,8 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import cast
 
-from crashmatrix.cell import Cell, CellRun, spell
+from crashmatrix.cell import Cell, CellRun
 from crashmatrix.errors import BadInput
+from crashmatrix.hydra.columns import SweepColumns
 from crashmatrix.hydra.job_launch import JOB_RETURN, JobLaunch, preparation, write_batch
 from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs, parse_jobs
 from crashmatrix.hydra.outputs import OutputDirs
@@ -95,18 +96,8 @@ class SweepRun:
     def __init__(self, settings: Settings, hydra_context, task_function, config):
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
         self.store: RunDir | None = None
-        self.axes: dict = {}  # column -> its values so far, in order: the columns with more than one
-        # An override with one value across the sweep is a constant, not an axis: column -> its value,
-        # in matrix.yaml's params under the key as the jobs write it (`+extra`), shown once
-        self.constants: dict = {}
-        self.constant_keys: dict = {}  # column -> its key as written, where that differs
-        # The sweep's axes as the sweeper chose them (crashmatrix's sweeper: hunt launches a batch at a
-        # time, one value of an axis at first); None: told by the jobs themselves
-        self.declared: list | None = None
+        self.columns = SweepColumns()  # its axes and its constants
         self.outputs = OutputDirs()
-        # column -> the key as the jobs' overrides write it (`+extra`): a rerun, bisect or repro of the
-        # sweep must pass it so, or Hydra refuses a key its config lacks
-        self.axis_keys: dict = {}
         self.repeats: Counter = Counter()  # cell_id -> runs so far (a job that repeats another's overrides)
         self.results: list = []
         self.facts: dict = {}
@@ -123,7 +114,7 @@ class SweepRun:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
         outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
-        self._sort_columns(jobs)
+        self.columns.sort(jobs)
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
@@ -173,31 +164,6 @@ class SweepRun:
 
     # --- before the jobs ---------------------------------------------------
 
-    def _sort_columns(self, jobs: list[SweepJob]) -> None:
-        """Each column of the batch's jobs an axis (more than one value in the sweep) or a constant."""
-        seen: dict = {}
-        for job in jobs:
-            for column, value in job.values.items():
-                known = seen.setdefault(column, [])
-                if value not in known:
-                    known.append(value)
-            for column, key in job.written.items():
-                self.constant_keys.setdefault(column, key)
-        for column, values in seen.items():
-            if column in self.constants and values != [self.constants[column]]:  # a later batch varies it
-                before = self.constants.pop(column)
-                values = [before] + [v for v in values if v != before]
-            axis = column in self.axes or len(values) > 1
-            if self.declared is not None:
-                axis = column in self.declared
-            if axis:
-                known = self.axes.setdefault(column, [])
-                known += [v for v in values if v not in known]
-                if column in self.constant_keys:
-                    self.axis_keys[column] = (self.constant_keys[column],)
-            else:
-                self.constants[column] = values[0]
-
     def _compose(self, job: SweepJob):
         from omegaconf import open_dict
 
@@ -215,9 +181,9 @@ class SweepRun:
             command=app_command(),
             pass_params="overrides",
             inject=True,
-            params={**{self.constant_keys.get(c, c): v for c, v in self.constants.items()}, **self.settings.knobs},
-            axes={k: list(v) for k, v in self.axes.items()},
-            axis_keys=dict(self.axis_keys),
+            params={**self.columns.params(), **self.settings.knobs},
+            axes={k: list(v) for k, v in self.columns.axes.items()},
+            axis_keys=self.columns.axis_keys(),
             timeout=self.settings.timeout,
             kill_grace=self.settings.kill_grace,
             sync_rerun=self.settings.sync_rerun,
@@ -241,7 +207,7 @@ class SweepRun:
         return store
 
     def _run_of(self, job: SweepJob) -> CellRun:
-        cell = Cell.of({column: value for column, value in job.values.items() if column in self.axes})
+        cell = Cell.of(self.columns.cell_values(job))
         run = CellRun(cell, self.repeats[cell.cell_id])
         self.repeats[cell.cell_id] += 1
         return run
@@ -257,9 +223,8 @@ class SweepRun:
             f"process, {how}; into {shown_path(path)}",
             flush=True,
         )
-        if first and self.constants:  # once: the progress lines show the axes only
-            shown = " ".join(f"{self.constant_keys.get(c, c)}={spell(v)}" for c, v in self.constants.items())
-            print(f"crashmatrix: the same in every job: {shown}", flush=True)
+        if first and self.columns.constants:  # once: the progress lines show the axes only
+            print(f"crashmatrix: the same in every job: {self.columns.shown()}", flush=True)
 
     # --- the jobs ------------------------------------------------------------
 
