@@ -128,3 +128,14 @@ def test_resolve_names_the_cause_with_the_same_confidence_with_or_without_consta
     run = crashmatrix("run", matrix, "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert _cause_confidence(crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)) == plain
+
+
+def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
+    # Hunt runs a flaky cell again with the same overrides; override_dirname alone would be the same.
+    shutil.copytree(APP, tmp_path / "app")
+    proc = _multirun(tmp_path / "app", tmp_path / "sweep", "lr=0.1,0.1")
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["repeat"], r["outcome"]) for r in rows_of(tmp_path / "sweep")] == [("0", "pass"), ("1", "pass")]
+    for folder, num in (("lr=0.1", 0), ("lr=0.1-r1", 1)):
+        (written,) = (tmp_path / "sweep" / folder / "written.txt").read_text().splitlines()
+        assert json.loads(written)["num"] == num
