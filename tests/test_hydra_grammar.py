@@ -101,3 +101,22 @@ def test_command_line_overrides_reach_a_key_inside_a_choice(tmp_path):
     assert changed.params == {"logger": "wandb", "logger.wandb.offline": False, "logger.wandb.project": "x"}
     assert load_matrix(matrix, ["~params.logger.wandb.offline"]).params == {"logger": "wandb"}
     assert load_matrix(matrix, ["params.logger=csv"]).params == {"logger": "csv", "logger.wandb.offline": True}
+
+
+def test_a_params_key_written_with_plus_is_overridden_by_the_apps_name_for_it(tmp_path):
+    # issue 32: `+trainer.precision` adds a key the app's config lacks; the command line names it as the
+    # app does (Hydra's grammar takes no + inside a key), and the hint for a near miss says that form.
+    from crashmatrix.errors import BadInput
+    from crashmatrix.matrix.spec import load_matrix
+
+    matrix = _matrix(tmp_path, "params:\n  +trainer.precision: 16\naxes:\n  trainer: [default]\n")
+    proc = crashmatrix("run", matrix, "params.trainer.precision=32", "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    argv, config = _printed(tmp_path / "run")["default"]
+    assert "+trainer.precision=32" in argv and config["trainer"]["precision"] == 32
+    assert load_matrix(matrix, ["params.+trainer.precision=8"]).params == {"+trainer.precision": 8}
+    try:
+        load_matrix(matrix, ["params.trainer.precison=32"])
+        raise AssertionError("a near miss was taken")
+    except BadInput as e:
+        assert str(e).endswith("did you mean params.trainer.precision?"), e

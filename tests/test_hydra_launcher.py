@@ -72,9 +72,11 @@ def test_a_key_the_sweep_adds_with_plus_reruns_as_the_sweep_wrote_it(tmp_path):
     assert proc.returncode == 1, proc.stderr
     rerun = crashmatrix("rerun", sweep, "--failing", "--out", tmp_path / "again", cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr
-    assert [(r["a"], r["c"], r["extra"], r["outcome"], r["signal"]) for r in rows_of(tmp_path / "again")] == [
-        ("1", "2", "5", "crash", "SIGSEGV")
-    ]
+    # a and +extra have one value: constants, in the kept matrix's params as the sweep wrote them
+    assert [(r["c"], r["outcome"], r["signal"]) for r in rows_of(tmp_path / "again")] == [("2", "crash", "SIGSEGV")]
+    import yaml
+
+    assert yaml.safe_load((sweep / "matrix.yaml").read_text())["params"] == {"a": 1, "+extra": 5}
 
 
 def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
@@ -88,10 +90,7 @@ def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     rows = rows_of(sweep)
-    assert sorted((r["start_method"], r["num_workers"], r["outcome"]) for r in rows) == [
-        ("fork", "2", "pass"),
-        ("spawn", "2", "pass"),
-    ]
+    assert sorted((r["start_method"], r["outcome"]) for r in rows) == [("fork", "pass"), ("spawn", "pass")]
     # The DataLoader ran with 2 workers (its passes counted), spawned ones finding the app's own Dataset.
     assert all(r["steps"] == "8" and float(r["first_batch_s"]) > 0 for r in rows), rows
     outputs = _job_outputs(sweep)
@@ -103,7 +102,9 @@ def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
     import yaml
 
     kept = yaml.safe_load((sweep / "matrix.yaml").read_text())
-    assert kept["params"] == {"rlimit.nofile": 300} and kept["inject"] is True
+    # one-value overrides (a knob's too) are constants: params, shown once, no axis
+    assert kept["params"] == {"loader": True, "num_workers": 2, "rlimit.nofile": 300} and kept["inject"] is True
+    assert list(kept["axes"]) == ["start_method"]
 
 
 def test_a_misspelt_knob_is_one_line_naming_the_knob(tmp_path):
@@ -156,10 +157,10 @@ def test_the_template_lightning_app_sweeps_unmodified_with_knobs(tmp_path):
     assert proc.returncode == 0, proc.stderr
     (sweep,) = (app / "logs" / "train" / "multiruns").iterdir()
     rows = rows_of(sweep)
-    assert sorted((r["num_workers"], r["logger"], r["outcome"]) for r in rows) == [
-        ("0", "csv", "pass"),
-        ("2", "csv", "pass"),
-    ], [(r["outcome"], r["error"]) for r in rows]
+    assert sorted((r["num_workers"], r["outcome"]) for r in rows) == [("0", "pass"), ("2", "pass")], [
+        (r["outcome"], r["error"]) for r in rows
+    ]
+    assert "logger" not in rows[0]  # one value: a constant, in the kept matrix's params
     # the knob reached every DataLoader the app built; the app's config never saw it
     assert all(int(r["steps"]) > 0 for r in rows)
     for num in ("0", "1"):

@@ -38,7 +38,7 @@ def test_hunt_names_the_planted_two_way_crash_exactly(tmp_path):
         "a=0,1",
         "b=0,1,2",
         "c=0,1,2",
-        "d=0,1,2",
+        "d=choice(1)",
         "hydra.launcher.jobs=2",
     )
     assert proc.returncode == 0, proc.stderr  # a hunt that finds what fails has done its job
@@ -47,7 +47,12 @@ def test_hunt_names_the_planted_two_way_crash_exactly(tmp_path):
     assert [(c["conditions"], c["outcome"], c["signal"]) for c in answer["causes"]] == [
         ({"a": "1", "c": "2"}, "crash", "SIGSEGV")
     ]
-    assert answer["runs"] == len(rows_of(sweep)) < 2 * 3 * 3 * 3  # fewer jobs than the full product
+    assert answer["runs"] == len(rows_of(sweep)) < 2 * 3 * 3  # fewer jobs than the full product
+    # a one-value choice is a constant: no axis of the hunt, in params, every job given it
+    assert "hunt over 3 axes" in proc.stdout and "d" not in rows_of(sweep)[0]
+    kept = yaml.safe_load((sweep / "matrix.yaml").read_text())
+    assert list(kept["axes"]) == ["a", "b", "c"] and kept["params"] == {"d": 1}
+    assert "hunt: complete after" in proc.stdout
     assert "crash SIGSEGV when a=1 and c=2" in proc.stdout
 
 

@@ -27,6 +27,7 @@ class CrashmatrixLauncher(Launcher):
         # Set by crashmatrix's sweeper: hunt's many small batches print a line each; how the jobs were chosen.
         self.brief = False
         self.strategy = "full"
+        self.axes: Optional[list] = None  # the sweep's axes, where the sweeper chose them; else told by the jobs
 
     def setup(self, *, hydra_context: HydraContext, task_function: TaskFunction, config: DictConfig) -> None:
         self.setup_args = {"hydra_context": hydra_context, "task_function": task_function, "config": config}
@@ -41,6 +42,7 @@ class CrashmatrixLauncher(Launcher):
             if self.sweep is None:
                 self.sweep = SweepRun(Settings.of(self.settings), **self.setup_args)
             self.sweep.brief, self.sweep.strategy = self.brief, self.strategy
+            self.sweep.columns.declared = self.axes
             return self.sweep.launch(job_overrides, initial_job_idx)
         except BadInput as e:  # crashmatrix's own one line, in Hydra's way (exit status 1)
             raise SweepInputError(f"crashmatrix: {e}") from None

@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from crashmatrix.hunt.model import Cell, Cond, Evidence, Kind, contains, sub_conditions
+from crashmatrix.hunt.model import Cell, Cond, Evidence, Kind, contains
 
 # The rate of a suspect: "every time" with DETERMINISTIC_PRIOR, else one of these, equally likely.
 # None below 3 in 10: each rate the grid allows keeps a rival alive longer (a pair inside a flaky
@@ -99,7 +99,7 @@ class Localization:
     def __init__(self, evidence: Evidence, kind: Kind, focus: Cell, explained: tuple[Cond, ...] = ()):
         self.evidence, self.kind, self.focus = evidence, kind, focus
         space = evidence.space
-        self.conds = list(sub_conditions(focus, space.order, least=0))
+        self.conds = space.conditions(focus, least=0)
         fails, passes = evidence.fails[kind], evidence.passes
         # Failures of this kind that no named cause explains: the focus is the first of them, so these
         # came with or after it (its tests, mostly), and a suspect must explain them or call them noise.

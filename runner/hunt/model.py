@@ -72,6 +72,18 @@ class Space:
     def allowed(self, cell: Cell) -> bool:
         return not any(contains(cell, e) for e in self.excludes)
 
+    def varying(self) -> list[int]:
+        """The axes with more than one value. A one-value axis is a constant: every cell holds its value,
+        so a conjunction with it is the same suspect as the one without it, and would only split that
+        suspect's weight among copies of itself."""
+        return [i for i, vals in enumerate(self.values) if len(vals) > 1]
+
+    def conditions(self, cell: Cell, least: int = 1) -> list[Cond]:
+        """Every conjunction of `least`..order of the cell's values on the axes that vary."""
+        varying = self.varying()
+        picked = tuple(cell[i] for i in varying)
+        return [tuple((varying[j], v) for j, v in cond) for cond in sub_conditions(picked, self.order, least)]
+
     def candidates(self) -> list[Cond]:
         """Every conjunction of 1..order axis values that some allowed cell holds (computed once)."""
         if self._candidates is None:
@@ -80,8 +92,9 @@ class Space:
 
     def _enumerate(self) -> list[Cond]:
         out = []
-        for size in range(1, min(self.order, len(self.axes)) + 1):
-            for idx in itertools.combinations(range(len(self.axes)), size):
+        varying = self.varying()
+        for size in range(1, min(self.order, len(varying)) + 1):
+            for idx in itertools.combinations(varying, size):
                 for vals in itertools.product(*(self.values[i] for i in idx)):
                     cond = tuple(zip(idx, vals))
                     if self.complete(cond) is not None:
@@ -163,7 +176,7 @@ class Evidence:
     def add(self, run: Run) -> None:
         self.runs.append(run)
         self.by_cell[run.cell].append(run.kind)
-        conds = list(sub_conditions(run.cell, self.space.order, least=0))
+        conds = self.space.conditions(run.cell, least=0)
         if run.kind is None:
             self.passes.update(conds)
             return

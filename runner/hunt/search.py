@@ -61,10 +61,17 @@ class State:
     causes: list[Cause]
     open: list[Localization]
     need: dict[Cond, int] = field(default_factory=dict)
+    confidence: float = 0.0  # the confidence a cause must reach
+
+    @property
+    def unsure(self) -> list[Cause]:
+        """Causes named as they stand, below the confidence asked: nothing left could tell them apart."""
+        return [c for c in self.causes if c.confidence < self.confidence]
 
     @property
     def complete(self) -> bool:
-        return not self.open and not self.need
+        """Nothing left to ask and every cause at the confidence asked: DESIGN's `complete`."""
+        return not self.open and not self.need and not self.unsure
 
     @property
     def avoid(self) -> tuple[Cond, ...]:
@@ -123,7 +130,7 @@ def assess(evidence: Evidence, confidence: float) -> State:
             causes.append(cause)
             if cause.conditions is None:
                 noise_cells.add(run.cell)
-    state = State(causes, open_)
+    state = State(causes, open_, confidence=confidence)
     state.need = coverage_need(evidence, state.avoid, confidence)
     return state
 

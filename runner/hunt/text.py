@@ -51,6 +51,10 @@ def closing_line(space: Space, state: State, runs: int, confidence: float, wante
     left = []
     if state.open:
         left.append(f"{len(state.open)} failure(s) not pinned down to confidence {confidence}")
+    if state.unsure:
+        left.append(
+            f"{len(state.unsure)} cause(s) named below confidence {confidence}, with nothing left to tell them apart"
+        )
     if state.need:
         times = "" if wanted_clean == 1 else f" {wanted_clean} times"
         left.append(f"{len(state.need)} conjunction(s) of up to {t} values not yet run clean{times}")

@@ -76,6 +76,11 @@ def run(spec_path: str) -> int:
     with open_dict(config):
         config.hydra.job.id = spec["job_num"]
         config.hydra.job.num = spec["job_num"]
+        # The launcher's: override_dirname with the knobs in it, and the folder where the pattern's own
+        # would be an earlier job's (crashmatrix.hydra.outputs)
+        config.hydra.job.override_dirname = spec["override_dirname"]
+        if spec.get("subdir") is not None:
+            config.hydra.sweep.subdir = spec["subdir"]
     ret = run_job(
         hydra_context=context,
         task_function=_task_function(payload),

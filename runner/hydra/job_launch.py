@@ -65,14 +65,15 @@ def write_batch(run_dir: str, first_num: int, shared: dict) -> str:
 class JobLaunch:
     """The engine's `build` for a sweep's jobs (picklable: a submitit job builds its launches with it).
 
-    jobs: each run's directory name -> (its overrides for the app, its job number, its knobs).
+    jobs: each run's directory name -> (its overrides for the app, its job number, its knobs, its output:
+    crashmatrix.hydra.outputs.JobOutput).
     """
 
     def __init__(self, batch_path: str, jobs: dict, prepared: dict):
         self.batch_path, self.jobs, self.prepared = batch_path, jobs, prepared
 
     def __call__(self, matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None) -> supervise.Launch:
-        overrides, num, knobs = self.jobs[run.dirname]
+        overrides, num, knobs, output = self.jobs[run.dirname]
         env = run_env(matrix, run, cell_dir, run_dir, gpu)
         env.update({k[4:]: spell(v) for k, v in knobs.items() if k.startswith("env.")})
         inject_knobs(env, {k: v for k, v in knobs.items() if not k.startswith("env.")})
@@ -81,6 +82,8 @@ class JobLaunch:
             "batch": self.batch_path,
             "overrides": list(overrides),
             "job_num": num,
+            "override_dirname": output.override_dirname,
+            "subdir": output.subdir,
             "returns": os.path.join(cell_dir, JOB_RETURN),
             "preparation": self.prepared,
         }

@@ -82,6 +82,9 @@ def split(arguments: list[str], config_loader) -> list:
             continue
         key = o.get_key_element()
         texts = tuple(dict.fromkeys(o.sweep_string_iterator()))
+        if len(texts) == 1:  # one choice: a constant, in every job as it is, and no axis of the search
+            items.append(f"{key}={texts[0]}")
+            continue
         spelled = tuple(spell(plain.parse_override(f"{key}={t}").value()) for t in texts)
         name = column(o)
         if is_knob(o.key_or_group):  # the launcher's column for it (parse_jobs), so that a row finds its job

@@ -16,8 +16,10 @@ from typing import cast
 
 from crashmatrix.cell import Cell, CellRun
 from crashmatrix.errors import BadInput
+from crashmatrix.hydra.columns import SweepColumns
 from crashmatrix.hydra.job_launch import JOB_RETURN, JobLaunch, preparation, write_batch
 from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs, parse_jobs
+from crashmatrix.hydra.outputs import OutputDirs
 from crashmatrix.hydra.returns import job_return, read_sent
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import is_failure
@@ -94,10 +96,8 @@ class SweepRun:
     def __init__(self, settings: Settings, hydra_context, task_function, config):
         self.settings, self.context, self.task_function, self.config = settings, hydra_context, task_function, config
         self.store: RunDir | None = None
-        self.axes: dict = {}  # column -> its values so far, in order
-        # column -> the key as the jobs' overrides write it (`+extra`): a rerun, bisect or repro of the
-        # sweep must pass it so, or Hydra refuses a key its config lacks
-        self.axis_keys: dict = {}
+        self.columns = SweepColumns()  # its axes and its constants
+        self.outputs = OutputDirs()
         self.repeats: Counter = Counter()  # cell_id -> runs so far (a job that repeats another's overrides)
         self.results: list = []
         self.facts: dict = {}
@@ -113,12 +113,8 @@ class SweepRun:
         if not jobs:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
-        for job in jobs:
-            for column, value in job.values.items():
-                known = self.axes.setdefault(column, [])
-                if value not in known:
-                    known.append(value)
-            self.axis_keys.update({column: (key,) for column, key in job.written.items()})
+        outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
+        self.columns.sort(jobs)
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
@@ -126,13 +122,13 @@ class SweepRun:
         pending = start_fingerprint([r.cell for r in runs], {}, True) if first else None
         if pending is not None:
             store.write_json("env.json", pending.facts)
-        self._announce(matrix, jobs, store.path)
+        self._announce(matrix, jobs, store.path, first)
         from crashmatrix.report.summary import Progress
 
         collected = Collected(
             store, Progress(len(runs), self.settings.jobs, store.value_columns, stream=sys.stdout), None
         )
-        ended = self._run(matrix, store, jobs, runs, collected)
+        ended = self._run(matrix, store, jobs, runs, outputs, collected)
         if pending is not None:
             if not ended.completed:
                 pending.stop()
@@ -185,9 +181,9 @@ class SweepRun:
             command=app_command(),
             pass_params="overrides",
             inject=True,
-            params=dict(self.settings.knobs),
-            axes={k: list(v) for k, v in self.axes.items()},
-            axis_keys=dict(self.axis_keys),
+            params={**self.columns.params(), **self.settings.knobs},
+            axes={k: list(v) for k, v in self.columns.axes.items()},
+            axis_keys=self.columns.axis_keys(),
             timeout=self.settings.timeout,
             kill_grace=self.settings.kill_grace,
             sync_rerun=self.settings.sync_rerun,
@@ -211,12 +207,12 @@ class SweepRun:
         return store
 
     def _run_of(self, job: SweepJob) -> CellRun:
-        cell = Cell.of(job.values)
+        cell = Cell.of(self.columns.cell_values(job))
         run = CellRun(cell, self.repeats[cell.cell_id])
         self.repeats[cell.cell_id] += 1
         return run
 
-    def _announce(self, matrix: Matrix, jobs: list, path: str) -> None:
+    def _announce(self, matrix: Matrix, jobs: list, path: str, first: bool) -> None:
         how = (
             f"{min(self.settings.jobs, len(jobs))} at a time"
             if self.settings.executor == "local"
@@ -227,10 +223,12 @@ class SweepRun:
             f"process, {how}; into {shown_path(path)}",
             flush=True,
         )
+        if first and self.columns.constants:  # once: the progress lines show the axes only
+            print(f"crashmatrix: the same in every job: {self.columns.shown()}", flush=True)
 
     # --- the jobs ------------------------------------------------------------
 
-    def _run(self, matrix: Matrix, store, jobs: list, runs: list, collected):
+    def _run(self, matrix: Matrix, store, jobs: list, runs: list, outputs: list, collected):
         shared = {
             "singletons": _singleton_state(),
             "hydra_context": self.context,
@@ -240,7 +238,9 @@ class SweepRun:
         }
         batch = write_batch(store.path, jobs[0].num, shared)
         build = JobLaunch(
-            batch, {r.dirname: (j.app_overrides, j.num, j.knobs) for j, r in zip(jobs, runs)}, preparation()
+            batch,
+            {r.dirname: (j.app_overrides, j.num, j.knobs, o) for j, r, o in zip(jobs, runs, outputs)},
+            preparation(),
         )
         from crashmatrix.runmatrix import run_todo
 

@@ -30,6 +30,8 @@ class Sweeping:
         from omegaconf import OmegaConf
 
         items = split(list(arguments), self.context.config_loader)
+        if hasattr(self.launcher, "axes"):  # crashmatrix's launcher: hunt's first batches hold one value of an axis
+            self.launcher.axes = [a.column for a in axes_of(items)]
         os.makedirs(self.sweep_dir, exist_ok=True)
         OmegaConf.save(self.config, os.path.join(self.sweep_dir, "multirun.yaml"))
         if self.settings.strategy == "hunt":
@@ -118,8 +120,19 @@ class Sweeping:
         print("", flush=True)
         for line in lines:
             print(line, flush=True)
-        done = "complete" if state.complete else "stopped at max_runs"
+        done = hunt_ending(state.complete, self.launched, self.settings.max_runs)
         print(f"hunt: {done} after {self.launched} jobs; hunt.json: {shown_path(path)}", file=sys.stdout, flush=True)
+
+
+def hunt_ending(complete: bool, launched: int, max_runs: int) -> str:
+    """How the hunt ended, as hunt.json's `complete` has it: complete only where nothing was left to ask
+    (every failure pinned down, every other conjunction run clean), whatever the jobs' count; else why it
+    stopped short: the budget, or no job left that could settle the rest."""
+    if complete:
+        return "complete"
+    if launched >= max_runs:
+        return "stopped at max_runs, not complete (the causes are the best so far)"
+    return "stopped, not complete: no job left to run could settle the rest (the causes are the best so far)"
 
 
 def _last_rows(sweep_dir: str, n: int) -> list[dict] | None:

@@ -75,7 +75,9 @@ def _advice(data: dict, parts: list[str], i: int, value: str, *, knobs: bool) ->
     if section not in NAMED_SECTIONS:
         return f"the matrix has no key {key}; to add it, write +{key}={value}"
     name = ".".join(parts[1:])
-    have = _flat_names(data.get(section) or {})
+    # A key the matrix adds to the app's config (`+trainer.x`) is named without its +, as the app has it
+    # and as an override of it is written (whole_keys.added): Hydra's grammar takes no + inside a key.
+    have = list(dict.fromkeys(n.lstrip("+") for n in _flat_names(data.get(section) or {})))
     near = near_knob(name, have)
     if near:
         return f"the matrix has no {section}.{name}; did you mean {section}.{near}?"

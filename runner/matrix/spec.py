@@ -262,8 +262,13 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
             )
     _check_keyed_axis_overrides(data, overrides, path)
     check_override_keys(
-        data, overrides, path, knobs=bool(data.get("inject")) or data.get("probe") is not None, top_keys=TOP_KEYS
+        whole_keys.named(data),
+        overrides,
+        path,
+        knobs=bool(data.get("inject")) or data.get("probe") is not None,
+        top_keys=TOP_KEYS,
     )
+    overrides = whole_keys.added(data, overrides)
     data, hidden = whole_keys.hide(data, overrides)
     try:
         with _hydra_state_left_as_found():

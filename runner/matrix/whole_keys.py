@@ -5,12 +5,18 @@ second key stays whole in its section, and Hydra's override grammar cannot addre
 in it: `params.logger.wandb.offline=false` would descend into the string `wandb`. Before Hydra
 applies the command line's overrides to the matrix, each such key (and an override adding a new one
 under a choice) is renamed with its dots spelt out; afterwards the names are restored.
+
+A key written with Hydra's `+` (`params: {+trainer.limit_train_batches: 2}`, a key the app's config
+lacks) is the other key the grammar cannot address: `+` may not start a name inside a key. The command
+line names it as the app does, without the `+` (`params.trainer.limit_train_batches=4`); `+` in the
+section's names is spelt out the same way while Hydra applies the overrides.
 """
 
 from __future__ import annotations
 
 SECTIONS = ("params", "axes")
 _DOT = "__dot__"
+_PLUS = "__plus__"
 
 
 def _split(override: str) -> tuple[str, str, str]:
@@ -33,18 +39,60 @@ def _is_inside(name: str, section: dict) -> bool:
     )
 
 
-def hide(data: dict, overrides: list[str]) -> tuple[dict, list[str]]:
-    """The data and overrides with every whole key's dots spelt out, so Hydra sees one name."""
+def _spell_plus(name: str) -> str:
+    body = name.lstrip("+")
+    return _PLUS * (len(name) - len(body)) + body
+
+
+def _unspell_plus(name: str) -> str:
+    count = 0
+    while name.startswith(_PLUS):
+        name, count = name[len(_PLUS) :], count + 1
+    return "+" * count + name
+
+
+def named(data: dict) -> dict:
+    """The data with each section's `+` keys also under the name the app has (what an override may name)."""
     data = dict(data)
     for section in SECTIONS:
-        if isinstance(data.get(section), dict):
-            data[section] = {str(k).replace(".", _DOT): v for k, v in data[section].items()}
+        raw = data.get(section)
+        if isinstance(raw, dict):
+            data[section] = {**{str(k).lstrip("+"): v for k, v in raw.items()}, **raw}
+    return data
+
+
+def added(data: dict, overrides: list[str]) -> list[str]:
+    """The overrides, each naming a key the section writes with `+` by that spelling: `params.a.b=1`
+    where the section has `+a.b` (or `+a` holding `b`) and no `a` of its own."""
     out = []
     for override in overrides:
         prefix, key, rest = _split(override)
         section, _, name = key.partition(".")
         raw = data.get(section)
-        if section in SECTIONS and isinstance(raw, dict) and name:
+        if section in SECTIONS and isinstance(raw, dict) and name and not name.startswith("+"):
+            first = name.split(".", 1)[0]
+            plus = next((k for k in ("+" + first, "++" + first) if k in raw), None)
+            if first not in raw and plus is not None:
+                key = f"{section}.{plus}{name[len(first) :]}"
+        out.append(prefix + key + rest)
+    return out
+
+
+def hide(data: dict, overrides: list[str]) -> tuple[dict, list[str]]:
+    """The data and overrides with every whole key's dots and every `+` in a section's names spelt out,
+    so Hydra sees one name it can address."""
+    data = dict(data)
+    for section in SECTIONS:
+        if isinstance(data.get(section), dict):
+            data[section] = {_spell_plus(str(k).replace(".", _DOT)): v for k, v in data[section].items()}
+    out = []
+    for override in overrides:
+        prefix, key, rest = _split(override)
+        section, _, name = key.partition(".")
+        raw = data.get(section)
+        if section in SECTIONS and isinstance(raw, dict) and name.startswith("+"):
+            key = f"{section}.{_spell_plus(name)}"
+        elif section in SECTIONS and isinstance(raw, dict) and name:
             shown = {k.replace(_DOT, "."): v for k, v in raw.items()}
             whole = name.removesuffix(".values").removesuffix(".keys")
             if _is_inside(whole, shown):
@@ -58,5 +106,5 @@ def restore(data: dict) -> dict:
     data = dict(data)
     for section in SECTIONS:
         if isinstance(data.get(section), dict):
-            data[section] = {str(k).replace(_DOT, "."): v for k, v in data[section].items()}
+            data[section] = {_unspell_plus(str(k)).replace(_DOT, "."): v for k, v in data[section].items()}
     return data

@@ -171,9 +171,9 @@ class _Model:
     def __call__(self, pattern: explain.Pattern) -> float | None:
         from crashmatrix.hunt.localize import Localization
 
-        if not pattern.conditions or len(pattern.conditions) > self.space.order:
-            return None if pattern.conditions else self._everywhere(pattern)
         cond = self._cond(pattern.conditions)
+        if not cond or len(cond) > self.space.order:
+            return None if cond else self._everywhere(pattern)
         focus = self._focus(pattern)
         if focus is None:
             return None
@@ -195,7 +195,10 @@ class _Model:
         return next((s.posterior for s in loc.suspects if s.cond == ()), None)
 
     def _cond(self, conditions) -> tuple:
-        return tuple(sorted((self.axes.index(a), v) for a, v in conditions))
+        """A pattern's conditions as hunt's model weighs them: on the axes that vary (a one-value axis's
+        value holds in every cell, so it adds nothing to a cause, and the model has no suspect with it)."""
+        varying = set(self.space.varying())
+        return tuple(sorted((i, v) for i, v in ((self.axes.index(a), v) for a, v in conditions) if i in varying))
 
     def _focus(self, pattern: explain.Pattern):
         """The cell of the first run of the pattern's kind where its conditions hold."""
