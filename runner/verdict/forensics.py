@@ -8,7 +8,7 @@
 - A death by signal: the faulting library from torch's fatal-signal backtrace
   in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line; an extension
   module by its path below site-packages; then the program's own innermost frame from
-  faulthandler's dump of the thread that died.
+  faulthandler's dump of the thread that died, by its path from the app's root.
 - A SIGKILL: the kernel's OOM killer when its log or the cell's memory cgroup
   says so (read only; nothing here writes to /sys/fs/cgroup).
 """
@@ -434,15 +434,45 @@ def is_own(frame: Frame) -> bool:
 
 
 def own_fault_frame(stderr: str) -> str:
-    """`dataset.py:98 in _preprocess_labels`: the program's innermost own frame in faulthandler's dump
-    of the thread that died (the last fatal error in stderr); "" where it has none."""
+    """`strhub/data/dataset.py:98 in _preprocess_labels`: the program's innermost own frame in
+    faulthandler's dump of the thread that died (the last fatal error in stderr), its path from the app's
+    root (app_root); "" where it has none."""
     fatal = last_match(_FATAL_ERROR, stderr)
     died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
-    for line in died.group(1).splitlines() if died else ():
-        frame = _faulthandler_frame(line)
-        if frame is not None and is_own(frame):
-            return f"{os.path.basename(frame.file)}:{frame.line} in {frame.func}"
-    return ""
+    lines = died.group(1).splitlines() if died else []
+    own = [f for f in (_faulthandler_frame(line) for line in lines) if f is not None and is_own(f)]
+    if not own:
+        return ""
+    root = app_root(own[-1].file)
+    return f"{from_root(own[0].file, root)}:{own[0].line} in {own[0].func}"
+
+
+# What marks a project's root folder: the paths its maintainers (and its tracker) use start there.
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def app_root(entry: str) -> str:
+    """The app's root for the file of its outermost own frame (its entry script, or the Hydra task's):
+    the nearest folder from the file's up holding a project marker (pyproject.toml, setup.py, setup.cfg,
+    .git); without one, the file's own folder. torch and the app both have a `dataset.py`: the path from
+    there tells them apart, and a script in a subfolder (scripts/train.py) still names its package's files
+    as the repository does."""
+    start = os.path.dirname(entry)
+    folder = start
+    while folder and os.path.isabs(folder):
+        if any(os.path.exists(os.path.join(folder, m)) for m in _PROJECT_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return start
+
+
+def from_root(path: str, root: str) -> str:
+    """path from root where it lies below it; else as faulthandler gave it."""
+    rel = os.path.relpath(path, root) if root else path
+    return path if rel.startswith("..") or os.path.isabs(rel) else rel
 
 
 # --- the kernel log --------------------------------------------------------------
