@@ -226,3 +226,18 @@ def test_a_hunt_cut_short_says_so_and_its_resume_runs_as_printed(tmp_path, write
     values = data["recommended"]["values"]
     assert sum(str(v) != "0" for v in values.values()) == nearest
     assert not (values["a"] == 1 and values["c"] == 2)
+
+
+def test_a_cost_within_noise_is_told_without_a_ratio():
+    # Two configurations whose medians are 2× apart but whose runs overlap: within noise, not "2.0×".
+    from collections import Counter
+
+    from crashmatrix.resolve.configs import WALL, Config
+    from crashmatrix.resolve.note import cost_text
+
+    def config(walls):
+        return Config({}, {}, "c", len(walls), len(walls), 0, Counter(), tuple(walls), ())
+
+    fast, overlapping, slow = config([1.0, 1.2, 5.0]), config([1.1, 2.4, 6.0]), config([3.0, 3.1, 3.2])
+    assert cost_text(overlapping, fast, WALL) == "as fast, within noise"
+    assert cost_text(slow, config([1.0, 1.1, 1.2]), WALL) == "2.8× the time"
