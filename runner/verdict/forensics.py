@@ -412,6 +412,48 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+def faulting_native_frames(text: str) -> list[tuple[str, str]]:
+    """(line, library path) of each native frame of the faulting thread in torch's fatal-signal backtrace,
+    from the frame that faulted to where Python's own frames begin (`<omitting python frames>`, given with
+    an empty path): the handler's frames, the interpreter's start and the other threads' blocks say nothing
+    of the fault. The last faulting block; [] without one."""
+    heads = list(_TORCH_BLOCK.finditer(text))
+    found: list[tuple[str, str]] = []
+    for i, head in enumerate(heads):
+        block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        lines = [ln.strip() for ln in block.splitlines() if ln.strip()]
+        frames = [(ln, _TORCH_FRAME.match(ln)) for ln in lines]
+        handler = [k for k, (_ln, m) in enumerate(frames) if m and "FatalSignalHandler" in m.group(1)]
+        if not handler or not any("fatalSignalHandler" in frames[k][0] for k in handler):
+            continue
+        kept = []
+        for ln, m in frames[handler[-1] + 2 :]:  # past the trampoline (__restore_rt)
+            if m is None:
+                if "omitting python frames" in ln:
+                    kept.append((ln, ""))
+                    break
+                continue
+            kept.append((ln, m.group(3)))
+        found = kept
+    return found
+
+
+def died_thread_frames(stderr: str) -> list[Frame]:
+    """faulthandler's frames of the thread that died (the last fatal error), innermost first, up to
+    crashmatrix's own: its launcher's frames below the program say nothing of the failure."""
+    fatal = last_match(_FATAL_ERROR, stderr)
+    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
+    out = []
+    for line in died.group(1).splitlines() if died else ():
+        frame = _faulthandler_frame(line)
+        if frame is None:
+            continue
+        if frame.file.replace("\\", "/").startswith(_OURS):
+            break
+        out.append(frame)
+    return out
+
+
 def python_report_frame(text: str) -> str:
     """The reports' frames (rebuild_storage_fd, _pin_memory_loop) where a Python stack shows them."""
     found = last_match(_PY_REPORT_FRAME, text)
