@@ -479,10 +479,7 @@ def own_fault_frame(stderr: str) -> str:
     """`strhub/data/dataset.py:98 in _preprocess_labels`: the program's innermost own frame in
     faulthandler's dump of the thread that died (the last fatal error in stderr), its path from the app's
     root (app_root); "" where it has none."""
-    fatal = last_match(_FATAL_ERROR, stderr)
-    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
-    lines = died.group(1).splitlines() if died else []
-    own = [f for f in (_faulthandler_frame(line) for line in lines) if f is not None and is_own(f)]
+    own = [f for f in died_thread_frames(stderr) if is_own(f)]
     if not own:
         return ""
     root = app_root(own[-1].file)
