@@ -334,3 +334,39 @@ def test_issue_md_of_a_hydra_sweep_is_addressed_to_the_crashing_library_with_the
     assert "Extension modules:" not in telling and "__libc_start_main" not in telling
     assert "pthread_cond_wait" not in telling  # another thread's block
     assert 'lmdb_app/dataset.py", line' in telling
+
+
+# torch's fatal-signal backtrace as torch 2.13 prints it (recorded on this machine, paths shortened): the
+# faulting thread's block, where libc faulted inside a library's code, then another thread's block.
+def _backtrace(library: str) -> str:
+    return f"""\
+SIGSEGV(11), PID: 6272, Thread 6272:
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #1: c10::FatalSignalHandler::fatalSignalHandler(int, siginfo_t*) + 0x2da (0x7f8a69d9127a in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #2: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #3: <unknown function> + 0x156219 (0x7f8a6c174219 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #4: <unknown function> + 0x6f7a (0x7f8a6bb82f7a in {library})
+<omitting python frames>
+frame #18: __libc_start_main + 0x85 (0x7f8a6c045305 in /lib/x86_64-linux-gnu/libc.so.6)
+
+SIGSEGV(11), PID: 6272, Thread 6273:
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #1: pthread_cond_wait + 0x1e8 (0x7f8a6c0a65d8 in /lib/x86_64-linux-gnu/libc.so.6)
+
+Fatal Python error: Segmentation fault
+"""
+
+
+def test_whose_bug_is_the_library_the_faulting_thread_died_in():
+    from crashmatrix.resolve.culprit import culprit
+
+    packages = {"torch": "2.13.0", "lmdb": "1.4.1"}
+    torch_died = culprit(_backtrace("/v/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"), "", packages)
+    assert torch_died and torch_died.is_torch and torch_died.named() == "torch 2.13.0"
+    # libc faulted, called from ctypes' libffi: no installed library's code on the stack, so no one's tracker
+    assert culprit(_backtrace("/lib/x86_64-linux-gnu/libffi.so.8"), "libc.so.6 (+0x156219)", packages) is None
+    # no torch backtrace (the program never imported torch): where's extension module names it
+    lmdb = culprit(
+        "Fatal Python error: Bus error\n", "lmdb/cpython.cpython-311-x86_64-linux-gnu.so (+0xfddb)", packages
+    )
+    assert lmdb and (lmdb.distribution, lmdb.version, lmdb.is_torch) == ("lmdb", "1.4.1", False)
