@@ -119,7 +119,9 @@ def test_a_sigbus_inside_an_extension_names_its_package_and_the_programs_line(lm
     # then the app's own line that read the database, from faulthandler's dump in stderr.log.
     line = _line_of(os.path.join(LMDB_APP, "dataset.py"), 'txn.get(b"label-')
     assert row["where"].startswith(f"lmdb/{os.path.basename(extension)} (+0x"), row["where"]
-    assert row["where"].endswith(f"; dataset.py:{line} in _preprocess_labels"), row["where"]
+    # The app's file by its path from the app's root (this repository's: its pyproject.toml), not a bare
+    # `dataset.py`, which torch has too.
+    assert row["where"].endswith(f"; tests/apps/lmdb_app/dataset.py:{line} in _preprocess_labels"), row["where"]
     assert lmdb_run["rows"]["intact"]["outcome"] == "pass", lmdb_run["rows"]["intact"]
     # The summary's failing cells show the whole place.
     assert row["where"] in (lmdb_run["out"] / "summary.md").read_text()
@@ -192,8 +194,8 @@ Thread 0x00007f0a1b2c3640 (most recent call first):
 Current thread 0x00007f0a1c9d4b80 (most recent call first):
   File "/usr/lib/python3.11/json/decoder.py", line 353 in raw_decode
   File "/home/u/.venv/lib/python3.11/site-packages/imgaug/augmenters/base.py", line 77 in augment
-  File "/home/u/app/dataset.py", line 98 in _preprocess_labels
-  File "/home/u/app/dataset.py", line 40 in __init__
+  File "/home/u/app/strhub/data/dataset.py", line 98 in _preprocess_labels
+  File "/home/u/app/strhub/data/dataset.py", line 40 in __init__
   File "/home/u/app/train.py", line 20 in main
 
 Extension modules: numpy._core._multiarray_umath, lmdb.cpython (total: 2)
@@ -201,9 +203,19 @@ Extension modules: numpy._core._multiarray_umath, lmdb.cpython (total: 2)
 
 
 def test_the_programs_innermost_own_frame_of_the_thread_that_died():
-    assert forensics.own_fault_frame(FAULTHANDLER_DUMP) == "dataset.py:98 in _preprocess_labels"
+    # by its path from the app's root: the folder of its entry script (train.py), the outermost own frame
+    assert forensics.own_fault_frame(FAULTHANDLER_DUMP) == "strhub/data/dataset.py:98 in _preprocess_labels"
     only_it = 'Fatal Python error: Bus error\n\nStack (most recent call first):\n  File "/home/u/app/dataset.py", line 98 in f\n'
     assert forensics.own_fault_frame(only_it) == "dataset.py:98 in f"
+
+
+def test_the_apps_root_is_its_nearest_project_marker_else_its_entry_scripts_folder(tmp_path):
+    (tmp_path / "repo" / "scripts").mkdir(parents=True)
+    (tmp_path / "repo" / "pyproject.toml").write_text("")
+    assert forensics.app_root(str(tmp_path / "repo" / "scripts" / "train.py")) == str(tmp_path / "repo")
+    (tmp_path / "loose").mkdir()
+    assert forensics.app_root(str(tmp_path / "loose" / "train.py")) == str(tmp_path / "loose")
+    assert forensics.from_root("/elsewhere/x.py", str(tmp_path)) == "/elsewhere/x.py"
     assert forensics.own_fault_frame("RuntimeError: no fatal error here\n") == ""
 
 

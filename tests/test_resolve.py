@@ -226,3 +226,147 @@ def test_a_hunt_cut_short_says_so_and_its_resume_runs_as_printed(tmp_path, write
     values = data["recommended"]["values"]
     assert sum(str(v) != "0" for v in values.values()) == nearest
     assert not (values["a"] == 1 and values["c"] == 2)
+
+
+def test_a_cost_within_noise_is_told_without_a_ratio():
+    # Two configurations whose medians are 2× apart but whose runs overlap: within noise, not "2.0×".
+    from collections import Counter
+
+    from crashmatrix.resolve.configs import WALL, Config
+    from crashmatrix.resolve.note import cost_text
+
+    def config(walls):
+        return Config({}, {}, "c", len(walls), len(walls), 0, Counter(), tuple(walls), ())
+
+    fast, overlapping, slow = config([1.0, 1.2, 5.0]), config([1.1, 2.4, 6.0]), config([3.0, 3.1, 3.2])
+    assert cost_text(overlapping, fast, WALL) == "as fast, within noise"
+    assert cost_text(slow, config([1.0, 1.1, 1.2]), WALL) == "2.8× the time"
+
+
+# Pinning fails every run without workers and every other run with them (by CRASHMATRIX_REPEAT, so that the
+# test sees the same runs fail every time): one cause, pin=true, at 3 of 4 runs; its worst cell 2 of 2.
+HALF_PINNED = """\
+import os, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+if args["pin"] == "true" and (args["w"] == "0" or int(os.environ["CRASHMATRIX_REPEAT"]) % 2 == 0):
+    raise RuntimeError("planted: pinned batch lost in transfer")
+"""
+HALF_PINNED_MATRIX = """\
+name: half-pinned
+command: [python, app.py]
+axes:
+  w: [0, 2]
+  pin: [false, true]
+repeats: 2
+timeout: 60
+"""
+
+
+def test_a_flaky_causes_repro_carries_the_repeats_its_rate_needs_and_reproduces_elsewhere(tmp_path, write):
+    write("app.py", HALF_PINNED)
+    write("m.yaml", HALF_PINNED_MATRIX)
+    assert crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=tmp_path).returncode == 0
+    assert crashmatrix("resolve", "run", cwd=tmp_path).returncode == 0
+    (bundle,) = resolved(tmp_path / "run")["repro"]
+    # the cell 2 of 2, the cause 3 of 4: ceil(log(0.05) / log(0.25)) = 3 repeats, not the cell's 1
+    assert bundle["values"] == {"w": 0, "pin": True}
+    assert (bundle["failing_runs"], bundle["runs"], bundle["rate"], bundle["repeats"]) == (3, 4, 0.75, 3)
+    issue = (tmp_path / "run" / bundle["dir"] / "ISSUE.md").read_text()
+    assert "Over all its runs the failure came in 3 of 4 (75%)" in issue
+    assert "(100%)" not in issue and "confidence 0." not in issue  # 0.80 named nothing: rate and runs only
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    again = crashmatrix("run", tmp_path / "run" / bundle["dir"] / "matrix.yaml", "--out", "again", cwd=elsewhere)
+    assert again.returncode == 0, again.stderr
+    rows = rows_of(elsewhere / "again")
+    assert len(rows) == 3 and {r["outcome"] for r in rows} == {"fail"}, rows
+
+
+LMDB_APP = os.path.join(ROOT, "tests", "apps", "lmdb_app")
+
+
+def test_issue_md_of_a_hydra_sweep_is_addressed_to_the_crashing_library_with_the_apps_own_command(tmp_path):
+    import subprocess
+    import sys
+    from importlib import metadata
+
+    # tests/apps/lmdb_app/hydra_train.py swept over an intact LMDB database and one cut short: lmdb's C
+    # extension dies by SIGBUS reading past its memory map.
+    train = os.path.join(LMDB_APP, "train.py")
+    subprocess.run([sys.executable, train, f"prepare={tmp_path / 'intact'}", "samples=40"], check=True, timeout=120)
+    os.makedirs(tmp_path / "cut")
+    data = (tmp_path / "intact" / "data.mdb").read_bytes()
+    (tmp_path / "cut" / "data.mdb").write_bytes(data[: len(data) // 2 // 4096 * 4096])
+    sweep = tmp_path / "sweep"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(LMDB_APP, "hydra_train.py"),
+            "-m",
+            f"data={tmp_path / 'intact'},{tmp_path / 'cut'}",
+            "hydra/launcher=crashmatrix",
+            "hydra.launcher.jobs=2",
+            f"hydra.sweep.dir={sweep}",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert "ended crash SIGBUS" in proc.stderr, proc.stderr
+    assert crashmatrix("resolve", sweep, cwd=tmp_path).returncode == 0
+    (bundle,) = resolved(sweep)["repro"]
+    issue = (sweep / bundle["dir"] / "ISSUE.md").read_text()
+    lmdb_version = metadata.version("lmdb")
+    # whose bug: lmdb's, with its version; PyTorch's only where torch's own code died
+    assert issue.splitlines()[2].startswith("For the maintainers of lmdb: the thread died in its code (lmdb/"), issue
+    assert f"lmdb {lmdb_version}), not in PyTorch's." in issue.splitlines()[2]
+    assert f"- lmdb: {lmdb_version} (the library on the failing stack)" in issue
+    # the app's own command line, not crashmatrix's job runner
+    app_command = shlex.join(
+        [os.path.normpath(sys.executable), os.path.join(LMDB_APP, "hydra_train.py"), f"data={tmp_path / 'cut'}"]
+    )
+    assert f"Without it, the program's own command:\n\n```\n{app_command}\n```" in issue
+    assert "crashmatrix.hydra.job" not in issue
+    # the faulting thread's frames, lmdb's among them, and nothing a maintainer does not need
+    telling = issue.split("## Telling lines")[1].split("## Where")[0]
+    assert "cpython.cpython-" in telling and "<omitting python frames>" in telling
+    assert "Extension modules:" not in telling and "__libc_start_main" not in telling
+    assert "pthread_cond_wait" not in telling  # another thread's block
+    assert 'lmdb_app/dataset.py", line' in telling
+
+
+# torch's fatal-signal backtrace as torch 2.13 prints it (recorded on this machine, paths shortened): the
+# faulting thread's block, where libc faulted inside a library's code, then another thread's block.
+def _backtrace(library: str) -> str:
+    return f"""\
+SIGSEGV(11), PID: 6272, Thread 6272:
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #1: c10::FatalSignalHandler::fatalSignalHandler(int, siginfo_t*) + 0x2da (0x7f8a69d9127a in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #2: <unknown function> + 0x3c050 (0x7f8a6c05a050 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #3: <unknown function> + 0x156219 (0x7f8a6c174219 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #4: <unknown function> + 0x6f7a (0x7f8a6bb82f7a in {library})
+<omitting python frames>
+frame #18: __libc_start_main + 0x85 (0x7f8a6c045305 in /lib/x86_64-linux-gnu/libc.so.6)
+
+SIGSEGV(11), PID: 6272, Thread 6273:
+ frame #0: c10::FatalSignalHandler::stacktraceSignalHandler(bool) + 0x8f (0x7f8a69d90c4f in /v/lib/python3.11/site-packages/torch/lib/libc10.so)
+frame #1: pthread_cond_wait + 0x1e8 (0x7f8a6c0a65d8 in /lib/x86_64-linux-gnu/libc.so.6)
+
+Fatal Python error: Segmentation fault
+"""
+
+
+def test_whose_bug_is_the_library_the_faulting_thread_died_in():
+    from crashmatrix.resolve.culprit import culprit
+
+    packages = {"torch": "2.13.0", "lmdb": "1.4.1"}
+    torch_died = culprit(_backtrace("/v/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"), "", packages)
+    assert torch_died and torch_died.is_torch and torch_died.named() == "torch 2.13.0"
+    # libc faulted, called from ctypes' libffi: no installed library's code on the stack, so no one's tracker
+    assert culprit(_backtrace("/lib/x86_64-linux-gnu/libffi.so.8"), "libc.so.6 (+0x156219)", packages) is None
+    # no torch backtrace (the program never imported torch): where's extension module names it
+    lmdb = culprit(
+        "Fatal Python error: Bus error\n", "lmdb/cpython.cpython-311-x86_64-linux-gnu.so (+0xfddb)", packages
+    )
+    assert lmdb and (lmdb.distribution, lmdb.version, lmdb.is_torch) == ("lmdb", "1.4.1", False)

@@ -15,13 +15,17 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
+from crashmatrix.resolve.culprit import Culprit, culprit
 from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
+from crashmatrix.verdict import forensics
 
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")
+# faulthandler's list of every extension module imported (a hundred and more): nothing a maintainer needs
+_EXTENSION_MODULES = re.compile(r"^Extension modules: ")
 
 _WHAT = {
     Outcome.CRASH.value: "The program's main process was killed by {signal}.",
@@ -51,13 +55,48 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     kind, row = bundle.kind, bundle.row
     head = " ".join(part for part in (kind.outcome, kind.signal) if part)
     title = f"{head}: {row['error']}" if row.get("error") else kind.label(None)
-    parts = [f"# {title}\n", _what_happened(run, bundle), _conditions(run, bundle, told), _telling(run, row)]
+    stderr = _stderr(run, row)
     where = str(row.get("where") or "")
+    whose = culprit(stderr, where, _packages(run, bundle))
+    parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
+    parts.append(_telling(stderr))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
     if told.has_stacks:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
-    parts += [_reproduce(run, bundle, told), _environment(run)]
+    parts += [_reproduce(run, bundle, told), _environment(run, whose)]
     return "\n".join(parts)
+
+
+def _stderr(run: FinishedRun, row: dict) -> str:
+    return plain(read_ends(os.path.join(run.directory, str(row.get("log_dir", "")), "stderr.log")))
+
+
+def _packages(run: FinishedRun, bundle: Bundle) -> dict:
+    """The failing interpreter's {distribution: version}, as env.json lists them."""
+    interpreters = run.fingerprint.get("interpreters") or {}
+    facts = interpreters.get(bundle.interpreter)
+    if facts is None and len(interpreters) == 1:
+        facts = next(iter(interpreters.values()))
+    return dict((facts or {}).get("packages") or {}) if isinstance(facts, dict) else {}
+
+
+def _addressed(whose: Culprit | None, where: str) -> str:
+    """Whose bug the stack points to: the tracker this report is for."""
+    if whose is None:
+        place = where.split(";")[0].strip() if where else ""
+        return (
+            "The failing stack shows no installed library's code"
+            + (f" (it ended in {place})" if place else "")
+            + ": look first at the program's own code, then at what it calls.\n"
+        )
+    if whose.is_torch:
+        return (
+            f"For PyTorch's tracker: the failing thread was in torch's own code ({whose.evidence}, {whose.named()}).\n"
+        )
+    return (
+        f"For the maintainers of {whose.distribution}: the thread died in its code ({whose.evidence}, "
+        f"{whose.named()}), not in PyTorch's.\n"
+    )
 
 
 def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
@@ -84,7 +123,9 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     config = bundle.config
     lines = ["## Conditions and rate\n"]
     for f in told.failures:
-        confidence = "" if f.confidence is None else f", confidence {f.confidence:.2f}"
+        # A confidence below what names a cause would read as a finding: rate and runs say what is known.
+        sure = told.findings.is_sure(f) and f.confidence is not None
+        confidence = f", confidence {f.confidence:.2f}" if sure else ""
         source = "hunt" if told.findings.source == "hunt" else "explain"
         lines.append(
             f"- It fails {f.conditions_text()} ({source}): {f.failing} of {f.runs} runs there "
@@ -96,10 +137,13 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
                 f"  {f.masked} more runs there failed another way first ({by}): they tell nothing of this one."
             )
     failed = config.kinds[bundle.kind]
-    lines.append(
-        f"- The configuration reproduced here, {config.label()}, failed so in {failed} of {config.runs} runs "
-        f"({bundle.rate:.0%})."
-    )
+    lines.append(f"- The configuration reproduced here, {config.label()}, failed so in {failed} of {config.runs} runs.")
+    if bundle.rate < 1:
+        lines.append(
+            f"- Over all its runs the failure came in {bundle.failing} of {bundle.runs} ({bundle.rate:.0%}): it is "
+            f"flaky, so the reproduction runs the configuration {bundle.repeats} times, enough to see it at least "
+            f"once with probability {told.findings.confidence:.2f} at that rate."
+        )
     for passing in told.passing:
         changed = [f"{a}={v}" for a, v in passing.spelled.items() if config.spelled.get(a) != v]
         lines.append(f"- It passes with {', '.join(changed)} instead ({passing.passed} of {passing.runs} runs).")
@@ -109,7 +153,7 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
 def telling_lines(stderr: str) -> list[str]:
     """The lines that tell: each distinct fatal line (faulthandler's, a worker's own ERROR), then the last
     traceback to its end; without a traceback, the end of stderr. The stacks themselves go to stacks.txt."""
-    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    lines = [ln for ln in stderr.splitlines() if ln.strip() and not _EXTENSION_MODULES.match(ln)]
     fatal = list(dict.fromkeys(ln for ln in lines if _FATAL.match(ln)))[:5]
     starts = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last)")]
     tail = lines[starts[-1] :] if starts else lines[-TELLING_LINES:]
@@ -118,8 +162,31 @@ def telling_lines(stderr: str) -> list[str]:
     return [ln for ln in fatal if ln not in tail] + tail
 
 
-def _telling(run: FinishedRun, row: dict) -> str:
-    stderr = plain(read_ends(os.path.join(run.directory, str(row.get("log_dir", "")), "stderr.log")))
+def faulting_thread(stderr: str) -> list[str]:
+    """A death by signal, told by its faulting thread only: the fatal line, its native frames from the
+    fault to the program's Python (torch's backtrace), then its Python frames from there to the program's
+    start (faulthandler's); [] where stderr holds neither."""
+    native = [line for line, _path in forensics.faulting_native_frames(stderr)]
+    python = [f'  File "{f.file}", line {f.line} in {f.func}' for f in forensics.died_thread_frames(stderr)]
+    if not native and not python:
+        return []
+    fatal = list(dict.fromkeys(ln for ln in stderr.splitlines() if _FATAL.match(ln)))[:5]
+    out = fatal + ([""] if fatal else [])
+    if native:
+        out += ["Native frames of the faulting thread (torch's fatal-signal backtrace), innermost first:", *native, ""]
+    if python:
+        out += ["Its Python frames (faulthandler), innermost first:", *python]
+    return out
+
+
+def _telling(stderr: str) -> str:
+    died = faulting_thread(stderr)
+    if died:
+        return (
+            "## Telling lines\n\nThe thread that died, from the failing run's stderr:\n\n```text\n"
+            + "\n".join(died)
+            + "\n```\n"
+        )
     lines = telling_lines(stderr)
     if not lines:
         return "## Telling lines\n\nThe failing run wrote nothing to stderr.\n"
@@ -129,7 +196,7 @@ def _telling(run: FinishedRun, row: dict) -> str:
 def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     lines = ["## To reproduce\n"]
     if told.matrix_path:
-        times = "once" if bundle.repeats == 1 else f"{bundle.repeats} times (it fails {bundle.rate:.0%} of runs)"
+        times = "once" if bundle.repeats == 1 else f"{bundle.repeats} times (it failed in {bundle.rate:.0%} of runs)"
         lines += [
             f"With crashmatrix (`pip install crashmatrix`), this runs the configuration {times}:",
             "",
@@ -138,10 +205,9 @@ def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:
             "```",
             "",
         ]
-    result = read_report(os.path.join(run.directory, str(bundle.row.get("log_dir", "")), "result.json")) or {}
-    argv = [a for a in (str(a) for a in result.get("argv") or []) if not _added_by_crashmatrix(a, run.directory)]
+    argv = own_command(run, bundle.row)
     if argv:
-        lines += ["Without it, the command the failing run started:", "", "```", shlex.join(argv), "```", ""]
+        lines += ["Without it, the program's own command:", "", "```", shlex.join(argv), "```", ""]
         if told.apply.code or told.apply.environment:
             lines.append("with these set (crashmatrix applied them from outside the program):")
             lines += [f"- in the program: `{c}`" for c in told.apply.code]
@@ -150,15 +216,37 @@ def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     return "\n".join(lines)
 
 
+def own_command(run: FinishedRun, row: dict) -> list[str]:
+    """The command the failing run was, as the program is run without crashmatrix: a Hydra multirun's job
+    (`python -m crashmatrix.hydra.job job.json`) as the app's own script with the job's overrides; else the
+    argv the run started, less the Hydra directories crashmatrix pointed into its cell."""
+    cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
+    result = read_report(os.path.join(cell_dir, "result.json")) or {}
+    argv = [str(a) for a in result.get("argv") or []]
+    if argv[1:3] == ["-m", "crashmatrix.hydra.job"]:
+        job = read_report(os.path.join(cell_dir, "job.json")) or {}
+        prepared = job.get("preparation") or {}
+        script = prepared.get("init_main_from_path") or ""
+        if not script and prepared.get("sys_argv"):
+            script = os.path.join(prepared.get("orig_dir") or prepared.get("dir") or "", prepared["sys_argv"][0])
+        if not script:
+            return []
+        return [os.path.normpath(argv[0]), os.path.normpath(script), *(str(o) for o in job.get("overrides") or [])]
+    return [a for a in argv if not _added_by_crashmatrix(a, run.directory)]
+
+
 def _added_by_crashmatrix(arg: str, run_dir: str) -> bool:
     """Hydra's run and sweep directories, which crashmatrix points into the cell's own directory."""
     key, _, value = arg.partition("=")
     return key in ("hydra.run.dir", "hydra.sweep.dir") and os.path.abspath(value).startswith(os.path.abspath(run_dir))
 
 
-def _environment(run: FinishedRun) -> str:
+def _environment(run: FinishedRun, whose: Culprit | None) -> str:
     facts = run.fingerprint
     shown = [f"- {k}: {facts[k]}" for k in SUMMARY_FIELDS if facts.get(k) not in (None, "", [], {})]
+    if whose is not None and not whose.is_torch:
+        version = whose.version or "version unknown"
+        shown.append(f"- {whose.distribution}: {version} (the library on the failing stack)")
     lines = ["## Environment\n"]
     lines += shown or ["- (the run kept no env.json)"]
     lines += ["", "The full `python -m torch.utils.collect_env` of the failing cell's interpreter: collect_env.txt.\n"]

@@ -44,10 +44,11 @@ def speed_text(config: Config, metric: str) -> str:
 
 
 def cost_text(config: Config, base: Config, metric: str) -> str:
+    """`3.4× the time`; within noise no ratio at all: a 2.0× whose runs overlap is no measured cost."""
     ratio = time_ratio(config, base, metric)
     if ratio is None:
         return "time unknown"
-    return f"{ratio:.1f}× the time" + (" (within noise)" if within_noise(config, base, metric) else "")
+    return "as fast, within noise" if within_noise(config, base, metric) else f"{ratio:.1f}× the time"
 
 
 def failure_text(f: Failure, findings: Findings) -> str:
@@ -257,7 +258,7 @@ def _ratio(c: Config, rec: Config, metric: str) -> str:
     ratio = time_ratio(c, rec, metric)
     if ratio is None:
         return "—"
-    return f"{ratio:.1f}×" + (" (within noise)" if within_noise(c, rec, metric) else "")
+    return "within noise" if within_noise(c, rec, metric) else f"{ratio:.1f}×"
 
 
 def _cannot_tell(r: Resolved) -> list[str]:

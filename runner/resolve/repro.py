@@ -31,6 +31,7 @@ from crashmatrix.plain_text import plain
 from crashmatrix.redaction import REDACTED, is_secret
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.defaults import Defaults
+from crashmatrix.resolve.failures import Failure
 from crashmatrix.rundir.cell_logs import read_ends
 from crashmatrix.rundir.finished_run import FinishedRun
 
@@ -47,9 +48,11 @@ class Bundle:
     name: str  # the folder under repro/
     config: Config  # the configuration it reproduces
     row: dict  # its failing run, as results.csv has it
-    rate: float  # of this kind in that configuration
-    repeats: int  # runs the matrix asks for
+    rate: float  # the cause's, over all the runs where it holds (cause_rate): what a repro run can expect
+    repeats: int  # runs the matrix asks for: enough to see it once at that rate, at the run's confidence
     interpreter: str  # the failing cell's: collect_env.txt is its
+    failing: int = 0  # the runs behind `rate`: those that failed so ...
+    runs: int = 0  # ... and all that tell
     matrix_written: bool = False
     has_stacks: bool = False
 
@@ -88,18 +91,32 @@ def failing_row(run: FinishedRun, config: Config, kind: FailureKind) -> dict:
     raise LookupError(kind)  # pick() chose a configuration with a run of this kind: never
 
 
-def plan(run: FinishedRun, configs: Sequence[Config], defaults: Defaults, confidence: float) -> list[Bundle]:
+def plan(
+    run: FinishedRun, configs: Sequence[Config], defaults: Defaults, failures: Sequence[Failure], confidence: float
+) -> list[Bundle]:
     kinds = sorted({k for c in configs for k in c.kinds})
     names = folder_names(kinds)
     out = []
     for kind in kinds:
         config = pick(kind, configs, defaults)
-        rate = config.kinds[kind] / config.runs
+        failing, runs = cause_rate(kind, config, failures)
         row = failing_row(run, config, kind)
-        out.append(
-            Bundle(kind, names[kind], config, row, rate, clean_runs_needed(rate, confidence), _interpreter(run, row))
-        )
+        rate = failing / runs
+        repeats = clean_runs_needed(rate, confidence)
+        out.append(Bundle(kind, names[kind], config, row, rate, repeats, _interpreter(run, row), failing, runs))
     return out
+
+
+def cause_rate(kind: FailureKind, config: Config, failures: Sequence[Failure]) -> tuple[int, int]:
+    """(failing, runs) of the cause of `kind` that holds for `config`: over all the runs where its conditions
+    hold, not the one configuration's, whose 1 of 1 says nothing of a failure that comes half the time;
+    the configuration's own where that is lower (or no cause was named), so that a repro never asks too few."""
+    own = (config.kinds[kind], config.runs)
+    causes = [f for f in failures if f.kind == kind and f.runs and f.holds(config.spelled)]
+    if not causes:
+        return own
+    cause = min(causes, key=lambda f: f.rate)
+    return own if own[0] / own[1] < cause.rate else (cause.failing, cause.runs)
 
 
 def _interpreter(run: FinishedRun, row: dict) -> str:

@@ -44,7 +44,7 @@ def resolve_run(given: str) -> note.Resolved:
     params = run.matrix.get("params") or {}
     choice = choose(configs, found.failures, defaults, params if isinstance(params, dict) else {})
     unsure = cannot_tell(run, given, found, choice)
-    bundles = repro.plan(run, configs, defaults, found.confidence)
+    bundles = repro.plan(run, configs, defaults, found.failures, found.confidence)
     applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
     resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied)
     resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
@@ -132,6 +132,8 @@ def _bundle_json(b: repro.Bundle) -> dict:
         "cell_id": b.config.cell_id,
         "values": {a: v for a, v in b.config.values.items() if v != ""},
         "rate": round(b.rate, 4),
+        "failing_runs": b.failing,
+        "runs": b.runs,
         "repeats": b.repeats,
         "matrix": f"{b.dir}/matrix.yaml" if b.matrix_written else None,
     }
@@ -148,7 +150,7 @@ def _write_bundles(r: note.Resolved) -> list[repro.Bundle]:
         files: dict[str, str] = {}
         data = repro.repro_matrix(run, bundle, command)
         if data is not None:
-            files["matrix.yaml"] = _matrix_text(run, bundle, data, directory)
+            files["matrix.yaml"] = _matrix_text(r, bundle, data, directory)
         stacks = repro.stacks_of(run, bundle.row)
         if stacks:
             files["stacks.txt"] = stacks
@@ -180,13 +182,15 @@ def _knob_params(matrix: dict) -> dict:
     return {k: v for k, v in params.items() if knob_name(k)}
 
 
-def _matrix_text(run: FinishedRun, bundle: repro.Bundle, data: dict, directory: str) -> str:
+def _matrix_text(r: note.Resolved, bundle: repro.Bundle, data: dict, directory: str) -> str:
     import yaml
 
+    run = r.run
     path = os.path.join(os.path.abspath(directory), "matrix.yaml")
     head = (
-        f"# {bundle.kind.label()}: the configuration of cell {bundle.config.cell_id} of {run.directory},\n"
-        f"# which failed so in {bundle.rate:.0%} of its runs. Runs from anywhere:\n"
+        f"# {bundle.kind.label()}: the configuration of cell {bundle.config.cell_id} of {run.directory}.\n"
+        f"# The failure came in {bundle.failing} of {bundle.runs} runs ({bundle.rate:.0%}); {bundle.repeats} "
+        f"repeat(s) show it at least once at the run's confidence ({r.findings.confidence:.2f}). Runs from anywhere:\n"
         f"#   crashmatrix run {shlex.quote(path)}\n"
     )
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -8,7 +8,7 @@
 - A death by signal: the faulting library from torch's fatal-signal backtrace
   in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line; an extension
   module by its path below site-packages; then the program's own innermost frame from
-  faulthandler's dump of the thread that died.
+  faulthandler's dump of the thread that died, by its path from the app's root.
 - A SIGKILL: the kernel's OOM killer when its log or the cell's memory cgroup
   says so (read only; nothing here writes to /sys/fs/cgroup).
 """
@@ -412,6 +412,48 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+def faulting_native_frames(text: str) -> list[tuple[str, str]]:
+    """(line, library path) of each native frame of the faulting thread in torch's fatal-signal backtrace,
+    from the frame that faulted to where Python's own frames begin (`<omitting python frames>`, given with
+    an empty path): the handler's frames, the interpreter's start and the other threads' blocks say nothing
+    of the fault. The last faulting block; [] without one."""
+    heads = list(_TORCH_BLOCK.finditer(text))
+    found: list[tuple[str, str]] = []
+    for i, head in enumerate(heads):
+        block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        lines = [ln.strip() for ln in block.splitlines() if ln.strip()]
+        frames = [(ln, _TORCH_FRAME.match(ln)) for ln in lines]
+        handler = [k for k, (_ln, m) in enumerate(frames) if m and "FatalSignalHandler" in m.group(1)]
+        if not handler or not any("fatalSignalHandler" in frames[k][0] for k in handler):
+            continue
+        kept = []
+        for ln, m in frames[handler[-1] + 2 :]:  # past the trampoline (__restore_rt)
+            if m is None:
+                if "omitting python frames" in ln:
+                    kept.append((ln, ""))
+                    break
+                continue
+            kept.append((ln, m.group(3)))
+        found = kept
+    return found
+
+
+def died_thread_frames(stderr: str) -> list[Frame]:
+    """faulthandler's frames of the thread that died (the last fatal error), innermost first, up to
+    crashmatrix's own: its launcher's frames below the program say nothing of the failure."""
+    fatal = last_match(_FATAL_ERROR, stderr)
+    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
+    out = []
+    for line in died.group(1).splitlines() if died else ():
+        frame = _faulthandler_frame(line)
+        if frame is None:
+            continue
+        if frame.file.replace("\\", "/").startswith(_OURS):
+            break
+        out.append(frame)
+    return out
+
+
 def python_report_frame(text: str) -> str:
     """The reports' frames (rebuild_storage_fd, _pin_memory_loop) where a Python stack shows them."""
     found = last_match(_PY_REPORT_FRAME, text)
@@ -434,15 +476,42 @@ def is_own(frame: Frame) -> bool:
 
 
 def own_fault_frame(stderr: str) -> str:
-    """`dataset.py:98 in _preprocess_labels`: the program's innermost own frame in faulthandler's dump
-    of the thread that died (the last fatal error in stderr); "" where it has none."""
-    fatal = last_match(_FATAL_ERROR, stderr)
-    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
-    for line in died.group(1).splitlines() if died else ():
-        frame = _faulthandler_frame(line)
-        if frame is not None and is_own(frame):
-            return f"{os.path.basename(frame.file)}:{frame.line} in {frame.func}"
-    return ""
+    """`strhub/data/dataset.py:98 in _preprocess_labels`: the program's innermost own frame in
+    faulthandler's dump of the thread that died (the last fatal error in stderr), its path from the app's
+    root (app_root); "" where it has none."""
+    own = [f for f in died_thread_frames(stderr) if is_own(f)]
+    if not own:
+        return ""
+    root = app_root(own[-1].file)
+    return f"{from_root(own[0].file, root)}:{own[0].line} in {own[0].func}"
+
+
+# What marks a project's root folder: the paths its maintainers (and its tracker) use start there.
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def app_root(entry: str) -> str:
+    """The app's root for the file of its outermost own frame (its entry script, or the Hydra task's):
+    the nearest folder from the file's up holding a project marker (pyproject.toml, setup.py, setup.cfg,
+    .git); without one, the file's own folder. torch and the app both have a `dataset.py`: the path from
+    there tells them apart, and a script in a subfolder (scripts/train.py) still names its package's files
+    as the repository does."""
+    start = os.path.dirname(entry)
+    folder = start
+    while folder and os.path.isabs(folder):
+        if any(os.path.exists(os.path.join(folder, m)) for m in _PROJECT_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return start
+
+
+def from_root(path: str, root: str) -> str:
+    """path from root where it lies below it; else as faulthandler gave it."""
+    rel = os.path.relpath(path, root) if root else path
+    return path if rel.startswith("..") or os.path.isabs(rel) else rel
 
 
 # --- the kernel log --------------------------------------------------------------
