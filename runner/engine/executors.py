@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-from crashmatrix.matrix.executor_settings import submitit_parameters
+from crashmatrix.matrix.executor_settings import rank_layout, submitit_parameters
 from crashmatrix.outcome import JOB_LOST, Outcome
 from crashmatrix.process import interrupts
 from crashmatrix.process.stops import ExecutorOutcome
@@ -147,7 +147,8 @@ def _submit(
         run_chunk,
         [store.path] * len(chunks),
         [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
-        [jobs_per_cell_job] * len(chunks),
+        # a cell whose ranks are Slurm tasks takes every task of its job: one at a time
+        [1 if rank_layout(matrix.executor) else jobs_per_cell_job] * len(chunks),
         [build] * len(chunks),
         # only a given build ships the matrix pickled: an ordinary one is read back from the run directory,
         # whose matrix.yaml never holds a secret's value
