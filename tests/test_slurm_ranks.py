@@ -105,6 +105,8 @@ def test_a_hang_past_the_timeout_leaves_no_task_behind(slurm_cluster, tmp_path, 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (row,) = rows_of(tmp_path / "run")
     assert row["outcome"] == "timeout", row
+    # the stacks are the ranks' own (crashmatrix's per-task wrapper is none of the cell's processes)
+    assert row["error"].count("in <module> (train.py:6)") == 2 and "Popen" not in row["error"], row
     # deaf to SIGTERM, the ranks died of the kill; their step was cancelled and is gone
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
     steps = slurm_cluster.run("squeue", "-h", "-s", "-o", "%i %j").stdout.split("\n")

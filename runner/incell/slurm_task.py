@@ -83,6 +83,9 @@ def _end_like(returncode: int) -> None:
 def main(argv: list[str]) -> None:
     ranks_dir, program = argv[0], argv[1:]
     env = {**os.environ, **rank_env(dict(os.environ))}
+    # the cell's token (process/supervise.py) is the program's, not this process's (process/slurm_tasks.py)
+    if "CRASHMATRIX_HANDED_TOKEN" in env:
+        env["CRASHMATRIX_TOKEN"] = env.pop("CRASHMATRIX_HANDED_TOKEN")
     record: dict = {
         "rank": int(env["RANK"]),
         "local_rank": int(env["LOCAL_RANK"]),

@@ -21,8 +21,10 @@ import sys
 import time
 from dataclasses import replace
 
-from crashmatrix.process.supervise import Launch
+from crashmatrix.process.supervise import TOKEN_VAR, Launch
 
+# incell/slurm_task.py hands the cell's token on to the program under its own name
+HANDED_TOKEN_VAR = "CRASHMATRIX_HANDED_TOKEN"
 TASK_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "incell", "slurm_task.py")
 RANKS = "ranks"
 STEP_GONE_S = 30.0
@@ -38,6 +40,9 @@ def as_tasks(launch: Launch, cell_dir: str, nodes: int, tasks_per_node: int) -> 
     ranks_dir = os.path.join(cell_dir, RANKS)
     os.makedirs(ranks_dir, exist_ok=True)
     env = dict(launch.env)
+    # Without the token the wrapper is no process of the cell's: a timeout's stacks and the kill find the
+    # ranks (which get it back) and srun, and the wrapper lives to record each rank's end.
+    env[HANDED_TOKEN_VAR] = env.pop(TOKEN_VAR)
     # rank 0's node is this one (the batch step's, where the step's first task runs)
     env.setdefault("MASTER_PORT", str(_free_port()))
     argv = [
