@@ -80,6 +80,12 @@ def test_two_tasks_on_one_node_rendezvous_and_pass(one_node):
     ]
     assert [s["sum"] for s in said] == [3.0, 3.0]  # the all_reduce went through
     assert [rank_end(run_dir, row, rank)["returncode"] for rank in (0, 1)] == [0, 0]
+    # one job holds both tasks; its supervisor is the batch script itself, which alone gets the time
+    # limit's warning (the ranks would die of SIGUSR2)
+    (script,) = [p for p in os.listdir(run_dir / "submitit") if p.endswith("_submission.sh")]
+    lines = (run_dir / "submitit" / script).read_text().splitlines()
+    assert {"#SBATCH --ntasks-per-node=2", "#SBATCH --signal=B:USR2@90"} <= set(lines)
+    assert lines[-1].startswith("exec ") and "srun" not in lines[-1]
 
 
 def test_rank_1_segfaulting_is_the_verdict_not_rank_0_that_srun_then_ended(one_node):

@@ -11,7 +11,9 @@ job that ended without them (scancel, node failure, preemption, time limit) as
 from __future__ import annotations
 
 import os
+import shlex
 import signal
+import sys
 import threading
 import time
 
@@ -141,7 +143,10 @@ def _submit(
     from crashmatrix.engine.job import run_chunk
 
     params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
-    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    # Ranks as Slurm tasks: the supervisor is the batch script's own process (exec), so that the signals
+    # Slurm sends the batch shell (scancel, the time limit's B:USR2) are its to handle.
+    batch = {"slurm_python": f"exec {shlex.quote(sys.executable)}"} if params.get("slurm_use_srun") is False else {}
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster, **batch)
     executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
     return executor.map_array(
         run_chunk,

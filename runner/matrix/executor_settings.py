@@ -90,6 +90,11 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
         params.setdefault("slurm_array_parallelism", 64)
         if rank_layout(executor_settings):
             # The supervisor runs in the batch step: each cell's srun step then has the job's
-            # every task to itself (submitit's own srun would hold one of them).
+            # every task to itself (submitit's own srun would hold one of them). The warning before
+            # the time limit goes to it alone (B:), which stops the cells as a scancel does; sent to
+            # the steps, it would kill the ranks (SIGUSR2's default) as if they had crashed.
             params["slurm_use_srun"] = False
+            extra = dict(params.get("slurm_additional_parameters") or {})
+            extra.setdefault("signal", "B:USR2@90")
+            params["slurm_additional_parameters"] = extra
     return params
