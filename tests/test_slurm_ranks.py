@@ -26,6 +26,8 @@ names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "NODE_RANK", "M
 print(json.dumps({**{k: os.environ.get(k) for k in names}, "sum": total.item()}), flush=True)
 if mode == "segv" and dist.get_rank() == 1:
     os.kill(os.getpid(), signal.SIGSEGV)
+if mode == "raise" and dist.get_rank() == 0:
+    raise ValueError("bad batch on rank 0")
 dist.barrier()
 dist.destroy_process_group()
 """
@@ -56,14 +58,14 @@ def rank_end(run_dir, row, rank) -> dict:
 
 @pytest.fixture(scope="module")
 def one_node(slurm_cluster, tmp_path_factory):
-    """Two cells of two ranks on one node, in one job: all pass; rank 1 segfaults."""
+    """Three cells of two ranks on one node, in one job: all pass; rank 1 segfaults; rank 0 raises."""
     tmp = tmp_path_factory.mktemp("ranks1")
 
     def write(name, text):
         (tmp / name).write_text(text)
         return str(tmp / name)
 
-    path = matrix(write, "[ok, segv]", "tasks_per_node: 2, cells_per_job: 2")
+    path = matrix(write, "[ok, segv, raise]", "tasks_per_node: 2, cells_per_job: 3")
     proc = crashmatrix("run", path, "--out", tmp / "run", "--executor", "slurm", cwd=tmp)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return tmp / "run", {r["mode"]: r for r in rows_of(tmp / "run")}, proc
@@ -103,6 +105,16 @@ def test_rank_1_segfaulting_is_the_verdict_not_rank_0_that_srun_then_ended(one_n
     assert "Segmentation fault" in open(os.path.join(cell_dir(run_dir, row), "rank1.stderr.log")).read()
     assert "task 1: Segmentation fault" in open(os.path.join(cell_dir(run_dir, row), "stderr.log")).read()
     assert processes_with(f"CRASHMATRIX_RUN_DIR={run_dir}") == []
+
+
+def test_rank_0_raising_is_the_verdict_not_rank_1_whose_peer_went_away(one_node):
+    run_dir, rows, _ = one_node
+    row = rows["raise"]
+    # rank 0's own line, without torch's `[rank0]: ` label; not rank 1's "Connection closed by peer"
+    assert row["outcome"] == "fail" and row["error"].startswith("ValueError: bad batch on rank 0"), row
+    with open(os.path.join(cell_dir(run_dir, row), "result.json")) as f:
+        assert json.load(f)["metrics"]["rank"] == 0
+    assert rank_end(run_dir, row, 0)["ended_at"] < rank_end(run_dir, row, 1)["ended_at"]
 
 
 def test_a_hang_past_the_timeout_leaves_no_task_behind(slurm_cluster, tmp_path, write):

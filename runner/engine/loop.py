@@ -152,13 +152,12 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
-        rc, judged, first = _judged(slot, rc)
-        stderr = read_ends(judged.stderr_path)
+        rc, stdout, stderr, first = _judged(slot, rc)
         verdict = classify(
             rc,
             timed_out=running.timed_out,
             stderr=stderr,
-            stdout=read_ends(judged.stdout_path)[-HEAD_BYTES:],
+            stdout=stdout[-HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
@@ -324,16 +323,19 @@ def _drain(wake_r: int) -> None:
 
 
 def _judged(slot: _Slot, rc: int | None) -> tuple:
-    """(return code, what has the stdout_path and stderr_path to read, the rank or None) the verdict is
-    told from: a distributed cell's rank that failed first (its Slurm task's record, its own output);
-    else, and at a timeout (the hang is the verdict), the cell's own process."""
+    """(return code, stdout, stderr, the rank or None) the verdict is told from: a distributed cell's
+    rank that failed first (its Slurm task's record, its own output); else, and at a timeout (the hang
+    is the verdict), the cell's own process."""
     launch = slot.running.launch
-    if launch.ranks_dir is None or slot.running.timed_out:
-        return rc, launch, None
-    first = rank_ends.first_failure(
-        rank_ends.read(launch.ranks_dir), lambda rank, stream: slurm_tasks.rank_log(slot.cell_dir, rank, stream)
-    )
-    return (rc, launch, None) if first is None else (first.returncode, first, first)
+    first = None
+    if launch.ranks_dir is not None and not slot.running.timed_out:
+        first = rank_ends.first_failure(
+            rank_ends.read(launch.ranks_dir), lambda rank, stream: slurm_tasks.rank_log(slot.cell_dir, rank, stream)
+        )
+    if first is None:
+        return rc, read_ends(launch.stdout_path), read_ends(launch.stderr_path), None
+    stderr = rank_ends.unlabelled(read_ends(first.stderr_path), first.rank)
+    return first.returncode, read_ends(first.stdout_path), stderr, first
 
 
 def _gpu_and_rank(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -24,6 +25,12 @@ class RankEnd:
     node: str
     stdout_path: str
     stderr_path: str
+
+
+def unlabelled(text: str, rank: int) -> str:
+    """A rank's own output without torch's `[rank0]: ` line labels (TORCH_SHOW_CPP_STACKTRACES and
+    torch.distributed's logging add them), which would hide the telling line from classify."""
+    return re.sub(rf"(?m)^\[rank{rank}\]: ?", "", text)
 
 
 def read(ranks_dir: str) -> list[dict]:
