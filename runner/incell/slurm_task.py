@@ -31,29 +31,18 @@ import time
 _OUTLIVED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGQUIT)
 
 
-def _tasks_on_this_node(env: dict) -> str:
-    """This node's task count, from --ntasks-per-node or SLURM_TASKS_PER_NODE's `2(x3),1` form."""
-    if env.get("SLURM_NTASKS_PER_NODE"):
-        return env["SLURM_NTASKS_PER_NODE"]
-    counts: list[str] = []
-    for group in env.get("SLURM_TASKS_PER_NODE", "1").split(","):
-        count, _, times = group.partition("(x")
-        counts += [count] * int(times.rstrip(")") or 1)
-    node = int(env.get("SLURM_NODEID", "0"))
-    return counts[node] if node < len(counts) else "1"
-
-
 def rank_env(env: dict) -> dict:
     """The variables torchrun sets for a rank, from Slurm's; the environment's own values kept."""
     ranks = {
         "RANK": env.get("SLURM_PROCID", "0"),
         "LOCAL_RANK": env.get("SLURM_LOCALID", "0"),
         "WORLD_SIZE": env.get("SLURM_NTASKS", "1"),
-        "LOCAL_WORLD_SIZE": _tasks_on_this_node(env),
+        # srun is always given --ntasks-per-node (process/slurm_tasks.py)
+        "LOCAL_WORLD_SIZE": env.get("SLURM_NTASKS_PER_NODE", "1"),
         "GROUP_RANK": env.get("SLURM_NODEID", "0"),
         "NODE_RANK": env.get("SLURM_NODEID", "0"),
         "GROUP_WORLD_SIZE": env.get("SLURM_NNODES", "1"),
-        # rank 0 runs on the node srun was started from (the step's first node: srun --relative=0)
+        # rank 0 runs on the node srun was started from: the batch step's, the allocation's first
         "MASTER_ADDR": env.get("SLURM_LAUNCH_NODE_IPADDR") or "127.0.0.1",
     }
     ranks["ROLE_RANK"], ranks["ROLE_WORLD_SIZE"] = ranks["RANK"], ranks["WORLD_SIZE"]
