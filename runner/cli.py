@@ -246,6 +246,7 @@ def cmd_rerun(args) -> int:
 
 def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     """Check the running options, run, and turn the outcome into run's exit status."""
+    from crashmatrix.matrix.executor_settings import check_executor
     from crashmatrix.outcome import is_failure
     from crashmatrix.runmatrix import run_matrix
 
@@ -265,6 +266,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
+    check_executor(matrix.executor, args.executor, matrix.path)  # before the run directory, before any job
     outcome = run_matrix(
         _sync_choice(args, matrix),
         out=out,

@@ -13,6 +13,7 @@ from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import fingerprint as fp
 from crashmatrix.matrix import interpreters
+from crashmatrix.matrix.executor_settings import check_executor
 from crashmatrix.matrix.expand import cell_runs, columns, expand
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import counts_as_failing
@@ -235,6 +236,7 @@ def run_todo(
 ) -> ExecutorOutcome:
     """How running `todo` here (executor local) or through submitit ended. build: what starts a run
     (the engine's own by default; the Hydra launcher's jobs)."""
+    check_executor(matrix.executor, executor, matrix.path)
     if executor == "local":
         return Engine(
             matrix,

@@ -125,6 +125,16 @@ def test_an_unknown_executor_is_one_line(tmp_path):
     )
 
 
+def test_ranks_as_slurm_tasks_are_refused_in_one_line(tmp_path):
+    proc, sweep = _sweep(tmp_path, "a=0,1", "hydra.launcher.executor=slurm", "+hydra.launcher.slurm.tasks_per_node=2")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[0].startswith(
+        "crashmatrix: hydra.launcher.slurm.tasks_per_node: a job's ranks as Slurm tasks are not offered here"
+    ), proc.stderr
+    assert not (sweep / "results.csv").exists()
+
+
 def test_through_submitit_local_a_crash_is_still_its_signal(tmp_path):
     # submitit alone reports a segfaulting job as a bare failure; under crashmatrix's supervisor on the node
     # the job's row still says SIGSEGV.

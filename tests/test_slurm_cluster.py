@@ -105,6 +105,22 @@ def test_sbatch_one_line_job(slurm_cluster: SlurmCluster, tmp_path: Path) -> Non
     assert out.read_text().startswith("hello from ")
 
 
+def test_two_nodes_on_one_host_and_a_node_of_its_own(slurm_cluster2: SlurmCluster, tmp_path: Path) -> None:
+    hook = tmp_path / "n2-prolog"
+    hook.write_text("#!/bin/sh\necho export CM_ONLY_ON=$SLURMD_NODENAME\n")
+    hook.chmod(0o755)
+    slurm_cluster2.set_task_prolog("n2", hook)
+    try:
+        out = slurm_cluster2.run(
+            "srun", "-N2", "--ntasks-per-node=1", "-l", "sh", "-c", "echo $SLURMD_NODENAME ${CM_ONLY_ON:-none}"
+        )
+    finally:
+        slurm_cluster2.set_task_prolog("n2", None)
+    print(f"\ntwo-node cluster started in {slurm_cluster2.start_seconds:.2f}s; srun -N2: {out.stdout!r}")
+    assert sorted(out.stdout.splitlines()) == ["0: n1 none", "1: n2 n2"]
+    assert slurm_cluster2.pids.keys() == {"munged", "slurmctld", "slurmd-n1", "slurmd-n2"}
+
+
 # --- submitit: plain functions -------------------------------------------
 
 

@@ -25,6 +25,7 @@ from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import fingerprint
 from crashmatrix.matrix import interpreters
+from crashmatrix.matrix.executor_settings import check_executor
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
 from crashmatrix.process.interrupts import catching
@@ -187,6 +188,7 @@ def bisect_matrix(
 ) -> tuple[BisectResult, dict, bool]:
     """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run)."""
     stream = stream or sys.stdout
+    check_executor(matrix.executor, "local", matrix.path)  # bisect runs its cells here
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")

@@ -11,11 +11,13 @@ job that ended without them (scancel, node failure, preemption, time limit) as
 from __future__ import annotations
 
 import os
+import shlex
 import signal
+import sys
 import threading
 import time
 
-from crashmatrix.matrix.executor_settings import submitit_parameters
+from crashmatrix.matrix.executor_settings import rank_layout, submitit_parameters
 from crashmatrix.outcome import JOB_LOST, Outcome
 from crashmatrix.process import interrupts
 from crashmatrix.process.stops import ExecutorOutcome
@@ -141,13 +143,17 @@ def _submit(
     from crashmatrix.engine.job import run_chunk
 
     params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
-    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    # Ranks as Slurm tasks: the supervisor is the batch script's own process (exec), so that the signals
+    # Slurm sends the batch shell (scancel, the time limit's B:USR2) are its to handle.
+    batch = {"slurm_python": f"exec {shlex.quote(sys.executable)}"} if params.get("slurm_use_srun") is False else {}
+    executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster, **batch)
     executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
     return executor.map_array(
         run_chunk,
         [store.path] * len(chunks),
         [[(run.cell.values, run.repeat) for run in chunk] for chunk in chunks],
-        [jobs_per_cell_job] * len(chunks),
+        # a cell whose ranks are Slurm tasks takes every task of its job: one at a time
+        [1 if rank_layout(matrix.executor) else jobs_per_cell_job] * len(chunks),
         [build] * len(chunks),
         # only a given build ships the matrix pickled: an ordinary one is read back from the run directory,
         # whose matrix.yaml never holds a secret's value

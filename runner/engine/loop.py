@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from crashmatrix.cell import CellRun
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import LAUNCH_ERROR, Outcome
-from crashmatrix.process import interrupts, supervise
+from crashmatrix.process import interrupts, slurm_tasks, supervise
 from crashmatrix.process.launch import build_launch
 from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
 from crashmatrix.rundir import cell_files
 from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.rundir.store import RunDir, RunResult
 from crashmatrix.rundir.unwritable import RunDirUnwritable
+from crashmatrix.verdict import rank_ends
 from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
 
@@ -48,6 +49,8 @@ def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry
     """Whatever the cell left behind (a setsid'd grandchild, wandb-core) dies now; what had to be killed."""
     grace = min(kill_grace, 1.0) if running.term_sent_at is None else 0.0
     leftovers = supervise.kill_tree(running.launch.token, grace)
+    if running.launch.ranks_dir is not None:  # its ranks on other nodes: their Slurm step
+        slurm_tasks.end_step(rank_ends.read(running.launch.ranks_dir))
     supervise.forget(running.launch.token)
     stops.unregister(running.pid)
     supervise.reap_orphans()
@@ -149,12 +152,12 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
-        stderr = read_ends(running.launch.stderr_path)
+        rc, stdout, stderr, first = _judged(slot, rc)
         verdict = classify(
             rc,
             timed_out=running.timed_out,
             stderr=stderr,
-            stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
+            stdout=stdout[-HEAD_BYTES:],
             report=report,
             timeout_s=self.matrix.timeout,
         )
@@ -175,7 +178,7 @@ class Engine:
             host=self.host,
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
-            metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
+            metrics=dict((report or {}).get("metrics") or {}, **_gpu_and_rank(slot.gpu, first)),
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
@@ -317,6 +320,30 @@ def _drain(wake_r: int) -> None:
             pass
     except (BlockingIOError, OSError):
         pass
+
+
+def _judged(slot: _Slot, rc: int | None) -> tuple:
+    """(return code, stdout, stderr, the rank or None) the verdict is told from: a distributed cell's
+    rank that failed first (its Slurm task's record, its own output); else, and at a timeout (the hang
+    is the verdict), the cell's own process."""
+    launch = slot.running.launch
+    first = None
+    if launch.ranks_dir is not None and not slot.running.timed_out:
+        first = rank_ends.first_failure(
+            rank_ends.read(launch.ranks_dir), lambda rank, stream: slurm_tasks.rank_log(slot.cell_dir, rank, stream)
+        )
+    if first is None:
+        return rc, read_ends(launch.stdout_path), read_ends(launch.stderr_path), None
+    stderr = rank_ends.unlabelled(read_ends(first.stderr_path), first.rank)
+    return first.returncode, read_ends(first.stdout_path), stderr, first
+
+
+def _gpu_and_rank(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
+    """What a run's metrics add: its GPU set, the rank whose failure is the verdict and its node."""
+    return {
+        **({"gpu": gpu} if gpu is not None else {}),
+        **({"rank": first.rank, "rank_node": first.node} if first is not None else {}),
+    }
 
 
 def _where_it_hangs(slot: _Slot) -> tuple:

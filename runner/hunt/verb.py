@@ -25,6 +25,7 @@ from crashmatrix.hunt.model import Cell as Values
 from crashmatrix.hunt.model import Evidence, Run, Space, run_of_row
 from crashmatrix.hunt.search import State, clean_runs_wanted, hunt
 from crashmatrix.hunt.text import best_so_far, cause_sentence, closing_line, conditions_dict, hunt_json
+from crashmatrix.matrix.executor_settings import check_executor
 from crashmatrix.matrix.expand import matches
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_run_error
@@ -234,6 +235,7 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
 
     stream = stream or sys.stdout
     options.check()
+    check_executor(matrix.executor, options.executor, matrix.path)
     space = space_of(matrix, options.order)
     seeded = _seed_rows(options.from_run, space)
     if not resume:  # before the run directory: a refused override writes nothing

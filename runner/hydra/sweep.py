@@ -21,6 +21,7 @@ from crashmatrix.hydra.job_launch import JOB_RETURN, JobLaunch, preparation, wri
 from crashmatrix.hydra.jobs import SweepInputError, SweepJob, check_fixed_knobs, parse_jobs
 from crashmatrix.hydra.outputs import OutputDirs
 from crashmatrix.hydra.returns import job_return, read_sent
+from crashmatrix.matrix.executor_settings import RANK_KEYS
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import is_failure
 from crashmatrix.rundir.store import RunDir
@@ -70,6 +71,13 @@ class Settings:
             except BadInput as e:
                 raise SweepInputError(f"crashmatrix: hydra.launcher.{str(e).lstrip('-')}") from None
             jobs = len(gpus) if jobs == 1 else min(jobs, len(gpus))
+        slurm = _plain(node.get("slurm"))
+        for key in RANK_KEYS:
+            if key in slurm:  # each job's one process writes its returns: ranks would share them, untested
+                raise SweepInputError(
+                    f"crashmatrix: hydra.launcher.slurm.{key}: a job's ranks as Slurm tasks are not offered here; "
+                    "run the app's matrix with `crashmatrix run --executor slurm`"
+                )
         return Settings(
             jobs=jobs,
             timeout=float(number("timeout", 0.001)),
@@ -78,7 +86,7 @@ class Settings:
             gpus=gpus,
             knobs=check_fixed_knobs(_plain(node.get("knobs"))),
             sync_rerun=bool(node.get("sync_rerun", True)),
-            slurm=_plain(node.get("slurm")),
+            slurm=slurm,
         )
 
 

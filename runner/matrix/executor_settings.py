@@ -26,7 +26,11 @@ SLURM_KEYS = {
     "qos": "slurm_qos",
     "constraint": "slurm_constraint",
     "exclude_nodes": "slurm_exclude",
+    # a distributed cell's ranks as Slurm tasks (crashmatrix.process.slurm_tasks)
+    "nodes": "nodes",
+    "tasks_per_node": "tasks_per_node",
 }
+RANK_KEYS = ("tasks_per_node", "nodes")
 OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
 
 
@@ -37,7 +41,7 @@ def check_settings(settings: dict, path: str) -> None:
             raise BadInput(
                 f"{path}: executor.{key}: unknown setting (known: {', '.join(sorted(SLURM_KEYS) + sorted(OWN_KEYS))})"
             )
-    for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node"):
+    for key in ("cells_per_job", "array_parallelism", "cpus_per_task", "gpus_per_task", "gpus_per_node", *RANK_KEYS):
         value = settings.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise BadInput(f"{path}: executor.{key}: expected a whole number >= 1, got {value!r}")
@@ -55,6 +59,23 @@ def check_settings(settings: dict, path: str) -> None:
         raise BadInput(f"{path}: executor.setup: expected a list of shell lines")
 
 
+def check_executor(settings: dict, executor: str, path: str) -> None:
+    """Settings that only one executor can honour, checked before anything is sent."""
+    given = [key for key in RANK_KEYS if key in settings]
+    if given and executor != "slurm":
+        raise BadInput(
+            f"{path}: executor.{given[0]}: a cell's ranks run as Slurm tasks, only with --executor slurm "
+            f"(not {executor})"
+        )
+
+
+def rank_layout(settings: dict) -> tuple[int, int] | None:
+    """(nodes, tasks per node) of a cell whose ranks run as Slurm tasks; None for a one-process cell."""
+    if not any(key in settings for key in RANK_KEYS):
+        return None
+    return int(settings.get("nodes", 1)), int(settings.get("tasks_per_node", 1))
+
+
 def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: float, cells_per_job: int) -> dict:
     """submitit's update_parameters() for the section: Slurm's keys on Slurm, the resource keys everywhere."""
     params: dict = {}
@@ -67,4 +88,13 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
     params.setdefault("timeout_min", max(2, math.ceil(cells_per_job * (matrix_timeout + 30) / 60) + 1))
     if cluster == "slurm":
         params.setdefault("slurm_array_parallelism", 64)
+        if rank_layout(executor_settings):
+            # The supervisor runs in the batch step: each cell's srun step then has the job's
+            # every task to itself (submitit's own srun would hold one of them). The warning before
+            # the time limit goes to it alone (B:), which stops the cells as a scancel does; sent to
+            # the steps, it would kill the ranks (SIGUSR2's default) as if they had crashed.
+            params["slurm_use_srun"] = False
+            extra = dict(params.get("slurm_additional_parameters") or {})
+            extra.setdefault("signal", "B:USR2@90")
+            params["slurm_additional_parameters"] = extra
     return params

@@ -13,9 +13,10 @@ import uuid
 from crashmatrix.cell import CellRun, spell
 from crashmatrix.incell.atomic import write_json_atomic
 from crashmatrix.matrix.app_args import arguments, cell_params
+from crashmatrix.matrix.executor_settings import rank_layout
 from crashmatrix.matrix.interpreters import of_cell
 from crashmatrix.matrix.spec import Matrix
-from crashmatrix.process import supervise
+from crashmatrix.process import slurm_tasks, supervise
 from crashmatrix.process.package_path import package_path
 from crashmatrix.redaction import REDACTED
 from crashmatrix.rundir import cell_files
@@ -46,6 +47,7 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
     A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
     key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
     `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (crashmatrix.rundir.cell_files).
+    With `executor: {tasks_per_node: N, nodes: M}` the program starts once per Slurm task, through srun.
     """
     values = run.cell.values
     params = cell_params(matrix, values)
@@ -56,7 +58,7 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         argv, cwd = _command_argv(matrix, params, env, values)
         if matrix.pass_params == "overrides" and cell_files.is_hydra_app(matrix.command or ()):
             argv += cell_files.hydra_dirs(argv, cell_dir)  # the app's own directories: the last arguments
-    return supervise.Launch(
+    launch = supervise.Launch(
         argv=argv,
         env=env,
         cwd=cwd,
@@ -64,6 +66,8 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
         stderr_path=os.path.join(cell_dir, "stderr.log"),
         token=env[supervise.TOKEN_VAR],
     )
+    layout = rank_layout(matrix.executor)
+    return launch if layout is None else slurm_tasks.as_tasks(launch, cell_dir, *layout)
 
 
 def run_env(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu: str | None) -> dict:

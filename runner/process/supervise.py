@@ -59,6 +59,8 @@ class Launch:
     stdout_path: str
     stderr_path: str
     token: str
+    # a distributed cell's ranks as Slurm tasks: where each writes how it ended (crashmatrix.process.slurm_tasks)
+    ranks_dir: str | None = None
 
 
 @dataclass

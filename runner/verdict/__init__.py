@@ -3,7 +3,8 @@
 classify (outcome word, signal, telling line), signature (a failure's identity across runs and
 machines), forensics (where it hung or died, read from outside), evidence (what is kept at a cell's
 launch for forensics: light, loaded before the first cell), gpu_logs and sync_rerun (a CUDA error
-placed where it was launched, by a synchronous rerun).
+placed where it was launched, by a synchronous rerun), rank_ends (how each rank of a distributed cell
+ended, and which failed first).
 
 Imports: process (a cell's process tree), rundir and below.
 """
