@@ -97,5 +97,5 @@ def write(tmp_path):
     return _write
 
 
-# A real one-node Slurm cluster for the executor tests (skips with the reason where impossible).
-from slurm_cluster import slurm_cluster  # noqa: E402,F401
+# Real Slurm clusters for the executor tests, one node and two (skip with the reason where impossible).
+from slurm_cluster import slurm_cluster, slurm_cluster2  # noqa: E402,F401

@@ -1,4 +1,4 @@
-"""A real one-node Slurm cluster on loopback, for tests.
+"""A real Slurm cluster on loopback, for tests: one node, or several on one host.
 
 `SlurmCluster(workdir)` starts munged, slurmctld and slurmd as root with
 everything (key, config, state, spool, logs, munge socket) under `workdir`
@@ -7,6 +7,14 @@ the same machine) do not collide and no system-wide service is touched.
 Clients find it through `cluster.env` (SLURM_CONF). `stop()` cancels the
 cluster's jobs, then ends exactly the processes it started.
 
+`SlurmCluster(workdir, nodes=2)` runs two nodes, n1 and n2, on this one host:
+one `slurmd -N n1` / `slurmd -N n2` each, with its own Port, spool directory,
+log and pid file, so `srun -N2 hostname`-style jobs get two Slurm nodes (each
+claims the whole host's CPUs and memory). A node can be made to differ from
+the others with `set_task_prolog(node, script)`: that executable runs as the
+TaskProlog of every task on that node, and its `export NAME=value` lines
+reach the task's environment (Slurm's TaskProlog protocol).
+
     with SlurmCluster(tmp_path / "slurm") as cluster:
         subprocess.run(["sbatch", ...], env={**os.environ, **cluster.env})
 
@@ -14,7 +22,10 @@ The session fixture `slurm_cluster` (import it into tests/conftest.py) starts
 one cluster for the whole test session, puts `cluster.env` into os.environ
 (submitit calls sbatch/sacct/scancel with the inherited environment), and
 skips with a reason when no cluster can be started here (not root, Slurm not
-installed: see .ci/install-slurm).
+installed: see .ci/install-slurm). The session fixture `slurm_cluster2`
+starts a two-node cluster the first time a test asks for it and leaves
+os.environ alone (the one-node cluster's env stays there): pass
+`cluster.env` to what should talk to it.
 
 Accounting (slurmdbd and a database) is off here, and then the real `sacct`
 fails: submitit only logs "Bypassing sacct error", a crashed job stays
@@ -100,24 +111,41 @@ def _tail(path: Path, lines: int = 25) -> str:
 
 
 class SlurmCluster:
-    """One-node Slurm cluster (munged + slurmctld + slurmd) on 127.0.0.1.
+    """Slurm cluster (munged + slurmctld + one slurmd per node) on 127.0.0.1.
 
     Attributes after start(): `workdir`, `conf` (slurm.conf path), `env`
     (what clients need: SLURM_CONF, and PATH with /usr/sbin and, when
     `sacct_shim` (the default), the sacct shim first: see
-    _write_sacct_shim), `nodename`, `partition` ("debug"),
-    `munge_socket`, `logs`, `pids` ({"munged": pid,
-    "slurmctld": pid, "slurmd": pid}), `start_seconds`.
+    _write_sacct_shim), `nodenames` (the host's short name for one node;
+    n1, n2, ... for several), `nodename` (the first), `partition`
+    ("debug"), `munge_socket`, `logs`, `pids` ({"munged": pid,
+    "slurmctld": pid, "slurmd": pid}; with several nodes "slurmd-n1",
+    "slurmd-n2", ... instead of "slurmd"), `start_seconds`.
     Raises SlurmClusterError (with the daemons' log tails) when a daemon
-    dies or the node is not idle within `timeout_s`.
+    dies or a node is not idle within `timeout_s`.
     """
 
     partition = "debug"
 
-    def __init__(self, workdir: str | os.PathLike[str], *, sacct_shim: bool = True) -> None:
+    def __init__(
+        self,
+        workdir: str | os.PathLike[str],
+        *,
+        sacct_shim: bool = True,
+        nodes: int = 1,
+        task_prologs: dict[str, str | os.PathLike[str]] | None = None,
+    ) -> None:
+        if nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {nodes}")
         self.workdir = Path(workdir).resolve()
         self.sacct_shim = sacct_shim
-        self.nodename = socket.gethostname().split(".")[0]
+        self.host = socket.gethostname().split(".")[0]
+        self.nodenames = (self.host,) if nodes == 1 else tuple(f"n{i}" for i in range(1, nodes + 1))
+        self.nodename = self.nodenames[0]
+        # One node keeps the daemon's plain name (pids, logs) as before.
+        self._slurmd = {n: "slurmd" if nodes == 1 else f"slurmd-{n}" for n in self.nodenames}
+        self._initial_task_prologs = dict(task_prologs or {})
+        self.task_prolog_dir = self.workdir / "task-prolog.d"
         self.conf = self.workdir / "slurm.conf"
         self.env: dict[str, str] = {}
         self.pids: dict[str, int] = {}
@@ -130,7 +158,7 @@ class SlurmCluster:
             # munged --foreground logs to stderr, which _start() captures.
             "munged": self.workdir / "log" / "munged.stdout",
             "slurmctld": self.workdir / "log" / "slurmctld.log",
-            "slurmd": self.workdir / "log" / "slurmd.log",
+            **{name: self.workdir / "log" / f"{name}.log" for name in self._slurmd.values()},
         }
 
     # context manager -------------------------------------------------------
@@ -155,8 +183,9 @@ class SlurmCluster:
             self._write_conf()
             self._start("slurmctld", [_which("slurmctld"), "-D", "-f", str(self.conf)])
             self._wait_for_controller(t0 + timeout_s)
-            self._start("slurmd", [_which("slurmd"), "-D", "-f", str(self.conf), "-N", self.nodename])
-            self._wait_node_idle(t0 + timeout_s)
+            for node, name in self._slurmd.items():
+                self._start(name, [_which("slurmd"), "-D", "-f", str(self.conf), "-N", node])
+            self._wait_nodes_idle(t0 + timeout_s)
         except BaseException:
             self.stop()
             raise
@@ -174,10 +203,21 @@ class SlurmCluster:
             timeout=timeout,
         )
 
-    def node_state(self) -> str:
-        """The node's state as sinfo prints it (idle, alloc, down*, drain, ...)."""
-        out = self.run("sinfo", "-h", "-N", "-n", self.nodename, "-o", "%t", check=False)
+    def node_state(self, node: str | None = None) -> str:
+        """A node's state (the first node's by default) as sinfo prints it (idle, alloc, down*, drain, ...)."""
+        out = self.run("sinfo", "-h", "-N", "-n", node or self.nodename, "-o", "%t", check=False)
         return out.stdout.strip() if out.returncode == 0 else f"sinfo failed: {out.stderr.strip()}"
+
+    def set_task_prolog(self, node: str, script: str | os.PathLike[str] | None) -> None:
+        """From the next task on, run `script` (an executable) as the TaskProlog of
+        every task on `node`; None: no longer. Its `export NAME=value` lines set
+        the task's environment; `print ...` lines go to the task's stdout."""
+        if node not in self.nodenames:
+            raise ValueError(f"{node!r} is not a node of this cluster ({', '.join(self.nodenames)})")
+        link = self.task_prolog_dir / node
+        link.unlink(missing_ok=True)
+        if script is not None:
+            link.symlink_to(Path(script).resolve())
 
     def job_info(self, job_id: str) -> dict[str, str]:
         """`scontrol -o show job` as a dict (JobState, ExitCode, Restarts, ...),
@@ -202,7 +242,7 @@ class SlurmCluster:
         """Cancel this cluster's jobs, then end exactly the daemons started here."""
         if "slurmctld" in self._procs and self._procs["slurmctld"].poll() is None:
             self._cancel_all_jobs(deadline=time.monotonic() + min(timeout_s, 10.0))
-        for name in ("slurmd", "slurmctld", "munged"):
+        for name in (*self._slurmd.values(), "slurmctld", "munged"):
             proc = self._procs.pop(name, None)
             if proc is None:
                 continue
@@ -226,13 +266,17 @@ class SlurmCluster:
         # A reused workdir must not resurrect the last run's jobs and node state.
         for sub in ("state", "spool"):
             shutil.rmtree(self.workdir / sub, ignore_errors=True)
-        for sub in ("state", "spool", "log", "munge", "tmp"):
+        shutil.rmtree(self.task_prolog_dir, ignore_errors=True)
+        for sub in ("state", "spool", "log", "munge", "tmp", self.task_prolog_dir.name):
             (self.workdir / sub).mkdir(parents=True, exist_ok=True)
+        for node, script in self._initial_task_prologs.items():
+            self.set_task_prolog(node, script)
         # Unix sockets live in the munge dir and in SlurmdSpoolDir
-        # (<spool>/<node>_<job>.<step>, e.g. vm_4294967292.4294967292); with
-        # a long workdir they would pass sun_path's limit, and then jobs hang
-        # in slurmstepd rather than fail. Such sockets go to a short /tmp dir.
-        longest = len(str(self.spool_dir)) + len(self.nodename) + 24
+        # (<spool>[/slurmd-<node>]/<node>_<job>.<step>, e.g.
+        # vm_4294967292.4294967292); with a long workdir they would pass
+        # sun_path's limit, and then jobs hang in slurmstepd rather than fail.
+        # Such sockets go to a short /tmp dir.
+        longest = len(str(self.spool_dir)) + 2 * max(map(len, self.nodenames)) + 32
         if max(longest, len(str(self.munge_socket))) > MAX_SOCKET_PATH:
             self._short_dir = Path(tempfile.mkdtemp(prefix="cm-slurm-"))
             self.munge_socket = self._short_dir / "munge.socket"
@@ -291,31 +335,54 @@ class SlurmCluster:
             time.sleep(0.1)
         raise SlurmClusterError(f"munged did not come up\n{self.log_tails()}")
 
-    def _node_line(self) -> str:
+    def _node_lines(self) -> list[str]:
         # slurmd -C reports the real topology and memory; a config that claims
-        # more than the node has would get it drained at registration.
+        # more than the node has would get it drained at registration. Each
+        # node of a one-host cluster claims the whole host.
         out = subprocess.run([_which("slurmd"), "-C"], capture_output=True, text=True, check=True)
         first = out.stdout.splitlines()[0].split()
         fields = dict(f.split("=", 1) for f in first[1:])
         fields["RealMemory"] = str(max(1, int(int(fields.get("RealMemory", "1024")) * 0.95)))
         attrs = " ".join(f"{k}={v}" for k, v in fields.items())
-        return (
-            f"NodeName={self.nodename} NodeAddr=127.0.0.1 NodeHostname={self.nodename} "
-            f"Port={self.slurmd_port} {attrs} State=UNKNOWN"
-        )
+        # NodeHostname is the host for every node: slurmd checks it against
+        # gethostname() unless -N names the node, which it does here.
+        return [
+            f"NodeName={node} NodeAddr=127.0.0.1 NodeHostname={self.host} Port={port} {attrs} State=UNKNOWN"
+            for node, port in zip(self.nodenames, self.slurmd_ports, strict=True)
+        ]
+
+    def _write_task_prolog(self) -> Path:
+        """The cluster's one TaskProlog: it runs the node's own hook, if any
+        (set_task_prolog), so hooks can change while the cluster runs."""
+        dispatcher = self.workdir / "task-prolog"
+        dispatcher.write_text(f"""#!/bin/sh
+# {SHIM_MARK}: see SlurmCluster.set_task_prolog
+hook="{self.task_prolog_dir}/$SLURMD_NODENAME"
+if [ -x "$hook" ]; then exec "$hook"; fi
+exit 0
+""")
+        dispatcher.chmod(0o755)
+        return dispatcher
 
     def _write_conf(self) -> None:
         w = self.workdir
         self.slurmctld_port = _free_port()
-        self.slurmd_port = _free_port()
-        while self.slurmd_port == self.slurmctld_port:
-            self.slurmd_port = _free_port()
+        ports: list[int] = []
+        while len(ports) < len(self.nodenames):
+            port = _free_port()
+            if port != self.slurmctld_port and port not in ports:
+                ports.append(port)
+        self.slurmd_ports = ports
+        self.slurmd_port = ports[0]
+        # Several slurmd on one host: %n (the node's name) keeps their
+        # spool, pid and log files apart.
+        per_node = "" if len(self.nodenames) == 1 else "-%n"
         plugstack = w / "plugstack.conf"
         plugstack.write_text("")  # no site SPANK plugins from /etc/slurm
         lines = [
             "# written by tests/slurm_cluster.py",
             "ClusterName=crashmatrix",
-            f"SlurmctldHost={self.nodename}(127.0.0.1)",
+            f"SlurmctldHost={self.host}(127.0.0.1)",
             f"SlurmctldPort={self.slurmctld_port}",
             f"SlurmdPort={self.slurmd_port}",
             "SlurmUser=root",
@@ -324,11 +391,11 @@ class SlurmCluster:
             "CredType=cred/munge",
             f"AuthInfo=socket={self.munge_socket}",
             f"StateSaveLocation={w / 'state'}",
-            f"SlurmdSpoolDir={self.spool_dir}",
+            f"SlurmdSpoolDir={self.spool_dir / ('slurmd' + per_node) if per_node else self.spool_dir}",
             f"SlurmctldPidFile={w / 'slurmctld.pid'}",
-            f"SlurmdPidFile={w / 'slurmd.pid'}",
+            f"SlurmdPidFile={w / f'slurmd{per_node}.pid'}",
             f"SlurmctldLogFile={self.logs['slurmctld']}",
-            f"SlurmdLogFile={self.logs['slurmd']}",
+            f"SlurmdLogFile={w / 'log' / f'slurmd{per_node}.log'}",
             "SlurmctldDebug=info",
             "SlurmdDebug=info",
             f"TmpFS={w / 'tmp'}",
@@ -364,8 +431,9 @@ class SlurmCluster:
             "HealthCheckInterval=0",
             "MaxJobCount=10000",
             "MaxArraySize=1001",
-            self._node_line(),
-            f"PartitionName={self.partition} Nodes={self.nodename} Default=YES "
+            f"TaskProlog={self._write_task_prolog()}",
+            *self._node_lines(),
+            f"PartitionName={self.partition} Nodes={','.join(self.nodenames)} Default=YES "
             "MaxTime=INFINITE State=UP OverSubscribe=NO",
         ]
         self.conf.write_text("\n".join(lines) + "\n")
@@ -429,18 +497,18 @@ exit 0
             time.sleep(0.2)
         raise SlurmClusterError(f"slurmctld did not answer `scontrol ping`\n{self.log_tails()}")
 
-    def _wait_node_idle(self, deadline: float) -> None:
-        state = "?"
+    def _wait_nodes_idle(self, deadline: float) -> None:
+        states: dict[str, str] = {}
         while time.monotonic() < deadline:
-            for name in ("munged", "slurmctld", "slurmd"):
+            for name in ("munged", "slurmctld", *self._slurmd.values()):
                 self._check_alive(name)
-            state = self.node_state()
-            if state == "idle":
+            states = {node: self.node_state(node) for node in self.nodenames}
+            if set(states.values()) == {"idle"}:
                 return
             time.sleep(0.3)
         raise SlurmClusterError(
-            f"node {self.nodename} did not become idle within the start timeout "
-            f"(last sinfo state: {state!r})\n{self.log_tails()}"
+            f"nodes {', '.join(self.nodenames)} did not all become idle within the start timeout "
+            f"(last sinfo states: {states})\n{self.log_tails()}"
         )
 
     def _cancel_all_jobs(self, deadline: float) -> None:
@@ -457,14 +525,17 @@ exit 0
             time.sleep(0.3)
 
 
-@pytest.fixture(scope="session")
-def slurm_cluster(tmp_path_factory: pytest.TempPathFactory):
-    """A started SlurmCluster for the session; its env is in os.environ meanwhile."""
+def _started(workdir: Path, nodes: int = 1) -> SlurmCluster:
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
-    cluster = SlurmCluster(tmp_path_factory.mktemp("slurm"))
-    cluster.start()
+    return SlurmCluster(workdir, nodes=nodes).start()
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster(tmp_path_factory: pytest.TempPathFactory):
+    """A started SlurmCluster for the session; its env is in os.environ meanwhile."""
+    cluster = _started(tmp_path_factory.mktemp("slurm"))
     with pytest.MonkeyPatch.context() as mp:
         for key, value in cluster.env.items():
             mp.setenv(key, value)
@@ -472,3 +543,16 @@ def slurm_cluster(tmp_path_factory: pytest.TempPathFactory):
             yield cluster
         finally:
             cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster2(tmp_path_factory: pytest.TempPathFactory):
+    """A started two-node SlurmCluster (n1, n2 on this host), from the first test
+    that asks for it to the session's end. os.environ is left to `slurm_cluster`:
+    give `cluster.env` to what should reach this one. Tests that set a node's
+    TaskProlog (set_task_prolog) set it back to None when they finish."""
+    cluster = _started(tmp_path_factory.mktemp("slurm2"), nodes=2)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
