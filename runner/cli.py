@@ -141,6 +141,10 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
         help="once N runs have failed, start no new run (running ones end); --resume completes it",
     )
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    verb.add_argument(
+        "--each-node", action="store_true", help="a fleet: every cell once on every node (--executor slurm)"
+    )
+    verb.add_argument("--nodelist", metavar="NODES", help="the fleet's nodes in Slurm's spelling, e.g. n[1-32]")
     _sync_option(verb)
 
 
@@ -229,6 +233,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
         raise BadInput("--gpus-per-cell: goes with --gpus (the ids to share out, e.g. --gpus 0,1,2,3)")
     if gpus and args.executor != "local":
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
+    matrix = _fleet_choice(args, matrix)
     if args.max_failures is not None and args.executor != "local":
         raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
     outcome = run_matrix(
@@ -246,6 +251,20 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if args.strict and any(is_failure(r.outcome) for r in outcome.results):
         return 1
     return 0
+
+
+def _fleet_choice(args, matrix):
+    """The matrix with --each-node and --nodelist in its executor section, kept for --resume."""
+    import dataclasses
+
+    if not (args.each_node or args.nodelist):
+        return matrix
+    if args.nodelist and not args.each_node:
+        raise BadInput("--nodelist: goes with --each-node (the nodes a fleet runs every cell on)")
+    if args.executor != "slurm":
+        raise BadInput("--each-node: only with --executor slurm (Slurm's nodelist pins each cell's job to a node)")
+    fleet = {"each_node": True, **({"nodelist": args.nodelist} if args.nodelist else {})}
+    return dataclasses.replace(matrix, executor={**matrix.executor, **fleet})
 
 
 def cmd_show(args) -> int:

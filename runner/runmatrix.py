@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix.app import preflight
+from crashmatrix.engine import fleet
 from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import fingerprint as fp
@@ -116,6 +117,16 @@ def record_fingerprint(store: RunDir, first: dict, facts: dict) -> dict:
     return merged
 
 
+def _final_fingerprint(store: RunDir, first: dict, pending: fp.Pending, executor: str, nodes: list[str]) -> dict:
+    """env.json at the run's end: this machine's, the node's that ran the cells, or a fleet's every node."""
+    facts = record_fingerprint(store, first, pending.finish())
+    if nodes:
+        facts = fleet.gather(store.path, nodes, facts)
+        store.write_json("env.json", facts)
+        return facts
+    return adopt_node_fingerprint(store, facts) if executor != "local" else facts
+
+
 def default_out(matrix: Matrix) -> str:
     return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
@@ -143,8 +154,9 @@ def run_matrix(
     """
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
+    nodes = _fleet_nodes(matrix, executor)  # asked of Slurm before anything is written or sent
     preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
-    runs = cell_runs(matrix, cells)
+    runs = _fleet_runs(cell_runs(matrix, cells), nodes, selection, resume)
     store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
     todo = [r for r in runs if r.key not in done]
     first = read_fingerprint(store.path) if resume else {}
@@ -173,9 +185,7 @@ def run_matrix(
     completed = ended.completed
     if not completed:
         pending.stop()
-    facts = record_fingerprint(store, first, pending.finish())
-    if executor != "local":
-        facts = adopt_node_fingerprint(store, facts)
+    facts = _final_fingerprint(store, first, pending, executor, nodes)
     early = _early_stop_text(collected.failing, store.path) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
@@ -190,6 +200,7 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
     value_columns = columns(matrix, cells)  # of the whole matrix: a rerun's CSV has the original's columns
     only = selection.cell_ids if selection else read_selection(resume) if resume else None
     if only is not None:
+        only = frozenset(c.partition("@")[0] for c in only)  # a fleet's rerun names cells with their node
         cells = [c for c in cells if c.cell_id in only]
         if len(cells) < len(only):
             # Overrides that change an axis change the ids: those cells are not the run's any more.
@@ -204,6 +215,28 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
                 f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides"
             )
     return cells, value_columns
+
+
+def _fleet_nodes(matrix: Matrix, executor: str) -> list[str]:
+    """A fleet's nodes (crashmatrix.engine.fleet), or [] for an ordinary run."""
+    if not fleet.is_fleet(matrix.executor):
+        return []
+    if executor != "slurm":
+        raise BadInput(
+            f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell to a node)"
+        )
+    return fleet.nodes(matrix.executor)
+
+
+def _fleet_runs(runs: list, nodes: list[str], selection, resume: str | None) -> list:
+    """Each run once on every node of a fleet; a fleet's rerun only on the nodes it names (cell_id@node)."""
+    if not nodes:
+        return runs
+    runs = fleet.on_every_node(runs, nodes)
+    only = selection.cell_ids if selection else read_selection(resume) if resume else None
+    if not only or not any("@" in c for c in only):
+        return runs
+    return [r for r in runs if f"{r.cell.cell_id}@{r.node}" in only]
 
 
 def _open_run_dir(

@@ -32,6 +32,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
+        node=run.node,
         outcome=Outcome.ERROR.value,
         error=why,
         signature=JOB_LOST,
@@ -87,8 +88,15 @@ def run_submitted(
     """
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
-    chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
-    if not chunks:
+    # A fleet's runs are pinned to their node: each node's chunks are an array of its own.
+    by_node: dict[str, list] = {}
+    for run in todo:
+        by_node.setdefault(run.node, []).append(run)
+    chunked = {
+        node: [runs[i : i + cells_per_job] for i in range(0, len(runs), cells_per_job)]
+        for node, runs in by_node.items()
+    }
+    if not chunked:
         return ExecutorOutcome(True)
     wake = threading.Event()
     interrupted: list[str] = []
@@ -98,9 +106,11 @@ def run_submitted(
         wake.set()
 
     with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
+        pending = {}
         with writing(store.path):  # submitit pickles each job into the run directory
-            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build)
-        pending = dict(zip(jobs, chunks))
+            for node, chunks in chunked.items():
+                jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build, node)
+                pending.update(zip(jobs, chunks))
         collator = _Collator(store, on_result)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
         next_queue_check = time.monotonic() + queue_check_s
@@ -133,15 +143,25 @@ def _cancel(pending: dict) -> None:
 
 
 def _submit(
-    matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int, build=None
+    matrix,
+    store: RunDir,
+    chunks: list,
+    cluster: str,
+    cells_per_job: int,
+    jobs_per_cell_job: int,
+    build=None,
+    node: str = "",
 ) -> list:
-    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
+    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node (on `node`
+    only, in a fleet)."""
     import submitit
 
     from crashmatrix.engine.job import run_chunk
 
     params = submitit_parameters(dict(matrix.executor), cluster, matrix.timeout, cells_per_job)
     executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster)
+    if node:
+        params["slurm_nodelist"] = node
     executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
     return executor.map_array(
         run_chunk,
@@ -152,6 +172,7 @@ def _submit(
         # only a given build ships the matrix pickled: an ordinary one is read back from the run directory,
         # whose matrix.yaml never holds a secret's value
         [matrix if build is not None else None] * len(chunks),
+        [node] * len(chunks),
     )
 
 

@@ -14,21 +14,26 @@ import signal
 import socket
 
 from crashmatrix.cell import Cell, CellRun
+from crashmatrix.engine import fleet
 from crashmatrix.engine.loop import Engine
 from crashmatrix.matrix.spec import load_matrix
 from crashmatrix.rundir.store import RunDir
 
 
-def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=None, matrix=None) -> dict:
+def run_chunk(
+    run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=None, matrix=None, node: str = ""
+) -> dict:
     """Run the given (cell values, repeat) runs with the run directory's matrix (or `matrix`, with the
-    `build` that starts its runs: the Hydra launcher's jobs).
+    `build` that starts its runs: the Hydra launcher's jobs). node: the fleet's node this job is pinned to
+    (crashmatrix.engine.fleet), its runs' identity and its fingerprint's name.
 
     Returns {"ran": n, "interrupted": "SIGTERM" | None}: scancel, preemption and
     a job's time limit all arrive as SIGTERM, which ends the cells at once.
     """
     matrix = matrix or load_matrix(os.path.join(run_dir, "matrix.yaml"))
     store = RunDir(run_dir)
-    node_env = os.path.join(store.path, f"env-{socket.gethostname()}.json")
+    # A fleet's nodes may share a host name (several slurmd on one machine): there the node names it.
+    node_env = os.path.join(store.path, fleet.fingerprint_file(node or socket.gethostname()))
     pending = None
     if not os.path.exists(node_env):  # the first job on this node asks, while its cells run
         from crashmatrix.machine import fingerprint
@@ -36,6 +41,8 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=N
         from crashmatrix.matrix.expand import expand
 
         pending = fingerprint.start(interpreters.of_cells(expand(matrix)))
+        if node:
+            pending.facts["node"] = node
         store.write_json(os.path.basename(node_env), pending.facts)  # the node, should the job be killed
     count = 0
 
@@ -46,7 +53,9 @@ def run_chunk(run_dir: str, runs: list[tuple[dict, int]], jobs: int = 1, build=N
 
     # A requeued job (preemption, node failure) must not run again what already has its result.
     cell_runs = [
-        run for run in (CellRun(Cell.of(values), repeat) for values, repeat in runs) if store.read_result(run) is None
+        run
+        for run in (CellRun(Cell.of(values), repeat, node) for values, repeat in runs)
+        if store.read_result(run) is None
     ]
     # submitit warns a job with SIGUSR2 before its time limit or preemption: stop the cells then too,
     # so that they end as in-flight runs (error rows, rerun by --resume), not killed mid-write.
