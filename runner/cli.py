@@ -397,13 +397,16 @@ def cmd_explain(args) -> int:
     from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
-    rows, axes = list(run.rows), list(run.axes)
+    rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
     if args.json:
         print(json.dumps([p.to_json() for p in patterns], indent=1))
         return 0
     full_run = run.strategy == "full"
-    for line in explain.render_lines(patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed):
+    lines = explain.render_lines(
+        patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed, fingerprints=run.node_fingerprints
+    )
+    for line in lines:
         print(line)
     if patterns and os.path.isdir(args.run):
         from crashmatrix.resolve.files import pointer

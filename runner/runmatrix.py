@@ -35,7 +35,9 @@ class RunOutcome:
     interrupted: bool
 
 
-def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, run: str | None = None) -> str:
+def common_causes(
+    rows: list[dict], value_columns: list[str], matrix: Matrix, run: str | None = None, fingerprints=None
+) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
     # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
     if not any(counts_as_failing(r["outcome"]) for r in rows):
@@ -53,6 +55,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, ru
             full_run=matrix.strategy == "full",
             run=run,
             keyed=set(matrix.axis_keys),
+            fingerprints=fingerprints,
         )
     ]
     if patterns and run is not None:  # what to run instead: resolve's note, or the command that writes it
@@ -309,7 +312,9 @@ def summarise(
         interrupted=not completed,
         stopped_early=early,
     )
-    text += common_causes(list(run.rows), list(run.axes), matrix, run=shown_path(store.path))
+    text += common_causes(
+        list(run.rows), list(run.answer_axes), matrix, run=shown_path(store.path), fingerprints=run.node_fingerprints
+    )
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run

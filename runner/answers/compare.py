@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.answers.compare_speed import RULE, compare_speed, csv_cells, csv_columns, speed_lines, timings
 from crashmatrix.axis_values import value_of, value_orders
+from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import pyfacts
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
@@ -149,7 +150,7 @@ class Run:
 
     @property
     def value_columns(self) -> list:
-        return list(self.finished.axes)
+        return list(self.finished.answer_axes)
 
     @property
     def fingerprint(self) -> dict:
@@ -207,7 +208,7 @@ class Comparison:
 def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: bool = True) -> dict:
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        by_cell[r["cell_id"]].append(r)
+        by_cell[cell_and_node(r)].append(r)  # a fleet's cell on each node is a cell of its own
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
@@ -236,7 +237,7 @@ def load_run(source: str, label: str) -> Run:
     if os.path.isdir(source) and not os.path.exists(os.path.join(source, "results.csv")):
         raise BadInput(f"{source}: not a run directory (no results.csv)")
     finished = FinishedRun.load(source)
-    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.axes)))
+    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.answer_axes)))
 
 
 def _labels(n: int) -> list[str]:
