@@ -349,9 +349,12 @@ class Collected:
 
 
 def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str, path: str, facts: dict, stream):
+    nodes = list(dict.fromkeys(r.node for r in runs if r.node))
     """The two lines before the first cell: what runs, how, where; and the machine."""
     print(
-        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats"
+        + (f" x {len(nodes)} nodes ({', '.join(nodes)})" if nodes else "")
+        + f" = {len(runs)} runs"
         + (f", {len(done)} already done" if done else "")
         + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
         + f"; into {shown_path(path)}",

@@ -43,6 +43,8 @@ class Progress:
             eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
+        if result.node:  # a fleet's run: which node it ran on
+            label += f" node={result.node}"
         what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"

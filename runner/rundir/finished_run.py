@@ -45,8 +45,9 @@ class FinishedRun:
 
     @property
     def answer_axes(self) -> tuple[str, ...]:
-        """The axes explain, the summary and compare tell cells apart by: a fleet's `node` is one more."""
-        return self.axes + (("node",) if self.nodes else ())
+        """The axes explain, the summary and compare tell cells apart by: a fleet's `node` is one more, the
+        first, since what a node has is named before what a cell sets (`node=n2 and num_workers=2`)."""
+        return (("node",) if self.nodes else ()) + self.axes
 
     @property
     def node_fingerprints(self) -> dict[str, dict]:
