@@ -461,9 +461,10 @@ def render_lines(
         if apart:
             lines.append(apart)
     if axes is not None:
-        # a node is no setting of the program: no run or bisect can change it
-        settings = [a for a in axes if a != "node"]
-        advice = advice_line(patterns, settings, rows, full_run=full_run, run=run, keyed=keyed)
+        # A fleet's node is no setting of the program: a failure that needs one is the machine's, which no
+        # run or bisect of the settings here reproduces (they run on this machine).
+        of_settings = [p for p in patterns if "node" not in dict(p.conditions)]
+        advice = advice_line(of_settings, axes, rows, full_run=full_run, run=run, keyed=keyed)
         if advice:
             lines.append(advice)
     return lines

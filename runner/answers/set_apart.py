@@ -48,7 +48,7 @@ def fields(facts: Mapping) -> dict[str, str]:
     out = {key: _shown(facts.get(key)) for key in SUMMARY_FIELDS if key not in _NOT_A_CAUSE and key in facts}
     out.update({f"env.{k}": _shown(v) for k, v in (facts.get("env") or {}).items()})
     interpreters = facts.get("interpreters") or {}
-    found = interpreters.get(facts.get("interpreter")) or next(iter(interpreters.values()), {})
+    found: Mapping = interpreters.get(facts.get("interpreter")) or next(iter(interpreters.values()), {})
     packages = found.get("packages")
     if isinstance(packages, dict):
         out.update({f"packages {name}": str(version) for name, version in packages.items()})
@@ -66,13 +66,15 @@ def set_apart(odd: Sequence[Mapping], others: Sequence[Mapping]) -> list[Apart]:
     names = list(dict.fromkeys(k for f in everyone for k in f if k != "packages"))
     found = []
     for name in names:
-        values = [_value(f, name) for f in odd_fields]
-        if None in values or len(set(values)) > 1:
-            continue
+        values = {_value(f, name) for f in odd_fields}
         theirs = [_value(f, name) for f in other_fields]
-        if None in theirs or values[0] in theirs:
+        value = values.pop()
+        if values or value is None or value in theirs:
+            continue  # not shared by every odd machine, not known, or another machine has it too
+        known = [v for v in theirs if v is not None]
+        if len(known) < len(theirs):
             continue
-        found.append(Apart(name, values[0], tuple(dict.fromkeys(theirs))))
+        found.append(Apart(name, value, tuple(dict.fromkeys(known))))
     return found
 
 

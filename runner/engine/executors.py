@@ -106,7 +106,7 @@ def run_submitted(
         wake.set()
 
     with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
-        pending = {}
+        pending: dict = {}  # job -> its chunk of runs
         with writing(store.path):  # submitit pickles each job into the run directory
             for node, chunks in chunked.items():
                 jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build, node)
