@@ -222,6 +222,19 @@ def test_a_failure_on_one_node_under_one_value_names_both(fleet):
     ]
 
 
+def test_rerun_failing_runs_each_failing_cell_again_on_its_node_only(fleet, slurm_cluster2):
+    """After the fixture n2's TaskProlog is gone (the node "fixed"): the rerun runs n2's 4 cells, not n1's."""
+    work, _stdout = fleet
+    env = {**slurm_cluster2.env, "PYTHONPATH": f"{ROOT}:{BUILDS}/good", "WORK": str(work)}
+    proc = crashmatrix(
+        "rerun", work / "every", "--failing", "--executor", "slurm", "--out", work / "again", cwd=work, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted((r["a"], r["b"], r["node"], r["outcome"]) for r in rows_of(work / "again")) == [
+        (a, b, "n2", "pass") for a in "01" for b in "xy"
+    ]
+
+
 def test_a_node_job_killed_and_the_controller_killed_mid_fleet_lose_nothing(slurm_cluster2, builds, tmp_path):
     """The controller is SIGKILLed while n1's job holds a cell; that job is then cancelled (scancel -w n1),
     n2's runs end on their own. --resume records what n2 wrote and runs again only what n1 never finished."""
