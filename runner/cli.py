@@ -234,8 +234,11 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if gpus and args.executor != "local":
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
     matrix = _fleet_choice(args, matrix)
-    if args.max_failures is not None and args.executor != "local":
-        raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
+    if args.max_failures is not None and args.executor != "local" and not matrix.executor.get("each_node"):
+        raise BadInput(
+            "--max-failures: only with --executor local, or a fleet's --each-node, where it counts per node"
+            " (submitted jobs are queued all at once)"
+        )
     outcome = run_matrix(
         _sync_choice(args, matrix),
         out=out,

@@ -169,7 +169,6 @@ def run_matrix(
     _announce(matrix, cells, runs, done, todo, jobs, executor, store.path, pending.facts, stream)
 
     collected = Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
-    results = collected.results
     try:
         ended = run_todo(
             matrix,
@@ -181,6 +180,7 @@ def run_matrix(
             on_result=collected,
             stop_starting=collected.enough_failures,
             stream=stream,
+            max_failures_per_node=max_failures if nodes else None,
         )
     except Exception:
         pending.stop()  # a run ended by its run directory (a full disk) leaves no child behind
@@ -189,10 +189,10 @@ def run_matrix(
     if not completed:
         pending.stop()
     facts = _final_fingerprint(store, first, pending, executor, nodes)
-    early = _early_stop_text(collected.failing, store.path) if ended.stopped_early and completed else ""
+    early = _early_stop_text(collected.failing, store.path, nodes) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
-    return RunOutcome(store.path, results, len(runs), not completed)
+    return RunOutcome(store.path, collected.results, len(runs), not completed)
 
 
 def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, list[str]]:
@@ -236,6 +236,8 @@ def _fleet_runs(runs: list, nodes: list[str], selection, resume: str | None) -> 
     if not nodes:
         return runs
     runs = fleet.on_every_node(runs, nodes)
+    if resume:
+        fleet.clear_stops(resume, nodes)
     only = selection.cell_ids if selection else read_selection(resume) if resume else None
     if not only or not any("@" in c for c in only):
         return runs
@@ -268,9 +270,11 @@ def run_todo(
     stop_starting,
     stream,
     build=None,
+    max_failures_per_node: int | None = None,
 ) -> ExecutorOutcome:
     """How running `todo` here (executor local) or through submitit ended. build: what starts a run
-    (the engine's own by default; the Hydra launcher's jobs)."""
+    (the engine's own by default; the Hydra launcher's jobs). max_failures_per_node: a fleet's
+    --max-failures, which its nodes' jobs apply (crashmatrix.engine.fleet.stop)."""
     if executor == "local":
         return Engine(
             matrix,
@@ -296,6 +300,7 @@ def run_todo(
         on_result=on_result,
         jobs_per_cell_job=jobs,
         build=build,
+        max_failures=max_failures_per_node,
     )
 
 
@@ -364,8 +369,11 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
     print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
 
-def _early_stop_text(failing: int, path: str) -> str:
-    return f"stopped early after {failing} failing runs; `crashmatrix run --resume {shown_path(path)}` completes it"
+def _early_stop_text(failing: int, path: str, nodes: list[str]) -> str:
+    stopped = [n for n in nodes if fleet.stopped(path, n)]
+    where = f" on {', '.join(stopped)} (--max-failures counts per node)" if stopped else ""
+    resume = f"`crashmatrix run --resume {shown_path(path)}{' --executor slurm' if stopped else ''}`"
+    return f"stopped early{where} after {failing} failing runs; {resume} completes it"
 
 
 def _closing_line(path: str, completed: bool, interrupted_by, early: str, stream) -> None:

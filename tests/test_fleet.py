@@ -149,6 +149,7 @@ def fleet(slurm_cluster2, builds, tmp_path_factory):
             ),
             ["--nodelist", "n[1-2]"],
         ),
+        "capped": (work / "every.yaml", ["--max-failures", "1"]),
     }
     env = {**os.environ, **slurm_cluster2.env, "PYTHONPATH": f"{ROOT}:{builds['good']}", "WORK": str(work)}
     slurm_cluster2.set_task_prolog("n2", prolog)
@@ -166,15 +167,19 @@ def fleet(slurm_cluster2, builds, tmp_path_factory):
             for name, (path, extra) in runs.items()
         }
         outputs = {name: proc.communicate(timeout=240) for name, proc in procs.items()}
+        capped_rows = rows_of(work / "capped")
+        resumed = crashmatrix("run", "--resume", work / "capped", "--executor", "slurm", cwd=work, env=env)
     finally:
         slurm_cluster2.set_task_prolog("n2", None)
     for name, proc in procs.items():
         assert proc.returncode == 0, outputs[name]
-    return work, {name: out for name, (out, _err) in outputs.items()}
+    assert resumed.returncode == 0, resumed.stderr
+    stdout = {name: out for name, (out, _err) in outputs.items()}
+    return work, dict(stdout, resumed=resumed.stdout), capped_rows
 
 
 def test_a_node_that_fails_every_cell_is_named_with_what_sets_it_apart(fleet):
-    work, stdout = fleet
+    work, stdout, _capped = fleet
     rows = rows_of(work / "every")
     assert sorted((r["a"], r["b"], r["node"], r["outcome"], r["signal"]) for r in rows) == [
         (a, b, node, *(("pass", "") if node == "n1" else ("crash", "SIGBUS")))
@@ -208,7 +213,7 @@ def test_a_node_that_fails_every_cell_is_named_with_what_sets_it_apart(fleet):
 
 
 def test_a_failure_on_one_node_under_one_value_names_both(fleet):
-    work, _stdout = fleet
+    work, _stdout, _capped = fleet
     failing = sorted(
         (r["node"], r["num_workers"], r["signal"]) for r in rows_of(work / "workers") if r["outcome"] != "pass"
     )
@@ -222,9 +227,21 @@ def test_a_failure_on_one_node_under_one_value_names_both(fleet):
     ]
 
 
+def test_max_failures_stops_only_the_failing_node_and_resume_completes_it(fleet):
+    work, stdout, capped_rows = fleet
+    # n2's job started no run after its first failure; n1 ran all of its own
+    assert sorted((r["node"], r["outcome"]) for r in capped_rows) == [("n1", "pass")] * 4 + [("n2", "crash")]
+    assert "stopped early on n2 (--max-failures counts per node) after 1 failing runs" in stdout["capped"]
+    assert "= 8 runs, 5 already done" in stdout["resumed"]
+    assert (
+        sorted((r["node"], r["outcome"]) for r in rows_of(work / "capped"))
+        == [("n1", "pass")] * 4 + [("n2", "crash")] * 4
+    )
+
+
 def test_rerun_failing_runs_each_failing_cell_again_on_its_node_only(fleet, slurm_cluster2):
     """After the fixture n2's TaskProlog is gone (the node "fixed"): the rerun runs n2's 4 cells, not n1's."""
-    work, _stdout = fleet
+    work, _stdout, _capped = fleet
     env = {**slurm_cluster2.env, "PYTHONPATH": f"{ROOT}:{BUILDS}/good", "WORK": str(work)}
     proc = crashmatrix(
         "rerun", work / "every", "--failing", "--executor", "slurm", "--out", work / "again", cwd=work, env=env

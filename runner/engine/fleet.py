@@ -58,6 +58,24 @@ def on_every_node(runs: list[CellRun], fleet: list[str]) -> list[CellRun]:
     return [CellRun(run.cell, run.repeat, node) for node in fleet for run in runs]
 
 
+def stop(run_dir: str, node: str) -> None:
+    """--max-failures in a fleet counts per node: once a node has that many failing runs, no new run starts
+    on it (its jobs ask before each run); running ones end normally, and --resume completes the rest."""
+    with open(os.path.join(run_dir, f"stop-{node}"), "w", encoding="utf-8"):
+        pass
+
+
+def stopped(run_dir: str, node: str) -> bool:
+    return os.path.exists(os.path.join(run_dir, f"stop-{node}"))
+
+
+def clear_stops(run_dir: str, fleet: list[str]) -> None:
+    """A resumed fleet counts its failures afresh, as a resumed run does."""
+    for node in fleet:
+        if stopped(run_dir, node):
+            os.remove(os.path.join(run_dir, f"stop-{node}"))
+
+
 def fingerprint_file(node: str) -> str:
     return f"env-{node}.json"
 
