@@ -227,6 +227,21 @@ def test_a_failure_on_one_node_under_one_value_names_both(fleet):
     ]
 
 
+def test_resolve_says_the_fix_is_the_machine_and_recommends_from_the_others(fleet):
+    work, _stdout, _capped = fleet
+    proc = crashmatrix("resolve", work / "workers", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == (
+        "machine: crash SIGSEGV when node=n2 and num_workers=2 (2 of 2 matching): the fix is a machine, not a"
+        " setting: exclude n2, or make it match the others in: packages fleetlib 0.0.1 (others 0.9.0)"
+    )
+    # what runs instead is read from n1's rows, where every configuration passed
+    assert lines[1] == "the rest from the other nodes (n1):" and lines[2].startswith("run instead: ")
+    machines = json.loads((work / "workers" / "resolution.json").read_text())["machines"]
+    assert [(m["conditions"], m["nodes"]) for m in machines] == [({"node": "n2", "num_workers": "2"}, ["n2"])]
+
+
 def test_max_failures_stops_only_the_failing_node_and_resume_completes_it(fleet):
     work, stdout, capped_rows = fleet
     # n2's job started no run after its first failure; n1 ran all of its own
