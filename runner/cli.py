@@ -123,6 +123,7 @@ def _hunt_verb(verbs) -> None:
     hunt.add_argument("--out", help="the hunt's run directory (default results/hunt-<name>-<timestamp>/)")
     hunt.add_argument("--resume", metavar="DIR", help="go on with an interrupted hunt (its options are kept)")
     hunt.add_argument("--from", dest="from_run", metavar="RUN", help="start from a finished run's rows")
+    _fleet_options(hunt)
     _sync_option(hunt)
 
 
@@ -141,11 +142,17 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
         help="once N runs have failed, start no new run (running ones end); --resume completes it",
     )
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    _fleet_options(verb)
+    _sync_option(verb)
+
+
+def _fleet_options(verb: argparse.ArgumentParser) -> None:
     verb.add_argument(
-        "--each-node", action="store_true", help="a fleet: every cell once on every node (--executor slurm)"
+        "--each-node",
+        action="store_true",
+        help="a fleet: every cell on every node, the node an axis (--executor slurm)",
     )
     verb.add_argument("--nodelist", metavar="NODES", help="the fleet's nodes in Slurm's spelling, e.g. n[1-32]")
-    _sync_option(verb)
 
 
 def _sync_option(verb: argparse.ArgumentParser) -> None:
@@ -391,7 +398,8 @@ def cmd_hunt(args) -> int:
         matrix = _load(args.matrix, args.overrides)
         options = dataclasses.replace(options, seed=matrix.seed)
         out = args.out or hunt.default_out(matrix.name)
-    outcome = hunt.run_hunt(_sync_choice(args, matrix), options, out=out, resume=bool(args.resume))
+    matrix = _fleet_choice(args, _sync_choice(args, matrix))
+    outcome = hunt.run_hunt(matrix, options, out=out, resume=bool(args.resume))
     return 130 if outcome.interrupted else 0
 
 

@@ -150,13 +150,15 @@ def fleet(slurm_cluster2, builds, tmp_path_factory):
             ["--nodelist", "n[1-2]"],
         ),
         "capped": (work / "every.yaml", ["--max-failures", "1"]),
+        "hunt": (work / "workers.yaml", ["--jobs", "4"]),
     }
     env = {**os.environ, **slurm_cluster2.env, "PYTHONPATH": f"{ROOT}:{builds['good']}", "WORK": str(work)}
     slurm_cluster2.set_task_prolog("n2", prolog)
     try:
         procs = {
             name: subprocess.Popen(
-                [sys.executable, "-m", "crashmatrix", "run", path, "--out", str(work / name)]
+                [sys.executable, "-m", "crashmatrix", "hunt" if name == "hunt" else "run", path]
+                + ["--out", str(work / name)]
                 + ["--executor", "slurm", "--each-node", *extra],
                 cwd=work,
                 env=env,
@@ -225,6 +227,14 @@ def test_a_failure_on_one_node_under_one_value_names_both(fleet):
         "crash SIGSEGV when node=n2 and num_workers=2 (2 of 2 matching)",
         "n2 differs from the passing node n1 in: packages fleetlib 0.0.1 (others 0.9.0)",
     ]
+
+
+def test_hunt_with_each_node_treats_the_node_as_an_axis(fleet):
+    work, stdout, _capped = fleet
+    (cause,) = json.loads((work / "hunt" / "hunt.json").read_text())["causes"]
+    assert cause["conditions"] == {"node": "n2", "num_workers": "2"}
+    assert (cause["outcome"], cause["signal"]) == ("crash", "SIGSEGV")
+    assert "crash SIGSEGV when node=n2 and num_workers=2: fails 100% of runs there" in stdout["hunt"]
 
 
 def test_resolve_says_the_fix_is_the_machine_and_recommends_from_the_others(fleet):

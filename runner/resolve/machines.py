@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from crashmatrix.answers import explain, set_apart
+from crashmatrix.resolve.failures import Findings
 from crashmatrix.rundir.finished_run import FinishedRun
 
 
@@ -56,6 +57,12 @@ def machine_causes(run: FinishedRun) -> list[MachineCause]:
         )
         out.append(MachineCause(pattern, nodes, tuple(apart)))
     return out
+
+
+def settings_only(found: Findings) -> Findings:
+    """A hunt's causes that name a node are machine causes (said apart), not the other nodes' to weigh."""
+    kept = tuple(f for f in found.failures if not (f.conditions and "node" in f.conditions))
+    return dataclasses.replace(found, failures=kept)
 
 
 def on_other_nodes(run: FinishedRun, causes: list[MachineCause]) -> FinishedRun:

@@ -19,7 +19,7 @@ from crashmatrix.resolve.configs import WALL, Config, configs_of
 from crashmatrix.resolve.defaults import program_defaults
 from crashmatrix.resolve.failures import Findings, findings
 from crashmatrix.resolve.files import RESOLUTION_JSON, RESOLUTION_MD
-from crashmatrix.resolve.machines import machine_causes, on_other_nodes
+from crashmatrix.resolve.machines import machine_causes, on_other_nodes, settings_only
 from crashmatrix.resolve.unsure import cannot_tell
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
@@ -42,7 +42,7 @@ def resolve_run(given: str) -> note.Resolved:
     run = on_other_nodes(run, machines)  # a machine's failure is fixed by the machine: the rest from the others
     rows = list(run.rows)
     configs = configs_of(rows, run.axes)
-    found = findings(run, rows)
+    found = settings_only(findings(run, rows)) if machines else findings(run, rows)
     defaults = program_defaults(run)
     params = run.matrix.get("params") or {}
     choice = choose(configs, found.failures, defaults, params if isinstance(params, dict) else {})
