@@ -208,10 +208,12 @@ def summary_text(
     rows, value_columns = list(run.rows), list(run.answer_axes)
     fingerprint = run.fingerprint if fingerprint is None else fingerprint
     lines = [f"# {title}", ""]
-    if fingerprint:
-        lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
     nodes = fingerprint.get("nodes") if fingerprint else None
-    if nodes:  # a fleet: each node's own line, since the controller's machine ran no cell
+    if fingerprint:
+        # a fleet's controller ran no cell: each node's own line follows
+        head = "Controller" if nodes else "Machine"
+        lines += [f"{head}: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
+    if nodes:
         lines += [f"Node {node}: {one_line(facts)}" + "  " for node, facts in nodes.items()] + [""]
     state = f"{len(rows)} runs"
     if expected is not None and expected != len(rows):
