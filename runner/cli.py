@@ -404,14 +404,19 @@ def cmd_hunt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix.answers import explain
+    from crashmatrix.answers import explain, set_apart
     from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
     if args.json:
-        print(json.dumps([p.to_json() for p in patterns], indent=1))
+        entries = [p.to_json() for p in patterns]
+        for entry, p in zip(entries, patterns):  # a fleet: what sets the named node apart (beyond the contract)
+            apart = set_apart.node_apart(p.conditions, run.node_fingerprints, run.nodes) if run.nodes else None
+            if apart is not None:
+                entry["nodes_apart"] = [a.to_json() for a in apart]
+        print(json.dumps(entries, indent=1))
         return 0
     full_run = run.strategy == "full"
     lines = explain.render_lines(

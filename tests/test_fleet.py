@@ -223,6 +223,9 @@ def test_a_failure_on_one_node_under_one_value_names_both(fleet):
     lines = explained(work / "workers", work)
     # a failure that needs a node is the machine's: no bisect of the settings here reproduces it
     assert not any("axes that matter" in line for line in lines)
+    entry = json.loads(crashmatrix("explain", work / "workers", "--json", cwd=work).stdout)[0]
+    assert entry["conditions"] == {"node": "n2", "num_workers": "2"}
+    assert entry["nodes_apart"] == [{"field": "packages fleetlib", "value": "0.0.1", "others": ["0.9.0"]}]
     assert lines[:2] == [
         "crash SIGSEGV when node=n2 and num_workers=2 (2 of 2 matching)",
         "n2 differs from the passing node n1 in: packages fleetlib 0.0.1 (others 0.9.0)",

@@ -87,17 +87,27 @@ def _value(facts: dict[str, str], name: str) -> str | None:
     return None
 
 
+def node_apart(
+    conditions: Sequence[tuple[str, str]], fingerprints: Mapping[str, Mapping], nodes: Sequence[str]
+) -> list[Apart] | None:
+    """For explain's conjunction naming a node: what that node has and no other node of the run has; None
+    where the conjunction names no node, or every node."""
+    odd = [v for a, v in conditions if a == "node"]
+    rest = [n for n in nodes if n not in odd]
+    if not odd or not rest:
+        return None
+    return set_apart([fingerprints.get(n) or {} for n in odd], [fingerprints.get(n) or {} for n in rest])
+
+
 def node_sentence(
     conditions: Sequence[tuple[str, str]], fingerprints: Mapping[str, Mapping], nodes: Sequence[str]
 ) -> str:
-    """For explain's conjunction naming a node: what that node has and no other node of the run has."""
+    """node_apart said: `n2 differs from the passing node n1 in: ...`; "" where it has nothing to say."""
+    apart = node_apart(conditions, fingerprints, nodes)
+    if apart is None:
+        return ""
     odd = [v for a, v in conditions if a == "node"]
-    if not odd:
-        return ""
     rest = [n for n in nodes if n not in odd]
-    if not rest:
-        return ""
-    apart = set_apart([fingerprints.get(n) or {} for n in odd], [fingerprints.get(n) or {} for n in rest])
     return sentence(odd, apart, "every passing node" if len(rest) > 1 else f"the passing node {rest[0]}")
 
 

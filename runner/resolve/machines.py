@@ -51,10 +51,7 @@ def machine_causes(run: FinishedRun) -> list[MachineCause]:
         nodes = tuple(v for a, v in pattern.conditions if a == "node")
         if not nodes:
             continue
-        rest = [n for n in run.nodes if n not in nodes]
-        apart = set_apart.set_apart(
-            [fingerprints.get(n) or {} for n in nodes], [fingerprints.get(n) or {} for n in rest]
-        )
+        apart = set_apart.node_apart(pattern.conditions, fingerprints, run.nodes) or []
         out.append(MachineCause(pattern, nodes, tuple(apart)))
     return out
 
