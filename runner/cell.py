@@ -42,17 +42,37 @@ class Cell:
         return " ".join(f"{k}={spell(self.values[k])}" for k in keys if k in self.values)
 
 
+RunKey = tuple[str, int, str]  # (cell_id, repeat, node): what a run directory holds once
+
+
 @dataclass(frozen=True)
 class CellRun:
-    """One run of a cell: the unit the engine schedules and the store records."""
+    """One run of a cell: the unit the engine schedules and the store records.
+
+    node: the Slurm node the run is pinned to (`--each-node`, a fleet), else "": the same cell on
+    two nodes is two runs with one cell_id, so runs from every node join on it.
+    """
 
     cell: Cell
     repeat: int
+    node: str = ""
 
     @property
-    def key(self) -> tuple[str, int]:
-        return (self.cell.cell_id, self.repeat)
+    def key(self) -> RunKey:
+        return (self.cell.cell_id, self.repeat, self.node)
 
     @property
     def dirname(self) -> str:
-        return f"{self.cell.cell_id}-r{self.repeat}"
+        return run_dirname(self.cell.cell_id, self.repeat, self.node)
+
+
+def run_dirname(cell_id: str, repeat: int, node: str = "") -> str:
+    """cells/<cell_id>-r<repeat>, with -<node> in a fleet."""
+    return f"{cell_id}-r{repeat}" + (f"-{node}" if node else "")
+
+
+def cell_and_node(row) -> str:
+    """A results.csv row's cell as the tables count it: its cell_id, `@node` added in a fleet, where the
+    same cell on two nodes is two cells of the table."""
+    node = row.get("node") or ""
+    return f"{row['cell_id']}@{node}" if node else str(row["cell_id"])

@@ -157,6 +157,7 @@ def _hunt_verb(verbs) -> None:
     hunt.add_argument("--out", help="the hunt's run directory (default results/hunt-<name>-<timestamp>/)")
     hunt.add_argument("--resume", metavar="DIR", help="go on with an interrupted hunt (its options are kept)")
     hunt.add_argument("--from", dest="from_run", metavar="RUN", help="start from a finished run's rows")
+    _fleet_options(hunt)
     _sync_option(hunt)
 
 
@@ -175,7 +176,17 @@ def _running_options(verb: argparse.ArgumentParser) -> None:
         help="once N runs have failed, start no new run (running ones end); --resume completes it",
     )
     verb.add_argument("--strict", action="store_true", help="exit 1 when a cell is not pass/skip")
+    _fleet_options(verb)
     _sync_option(verb)
+
+
+def _fleet_options(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument(
+        "--each-node",
+        action="store_true",
+        help="a fleet: every cell on every node, the node an axis (--executor slurm)",
+    )
+    verb.add_argument("--nodelist", metavar="NODES", help="the fleet's nodes in Slurm's spelling, e.g. n[1-32]")
 
 
 def _sync_option(verb: argparse.ArgumentParser) -> None:
@@ -264,8 +275,12 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
         raise BadInput("--gpus-per-cell: goes with --gpus (the ids to share out, e.g. --gpus 0,1,2,3)")
     if gpus and args.executor != "local":
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
-    if args.max_failures is not None and args.executor != "local":
-        raise BadInput("--max-failures: only with --executor local (submitted jobs are queued all at once)")
+    matrix = _fleet_choice(args, matrix)
+    if args.max_failures is not None and args.executor != "local" and not matrix.executor.get("each_node"):
+        raise BadInput(
+            "--max-failures: only with --executor local, or a fleet's --each-node, where it counts per node"
+            " (submitted jobs are queued all at once)"
+        )
     check_executor(matrix.executor, args.executor, matrix.path)  # before the run directory, before any job
     outcome = run_matrix(
         _sync_choice(args, matrix),
@@ -282,6 +297,20 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     if args.strict and any(is_failure(r.outcome) for r in outcome.results):
         return 1
     return 0
+
+
+def _fleet_choice(args, matrix):
+    """The matrix with --each-node and --nodelist in its executor section, kept for --resume."""
+    import dataclasses
+
+    if not (args.each_node or args.nodelist):
+        return matrix
+    if args.nodelist and not args.each_node:
+        raise BadInput("--nodelist: goes with --each-node (the nodes a fleet runs every cell on)")
+    if args.executor != "slurm":
+        raise BadInput("--each-node: only with --executor slurm (Slurm's nodelist pins each cell's job to a node)")
+    fleet = {"each_node": True, **({"nodelist": args.nodelist} if args.nodelist else {})}
+    return dataclasses.replace(matrix, executor={**matrix.executor, **fleet})
 
 
 def cmd_show(args) -> int:
@@ -405,22 +434,31 @@ def cmd_hunt(args) -> int:
         matrix = _load(args.matrix, args.overrides)
         options = dataclasses.replace(options, seed=matrix.seed)
         out = args.out or hunt.default_out(matrix.name)
-    outcome = hunt.run_hunt(_sync_choice(args, matrix), options, out=out, resume=bool(args.resume))
+    matrix = _fleet_choice(args, _sync_choice(args, matrix))
+    outcome = hunt.run_hunt(matrix, options, out=out, resume=bool(args.resume))
     return 130 if outcome.interrupted else 0
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix.answers import explain
+    from crashmatrix.answers import explain, set_apart
     from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
-    rows, axes = list(run.rows), list(run.axes)
+    rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
     if args.json:
-        print(json.dumps([p.to_json() for p in patterns], indent=1))
+        entries = [p.to_json() for p in patterns]
+        for entry, p in zip(entries, patterns):  # a fleet: what sets the named node apart (beyond the contract)
+            apart = set_apart.node_apart(p.conditions, run.node_fingerprints, run.nodes) if run.nodes else None
+            if apart is not None:
+                entry["nodes_apart"] = [a.to_json() for a in apart]
+        print(json.dumps(entries, indent=1))
         return 0
     full_run = run.strategy == "full"
-    for line in explain.render_lines(patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed):
+    lines = explain.render_lines(
+        patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed, fingerprints=run.node_fingerprints
+    )
+    for line in lines:
         print(line)
     if patterns and os.path.isdir(args.run):
         from crashmatrix.resolve.files import pointer

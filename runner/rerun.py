@@ -13,6 +13,7 @@ import os
 import time
 from dataclasses import dataclass
 
+from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -42,7 +43,8 @@ def check_run_dir(run: str) -> str:
 
 def select(run: FinishedRun, failing: bool) -> Selection:
     """The cells of the run's rows, or with `failing` those with a run that failed (not pass, skip or error)."""
-    ids = {r["cell_id"] for r in run.rows if not failing or counts_as_failing(r.get("outcome", ""))}
+    # In a fleet a cell is rerun on the nodes it failed on: cell_id@node (crashmatrix.cell.cell_and_node).
+    ids = {cell_and_node(r) for r in run.rows if not failing or counts_as_failing(r.get("outcome", ""))}
     return Selection(run.directory, failing, frozenset(ids))
 
 

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix.app import preflight
+from crashmatrix.engine import fleet
 from crashmatrix.engine.loop import Engine
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import fingerprint as fp
@@ -35,7 +36,9 @@ class RunOutcome:
     interrupted: bool
 
 
-def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, run: str | None = None) -> str:
+def common_causes(
+    rows: list[dict], value_columns: list[str], matrix: Matrix, run: str | None = None, fingerprints=None
+) -> str:
     """What the failing cells share (explain), and after a pairwise run which axes deserve the full product."""
     # `error` says crashmatrix could not run the cell: nothing about its configuration (explain skips it).
     if not any(counts_as_failing(r["outcome"]) for r in rows):
@@ -53,6 +56,7 @@ def common_causes(rows: list[dict], value_columns: list[str], matrix: Matrix, ru
             full_run=matrix.strategy == "full",
             run=run,
             keyed=set(matrix.axis_keys),
+            fingerprints=fingerprints,
         )
     ]
     if patterns and run is not None:  # what to run instead: resolve's note, or the command that writes it
@@ -117,6 +121,16 @@ def record_fingerprint(store: RunDir, first: dict, facts: dict) -> dict:
     return merged
 
 
+def _final_fingerprint(store: RunDir, first: dict, pending: fp.Pending, executor: str, nodes: list[str]) -> dict:
+    """env.json at the run's end: this machine's, the node's that ran the cells, or a fleet's every node."""
+    facts = record_fingerprint(store, first, pending.finish())
+    if nodes:
+        facts = fleet.gather(store.path, nodes, facts)
+        store.write_json("env.json", facts)
+        return facts
+    return adopt_node_fingerprint(store, facts) if executor != "local" else facts
+
+
 def default_out(matrix: Matrix) -> str:
     return os.path.join(RESULTS_ROOT, f"{matrix.name}-{time.strftime('%Y%m%d-%H%M%S')}")
 
@@ -144,8 +158,9 @@ def run_matrix(
     """
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
+    nodes = _fleet_nodes(matrix, executor)  # asked of Slurm before anything is written or sent
     preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
-    runs = cell_runs(matrix, cells)
+    runs = _fleet_runs(cell_runs(matrix, cells), nodes, selection, resume)
     store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
     todo = [r for r in runs if r.key not in done]
     first = read_fingerprint(store.path) if resume else {}
@@ -155,7 +170,6 @@ def run_matrix(
     _announce(matrix, cells, runs, done, todo, jobs, executor, store.path, pending.facts, stream)
 
     collected = Collected(store, Progress(len(todo), jobs, store.value_columns, stream=stream), max_failures)
-    results = collected.results
     try:
         ended = run_todo(
             matrix,
@@ -167,6 +181,7 @@ def run_matrix(
             on_result=collected,
             stop_starting=collected.enough_failures,
             stream=stream,
+            max_failures_per_node=max_failures if nodes else None,
         )
     except Exception:
         pending.stop()  # a run ended by its run directory (a full disk) leaves no child behind
@@ -174,13 +189,11 @@ def run_matrix(
     completed = ended.completed
     if not completed:
         pending.stop()
-    facts = record_fingerprint(store, first, pending.finish())
-    if executor != "local":
-        facts = adopt_node_fingerprint(store, facts)
-    early = _early_stop_text(collected.failing, store.path) if ended.stopped_early and completed else ""
+    facts = _final_fingerprint(store, first, pending, executor, nodes)
+    early = _early_stop_text(collected.failing, store.path, nodes) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
-    return RunOutcome(store.path, results, len(runs), not completed)
+    return RunOutcome(store.path, collected.results, len(runs), not completed)
 
 
 def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, list[str]]:
@@ -191,6 +204,7 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
     value_columns = columns(matrix, cells)  # of the whole matrix: a rerun's CSV has the original's columns
     only = selection.cell_ids if selection else read_selection(resume) if resume else None
     if only is not None:
+        only = frozenset(c.partition("@")[0] for c in only)  # a fleet's rerun names cells with their node
         cells = [c for c in cells if c.cell_id in only]
         if len(cells) < len(only):
             # Overrides that change an axis change the ids: those cells are not the run's any more.
@@ -205,6 +219,30 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
                 f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides"
             )
     return cells, value_columns
+
+
+def _fleet_nodes(matrix: Matrix, executor: str) -> list[str]:
+    """A fleet's nodes (crashmatrix.engine.fleet), or [] for an ordinary run."""
+    if not fleet.is_fleet(matrix.executor):
+        return []
+    if executor != "slurm":
+        raise BadInput(
+            f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell to a node)"
+        )
+    return fleet.nodes(matrix.executor)
+
+
+def _fleet_runs(runs: list, nodes: list[str], selection, resume: str | None) -> list:
+    """Each run once on every node of a fleet; a fleet's rerun only on the nodes it names (cell_id@node)."""
+    if not nodes:
+        return runs
+    runs = fleet.on_every_node(runs, nodes)
+    if resume:
+        fleet.clear_stops(resume, nodes)
+    only = selection.cell_ids if selection else read_selection(resume) if resume else None
+    if not only or not any("@" in c for c in only):
+        return runs
+    return [r for r in runs if f"{r.cell.cell_id}@{r.node}" in only]
 
 
 def _open_run_dir(
@@ -233,9 +271,11 @@ def run_todo(
     stop_starting,
     stream,
     build=None,
+    max_failures_per_node: int | None = None,
 ) -> ExecutorOutcome:
     """How running `todo` here (executor local) or through submitit ended. build: what starts a run
-    (the engine's own by default; the Hydra launcher's jobs)."""
+    (the engine's own by default; the Hydra launcher's jobs). max_failures_per_node: a fleet's
+    --max-failures, which its nodes' jobs apply (crashmatrix.engine.fleet.stop)."""
     check_executor(matrix.executor, executor, matrix.path)
     if executor == "local":
         return Engine(
@@ -262,6 +302,7 @@ def run_todo(
         on_result=on_result,
         jobs_per_cell_job=jobs,
         build=build,
+        max_failures=max_failures_per_node,
     )
 
 
@@ -278,7 +319,9 @@ def summarise(
         interrupted=not completed,
         stopped_early=early,
     )
-    text += common_causes(list(run.rows), list(run.axes), matrix, run=shown_path(store.path))
+    text += common_causes(
+        list(run.rows), list(run.answer_axes), matrix, run=shown_path(store.path), fingerprints=run.node_fingerprints
+    )
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run
@@ -313,9 +356,12 @@ class Collected:
 
 
 def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str, path: str, facts: dict, stream):
+    nodes = list(dict.fromkeys(r.node for r in runs if r.node))
     """The two lines before the first cell: what runs, how, where; and the machine."""
     print(
-        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats = {len(runs)} runs"
+        f"crashmatrix: {matrix.name}: {len(cells)} cells x {matrix.repeats} repeats"
+        + (f" x {len(nodes)} nodes ({', '.join(nodes)})" if nodes else "")
+        + f" = {len(runs)} runs"
         + (f", {len(done)} already done" if done else "")
         + (f"; {min(jobs, max(1, len(todo)))} at a time" if executor == "local" else f"; through {executor}")
         + f"; into {shown_path(path)}",
@@ -325,8 +371,11 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
     print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
 
-def _early_stop_text(failing: int, path: str) -> str:
-    return f"stopped early after {failing} failing runs; `crashmatrix run --resume {shown_path(path)}` completes it"
+def _early_stop_text(failing: int, path: str, nodes: list[str]) -> str:
+    stopped = [n for n in nodes if fleet.stopped(path, n)]
+    where = f" on {', '.join(stopped)} (--max-failures counts per node)" if stopped else ""
+    resume = f"`crashmatrix run --resume {shown_path(path)}{' --executor slurm' if stopped else ''}`"
+    return f"stopped early{where} after {failing} failing runs; {resume} completes it"
 
 
 def _closing_line(path: str, completed: bool, interrupted_by, early: str, stream) -> None:

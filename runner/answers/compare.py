@@ -36,8 +36,10 @@ import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from crashmatrix.answers import set_apart
 from crashmatrix.answers.compare_speed import RULE, compare_speed, csv_cells, csv_columns, speed_lines, timings
 from crashmatrix.axis_values import value_of, value_orders
+from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import pyfacts
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
@@ -149,7 +151,7 @@ class Run:
 
     @property
     def value_columns(self) -> list:
-        return list(self.finished.axes)
+        return list(self.finished.answer_axes)
 
     @property
     def fingerprint(self) -> dict:
@@ -189,6 +191,7 @@ class Comparison:
     same: int = 0  # cells in every run that do not differ
     fingerprint: list = field(default_factory=list)  # (field, [value per run])
     packages: list = field(default_factory=list)  # (interpreter, package, [version per run])
+    machines: list = field(default_factory=list)  # MachineGroup per set of runs whose outcomes agree, 3 runs or more
     timed: list = field(default_factory=list)  # per run: cell_id -> Timing of its cells that passed every run
     speed: list = field(default_factory=list)  # per run after the first: SpeedComparison against the first
 
@@ -204,10 +207,57 @@ class Comparison:
         return {}
 
 
+@dataclass(frozen=True)
+class MachineGroup:
+    """Runs (machines) whose outcomes agree in every cell they all ran. An odd group (not the largest) has
+    the cells where it differs from the largest and the fingerprint fields that go with the difference."""
+
+    labels: tuple[str, ...]
+    odd: bool = False
+    cells: int = 0  # cells whose outcome differs from the largest group's
+    apart: tuple[set_apart.Apart, ...] = ()
+
+    def line(self, largest: MachineGroup) -> str:
+        who = ", ".join(self.labels)
+        if not self.odd:
+            return f"{who}: the same outcome in every cell" + (" (the largest group)" if self is not largest else "")
+        them = ", ".join(largest.labels)
+        head = f"{who}: odd one{'s' if len(self.labels) > 1 else ''} out, {self.cells} cell"
+        head += f"{'s' if self.cells != 1 else ''} differ from {them}"
+        return f"{head}; " + set_apart.sentence(self.labels, self.apart, them)
+
+    def to_json(self) -> dict:
+        return {
+            "runs": list(self.labels),
+            "odd": self.odd,
+            "cells": self.cells,
+            "apart": [a.to_json() for a in self.apart],
+        }
+
+
+def machine_groups(runs: list[Run], common: list[str]) -> list[MachineGroup]:
+    """The runs grouped by their outcomes in the cells every run has, the largest group first (the first
+    run's where two are as large); [] for two runs, where neither is the odd one."""
+    if len(runs) < 3 or not common:
+        return []
+    by_outcomes: dict[tuple, list[Run]] = {}
+    for run in runs:
+        by_outcomes.setdefault(tuple(run.cells[c].kind_set for c in common), []).append(run)
+    groups = sorted(by_outcomes.values(), key=lambda g: -len(g))  # stable: the first run's group wins a tie
+    largest = groups[0]
+    out = [MachineGroup(tuple(r.label for r in largest))]
+    for group in groups[1:]:
+        others = [r for r in runs if r not in group]
+        differ = sum(1 for c in common if group[0].cells[c].kind_set != largest[0].cells[c].kind_set)
+        apart = set_apart.set_apart([r.fingerprint for r in group], [r.fingerprint for r in others])
+        out.append(MachineGroup(tuple(r.label for r in group), True, differ, tuple(apart)))
+    return out
+
+
 def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: bool = True) -> dict:
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        by_cell[r["cell_id"]].append(r)
+        by_cell[cell_and_node(r)].append(r)  # a fleet's cell on each node is a cell of its own
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
@@ -236,7 +286,7 @@ def load_run(source: str, label: str) -> Run:
     if os.path.isdir(source) and not os.path.exists(os.path.join(source, "results.csv")):
         raise BadInput(f"{source}: not a run directory (no results.csv)")
     finished = FinishedRun.load(source)
-    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.axes)))
+    return Run(label, finished, summarize_cells(list(finished.rows), list(finished.answer_axes)))
 
 
 def _labels(n: int) -> list[str]:
@@ -325,6 +375,7 @@ def compare_runs(sources: list[str]) -> Comparison:
             comp.differing.append(cell_id)
         else:
             comp.same += 1
+    comp.machines = machine_groups(runs, [c for c in cell_ids if c not in comp.partial])
     comp.timed = [timings(r.finished.rows) for r in runs]
     comp.speed = [
         compare_speed(comp.timed[0], timed, run.label, axes, comp.values_of, order)
@@ -389,6 +440,9 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
         lines += [table(rows, ["cell"] + comp.axes + labels + ["error"], fmt, numparse=False), ""]
     else:
         lines += [f"No cell differs: the {common} cells in {both} have the same outcomes.", ""]
+    if len(comp.machines) > 1:
+        lines += ["## Machines whose outcomes agree", ""]
+        lines += [f"- {group.line(comp.machines[0])}" for group in comp.machines] + [""]
     lines += speed_lines(comp.speed, comp.axes, fmt)
     if comp.partial:
         groups: dict[tuple, list] = defaultdict(list)
@@ -496,6 +550,7 @@ def to_json(comp: Comparison) -> dict:
             dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells]) for c in comp.partial
         ],
         "same": comp.same,
+        "machines": [g.to_json() for g in comp.machines],
         "speed": [c.to_json() for sp in comp.speed for c in sp.changes],
         "speed_by_value": [v.to_json(sp.run) for sp in comp.speed for v in sp.by_value],
         "speed_when": RULE,

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crashmatrix.cell import cell_and_node
 from crashmatrix.outcome import is_pass
 
 RATIO = 1.2  # more than 20% slower or faster
@@ -125,7 +126,7 @@ def timings(rows: Sequence[dict]) -> dict[str, Timing]:
     """cell_id -> its Timing, for the cells every run of which passed and says its duration."""
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
-        by_cell[row["cell_id"]].append(row)
+        by_cell[cell_and_node(row)].append(row)
     out = {}
     for cell_id, runs in by_cell.items():
         if all(is_pass(r.get("outcome", "")) and r.get("duration_s") not in (None, "") for r in runs):

@@ -21,6 +21,7 @@ import shlex
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from crashmatrix.answers import set_apart
 from crashmatrix.cell import spell
 from crashmatrix.outcome import FailureKind
 from crashmatrix.text import shorten
@@ -445,14 +446,25 @@ def render_lines(
     full_run: bool = False,
     run: str | None = None,
     keyed: Collection[str] = (),
+    fingerprints: Mapping[str, Mapping] | None = None,
 ) -> list[str]:
-    """Human lines: one per pattern and, given the axes, which axes matter (see advice_line)."""
+    """Human lines: one per pattern and, given the axes, which axes matter (see advice_line). fingerprints:
+    a fleet's env.json per node; after a pattern that names a node, what sets that node apart."""
     rows = list(rows) if rows is not None else None
     if not patterns:
         return ["no failing cells"]
-    lines = [p.describe() for p in patterns]
+    lines = []
+    nodes = list(dict.fromkeys(str(r["node"]) for r in rows or () if r.get("node")))
+    for p in patterns:
+        lines.append(p.describe())
+        apart = set_apart.node_sentence(p.conditions, fingerprints, nodes) if fingerprints else ""
+        if apart:
+            lines.append(apart)
     if axes is not None:
-        advice = advice_line(patterns, axes, rows, full_run=full_run, run=run, keyed=keyed)
+        # A fleet's node is no setting of the program: a failure that needs one is the machine's, which no
+        # run or bisect of the settings here reproduces (they run on this machine).
+        of_settings = [p for p in patterns if "node" not in dict(p.conditions)]
+        advice = advice_line(of_settings, axes, rows, full_run=full_run, run=run, keyed=keyed)
         if advice:
             lines.append(advice)
     return lines

@@ -16,9 +16,11 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 
+from crashmatrix.engine import fleet
 from crashmatrix.matrix.executor_settings import rank_layout, submitit_parameters
-from crashmatrix.outcome import JOB_LOST, Outcome
+from crashmatrix.outcome import JOB_LOST, Outcome, counts_as_failing
 from crashmatrix.process import interrupts
 from crashmatrix.process.stops import ExecutorOutcome
 from crashmatrix.rundir.store import RunDir, RunResult
@@ -34,6 +36,7 @@ def _lost(run, store: RunDir, why: str) -> RunResult:
         cell_id=run.cell.cell_id,
         repeat=run.repeat,
         values=run.cell.values,
+        node=run.node,
         outcome=Outcome.ERROR.value,
         error=why,
         signature=JOB_LOST,
@@ -78,19 +81,27 @@ def _how_it_ended(job) -> str:
 
 
 def run_submitted(
-    matrix, store: RunDir, todo: list, *, cluster: str, on_result, jobs_per_cell_job: int = 1, build=None
+    matrix,
+    store: RunDir,
+    todo: list,
+    *,
+    cluster: str,
+    on_result,
+    jobs_per_cell_job: int = 1,
+    build=None,
+    max_failures: int | None = None,
 ) -> ExecutorOutcome:
     """Submit, collate as results arrive, until every run has its row or a stop signal comes.
 
     build: what starts a run on the node (the engine's); given, it travels pickled with the matrix itself.
 
     Interrupted (SIGINT, SIGTERM), the pending jobs are cancelled and the results they wrote so far
-    are kept. stopped_early is always False: --max-failures is not offered with a submitit executor.
+    are kept. max_failures: only for a fleet, counted per node (fleet.stop); stopped_early says a node stopped.
     """
     settings = dict(matrix.executor)
     cells_per_job = int(settings.get("cells_per_job", 1))  # checked when the matrix was loaded
-    chunks = [todo[i : i + cells_per_job] for i in range(0, len(todo), cells_per_job)]
-    if not chunks:
+    chunked = _chunks_by_node(todo, cells_per_job)
+    if not chunked:
         return ExecutorOutcome(True)
     wake = threading.Event()
     interrupted: list[str] = []
@@ -100,10 +111,14 @@ def run_submitted(
         wake.set()
 
     with interrupts.catching((signal.SIGINT, signal.SIGTERM), on_stop):
+        pending: dict = {}  # job -> its chunk of runs
         with writing(store.path):  # submitit pickles each job into the run directory
-            jobs = _submit(matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build)
-        pending = dict(zip(jobs, chunks))
-        collator = _Collator(store, on_result)
+            for node, chunks in chunked.items():
+                jobs = _submit(
+                    matrix, store, chunks, cluster, cells_per_job, jobs_per_cell_job, build, node, max_failures
+                )
+                pending.update(zip(jobs, chunks))
+        collator = _Collator(store, on_result, max_failures)
         queue_check_s = float(settings.get("queue_check_s", 10.0))
         next_queue_check = time.monotonic() + queue_check_s
         try:
@@ -123,7 +138,19 @@ def run_submitted(
             for chunk in pending.values():
                 collator.collect(chunk)
             return ExecutorOutcome(False, interrupted[0])
-        return ExecutorOutcome(True)
+        return ExecutorOutcome(True, stopped_early=bool(collator.stopped))
+
+
+def _chunks_by_node(todo: list, cells_per_job: int) -> dict[str, list[list]]:
+    """The runs in chunks of cells_per_job, a fleet's by node: each node's chunks are an array of its own,
+    pinned to it (an ordinary run's node is "", one array)."""
+    by_node: dict[str, list] = {}
+    for run in todo:
+        by_node.setdefault(run.node, []).append(run)
+    return {
+        node: [runs[i : i + cells_per_job] for i in range(0, len(runs), cells_per_job)]
+        for node, runs in by_node.items()
+    }
 
 
 def _cancel(pending: dict) -> None:
@@ -135,9 +162,18 @@ def _cancel(pending: dict) -> None:
 
 
 def _submit(
-    matrix, store: RunDir, chunks: list, cluster: str, cells_per_job: int, jobs_per_cell_job: int, build=None
+    matrix,
+    store: RunDir,
+    chunks: list,
+    cluster: str,
+    cells_per_job: int,
+    jobs_per_cell_job: int,
+    build=None,
+    node: str = "",
+    max_failures: int | None = None,
 ) -> list:
-    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node."""
+    """One array job, a chunk of runs per job, each run by crashmatrix's supervisor on its node (on `node`
+    only, in a fleet)."""
     import submitit
 
     from crashmatrix.engine.job import run_chunk
@@ -147,6 +183,8 @@ def _submit(
     # Slurm sends the batch shell (scancel, the time limit's B:USR2) are its to handle.
     batch = {"slurm_python": f"exec {shlex.quote(sys.executable)}"} if params.get("slurm_use_srun") is False else {}
     executor = submitit.AutoExecutor(folder=os.path.join(store.path, "submitit"), cluster=cluster, **batch)
+    if node:
+        params["slurm_nodelist"] = node
     executor.update_parameters(name=f"crashmatrix-{matrix.name}", **params)
     return executor.map_array(
         run_chunk,
@@ -158,16 +196,29 @@ def _submit(
         # only a given build ships the matrix pickled: an ordinary one is read back from the run directory,
         # whose matrix.yaml never holds a secret's value
         [matrix if build is not None else None] * len(chunks),
+        [node] * len(chunks),
+        [max_failures] * len(chunks),
     )
 
 
 class _Collator:
     """Turns the result.json files the jobs write into results, each once, and a job's missing runs into `error`."""
 
-    def __init__(self, store: RunDir, on_result):
+    def __init__(self, store: RunDir, on_result, max_failures: int | None = None):
         self.store = store
         self.on_result = on_result
         self.recorded: set = set()
+        self.max_failures = max_failures
+        self.failing: Counter = Counter()  # a fleet's failing runs per node
+        self.stopped: set[str] = set()  # nodes where no new run starts (--max-failures)
+
+    def _recorded(self, result) -> None:
+        self.on_result(result)
+        if self.max_failures is not None and result.node and counts_as_failing(result.outcome):
+            self.failing[result.node] += 1
+            if self.failing[result.node] >= self.max_failures and result.node not in self.stopped:
+                self.stopped.add(result.node)
+                fleet.stop(self.store.path, result.node)  # for the node's jobs yet to start a run
 
     def collect(self, chunk) -> None:
         for run in chunk:
@@ -175,7 +226,7 @@ class _Collator:
                 result = self.store.read_result(run)
                 if result is not None:
                     self.recorded.add(run.key)
-                    self.on_result(result)
+                    self._recorded(result)
 
     def collect_jobs(self, pending: dict, gone: set) -> None:
         """Results so far of every pending job; a job that ended leaves `pending`, its missing runs lost."""
@@ -184,7 +235,12 @@ class _Collator:
             ended = job.done() or job in gone
             self.collect(chunk)
             if ended:
-                missing = [run for run in chunk if run.key not in self.recorded]
+                # a stopped node's runs that never started are not lost: --resume runs them
+                missing = [
+                    run
+                    for run in chunk
+                    if run.key not in self.recorded and not (run.node and fleet.stopped(self.store.path, run.node))
+                ]
                 if missing:
                     how = f"job {job.job_id} left the queue without a result" if job in gone else _how_it_ended(job)
                     why = (

@@ -16,10 +16,12 @@ import signal
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.app import preflight
-from crashmatrix.cell import Cell, CellRun, spell
+from crashmatrix.cell import Cell, CellRun, cell_and_node, spell
+from crashmatrix.engine import fleet
 from crashmatrix.errors import BadInput
 from crashmatrix.hunt.model import Cell as Values
 from crashmatrix.hunt.model import Evidence, Run, Space, run_of_row
@@ -75,10 +77,13 @@ class _CannotRun(Exception):
     """Every run of a batch was `error`: crashmatrix cannot start the cells; hunting on would spend the budget."""
 
 
-def space_of(matrix: Matrix, order: int) -> Space:
-    """The matrix's axes as hunt's Space (values spelled as the CSV spells them); excludes on axes only."""
-    axes = list(matrix.axes)
-    values = [list(dict.fromkeys(spell(v) for v in matrix.axes[a])) for a in axes]
+def space_of(matrix: Matrix, order: int, nodes: Sequence[str] = ()) -> Space:
+    """The matrix's axes as hunt's Space (values spelled as the CSV spells them); excludes on axes only.
+    nodes: a fleet's (--each-node), whose node is one more axis, the first (a cause: node=n2 and num_workers=4)."""
+    axes = (["node"] if nodes else []) + list(matrix.axes)
+    values = ([list(nodes)] if nodes else []) + [
+        list(dict.fromkeys(spell(v) for v in matrix.axes[a])) for a in matrix.axes
+    ]
     excludes = []
     for entry in matrix.exclude:
         if all(k in matrix.axes for k in entry):
@@ -90,6 +95,8 @@ def cell_of(matrix: Matrix, space: Space, values: Values) -> Cell:
     """The real cell for hunt's spelled values: the axes' own values, then what include entries add."""
     combo = {}
     for axis, text in zip(space.axes, values):
+        if axis == "node":  # where the cell runs (CellRun.node), not one of its values
+            continue
         combo[axis] = next(v for v in matrix.axes[axis] if spell(v) == text)
     for entry in matrix.include:
         own = {k: v for k, v in entry.items() if k in matrix.axes}
@@ -105,15 +112,18 @@ class _CellRunner:
         self.matrix, self.space, self.store, self.options, self.stream = matrix, space, store, options, stream
         self.next_repeat: Counter[str] = Counter()
         for row in rows:
-            self.next_repeat[row["cell_id"]] = max(self.next_repeat[row["cell_id"]], int(row["repeat"]) + 1)
+            key = cell_and_node(row)
+            self.next_repeat[key] = max(self.next_repeat[key], int(row["repeat"]) + 1)
         self.count = len(rows)
 
     def __call__(self, batch: list[Values]) -> list[Run]:
         todo = []
         for values in batch:
             cell = cell_of(self.matrix, self.space, values)
-            todo.append(CellRun(cell, self.next_repeat[cell.cell_id]))
-            self.next_repeat[cell.cell_id] += 1
+            node = values[self.space.axes.index("node")] if "node" in self.space.axes else ""
+            key = cell_and_node({"cell_id": cell.cell_id, "node": node})
+            todo.append(CellRun(cell, self.next_repeat[key], node))
+            self.next_repeat[key] += 1
         results: list[RunResult] = []
         completed = self._run(todo, results.append)
         runs = [run_of_row(r.row(self.store.value_columns), self.space) for r in results]
@@ -129,7 +139,8 @@ class _CellRunner:
             collect(result)
             self.count += 1
             what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
-            label = " ".join(f"{a}={spell(result.values[a])}" for a in self.space.axes)
+            values = {**result.values, "node": result.node}
+            label = " ".join(f"{a}={spell(values[a])}" for a in self.space.axes)
             print(f"[{self.count:>3}] {what:<20} {label}  ({result.duration_s:.1f}s)", file=self.stream, flush=True)
 
         if self.options.executor == "local":
@@ -236,7 +247,8 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
     stream = stream or sys.stdout
     options.check()
     check_executor(matrix.executor, options.executor, matrix.path)
-    space = space_of(matrix, options.order)
+    nodes = _fleet_nodes(matrix, options.executor)
+    space = space_of(matrix, options.order, nodes)
     seeded = _seed_rows(options.from_run, space)
     if not resume:  # before the run directory: a refused override writes nothing
         preflight.check(matrix, preflight.each_value(matrix))
@@ -261,12 +273,22 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
         closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {shown_path(store.path)}"
     else:
         if not resume:
-            store.write_json("env.json", pending.finish())
+            facts = pending.finish()
+            store.write_json("env.json", fleet.gather(store.path, nodes, facts) if nodes else facts)
         wanted = clean_runs_wanted(evidence, options.confidence)
         closing = stopped or closing_line(space, state, runner.count, options.confidence, wanted, len(seeded))
     answer = hunt_json(space, state, runner.count, announcer.named)
     _finish(space, store, state, answer, closing, stream)
     return HuntOutcome(store.path, state, answer, stopped == "interrupted")
+
+
+def _fleet_nodes(matrix: Matrix, executor: str) -> list[str]:
+    """With --each-node (a fleet), the nodes hunt treats as one more axis; [] otherwise."""
+    if not fleet.is_fleet(matrix.executor):
+        return []
+    if executor != "slurm":
+        raise BadInput(f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell)")
+    return fleet.nodes(matrix.executor)
 
 
 def _stop(name: str) -> None:

@@ -31,7 +31,8 @@ SLURM_KEYS = {
     "tasks_per_node": "tasks_per_node",
 }
 RANK_KEYS = ("tasks_per_node", "nodes")
-OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s"}
+# each_node and nodelist make a fleet: every cell once on every node (crashmatrix.engine.fleet).
+OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s", "each_node", "nodelist"}
 
 
 def check_settings(settings: dict, path: str) -> None:
@@ -51,6 +52,17 @@ def check_settings(settings: dict, path: str) -> None:
             isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value == float("inf")
         ):
             raise BadInput(f"{path}: executor.{key}: expected a number > 0, got {value!r}")
+    if "each_node" in settings and not isinstance(settings["each_node"], bool):
+        raise BadInput(f"{path}: executor.each_node: expected true or false, got {settings['each_node']!r}")
+    if "nodelist" in settings and not (isinstance(settings["nodelist"], str) and settings["nodelist"].strip()):
+        raise BadInput(
+            f"{path}: executor.nodelist: expected Slurm's node list, e.g. n[1-32], got {settings['nodelist']!r}"
+        )
+    if settings.get("each_node") and int(settings.get("nodes", 1)) > 1:
+        # A fleet pins each job to one node; a cell whose ranks span nodes would need several.
+        raise BadInput(f"{path}: executor.nodes: a fleet (each_node: true) runs each cell on one node; nodes must be 1")
+    if "nodelist" in settings and not settings.get("each_node"):
+        raise BadInput(f"{path}: executor.nodelist: goes with each_node: true (the nodes a fleet runs every cell on)")
     if "additional" in settings and not isinstance(settings["additional"], dict):
         raise BadInput(f"{path}: executor.additional: expected a mapping of sbatch option: value")
     if "setup" in settings and not (

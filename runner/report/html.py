@@ -18,6 +18,7 @@ from html import escape
 
 from crashmatrix.answers.compare import summarize_cells
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
+from crashmatrix.cell import cell_and_node
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
@@ -110,7 +111,7 @@ def _solid_squares(axes: list[str], groups: dict) -> list[str]:
     for position, group in groups.items():
         if group and all(counts_as_failing(r.get("outcome")) for r in group):
             where = ", ".join(f"{a}={value_label(v)}" for a, v in zip(axes, position))
-            n = len({r["cell_id"] for r in group})
+            n = len({cell_and_node(r) for r in group})
             out.append(f"{where}: {n} cell{'s' if n != 1 else ''}")
     return out
 
@@ -125,7 +126,7 @@ def _grid_html(rows, value_columns, listed: Mapping[str, list], seen: Explained)
     def square_td(position):
         group = groups.get(position, [])
         counts = Counter(r.get("outcome", "") for r in group)
-        cell_ids = sorted({r["cell_id"] for r in group})
+        cell_ids = sorted({cell_and_node(r) for r in group})
         return _td_outcome(rate_text(counts, len(group)), _dominant_outcome(counts), " ".join(cell_ids))
 
     others = [a for a in value_columns if a not in axes]
@@ -215,7 +216,7 @@ def wall_times(rows: list[dict], failing_only: bool) -> dict[str, list[float]]:
         if failing_only and not counts_as_failing(row.get("outcome", "")):
             continue
         try:
-            times[row["cell_id"]].append(float(row.get("duration_s") or ""))
+            times[cell_and_node(row)].append(float(row.get("duration_s") or ""))
         except ValueError:
             continue  # a row without a duration (a cell that never started) says nothing of time
     return times
@@ -318,7 +319,7 @@ def _cells_in_matrix_order(cells: dict, value_columns: list[str], listed: Mappin
 
 def render(run: FinishedRun) -> str:
     """The whole page of the run."""
-    rows, value_columns, run_dir, facts = list(run.rows), list(run.axes), run.directory, run.fingerprint
+    rows, value_columns, run_dir, facts = list(run.rows), list(run.answer_axes), run.directory, run.fingerprint
     cells = summarize_cells(rows, value_columns)
     ordered = _cells_in_matrix_order(cells, value_columns, run.listed)
     outcomes = [

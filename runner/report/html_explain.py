@@ -23,7 +23,7 @@ class Explained:
     """explain's view of one run directory, read once for both the section and the grid's caption."""
 
     def __init__(self, run: FinishedRun):
-        rows, value_columns, run_dir = list(run.rows), list(run.axes), run.directory
+        rows, value_columns, run_dir = list(run.rows), list(run.answer_axes), run.directory
         # No matrix.yaml (a bare results.csv): nothing says every combination ran, so hedge.
         self.pairwise = run.strategy != "full"
         self.keyed = run.keyed
@@ -37,6 +37,7 @@ class Explained:
                 full_run=not self.pairwise,
                 run=shown_path(run_dir),
                 keyed=self.keyed,
+                fingerprints=run.node_fingerprints,
             )
             if self.failing
             else []

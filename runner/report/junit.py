@@ -72,7 +72,7 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
 
 def junit_xml(run: FinishedRun) -> str:
     """The run's JUnit XML; the testsuite is named after the matrix, else the run directory."""
-    rows, value_columns = list(run.rows), list(run.axes)
+    rows, value_columns = list(run.rows), list(run.answer_axes)  # a fleet's node names each case too
     name = str(run.matrix.get("name") or os.path.basename(run.directory))
     root = ET.Element("testsuites", name="crashmatrix")
     suite = ET.SubElement(root, "testsuite", name=_xml_safe(name))

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
+from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.outcome import FailureKind, Outcome, kind_labels
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -80,7 +81,7 @@ def _long_csv(orders: dict, groups: dict, axes: list[str]) -> str:
         group = groups.get(position, [])
         kinds = Counter(FailureKind.from_row(r) for r in group)
         for kind, runs in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
-            cells = {r["cell_id"] for r in group if FailureKind.from_row(r) == kind}
+            cells = {cell_and_node(r) for r in group if FailureKind.from_row(r) == kind}
             writer.writerow(
                 list(position)
                 + [kind.outcome, kind.signal, kind.signature]
@@ -115,14 +116,14 @@ def pivot_text(run: FinishedRun, by: str, fmt: str = "md") -> str:
     """`report RUN --by AXIS[,AXIS]` in md, github or csv."""
     if fmt not in ("md", "github", "csv"):
         raise BadInput(f"--format {fmt}: expected md, github or csv")
-    rows, value_columns, source = list(run.rows), list(run.axes), run.csv_path
+    rows, value_columns, source = list(run.rows), list(run.answer_axes), run.csv_path
     axes = parse_by(by, value_columns, source)
     orders, groups = grid(rows, axes, run.listed)
     if fmt == "csv":
         return _long_csv(orders, groups, axes)
 
     name = os.path.dirname(source) if os.path.basename(source) == "results.csv" else source
-    cells = len({r["cell_id"] for r in rows})
+    cells = len({cell_and_node(r) for r in rows})
     lines = [
         f"# crashmatrix report {name} --by {','.join(axes)}",
         "",

@@ -6,6 +6,7 @@ import sys
 from collections import Counter, defaultdict
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
+from crashmatrix.cell import cell_and_node
 from crashmatrix.machine.fingerprint import one_line
 from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -42,6 +43,8 @@ class Progress:
             eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
+        if result.node:  # a fleet's run: which node it ran on
+            label += f" node={result.node}"
         what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
@@ -59,7 +62,7 @@ def outcome_counts(rows: list[dict]) -> list[list]:
     runs = Counter(r["outcome"] for r in rows)
     cells: dict[str, set] = defaultdict(set)
     for r in rows:
-        cells[r["outcome"]].add(r["cell_id"])
+        cells[r["outcome"]].add(cell_and_node(r))
     return [[outcome, runs[outcome], len(cells[outcome])] for outcome in sorted(runs, key=display_rank)]
 
 
@@ -78,7 +81,7 @@ def outcome_counts_csv(rows: list[dict]) -> str:
 def _by_cell(rows: list[dict]) -> dict[str, list[dict]]:
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        by_cell[r["cell_id"]].append(r)
+        by_cell[cell_and_node(r)].append(r)  # a fleet's cell on each node is a cell of the table
     return by_cell
 
 
@@ -92,7 +95,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
     repeated), the error of a run of that kind. Other failing kinds the cell showed are counted in the
     outcome column."""
     out = []
-    for cell_id, runs in _by_cell(rows).items():
+    for runs in _by_cell(rows).values():
         failures = [r for r in runs if counts_as_failing(r["outcome"])]
         if not failures:
             continue
@@ -104,7 +107,7 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         first = next(r for r in failures if FailureKind.from_row(r) == kind)
         out.append(
             [
-                cell_id,
+                runs[0]["cell_id"],
                 label,
                 f"{rate}{kind.outcome}{more}",
                 kind.signal,
@@ -131,14 +134,14 @@ def not_run_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
     """One line per cell with a run crashmatrix could not launch (outcome error): its values, how many of its
     runs that was, the first such run's reason and logs."""
     out = []
-    for cell_id, runs in _by_cell(rows).items():
+    for runs in _by_cell(rows).values():
         errors = [r for r in runs if is_run_error(r["outcome"])]
         if errors:
             first = errors[0]
             count = f"{len(errors)}/{len(runs)}" if len(runs) > 1 else "1"
             out.append(
                 [
-                    cell_id,
+                    runs[0]["cell_id"],
                     _values_label(runs[0], value_columns),
                     count,
                     shorten(first.get("error", ""), 160),
@@ -202,11 +205,16 @@ def summary_text(
     stopped_early: str = "",
 ) -> str:
     """summary.md, or `report` without --by. fingerprint: the machine's facts, when newer than env.json's."""
-    rows, value_columns = list(run.rows), list(run.axes)
+    rows, value_columns = list(run.rows), list(run.answer_axes)
     fingerprint = run.fingerprint if fingerprint is None else fingerprint
     lines = [f"# {title}", ""]
+    nodes = fingerprint.get("nodes") if fingerprint else None
     if fingerprint:
-        lines += [f"Machine: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
+        # a fleet's controller ran no cell: each node's own line follows
+        head = "Controller" if nodes else "Machine"
+        lines += [f"{head}: {one_line(fingerprint)}", ""] + interpreter_lines(fingerprint, fmt)
+    if nodes:
+        lines += [f"Node {node}: {one_line(facts)}" + "  " for node, facts in nodes.items()] + [""]
     state = f"{len(rows)} runs"
     if expected is not None and expected != len(rows):
         state += f" of {expected}" + (

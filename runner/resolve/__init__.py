@@ -5,6 +5,7 @@ confidence and masking), configs.py (each configuration's runs and speed), defau
 values), choose.py (what to run instead, what it costs, and what the run cannot tell yet), apply.py (how to
 set it: the program's keys, the knobs), note.py (resolution.md and the terminal's lines), repro.py and
 issue.py (repro/<signature>/), culprit.py (whose bug a failure's stack points to, and its version),
-files.py (resolve's file names and the pointer other readers print), verb.py (ties them together and writes
-the files). DESIGN.md has the files' contract; docs/resolve.md says how it decides.
+machines.py (a fleet's failures that need a node: the machine's to fix), files.py (resolve's file names and
+the pointer other readers print), verb.py (ties them together and writes the files). DESIGN.md has the
+files' contract; docs/resolve.md says how it decides.
 """

@@ -12,6 +12,7 @@ from crashmatrix.resolve.choose import Choice
 from crashmatrix.resolve.configs import WALL, Config, time_ratio, within_noise
 from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure, Findings
+from crashmatrix.resolve.machines import MachineCause
 from crashmatrix.resolve.repro import Bundle
 from crashmatrix.resolve.unsure import Unsure
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -34,6 +35,7 @@ class Resolved:
     unsure: Sequence[Unsure]
     bundles: Sequence[Bundle]
     applied: Apply | None  # how to apply the recommended configuration
+    machines: Sequence[MachineCause] = ()  # a fleet's failures that need a node; the rest is the other nodes'
 
 
 def speed_text(config: Config, metric: str) -> str:
@@ -75,7 +77,9 @@ def summary_lines(r: Resolved) -> list[str]:
     """The summary, as resolution.md's first section and `crashmatrix resolve`'s output both say it."""
     choice, rec = r.choice, r.choice.recommended
     axes = list(r.run.axes)
-    lines = []
+    lines = [f"machine: {m.line()}" for m in r.machines]
+    if r.machines:
+        lines.append(f"the rest from the other nodes ({', '.join(r.run.nodes)}):")
     if rec is None:
         lines.append("run instead: nothing this run can recommend")
     else:

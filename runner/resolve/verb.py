@@ -19,6 +19,7 @@ from crashmatrix.resolve.configs import WALL, Config, configs_of
 from crashmatrix.resolve.defaults import program_defaults
 from crashmatrix.resolve.failures import Findings, findings
 from crashmatrix.resolve.files import RESOLUTION_JSON, RESOLUTION_MD
+from crashmatrix.resolve.machines import machine_causes, on_other_nodes, settings_only
 from crashmatrix.resolve.unsure import cannot_tell
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
@@ -37,16 +38,18 @@ def resolve_run(given: str) -> note.Resolved:
     """Decide for run directory `given` (as the user typed it) and write resolve's files into it."""
     check_run(given)
     run = FinishedRun.load(given)
+    machines = machine_causes(run)
+    run = on_other_nodes(run, machines)  # a machine's failure is fixed by the machine: the rest from the others
     rows = list(run.rows)
     configs = configs_of(rows, run.axes)
-    found = findings(run, rows)
+    found = settings_only(findings(run, rows)) if machines else findings(run, rows)
     defaults = program_defaults(run)
     params = run.matrix.get("params") or {}
     choice = choose(configs, found.failures, defaults, params if isinstance(params, dict) else {})
     unsure = cannot_tell(run, given, found, choice)
     bundles = repro.plan(run, configs, defaults, found.failures, found.confidence)
     applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
-    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied)
+    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied, machines)
     resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
     secrets = repro.secret_values()
     text = repro.scrub(repro.redact(note.markdown(resolved), secrets))
@@ -107,6 +110,7 @@ def resolution_json(r: note.Resolved) -> dict:
         "cannot_tell": [u.to_json() for u in r.unsure],
         "defaults": {"values": r.defaults.values, "from": r.defaults.source()},
         "source": r.findings.source,
+        "machines": [m.to_json() for m in r.machines],
     }
 
 

@@ -39,6 +39,22 @@ class FinishedRun:
         return cls(str(source), csv_path, tuple(value_columns), tuple(rows), matrix, read_fingerprint(source))
 
     @property
+    def nodes(self) -> tuple[str, ...]:
+        """A fleet's nodes (the node column), in the order rows name them; () for an ordinary run."""
+        return tuple(dict.fromkeys(str(r["node"]) for r in self.rows if r.get("node")))
+
+    @property
+    def answer_axes(self) -> tuple[str, ...]:
+        """The axes explain, the summary and compare tell cells apart by: a fleet's `node` is one more, the
+        first, since what a node has is named before what a cell sets (`node=n2 and num_workers=2`)."""
+        return (("node",) if self.nodes else ()) + self.axes
+
+    @property
+    def node_fingerprints(self) -> dict[str, dict]:
+        """A fleet's env.json per node (crashmatrix.engine.fleet), {} for an ordinary run."""
+        return dict(self.fingerprint.get("nodes") or {})
+
+    @property
     def directory(self) -> str:
         """The folder holding results.csv, matrix.yaml and env.json."""
         return os.path.dirname(os.path.abspath(self.csv_path))

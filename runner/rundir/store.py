@@ -18,7 +18,7 @@ import shutil
 import time
 from dataclasses import asdict, dataclass, field
 
-from crashmatrix.cell import CellRun, spell
+from crashmatrix.cell import CellRun, RunKey, run_dirname, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.outcome import is_run_error
@@ -27,8 +27,9 @@ from crashmatrix.rundir.unwritable import check_not_full, writing
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
-# After the contract's first columns: what identifies the failure (crashmatrix.verdict.signature) and where it died or hung.
-DIAGNOSIS_COLUMNS = ["signature", "where"]
+# After the contract's first columns: what identifies the failure (crashmatrix.verdict.signature), where it died
+# or hung, and the node that ran it in a fleet (`--each-node`; empty otherwise).
+DIAGNOSIS_COLUMNS = ["signature", "where", "node"]
 # The speed columns (steps, steps_per_s, first_batch_s, first_batch_total_s): what
 # runner/incell/loader_clock.py counted in the cell.
 SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s", "first_batch_total_s"]
@@ -56,14 +57,15 @@ class RunResult:
     log_dir: str = ""
     signature: str = ""
     where: str = ""
+    node: str = ""  # the Slurm node a fleet pinned this run to; part of its identity (crashmatrix.cell.RunKey)
     metrics: dict = field(default_factory=dict)
     leftovers: tuple = ()
     started_at: str = ""
     argv: tuple = ()
 
     @property
-    def key(self) -> tuple[str, int]:
-        return (self.cell_id, self.repeat)
+    def key(self) -> RunKey:
+        return (self.cell_id, self.repeat, self.node)
 
     def to_json(self) -> dict:
         fields = asdict(self)
@@ -93,6 +95,7 @@ class RunResult:
             log_dir=self.log_dir,
             signature=plain(self.signature),
             where=" ".join(plain(str(self.where)).split())[:300],
+            node=self.node,
         )
         for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
             value = self.metrics.get(key, "")
@@ -145,7 +148,7 @@ class RunDir:
         except OSError as e:
             raise BadInput(f"{self.path}: cannot create the run directory ({e.strerror})") from None
 
-    def reopen(self, value_columns: list[str]) -> set[tuple[str, int]]:
+    def reopen(self, value_columns: list[str]) -> set[RunKey]:
         """For --resume: the runs already done (rows recovered from result.json first)."""
         if not os.path.exists(self.csv_path):
             raise BadInput(f"{self.path}: no results.csv to resume")
@@ -161,7 +164,8 @@ class RunDir:
         self._drop_partial_last_line()
         self._drop_error_rows()
         _header, rows = self._read_checked()
-        done = {(row[0], int(row[1])) for row in rows}
+        node_at = header.index("node") if "node" in header else None
+        done = {(row[0], int(row[1]), _node(row, node_at)) for row in rows}
         self.value_columns = existing
         self.columns = header
         for result in self._results_on_disk():
@@ -199,9 +203,10 @@ class RunDir:
         kept = [r for r in rows[1:] if len(r) > col and not is_run_error(r[col])]
         if len(kept) == len(rows) - 1:
             return
-        dropped = {(r[0], r[1]) for r in rows[1:] if len(r) > col and is_run_error(r[col])}
-        for cell_id, repeat in dropped:
-            stale = os.path.join(self.path, "cells", f"{cell_id}-r{repeat}", "result.json")
+        node_at = rows[0].index("node") if "node" in rows[0] else None
+        dropped = {(r[0], int(r[1]), _node(r, node_at)) for r in rows[1:] if len(r) > col and is_run_error(r[col])}
+        for cell_id, repeat, node in dropped:
+            stale = os.path.join(self.path, "cells", run_dirname(cell_id, repeat, node), "result.json")
             if os.path.exists(stale):
                 os.remove(stale)
         buf = io.StringIO()
@@ -292,6 +297,11 @@ class RunDir:
     def write_json(self, name: str, data) -> None:
         with writing(self.path):
             write_json_atomic(os.path.join(self.path, name), data)
+
+
+def _node(row: list[str], at: int | None) -> str:
+    """A results.csv row's node ("" outside a fleet, and in a run from before the column)."""
+    return row[at] if at is not None and len(row) > at else ""
 
 
 def _write_whole(fd: int, data: bytes) -> None:
