@@ -28,6 +28,7 @@ class Outcome(str, enum.Enum):
     FAIL = "fail"
     CRASH = "crash"
     WORKER_CRASH = "worker_crash"
+    RANK_CRASH = "rank_crash"
     CUDA_ERROR = "cuda_error"
     OOM = "oom"
     TIMEOUT = "timeout"

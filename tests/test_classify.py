@@ -201,7 +201,7 @@ CASES = [
         False,
         DDP_RANK,
         None,
-        ("worker_crash", "SIGSEGV", "process 1 terminated with signal SIGSEGV", "worker_signal"),
+        ("rank_crash", "SIGSEGV", "rank 1 killed by SIGSEGV", "killed_by_signal"),
     ),
     (
         1,

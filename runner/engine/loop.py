@@ -140,8 +140,6 @@ class Engine:
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
-        from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
-
         running = slot.running
         rc = running.popen.wait()
         duration = time.monotonic() - running.started
@@ -150,14 +148,7 @@ class Engine:
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         stderr = read_ends(running.launch.stderr_path)
-        verdict = classify(
-            rc,
-            timed_out=running.timed_out,
-            stderr=stderr,
-            stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
-            report=report,
-            timeout_s=self.matrix.timeout,
-        )
+        verdict = _verdict(slot, rc, stderr, report, self.matrix.timeout)
         slot.evidence.stderr = stderr
         verdict, where = _forensics(self, slot, verdict, stderr)
         cell_files.release(running.launch.env)
@@ -175,6 +166,7 @@ class Engine:
             host=self.host,
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
+            rank=verdict.rank,
             metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
@@ -317,6 +309,23 @@ def _drain(wake_r: int) -> None:
             pass
     except (BlockingIOError, OSError):
         pass
+
+
+def _verdict(slot: _Slot, rc: int | None, stderr: str, report: dict | None, timeout_s: float | None):
+    """classify's verdict on an ended run, with what its ranks recorded where it was a distributed job."""
+    from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
+    from crashmatrix.verdict.ranks import recorded_ranks
+
+    running = slot.running
+    return classify(
+        rc,
+        timed_out=running.timed_out,
+        stderr=stderr,
+        stdout=read_ends(running.launch.stdout_path)[-HEAD_BYTES:],
+        report=report,
+        timeout_s=timeout_s,
+        recorded=recorded_ranks(slot.cell_dir),
+    )
 
 
 def _where_it_hangs(slot: _Slot) -> tuple:
