@@ -8,7 +8,8 @@ Every "is this a failure" question in the tree is asked here, so the three answe
   rerun --failing picks, and the reports' "failing" columns and colours count.
 
 `FailureKind` is what tells one failure from another (outcome, signal, signature), with its one-line label:
-every report, explain, compare, bisect and hunt group and name failures by it.
+every report, explain, compare, bisect and hunt group and name failures by it. A distributed cell's `rank`
+is not part of it (`rank_note` says it beside the label).
 """
 
 from __future__ import annotations
@@ -140,6 +141,17 @@ class FailureKind:
     def said(self) -> str:
         """The kind as bisect and hunt write it, the signature whole and in brackets: 'fail (fd_exhaustion)'."""
         return self.label(None, parenthesized=True)
+
+
+def rank_note(ranks: Iterable[object]) -> str:
+    """'(rank 1)', '(ranks 0, 1)': which ranks of a distributed job failed this way; "" where none is known.
+
+    Not part of a FailureKind: the same failure may strike another rank in another run (whichever draws the
+    bad batch, or dies first), and it is still the same failure; the rank says where it struck."""
+    known = sorted({str(r) for r in ranks if str(r) != ""}, key=lambda r: (len(r), r))
+    if not known:
+        return ""
+    return f"(rank {known[0]})" if len(known) == 1 else f"(ranks {', '.join(known)})"
 
 
 def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKind, str]:
