@@ -14,7 +14,7 @@ The main process then ends with torch's own report, exit status 1:
 
     torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV
 
-(the classifier's worker_crash + signal name). torch terminates the other ranks
+(the classifier's rank_crash + signal name, rank 1: crashmatrix.verdict.ranks). torch terminates the other ranks
 when one dies; the probe also kills and reaps any rank still alive on its way
 out, so no rank outlives the cell.
 """

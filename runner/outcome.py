@@ -143,15 +143,27 @@ class FailureKind:
         return self.label(None, parenthesized=True)
 
 
+def ranks_in_order(ranks: Iterable[object]) -> tuple[str, ...]:
+    """Distinct ranks as results.csv spells them, in rank order (2 before 10); empty and None left out."""
+    known = {str(r) for r in ranks if r is not None and str(r) != ""}
+    return tuple(sorted(known, key=lambda r: (len(r), r)))
+
+
 def rank_note(ranks: Iterable[object]) -> str:
     """'(rank 1)', '(ranks 0, 1)': which ranks of a distributed job failed this way; "" where none is known.
 
     Not part of a FailureKind: the same failure may strike another rank in another run (whichever draws the
     bad batch, or dies first), and it is still the same failure; the rank says where it struck."""
-    known = sorted({str(r) for r in ranks if str(r) != ""}, key=lambda r: (len(r), r))
+    known = ranks_in_order(ranks)
     if not known:
         return ""
     return f"(rank {known[0]})" if len(known) == 1 else f"(ranks {', '.join(known)})"
+
+
+def with_rank_note(label: str, ranks: Iterable[object]) -> str:
+    """'rank_crash SIGSEGV (rank 1)': a kind's label with the ranks it struck, where any."""
+    note = rank_note(ranks)
+    return f"{label} {note}" if note else label
 
 
 def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKind, str]:

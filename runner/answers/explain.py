@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crashmatrix.cell import spell
-from crashmatrix.outcome import FailureKind, rank_note
+from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
 from crashmatrix.text import shorten
 
 __all__ = [
@@ -80,7 +80,7 @@ class Pattern:
 
     def _label(self, with_signature: bool = True) -> str:
         kind = self.failure_kind if with_signature else FailureKind(self.outcome, self.signal)
-        return " ".join(part for part in (kind.label(), rank_note(self.ranks)) if part)
+        return with_rank_note(kind.label(), self.ranks)
 
     def describe(self) -> str:
         if not self.conditions:
@@ -391,8 +391,9 @@ def _pattern(
 
 def _ranks(cells: _Cells, kind: FailureKind, mask: int) -> tuple[str, ...]:
     """The ranks that failed this way in the cells of mask, in rank order."""
-    found = set().union(*(ranks for (k, cell), ranks in cells.ranks.items() if k == kind and mask >> cell & 1))
-    return tuple(sorted(found, key=lambda r: (len(r), r)))
+    return ranks_in_order(
+        r for (k, cell), ranks in cells.ranks.items() if k == kind and mask >> cell & 1 for r in ranks
+    )
 
 
 def axes_that_matter(patterns: Sequence[Pattern], axes: Sequence[str]) -> list[str]:

@@ -26,11 +26,11 @@ from crashmatrix.errors import BadInput
 from crashmatrix.machine import fingerprint
 from crashmatrix.matrix import interpreters
 from crashmatrix.matrix.spec import Matrix
-from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
+from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error, rank_note, ranks_in_order
 from crashmatrix.process.interrupts import catching
 from crashmatrix.process.stops import StopRegistry
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.rundir.store import RunDir, RunResult
+from crashmatrix.rundir.store import RunDir, RunResult, read_rows
 from crashmatrix.rundir.unwritable import RunDirUnwritable
 from crashmatrix.text import shown_path
 
@@ -225,12 +225,24 @@ def bisect_matrix(
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
     data = as_bisect_json(result, spelled_good, spelled_bad)
+    ranks = _target_ranks(store, result.target)
+    if ranks:  # a distributed job's failure: which rank it struck (beside the contract's keys)
+        data["ranks"] = [int(r) if r.isdigit() else r for r in ranks]
     store.write_json("bisect.json", data)
-    text = "\n".join([""] + [line for line in detail_lines(result, spelled_bad) if line])
+    lines = detail_lines(result, spelled_bad) + ([f"the failure was {rank_note(ranks)[1:-1]}'s"] if ranks else [])
+    text = "\n".join([""] + [line for line in lines if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
     print(f"bisect.json: {shown_path(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
     return result, data, interrupted
+
+
+def _target_ranks(store: RunDir, target: FailureKind | None) -> tuple[str, ...]:
+    """The ranks (results.csv's `rank`) of this bisection's runs that failed as the target did."""
+    if target is None:
+        return ()
+    rows, _columns, _path = read_rows(store.path)
+    return ranks_in_order(r.get("rank") for r in rows if FailureKind.from_row(r) == target)
 
 
 def _say_seeded(seeded: dict[frozenset[str], list[FailureKind]], bad: frozenset[str], stream) -> None:

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
 from crashmatrix.machine.fingerprint import one_line
-from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
+from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
 
@@ -42,7 +42,8 @@ class Progress:
             eta = f" · ETA {_duration_text(sum(self.durations) / len(self.durations) * left / self.jobs)}"
         counts = " ".join(f"{o} {self.counts[o]}" for o in ORDER if self.counts[o])
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
-        what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
+        # no room for the signature here; a distributed job's failing rank, where one
+        what = with_rank_note(FailureKind(result.outcome, result.signal).label(), [result.rank])
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
         tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
