@@ -1,0 +1,221 @@
+"""Distributed cells: the rank that failed first is the verdict, never its victims (DESIGN.md, "Distributed cells").
+
+Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (the console script and
+`python -m torch.distributed.run`), torch.multiprocessing.spawn, Lightning's ddp and ddp_spawn under
+Hydra (tests/apps/ddp_train.py, tests/apps/lightning_ddp), and the built-in ddp probe, whose small matrix
+explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
+assertions; each fault strikes at step 1 (after one all-reduced step).
+"""
+
+import json
+import os
+import sys
+
+import pytest
+from conftest import ROOT, crashmatrix, processes_with, rows_of
+
+APPS = os.path.join(ROOT, "tests", "apps")
+DDP_TRAIN = os.path.join(APPS, "ddp_train.py")
+LIGHTNING = os.path.join(APPS, "lightning_ddp", "train.py")
+BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter
+ENV = {"PATH": BIN + os.pathsep + os.environ.get("PATH", "")}
+
+
+def _run(tmp_path_factory, name: str, matrix: str, *args) -> tuple[dict, str]:
+    """`crashmatrix run` of a matrix; the rows by their `fault`, and the run directory."""
+    base = tmp_path_factory.mktemp(name)
+    path = base / "m.yaml"
+    path.write_text(matrix)
+    out = base / "run"
+    proc = crashmatrix("run", path, "--out", out, "--jobs", "2", *args, cwd=base, env=ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={out}") == []  # no rank outlives its cell
+    return {r.get("fault") or r.get("kill_rank"): r for r in rows_of(out)}, str(out)
+
+
+@pytest.fixture(scope="module")
+def torchrun(tmp_path_factory):
+    """The console script, under inject (the ranks' recorder and fault dumps), one cell per fault."""
+    return _run(
+        tmp_path_factory,
+        "torchrun",
+        f"""\
+name: torchrun
+command: [torchrun, --nproc_per_node=2, {DDP_TRAIN}]
+inject: true
+params: {{num_threads: 1}}
+axes:
+  fault: [raise:0, segv:1, worker_segv:1]
+timeout: 120
+""",
+    )[0]
+
+
+@pytest.fixture(scope="module")
+def plain_launchers(tmp_path_factory):
+    """`python -m torch.distributed.run` and torch.multiprocessing.spawn without inject: stderr alone tells."""
+    rows, _ = _run(
+        tmp_path_factory,
+        "module",
+        f"""\
+name: module
+command: [python, -m, torch.distributed.run, --nproc_per_node=2, {DDP_TRAIN}]
+axes:
+  fault: [raise:0]
+timeout: 120
+""",
+    )
+    spawned, _ = _run(
+        tmp_path_factory,
+        "spawn",
+        f"""\
+name: spawn
+command: [python, {DDP_TRAIN}]
+params: {{launcher: spawn}}
+axes:
+  fault: [raise:0, segv:1]
+timeout: 120
+""",
+    )
+    return rows, spawned
+
+
+@pytest.fixture(scope="module")
+def lightning(tmp_path_factory):
+    """The Hydra + Lightning app with strategy=ddp (and one ddp_spawn cell), devices=2 on CPU, under inject."""
+    return _run(
+        tmp_path_factory,
+        "lightning",
+        f"""\
+name: lightning
+command: [python, {LIGHTNING}]
+inject: true
+params: {{num_threads: 1}}
+axes:
+  trainer.strategy: [ddp]
+  fault: [raise:0, segv:1, worker_segv:1]
+include:
+  - {{trainer.strategy: ddp_spawn, fault: raise:0}}
+timeout: 150
+""",
+    )[1]
+
+
+def _rows(run_dir: str) -> dict:
+    return {(r["trainer.strategy"], r["fault"]): r for r in rows_of(run_dir)}
+
+
+def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torchrun, plain_launchers):
+    module, spawned = plain_launchers
+    for r in (torchrun["raise:0"], module["raise:0"], spawned["raise:0"]):
+        assert (r["outcome"], r["signal"], r["rank"]) == ("fail", "", "0"), r
+        assert r["error"] == "ValueError: bad batch on rank 0"
+        assert r["where"] == "ddp_train.py:46 in train"
+        assert r["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
+
+
+def test_a_rank_that_segfaults_is_a_rank_crash_with_its_rank_and_place(torchrun, plain_launchers):
+    _module, spawned = plain_launchers
+    for r in (torchrun["segv:1"], spawned["segv:1"]):
+        assert (r["outcome"], r["signal"], r["rank"], r["exit_code"]) == ("rank_crash", "SIGSEGV", "1", "1"), r
+        assert r["error"] == "Fatal Python error: Segmentation fault"
+        assert r["where"].endswith("ddp_train.py:48 in train"), r["where"]
+
+
+def test_a_loader_worker_dying_inside_rank_1_is_a_worker_crash_of_rank_1(torchrun):
+    r = torchrun["worker_segv:1"]
+    assert (r["outcome"], r["signal"], r["rank"], r["signature"]) == ("worker_crash", "SIGSEGV", "1", "worker_signal")
+    assert "DataLoader worker (pid" in r["error"] and "is killed by signal: Segmentation fault" in r["error"]
+    assert r["where"].endswith("ddp_train.py:31 in __getitem__"), r["where"]
+
+
+def test_the_rank_column_follows_where(torchrun):
+    header = list(next(iter(torchrun.values())))
+    assert header[header.index("where") + 1] == "rank"
+
+
+def test_lightning_ddp_and_ddp_spawn_under_hydra(lightning):
+    rows = _rows(lightning)
+    for strategy in ("ddp", "ddp_spawn"):
+        r = rows[(strategy, "raise:0")]
+        assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
+        assert r["where"] == "train.py:39 in training_step"
+    r = rows[("ddp", "segv:1")]
+    assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
+    assert r["where"].endswith("train.py:41 in training_step"), r["where"]
+    r = rows[("ddp", "worker_segv:1")]
+    assert (r["outcome"], r["signal"], r["rank"]) == ("worker_crash", "SIGSEGV", "1"), r
+    assert r["where"].endswith("train.py:26 in __getitem__"), r["where"]
+
+
+def test_report_and_junit_say_the_rank(lightning):
+    junit = crashmatrix("report", lightning, "--format", "junit", cwd=lightning)
+    assert junit.returncode == 0, junit.stderr
+    assert 'message="rank_crash SIGSEGV (rank 1): Fatal Python error: Segmentation fault"' in junit.stdout
+    explained = crashmatrix("explain", lightning, cwd=lightning)
+    assert "rank_crash SIGSEGV (rank 1) when fault=segv:1" in explained.stdout, explained.stdout
+
+
+# ---------------------------------------------------------------- the ddp probe: explain, hunt, bisect, resolve
+
+PROBE_MATRIX = """\
+name: ddpranks
+probe: ddp
+params: {steps: 3, num_threads: 1, image_size: 16, width: 4, batch_size: 2, kill_step: 1}
+axes:
+  kill_rank: [-1, 1]
+  batch_size: [2, 4]
+timeout: 120
+"""
+
+
+@pytest.fixture(scope="module")
+def probe_run(tmp_path_factory):
+    return _run(tmp_path_factory, "probe", PROBE_MATRIX)[1]
+
+
+def test_the_ddp_probe_killed_rank_is_a_rank_crash(probe_run):
+    got = {(r["kill_rank"], r["batch_size"]): r for r in rows_of(probe_run)}
+    for size in ("2", "4"):
+        assert got[("-1", size)]["outcome"] == "pass", got[("-1", size)]
+        r = got[("1", size)]
+        assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
+
+
+def test_explain_and_resolve_name_the_rank(probe_run):
+    explained = crashmatrix("explain", probe_run, "--json", cwd=probe_run)
+    (entry,) = json.loads(explained.stdout)
+    assert (entry["conditions"], entry["outcome"], entry["signal"], entry["ranks"]) == (
+        {"kill_rank": "1"},
+        "rank_crash",
+        "SIGSEGV",
+        [1],
+    )
+    said = crashmatrix("explain", probe_run, cwd=probe_run).stdout
+    assert said.startswith("rank_crash SIGSEGV (rank 1) when kill_rank=1 (2 of 2 matching)"), said
+    resolved = crashmatrix("resolve", probe_run, cwd=probe_run)
+    assert resolved.returncode == 0, resolved.stderr
+    assert "cause: rank_crash SIGSEGV (rank 1) when kill_rank=1" in resolved.stdout, resolved.stdout
+    assert "run instead: kill_rank=-1" in resolved.stdout, resolved.stdout
+    with open(os.path.join(probe_run, "repro", "killed_by_signal", "ISSUE.md")) as f:
+        issue = f.read()
+    assert "Rank 1 of the distributed job died by SIGSEGV first" in issue
+
+
+def test_bisect_and_hunt_find_the_killed_rank(probe_run, tmp_path):
+    bisected = crashmatrix("bisect", probe_run, "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path, env=ENV)
+    assert bisected.returncode == 0, bisected.stdout + bisected.stderr
+    with open(tmp_path / "b" / "bisect.json") as f:
+        answer = json.load(f)
+    assert (answer["minimal"], answer["outcome"], answer["signal"]) == ({"kill_rank": 1}, "rank_crash", "SIGSEGV")
+    assert "the failure was rank 1's" in bisected.stdout
+    matrix = tmp_path / "m.yaml"
+    matrix.write_text(PROBE_MATRIX)
+    hunted = crashmatrix(
+        "hunt", matrix, "--from", probe_run, "--order", "1", "--max-runs", "4", "--out", tmp_path / "h", cwd=tmp_path
+    )
+    assert hunted.returncode == 0, hunted.stdout + hunted.stderr
+    assert "rank_crash SIGSEGV (killed_by_signal) (rank 1) when kill_rank=1" in hunted.stdout, hunted.stdout
+    with open(tmp_path / "h" / "hunt.json") as f:
+        (cause,) = json.load(f)["causes"]
+    assert (cause["conditions"], cause["outcome"], cause["ranks"]) == ({"kill_rank": "1"}, "rank_crash", [1])
