@@ -224,12 +224,8 @@ def bisect_matrix(
     store.write_json("env.json", pending.finish())
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
-    data = as_bisect_json(result, spelled_good, spelled_bad)
-    ranks = _target_ranks(store, result.target)
-    if ranks:  # a distributed job's failure: which rank it struck (beside the contract's keys)
-        data["ranks"] = [int(r) if r.isdigit() else r for r in ranks]
+    data, lines = _with_ranks(store, result, as_bisect_json(result, spelled_good, spelled_bad), spelled_bad)
     store.write_json("bisect.json", data)
-    lines = detail_lines(result, spelled_bad) + ([f"the failure was {rank_note(ranks)[1:-1]}'s"] if ranks else [])
     text = "\n".join([""] + [line for line in lines if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
@@ -237,12 +233,18 @@ def bisect_matrix(
     return result, data, interrupted
 
 
-def _target_ranks(store: RunDir, target: FailureKind | None) -> tuple[str, ...]:
-    """The ranks (results.csv's `rank`) of this bisection's runs that failed as the target did."""
-    if target is None:
-        return ()
+def _with_ranks(store: RunDir, result: BisectResult, data: dict, spelled_bad: dict) -> tuple[dict, list[str]]:
+    """bisect.json and the answer's lines, with the rank a distributed job's failure struck where any (its
+    runs' `rank`, beside the contract's keys)."""
+    lines = detail_lines(result, spelled_bad)
+    if result.target is None:
+        return data, lines
     rows, _columns, _path = read_rows(store.path)
-    return ranks_in_order(r.get("rank") for r in rows if FailureKind.from_row(r) == target)
+    ranks = ranks_in_order(r.get("rank") for r in rows if FailureKind.from_row(r) == result.target)
+    if ranks:
+        data["ranks"] = [int(r) if r.isdigit() else r for r in ranks]
+        lines.append(f"the failure was {rank_note(ranks)[1:-1]}'s")
+    return data, lines
 
 
 def _say_seeded(seeded: dict[frozenset[str], list[FailureKind]], bad: frozenset[str], stream) -> None:

@@ -179,15 +179,23 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line))
 
 
-def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict) -> Verdict:
+# A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
+_WORKER_WORDS = re.compile(r"^ERROR: Unexpected [a-z ]+ encountered in worker\..*$", re.M)
+
+
+def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str) -> Verdict:
     """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
-    its own output classified as a single process's would be (fail, worker_crash inside it, ...)."""
+    its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
+    whose loader lost a worker may say only EOFError: the worker's own unlabelled line is its too."""
     if root.signal:
         fatal = sig_.last_match(_FATAL, root.text)
         who = "" if root.rank is None else f"rank {root.rank} "
         line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
-    verdict = _from_output(returncode, root.text, "", root.text, report)
+    text = root.text
+    if "data/dataloader.py" in text:
+        text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
+    verdict = _from_output(returncode, text, "", text, report)
     return dataclasses.replace(verdict, rank=root.rank, told=root.text)
 
 
@@ -237,7 +245,7 @@ def classify(
     if ranks_.is_distributed(stderr, recorded):
         root = ranks_.root_failure(stderr, recorded)
         if root is not None:
-            return _from_rank(root, returncode, report)
+            return _from_rank(root, returncode, report, stderr)
 
     if returncode is not None and returncode > 128:
         # A shell or launcher in between reports a signalled child as 128+N.

@@ -104,6 +104,8 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
     failures = _merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded)
     causes = sorted((f for f in failures if not f.is_consequence), key=lambda f: f.at)
+    if not causes:  # only reactions: a rank's own words, the first, say the most (a launcher's signal never)
+        causes = sorted((f for f in failures if not f.signal), key=lambda f: f.at)
     if not causes:
         return None
     first = causes[0]
@@ -254,9 +256,7 @@ def _merged(
     for entry in launcher:
         if entry.rank is None or (entry.rank, bool(entry.signal)) in told:
             continue
-        if not entry.signal and not entry.text:
-            continue  # torchrun's exit code without a traceback: the rank's own lines tell it, or nothing does
-        labelled.append(entry)
+        labelled.append(entry)  # a rank that failed without a word of its own (exit status alone) counts too
         told.add((entry.rank, bool(entry.signal)))
     return labelled
 
