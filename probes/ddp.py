@@ -50,6 +50,23 @@ PARAMS: dict = {
 }
 
 
+def refuses(key: str, value) -> str:
+    """Why the probe would refuse this parameter's value ("" when it takes it): read before any cell runs."""
+    text = str(value).strip()
+    if key == "world_size" and text.lower() != "auto" and not (text.isdigit() and int(text) >= 1):
+        return "world_size takes auto or a whole number of ranks, 1 or more"
+    if key in ("kill_rank", "nan_rank") and not (text.isdigit() or text == "-1"):
+        return f"{key} takes a rank (0, 1, ...) or -1 for none"
+    if key == "kill_signal":
+        try:
+            _signal_number(text)
+        except (AttributeError, ValueError):
+            return "kill_signal takes a signal's name or number (SIGSEGV, SIGBUS, 11)"
+    if key == "backend" and text not in ("auto", "gloo", "nccl"):
+        return "backend takes auto, gloo or nccl"
+    return ""
+
+
 def world_size_for(param, device_type: str, visible_devices: str | None) -> int:
     """The number of ranks: a set `world_size` wins; `auto` follows the GPUs the cell was given."""
     if str(param).strip().lower() != "auto":

@@ -326,3 +326,27 @@ def test_an_error_file_traceback_in_torchruns_report_is_the_ranks_own_line():
     )
     v = classify(1, stderr=report)
     assert (v.outcome.value, v.rank, v.error) == ("fail", 1, "ValueError: bad batch on rank 1")
+
+
+@pytest.mark.parametrize(
+    "override,where,says",
+    [
+        (
+            "+params.world_size=two",
+            "params.world_size: two",
+            "world_size takes auto or a whole number of ranks, 1 or more",
+        ),
+        ("axes.kill_rank=[last]", "axes.kill_rank: last", "kill_rank takes a rank (0, 1, ...) or -1 for none"),
+        (
+            "+params.kill_signal=SIGFOO",
+            "params.kill_signal: SIGFOO",
+            "kill_signal takes a signal's name or number (SIGSEGV, SIGBUS, 11)",
+        ),
+    ],
+)
+def test_a_value_the_ddp_probe_refuses_is_one_line_and_exit_2(tmp_path, override, where, says):
+    (tmp_path / "m.yaml").write_text(PROBE_MATRIX)
+    proc = crashmatrix("run", tmp_path / "m.yaml", override, "--out", tmp_path / "run", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == f"crashmatrix: {tmp_path / 'm.yaml'}: {where}: {says}\n"
+    assert not (tmp_path / "run").exists()
