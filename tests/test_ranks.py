@@ -1,9 +1,9 @@
 """Distributed cells: the rank that failed first is the verdict, never its victims (DESIGN.md, "Distributed cells").
 
 Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (the console script and
-`python -m torch.distributed.run`), torch.multiprocessing.spawn, Lightning's ddp and ddp_spawn under
-Hydra (tests/apps/ddp_train.py, tests/apps/lightning_ddp), and the built-in ddp probe, whose small matrix
-explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
+`python -m torch.distributed.run`), torch.multiprocessing.spawn (tests/apps/ddp_train.py), a Hydra +
+Lightning app with strategy=ddp swept by hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the
+built-in ddp probe, whose small matrix explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
 assertions; each fault strikes at step 1 (after one all-reduced step).
 """
 
@@ -82,31 +82,6 @@ timeout: 120
     return rows, spawned
 
 
-@pytest.fixture(scope="module")
-def lightning(tmp_path_factory):
-    """The Hydra + Lightning app with strategy=ddp (and one ddp_spawn cell), devices=2 on CPU, under inject."""
-    return _run(
-        tmp_path_factory,
-        "lightning",
-        f"""\
-name: lightning
-command: [python, {LIGHTNING}]
-inject: true
-params: {{num_threads: 1}}
-axes:
-  trainer.strategy: [ddp]
-  fault: [raise:0, segv:1]
-include:
-  - {{trainer.strategy: ddp_spawn, fault: raise:0}}
-timeout: 150
-""",
-    )[1]
-
-
-def _rows(run_dir: str) -> dict:
-    return {(r["trainer.strategy"], r["fault"]): r for r in rows_of(run_dir)}
-
-
 def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torchrun, plain_launchers):
     module, spawned = plain_launchers
     for r in (torchrun["raise:0"], module["raise:0"], spawned["raise:0"]):
@@ -117,10 +92,10 @@ def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torch
 
 
 def test_a_rank_that_segfaults_is_a_rank_crash_with_its_rank_and_place(torchrun):
-    for r in (torchrun["segv:1"],):  # under torch.multiprocessing: the ddp probe's, below
-        assert (r["outcome"], r["signal"], r["rank"], r["exit_code"]) == ("rank_crash", "SIGSEGV", "1", "1"), r
-        assert r["error"] == "Fatal Python error: Segmentation fault"
-        assert r["where"].endswith("ddp_train.py:48 in train"), r["where"]
+    r = torchrun["segv:1"]  # under torch.multiprocessing: the ddp probe's, and Lightning's, below
+    assert (r["outcome"], r["signal"], r["rank"], r["exit_code"]) == ("rank_crash", "SIGSEGV", "1", "1"), r
+    assert r["error"] == "Fatal Python error: Segmentation fault"
+    assert r["where"].endswith("ddp_train.py:48 in train"), r["where"]
 
 
 def test_a_loader_worker_dying_inside_rank_1_is_a_worker_crash_of_rank_1(torchrun):
@@ -136,42 +111,47 @@ def test_the_rank_column_follows_where(torchrun):
     assert header[header.index("where") + 1] == "rank"
 
 
-def test_lightning_ddp_and_ddp_spawn_under_hydra(lightning):
-    rows = _rows(lightning)
-    for strategy in ("ddp", "ddp_spawn"):
-        r = rows[(strategy, "raise:0")]
-        assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
-        assert r["where"] == "train.py:39 in training_step"
-    r = rows[("ddp", "segv:1")]
+@pytest.fixture(scope="module")
+def lightning(tmp_path_factory):
+    """The Hydra + Lightning app (strategy=ddp, devices=2 on CPU) swept by `python train.py -m
+    hydra/launcher=crashmatrix` (its own sitecustomize in every rank, as under inject); the sweep directory."""
+    base = tmp_path_factory.mktemp("lightning")
+    shutil.copytree(os.path.dirname(LIGHTNING), base / "app")
+    sweep = base / "sweep"
+    proc = subprocess.run(
+        [sys.executable, "train.py", "-m", "hydra/launcher=crashmatrix", "hydra.launcher.jobs=2"]
+        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv:1"],
+        cwd=base / "app",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr  # as Hydra's basic launcher ends a sweep whose job failed
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={sweep}") == []
+    return str(sweep)
+
+
+def test_lightning_ddp_under_hydras_crashmatrix_launcher(lightning):
+    rows = {r["fault"]: r for r in rows_of(lightning)}
+    r = rows["raise:0"]
+    assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
+    assert r["where"] == "train.py:39 in training_step"
+    r = rows["segv:1"]
     assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
     assert r["where"].endswith("train.py:41 in training_step"), r["where"]
+    # Lightning starts rank 1 by running sys.argv again: it joined its job, and never re-ran the sweep.
+    for job in ("0", "1"):
+        assert "train_ddp_process_1.log" in os.listdir(os.path.join(lightning, job))
+    assert not [name for name in os.listdir(lightning) if name.startswith("crashmatrix-earlier")]
 
 
 def test_report_and_junit_say_the_rank(lightning):
     junit = crashmatrix("report", lightning, "--format", "junit", cwd=lightning)
     assert junit.returncode == 0, junit.stderr
     assert 'message="rank_crash SIGSEGV (rank 1): Fatal Python error: Segmentation fault"' in junit.stdout
+    assert 'message="fail (rank 0): ValueError: bad batch on rank 0"' in junit.stdout
     explained = crashmatrix("explain", lightning, cwd=lightning)
     assert "rank_crash SIGSEGV (rank 1) when fault=segv:1" in explained.stdout, explained.stdout
-
-
-def test_a_lightning_ddp_job_under_hydras_crashmatrix_launcher(tmp_path):
-    # Lightning starts rank 1 by running sys.argv again: it must join this job, never re-run the sweep.
-    shutil.copytree(os.path.dirname(LIGHTNING), tmp_path / "app")
-    sweep = tmp_path / "sweep"
-    proc = subprocess.run(
-        [sys.executable, "train.py", "-m", "hydra/launcher=crashmatrix", f"hydra.sweep.dir={sweep}", "fault=raise:0"],
-        cwd=tmp_path / "app",
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 1, proc.stderr  # as Hydra's basic launcher ends a sweep whose job failed
-    (r,) = rows_of(sweep)
-    assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
-    assert "train_ddp_process_1.log" in os.listdir(sweep / "0")  # rank 1 ran as this job, in its directory
-    assert not [name for name in os.listdir(sweep) if name.startswith("crashmatrix-earlier")]
-    assert processes_with(f"CRASHMATRIX_RUN_DIR={sweep}") == []
 
 
 # ---------------------------------------------------------------- the ddp probe: explain, hunt, bisect, resolve
@@ -228,7 +208,8 @@ def test_bisect_and_hunt_find_the_killed_rank(probe_run, tmp_path):
     assert bisected.returncode == 0, bisected.stdout + bisected.stderr
     with open(tmp_path / "b" / "bisect.json") as f:
         answer = json.load(f)
-    assert (answer["minimal"], answer["outcome"], answer["signal"]) == ({"kill_rank": 1}, "rank_crash", "SIGSEGV")
+    assert (answer["minimal"], answer["outcome"], answer["signal"]) == ({"kill_rank": "1"}, "rank_crash", "SIGSEGV")
+    assert answer["ranks"] == [1]
     assert "the failure was rank 1's" in bisected.stdout
     matrix = tmp_path / "m.yaml"
     matrix.write_text(PROBE_MATRIX)
