@@ -214,10 +214,22 @@ def test_bisect_and_hunt_find_the_killed_rank(probe_run, tmp_path):
     matrix = tmp_path / "m.yaml"
     matrix.write_text(PROBE_MATRIX)
     hunted = crashmatrix(
-        "hunt", matrix, "--from", probe_run, "--order", "1", "--max-runs", "4", "--out", tmp_path / "h", cwd=tmp_path
-    )
+        "hunt",
+        matrix,
+        "--from",
+        probe_run,
+        "--order",
+        "1",
+        "--confidence",
+        "0.8",
+        "--max-runs",
+        "1",
+        "--out",
+        tmp_path / "h",
+        cwd=tmp_path,
+    )  # the run's rows are the evidence; at most one more run
     assert hunted.returncode == 0, hunted.stdout + hunted.stderr
-    assert "rank_crash SIGSEGV (killed_by_signal) (rank 1) when kill_rank=1" in hunted.stdout, hunted.stdout
+    assert "\nrank_crash SIGSEGV (rank 1) when kill_rank=1: fails 100% of runs there" in hunted.stdout, hunted.stdout
     with open(tmp_path / "h" / "hunt.json") as f:
         (cause,) = json.load(f)["causes"]
     assert (cause["conditions"], cause["outcome"], cause["ranks"]) == ({"kill_rank": "1"}, "rank_crash", [1])

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 
 from crashmatrix.app import preflight
 from crashmatrix.bisect.delta_debug import bisect
@@ -184,8 +185,10 @@ def bisect_matrix(
     max_runs=None,
     stream=None,
     seeded: dict[frozenset[str], list[FailureKind]] | None = None,
+    seeded_rows: Sequence[Mapping] = (),
 ) -> tuple[BisectResult, dict, bool]:
-    """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run)."""
+    """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run),
+    seeded_rows the rows themselves (a distributed job's ranks)."""
     stream = stream or sys.stdout
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
     if not changes:
@@ -224,7 +227,7 @@ def bisect_matrix(
     store.write_json("env.json", pending.finish())
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
-    data, lines = _with_ranks(store, result, as_bisect_json(result, spelled_good, spelled_bad), spelled_bad)
+    data, lines = _with_ranks(store, seeded_rows, result, as_bisect_json(result, spelled_good, spelled_bad))
     store.write_json("bisect.json", data)
     text = "\n".join([""] + [line for line in lines if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
@@ -233,13 +236,13 @@ def bisect_matrix(
     return result, data, interrupted
 
 
-def _with_ranks(store: RunDir, result: BisectResult, data: dict, spelled_bad: dict) -> tuple[dict, list[str]]:
+def _with_ranks(store: RunDir, seeded_rows, result: BisectResult, data: dict) -> tuple[dict, list[str]]:
     """bisect.json and the answer's lines, with the rank a distributed job's failure struck where any (its
-    runs' `rank`, beside the contract's keys)."""
-    lines = detail_lines(result, spelled_bad)
+    runs' `rank`, and the seeding run's, beside the contract's keys)."""
+    lines = detail_lines(result, data["bad"])
     if result.target is None:
         return data, lines
-    rows, _columns, _path = read_rows(store.path)
+    rows = [*read_rows(store.path)[0], *seeded_rows]
     ranks = ranks_in_order(r.get("rank") for r in rows if FailureKind.from_row(r) == result.target)
     if ranks:
         data["ranks"] = [int(r) if r.isdigit() else r for r in ranks]

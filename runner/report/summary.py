@@ -103,11 +103,12 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = _values_label(runs[0], value_columns)
         first = next(r for r in failures if FailureKind.from_row(r) == kind)
+        ranks = [r.get("rank") for r in failures if FailureKind.from_row(r) == kind]  # a distributed job's
         out.append(
             [
                 cell_id,
                 label,
-                f"{rate}{kind.outcome}{more}",
+                f"{rate}{with_rank_note(kind.outcome, ranks)}{more}",
                 kind.signal,
                 shorten(kind.signature, 40),
                 shorten(first.get("error", "")),
