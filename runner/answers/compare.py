@@ -114,7 +114,7 @@ class CellSummary:
     def describe(self) -> str:
         """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
         ordered = sorted(self.kinds.items(), key=lambda kv: (not kv[0].is_failure, -kv[1], kv[0]))
-        parts = []
+        parts: list[str] = []
         for kind, n in ordered:
             word = kind.label(50)
             if kind.is_failure and not parts:  # the ranks beside the first failure named
