@@ -247,20 +247,35 @@ Failures:
   time      : 2026-11-26_07:45:37
   host      : localhost
   rank      : {other} (local_rank: {other})
-  exitcode  : {other_code} (pid: 12694) {other_sig}
+  exitcode  : {other_code} (pid: 12694) ({other_sig})
   error_file: <N/A>
-  traceback : {other_message}
+  traceback : Signal {other_number} ({other_sig}) received by PID 12694
 ------------------------------------------------------------
 Root Cause (first observed failure):
 [0]:
   time      : 2026-11-26_07:45:37
   host      : localhost
   rank      : {root} (local_rank: {root})
-  exitcode  : {root_code} (pid: 12695) {root_sig}
+  exitcode  : 1 (pid: 12695)
   error_file: <N/A>
   traceback : {root_message}
 ============================================================
 """
+
+
+def torchrun_report(victim: int, victim_signal: str, root: int, root_message: str) -> str:
+    """torchrun's ChildFailedError: `victim` died by a signal, `root` (its "Root Cause") exited 1."""
+    number = {"SIGSEGV": 11, "SIGTERM": 15}[victim_signal]
+    return TORCHRUN_REPORT.format(
+        other=victim,
+        other_code=-number,
+        other_number=number,
+        other_sig=victim_signal,
+        root=root,
+        root_message=root_message,
+    )
+
+
 GLOO = (
     "[rank0]: Traceback (most recent call last):\n"
     '[rank0]:   File "/w/train.py", line 49, in train\n'
@@ -277,16 +292,8 @@ def test_the_first_failure_wins_over_torchruns_tied_root_cause():
     # first, here rank 0, whose gloo error followed rank 1's segfault.
     from crashmatrix.verdict.classify import classify
 
-    report = TORCHRUN_REPORT.format(
-        other=1,
-        other_code=-11,
-        other_sig="(SIGSEGV)",
-        other_message="Signal 11 (SIGSEGV) received by PID 12694",
-        root=0,
-        root_code=1,
-        root_sig="",
-        root_message="To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
-    )
+    elastic = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
+    report = torchrun_report(1, "SIGSEGV", 0, elastic)
     v = classify(1, stderr=SEGV_DUMP + GLOO + report)
     assert (v.outcome.value, v.signal, v.rank, v.error) == (
         "rank_crash",
@@ -294,7 +301,7 @@ def test_the_first_failure_wins_over_torchruns_tied_root_cause():
         1,
         "Fatal Python error: Segmentation fault",
     )
-    victim_only = classify(1, stderr=GLOO + report.replace("(SIGSEGV)", "(SIGTERM)").replace("-11", "-15"))
+    victim_only = classify(1, stderr=GLOO + torchrun_report(1, "SIGTERM", 0, elastic))
     assert (victim_only.outcome.value, victim_only.rank) == ("fail", 0)  # nothing else failed: the gloo error it is
 
 
@@ -307,16 +314,7 @@ def test_an_error_file_traceback_in_torchruns_report_is_the_ranks_own_line():
         '      raise ValueError(f"bad batch on rank {rank}")\n'
         "  ValueError: bad batch on rank 1"
     )
-    report = TORCHRUN_REPORT.format(
-        other=0,
-        other_code=-15,
-        other_sig="(SIGTERM)",
-        other_message="Signal 15 (SIGTERM) received by PID 12694",
-        root=1,
-        root_code=1,
-        root_sig="",
-        root_message=message,
-    )
+    report = torchrun_report(0, "SIGTERM", 1, message)
     v = classify(1, stderr=report)
     assert (v.outcome.value, v.rank, v.error) == ("fail", 1, "ValueError: bad batch on rank 1")
 
