@@ -63,7 +63,8 @@ def _as_alone(overrides: list, config) -> None:
 
     sys.argv = [sys.argv[0], *overrides]
     with open_dict(config):
-        config.hydra.run.dir = f"{config.hydra.sweep.dir}/{config.hydra.sweep.subdir}"
+        # an interpolation, resolved as run_job resolves the job's own directory (its ${now:...} included)
+        config.hydra.run.dir = "${hydra.sweep.dir}/${hydra.sweep.subdir}"
 
 
 def run(spec_path: str) -> int:

@@ -424,9 +424,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     pass_params, inject = _passing(data, path)
     params = data.get("params") or {}
     axes, axis_keys = _axes(data.get("axes") or {}, params, path)
-    for key, value in params.items():
-        if not _scalar_ok(value):
-            raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
+    _check_scalars(params, path)
     if probe_keys is not None:
         named = (
             [(f"params.{k}", k) for k in params]
@@ -546,6 +544,12 @@ def _check_probe_takes(probe: str, known: set, named: list, path: str, *, list_k
             continue
         takes = f" (it takes: {', '.join(sorted(known))}; env.NAME sets a variable)" if list_known else ""
         raise BadInput(f"{path}: {where}: probe {probe!r} has no parameter {key!r}{takes}")
+
+
+def _check_scalars(params: dict, path: str) -> None:
+    for key, value in params.items():
+        if not _scalar_ok(value):
+            raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
 
 
 def _check_probe_values(probe: str, params: dict, axes: dict, path: str) -> None:

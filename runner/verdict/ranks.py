@@ -55,7 +55,10 @@ _TORCHRUN_ENTRY = re.compile(
 )
 _TORCHRUN_ROOT = "Root Cause (first observed failure):"
 _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:\n", re.M)
-_SPAWN_EXITED = re.compile(r"process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))")
+# torch's own words only: a program's "worker process 4242 terminated with signal SIGSEGV" names no rank
+_SPAWN_EXITED = re.compile(
+    r"ProcessExitedException: process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))"
+)
 # What marks output as a distributed job's even when no line names a rank (Lightning's ddp under Hydra).
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
 
