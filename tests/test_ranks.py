@@ -341,3 +341,46 @@ def test_a_value_the_ddp_probe_refuses_is_one_line_and_exit_2(tmp_path, override
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == f"crashmatrix: {tmp_path / 'm.yaml'}: {where}: {says}\n"
     assert not (tmp_path / "run").exists()
+
+
+LIGHTNING_DDP_SPAWN = """\
+W1126 07:48:09.006000 16245 torch/multiprocessing/spawn.py:165] Terminating process 16326 via signal SIGTERM
+[rank: 1] Received SIGTERM: 15
+Process SpawnProcess-2:
+Traceback (most recent call last):
+  File "/v/torch/autograd/graph.py", line 979, in _engine_run_backward
+RuntimeError: [/p/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:29365. This is typically caused by a remote worker crashing.
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/v/torch/distributed/distributed_c10d.py", line 3151, in broadcast
+RuntimeError: [/p/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:29365. This is typically caused by a remote worker crashing.
+Error executing job with overrides: ['trainer.strategy=ddp_spawn', 'fault=raise:0']
+Traceback (most recent call last):
+  File "/w/train.py", line 63, in main
+    trainer.fit(Model(cfg.fault))
+  File "/v/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException:
+
+-- Process 0 terminated with the following error:
+Traceback (most recent call last):
+  File "/v/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/w/train.py", line 39, in training_step
+    raise ValueError(f"bad batch on rank {self.global_rank}")
+ValueError: bad batch on rank 0
+
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
+
+
+def test_lightning_ddp_spawn_rank_0_is_the_verdict_not_rank_1s_broken_connection():
+    # Lightning's ddp_spawn under Hydra, as it printed here (trimmed): rank 1's gloo error comes first in
+    # stderr, but it is a reaction; torch.multiprocessing names process 0's ValueError.
+    from crashmatrix.verdict.classify import classify
+
+    v = classify(1, stderr=LIGHTNING_DDP_SPAWN)
+    assert (v.outcome.value, v.rank, v.error) == ("fail", 0, "ValueError: bad batch on rank 0")
