@@ -107,8 +107,8 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
     failures = _merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded)
     causes = sorted((f for f in failures if not f.is_consequence), key=lambda f: f.at)
-    if not causes:  # only reactions: a rank's own words, the first, say the most (a launcher's signal never)
-        causes = sorted((f for f in failures if not f.signal), key=lambda f: f.at)
+    if not causes:  # only reactions: a rank's own words, the first, say the most; else the first signal death
+        causes = sorted(failures, key=lambda f: (bool(f.signal), f.at))  # (a SIGKILL no launcher sent: the OOM killer)
     if not causes:
         return None
     first = causes[0]
