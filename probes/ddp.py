@@ -14,7 +14,7 @@ The main process then ends with torch's own report, exit status 1:
 
     torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV
 
-(the classifier's worker_crash + signal name). torch terminates the other ranks
+(the classifier's rank_crash + signal name, rank 1: crashmatrix.verdict.ranks). torch terminates the other ranks
 when one dies; the probe also kills and reaps any rank still alive on its way
 out, so no rank outlives the cell.
 """
@@ -48,6 +48,23 @@ PARAMS: dict = {
     "seed": 0,
     "nan_rank": -1,  # this rank's loss becomes NaN at kill_step (-1: none)
 }
+
+
+def refuses(key: str, value) -> str:
+    """Why the probe would refuse this parameter's value ("" when it takes it): read before any cell runs."""
+    text = str(value).strip()
+    if key == "world_size" and text.lower() != "auto" and not (text.isdigit() and int(text) >= 1):
+        return "world_size takes auto or a whole number of ranks, 1 or more"
+    if key in ("kill_rank", "nan_rank") and not (text.isdigit() or text == "-1"):
+        return f"{key} takes a rank (0, 1, ...) or -1 for none"
+    if key == "kill_signal":
+        try:
+            _signal_number(text)
+        except (AttributeError, ValueError):
+            return "kill_signal takes a signal's name or number (SIGSEGV, SIGBUS, 11)"
+    if key == "backend" and text not in ("auto", "gloo", "nccl"):
+        return "backend takes auto, gloo or nccl"
+    return ""
 
 
 def world_size_for(param, device_type: str, visible_devices: str | None) -> int:

@@ -385,6 +385,7 @@ def cmd_bisect(args) -> int:
         jobs=args.jobs,
         max_runs=args.max_runs,
         seeded=seeded,
+        seeded_rows=run.rows if seeded else (),
     )
     if interrupted:
         return 130

@@ -8,7 +8,8 @@ Every "is this a failure" question in the tree is asked here, so the three answe
   rerun --failing picks, and the reports' "failing" columns and colours count.
 
 `FailureKind` is what tells one failure from another (outcome, signal, signature), with its one-line label:
-every report, explain, compare, bisect and hunt group and name failures by it.
+every report, explain, compare, bisect and hunt group and name failures by it. A distributed cell's `rank`
+is not part of it (`rank_note` says it beside the label).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Outcome(str, enum.Enum):
     FAIL = "fail"
     CRASH = "crash"
     WORKER_CRASH = "worker_crash"
+    RANK_CRASH = "rank_crash"
     CUDA_ERROR = "cuda_error"
     OOM = "oom"
     TIMEOUT = "timeout"
@@ -139,6 +141,29 @@ class FailureKind:
     def said(self) -> str:
         """The kind as bisect and hunt write it, the signature whole and in brackets: 'fail (fd_exhaustion)'."""
         return self.label(None, parenthesized=True)
+
+
+def ranks_in_order(ranks: Iterable[object]) -> tuple[str, ...]:
+    """Distinct ranks as results.csv spells them, in rank order (2 before 10); empty and None left out."""
+    known = {str(r) for r in ranks if r is not None and str(r) != ""}
+    return tuple(sorted(known, key=lambda r: (len(r), r)))
+
+
+def rank_note(ranks: Iterable[object]) -> str:
+    """'(rank 1)', '(ranks 0, 1)': which ranks of a distributed job failed this way; "" where none is known.
+
+    Not part of a FailureKind: the same failure may strike another rank in another run (whichever draws the
+    bad batch, or dies first), and it is still the same failure; the rank says where it struck."""
+    known = ranks_in_order(ranks)
+    if not known:
+        return ""
+    return f"(rank {known[0]})" if len(known) == 1 else f"(ranks {', '.join(known)})"
+
+
+def with_rank_note(label: str, ranks: Iterable[object]) -> str:
+    """'rank_crash SIGSEGV (rank 1)': a kind's label with the ranks it struck, where any."""
+    note = rank_note(ranks)
+    return f"{label} {note}" if note else label
 
 
 def kind_labels(kinds: Iterable[FailureKind], width: int = 40) -> dict[FailureKind, str]:

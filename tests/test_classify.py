@@ -201,7 +201,14 @@ CASES = [
         False,
         DDP_RANK,
         None,
-        ("worker_crash", "SIGSEGV", "process 1 terminated with signal SIGSEGV", "worker_signal"),
+        ("rank_crash", "SIGSEGV", "rank 1 killed by SIGSEGV", "killed_by_signal"),
+    ),
+    (  # a rank killed by nothing else that failed: no launcher sent it (the OOM killer, a user's kill)
+        1,
+        False,
+        "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL\n",
+        None,
+        ("rank_crash", "SIGKILL", "rank 1 killed by SIGKILL", "killed_by_signal"),
     ),
     (
         1,

@@ -173,7 +173,7 @@ def _assert_coloured_by_outcome(html: str, ids: dict) -> None:
     legend = dict(
         (word, colour) for colour, word in re.findall(r'<span style="background:(#[0-9a-f]{6})">(\w+)</span>', html)
     )
-    assert list(legend)[:3] == ["pass", "fail", "crash"] and len(legend) == 10, legend
+    assert list(legend)[:3] == ["pass", "fail", "crash"] and len(legend) == 11, legend
     assert len(set(legend.values())) == len(legend), legend
     red, green, _blue = _rgb(legend["pass"])
     assert green > red, legend["pass"]

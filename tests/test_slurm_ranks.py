@@ -97,13 +97,12 @@ def test_two_tasks_on_one_node_rendezvous_and_pass(one_node):
 def test_rank_1_segfaulting_is_the_verdict_not_rank_0_that_srun_then_ended(one_node):
     run_dir, rows, _ = one_node
     row = rows["segv"]
-    # until the outcome word `rank_crash` and the `rank` column exist (issue 33), the row is the
-    # signal death with its place, and result.json names the rank
-    assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV"), row
+    # a rank's own death by a signal, told as that rank's, with its place
+    assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGSEGV", "1"), row
     assert row["where"].startswith("train.py:15 in <module>"), row
-    with open(os.path.join(cell_dir(run_dir, row), "result.json")) as f:
-        assert json.load(f)["metrics"]["rank"] == 1
     first, victim = rank_end(run_dir, row, 1), rank_end(run_dir, row, 0)
+    with open(os.path.join(cell_dir(run_dir, row), "result.json")) as f:
+        assert json.load(f)["metrics"]["rank_node"] == first["node"]  # the node of the rank that failed
     assert first["signal"] == "SIGSEGV" and first["ended_at"] < victim["ended_at"]
     # each rank's own output is its own; srun's lines are the cell's
     assert "Segmentation fault" in open(os.path.join(cell_dir(run_dir, row), "rank1.stderr.log")).read()
@@ -116,8 +115,7 @@ def test_rank_0_raising_is_the_verdict_not_rank_1_that_srun_then_ended(one_node)
     row = rows["raise"]
     # rank 0's own line, without torch's `[rank0]: ` label
     assert row["outcome"] == "fail" and row["error"].startswith("ValueError: bad batch on rank 0"), row
-    with open(os.path.join(cell_dir(run_dir, row), "result.json")) as f:
-        assert json.load(f)["metrics"]["rank"] == 0
+    assert row["rank"] == "0", row
     first, victim = rank_end(run_dir, row, 0), rank_end(run_dir, row, 1)
     assert (first["returncode"], victim.get("signal")) == (1, "SIGTERM")
     assert first["ended_at"] < victim["ended_at"]

@@ -43,7 +43,7 @@ from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import pyfacts
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
-from crashmatrix.outcome import FailureKind, counts_as_failing, is_failure
+from crashmatrix.outcome import FailureKind, counts_as_failing, is_failure, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
 
@@ -84,6 +84,7 @@ class CellSummary:
     error: str = ""  # the first failing run's error line
     log_dir: str = ""
     where: str = ""  # that run's `where`: the frame it died in, a CUDA error's launching line
+    ranks: tuple[str, ...] = ()  # a distributed job's: the ranks whose failure its failing runs were
 
     @property
     def kind_set(self) -> frozenset:
@@ -115,9 +116,11 @@ class CellSummary:
     def describe(self) -> str:
         """'pass', 'fail fd_exhaustion', or with repeats '2/2 crash SIGSEGV', '1/3 crash SIGSEGV, 2/3 pass'."""
         ordered = sorted(self.kinds.items(), key=lambda kv: (not kv[0].is_failure, -kv[1], kv[0]))
-        parts = []
+        parts: list[str] = []
         for kind, n in ordered:
             word = kind.label(50)
+            if kind.is_failure and not parts:  # the ranks beside the first failure named
+                word = with_rank_note(word, self.ranks)
             parts.append(f"{n}/{self.runs} {word}" if self.runs > 1 else word)
         return ", ".join(parts)
 
@@ -275,6 +278,7 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
             error=(first.get("error") or "") if failures else "",
             log_dir=first.get("log_dir", ""),
             where=(first.get("where") or "") if failures else "",
+            ranks=tuple(str(r["rank"]) for r in failures if str(r.get("rank") or "")),
         )
     return cells
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.answers import set_apart
 from crashmatrix.cell import spell
-from crashmatrix.outcome import FailureKind
+from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
 from crashmatrix.text import shorten
 
 __all__ = [
@@ -57,6 +57,7 @@ class Pattern:
     # Other conjunctions of the same size that hold for exactly the same failing cells and no passing
     # cell: the data cannot tell them from `conditions`, so the user is told (pairwise runs often).
     alternatives: tuple[tuple[tuple[str, str], ...], ...] = ()
+    ranks: tuple[str, ...] = ()  # a distributed job's ranks that failed this way in the matched cells
 
     @property
     def failure_kind(self) -> FailureKind:
@@ -74,20 +75,26 @@ class Pattern:
         }
         if self.alternatives:  # beyond the contract's keys, only where the data leave a choice
             data["alternatives"] = [dict(alt) for alt in self.alternatives]
+        if self.ranks:  # likewise, only for a distributed job's failures
+            data["ranks"] = [int(r) if r.isdigit() else r for r in self.ranks]
         return data
+
+    def _label(self, with_signature: bool = True) -> str:
+        kind = self.failure_kind if with_signature else FailureKind(self.outcome, self.signal)
+        return with_rank_note(kind.label(), self.ranks)
 
     def describe(self) -> str:
         if not self.conditions:
             return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        text = f"{self.failure_kind.label()} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        text = f"{self._label()} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
         if self.alternatives:
             others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt) for alt in self.alternatives)
             text += f"; the data fit as well: {others}"
         return text
 
     def _describe_program(self) -> str:
-        what = FailureKind(self.outcome, self.signal).label()  # the signature is the tail, whole
+        what = self._label(with_signature=False)  # the signature is the tail, whole
         if self.failing == self.matching:
             head = f"{what} in every cell ({self.failing} of {self.matching})"
         else:
@@ -127,6 +134,7 @@ class _Cells:
     passed: int = 0  # cells that passed in some repeat
     failed: int = 0  # cells that showed any kind
     errors: dict[FailureKind, str] = field(default_factory=dict)  # kind -> its first error line
+    ranks: dict[tuple[FailureKind, int], set[str]] = field(default_factory=dict)  # (kind, cell) -> failing ranks
 
     @property
     def everything(self) -> int:
@@ -156,6 +164,8 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit
             cells.errors.setdefault(kind, str(row.get("error") or ""))
+            if str(row.get("rank") or ""):
+                cells.ranks.setdefault((kind, index[key]), set()).add(str(row["rank"]))
     return cells
 
 
@@ -376,6 +386,14 @@ def _pattern(
         masked_by=tuple(sorted(by.items(), key=lambda t: (-t[1], t[0]))),
         error=cells.errors.get(kind, ""),
         alternatives=tuple(tuple((axes[i], v) for i, v in alt) for alt in alternatives),
+        ranks=_ranks(cells, kind, mask & failing),
+    )
+
+
+def _ranks(cells: _Cells, kind: FailureKind, mask: int) -> tuple[str, ...]:
+    """The ranks that failed this way in the cells of mask, in rank order."""
+    return ranks_in_order(
+        r for (k, cell), ranks in cells.ranks.items() if k == kind and mask >> cell & 1 for r in ranks
     )
 
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 
 from crashmatrix.app import preflight
 from crashmatrix.bisect.delta_debug import bisect
@@ -27,11 +28,11 @@ from crashmatrix.machine import fingerprint
 from crashmatrix.matrix import interpreters
 from crashmatrix.matrix.executor_settings import check_executor
 from crashmatrix.matrix.spec import Matrix
-from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error
+from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error, rank_note, ranks_in_order
 from crashmatrix.process.interrupts import catching
 from crashmatrix.process.stops import StopRegistry
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.rundir.store import RunDir, RunResult
+from crashmatrix.rundir.store import RunDir, RunResult, read_rows
 from crashmatrix.rundir.unwritable import RunDirUnwritable
 from crashmatrix.text import shown_path
 
@@ -185,8 +186,10 @@ def bisect_matrix(
     max_runs=None,
     stream=None,
     seeded: dict[frozenset[str], list[FailureKind]] | None = None,
+    seeded_rows: Sequence[Mapping] = (),
 ) -> tuple[BisectResult, dict, bool]:
-    """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run)."""
+    """Returns (result, bisect.json contents, interrupted). seeded: a finished run's rows (seeds_from_run),
+    seeded_rows the rows themselves (a distributed job's ranks)."""
     stream = stream or sys.stdout
     check_executor(matrix.executor, "local", matrix.path)  # bisect runs its cells here
     changes = [a for a in matrix.axes if spell(good[a]) != spell(bad[a])]
@@ -226,13 +229,27 @@ def bisect_matrix(
     store.write_json("env.json", pending.finish())
     spelled_good = {a: spell(v) for a, v in good.items()}
     spelled_bad = {a: spell(v) for a, v in bad.items()}
-    data = as_bisect_json(result, spelled_good, spelled_bad)
+    data, lines = _with_ranks(store, seeded_rows, result, as_bisect_json(result, spelled_good, spelled_bad))
     store.write_json("bisect.json", data)
-    text = "\n".join([""] + [line for line in detail_lines(result, spelled_bad) if line])
+    text = "\n".join([""] + [line for line in lines if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")
     print(text, file=stream, flush=True)
     print(f"bisect.json: {shown_path(os.path.join(store.path, 'bisect.json'))}", file=stream, flush=True)
     return result, data, interrupted
+
+
+def _with_ranks(store: RunDir, seeded_rows, result: BisectResult, data: dict) -> tuple[dict, list[str]]:
+    """bisect.json and the answer's lines, with the rank a distributed job's failure struck where any (its
+    runs' `rank`, and the seeding run's, beside the contract's keys)."""
+    lines = detail_lines(result, data["bad"])
+    if result.target is None:
+        return data, lines
+    rows = [*read_rows(store.path)[0], *seeded_rows]
+    ranks = ranks_in_order(r.get("rank") for r in rows if FailureKind.from_row(r) == result.target)
+    if ranks:
+        data["ranks"] = [int(r) if r.isdigit() else r for r in ranks]
+        lines.append(f"the failure was {rank_note(ranks)[1:-1]}'s")
+    return data, lines
 
 
 def _say_seeded(seeded: dict[frozenset[str], list[FailureKind]], bad: frozenset[str], stream) -> None:

@@ -11,6 +11,7 @@ session's running cells are kept in a crashmatrix.process.stops.StopRegistry.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import select
 import signal
@@ -144,8 +145,6 @@ class Engine:
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:
-        from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
-
         running = slot.running
         rc = running.popen.wait()
         duration = time.monotonic() - running.started
@@ -154,14 +153,7 @@ class Engine:
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         rc, stdout, stderr, first = _judged(slot, rc)
-        verdict = classify(
-            rc,
-            timed_out=running.timed_out,
-            stderr=stderr,
-            stdout=stdout[-HEAD_BYTES:],
-            report=report,
-            timeout_s=self.matrix.timeout,
-        )
+        verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
         verdict, where = _forensics(self, slot, verdict, stderr)
         cell_files.release(running.launch.env)
@@ -180,7 +172,8 @@ class Engine:
             host=self.host,
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
-            metrics=dict((report or {}).get("metrics") or {}, **_gpu_and_rank(slot.gpu, first)),
+            rank=verdict.rank,
+            metrics=dict((report or {}).get("metrics") or {}, **_gpu_and_node(slot.gpu, first)),
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
@@ -326,8 +319,8 @@ def _drain(wake_r: int) -> None:
 
 def _judged(slot: _Slot, rc: int | None) -> tuple:
     """(return code, stdout, stderr, the rank or None) the verdict is told from: a distributed cell's
-    rank that failed first (its Slurm task's record, its own output); else, and at a timeout (the hang
-    is the verdict), the cell's own process."""
+    Slurm task that failed first (its record, its own output); else, and at a timeout (the hang is the
+    verdict), the cell's own process."""
     launch = slot.running.launch
     first = None
     if launch.ranks_dir is not None and not slot.running.timed_out:
@@ -340,12 +333,34 @@ def _judged(slot: _Slot, rc: int | None) -> tuple:
     return first.returncode, read_ends(first.stdout_path), stderr, first
 
 
-def _gpu_and_rank(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
-    """What a run's metrics add: its GPU set, the rank whose failure is the verdict and its node."""
+def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
+    """What a run's metrics add: its GPU set, and the node of a Slurm task whose failure is the verdict."""
     return {
         **({"gpu": gpu} if gpu is not None else {}),
-        **({"rank": first.rank, "rank_node": first.node} if first is not None else {}),
+        **({"rank_node": first.node} if first is not None else {}),
     }
+
+
+def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first):
+    """classify's verdict on an ended run, with what its ranks recorded where it was a distributed job.
+    first: the Slurm task that failed first, whose own end and output were classified: its rank is the
+    verdict's, and its death by a signal a rank's (rank_crash), as for ranks a launcher started."""
+    from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
+    from crashmatrix.verdict.ranks import recorded_ranks
+
+    verdict = classify(
+        rc,
+        timed_out=slot.running.timed_out,
+        stderr=stderr,
+        stdout=stdout[-HEAD_BYTES:],
+        report=report,
+        timeout_s=timeout_s,
+        recorded=recorded_ranks(slot.cell_dir),
+    )
+    if first is None:
+        return verdict
+    outcome = Outcome.RANK_CRASH if verdict.outcome == Outcome.CRASH else verdict.outcome
+    return dataclasses.replace(verdict, outcome=outcome, rank=first.rank)
 
 
 def _where_it_hangs(slot: _Slot) -> tuple:

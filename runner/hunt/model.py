@@ -143,6 +143,7 @@ class Run:
 
     cell: Cell
     kind: Kind | None
+    rank: str = ""  # a distributed job's rank whose failure it was (results.csv's `rank`)
 
 
 def run_of_row(row: dict, space: Space) -> Run | None:
@@ -154,7 +155,7 @@ def run_of_row(row: dict, space: Space) -> Run | None:
     if kind.is_pass:
         return Run(cell, None)
     if kind.counts_as_failing:
-        return Run(cell, kind)
+        return Run(cell, kind, str(row.get("rank") or ""))
     return None
 
 

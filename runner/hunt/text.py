@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-from crashmatrix.hunt.model import Cond, Space
+from collections.abc import Iterable
+
+from crashmatrix.hunt.model import Cond, Run, Space, contains
 from crashmatrix.hunt.search import Cause, State, named_cause
+from crashmatrix.outcome import ranks_in_order, with_rank_note
 
 
 def conditions_text(space: Space, cond: Cond) -> str:
     return " and ".join(f"{space.axes[i]}={v}" for i, v in cond)
 
 
-def cause_sentence(space: Space, cause: Cause) -> str:
-    """`crash SIGSEGV when a=1 and c=2: fails 50% of runs there (9 of 18), confidence 0.97`."""
-    kind = cause.kind.said()
+def cause_ranks(cause: Cause, runs: Iterable[Run]) -> tuple[str, ...]:
+    """The ranks of a distributed job whose failure this cause's runs were (where the conditions hold)."""
+    return ranks_in_order(
+        r.rank
+        for r in runs
+        if r.kind == cause.kind and (cause.conditions is None or contains(r.cell, cause.conditions))
+    )
+
+
+def cause_sentence(space: Space, cause: Cause, runs: Iterable[Run] = ()) -> str:
+    """`crash SIGSEGV when a=1 and c=2: fails 50% of runs there (9 of 18), confidence 0.97`; runs: the hunt's,
+    for the ranks a distributed job's failure struck (`rank_crash SIGSEGV (rank 1) when ...`)."""
+    kind = with_rank_note(cause.kind.said(), cause_ranks(cause, runs))
     share = f"{cause.rate:.0%} of runs"
     if cause.conditions is None:
         return (
@@ -62,12 +75,14 @@ def closing_line(space: Space, state: State, runs: int, confidence: float, wante
     return f"hunt: partial after {after} (--max-runs): {head}; " + ", ".join(left)
 
 
-def hunt_json(space: Space, state: State, runs: int, named: dict | None = None) -> dict:
+def hunt_json(space: Space, state: State, runs: int, named: dict | None = None, seen: Iterable[Run] = ()) -> dict:
     """`{"causes": [...], "runs": N, "complete": bool, "order": T}`; noise, where seen, under "noise".
 
     `named`: (kind, conditions) -> this hunt's runs when the cause was named, each cause's `named_after`
-    (the answer came then; the runs after it showed that nothing else fails)."""
+    (the answer came then; the runs after it showed that nothing else fails). seen: the hunt's runs, for each
+    cause's `ranks` where it was a distributed job's."""
     named = named or {}
+    seen = list(seen)
     causes, noise = [], []
     for cause in best_so_far(state):
         kind = cause.kind
@@ -75,6 +90,9 @@ def hunt_json(space: Space, state: State, runs: int, named: dict | None = None) 
         entry.update(
             rate=round(cause.rate, 4), confidence=round(cause.confidence, 4), failing=cause.failing, runs=cause.runs
         )
+        ranks = cause_ranks(cause, seen)
+        if ranks:
+            entry["ranks"] = [int(r) if r.isdigit() else r for r in ranks]
         if (kind, cause.conditions) in named:
             entry["named_after"] = named[(kind, cause.conditions)]
         if cause.conditions is None:

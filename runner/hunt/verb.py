@@ -210,7 +210,7 @@ class _Announcer:
             if key not in self.named:
                 self.named[key], new = len(self.evidence.runs) - self.seeded, True
                 print(
-                    f"found after {len(self.evidence.runs)} runs: {cause_sentence(self.space, cause)}",
+                    f"found after {len(self.evidence.runs)} runs: {cause_sentence(self.space, cause, self.evidence.runs)}",
                     file=self.stream,
                     flush=True,
                 )
@@ -277,8 +277,8 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
             store.write_json("env.json", fleet.gather(store.path, nodes, facts) if nodes else facts)
         wanted = clean_runs_wanted(evidence, options.confidence)
         closing = stopped or closing_line(space, state, runner.count, options.confidence, wanted, len(seeded))
-    answer = hunt_json(space, state, runner.count, announcer.named)
-    _finish(space, store, state, answer, closing, stream)
+    answer = hunt_json(space, state, runner.count, announcer.named, evidence.runs)
+    _finish(space, store, state, answer, closing, stream, evidence.runs)
     return HuntOutcome(store.path, state, answer, stopped == "interrupted")
 
 
@@ -335,10 +335,10 @@ def _announce(space: Space, options: HuntOptions, store: RunDir, done: int, seed
     )
 
 
-def _finish(space: Space, store: RunDir, state: State, answer: dict, closing: str, stream) -> None:
+def _finish(space: Space, store: RunDir, state: State, answer: dict, closing: str, stream, runs: list[Run]) -> None:
     """hunt.json (`answer`), summary.md, and the answer on `stream`."""
     store.write_json("hunt.json", answer)
-    lines = [cause_sentence(space, c) for c in best_so_far(state)] or ["no failure seen"]
+    lines = [cause_sentence(space, c, runs) for c in best_so_far(state)] or ["no failure seen"]
     summary = "# crashmatrix hunt\n\n" + "\n".join(f"- {line}" for line in lines) + f"\n\n{closing}\n"
     store.write_text("summary.md", summary)
     print("", file=stream)

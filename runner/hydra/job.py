@@ -55,6 +55,18 @@ def _send_back(ret, path: str) -> None:
     os.replace(path + ".tmp", path)
 
 
+def _as_alone(overrides: list, config) -> None:
+    """A program that starts itself again for each rank (Lightning's ddp runs `sys.argv` once more per rank,
+    with Hydra's run.dir) must start this job as the app alone would, never the whole multirun again:
+    sys.argv is the app's script with this job's overrides, and its run.dir this job's own directory."""
+    from omegaconf import open_dict
+
+    sys.argv = [sys.argv[0], *overrides]
+    with open_dict(config):
+        # an interpolation, resolved as run_job resolves the job's own directory (its ${now:...} included)
+        config.hydra.run.dir = "${hydra.sweep.dir}/${hydra.sweep.subdir}"
+
+
 def run(spec_path: str) -> int:
     import multiprocessing.spawn
 
@@ -81,6 +93,7 @@ def run(spec_path: str) -> int:
         config.hydra.job.override_dirname = spec["override_dirname"]
         if spec.get("subdir") is not None:
             config.hydra.sweep.subdir = spec["subdir"]
+    _as_alone(spec["overrides"], config)
     ret = run_job(
         hydra_context=context,
         task_function=_task_function(payload),

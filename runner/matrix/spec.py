@@ -429,9 +429,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     pass_params, inject = _passing(data, path)
     params = data.get("params") or {}
     axes, axis_keys = _axes(data.get("axes") or {}, params, path)
-    for key, value in params.items():
-        if not _scalar_ok(value):
-            raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
+    _check_scalars(params, path)
     if probe_keys is not None:
         named = (
             [(f"params.{k}", k) for k in params]
@@ -439,6 +437,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
             + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
         )
         _check_probe_takes(probe, probe_keys, named, path, list_known=True)
+        _check_probe_values(probe, params, axes, path)
     exclude = _exclude(data.get("exclude"), axes, path, prune=prune_exclude)
     include = _include(data.get("include"), path)
     if probe_keys is not None:
@@ -550,6 +549,28 @@ def _check_probe_takes(probe: str, known: set, named: list, path: str, *, list_k
             continue
         takes = f" (it takes: {', '.join(sorted(known))}; env.NAME sets a variable)" if list_known else ""
         raise BadInput(f"{path}: {where}: probe {probe!r} has no parameter {key!r}{takes}")
+
+
+def _check_scalars(params: dict, path: str) -> None:
+    for key, value in params.items():
+        if not _scalar_ok(value):
+            raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
+
+
+def _check_probe_values(probe: str, params: dict, axes: dict, path: str) -> None:
+    """A value the probe would refuse once its cell runs (probes' optional `refuses(key, value)`) is bad input now."""
+    from crashmatrix import probes
+
+    refuses = getattr(probes.load(probe), "refuses", None)
+    if refuses is None:
+        return
+    given = [(f"params.{k}", k, v) for k, v in params.items()] + [
+        (f"axes.{k}", k, v) for k, values in axes.items() for v in (values if isinstance(values, list) else [])
+    ]
+    for where, key, value in given:
+        reason = refuses(key, value)
+        if reason:
+            raise BadInput(f"{path}: {where}: {spell(value)}: {reason}")
 
 
 def _axes(raw: dict, params: dict, path: str) -> tuple[dict, dict]:

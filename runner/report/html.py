@@ -35,6 +35,7 @@ COLOURS = {
     Outcome.FAIL.value: "#e08a00",
     Outcome.CRASH.value: "#d62728",
     Outcome.WORKER_CRASH.value: "#9b1c5a",
+    Outcome.RANK_CRASH.value: "#f0602a",
     Outcome.CUDA_ERROR.value: "#7b3fbf",
     Outcome.OOM.value: "#8c564b",
     Outcome.TIMEOUT.value: "#1f77b4",

@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from crashmatrix.axis_values import value_of
-from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error
+from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
@@ -41,8 +41,9 @@ def case_name(row: dict, value_columns: list[str]) -> str:
 
 
 def failure_message(row: dict) -> str:
-    """`crash SIGSEGV: Fatal Python error: Segmentation fault` (outcome, signal when any, error when any)."""
-    head = FailureKind.from_row(row, with_signature=False).label()
+    """`crash SIGSEGV: Fatal Python error: Segmentation fault` (outcome, signal when any, error when any); a
+    distributed job's with the rank: `rank_crash SIGSEGV (rank 1): ...`."""
+    head = with_rank_note(FailureKind.from_row(row, with_signature=False).label(), [row.get("rank") or ""])
     return f"{head}: {row['error']}" if row.get("error") else head
 
 

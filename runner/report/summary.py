@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
 from crashmatrix.cell import cell_and_node
 from crashmatrix.machine.fingerprint import one_line
-from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
+from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
 
@@ -45,7 +45,8 @@ class Progress:
         label = " ".join(f"{k}={result.row(self.columns)[k]}" for k in self.columns if k in result.values)
         if result.node:  # a fleet's run: which node it ran on
             label += f" node={result.node}"
-        what = FailureKind(result.outcome, result.signal).label()  # no room for the signature here
+        # no room for the signature here; a distributed job's failing rank, where one
+        what = with_rank_note(FailureKind(result.outcome, result.signal).label(), [result.rank])
         width = len(str(self.total))
         head = f"[{self.done:>{width}}/{self.total}] {what:<20} {result.cell_id} r{result.repeat}"
         tail = f"{result.duration_s:6.1f}s | {counts}{eta}"
@@ -105,11 +106,12 @@ def failing_cells(rows: list[dict], value_columns: list[str]) -> list[list]:
         more = f" (+{len(kinds) - 1} other kind{'s' if len(kinds) > 2 else ''})" if len(kinds) > 1 else ""
         label = _values_label(runs[0], value_columns)
         first = next(r for r in failures if FailureKind.from_row(r) == kind)
+        ranks = [r.get("rank") for r in failures if FailureKind.from_row(r) == kind]  # a distributed job's
         out.append(
             [
                 runs[0]["cell_id"],
                 label,
-                f"{rate}{kind.outcome}{more}",
+                f"{rate}{with_rank_note(kind.outcome, ranks)}{more}",
                 kind.signal,
                 shorten(kind.signature, 40),
                 shorten(first.get("error", "")),

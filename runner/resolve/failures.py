@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from crashmatrix.answers import explain
 from crashmatrix.cell import spell
-from crashmatrix.outcome import FailureKind
+from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 
 CONFIDENCE = 0.95  # what a cause must reach to be named (hunt's default; a hunt's own option where it has one)
@@ -38,6 +38,11 @@ class Failure:
     masked_by: tuple[tuple[str, int], ...]  # (kind label, runs), commonest first
     confidence: float | None  # None: beyond what the model weighs
     alternatives: tuple[dict, ...] = ()
+    ranks: tuple[str, ...] = ()  # a distributed job's ranks whose failure it was, in those runs
+
+    def label(self) -> str:
+        """The kind's label with the ranks it struck: `rank_crash SIGSEGV (rank 1)`."""
+        return with_rank_note(self.kind.label(), self.ranks)
 
     @property
     def rate(self) -> float:
@@ -105,7 +110,8 @@ def _from_hunt(run: FinishedRun, rows: Sequence[dict], hunt: dict) -> Findings:
             counted = (int(entry.get("failing") or 0), int(entry.get("runs") or 0), 0, ())
         else:
             counted = count(rows, run.axes, kind, conditions, alternatives)
-        out.append(Failure(kind, conditions, entry, *counted, entry.get("confidence"), alternatives))
+        ranks = failing_ranks(rows, run.axes, kind, conditions, alternatives)
+        out.append(Failure(kind, conditions, entry, *counted, entry.get("confidence"), alternatives, ranks))
     return Findings(
         "hunt",
         tuple(out),
@@ -124,7 +130,7 @@ def _from_explain(run: FinishedRun, rows: Sequence[dict]) -> Findings:
         conditions = dict(p.conditions)
         alternatives = tuple(dict(alt) for alt in p.alternatives)
         counted = count(rows, axes, p.failure_kind, conditions, alternatives)
-        out.append(Failure(p.failure_kind, conditions, p.to_json(), *counted, weigh(p), alternatives))
+        out.append(Failure(p.failure_kind, conditions, p.to_json(), *counted, weigh(p), alternatives, p.ranks))
     return Findings("explain", tuple(out), CONFIDENCE)
 
 
@@ -146,6 +152,18 @@ def count(
             masked[seen.label()] += 1
     by = tuple(sorted(masked.items(), key=lambda t: (-t[1], t[0])))
     return failing, failing + passed, sum(masked.values()), by
+
+
+def failing_ranks(
+    rows: Sequence[Mapping], axes: Sequence[str], kind: FailureKind, conditions: dict | None, alternatives=()
+) -> tuple[str, ...]:
+    """The ranks (results.csv's `rank`) of the runs where the conditions hold that failed this way."""
+    return ranks_in_order(
+        row.get("rank")
+        for row in rows
+        if FailureKind.from_row(row) == kind
+        and _holds({a: spell(row.get(a, "")) for a in axes}, conditions, alternatives)
+    )
 
 
 class _Model:

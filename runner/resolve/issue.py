@@ -31,6 +31,8 @@ _WHAT = {
     Outcome.CRASH.value: "The program's main process was killed by {signal}.",
     Outcome.WORKER_CRASH.value: "A child process of the program (a DataLoader worker or a spawned process) died by "
     "{signal}, and the main process reported it and stopped.",
+    Outcome.RANK_CRASH.value: "Rank {rank} of the distributed job died by {signal} first; the other ranks' "
+    "failures and the launcher's report followed from it.",
     Outcome.FAIL.value: "The program stopped with an error (exit status {exit_code}).",
     Outcome.CUDA_ERROR.value: "The program stopped with a CUDA runtime error.",
     Outcome.OOM.value: "The program ran out of memory.",
@@ -106,7 +108,10 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         exit_code=row.get("exit_code") or "?",
         timeout=run.matrix.get("timeout", "?"),
         outcome=kind.outcome,
+        rank=row.get("rank") or "?",
     )
+    if str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
+        sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."
     error = str(row.get("error") or "")
     lines = ["## What happened\n", sentence]
     if error:
@@ -114,7 +119,9 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
     lines += [
         "",
         f"crashmatrix's classification: outcome `{kind.outcome}`, signal `{kind.signal or '-'}`, "
-        f"signature `{kind.signature or '-'}`.\n",
+        f"signature `{kind.signature or '-'}`"
+        + (f", rank `{row['rank']}`" if str(row.get("rank") or "") else "")
+        + ".\n",
     ]
     return "\n".join(lines)
 

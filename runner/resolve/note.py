@@ -55,7 +55,7 @@ def cost_text(config: Config, base: Config, metric: str) -> str:
 
 def failure_text(f: Failure, findings: Findings) -> str:
     if f.conditions is None:
-        return f"{f.kind.label()}: background noise, {f.failing} of {f.runs} runs of its cell"
+        return f"{f.label()}: background noise, {f.failing} of {f.runs} runs of its cell"
     how = "every time so far" if not f.flaky else f"{f.rate:.0%} of runs: flaky"
     if f.confidence is None:
         sure = "confidence not weighed (a conjunction longer than hunt's model weighs)"
@@ -63,7 +63,7 @@ def failure_text(f: Failure, findings: Findings) -> str:
         by = "hunt" if findings.source == "hunt" else "hunt's model over this run's rows"
         verdict = "named" if findings.is_sure(f) else f"below {findings.confidence}: not yet named"
         sure = f"confidence {f.confidence:.2f} ({by}; {verdict})"
-    return f"{f.kind.label()} {f.conditions_text()}: {f.failing} of {f.runs} runs there, {how}; {sure}"
+    return f"{f.label()} {f.conditions_text()}: {f.failing} of {f.runs} runs there, {how}; {sure}"
 
 
 def masking_text(f: Failure) -> str:

@@ -26,7 +26,7 @@ from crashmatrix.cell import spell
 from crashmatrix.hunt.search import clean_runs_needed
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine import facts_cache
-from crashmatrix.outcome import FailureKind
+from crashmatrix.outcome import FailureKind, with_rank_note
 from crashmatrix.plain_text import plain
 from crashmatrix.redaction import REDACTED, is_secret
 from crashmatrix.resolve.configs import Config
@@ -59,6 +59,10 @@ class Bundle:
     @property
     def dir(self) -> str:
         return f"{REPRO_DIR}/{self.name}"
+
+    def label(self) -> str:
+        """The kind's label, with the rank of its failing run where it was a distributed job's."""
+        return with_rank_note(self.kind.label(), [self.row.get("rank")])
 
 
 def folder_names(kinds: Sequence[FailureKind]) -> dict[FailureKind, str]:

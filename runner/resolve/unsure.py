@@ -62,7 +62,7 @@ def cannot_tell(run: FinishedRun, given: str, findings: Findings, choice: Choice
     rerun_repeats = 0
     if unsure:
         rerun_repeats = max(2 * repeats, wanted)
-        names = "; ".join(f"{f.kind.label()} {f.conditions_text()}" for f in unsure)
+        names = "; ".join(f"{f.label()} {f.conditions_text()}" for f in unsure)
         how = _confidence_text(findings, unsure)
         command = _settle_command(run, given, findings, rerun_repeats)
         out.append(Unsure(f"not yet sure of the cause ({how}): {names}", command))

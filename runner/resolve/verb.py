@@ -63,7 +63,7 @@ def output_lines(r: note.Resolved) -> list[str]:
     where = shown_path(r.run.directory)
     lines = note.summary_lines(r)
     for b in r.bundles:
-        lines.append(f"bug report: {os.path.join(where, b.dir)}/ISSUE.md ({b.kind.label()})")
+        lines.append(f"bug report: {os.path.join(where, b.dir)}/ISSUE.md ({b.label()})")
     lines.append(f"resolution: {os.path.join(where, RESOLUTION_MD)}  {os.path.join(where, RESOLUTION_JSON)}")
     return lines
 

@@ -28,8 +28,9 @@ from crashmatrix.rundir.unwritable import check_not_full, writing
 FIRST_COLUMNS = ["cell_id", "repeat"]
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
 # After the contract's first columns: what identifies the failure (crashmatrix.verdict.signature), where it died
-# or hung, and the node that ran it in a fleet (`--each-node`; empty otherwise).
-DIAGNOSIS_COLUMNS = ["signature", "where", "node"]
+# or hung, in a distributed cell the global rank whose failure it is (crashmatrix.verdict.ranks), and the node
+# that ran it in a fleet (`--each-node`; empty otherwise).
+DIAGNOSIS_COLUMNS = ["signature", "where", "rank", "node"]
 # The speed columns (steps, steps_per_s, first_batch_s, first_batch_total_s): what
 # runner/incell/loader_clock.py counted in the cell.
 SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s", "first_batch_total_s"]
@@ -57,6 +58,7 @@ class RunResult:
     log_dir: str = ""
     signature: str = ""
     where: str = ""
+    rank: int | None = None
     node: str = ""  # the Slurm node a fleet pinned this run to; part of its identity (crashmatrix.cell.RunKey)
     metrics: dict = field(default_factory=dict)
     leftovers: tuple = ()
@@ -95,6 +97,7 @@ class RunResult:
             log_dir=self.log_dir,
             signature=plain(self.signature),
             where=" ".join(plain(str(self.where)).split())[:300],
+            rank="" if self.rank is None else self.rank,
             node=self.node,
         )
         for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):

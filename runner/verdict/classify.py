@@ -8,12 +8,15 @@ known causes and their priority live in crashmatrix.verdict.signature.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import signal as _signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
+from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
@@ -52,6 +55,8 @@ class Verdict:
     signal: str = ""
     error: str = ""
     signature: str = ""
+    rank: int | None = None  # a distributed cell: the global rank whose failure this is
+    told: str = ""  # that rank's own output (its traceback or fatal-signal dump): where forensics finds its place
 
 
 _PY_EXCEPTION = re.compile(
@@ -174,6 +179,26 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line))
 
 
+# A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
+_WORKER_WORDS = re.compile(r"^ERROR: Unexpected [a-z ]+ encountered in worker\..*$", re.M)
+
+
+def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str) -> Verdict:
+    """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
+    its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
+    whose loader lost a worker may say only EOFError: the worker's own unlabelled line is its too."""
+    if root.signal:
+        fatal = sig_.last_match(_FATAL, root.text)
+        who = "" if root.rank is None else f"rank {root.rank} "
+        line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
+        return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
+    text = root.text
+    if "data/dataloader.py" in text:
+        text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
+    verdict = _from_output(returncode, text, "", text, report)
+    return dataclasses.replace(verdict, rank=root.rank, told=root.text)
+
+
 def classify(
     returncode: int | None,
     *,
@@ -182,8 +207,10 @@ def classify(
     stdout: str = "",
     report: dict | None = None,
     timeout_s: float | None = None,
+    recorded: Sequence[ranks_.Recorded] = (),
 ) -> Verdict:
-    """returncode as subprocess gives it: negative for death by a signal."""
+    """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
+    recorder kept of a distributed cell's ranks (crashmatrix.incell.ranks)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}
@@ -214,6 +241,11 @@ def classify(
             reason = report.get("reason", "the probe reported an error")
             return Verdict(Outcome.FAIL, "", reason, sig_.mask(reason))
         return Verdict(Outcome.PASS)
+
+    if ranks_.is_distributed(stderr, recorded):
+        root = ranks_.root_failure(stderr, recorded)
+        if root is not None:
+            return _from_rank(root, returncode, report, stderr)
 
     if returncode is not None and returncode > 128:
         # A shell or launcher in between reports a signalled child as 128+N.

@@ -514,6 +514,17 @@ def from_root(path: str, root: str) -> str:
     return path if rel.startswith("..") or os.path.isabs(rel) else rel
 
 
+_TRACEBACK_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+)$', re.M)
+
+
+def own_traceback_frame(traceback_text: str) -> str:
+    """`train.py:46 in train`: the program's innermost own frame of a Python traceback; "" where it has none."""
+    for path, line, func in reversed(_TRACEBACK_FRAME.findall(traceback_text)):
+        if is_own(Frame(func.strip(), path, line)):
+            return f"{os.path.basename(path)}:{line} in {func.strip()}"
+    return ""
+
+
 # --- the kernel log --------------------------------------------------------------
 
 # e.g. `python[1234]: segfault at 0 ip 00007f.. sp 00007ff.. error 4 in libc.so.6[7f0..+1a5000]`; newer
@@ -600,6 +611,10 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         if clause:
             verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
         return verdict, where
+    if verdict.outcome == Outcome.RANK_CRASH:
+        return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
+    if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
+        return verdict, own_traceback_frame(verdict.told)  # a rank's own exception: its innermost own frame
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
         return verdict, python_report_frame(ev.stderr) if verdict.outcome == Outcome.WORKER_CRASH else ""
     pids = _pids_named(verdict.error, ev.pid)
@@ -621,12 +636,13 @@ def _cgroup_says_oom(ev: Evidence) -> str:
     return f"{path} counted {after - before} oom_kill during the run"
 
 
-def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines) -> str:
+def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, own: str = "") -> str:
     """torch's backtrace first; the kernel log (read only then, a dmesg per crash where /dev/kmsg is shut)
-    when torch named no place; then the frames of the program that led there."""
+    when torch named no place; then the frames of the program that led there (in `own`, the dying rank's
+    dump, where given)."""
     faults = torch_fault_frames(ev.stderr)
-    # The main process's own fault for a crash; a worker's (another pid) for a worker_crash.
+    # The main process's own fault for a crash; a worker's or a rank's (another pid) for the others.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
     place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
-    frames = (python_report_frame(ev.stderr), own_fault_frame(ev.stderr))
+    frames = (python_report_frame(ev.stderr), own_fault_frame(own or ev.stderr))
     return "; ".join(p for p in (place, *frames) if p)

@@ -1,0 +1,281 @@
+"""A distributed cell's ranks: which rank failed first, told from that rank, never from its victims.
+
+Pure: the cell's output (and what the in-cell recorder wrote, crashmatrix.incell.ranks) goes in, the root
+failure comes out. The evidence, each piece with where it stands in stderr (the ranks share the cell's
+stderr, so what a rank printed first stands first):
+- each rank's own lines: `[rank0]: ...` (torch.distributed's excepthook once a process group exists),
+  a faulthandler dump (`Fatal Python error: Segmentation fault`), an unlabelled traceback (Hydra prints
+  the exception itself, so a Lightning rank's is not labelled);
+- the launcher's report: torchrun's ChildFailedError (`rank : 1 (local_rank: 1)`, `exitcode : -11 (pid:
+  N) (SIGSEGV)`, the error file's traceback when the program used @record), torch.multiprocessing's
+  `-- Process 0 terminated with the following error:` and `process 1 terminated with signal SIGSEGV`;
+- the recorder under inject: each rank's pid, and when each rank's process ended.
+
+What a failure caused is never the verdict: SIGTERM/SIGKILL sent by the launcher, gloo's `Connection
+closed by peer`, NCCL's watchdog, DistBackendError, the launcher's own exception about another rank.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from crashmatrix.incell import ranks as recorder
+
+# Signals a launcher sends to the ranks left when one failed: their deaths are consequences.
+LAUNCHER_SIGNALS = frozenset({"SIGTERM", "SIGKILL", "SIGINT"})
+
+# A rank's reaction to another's death, or a launcher's report about another rank.
+_CONSEQUENCE = re.compile(
+    r"Connection closed by peer|Connection reset by peer|gloo/transport|DistBackendError|DistNetworkError"
+    r"|Watchdog caught collective operation timeout|NCCL communicator was aborted|ProcessGroupNCCL.*abort"
+    r"|ProcessExitedException|ProcessRaisedException|ChildFailedError|Received SIGTERM|Received SIGINT"
+)
+_RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
+_FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
+_FATAL_SIGNAL = {
+    "Segmentation fault": "SIGSEGV",
+    "Bus error": "SIGBUS",
+    "Aborted": "SIGABRT",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+}
+# torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
+_TORCH_FATAL = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread", re.M)
+_LOADER_WORKER = re.compile(r"data/_utils/worker\.py\", line \d+,? in _worker_loop")
+_TRACEBACK = "Traceback (most recent call last):"
+_CHAINED = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)", re.M)
+# torchrun's report, one entry per failed rank; the entry under "Root Cause" is its first observed failure.
+_TORCHRUN_ENTRY = re.compile(
+    r"^\[\d+\]:\n\s+time\s*: (?P<time>\S+)\n\s+host\s*: .*\n\s+rank\s*: (?P<rank>\d+) \(local_rank: \d+\)\n"
+    r"\s+exitcode\s*: (?P<code>-?\d+) \(pid: (?P<pid>\d+)\)[ \t]*(?:\((?P<sig>SIG[A-Z0-9]+)\))?[ \t]*\n"
+    r"\s+error_file: .*\n\s+traceback : (?P<message>.*(?:\n  .*)*)",
+    re.M,
+)
+_TORCHRUN_ROOT = "Root Cause (first observed failure):"
+_SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:\n", re.M)
+# torch's own words only: a program's "worker process 4242 terminated with signal SIGSEGV" names no rank
+_SPAWN_EXITED = re.compile(
+    r"ProcessExitedException: process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))"
+)
+# What marks output as a distributed job's even when no line names a rank (Lightning's ddp under Hydra).
+_DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
+
+
+@dataclass(frozen=True)
+class RankFailure:
+    """One process's failure: its rank where known, its signal or its own text, where it stands in stderr."""
+
+    rank: int | None
+    at: int  # offset in stderr of its first evidence: the order the ranks failed in
+    signal: str = ""
+    text: str = ""  # its own output: the traceback(s) it printed, or faulthandler's dump
+    pid: int | None = None
+
+    @property
+    def is_consequence(self) -> bool:
+        """A reaction to another failure: a launcher's kill, a broken connection to a dead peer."""
+        if self.signal:
+            return self.signal in LAUNCHER_SIGNALS
+        return bool(_CONSEQUENCE.search(_first_exception(self.text) or self.text))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What the in-cell recorder kept of one rank's process: its pid, rank and when it ended (None: it did not
+    end by itself: killed, or died by a signal)."""
+
+    pid: int
+    rank: int
+    ended: float | None = None
+
+
+def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
+    """Whether the output is a distributed job's: a rank's label, a launcher's report, or the recorder's files."""
+    return bool(
+        recorded
+        or re.search(r"^\s*\[rank\d+\]: ", stderr, re.M)
+        or _SPAWN_RAISED.search(stderr)
+        or _SPAWN_EXITED.search(stderr)
+        or "ChildFailedError" in stderr
+        or _DISTRIBUTED.search(stderr)
+    )
+
+
+def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure | None:
+    """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
+    failures = _merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded)
+    causes = sorted((f for f in failures if not f.is_consequence), key=lambda f: f.at)
+    if not causes:  # only reactions: a rank's own words, the first, say the most; else the first signal death
+        causes = sorted(failures, key=lambda f: (bool(f.signal), f.at))  # (a SIGKILL no launcher sent: the OOM killer)
+    if not causes:
+        return None
+    first = causes[0]
+    if first.rank is None and not first.signal:
+        # An unlabelled exception (Hydra printed it): the rank whose process ended first, as the recorder saw.
+        ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
+        if ended:
+            return RankFailure(ended[0].rank, first.at, text=first.text, pid=ended[0].pid)
+    return first
+
+
+# --- each rank's own output -------------------------------------------------------
+
+
+def _own_failures(stderr: str) -> list[RankFailure]:
+    """Failures in the ranks' own output: labelled `[rankN]:` blocks, then unlabelled tracebacks and
+    faulthandler dumps (the launcher's own report left out)."""
+    labelled: dict[int, list[str]] = {}
+    first_at: dict[int, int] = {}
+    plain_lines, offset = [], 0
+    for line in stderr.splitlines(keepends=True):
+        m = _RANK_PREFIX.match(line)
+        if m:
+            rank = int(m.group(1))
+            labelled.setdefault(rank, []).append(m.group(2))
+            first_at.setdefault(rank, offset)
+            plain_lines.append(" " * (len(line) - 1) + "\n")  # blanked, so that offsets stay
+        else:
+            plain_lines.append(line)
+        offset += len(line)
+    found = [
+        RankFailure(rank, first_at[rank], text="\n".join(lines))
+        for rank, lines in labelled.items()
+        if _TRACEBACK in "\n".join(lines)
+    ]
+    rest = "".join(plain_lines)
+    found += _tracebacks(_without_launcher_report(rest))
+    found += _fatal_dumps(rest)
+    return found
+
+
+def _without_launcher_report(text: str) -> str:
+    """The text with the launcher's own exception blanked (same length: offsets stay)."""
+    for marker in (_SPAWN_RAISED, re.compile(re.escape(_TORCHRUN_ROOT)), re.compile(r"ChildFailedError")):
+        m = marker.search(text)
+        if m:
+            # the launcher's traceback that holds it starts at the last "Traceback" before it
+            start = text.rfind(_TRACEBACK, 0, m.start())
+            start = start if start != -1 else m.start()
+            text = text[:start] + " " * (len(text) - start)
+    return text
+
+
+def _tracebacks(text: str) -> list[RankFailure]:
+    """Each report of an exception: a traceback with the ones chained to it ('During handling of the above
+    exception', 'The above exception was the direct cause'), as one failure of an unknown rank."""
+    found: list[RankFailure] = []
+    at = text.find(_TRACEBACK)
+    while at != -1:
+        end = _exception_end(text, at)
+        # chained tracebacks follow within a few lines: the same report
+        nxt = text.find(_TRACEBACK, end)
+        while nxt != -1 and _CHAINED.search(text[end:nxt]) and len(text[end:nxt].strip().splitlines()) <= 2:
+            end = _exception_end(text, nxt)
+            nxt = text.find(_TRACEBACK, end)
+        found.append(RankFailure(None, at, text=text[at:end]))
+        at = nxt
+    return found
+
+
+def _exception_end(text: str, at: int) -> int:
+    """The end of the exception line that closes the traceback starting at `at`."""
+    pos = text.find("\n", at)
+    while pos != -1:
+        nl = text.find("\n", pos + 1)
+        line = text[pos + 1 : nl if nl != -1 else len(text)]
+        if line and not line[0].isspace():
+            return nl if nl != -1 else len(text)
+        pos = nl
+    return len(text)
+
+
+def _first_exception(text: str) -> str:
+    """The exception line of the first traceback in text (the root of a chain)."""
+    at = text.find(_TRACEBACK)
+    if at == -1:
+        return ""
+    end = _exception_end(text, at)
+    return text[text.rfind("\n", 0, end - 1) + 1 : end].strip()
+
+
+def _fatal_dumps(text: str) -> list[RankFailure]:
+    """faulthandler's dumps of a fatal signal (`Fatal Python error: Segmentation fault` and the stack after),
+    less a DataLoader worker's (its rank reports the worker's death itself)."""
+    found = []
+    for m in _FATAL.finditer(text):
+        sig = _FATAL_SIGNAL.get(m.group(1))
+        stop = text.find("\nExtension modules:", m.end())
+        end = stop if stop != -1 and stop - m.end() < 20000 else min(len(text), m.end() + 4000)
+        if sig and not _LOADER_WORKER.search(text, m.end(), end):
+            found.append(RankFailure(None, m.start(), signal=sig, text=text[m.start() : end]))
+    return found
+
+
+# --- the launcher's report --------------------------------------------------------
+
+
+def _launcher_failures(stderr: str) -> list[RankFailure]:
+    """What torchrun or torch.multiprocessing says of each failed rank, at the place it says it."""
+    found = []
+    for m in _TORCHRUN_ENTRY.finditer(stderr):
+        code = int(m.group("code"))
+        message = "\n".join(line[2:] if line.startswith("  ") else line for line in m.group("message").splitlines())
+        sig = m.group("sig") or ""
+        if code < 0 and not sig:
+            sig = f"SIG{-code}"
+        found.append(
+            RankFailure(
+                int(m.group("rank")),
+                m.start(),
+                signal=sig if code < 0 else "",
+                text=message if _TRACEBACK in message else "",
+                pid=int(m.group("pid")),
+            )
+        )
+    for m in _SPAWN_RAISED.finditer(stderr):
+        end = stderr.find("\nSet the environment variable HYDRA_FULL_ERROR", m.end())
+        text = stderr[m.end() : end if end != -1 else len(stderr)]
+        found.append(RankFailure(int(m.group(1)), m.start(), text=text))
+    for m in _SPAWN_EXITED.finditer(stderr):
+        found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or ""))
+    return found
+
+
+def _merged(
+    own: list[RankFailure], launcher: list[RankFailure], stderr: str, recorded: Sequence[Recorded]
+) -> list[RankFailure]:
+    """The ranks' own failures, each labelled with its rank where the launcher or the recorder tells it; a
+    launcher's entry that no own failure matches stands as it is (at the place of its report)."""
+    by_pid = {r.pid: r.rank for r in recorded}
+    torch_pids = [(m.group(1), int(m.group(2)), m.start()) for m in _TORCH_FATAL.finditer(stderr)]
+    labelled = []
+    for failure in own:
+        if failure.rank is None and failure.signal:
+            failure = _label_signal_death(failure, launcher, torch_pids, by_pid)
+        labelled.append(failure)
+    told = {(f.rank, bool(f.signal)) for f in labelled if f.rank is not None}
+    for entry in launcher:
+        if entry.rank is None or (entry.rank, bool(entry.signal)) in told:
+            continue
+        labelled.append(entry)  # a rank that failed without a word of its own (exit status alone) counts too
+        told.add((entry.rank, bool(entry.signal)))
+    return labelled
+
+
+def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch_pids, by_pid) -> RankFailure:
+    """A faulthandler dump names no rank: the launcher's entry of that signal, or torch's handler's pid (just
+    before the dump) that the recorder knows, does."""
+    near = [pid for sig, pid, at in torch_pids if sig == failure.signal and at <= failure.at]
+    if near and near[-1] in by_pid:
+        return RankFailure(by_pid[near[-1]], failure.at, failure.signal, failure.text, near[-1])
+    same = [e for e in launcher if e.signal == failure.signal and e.rank is not None]
+    if len({e.rank for e in same}) == 1:
+        return RankFailure(same[0].rank, failure.at, failure.signal, failure.text, same[0].pid)
+    return failure
+
+
+def recorded_ranks(cell_dir: str) -> list[Recorded]:
+    """What the in-cell recorder (crashmatrix.incell.ranks) left in the cell directory."""
+    return [Recorded(r["pid"], r["rank"], r.get("ended")) for r in recorder.read(cell_dir)]

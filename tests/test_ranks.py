@@ -1,0 +1,386 @@
+"""Distributed cells: the rank that failed first is the verdict, never its victims (DESIGN.md, "Distributed cells").
+
+Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (the console script and
+`python -m torch.distributed.run`), torch.multiprocessing.spawn (tests/apps/ddp_train.py), a Hydra +
+Lightning app with strategy=ddp swept by hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the
+built-in ddp probe, whose small matrix explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
+assertions; each fault strikes at step 1 (after one all-reduced step).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, crashmatrix, processes_with, rows_of
+
+APPS = os.path.join(ROOT, "tests", "apps")
+DDP_TRAIN = os.path.join(APPS, "ddp_train.py")
+LIGHTNING = os.path.join(APPS, "lightning_ddp", "train.py")
+BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter
+ENV = {"PATH": BIN + os.pathsep + os.environ.get("PATH", "")}
+
+
+def _run(tmp_path_factory, name: str, matrix: str, *args) -> tuple[dict, str]:
+    """`crashmatrix run` of a matrix; the rows by their `fault`, and the run directory."""
+    base = tmp_path_factory.mktemp(name)
+    path = base / "m.yaml"
+    path.write_text(matrix)
+    out = base / "run"
+    proc = crashmatrix("run", path, "--out", out, "--jobs", "2", *args, cwd=base, env=ENV)
+    assert proc.returncode == 0, proc.stderr
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={out}") == []  # no rank outlives its cell
+    return {r.get("fault") or r.get("kill_rank"): r for r in rows_of(out)}, str(out)
+
+
+@pytest.fixture(scope="module")
+def torchrun(tmp_path_factory):
+    """The console script, under inject (the ranks' recorder and fault dumps), one cell per fault."""
+    return _run(
+        tmp_path_factory,
+        "torchrun",
+        f"""\
+name: torchrun
+command: [torchrun, --nproc_per_node=2, {DDP_TRAIN}]
+inject: true
+params: {{num_threads: 1}}
+axes:
+  fault: [raise:0, segv:1, worker_segv:1]
+timeout: 120
+""",
+    )[0]
+
+
+@pytest.fixture(scope="module")
+def plain_launchers(tmp_path_factory):
+    """`python -m torch.distributed.run` and torch.multiprocessing.spawn without inject: stderr alone tells."""
+    rows, _ = _run(
+        tmp_path_factory,
+        "module",
+        f"""\
+name: module
+command: [python, -m, torch.distributed.run, --nproc_per_node=2, {DDP_TRAIN}]
+axes:
+  fault: [raise:0]
+timeout: 120
+""",
+    )
+    spawned, _ = _run(
+        tmp_path_factory,
+        "spawn",
+        f"""\
+name: spawn
+command: [python, {DDP_TRAIN}]
+params: {{launcher: spawn}}
+axes:
+  fault: [raise:0]
+timeout: 120
+""",
+    )
+    return rows, spawned
+
+
+def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torchrun, plain_launchers):
+    module, spawned = plain_launchers
+    for r in (torchrun["raise:0"], module["raise:0"], spawned["raise:0"]):
+        assert (r["outcome"], r["signal"], r["rank"]) == ("fail", "", "0"), r
+        assert r["error"] == "ValueError: bad batch on rank 0"
+        assert r["where"] == "ddp_train.py:46 in train"
+        assert r["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
+
+
+def test_a_rank_that_segfaults_is_a_rank_crash_with_its_rank_and_place(torchrun):
+    r = torchrun["segv:1"]  # under torch.multiprocessing: the ddp probe's, and Lightning's, below
+    assert (r["outcome"], r["signal"], r["rank"], r["exit_code"]) == ("rank_crash", "SIGSEGV", "1", "1"), r
+    assert r["error"] == "Fatal Python error: Segmentation fault"
+    assert r["where"].endswith("ddp_train.py:48 in train"), r["where"]
+
+
+def test_a_loader_worker_dying_inside_rank_1_is_a_worker_crash_of_rank_1(torchrun):
+    r = torchrun["worker_segv:1"]
+    assert (r["outcome"], r["signal"], r["rank"], r["signature"]) == ("worker_crash", "SIGSEGV", "1", "worker_signal")
+    # the rank's loader says `is killed by signal: Segmentation fault`, or only EOFError: then the worker's own line
+    assert "segmentation fault" in r["error"].lower(), r["error"]
+    assert r["where"].endswith("ddp_train.py:31 in __getitem__"), r["where"]
+
+
+def test_the_rank_column_follows_where(torchrun):
+    header = list(next(iter(torchrun.values())))
+    assert header[header.index("where") + 1] == "rank"
+
+
+@pytest.fixture(scope="module")
+def lightning(tmp_path_factory):
+    """The Hydra + Lightning app (strategy=ddp, devices=2 on CPU) swept by `python train.py -m
+    hydra/launcher=crashmatrix` (its own sitecustomize in every rank, as under inject); the sweep directory."""
+    base = tmp_path_factory.mktemp("lightning")
+    shutil.copytree(os.path.dirname(LIGHTNING), base / "app")
+    sweep = base / "sweep"
+    proc = subprocess.run(
+        [sys.executable, "train.py", "-m", "hydra/launcher=crashmatrix", "hydra.launcher.jobs=2"]
+        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv:1"],
+        cwd=base / "app",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr  # as Hydra's basic launcher ends a sweep whose job failed
+    assert processes_with(f"CRASHMATRIX_RUN_DIR={sweep}") == []
+    return str(sweep)
+
+
+def test_lightning_ddp_under_hydras_crashmatrix_launcher(lightning):
+    rows = {r["fault"]: r for r in rows_of(lightning)}
+    r = rows["raise:0"]
+    assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
+    assert r["where"] == "train.py:39 in training_step"
+    r = rows["segv:1"]
+    assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
+    assert r["where"].endswith("train.py:41 in training_step"), r["where"]
+    # Lightning starts rank 1 by running sys.argv again: it joined its job, and never re-ran the sweep.
+    for job in ("0", "1"):
+        assert "train_ddp_process_1.log" in os.listdir(os.path.join(lightning, job))
+    assert not [name for name in os.listdir(lightning) if name.startswith("crashmatrix-earlier")]
+
+
+def test_report_and_junit_say_the_rank(lightning):
+    junit = crashmatrix("report", lightning, "--format", "junit", cwd=lightning)
+    assert junit.returncode == 0, junit.stderr
+    assert 'message="rank_crash SIGSEGV (rank 1): Fatal Python error: Segmentation fault"' in junit.stdout
+    assert 'message="fail (rank 0): ValueError: bad batch on rank 0"' in junit.stdout
+    explained = crashmatrix("explain", lightning, cwd=lightning)
+    assert "rank_crash SIGSEGV (rank 1) when fault=segv:1" in explained.stdout, explained.stdout
+
+
+# ---------------------------------------------------------------- the ddp probe: explain, hunt, bisect, resolve
+
+PROBE_MATRIX = """\
+name: ddpranks
+probe: ddp
+params: {steps: 3, num_threads: 1, image_size: 16, width: 4, batch_size: 2, kill_step: 1}
+axes:
+  kill_rank: [-1, 1]
+timeout: 120
+"""
+
+
+@pytest.fixture(scope="module")
+def probe_run(tmp_path_factory):
+    return _run(tmp_path_factory, "probe", PROBE_MATRIX)[1]
+
+
+def test_the_ddp_probe_killed_rank_is_a_rank_crash(probe_run):
+    got = {r["kill_rank"]: r for r in rows_of(probe_run)}
+    assert got["-1"]["outcome"] == "pass", got["-1"]
+    r = got["1"]
+    assert (r["outcome"], r["signal"], r["rank"], r["error"]) == (
+        "rank_crash",
+        "SIGSEGV",
+        "1",
+        "Fatal Python error: Segmentation fault",
+    )
+
+
+def test_explain_and_resolve_name_the_rank(probe_run):
+    explained = crashmatrix("explain", probe_run, "--json", cwd=probe_run)
+    (entry,) = json.loads(explained.stdout)
+    assert (entry["conditions"], entry["outcome"], entry["signal"], entry["ranks"]) == (
+        {"kill_rank": "1"},
+        "rank_crash",
+        "SIGSEGV",
+        [1],
+    )
+    said = crashmatrix("explain", probe_run, cwd=probe_run).stdout
+    assert said.startswith("rank_crash SIGSEGV (rank 1) when kill_rank=1 (1 of 1 matching)"), said
+    resolved = crashmatrix("resolve", probe_run, cwd=probe_run)
+    assert resolved.returncode == 0, resolved.stderr
+    assert "cause: rank_crash SIGSEGV (rank 1) when kill_rank=1" in resolved.stdout, resolved.stdout
+    assert "run instead: kill_rank=-1" in resolved.stdout, resolved.stdout
+    with open(os.path.join(probe_run, "repro", "killed_by_signal", "ISSUE.md")) as f:
+        issue = f.read()
+    assert "Rank 1 of the distributed job died by SIGSEGV first" in issue
+
+
+def test_bisect_and_hunt_find_the_killed_rank(probe_run, tmp_path):
+    bisected = crashmatrix("bisect", probe_run, "--repeats", "1", "--out", tmp_path / "b", cwd=tmp_path, env=ENV)
+    assert bisected.returncode == 0, bisected.stdout + bisected.stderr
+    with open(tmp_path / "b" / "bisect.json") as f:
+        answer = json.load(f)
+    assert (answer["minimal"], answer["outcome"], answer["signal"]) == ({"kill_rank": "1"}, "rank_crash", "SIGSEGV")
+    assert answer["ranks"] == [1]
+    assert "the failure was rank 1's" in bisected.stdout
+    matrix = tmp_path / "m.yaml"
+    matrix.write_text(PROBE_MATRIX)
+    hunted = crashmatrix(
+        "hunt",
+        matrix,
+        "--from",
+        probe_run,
+        "--order",
+        "1",
+        "--confidence",
+        "0.8",
+        "--max-runs",
+        "1",
+        "--out",
+        tmp_path / "h",
+        cwd=tmp_path,
+    )  # the run's rows are the evidence; at most one more run
+    assert hunted.returncode == 0, hunted.stdout + hunted.stderr
+    assert "\nrank_crash SIGSEGV (rank 1) when kill_rank=1: fails 100% of runs there" in hunted.stdout, hunted.stdout
+    with open(tmp_path / "h" / "hunt.json") as f:
+        (cause,) = json.load(f)["causes"]
+    assert (cause["conditions"], cause["outcome"], cause["ranks"]) == ({"kill_rank": "1"}, "rank_crash", [1])
+
+
+# ---------------------------------------------------------------- the reading itself, on torchrun's real words
+
+TORCHRUN_REPORT = """\
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-11-26_07:45:37
+  host      : localhost
+  rank      : {other} (local_rank: {other})
+  exitcode  : {other_code} (pid: 12694) ({other_sig})
+  error_file: <N/A>
+  traceback : Signal {other_number} ({other_sig}) received by PID 12694
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-26_07:45:37
+  host      : localhost
+  rank      : {root} (local_rank: {root})
+  exitcode  : 1 (pid: 12695)
+  error_file: <N/A>
+  traceback : {root_message}
+============================================================
+"""
+
+
+def torchrun_report(victim: int, victim_signal: str, root: int, root_message: str) -> str:
+    """torchrun's ChildFailedError: `victim` died by a signal, `root` (its "Root Cause") exited 1."""
+    number = {"SIGSEGV": 11, "SIGTERM": 15}[victim_signal]
+    return TORCHRUN_REPORT.format(
+        other=victim,
+        other_code=-number,
+        other_number=number,
+        other_sig=victim_signal,
+        root=root,
+        root_message=root_message,
+    )
+
+
+GLOO = (
+    "[rank0]: Traceback (most recent call last):\n"
+    '[rank0]:   File "/w/train.py", line 49, in train\n'
+    "[rank0]: RuntimeError: [../gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:46992.\n"
+)
+SEGV_DUMP = (
+    "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f630f20fb80 (most recent call first):\n"
+    '  File "/w/train.py", line 48 in train\n\nExtension modules: torch._C (total: 1)\n'
+)
+
+
+def test_the_first_failure_wins_over_torchruns_tied_root_cause():
+    # torchrun's timestamps have one-second resolution: on a tie its "Root Cause" is whichever rank it listed
+    # first, here rank 0, whose gloo error followed rank 1's segfault.
+    from crashmatrix.verdict.classify import classify
+
+    elastic = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
+    report = torchrun_report(1, "SIGSEGV", 0, elastic)
+    v = classify(1, stderr=SEGV_DUMP + GLOO + report)
+    assert (v.outcome.value, v.signal, v.rank, v.error) == (
+        "rank_crash",
+        "SIGSEGV",
+        1,
+        "Fatal Python error: Segmentation fault",
+    )
+    victim_only = classify(1, stderr=GLOO + torchrun_report(1, "SIGTERM", 0, elastic))
+    assert (victim_only.outcome.value, victim_only.rank) == ("fail", 0)  # nothing else failed: the gloo error it is
+
+
+def test_an_error_file_traceback_in_torchruns_report_is_the_ranks_own_line():
+    from crashmatrix.verdict.classify import classify
+
+    message = (
+        "Traceback (most recent call last):\n"
+        '    File "/w/train.py", line 46, in train\n'
+        '      raise ValueError(f"bad batch on rank {rank}")\n'
+        "  ValueError: bad batch on rank 1"
+    )
+    report = torchrun_report(0, "SIGTERM", 1, message)
+    v = classify(1, stderr=report)
+    assert (v.outcome.value, v.rank, v.error) == ("fail", 1, "ValueError: bad batch on rank 1")
+
+
+@pytest.mark.parametrize(
+    "override,where,says",
+    [
+        (
+            "+params.world_size=two",
+            "params.world_size: two",
+            "world_size takes auto or a whole number of ranks, 1 or more",
+        ),
+        ("axes.kill_rank=[last]", "axes.kill_rank: last", "kill_rank takes a rank (0, 1, ...) or -1 for none"),
+        (
+            "+params.kill_signal=SIGFOO",
+            "params.kill_signal: SIGFOO",
+            "kill_signal takes a signal's name or number (SIGSEGV, SIGBUS, 11)",
+        ),
+    ],
+)
+def test_a_value_the_ddp_probe_refuses_is_one_line_and_exit_2(tmp_path, override, where, says):
+    (tmp_path / "m.yaml").write_text(PROBE_MATRIX)
+    proc = crashmatrix("run", tmp_path / "m.yaml", override, "--out", tmp_path / "run", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == f"crashmatrix: {tmp_path / 'm.yaml'}: {where}: {says}\n"
+    assert not (tmp_path / "run").exists()
+
+
+LIGHTNING_DDP_SPAWN = """\
+W1126 07:48:09.006000 16245 torch/multiprocessing/spawn.py:165] Terminating process 16326 via signal SIGTERM
+[rank: 1] Received SIGTERM: 15
+Process SpawnProcess-2:
+Traceback (most recent call last):
+  File "/v/torch/autograd/graph.py", line 979, in _engine_run_backward
+RuntimeError: [/p/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:29365. This is typically caused by a remote worker crashing.
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/v/torch/distributed/distributed_c10d.py", line 3151, in broadcast
+RuntimeError: [/p/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:29365. This is typically caused by a remote worker crashing.
+Error executing job with overrides: ['trainer.strategy=ddp_spawn', 'fault=raise:0']
+Traceback (most recent call last):
+  File "/w/train.py", line 63, in main
+    trainer.fit(Model(cfg.fault))
+  File "/v/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException:
+
+-- Process 0 terminated with the following error:
+Traceback (most recent call last):
+  File "/v/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/w/train.py", line 39, in training_step
+    raise ValueError(f"bad batch on rank {self.global_rank}")
+ValueError: bad batch on rank 0
+
+
+Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.
+"""
+
+
+def test_lightning_ddp_spawn_rank_0_is_the_verdict_not_rank_1s_broken_connection():
+    # Lightning's ddp_spawn under Hydra, as it printed here (trimmed): rank 1's gloo error comes first in
+    # stderr, but it is a reaction; torch.multiprocessing names process 0's ValueError.
+    from crashmatrix.verdict.classify import classify
+
+    v = classify(1, stderr=LIGHTNING_DDP_SPAWN)
+    assert (v.outcome.value, v.rank, v.error) == ("fail", 0, "ValueError: bad batch on rank 0")
