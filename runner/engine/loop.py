@@ -25,7 +25,7 @@ from crashmatrix.outcome import LAUNCH_ERROR, Outcome
 from crashmatrix.process import interrupts, supervise
 from crashmatrix.process.launch import build_launch
 from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
-from crashmatrix.rundir import cell_files
+from crashmatrix.rundir import cell_files, rank_speed
 from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.rundir.store import RunDir, RunResult
 from crashmatrix.rundir.unwritable import RunDirUnwritable
@@ -149,6 +149,8 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
+        ranks = rank_speed.read(slot.cell_dir)
+        rank_speed.cleanup(slot.cell_dir)
         stderr = read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
@@ -175,7 +177,10 @@ class Engine:
             host=self.host,
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
-            metrics=dict((report or {}).get("metrics") or {}, **({"gpu": slot.gpu} if slot.gpu is not None else {})),
+            metrics=dict(
+                rank_speed.merged((report or {}).get("metrics") or {}, ranks),
+                **({"gpu": slot.gpu} if slot.gpu is not None else {}),
+            ),
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
