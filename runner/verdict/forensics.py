@@ -294,10 +294,17 @@ def _cmdline(pid: int) -> str:
 
 
 def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
-    """Before a timeout's kill: write stacks.txt; returns (error clause, where) or ("", "") when nothing was learnt."""
-    pids = sorted(supervise.tree(root, token), key=lambda p: (p != root, p))
+    """Before a timeout's kill: write stacks.txt; returns (error clause, where) or ("", "") when nothing was learnt.
+
+    A distributed cell's processes are labelled by rank, and the clause names the straggler
+    (verdict/straggler.py)."""
+    from crashmatrix.verdict import straggler  # it reads this module's stacks
+
+    pids = supervise.tree(root, token)
     if not pids:
         return "", ""
+    ranks = straggler.ranks_of(sorted(pids), cell_dir)
+    pids = sorted(pids, key=lambda p: (p != root, p not in ranks, ranks[p].rank if p in ranks else 0, p))
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     procs = []
@@ -305,15 +312,31 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         p = ProcessStacks(pid, _cmdline(pid), dumps.get(pid, ""), spies.get(pid, ""))
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
-    _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root)
+    _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
+    own = [straggler.state(p, ranks[p.pid].rank) for p in procs if p.pid in ranks and ranks[p.pid].own]
+    if own:
+        helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
+        return straggler.summarize(own, helpers)
     return summarize(by_pid.get(root), [p for p in procs if p.pid != root])
 
 
-def _write_stacks(path: str, procs: list[ProcessStacks], root: int) -> None:
+def _rank_role(rank) -> str:
+    """How stacks.txt names a process of a rank: `rank 1`, or `of rank 1` after a helper's role."""
+    return f"rank {rank.rank}" if rank.own else f"of rank {rank.rank}"
+
+
+def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[int, str] | None = None) -> None:
+    """Every process's stacks, each headed by its role (main, `rank 1`, `DataLoader worker of rank 1`)."""
+    ranks = ranks or {}
     parts = []
     for p in procs:
         role = "main" if p.pid == root else p.role
+        rank = ranks.get(p.pid, "")
+        if rank.startswith("rank "):
+            role = f"main, {rank}" if p.pid == root else rank
+        elif rank:
+            role = f"{role} {rank}"
         parts.append(f"=== pid {p.pid} ({role}): {p.cmdline}\n")
         pin = p.pin_thread()
         if pin is not None:
