@@ -1,7 +1,8 @@
 """What `inject: true` adds inside an unmodified program, beyond the process knobs (knobs.apply):
 
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
-  and loaders Lightning re-creates go through DataLoader.__init__ too);
+  and loaders Lightning re-creates go through DataLoader.__init__ too), the DDP knobs on every
+  torch.nn.parallel.DistributedDataParallel, in every process (every rank) they reach;
 - each DataLoader's passes are timed from `iter(loader)` to their last batch (loader_clock.py),
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
   CRASHMATRIX_REPORT when it exits; each rank of a distributed cell writes its own (rank_report.py).
@@ -78,6 +79,13 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
         )
     loader_cls.__iter__ = _PassStart(loader_cls.__iter__)
     iter_cls._num_yielded = _BatchCount()
+
+
+def patch_ddp(module, forced: dict) -> None:
+    """Force the DDP knobs (`ddp.<argument>`, without the prefix in `forced`) on every
+    DistributedDataParallel: Lightning's strategies and a program's own call alike build it here."""
+    ddp_cls = module.DistributedDataParallel
+    ddp_cls.__init__ = _forcing_init(ddp_cls.__init__, lambda arguments: arguments.update(forced))
 
 
 def _forcing_init(original_init, force):
@@ -258,6 +266,9 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
     importhook.after_import(
         "torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method), _say_not_applied
     )
+    ddp = {k.removeprefix("ddp."): knobs.ddp_value(k, params[k]) for k in knobs.DDP_KNOBS if knobs.is_set(params, k)}
+    if ddp:
+        importhook.after_import("torch.nn.parallel.distributed", lambda m: patch_ddp(m, ddp), _say_not_applied)
     importhook.after_import("multiprocessing.util", _watch_process_starts, _say_not_applied)
     if not in_worker:
         _MAIN.may_be_rank = True
