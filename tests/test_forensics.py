@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 from crashmatrix.outcome import Outcome
-from crashmatrix.verdict import forensics
+from crashmatrix.verdict import forensics, stacks
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
@@ -342,5 +342,5 @@ CUDA = """Current thread 0x00007f5ef460fb80 (most recent call first):
     ],
 )
 def test_the_usual_waits_are_recognised(dump, wait):
-    threads = forensics.parse_faulthandler(dump)
-    assert forensics.main_wait(forensics.main_thread(threads, 1)) == wait
+    threads = stacks.parse_faulthandler(dump)
+    assert stacks.main_wait(stacks.main_thread(threads, 1)) == wait

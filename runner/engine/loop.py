@@ -149,8 +149,7 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
-        ranks = rank_speed.read(slot.cell_dir)
-        rank_speed.cleanup(slot.cell_dir)
+        metrics = _cell_metrics(slot, report)
         stderr = read_ends(running.launch.stderr_path)
         verdict = classify(
             rc,
@@ -177,10 +176,7 @@ class Engine:
             host=self.host,
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
-            metrics=dict(
-                rank_speed.merged((report or {}).get("metrics") or {}, ranks),
-                **({"gpu": slot.gpu} if slot.gpu is not None else {}),
-            ),
+            metrics=metrics,
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
@@ -322,6 +318,14 @@ def _drain(wake_r: int) -> None:
             pass
     except (BlockingIOError, OSError):
         pass
+
+
+def _cell_metrics(slot: _Slot, report: dict | None) -> dict:
+    """What the cell measured: its main process's report, each rank's figures (rank_speed), its GPU set."""
+    ranks = rank_speed.read(slot.cell_dir)
+    rank_speed.cleanup(slot.cell_dir)
+    metrics = rank_speed.merged((report or {}).get("metrics") or {}, ranks)
+    return dict(metrics, **({"gpu": slot.gpu} if slot.gpu is not None else {}))
 
 
 def _where_it_hangs(slot: _Slot) -> tuple:

@@ -257,6 +257,11 @@ def _watch_process_starts(util) -> None:
     util.register_after_fork(_PROCESS_STARTS, _PROCESS_STARTS)
 
 
+def _spawned_rank_at_exit() -> None:
+    if not rank_report.known():
+        rank_report.from_multiprocessing(metrics, lambda write: write())
+
+
 def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
     """Force the DataLoader knobs on every DataLoader once the program imports torch's; where report_path
     is given (the cell's main process), write the metrics into it at exit; in every rank of a distributed
@@ -275,7 +280,7 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
         rank_report.from_environment(metrics, _at_exit)
     else:
         # a spawned rank that drew no batch: spawn's child ends with sys.exit, so atexit runs
-        _at_exit(lambda: rank_report.known() or rank_report.from_multiprocessing(metrics, lambda write: write()))
+        _at_exit(_spawned_rank_at_exit)
     if report_path:
         pid = os.getpid()
 

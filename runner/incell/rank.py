@@ -39,7 +39,7 @@ def spawned_rank(process) -> int | None:
     """The index torch.multiprocessing.spawn gave a multiprocessing process (`_wrap(fn, i, ...)`), or None
     for any other process (a DataLoader worker, the program's own)."""
     target = getattr(process, "_target", None)
-    args = getattr(process, "_args", ())
+    args: tuple = getattr(process, "_args", ())
     if getattr(target, "__name__", "") != "_wrap" or getattr(target, "__module__", "") != "torch.multiprocessing.spawn":
         return None
     return args[1] if len(args) > 1 and isinstance(args[1], int) else None

@@ -51,7 +51,7 @@ def _write(content: dict) -> None:
         print(f"crashmatrix inject: rank file {path} not written: {type(e).__name__}: {e}", file=sys.stderr)
 
 
-def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[], None]], None]) -> None:
+def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[], None]], object]) -> None:
     """This process is rank `rank`: say so now, and register (with on_exit) the writing of its metrics."""
     global _rank
     if _rank is not None:

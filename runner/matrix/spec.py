@@ -442,8 +442,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     check_interpreters(axes, include, params, path)
     own_keys = app_keys(data, path)
     if inject and command is not None:
-        check_typos(_passed_names(params, axes, axis_keys, include), own_keys, path)
-        check_values(_given_values(params, axes, axis_keys, include), path)
+        _check_knobs(params, axes, axis_keys, include, own_keys, path)
     env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
     strategy = _strategy(data, path)
@@ -485,6 +484,12 @@ def _passed_names(params: dict, axes: dict, axis_keys: dict, include: list) -> l
         + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
         + [(f"include[{i}].{key}", key) for i, entry in enumerate(include) for key in entry]
     )
+
+
+def _check_knobs(params: dict, axes: dict, axis_keys: dict, include: list, own_keys: tuple, path: str) -> None:
+    """Under inject: no key a letter or two from a knob, and no knob value it refuses."""
+    check_typos(_passed_names(params, axes, axis_keys, include), own_keys, path)
+    check_values(_given_values(params, axes, axis_keys, include), path)
 
 
 def _given_values(params: dict, axes: dict, axis_keys: dict, include: list) -> list[tuple[str, str, object]]:

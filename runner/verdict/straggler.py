@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from crashmatrix.incell.rank import rank_of
 from crashmatrix.incell.rank_report import rank_dir
 from crashmatrix.process import supervise
-from crashmatrix.verdict.forensics import Frame, ProcessStacks, Thread, is_own, main_thread, main_wait, user_frame
+from crashmatrix.verdict.stacks import Frame, ProcessStacks, Thread, is_own, main_thread, main_wait, user_frame
 
 # --- which process is which rank -------------------------------------------------
 
@@ -204,8 +204,7 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         short.append(f"{_grouped(ranks)} {waits_in}{where}")
     if inside and not outside:
         long.insert(0, "every rank waits in a collective")
-    stuck = [(rank, p, _helper_frame(p)) for rank, p in helpers]
-    stuck = [(rank, p, f) for rank, p, f in stuck if f is not None]
+    stuck = [(rank, p, f) for rank, p in helpers if (f := _helper_frame(p)) is not None]
     for rank, p, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} of rank {rank} in {f.short()}")
