@@ -100,8 +100,14 @@ def pyspy_path() -> str | None:
     return shutil.which("py-spy") or (beside if os.access(beside, os.X_OK) else None)
 
 
+# Full file names, as faulthandler gives them: py-spy's short ones (`torch/autograd/graph.py`,
+# `threading.py`) cannot be told from the program's own. --native fails on some builds and kernels, and
+# reading libtorch's symbols may outlast the wait on a busy machine: then Python frames only.
+_PYSPY_TRIES = (["--native", "--full-filenames"], ["--full-filenames"], ["--native"], [])
+
+
 def _pyspy(exe: str, pid: int) -> str:
-    for extra in (["--native"], []):  # --native fails on some builds and kernels: then Python frames only
+    for extra in _PYSPY_TRIES:
         try:
             done = subprocess.run(
                 [exe, "dump", *extra, "--pid", str(pid)],
@@ -110,7 +116,9 @@ def _pyspy(exe: str, pid: int) -> str:
                 timeout=_PYSPY_WAIT_S,
                 stdin=subprocess.DEVNULL,
             )
-        except (OSError, subprocess.TimeoutExpired):
+        except subprocess.TimeoutExpired:
+            continue
+        except OSError:
             return ""
         if done.returncode == 0:
             return done.stdout

@@ -64,8 +64,11 @@ def faulthandler_frame(line: str) -> Frame | None:
 
 def _pyspy_frame(line: str) -> Frame | None:
     f = _SPY_FRAME.match(line)
-    # Python frames only: native ones have no line number
-    return Frame(f.group(1), f.group(2), f.group(3)) if f and f.group(3) else None
+    # Python frames only: native ones have no line number, or a C file's (`selectmodule.c:655`)
+    if not f or not f.group(3) or not (f.group(2).endswith(".py") or f.group(2).startswith("<")):
+        return None
+    # `DistributedDataParallel.forward`, `prof.<locals>.wrapper`: the function's own name, as faulthandler has it
+    return Frame(f.group(1).rsplit(".", 1)[-1], f.group(2), f.group(3))
 
 
 def parse_faulthandler(text: str) -> list[Thread]:
