@@ -13,6 +13,9 @@ import uuid
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
+from crashmatrix.verdict import straggler
+from crashmatrix.verdict.stacks import ProcessStacks, parse_faulthandler
+
 APPS = os.path.join(ROOT, "tests", "apps")
 MARK = f"CRASHMATRIX_TEST_RANKS={uuid.uuid4().hex}"
 TORCHRUN = ["python", "-m", "torch.distributed.run", "--nproc_per_node=2", "--standalone"]
@@ -161,3 +164,32 @@ def test_a_ddp_knob_value_ddp_refuses_is_one_line_before_any_cell_runs(tmp_path,
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [f"crashmatrix: {matrix}: {message}"]
     assert not (tmp_path / "run" / "results.csv").exists()
+
+
+def _dumped(pid: int, *frames: tuple[str, int, str]) -> ProcessStacks:
+    """A process whose main thread's faulthandler dump holds these frames, innermost first."""
+    text = "Current thread 0x00007f5ef460fb80 (most recent call first):\n" + "".join(
+        f'  File "{path}", line {line} in {func}\n' for path, line, func in frames
+    )
+    return ProcessStacks(pid, "python train.py", faulthandler=text, threads=parse_faulthandler(text))
+
+
+C10D = "/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py"
+
+
+@pytest.mark.parametrize(
+    "rank1, error",
+    [
+        # both in one collective: nobody straggles, and they are told as one
+        (
+            [(C10D, 2950, "all_reduce"), ("/home/u/train.py", 63, "main")],
+            "every rank waits in a collective; ranks 0, 1 wait in all_reduce (train.py:63)",
+        ),
+        # rank 1 gave no stacks (no inject, no py-spy): it is not called the straggler
+        ([], "rank 0 waits in all_reduce (train.py:63); rank 1: no stacks"),
+    ],
+)
+def test_ranks_all_in_a_collective_or_without_stacks_name_no_straggler(rank1, error):
+    rank0 = _dumped(10, (C10D, 2950, "all_reduce"), ("/home/u/train.py", 63, "main"))
+    other = _dumped(11, *rank1) if rank1 else ProcessStacks(11, "python train.py")
+    assert straggler.summarize([straggler.state(rank0, 0), straggler.state(other, 1)], [])[0] == error

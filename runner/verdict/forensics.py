@@ -161,7 +161,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
     own = [straggler.state(p, ranks[p.pid].rank) for p in procs if p.pid in ranks and ranks[p.pid].own]
-    if own:
+    if any(s.stacked for s in own):
         helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
         return straggler.summarize(own, helpers)
     return summarize(by_pid.get(root), [p for p in procs if p.pid != root])

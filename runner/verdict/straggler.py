@@ -163,11 +163,12 @@ class RankState:
     waits_in: str  # the collective, "" where outside any
     place: str  # `train.py:58 in main`: the program's own innermost frame
     wait: str  # main_wait's words where outside any collective (`waits in DataLoader _get_data (...)`)
+    stacked: bool = True  # False: the process gave no stacks (no inject, no py-spy), so no place is known
 
 
 def state(p: ProcessStacks, rank: int) -> RankState:
     thread = main_thread(p.threads, p.pid)
-    return RankState(rank, collective(p), _place(own_frame(thread)), main_wait(thread))
+    return RankState(rank, collective(p), _place(own_frame(thread)), main_wait(thread), stacked=bool(p.threads))
 
 
 def _helper_frame(p: ProcessStacks) -> Frame | None:
@@ -183,7 +184,7 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
     """(for `error`, for `where`): the straggler(s) with their places, then the ranks waiting in a collective,
     grouped by where they wait; stuck helpers (a rank's DataLoader worker in the program's code) after."""
     long, short = [], []
-    outside = [s for s in states if not s.waits_in]
+    outside = [s for s in states if s.stacked and not s.waits_in]
     inside = [s for s in states if s.waits_in]
     for s in sorted(outside, key=lambda s: s.rank):
         if s.wait.startswith("waits in "):
@@ -202,8 +203,11 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         verb = "waits" if len(ranks) == 1 else "wait"
         long.append(f"{_grouped(ranks)} {verb} in {waits_in}{where}")
         short.append(f"{_grouped(ranks)} {waits_in}{where}")
-    if inside and not outside:
+    if inside and not outside and all(s.stacked for s in states):
         long.insert(0, "every rank waits in a collective")
+    unknown = sorted(s.rank for s in states if not s.stacked)
+    if unknown:
+        long.append(f"{_grouped(unknown)}: no stacks")
     stuck = [(rank, p, f) for rank, p in helpers if (f := _helper_frame(p)) is not None]
     for rank, p, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
