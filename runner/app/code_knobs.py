@@ -96,8 +96,10 @@ def _settings(tree: ast.AST, where: str) -> list[CodeSetting]:
     """Constant knob values in this file's DataLoader(...) and DistributedDataParallel(...) calls."""
     out = []
     for node in ast.walk(tree):
-        knobs = _CALLS.get(_called(node.func), {}) if isinstance(node, ast.Call) else {}
-        for kw in node.keywords if knobs else ():
+        if not isinstance(node, ast.Call):
+            continue
+        knobs = _CALLS.get(_called(node.func), {})
+        for kw in node.keywords:
             if kw.arg in knobs and isinstance(kw.value, ast.Constant):
                 out.append(CodeSetting(knobs[kw.arg], kw.value.value, f"{where}:{kw.value.lineno}"))
     return out

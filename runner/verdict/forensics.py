@@ -103,7 +103,7 @@ def pyspy_path() -> str | None:
 # Full file names, as faulthandler gives them: py-spy's short ones (`torch/autograd/graph.py`,
 # `threading.py`) cannot be told from the program's own. --native fails on some builds and kernels, and
 # reading libtorch's symbols may outlast the wait on a busy machine: then Python frames only.
-_PYSPY_TRIES = (["--native", "--full-filenames"], ["--full-filenames"], ["--native"], [])
+_PYSPY_TRIES: tuple[list[str], ...] = (["--native", "--full-filenames"], ["--full-filenames"], ["--native"], [])
 
 
 def _pyspy(exe: str, pid: int) -> str:
