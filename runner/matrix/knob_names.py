@@ -88,7 +88,7 @@ def knobs_text() -> str:
     lines = [
         "Knobs: with `inject: true` crashmatrix applies these from outside and never passes them to the",
         "program; every other axis or param is the program's own key (key=value). The built-in probes",
-        "take them too.",
+        "take them too, but for the ddp.* ones (DDP's own arguments, under inject only).",
         "",
         tabulate(rows, headers=["knob", "values", "what it does"]),
         "",
