@@ -161,9 +161,9 @@ def tree(root: int | None, token: str | None) -> set[int]:
     return members
 
 
-def parents() -> dict[int, int]:
-    """pid -> ppid of every live process we can see."""
-    return _proc_table()
+def process_stats() -> dict[int, tuple[int, int]]:
+    """pid -> (ppid, start time in clock ticks since boot) of every live process we can see."""
+    return _proc_stats()
 
 
 def environ(pid: int) -> dict[str, str]:

@@ -149,8 +149,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     tree = supervise.tree(root, token)
     if not tree:
         return "", ""
-    ranks = straggler.ranks_of(sorted(tree), cell_dir)
-    pids = sorted(tree, key=lambda p: (p != root, p not in ranks, ranks[p].rank if p in ranks else 0, p))
+    pids = sorted(tree, key=lambda p: (p != root, p))
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     procs = []
@@ -158,6 +157,8 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         p = ProcessStacks(pid, _cmdline(pid), dumps.get(pid, ""), spies.get(pid, ""))
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
+    ranks = straggler.ranks_of(pids, cell_dir, spawned={p.pid for p in procs if straggler.spawned(p)})
+    procs.sort(key=lambda p: (p.pid != root, p.pid not in ranks, ranks[p.pid].rank if p.pid in ranks else 0, p.pid))
     _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
     own = [straggler.state(p, ranks[p.pid].rank) for p in procs if p.pid in ranks and ranks[p.pid].own]

@@ -57,13 +57,32 @@ def written_ranks(cell_dir: str) -> dict[int, int]:
     return found
 
 
-def ranks_of(pids: list[int], cell_dir: str) -> dict[int, RankOf]:
-    """Each pid of the tree with a rank: its own, or the rank of its nearest ancestor that has one."""
+def spawned(p: ProcessStacks) -> bool:
+    """Whether torch's spawn started the process as one of its ranks: its main thread runs `_wrap`, in
+    this process (a forked child's stack goes on down into its parent's: a `_bootstrap` comes first)."""
+    thread = main_thread(p.threads, p.pid)
+    for f in thread.frames if thread else ():
+        if f.func == "_bootstrap":
+            return False
+        if f.func == "_wrap" and f.file.endswith("multiprocessing/spawn.py"):
+            return True
+    return False
+
+
+def ranks_of(pids: list[int], cell_dir: str, spawned: set[int] = frozenset()) -> dict[int, RankOf]:  # type: ignore[assignment]
+    """Each pid of the tree with a rank: its own, or the rank of its nearest ancestor that has one.
+
+    A rank by what it wrote, else by its environment, else (`spawned`: torch's spawn started it, and it
+    wrote nothing: no inject, or it drew no batch yet) by its place among its parent's spawned children
+    in the order they started, which is the index spawn gave each."""
     written = written_ranks(cell_dir)
-    parent = supervise.parents()
-    direct: dict[int, int | None] = {}
-    for pid in pids:
-        direct[pid] = written.get(pid, rank_of(supervise.environ(pid)))
+    stats = supervise.process_stats()
+    parent = {pid: ppid for pid, (ppid, _start) in stats.items()}
+    direct: dict[int, int | None] = {pid: written.get(pid, rank_of(supervise.environ(pid))) for pid in pids}
+    unnamed = sorted((p for p in spawned if direct.get(p) is None), key=lambda p: (stats.get(p, (0, 0))[1], p))
+    for ppid in {parent.get(p) for p in unnamed}:
+        for index, pid in enumerate(p for p in unnamed if parent.get(p) == ppid):
+            direct[pid] = index
     out: dict[int, RankOf] = {}
     for pid in pids:
         rank, up = direct[pid], parent.get(pid)
