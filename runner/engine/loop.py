@@ -150,7 +150,7 @@ class Engine:
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         metrics = _cell_metrics(slot, report)
-        stderr = read_ends(running.launch.stderr_path)
+        stderr = read_ends(running.launch.stderr_path, slot.evidence.stderr_at_kill if running.timed_out else None)
         verdict = classify(
             rc,
             timed_out=running.timed_out,
@@ -256,7 +256,7 @@ class Engine:
                 self.on_result(self._finish(slot))
             elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
                 running.timed_out = True
-                slot.evidence.hang = _where_it_hangs(slot)
+                _where_it_hangs(slot)
                 running.term_sent_at = time.monotonic()
                 supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
             elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
@@ -328,11 +328,16 @@ def _cell_metrics(slot: _Slot, report: dict | None) -> dict:
     return dict(metrics, **({"gpu": slot.gpu} if slot.gpu is not None else {}))
 
 
-def _where_it_hangs(slot: _Slot) -> tuple:
-    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most)."""
+def _where_it_hangs(slot: _Slot) -> None:
+    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most); and how much
+    it had written to stderr by then."""
     from crashmatrix.verdict import forensics
 
-    return forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+    slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+    try:
+        slot.evidence.stderr_at_kill = os.path.getsize(slot.running.launch.stderr_path)
+    except OSError:
+        pass
 
 
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
