@@ -1,9 +1,9 @@
 """Distributed cells on real gloo ranks (DESIGN.md, "Distributed cells"): a hang names its straggler, the
 speed columns are rank 0's and peak_rss_mb a rank's, and DDP's own knobs reach every rank's DDP.
 
-Four real runs share one module fixture and run side by side (the hung ones mostly wait): torchrun and
+Five real runs share one module fixture and run side by side (the hung ones mostly wait): torchrun and
 mp.spawn each with a rank that stalls, torchrun training with every DDP knob set, and Lightning's
-ddp_spawn."""
+ddp_spawn and ddp."""
 
 import json
 import os
@@ -58,6 +58,16 @@ MATRICES = {
         timeout=240,
         params={"ddp.static_graph": True},  # the app's strategy is ddp_spawn
     ),
+    # Lightning's ddp: the main process becomes rank 0 in-process and re-executes the script as rank 1
+    "ddp": {
+        **_matrix(
+            ["python", os.path.join(APPS, "lightning_ddp.py")],
+            inject=True,
+            timeout=240,
+            params={"ddp.static_graph": True, "strategy": "ddp"},
+        ),
+        "pass_params": "overrides",
+    },
 }
 
 
@@ -156,6 +166,17 @@ def test_lightning_ddp_spawn_fills_the_speed_columns_and_its_ddp_gets_the_knob(r
     assert row["steps"] == "8" and float(row["steps_per_s"]) == pytest.approx(ranks["0"]["steps_per_s"])
     assert float(row["peak_rss_mb"]) == max(m["peak_rss_mb"] for m in ranks.values())
     printed = sorted(line for line in _stdout(runs["ddp_spawn"]).splitlines() if line.startswith("rank "))
+    assert printed == ["rank 0: static_graph=True", "rank 1: static_graph=True"]
+
+
+def test_lightning_ddp_fills_the_speed_columns_from_the_main_process_made_rank_0(runs):
+    _run_dir, row, result = runs["ddp"]
+    assert row["outcome"] == "pass", row
+    ranks = result["metrics"]["ranks"]
+    assert sorted(ranks) == ["0", "1"]
+    assert row["steps"] == "8" and float(row["steps_per_s"]) == pytest.approx(ranks["0"]["steps_per_s"])
+    assert float(row["peak_rss_mb"]) == max(m["peak_rss_mb"] for m in ranks.values())
+    printed = sorted(line for line in _stdout(runs["ddp"]).splitlines() if line.startswith("rank "))
     assert printed == ["rank 0: static_graph=True", "rank 1: static_graph=True"]
 
 
