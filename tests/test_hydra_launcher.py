@@ -85,6 +85,7 @@ def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
         "loader=true",
         "+crashmatrix.start_method=fork,spawn",
         "+crashmatrix.num_workers=2",
+        "+crashmatrix.ddp.static_graph=true",  # a DDP knob, as the others (the app builds no DDP)
         "+hydra.launcher.knobs.rlimit.nofile=300",
         "hydra.launcher.jobs=2",
     )
@@ -114,6 +115,16 @@ def test_a_misspelt_knob_is_one_line_naming_the_knob(tmp_path):
     first = proc.stderr.splitlines()[0]
     assert first.startswith("crashmatrix: +crashmatrix.pin_memroy: did you mean pin_memory?"), proc.stderr
     assert not (sweep / "results.csv").exists()
+
+
+def test_a_ddp_knob_value_ddp_refuses_is_one_line(tmp_path):
+    proc, sweep = _sweep(tmp_path, "+crashmatrix.ddp.bucket_cap_mb=abc")
+    assert proc.returncode == 1  # Hydra's exit status for a launcher's error
+    assert proc.stderr.splitlines()[0] == (
+        "crashmatrix: +crashmatrix.ddp.bucket_cap_mb: not a positive number of MB: 'abc'"
+        " (ddp.bucket_cap_mb takes a number (MB))"
+    ), proc.stderr
+    assert "Traceback" not in proc.stderr and not (sweep / "results.csv").exists()
 
 
 def test_an_unknown_executor_is_one_line(tmp_path):

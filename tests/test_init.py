@@ -358,7 +358,10 @@ def test_init_reads_knobs_from_the_modules_the_app_imports_and_no_others(tmp_pat
         "mypkg/__init__.py": "",
         "mypkg/loaders.py": (
             "import torch.utils.data as tud\n\ndef make(ds):\n"
-            "    return tud.DataLoader(ds, num_workers=4, pin_memory=True, prefetch_factor=4)\n"
+            "    return tud.DataLoader(ds, num_workers=4, pin_memory=True, prefetch_factor=4)\n\n"
+            "def wrap(model):\n"
+            "    from torch.nn.parallel import DistributedDataParallel as DDP\n"
+            "    return DDP(model, find_unused_parameters=True, bucket_cap_mb=50)\n"
         ),
         "mypkg/unused.py": "from torch.utils.data import DataLoader\nDataLoader([], pin_memory=False, num_workers=16)\n",
     }
@@ -373,6 +376,9 @@ def test_init_reads_knobs_from_the_modules_the_app_imports_and_no_others(tmp_pat
     assert m.axes["num_workers"] == [4, 0] and m.axes["pin_memory"] == [True, False]
     assert m.axes["prefetch_factor"] == [4, 2] and "persistent_workers" not in m.axes
     assert "mypkg/loaders.py:4" in (tmp_path / "m.yaml").read_text()
+    # DDP's own knobs as the app's code sets them, its value first
+    assert m.axes["ddp.find_unused_parameters"] == [True, False] and m.axes["ddp.bucket_cap_mb"] == [50, 25]
+    assert "ddp.static_graph" not in m.axes and "mypkg/loaders.py:8" in (tmp_path / "m.yaml").read_text()
 
 
 def test_init_gpus_per_cell_must_be_a_count(tmp_path):

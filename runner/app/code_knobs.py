@@ -1,4 +1,6 @@
-"""DataLoader knobs an app writes into its own code (`DataLoader(ds, pin_memory=True)`), read with ast.
+"""Knobs an app writes into its own code, read with ast: DataLoader's (`DataLoader(ds, pin_memory=True)`) and
+DistributedDataParallel's (`DistributedDataParallel(model, find_unused_parameters=True)`, or Lightning's
+`DDPStrategy(static_graph=True)`, which passes them on to it: `ddp.find_unused_parameters`, ...).
 
 The app is never run or imported. Its files are the app itself, the modules it imports, and the modules
 its config names as `_target_` (Hydra instantiates `src.data.DataModule` from `src/data.py`), found as
@@ -15,7 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from crashmatrix.incell.knobs import LOADER_KNOBS
+from crashmatrix.incell.knobs import DDP_KNOBS, LOADER_KNOBS
 
 ROOT_MARKERS = (".project-root", "pyproject.toml", "setup.py", "setup.cfg", ".git")
 MAX_FILES = 300  # an app's own modules; beyond them it is a whole tree, not an app
@@ -76,20 +78,30 @@ def _imported(tree: ast.AST, path: str, roots: list[str]) -> list[str]:
     return [f for f in found if f]
 
 
-def _is_loader(func: ast.expr) -> bool:
-    return (isinstance(func, ast.Name) and func.id == "DataLoader") or (
-        isinstance(func, ast.Attribute) and func.attr == "DataLoader"
-    )
+# What a call's name says it builds -> {its keyword: the knob it is}.
+_CALLS = {
+    "DataLoader": {k: k for k in LOADER_KNOBS},
+    **{
+        name: {k.removeprefix("ddp."): k for k in DDP_KNOBS}
+        for name in ("DistributedDataParallel", "DDP", "DDPStrategy")
+    },
+}
+
+
+def _called(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _settings(tree: ast.AST, where: str) -> list[CodeSetting]:
-    """Constant knob values in this file's DataLoader(...) calls."""
+    """Constant knob values in this file's DataLoader(...) and DistributedDataParallel(...) calls."""
     out = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _is_loader(node.func):
-            for kw in node.keywords:
-                if kw.arg in LOADER_KNOBS and isinstance(kw.value, ast.Constant):
-                    out.append(CodeSetting(kw.arg, kw.value.value, f"{where}:{kw.value.lineno}"))
+        if not isinstance(node, ast.Call):
+            continue
+        knobs = _CALLS.get(_called(node.func), {})
+        for kw in node.keywords:
+            if kw.arg in knobs and isinstance(kw.value, ast.Constant):
+                out.append(CodeSetting(knobs[kw.arg], kw.value.value, f"{where}:{kw.value.lineno}"))
     return out
 
 

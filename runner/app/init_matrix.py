@@ -22,6 +22,7 @@ from typing import Any
 from crashmatrix.app.config_groups import flatten
 from crashmatrix.app.hydra_main import HydraMain, find_hydra_main
 from crashmatrix.errors import BadInput
+from crashmatrix.incell.knobs import DDP_KNOBS
 
 COMPOSE_CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hydra_compose.py")
 PRECISIONS = ["32", "16-mixed", "bf16-mixed"]
@@ -247,6 +248,21 @@ def _code_only_knobs(config_leaves: frozenset, code: list) -> list[Axis]:
         first = any(values) if others is None else max(values)
         rest = [not first] if others is None else [v for v in others if v != first][:1]
         axes.append(Axis(knob, [first, *rest], why=_forced_why(knob, {}, "forced on every DataLoader", code)))
+    return axes + _ddp_knobs(code)
+
+
+def _ddp_knobs(code: list) -> list[Axis]:
+    """The DDP knobs the app's code sets (DistributedDataParallel's or DDPStrategy's arguments): its value
+    first, then the other (bucket_cap_mb: DDP's default, 25)."""
+    axes = []
+    for knob in DDP_KNOBS:
+        values = [c.value for c in code if c.knob == knob and isinstance(c.value, (bool, int, float))]
+        if not values:
+            continue
+        first = values[0]
+        other = (not first) if isinstance(first, bool) else 25 if first != 25 else 100
+        why = _forced_why(knob, {}, "forced on every DistributedDataParallel, in every rank", code)
+        axes.append(Axis(knob, [first, other], why=why))
     return axes
 
 

@@ -26,7 +26,7 @@ from crashmatrix.outcome import LAUNCH_ERROR, Outcome
 from crashmatrix.process import interrupts, slurm_tasks, supervise
 from crashmatrix.process.launch import build_launch
 from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
-from crashmatrix.rundir import cell_files
+from crashmatrix.rundir import cell_files, rank_speed
 from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.rundir.store import RunDir, RunResult
 from crashmatrix.rundir.unwritable import RunDirUnwritable
@@ -152,10 +152,12 @@ class Engine:
             self.free_gpus.append(slot.gpu)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
+        metrics = _cell_metrics(slot, report)
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
         verdict, where = _forensics(self, slot, verdict, stderr)
+        rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
         return RunResult(
@@ -173,7 +175,7 @@ class Engine:
             log_dir=self.relative_to_run(slot.cell_dir),
             where=where,
             rank=verdict.rank,
-            metrics=dict((report or {}).get("metrics") or {}, **_gpu_and_node(slot.gpu, first)),
+            metrics=dict(metrics, **_gpu_and_node(slot.gpu, first)),
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
@@ -253,7 +255,7 @@ class Engine:
                 self.on_result(self._finish(slot))
             elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
                 running.timed_out = True
-                slot.evidence.hang = _where_it_hangs(slot)
+                _where_it_hangs(slot)
                 running.term_sent_at = time.monotonic()
                 supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGTERM)
             elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
@@ -328,7 +330,9 @@ def _judged(slot: _Slot, rc: int | None) -> tuple:
             rank_ends.read(launch.ranks_dir), lambda rank, stream: slurm_tasks.rank_log(slot.cell_dir, rank, stream)
         )
     if first is None:
-        return rc, read_ends(launch.stdout_path), read_ends(launch.stderr_path), None
+        # at a timeout, what the program wrote before the kill: the ranks' reactions to it are not the hang
+        at_kill = slot.evidence.stderr_at_kill if slot.running.timed_out else None
+        return rc, read_ends(launch.stdout_path), read_ends(launch.stderr_path, at_kill), None
     stderr = rank_ends.unlabelled(read_ends(first.stderr_path), first.rank)
     return first.returncode, read_ends(first.stdout_path), stderr, first
 
@@ -363,11 +367,21 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
     return dataclasses.replace(verdict, outcome=outcome, rank=first.rank)
 
 
-def _where_it_hangs(slot: _Slot) -> tuple:
-    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most)."""
+def _cell_metrics(slot: _Slot, report: dict | None) -> dict:
+    """What the cell measured: its main process's report, with each rank's figures (rank_speed)."""
+    return rank_speed.merged((report or {}).get("metrics") or {}, rank_speed.read(slot.cell_dir))
+
+
+def _where_it_hangs(slot: _Slot) -> None:
+    """Where a timed-out run hangs, asked before the kill (bounded: a few seconds at most); and how much
+    it had written to stderr by then."""
     from crashmatrix.verdict import forensics
 
-    return forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+    slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+    try:
+        slot.evidence.stderr_at_kill = os.path.getsize(slot.running.launch.stderr_path)
+    except OSError:
+        pass
 
 
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:

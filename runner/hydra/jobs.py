@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from hydra.errors import CompactHydraException
 
-from crashmatrix.matrix.knob_names import INJECT_KNOBS, near_knob
+from crashmatrix.matrix.knob_names import INJECT_KNOBS, near_knob, value_problem
 
 # `+crashmatrix.pin_memory=true` is a knob: the node never reaches the app's config.
 KNOB_NODE = "crashmatrix"
@@ -44,10 +44,22 @@ def knob_name(key: str, where: str) -> str:
     )
 
 
+def knob_value(name: str, value, where: str):
+    """`value`, a value the knob takes; SweepInputError for one it refuses (`ddp.static_graph=maybe`)."""
+    problem = value_problem(name, value)
+    if problem is not None:
+        raise SweepInputError(f"crashmatrix: {where}: {problem}")
+    return value
+
+
 def check_fixed_knobs(knobs: dict) -> dict:
     """hydra.launcher.knobs, checked: {knob: value}, dotted names flattened (`+hydra.launcher.knobs.rlimit.nofile=250`
     nests, as Hydra does)."""
-    return {knob_name(f"{KNOB_NODE}.{k}", f"hydra.launcher.knobs.{k}"): v for k, v in _flat(knobs or {}).items()}
+    checked = {}
+    for key, value in _flat(knobs or {}).items():
+        name = knob_name(f"{KNOB_NODE}.{key}", f"hydra.launcher.knobs.{key}")
+        checked[name] = knob_value(name, value, f"hydra.launcher.knobs.{key}")
+    return checked
 
 
 def _flat(nested: dict, prefix: str = "") -> dict:
@@ -73,8 +85,9 @@ def parse_jobs(job_overrides, initial_job_idx: int, fixed_knobs: dict) -> list[S
         knobs, values, written = dict(fixed_knobs), {}, {}
         for o in parsed:
             if is_knob(o.key_or_group):
-                name = knob_name(o.key_or_group, (o.input_line or o.key_or_group).split("=", 1)[0])
-                knobs[name] = o.value()
+                where = (o.input_line or o.key_or_group).split("=", 1)[0]
+                name = knob_name(o.key_or_group, where)
+                knobs[name] = knob_value(name, o.value(), where)
                 values[knob_column(name, app_columns)] = o.value()
             else:
                 values[column(o)] = o.value()

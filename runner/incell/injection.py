@@ -1,10 +1,11 @@
 """What `inject: true` adds inside an unmodified program, beyond the process knobs (knobs.apply):
 
 - the DataLoader knobs are forced on every torch.utils.data.DataLoader it builds (subclasses
-  and loaders Lightning re-creates go through DataLoader.__init__ too);
+  and loaders Lightning re-creates go through DataLoader.__init__ too), the DDP knobs on every
+  torch.nn.parallel.DistributedDataParallel, in every process (every rank) they reach;
 - each DataLoader's passes are timed from `iter(loader)` to their last batch (loader_clock.py),
   and the cell's main process writes steps, steps/s, first_batch_s and memory peaks into
-  CRASHMATRIX_REPORT when it exits.
+  CRASHMATRIX_REPORT when it exits; each rank of a distributed cell writes its own (rank_report.py).
 
 Everything else the program does stays its own (DESIGN.md, "Under inject the program behaves as it does
 alone"): the timing only observes, so no warning, exception or output of the program is caught, issued
@@ -22,7 +23,7 @@ import sys
 import time
 from _thread import _local
 
-from . import importhook, knobs
+from . import importhook, knobs, rank_report
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
 
@@ -73,12 +74,22 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
     """
     loader_cls, iter_cls = module.DataLoader, module._BaseDataLoaderIter
     if forced or start_method:
-        loader_cls.__init__ = _forcing_init(loader_cls.__init__, forced, start_method)
+        loader_cls.__init__ = _forcing_init(
+            loader_cls.__init__, lambda arguments: force_loader_arguments(arguments, forced, start_method)
+        )
     loader_cls.__iter__ = _PassStart(loader_cls.__iter__)
     iter_cls._num_yielded = _BatchCount()
 
 
-def _forcing_init(original_init, forced: dict, start_method: str | None):
+def patch_ddp(module, forced: dict) -> None:
+    """Force the DDP knobs (`ddp.<argument>`, without the prefix in `forced`) on every
+    DistributedDataParallel: Lightning's strategies and a program's own call alike build it here."""
+    ddp_cls = module.DistributedDataParallel
+    ddp_cls.__init__ = _forcing_init(ddp_cls.__init__, lambda arguments: arguments.update(forced))
+
+
+def _forcing_init(original_init, force):
+    """original_init with its bound arguments changed by force(arguments) first."""
     import inspect
 
     signature = inspect.signature(original_init)
@@ -93,7 +104,7 @@ def _forcing_init(original_init, forced: dict, start_method: str | None):
             # torch says what is wrong with the program's call; outside the except clause, so that its
             # error is not told as raised while handling ours
             return original_init(self, *args, **kwargs)
-        force_loader_arguments(bound.arguments, forced, start_method)
+        force(bound.arguments)
         return original_init(*bound.args, **bound.kwargs)
 
     return __init__
@@ -127,6 +138,13 @@ class _PassStart:
         if clock is None:
             clock = vars(loader)[_CLOCK] = LoaderClock()  # vars(): DataLoader.__setattr__ is the program's
             STATS.append(clock)
+            if not rank_report.known():
+                # a main process that a launcher made a rank in-process (Lightning's ddp sets LOCAL_RANK),
+                # a rank that torch's spawn started (known only once multiprocessing unpickled it)
+                if _MAIN.may_be_rank:
+                    rank_report.from_environment(metrics, _at_exit)
+                else:
+                    rank_report.from_multiprocessing(metrics)
         _PENDING.start = (clock, time.perf_counter())
         return self.function.__get__(loader, owner)
 
@@ -207,27 +225,75 @@ def write_metrics(path: str) -> None:
 # --------------------------------------------------------------------------- wiring
 
 
+class _Main:
+    """Whether this process may be a rank by its environment: not one that multiprocessing started (a
+    DataLoader worker inherits its rank's RANK; a spawned rank is known by torch's spawn instead)."""
+
+    may_be_rank = False
+
+
+_MAIN = _Main()
+
+
+def _at_exit(function) -> None:
+    import atexit
+
+    atexit.register(function)
+
+
+class _ProcessStarts:
+    """The key of our hook in multiprocessing's after-fork registry (a weak dictionary: kept alive here)."""
+
+    def __call__(self, _key) -> None:
+        rank_report.from_multiprocessing(metrics)
+
+
+_PROCESS_STARTS = _ProcessStarts()
+
+
+def _watch_process_starts(util) -> None:
+    # multiprocessing runs these hooks in each process it forks, right before the process's target (a
+    # spawned one runs none: its rank is learnt at its first DataLoader pass, or at its exit).
+    util.register_after_fork(_PROCESS_STARTS, _PROCESS_STARTS)
+
+
+def _spawned_rank_at_exit() -> None:
+    if not rank_report.known():
+        rank_report.from_multiprocessing(metrics, lambda write: write())
+
+
 def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
     """Force the DataLoader knobs on every DataLoader once the program imports torch's; where report_path
-    is given (the cell's main process), write the metrics into it at exit. The process knobs are
-    knobs.apply's."""
+    is given (the cell's main process), write the metrics into it at exit; in every rank of a distributed
+    cell, write its own metrics (rank_report.py). The process knobs are knobs.apply's."""
     forced = {k: _loader_value(k, params[k]) for k in knobs.LOADER_KNOBS if knobs.is_set(params, k)}
     start_method = str(params["start_method"]) if not in_worker and knobs.is_set(params, "start_method") else None
     importhook.after_import(
         "torch.utils.data.dataloader", lambda m: patch_dataloader(m, forced, start_method), _say_not_applied
     )
+    ddp = {k.removeprefix("ddp."): knobs.ddp_value(k, params[k]) for k in knobs.DDP_KNOBS if knobs.is_set(params, k)}
+    if ddp:
+        importhook.after_import("torch.nn.parallel.distributed", lambda m: patch_ddp(m, ddp), _say_not_applied)
+    importhook.after_import("multiprocessing.util", _watch_process_starts, _say_not_applied)
+    if not in_worker:
+        _MAIN.may_be_rank = True
+        rank_report.from_environment(metrics, _at_exit)
+    else:
+        # a spawned rank that drew no batch: spawn's child ends with sys.exit, so atexit runs
+        _at_exit(_spawned_rank_at_exit)
     if report_path:
-        import atexit
-
         pid = os.getpid()
 
         # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child
         # inherits the handler, hence the pid.
         def at_exit() -> None:
-            if os.getpid() == pid:
-                _write_metrics_safely(report_path)
+            if os.getpid() != pid:
+                return
+            _write_metrics_safely(report_path)
+            if not rank_report.known():  # made a rank in-process, and never drew a batch
+                rank_report.from_environment(metrics, lambda write: write())
 
-        atexit.register(at_exit)
+        _at_exit(at_exit)
 
 
 def _say_not_applied(module, error: Exception) -> None:

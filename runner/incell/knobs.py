@@ -30,6 +30,16 @@ PROCESS_KNOBS = (
 # Forced on every torch.utils.data.DataLoader a program builds under `inject: true` (injection.py).
 LOADER_KNOBS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
 
+# Forced on every torch.nn.parallel.DistributedDataParallel a program builds under `inject: true`, in every
+# rank (injection.py): `ddp.<name>` is DDP's own argument <name>.
+DDP_KNOBS = (
+    "ddp.find_unused_parameters",
+    "ddp.static_graph",
+    "ddp.gradient_as_bucket_view",
+    "ddp.broadcast_buffers",
+    "ddp.bucket_cap_mb",
+)
+
 # The process knobs that need torch.
 TORCH_KNOBS = ("sharing_strategy", "num_threads", "cudnn.benchmark", "cudnn.deterministic", "cudnn.enabled")
 
@@ -55,6 +65,22 @@ def as_bool(value) -> bool:
     if text in ("false", "0", "no", "off", "", "none", "null"):
         return False
     raise ValueError(f"not a boolean: {value!r}")
+
+
+def ddp_value(key: str, value):
+    """A DDP knob's value as DDP takes it (a bool; bucket_cap_mb a positive number of MB); ValueError,
+    saying what it takes, for a value DDP would refuse or misread."""
+    if key != "ddp.bucket_cap_mb":
+        return as_bool(value)
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not 0 < number < float("inf"):
+        raise ValueError(f"not a positive number of MB: {value!r}")
+    return int(number) if number.is_integer() else number
 
 
 def set_rlimits(params: dict) -> None:

@@ -8,12 +8,14 @@ and names there the ones it applies.
 
 from __future__ import annotations
 
+import functools
+
 from crashmatrix.errors import BadInput
-from crashmatrix.incell.knobs import LOADER_KNOBS, PROCESS_KNOBS
+from crashmatrix.incell.knobs import DDP_KNOBS, LOADER_KNOBS, PROCESS_KNOBS, ddp_value
 
 # Under `inject: true` these are crashmatrix's, applied from outside and never passed to the
 # program as arguments (`wandb` as WANDB_MODE, by the controller); every other key is the program's own.
-INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + ("wandb",)
+INJECT_KNOBS = PROCESS_KNOBS + LOADER_KNOBS + DDP_KNOBS + ("wandb",)
 
 # Parameters every probe understands (the contract's list); others are probe-specific.
 COMMON_PARAMS = PROCESS_KNOBS + LOADER_KNOBS + ("batch_size", "steps", "device", "precision", "wandb")
@@ -33,14 +35,43 @@ KNOBS: dict[str, tuple[str, str]] = {
     "pin_memory": ("true | false", "forced on every DataLoader"),
     "persistent_workers": ("true | false", "forced on every DataLoader (with num_workers > 0)"),
     "prefetch_factor": ("an integer", "forced on every DataLoader (with num_workers > 0)"),
+    "ddp.find_unused_parameters": ("true | false", "forced on every DistributedDataParallel, in every rank"),
+    "ddp.static_graph": ("true | false", "forced on every DistributedDataParallel, in every rank"),
+    "ddp.gradient_as_bucket_view": ("true | false", "forced on every DistributedDataParallel, in every rank"),
+    "ddp.broadcast_buffers": ("true | false", "forced on every DistributedDataParallel, in every rank"),
+    "ddp.bucket_cap_mb": ("a number (MB)", "forced on every DistributedDataParallel, in every rank"),
     "wandb": ("disabled | offline | online", "wandb's mode, set as WANDB_MODE"),
 }
+
+# The knobs whose values are checked before anything runs: what each takes, as the cell will apply it.
+_CHECKED = {knob: functools.partial(ddp_value, knob) for knob in DDP_KNOBS}
 
 # Names with a meaning with or without inject; a near miss of these is as likely a typo.
 RESERVED = {"python": "the interpreter of each cell (a path; `python` in command means it)"}
 
 # The matrix file's key that says a name near a knob is the program's own key, not a typo.
 APP_KEYS = "app_keys"
+
+
+def value_problem(knob: str, value) -> str | None:
+    """Why `value` is not a value of `knob` (`not a boolean: 'maybe'`), or None where it is one (or the
+    knob's values are not checked here)."""
+    check = _CHECKED.get(knob)
+    if check is None or value in (None, ""):
+        return None
+    try:
+        check(value)
+    except ValueError as e:
+        return f"{e} ({knob} takes {KNOBS[knob][0]})"
+    return None
+
+
+def check_values(given: list[tuple[str, str, object]], path: str) -> None:
+    """Each (where, knob, value) a cell would apply, checked: a BadInput for the first value the knob refuses."""
+    for where, knob, value in given:
+        problem = value_problem(knob, value)
+        if problem is not None:
+            raise BadInput(f"{path}: {where}: {problem}")
 
 
 def split_injected(params: dict) -> tuple[dict, dict]:
@@ -57,7 +88,7 @@ def knobs_text() -> str:
     lines = [
         "Knobs: with `inject: true` crashmatrix applies these from outside and never passes them to the",
         "program; every other axis or param is the program's own key (key=value). The built-in probes",
-        "take them too.",
+        "take them too, but for the ddp.* ones (DDP's own arguments, under inject only).",
         "",
         tabulate(rows, headers=["knob", "values", "what it does"]),
         "",

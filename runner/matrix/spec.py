@@ -22,7 +22,7 @@ from crashmatrix.matrix import whole_keys
 from crashmatrix.matrix.executor_settings import check_settings
 from crashmatrix.matrix.interpreters import PYTHON_AXIS
 from crashmatrix.matrix.interpreters import check as check_interpreters
-from crashmatrix.matrix.knob_names import app_keys, check_typos
+from crashmatrix.matrix.knob_names import app_keys, check_typos, check_values
 from crashmatrix.matrix.override_keys import check_override_keys
 from crashmatrix.redaction import is_secret
 
@@ -446,7 +446,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
     check_interpreters(axes, include, params, path)
     own_keys = app_keys(data, path)
     if inject and command is not None:
-        check_typos(_passed_names(params, axes, axis_keys, include), own_keys, path)
+        _check_knobs(params, axes, axis_keys, include, own_keys, path)
     env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
     strategy = _strategy(data, path)
@@ -487,6 +487,25 @@ def _passed_names(params: dict, axes: dict, axis_keys: dict, include: list) -> l
         + [(f"axes.{k}", k) for k in axes if k not in axis_keys]
         + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
         + [(f"include[{i}].{key}", key) for i, entry in enumerate(include) for key in entry]
+    )
+
+
+def _check_knobs(params: dict, axes: dict, axis_keys: dict, include: list, own_keys: tuple, path: str) -> None:
+    """Under inject: no key a letter or two from a knob, and no knob value it refuses."""
+    check_typos(_passed_names(params, axes, axis_keys, include), own_keys, path)
+    check_values(_given_values(params, axes, axis_keys, include), path)
+
+
+def _given_values(params: dict, axes: dict, axis_keys: dict, include: list) -> list[tuple[str, str, object]]:
+    """(where in the file, key, value) for every value a key of params, an axis or include takes."""
+    return (
+        [
+            (f"params.{k}", k, v)
+            for k, values in params.items()
+            for v in (values if isinstance(values, list) else [values])
+        ]
+        + [(f"axes.{k}", k, v) for k, values in axes.items() if k not in axis_keys for v in values]
+        + [(f"include[{i}].{k}", k, v) for i, entry in enumerate(include) for k, v in entry.items()]
     )
 
 

@@ -163,6 +163,23 @@ def tree(root: int | None, token: str | None) -> set[int]:
     return members
 
 
+def process_stats() -> dict[int, tuple[int, int]]:
+    """pid -> (ppid, start time in clock ticks since boot) of every live process we can see."""
+    return _proc_stats()
+
+
+def environ(pid: int) -> dict[str, str]:
+    """The environment a process was started with ({} where unreadable). Variables it set itself later
+    are not in it: /proc shows the block exec gave it."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            data = f.read()
+    except OSError:
+        return {}
+    pairs = (item.decode(errors="replace").partition("=") for item in data.split(b"\0") if item)
+    return {name: value for name, _, value in pairs}
+
+
 def describe(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:

@@ -9,18 +9,19 @@ TAIL_BYTES = 256 * 1024
 HEAD_BYTES = 64 * 1024
 
 
-def read_ends(path: str) -> str:
+def read_ends(path: str, upto: int | None = None) -> str:
     """The head and the tail of a log ("" when unreadable): the telling line is near one end, and a
-    flood must not be read whole. NUL bytes are dropped, bytes that are not UTF-8 replaced."""
+    flood must not be read whole. NUL bytes are dropped, bytes that are not UTF-8 replaced. upto: only
+    the log's first `upto` bytes."""
     try:
-        size = os.path.getsize(path)
+        size = os.path.getsize(path) if upto is None else min(upto, os.path.getsize(path))
         with open(path, "rb") as f:
             if size <= HEAD_BYTES + TAIL_BYTES:
                 # PyTorch ends its worker error lines with a NUL byte.
-                return f.read().replace(b"\0", b"").decode("utf-8", errors="replace")
+                return f.read(size).replace(b"\0", b"").decode("utf-8", errors="replace")
             head = f.read(HEAD_BYTES)
             f.seek(size - TAIL_BYTES)
-            tail = f.read()
+            tail = f.read(TAIL_BYTES)
             data = head + b"\n[...]\n" + tail[tail.find(b"\n") + 1 :]
             return data.replace(b"\0", b"").decode("utf-8", errors="replace")
     except OSError:

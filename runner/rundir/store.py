@@ -34,7 +34,16 @@ DIAGNOSIS_COLUMNS = ["signature", "where", "rank", "node"]
 # The speed columns (steps, steps_per_s, first_batch_s, first_batch_total_s): what
 # runner/incell/loader_clock.py counted in the cell.
 SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s", "first_batch_total_s"]
-EXTRA_COLUMNS = SPEED_COLUMNS + ["final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu", "leftovers", "started_at"]
+# rank_spread: where a distributed cell's ranks differ by more than noise (rundir/rank_speed.py).
+EXTRA_COLUMNS = SPEED_COLUMNS + [
+    "final_loss",
+    "peak_rss_mb",
+    "peak_gpu_mb",
+    "rank_spread",
+    "gpu",
+    "leftovers",
+    "started_at",
+]
 NOT_VALUE_COLUMNS = FIRST_COLUMNS + RESULT_COLUMNS + DIAGNOSIS_COLUMNS + EXTRA_COLUMNS
 
 
@@ -100,7 +109,7 @@ class RunResult:
             rank="" if self.rank is None else self.rank,
             node=self.node,
         )
-        for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "gpu"):
+        for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "rank_spread", "gpu"):
             value = self.metrics.get(key, "")
             row[key] = f"{value:.6g}" if isinstance(value, float) else value
         row["leftovers"] = len(self.leftovers)

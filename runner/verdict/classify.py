@@ -210,7 +210,7 @@ def classify(
     recorded: Sequence[ranks_.Recorded] = (),
 ) -> Verdict:
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
-    recorder kept of a distributed cell's ranks (crashmatrix.incell.ranks)."""
+    recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}

@@ -51,4 +51,7 @@ class Evidence:
     started: float  # time.monotonic() at launch
     stderr: str = ""
     hang: tuple = ("", "")  # collect()'s answer when the run timed out
+    # stderr.log's size as the timeout's kill began: what follows is the program's answer to our SIGTERM
+    # (torchrun's shutdown, a rank's `DataLoader worker ... killed by signal: Terminated`), not the hang's
+    stderr_at_kill: int | None = None
     oom_counter: tuple | None = None  # cgroup_oom_counter() at launch

@@ -22,7 +22,6 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
@@ -30,180 +29,21 @@ from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
 from crashmatrix.verdict.signature import last_match
+from crashmatrix.verdict.stacks import (
+    OURS,
+    PACKAGES_DIR,
+    Frame,
+    ProcessStacks,
+    faulthandler_frame,
+    is_own,
+    parse_faulthandler,
+    parse_pyspy,
+    summarize,
+)
 
 STACKS_FILE = "stacks.txt"
 _DUMP_WAIT_S = 2.0
 _PYSPY_WAIT_S = 5.0
-# the package folder (runner/ in a checkout), one above this subpackage
-_OURS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-# --- stacks: parsing -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Frame:
-    func: str
-    file: str
-    line: str = ""
-
-    def short(self) -> str:
-        return f"{self.func} ({os.path.basename(self.file)}:{self.line})" if self.line else f"{self.func} ({self.file})"
-
-
-@dataclass
-class Thread:
-    ident: str
-    frames: list = field(default_factory=list)  # innermost first
-
-    def has(self, func: str) -> bool:
-        return any(f.func == func for f in self.frames)
-
-
-_FH_THREAD = re.compile(r"^(?:Current thread|Thread) (0x[0-9a-f]+) \(most recent call first\):", re.M)
-_FH_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+)$')
-_SPY_THREAD = re.compile(r"^Thread (\d+|0x[0-9a-fA-F]+)\b.*$")
-_SPY_FRAME = re.compile(r"^\s{4}(\S.*?) \((.+?)(?::(\d+))?\)$")
-
-
-def _parse_threads(text: str, thread_re, frame_of) -> list[Thread]:
-    """Threads from a stack dump: thread_re starts a thread (group 1 its ident); frame_of(line)
-    is the Frame a line holds, or None."""
-    threads: list[Thread] = []
-    for line in text.splitlines():
-        m = thread_re.match(line)
-        if m:
-            threads.append(Thread(m.group(1)))
-            continue
-        frame = frame_of(line)
-        if frame is not None and threads:
-            threads[-1].frames.append(frame)
-    return threads
-
-
-def _faulthandler_frame(line: str) -> Frame | None:
-    f = _FH_FRAME.match(line)
-    return Frame(f.group(3), f.group(1), f.group(2)) if f else None
-
-
-def _pyspy_frame(line: str) -> Frame | None:
-    f = _SPY_FRAME.match(line)
-    # Python frames only: native ones have no line number
-    return Frame(f.group(1), f.group(2), f.group(3)) if f and f.group(3) else None
-
-
-def parse_faulthandler(text: str) -> list[Thread]:
-    return _parse_threads(text, _FH_THREAD, _faulthandler_frame)
-
-
-def parse_pyspy(text: str) -> list[Thread]:
-    return _parse_threads(text, _SPY_THREAD, _pyspy_frame)
-
-
-def main_thread(threads: list[Thread], pid: int) -> Thread | None:
-    """The thread that runs the program: py-spy names it by the pid; in faulthandler's dump it is
-    the one whose outermost frame is not threading's _bootstrap."""
-    for t in threads:
-        if t.ident == str(pid):
-            return t
-    for t in threads:
-        if t.frames and not (t.frames[-1].func.startswith("_bootstrap") and t.frames[-1].file.endswith("threading.py")):
-            return t
-    return threads[0] if threads else None
-
-
-def is_stdlib(frame: Frame) -> bool:
-    path = frame.file.replace("\\", "/")
-    return path.startswith("<frozen") or (bool(re.search(r"/lib/python3\.\d+/", path)) and "-packages/" not in path)
-
-
-def is_library(frame: Frame) -> bool:
-    """Not the user's code: the standard library, torch, crashmatrix's own files."""
-    path = frame.file.replace("\\", "/")
-    return is_stdlib(frame) or path.startswith(_OURS) or "/torch/" in path or "/multiprocessing/" in path
-
-
-def user_frame(thread: Thread | None) -> Frame | None:
-    for f in thread.frames if thread else ():
-        if not is_library(f):
-            return f
-    return None
-
-
-# --- stacks: what the main thread waits on ---------------------------------------
-
-
-# The usual places a main thread waits, most telling first: (test of a frame's function and path, label).
-_SITES = [
-    (lambda func, path: func == "_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
-    (lambda func, path: func == "_try_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
-    (lambda func, path: func in ("barrier", "monitored_barrier") and "distributed" in path, "c10d {func}"),
-    (lambda func, path: path.endswith("distributed/distributed_c10d.py"), "NCCL collective {func}"),
-    (lambda func, path: func == "synchronize" and "/torch/cuda/" in path, "CUDA synchronize"),
-]
-
-
-def main_wait(thread: Thread | None) -> str:
-    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
-    frames = thread.frames if thread else []
-    for test, label in _SITES:
-        for f in frames:
-            if test(f.func, f.file.replace("\\", "/")):
-                return f"waits in {label.format(func=f.func)} ({os.path.basename(f.file)}:{f.line})"
-    f = user_frame(thread) or (thread.frames[0] if thread and thread.frames else None)
-    return f"in {f.short()}" if f else ""
-
-
-@dataclass
-class ProcessStacks:
-    pid: int
-    cmdline: str
-    faulthandler: str = ""
-    pyspy: str = ""
-    threads: list = field(default_factory=list)
-
-    @property
-    def role(self) -> str:
-        if any(t.has("_worker_loop") for t in self.threads):
-            return "DataLoader worker"
-        if "forkserver" in self.cmdline:
-            return "forkserver"
-        if "resource_tracker" in self.cmdline:
-            return "resource tracker"
-        return "child"
-
-    def pin_thread(self) -> Thread | None:
-        return next((t for t in self.threads if t.has("_pin_memory_loop")), None)
-
-
-def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[str, str]:
-    """(for `error`, for `where`): the main thread's wait and each stuck worker's user frame."""
-    long, short = [], []
-    if root is not None:
-        wait = main_wait(main_thread(root.threads, root.pid))
-        if wait:
-            long.append(f"main {wait}")
-            short.append("main " + wait.replace("waits in ", ""))
-        pin = root.pin_thread()
-        pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
-        # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
-        if pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
-            long.append(f"pin-memory thread in {pin_frame.short()}")
-            short.append(f"pin-memory thread {pin_frame.short()}")
-    # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
-    framed = [
-        (p, user_frame(main_thread(p.threads, p.pid)))
-        for p in others
-        if p.role not in ("resource tracker", "forkserver")
-    ]
-    stuck = [(p, f) for p, f in framed if f is not None]
-    for p, f in stuck[:2]:
-        word = "worker" if p.role == "DataLoader worker" else p.role
-        long.append(f"{word} {p.pid} in {f.short()}")
-        short.append(f"{word} {f.short()}")
-    if len(stuck) > 2:
-        long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
-    return "; ".join(long), "; ".join(short)
 
 
 # --- stacks: collecting them before the kill -------------------------------------
@@ -262,8 +102,14 @@ def pyspy_path() -> str | None:
     return shutil.which("py-spy") or (beside if os.access(beside, os.X_OK) else None)
 
 
+# Full file names, as faulthandler gives them: py-spy's short ones (`torch/autograd/graph.py`,
+# `threading.py`) cannot be told from the program's own. --native fails on some builds and kernels, and
+# reading libtorch's symbols may outlast the wait on a busy machine: then Python frames only.
+_PYSPY_TRIES: tuple[list[str], ...] = (["--native", "--full-filenames"], ["--full-filenames"], ["--native"], [])
+
+
 def _pyspy(exe: str, pid: int) -> str:
-    for extra in (["--native"], []):  # --native fails on some builds and kernels: then Python frames only
+    for extra in _PYSPY_TRIES:
         try:
             done = subprocess.run(
                 [exe, "dump", *extra, "--pid", str(pid)],
@@ -272,7 +118,9 @@ def _pyspy(exe: str, pid: int) -> str:
                 timeout=_PYSPY_WAIT_S,
                 stdin=subprocess.DEVNULL,
             )
-        except (OSError, subprocess.TimeoutExpired):
+        except subprocess.TimeoutExpired:
+            continue
+        except OSError:
             return ""
         if done.returncode == 0:
             return done.stdout
@@ -294,10 +142,16 @@ def _cmdline(pid: int) -> str:
 
 
 def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
-    """Before a timeout's kill: write stacks.txt; returns (error clause, where) or ("", "") when nothing was learnt."""
-    pids = sorted(supervise.tree(root, token), key=lambda p: (p != root, p))
-    if not pids:
+    """Before a timeout's kill: write stacks.txt; returns (error clause, where) or ("", "") when nothing was learnt.
+
+    A distributed cell's processes are labelled by rank, and the clause names the straggler
+    (verdict/straggler.py)."""
+    from crashmatrix.verdict import straggler  # it reads this module's stacks
+
+    tree = supervise.tree(root, token)
+    if not tree:
         return "", ""
+    pids = sorted(tree, key=lambda p: (p != root, p))
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     procs = []
@@ -305,15 +159,33 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         p = ProcessStacks(pid, _cmdline(pid), dumps.get(pid, ""), spies.get(pid, ""))
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
-    _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root)
+    ranks = straggler.ranks_of(pids, cell_dir, spawned={p.pid for p in procs if straggler.spawned(p)})
+    procs.sort(key=lambda p: (p.pid != root, p.pid not in ranks, ranks[p.pid].rank if p.pid in ranks else 0, p.pid))
+    _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
+    own = [straggler.state(p, ranks[p.pid].rank) for p in procs if p.pid in ranks and ranks[p.pid].own]
+    if any(s.stacked for s in own):
+        helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
+        return straggler.summarize(own, helpers)
     return summarize(by_pid.get(root), [p for p in procs if p.pid != root])
 
 
-def _write_stacks(path: str, procs: list[ProcessStacks], root: int) -> None:
+def _rank_role(rank) -> str:
+    """How stacks.txt names a process of a rank: `rank 1`, or `of rank 1` after a helper's role."""
+    return f"rank {rank.rank}" if rank.own else f"of rank {rank.rank}"
+
+
+def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[int, str] | None = None) -> None:
+    """Every process's stacks, each headed by its role (main, `rank 1`, `DataLoader worker of rank 1`)."""
+    ranks = ranks or {}
     parts = []
     for p in procs:
         role = "main" if p.pid == root else p.role
+        rank = ranks.get(p.pid, "")
+        if rank.startswith("rank "):
+            role = f"main, {rank}" if p.pid == root else rank
+        elif rank:
+            role = f"{role} {rank}"
         parts.append(f"=== pid {p.pid} ({role}): {p.cmdline}\n")
         pin = p.pin_thread()
         if pin is not None:
@@ -349,7 +221,6 @@ _PY_REPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (rebuild_storage
 # and lmdb's `cpython.cpython-...so` reads as CPython itself. Such a file is named by its path below
 # site-packages; a shared library (`libc.so.6`, `libcudnn_engines_precompiled.so.9`) by its file name.
 _EXTENSION_FILE = re.compile(r"^(?P<stem>[^./]+)\.(?:cpython-\d+[^/]*|abi3|pypy\d*[^/]*)\.so$")
-_PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
 # faulthandler's last line on a fatal error (Python >= 3.10): the extension modules imported, by module name.
 _EXTENSION_MODULES = re.compile(r"^Extension modules: (.*?)(?: \(total: \d+\))?\s*$", re.M)
 
@@ -362,7 +233,7 @@ def library_name(path: str) -> str:
     base = os.path.basename(path)
     if not _EXTENSION_FILE.match(base):
         return base
-    below = _PACKAGES_DIR.split(path)
+    below = PACKAGES_DIR.split(path)
     if len(below) > 1:
         return below[-1]
     folder = os.path.basename(os.path.dirname(path))
@@ -445,10 +316,10 @@ def died_thread_frames(stderr: str) -> list[Frame]:
     died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
     out = []
     for line in died.group(1).splitlines() if died else ():
-        frame = _faulthandler_frame(line)
+        frame = faulthandler_frame(line)
         if frame is None:
             continue
-        if frame.file.replace("\\", "/").startswith(_OURS):
+        if frame.file.replace("\\", "/").startswith(OURS):
             break
         out.append(frame)
     return out
@@ -467,12 +338,6 @@ _FATAL_ERROR = re.compile(r"^Fatal Python error: ", re.M)
 _DIED_THREAD = re.compile(
     r"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M
 )
-
-
-def is_own(frame: Frame) -> bool:
-    """The program's own code: not the standard library, an installed package or crashmatrix."""
-    path = frame.file.replace("\\", "/")
-    return not (is_stdlib(frame) or _PACKAGES_DIR.search(path) or path.startswith((_OURS, "<")))
 
 
 def own_fault_frame(stderr: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 
-from crashmatrix.verdict.forensics import Frame, is_library
+from crashmatrix.verdict.stacks import Frame, is_library
 
 _TB_HEAD = "Traceback (most recent call last):"
 _TB_FRAME = re.compile(

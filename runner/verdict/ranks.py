@@ -1,6 +1,6 @@
 """A distributed cell's ranks: which rank failed first, told from that rank, never from its victims.
 
-Pure: the cell's output (and what the in-cell recorder wrote, crashmatrix.incell.ranks) goes in, the root
+Pure: the cell's output (and what the in-cell recorder wrote, crashmatrix.incell.rank_report) goes in, the root
 failure comes out. The evidence, each piece with where it stands in stderr (the ranks share the cell's
 stderr, so what a rank printed first stands first):
 - each rank's own lines: `[rank0]: ...` (torch.distributed's excepthook once a process group exists),
@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crashmatrix.incell import ranks as recorder
+from crashmatrix.incell import rank_report as recorder
 
 # Signals a launcher sends to the ranks left when one failed: their deaths are consequences.
 LAUNCHER_SIGNALS = frozenset({"SIGTERM", "SIGKILL", "SIGINT"})
@@ -277,5 +277,5 @@ def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch
 
 
 def recorded_ranks(cell_dir: str) -> list[Recorded]:
-    """What the in-cell recorder (crashmatrix.incell.ranks) left in the cell directory."""
+    """What the in-cell recorder (crashmatrix.incell.rank_report) left in the cell directory."""
     return [Recorded(r["pid"], r["rank"], r.get("ended")) for r in recorder.read(cell_dir)]

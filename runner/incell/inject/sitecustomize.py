@@ -58,7 +58,6 @@ def _apply() -> None:
     import json
 
     _load("stackdump").install()  # stacks on a timeout; torch's crash backtrace
-    _load("ranks").install()  # a distributed cell's ranks: which pid is which, when each ended
     knobs = _load("knobs")
     injection = _load("injection")
     params = json.loads(raw)

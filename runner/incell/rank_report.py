@@ -1,0 +1,126 @@
+"""Each rank of a distributed cell says who it is and, at its end, what it measured (under inject).
+
+A distributed cell's main process is often not a rank at all (torchrun's agent, the parent of
+torch.multiprocessing.spawn or Lightning's ddp_spawn), so what it measures of itself is the launcher's:
+no batches, the agent's memory. Every rank therefore writes `<cell dir>/.ranks/<pid>.json`:
+
+- `{"pid": P, "rank": N}` as soon as it knows its rank (at start for torchrun's ranks and Lightning's re-executed
+  script; as multiprocessing starts a forked rank; at its first DataLoader pass for a spawned rank, whose
+  process object multiprocessing unpickles only after start-up, and for a main process that becomes
+  rank 0 later, as Lightning's ddp does): the controller's forensics name a hung process by it where its
+  environment does not;
+- `{"pid": P, "rank": N, "metrics": {...}, "ended": T}` when the rank ends (atexit, or multiprocessing's own
+  exit for a spawned rank, which may never run atexit): the controller gives rank 0's speed and the largest
+  peak RSS, and the verdict takes the rank whose process ended first for the one whose unlabelled traceback
+  came first (crashmatrix.verdict.ranks). A rank that dies by a signal writes no end: the launcher's report
+  or the fatal-signal line in stderr tells it.
+
+Observe only: nothing is caught, printed (but a file that cannot be written) or changed. The controller
+reads the folder (`read`: rundir/rank_speed.py, verdict/ranks.py, verdict/straggler.py) and removes it
+once the run's row is made. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+
+from .atomic import write_json_atomic
+from .rank import rank_of, spawned_rank
+
+DIR_NAME = ".ranks"
+
+# This process's rank once it is known (None: not a rank, or not yet known).
+_rank: int | None = None
+
+
+def rank_dir(cell_dir: str) -> str:
+    """Where a cell's ranks write their files, one per pid."""
+    return os.path.join(cell_dir, DIR_NAME)
+
+
+def _path() -> str | None:
+    cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+    return os.path.join(rank_dir(cell_dir), f"{os.getpid()}.json") if cell_dir else None
+
+
+def _write(content: dict) -> None:
+    path = _path()
+    if path is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_json_atomic(path, content, durable=False)
+    except Exception as e:  # the program goes on, and ends, as it would without us
+        print(f"crashmatrix inject: rank file {path} not written: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[], None]], object]) -> None:
+    """This process is rank `rank`: say so now, and register (with on_exit) the writing of its metrics."""
+    global _rank
+    if _rank is not None:
+        return
+    _rank = rank
+    _write({"pid": os.getpid(), "rank": rank})
+    pid = os.getpid()
+
+    def at_end() -> None:
+        if os.getpid() != pid:  # a forked child inherits the handler
+            return
+        try:
+            measured = metrics()
+        except Exception as e:
+            measured = {}
+            print(f"crashmatrix inject: rank {rank}'s metrics not read: {type(e).__name__}: {e}", file=sys.stderr)
+        _write({"pid": pid, "rank": rank, "metrics": measured, "ended": time.time()})
+
+    on_exit(at_end)
+
+
+def from_environment(metrics: Callable[[], dict], on_exit) -> None:
+    """A rank by its environment (torchrun, Slurm tasks, Lightning's re-executed script)."""
+    rank = rank_of(os.environ)
+    if rank is not None:
+        become(rank, metrics, on_exit)
+
+
+def from_multiprocessing(metrics: Callable[[], dict], on_exit=None) -> None:
+    """A rank where torch's spawn started this process (`_wrap(fn, i, ...)` is its target). Asked as
+    multiprocessing starts a forked process (its after-fork hooks; a spawned one runs none), at a spawned
+    one's first DataLoader pass, and at its exit. By default its metrics are written by multiprocessing's
+    own exit function, which runs in the child after its target returns or raises (a forked child never
+    runs atexit)."""
+    import multiprocessing.process
+    import multiprocessing.util
+
+    rank = spawned_rank(multiprocessing.process.current_process())
+    if rank is not None:
+        become(rank, metrics, on_exit or (lambda write: multiprocessing.util.Finalize(None, write, exitpriority=0)))
+
+
+def known() -> bool:
+    return _rank is not None
+
+
+def read(cell_dir: str) -> list[dict]:
+    """The records the cell's ranks left, one per process (controller side, at the cell's end)."""
+    folder = rank_dir(cell_dir)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(".json") or name.startswith("."):
+            continue
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("pid"), int) and isinstance(record.get("rank"), int):
+            found.append(record)
+    return found

@@ -1,0 +1,191 @@
+"""A cell's stacks as forensics reads them: faulthandler's and py-spy's dumps parsed into threads and
+frames, whose frames are the program's own, and where a main thread waits (controller side; never
+imports torch). verdict/forensics.py collects the dumps on a timeout; verdict/straggler.py reads a
+distributed cell's by rank."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+# the package folder (runner/ in a checkout), one above this subpackage
+OURS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
+
+
+# --- stacks: parsing -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    func: str
+    file: str
+    line: str = ""
+
+    def short(self) -> str:
+        return f"{self.func} ({os.path.basename(self.file)}:{self.line})" if self.line else f"{self.func} ({self.file})"
+
+
+@dataclass
+class Thread:
+    ident: str
+    frames: list = field(default_factory=list)  # innermost first
+
+    def has(self, func: str) -> bool:
+        return any(f.func == func for f in self.frames)
+
+
+_FH_THREAD = re.compile(r"^(?:Current thread|Thread) (0x[0-9a-f]+) \(most recent call first\):", re.M)
+_FH_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+)$')
+_SPY_THREAD = re.compile(r"^Thread (\d+|0x[0-9a-fA-F]+)\b.*$")
+_SPY_FRAME = re.compile(r"^\s{4}(\S.*?) \((.+?)(?::(\d+))?\)$")
+
+
+def _parse_threads(text: str, thread_re, frame_of) -> list[Thread]:
+    """Threads from a stack dump: thread_re starts a thread (group 1 its ident); frame_of(line)
+    is the Frame a line holds, or None."""
+    threads: list[Thread] = []
+    for line in text.splitlines():
+        m = thread_re.match(line)
+        if m:
+            threads.append(Thread(m.group(1)))
+            continue
+        frame = frame_of(line)
+        if frame is not None and threads:
+            threads[-1].frames.append(frame)
+    return threads
+
+
+def faulthandler_frame(line: str) -> Frame | None:
+    f = _FH_FRAME.match(line)
+    return Frame(f.group(3), f.group(1), f.group(2)) if f else None
+
+
+def _pyspy_frame(line: str) -> Frame | None:
+    f = _SPY_FRAME.match(line)
+    # Python frames only: native ones have no line number, or a C file's (`selectmodule.c:655`)
+    if not f or not f.group(3) or not (f.group(2).endswith(".py") or f.group(2).startswith("<")):
+        return None
+    # `DistributedDataParallel.forward`, `prof.<locals>.wrapper`: the function's own name, as faulthandler has it
+    return Frame(f.group(1).rsplit(".", 1)[-1], f.group(2), f.group(3))
+
+
+def parse_faulthandler(text: str) -> list[Thread]:
+    return _parse_threads(text, _FH_THREAD, faulthandler_frame)
+
+
+def parse_pyspy(text: str) -> list[Thread]:
+    return _parse_threads(text, _SPY_THREAD, _pyspy_frame)
+
+
+def main_thread(threads: list[Thread], pid: int) -> Thread | None:
+    """The thread that runs the program: py-spy names it by the pid; in faulthandler's dump it is
+    the one whose outermost frame is not threading's _bootstrap."""
+    for t in threads:
+        if t.ident == str(pid):
+            return t
+    for t in threads:
+        if t.frames and not (t.frames[-1].func.startswith("_bootstrap") and t.frames[-1].file.endswith("threading.py")):
+            return t
+    return threads[0] if threads else None
+
+
+def is_stdlib(frame: Frame) -> bool:
+    path = frame.file.replace("\\", "/")
+    return path.startswith("<frozen") or (bool(re.search(r"/lib/python3\.\d+/", path)) and "-packages/" not in path)
+
+
+def is_library(frame: Frame) -> bool:
+    """Not the user's code: the standard library, torch, crashmatrix's own files."""
+    path = frame.file.replace("\\", "/")
+    return is_stdlib(frame) or path.startswith(OURS) or "/torch/" in path or "/multiprocessing/" in path
+
+
+def user_frame(thread: Thread | None) -> Frame | None:
+    for f in thread.frames if thread else ():
+        if not is_library(f):
+            return f
+    return None
+
+
+# --- stacks: what the main thread waits on ---------------------------------------
+
+
+# The usual places a main thread waits, most telling first: (test of a frame's function and path, label).
+_SITES = [
+    (lambda func, path: func == "_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
+    (lambda func, path: func == "_try_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
+    (lambda func, path: func in ("barrier", "monitored_barrier") and "distributed" in path, "c10d {func}"),
+    (lambda func, path: path.endswith("distributed/distributed_c10d.py"), "NCCL collective {func}"),
+    (lambda func, path: func == "synchronize" and "/torch/cuda/" in path, "CUDA synchronize"),
+]
+
+
+def main_wait(thread: Thread | None) -> str:
+    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
+    frames = thread.frames if thread else []
+    for test, label in _SITES:
+        for f in frames:
+            if test(f.func, f.file.replace("\\", "/")):
+                return f"waits in {label.format(func=f.func)} ({os.path.basename(f.file)}:{f.line})"
+    f = user_frame(thread) or (thread.frames[0] if thread and thread.frames else None)
+    return f"in {f.short()}" if f else ""
+
+
+@dataclass
+class ProcessStacks:
+    pid: int
+    cmdline: str
+    faulthandler: str = ""
+    pyspy: str = ""
+    threads: list = field(default_factory=list)
+
+    @property
+    def role(self) -> str:
+        if any(t.has("_worker_loop") for t in self.threads):
+            return "DataLoader worker"
+        if "forkserver" in self.cmdline:
+            return "forkserver"
+        if "resource_tracker" in self.cmdline:
+            return "resource tracker"
+        return "child"
+
+    def pin_thread(self) -> Thread | None:
+        return next((t for t in self.threads if t.has("_pin_memory_loop")), None)
+
+
+def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[str, str]:
+    """(for `error`, for `where`): the main thread's wait and each stuck worker's user frame."""
+    long, short = [], []
+    if root is not None:
+        wait = main_wait(main_thread(root.threads, root.pid))
+        if wait:
+            long.append(f"main {wait}")
+            short.append("main " + wait.replace("waits in ", ""))
+        pin = root.pin_thread()
+        pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
+        # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
+        if pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
+            long.append(f"pin-memory thread in {pin_frame.short()}")
+            short.append(f"pin-memory thread {pin_frame.short()}")
+    # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
+    framed = [
+        (p, user_frame(main_thread(p.threads, p.pid)))
+        for p in others
+        if p.role not in ("resource tracker", "forkserver")
+    ]
+    stuck = [(p, f) for p, f in framed if f is not None]
+    for p, f in stuck[:2]:
+        word = "worker" if p.role == "DataLoader worker" else p.role
+        long.append(f"{word} {p.pid} in {f.short()}")
+        short.append(f"{word} {f.short()}")
+    if len(stuck) > 2:
+        long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
+    return "; ".join(long), "; ".join(short)
+
+
+def is_own(frame: Frame) -> bool:
+    """The program's own code: not the standard library, an installed package or crashmatrix."""
+    path = frame.file.replace("\\", "/")
+    return not (is_stdlib(frame) or PACKAGES_DIR.search(path) or path.startswith((OURS, "<")))
