@@ -104,7 +104,8 @@ def test_knobs_reach_each_jobs_process_and_never_the_apps_config(tmp_path):
 
     kept = yaml.safe_load((sweep / "matrix.yaml").read_text())
     # one-value overrides (a knob's too) are constants: params, shown once, no axis
-    assert kept["params"] == {"loader": True, "num_workers": 2, "rlimit.nofile": 300} and kept["inject"] is True
+    assert kept["params"] == {"loader": True, "num_workers": 2, "ddp.static_graph": True, "rlimit.nofile": 300}
+    assert kept["inject"] is True
     assert list(kept["axes"]) == ["start_method"]
 
 

@@ -115,6 +115,7 @@ def test_a_hang_names_the_straggler_rank_at_its_place_and_the_rank_waiting_in_a_
         "rank 0 waits in DDP backward's all_reduce (ddp_hang.py:22)"
     ), row["error"]
     assert row["where"].startswith("rank 1 ddp_hang.py:20 in main; rank 0 DDP backward's all_reduce")
+    assert row["rank"] == "1", row  # the straggler is the rank the row is about
     # the ranks' answers to the timeout's SIGTERM (torchrun's shutdown, `DataLoader worker ... killed by
     # signal: Terminated`) come after the hang and do not name it
     assert row["signature"] == "hang", row

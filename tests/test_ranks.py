@@ -87,7 +87,7 @@ def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torch
     for r in (torchrun["raise:0"], module["raise:0"], spawned["raise:0"]):
         assert (r["outcome"], r["signal"], r["rank"]) == ("fail", "", "0"), r
         assert r["error"] == "ValueError: bad batch on rank 0"
-        assert r["where"] == "ddp_train.py:46 in train"
+        assert r["where"] == "tests/apps/ddp_train.py:46 in train"  # its path from the app's root
         assert r["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
 
 
@@ -135,7 +135,7 @@ def test_lightning_ddp_under_hydras_crashmatrix_launcher(lightning):
     rows = {r["fault"]: r for r in rows_of(lightning)}
     r = rows["raise:0"]
     assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
-    assert r["where"] == "train.py:39 in training_step"
+    assert r["where"] == "train.py:39 in training_step"  # from the app's root: its copy's folder
     r = rows["segv:1"]
     assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
     assert r["where"].endswith("train.py:41 in training_step"), r["where"]

@@ -227,9 +227,8 @@ def bisect_matrix(
         pending.stop()
         raise RunDirUnwritable(e.path, e.error, "run the bisect again with a new --out") from None
     store.write_json("env.json", pending.finish())
-    spelled_good = {a: spell(v) for a, v in good.items()}
-    spelled_bad = {a: spell(v) for a, v in bad.items()}
-    data, lines = _with_ranks(store, seeded_rows, result, as_bisect_json(result, spelled_good, spelled_bad))
+    spelled = [{a: spell(v) for a, v in values.items()} for values in (good, bad)]
+    data, lines = _with_ranks(store, seeded_rows, result, as_bisect_json(result, *spelled))
     store.write_json("bisect.json", data)
     text = "\n".join([""] + [line for line in lines if line])
     store.write_text("summary.md", f"# crashmatrix bisect {matrix.name}\n{text}\n")

@@ -384,10 +384,14 @@ _TRACEBACK_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+)$', re.M)
 
 def own_traceback_frame(traceback_text: str) -> str:
     """`train.py:46 in train`: the program's innermost own frame of a Python traceback; "" where it has none."""
-    for path, line, func in reversed(_TRACEBACK_FRAME.findall(traceback_text)):
-        if is_own(Frame(func.strip(), path, line)):
-            return f"{os.path.basename(path)}:{line} in {func.strip()}"
-    return ""
+    frames = [(path, line, func.strip()) for path, line, func in _TRACEBACK_FRAME.findall(traceback_text)]
+    own = [f for f in frames if is_own(Frame(f[2], f[0], f[1]))]
+    if not own:
+        return ""
+    path, line, func = own[-1]
+    return (
+        f"{from_root(path, app_root(own[0][0]))}:{line} in {func}"  # its path from the app's root, as own_fault_frame
+    )
 
 
 # --- the kernel log --------------------------------------------------------------
@@ -475,7 +479,7 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         clause, where = ev.hang
         if clause:
             verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
-        return verdict, where
+        return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
@@ -489,6 +493,18 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         if reason:
             return Verdict(Outcome.OOM, verdict.signal, f"killed by the kernel's OOM killer: {reason}"), ""
     return verdict, _where_died(verdict, ev, pids, lambda: kernel_log(ev.started))
+
+
+_ONE_STRAGGLER = re.compile(r"^rank (\d+) [^;]*, outside any collective(?:;|$)")
+
+
+def _straggler(clause: str) -> int | None:
+    """The rank a hung distributed cell waits for, where the hang's clause (straggler.summarize) names
+    exactly one rank outside any collective while others wait in one: the `rank` of a timeout's row."""
+    found = _ONE_STRAGGLER.match(clause)
+    if not found or clause.count("outside any collective") != 1:
+        return None
+    return int(found.group(1))
 
 
 def _cgroup_says_oom(ev: Evidence) -> str:
