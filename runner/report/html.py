@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from html import escape
 
 from crashmatrix.answers.compare import summarize_cells
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
+from crashmatrix.axis_values import axis_rates, grid, value_label, value_of, value_orders
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
@@ -174,15 +174,13 @@ def _axis_sections(
     """The grid and the failure rate of each axis value."""
     if not (value_columns and rows):
         return []
-    rates = [
-        "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
-        for line in axis_rates(rows, value_columns, listed)
-    ]
+    headers, lines = axis_rates(rows, value_columns, listed)
+    rates = ["<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>" for line in lines]
     return [
         "<h2>Grid</h2>",
         _grid_html(rows, value_columns, listed, seen),
         "<h2>Failure rate and speed by axis value</h2>",
-        _html_table(AXIS_RATE_HEADERS, rates),
+        _html_table(headers, rates),
         *speed_chart(rows, value_columns, listed),
     ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
+from crashmatrix.axis_values import axis_rates, speed_note, speeds_shown, value_of
 from crashmatrix.machine.fingerprint import one_line
 from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -221,8 +221,10 @@ def summary_text(
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
     varying = [c for c in value_columns if len({value_of(r, c) for r in rows}) > 1]
     if varying and rows:
-        by_value = axis_rates(rows, varying, run.listed)
-        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
+        headers, by_value = axis_rates(rows, varying, run.listed)
+        lines += ["## By axis value", "", table(by_value, headers, fmt), ""]
+        note = speed_note(speeds_shown(rows))
+        lines += [note, ""] if note else []
     if any(counts_as_failing(r["outcome"]) for r in rows):
         lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]
     elif rows:
