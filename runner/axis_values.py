@@ -69,6 +69,12 @@ def value_of(row: Mapping, axis: str) -> str:
     return spell(row.get(axis, ""))
 
 
+def varying_axes(rows, value_columns) -> list[str]:
+    """The axes with more than one value among these runs: a one-value axis holds in every run, so a row of
+    it repeats the whole run's rate, and a bar of it is the whole run's median."""
+    return [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
+
+
 def value_orders(values_by_axis: dict, listed: Mapping[str, list]) -> dict:
     """Each axis's distinct spelled values: in the matrix's order where it lists them, the rest in natural order."""
     orders = {}

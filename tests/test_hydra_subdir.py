@@ -128,6 +128,10 @@ def test_resolve_names_the_cause_with_the_same_confidence_with_or_without_consta
     run = crashmatrix("run", matrix, "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert _cause_confidence(crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)) == plain
+    # and report.html's by-axis table has no row for them, as summary.md has none
+    html = (tmp_path / "run" / "report.html").read_text()
+    rates = html.split("<h2>Failure rate and speed by axis value</h2>")[1].split("</table>")[0]
+    assert re.findall(r"<tr><td>([^<]*)</td>", rates) == ["lr", "lr", "num_workers", "num_workers"], rates
 
 
 def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):

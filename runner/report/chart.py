@@ -24,6 +24,7 @@ from crashmatrix.axis_values import (
     value_label,
     value_of,
     value_orders,
+    varying_axes,
 )
 from crashmatrix.report.short_labels import tell_apart, widths_for
 
@@ -99,7 +100,7 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
     of which three are all "—" say nothing. listed: each axis's values in the matrix's order
     (FinishedRun.listed)."""
     shown = speeds_shown(rows)
-    axes = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
+    axes = varying_axes(rows, value_columns)
     orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
     blocks = []
     for axis in axes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import axis_rates, speed_note, speeds_shown, value_of
+from crashmatrix.axis_values import axis_rates, speed_note, speeds_shown, value_of, varying_axes
 from crashmatrix.machine.fingerprint import one_line
 from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -219,7 +219,7 @@ def summary_text(
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
-    varying = [c for c in value_columns if len({value_of(r, c) for r in rows}) > 1]
+    varying = varying_axes(rows, value_columns)
     if varying and rows:
         headers, by_value = axis_rates(rows, varying, run.listed)
         lines += ["## By axis value", "", table(by_value, headers, fmt), ""]
