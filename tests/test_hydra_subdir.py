@@ -143,3 +143,14 @@ def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
     for folder, num in (("lr=0.1", 0), ("lr=0.1-r1", 1)):
         (written,) = (tmp_path / "sweep" / folder / "written.txt").read_text().splitlines()
         assert json.loads(written)["num"] == num
+    # The same sweep directory given again: the earlier sweep is set aside whole, its jobs' folders and
+    # resolve's files with it, so the new job writes a folder of its own and no resolution.md of the
+    # earlier run is left beside the new one.
+    assert crashmatrix("resolve", tmp_path / "sweep", cwd=tmp_path).returncode == 0
+    again = _multirun(tmp_path / "app", tmp_path / "sweep", "lr=0.3")
+    assert again.returncode == 0, again.stderr
+    (earlier,) = [p for p in (tmp_path / "sweep").iterdir() if p.name.startswith("crashmatrix-earlier-")]
+    assert {"lr=0.1", "lr=0.1-r1", "resolution.md", "results.csv"} <= {p.name for p in earlier.iterdir()}
+    assert not (tmp_path / "sweep" / "resolution.md").exists() and not (tmp_path / "sweep" / "lr=0.1").exists()
+    (written,) = (tmp_path / "sweep" / "lr=0.3" / "written.txt").read_text().splitlines()
+    assert json.loads(written)["config"]["lr"] == 0.3
