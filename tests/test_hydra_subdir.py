@@ -134,6 +134,26 @@ def test_resolve_names_the_cause_with_the_same_confidence_with_or_without_consta
     assert re.findall(r"<tr><td>([^<]*)</td>", rates) == ["lr", "lr", "num_workers", "num_workers"], rates
 
 
+def test_a_sweeps_repro_runs_from_elsewhere_with_its_constants_and_knobs(sweeps, tmp_path):
+    # The repro's matrix.yaml of a sweep with constants (one added with +) and a swept knob: run from
+    # another folder it dies as the job did, the app getting every constant and never the knob.
+    _proc, sweep, _resolved = sweeps["constants"]
+    with open(sweep / "resolution.json") as f:
+        (bundle,) = json.load(f)["repro"]
+    again = crashmatrix("run", sweep / bundle["matrix"], "--out", tmp_path / "again", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    (row,) = rows_of(tmp_path / "again")
+    assert (row["outcome"], row["signal"], row["lr"]) == ("crash", "SIGBUS", "0.2"), row
+    (written,) = [p for p in (tmp_path / "again").rglob("written.txt")]
+    config = json.loads(written.read_text())["config"]
+    assert config["model"]["name"] == "vit" and config["trainer"] == {
+        "devices": 1,
+        "max_epochs": 3,
+        "limit_train_batches": 2,
+    }
+    assert "crashmatrix" not in config
+
+
 def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
     # Hunt runs a flaky cell again with the same overrides; override_dirname alone would be the same.
     shutil.copytree(APP, tmp_path / "app")
