@@ -125,7 +125,7 @@ class SweepRun:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
         outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
-        self.columns.sort(jobs)
+        self.columns.take_batch(jobs)
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
