@@ -89,13 +89,13 @@ def _addressed(whose: Culprit | None, where: str) -> str:
             + (f" (it ended in {place})" if place else "")
             + ": look first at the program's own code, then at what it calls.\n"
         )
+    # An exception is raised, not died of: a library may raise on the program's own bad input
+    how = "the error was raised in" if whose.raised else "the thread died in"
     if whose.is_torch:
-        return (
-            f"For PyTorch's tracker: the failing thread was in torch's own code ({whose.evidence}, {whose.named()}).\n"
-        )
+        return f"For PyTorch's tracker: {how} torch's own code ({whose.evidence}, {whose.named()}).\n"
     return (
-        f"For the maintainers of {whose.distribution}: the thread died in its code ({whose.evidence}, "
-        f"{whose.named()}), not in PyTorch's.\n"
+        f"For the maintainers of {whose.distribution}: {how} its code ({whose.evidence}, {whose.named()}), "
+        "not in PyTorch's.\n"
     )
 
 
