@@ -17,7 +17,15 @@ from collections.abc import Mapping
 from html import escape
 
 from crashmatrix.answers.compare import summarize_cells
-from crashmatrix.axis_values import axis_rates, grid, value_label, value_of, value_orders, varying_axes
+from crashmatrix.axis_values import (
+    axis_rates,
+    grid,
+    speeds_shown,
+    value_label,
+    value_of,
+    value_orders,
+    varying_axes,
+)
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
@@ -180,7 +188,7 @@ def _axis_sections(
     return [
         "<h2>Grid</h2>",
         _grid_html(rows, value_columns, listed, seen),
-        "<h2>Failure rate and speed by axis value</h2>",
+        f"<h2>Failure rate{' and speed' if speeds_shown(rows) else ''} by axis value</h2>",
         _html_table(headers, rates),
         *speed_chart(rows, value_columns, listed),
     ]
