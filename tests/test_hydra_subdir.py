@@ -7,7 +7,9 @@ table or model, so resolve names the SIGBUS with the confidence it has without t
 import json
 import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -174,3 +176,29 @@ def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
     assert not (tmp_path / "sweep" / "resolution.md").exists() and not (tmp_path / "sweep" / "lr=0.1").exists()
     (written,) = (tmp_path / "sweep" / "lr=0.3" / "written.txt").read_text().splitlines()
     assert json.loads(written)["config"]["lr"] == 0.3
+
+
+def test_issue_md_gives_a_package_apps_own_command_which_reproduces(tmp_path):
+    # The app run as `python -m pkg.train`, importing its package relatively: ISSUE.md's command without
+    # crashmatrix is that module's, with the job's overrides, and it dies so when run from the app's root.
+    package = tmp_path / "pkg"
+    shutil.copytree(os.path.join(APP, "conf"), package / "conf")
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text("SIGNAL = 'SIGBUS'\n")
+    app = open(os.path.join(APP, "app.py")).read().replace("import hydra\n", "import hydra\n\nfrom . import settings\n")
+    (package / "train.py").write_text(app)
+    sweep = tmp_path / "sweep"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pkg.train", "-m", "hydra/launcher=crashmatrix", f"hydra.sweep.dir={sweep}", "lr=0.2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "ended crash SIGBUS" in proc.stderr, proc.stderr
+    assert crashmatrix("resolve", sweep, cwd=tmp_path).returncode == 0
+    (issue,) = sweep.glob("repro/*/ISSUE.md")
+    command = issue.read_text().split("Without it, the program's own command:\n\n```\n")[1].split("\n")[0]
+    assert shlex.split(command)[1:] == ["-m", "pkg.train", "lr=0.2"], command
+    alone = subprocess.run(shlex.split(command), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert alone.returncode == -signal.SIGBUS, alone.stderr
