@@ -19,14 +19,34 @@ UNSET = "(unset)"  # an axis with no value in a cell (a column only `include` se
 # first_batch_total_s and steps_per_s (all counted from each DataLoader pass's start) say where the
 # time went. The total is what workers that persist pay: once, on the first pass, which the median hides.
 SPEED_HEADERS = ["wall s", "first batch s", "first batches total s", "steps/s"]
-AXIS_RATE_HEADERS = ["axis", "value", "runs", "failing", "rate"] + SPEED_HEADERS
+AXIS_COUNT_HEADERS = ["axis", "value", "runs", "failing", "rate"]
 SPEED_FIELDS = ["duration_s", "first_batch_s", "first_batch_total_s", "steps_per_s"]
-SPEED_NOTE = (
-    "Speed: medians over the runs that passed. wall s: the cell's whole run; first batch s: "
-    "from iter(loader) to its first batch (workers' start-up), the median pass; first batches total s: "
-    "every pass's wait summed (workers that persist start once, on the first pass); steps/s: batches over each pass "
-    "from iter(loader) to its last batch (empty under 8 batches)."
-)
+# What each speed column measures: said once, under a table or above report.html's chart, for the columns
+# it shows.
+SPEED_NOTES = [
+    "the cell's whole run",
+    "from iter(loader) to its first batch (workers' start-up), the median pass",
+    "every pass's wait summed (workers that persist start once, on the first pass)",
+    "batches over each pass from iter(loader) to its last batch (empty under 8 batches)",
+]
+
+
+def speeds_shown(rows: list[dict]) -> list[int]:
+    """The speed columns (indices into SPEED_FIELDS) some passing run has a figure for. The rest would be
+    "—" in every row (a program without a DataLoader has wall times only; a run where nothing passed has
+    none), and a column that says nothing is left out of every table and chart."""
+    return [i for i, field in enumerate(SPEED_FIELDS) if median_of(rows, field) is not None]
+
+
+def speed_note(shown: list[int]) -> str:
+    """The sentence under a table of these speed columns; "" for none."""
+    if not shown:
+        return ""
+    return (
+        "Speed: medians over the runs that passed. "
+        + "; ".join(f"{SPEED_HEADERS[i]}: {SPEED_NOTES[i]}" for i in shown)
+        + "."
+    )
 
 
 def value_label(value: str) -> str:
@@ -47,6 +67,12 @@ def _natural_order_key(value: str):
 def value_of(row: Mapping, axis: str) -> str:
     """A row's value of an axis as results.csv spells it ("" where the cell has none)."""
     return spell(row.get(axis, ""))
+
+
+def varying_axes(rows, value_columns) -> list[str]:
+    """The axes with more than one value among these runs: a one-value axis holds in every run, so a row of
+    it repeats the whole run's rate, and a bar of it is the whole run's median."""
+    return [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
 
 
 def value_orders(values_by_axis: dict, listed: Mapping[str, list]) -> dict:
@@ -80,14 +106,16 @@ def median_of(rows: list[dict], column: str) -> float | None:
     return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
 
-def speed_cells(rows: list[dict]) -> list[str]:
-    """The SPEED_HEADERS cells of a group of runs: "—" where no passing run reports the figure."""
-    return ["—" if (m := median_of(rows, c)) is None else f"{m:.3g}" for c in SPEED_FIELDS]
+def speed_cells(rows: list[dict], shown: list[int]) -> list[str]:
+    """The shown speed columns of a group of runs: "—" where no passing run among them reports the figure."""
+    return ["—" if (m := median_of(rows, SPEED_FIELDS[i])) is None else f"{m:.3g}" for i in shown]
 
 
-def axis_rates(rows, value_columns, listed: Mapping[str, list]) -> list[list]:
-    """[axis, value, runs, failing, rate, *speed medians] for every value of every axis (AXIS_RATE_HEADERS)."""
+def axis_rates(rows, value_columns, listed: Mapping[str, list]) -> tuple[list[str], list[list]]:
+    """(headers, lines): [axis, value, runs, failing, rate, *speed medians] for every value of every axis;
+    the speed columns are those some passing run has a figure for (speeds_shown)."""
     orders = value_orders({a: [value_of(r, a) for r in rows] for a in value_columns}, listed)
+    shown = speeds_shown(rows)
     rates = []
     for axis in value_columns:
         groups = defaultdict(list)
@@ -97,8 +125,8 @@ def axis_rates(rows, value_columns, listed: Mapping[str, list]) -> list[list]:
             group = groups[value]
             failing = count_failing(group)
             counts = [axis, value_label(value), len(group), failing, _percent(failing, len(group))]
-            rates.append(counts + speed_cells(group))
-    return rates
+            rates.append(counts + speed_cells(group, shown))
+    return AXIS_COUNT_HEADERS + [SPEED_HEADERS[i] for i in shown], rates
 
 
 def grid(rows, axes: list[str], listed: Mapping[str, list]):

@@ -120,3 +120,10 @@ def test_a_params_key_written_with_plus_is_overridden_by_the_apps_name_for_it(tm
         raise AssertionError("a near miss was taken")
     except BadInput as e:
         assert str(e).endswith("did you mean params.trainer.precision?"), e
+    # Hydra's own refusal names the keys as the matrix writes them, never the spelling Hydra was shown
+    try:
+        load_matrix(matrix, ["+params.trainer.precision=32"])
+        raise AssertionError("adding a key the matrix has was taken")
+    except BadInput as e:
+        assert "__" not in str(e) and "'params.+trainer.precision=32'" in str(e), e
+        assert "['+params.trainer.precision=32']" in str(e), e  # the override as the user wrote it

@@ -7,7 +7,9 @@ table or model, so resolve names the SIGBUS with the confidence it has without t
 import json
 import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -128,6 +130,30 @@ def test_resolve_names_the_cause_with_the_same_confidence_with_or_without_consta
     run = crashmatrix("run", matrix, "--jobs", "2", "--out", tmp_path / "run", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert _cause_confidence(crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)) == plain
+    # and report.html's by-axis table has no row for them, as summary.md has none
+    html = (tmp_path / "run" / "report.html").read_text()
+    rates = html.split("<h2>Failure rate and speed by axis value</h2>")[1].split("</table>")[0]
+    assert re.findall(r"<tr><td>([^<]*)</td>", rates) == ["lr", "lr", "num_workers", "num_workers"], rates
+
+
+def test_a_sweeps_repro_runs_from_elsewhere_with_its_constants_and_knobs(sweeps, tmp_path):
+    # The repro's matrix.yaml of a sweep with constants (one added with +) and a swept knob: run from
+    # another folder it dies as the job did, the app getting every constant and never the knob.
+    _proc, sweep, _resolved = sweeps["constants"]
+    with open(sweep / "resolution.json") as f:
+        (bundle,) = json.load(f)["repro"]
+    again = crashmatrix("run", sweep / bundle["matrix"], "--out", tmp_path / "again", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    (row,) = rows_of(tmp_path / "again")
+    assert (row["outcome"], row["signal"], row["lr"]) == ("crash", "SIGBUS", "0.2"), row
+    (written,) = [p for p in (tmp_path / "again").rglob("written.txt")]
+    config = json.loads(written.read_text())["config"]
+    assert config["model"]["name"] == "vit" and config["trainer"] == {
+        "devices": 1,
+        "max_epochs": 3,
+        "limit_train_batches": 2,
+    }
+    assert "crashmatrix" not in config
 
 
 def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
@@ -139,3 +165,40 @@ def test_a_job_that_repeats_another_gets_that_folder_with_r1(tmp_path):
     for folder, num in (("lr=0.1", 0), ("lr=0.1-r1", 1)):
         (written,) = (tmp_path / "sweep" / folder / "written.txt").read_text().splitlines()
         assert json.loads(written)["num"] == num
+    # The same sweep directory given again: the earlier sweep is set aside whole, its jobs' folders and
+    # resolve's files with it, so the new job writes a folder of its own and no resolution.md of the
+    # earlier run is left beside the new one.
+    assert crashmatrix("resolve", tmp_path / "sweep", cwd=tmp_path).returncode == 0
+    again = _multirun(tmp_path / "app", tmp_path / "sweep", "lr=0.3")
+    assert again.returncode == 0, again.stderr
+    (earlier,) = [p for p in (tmp_path / "sweep").iterdir() if p.name.startswith("crashmatrix-earlier-")]
+    assert {"lr=0.1", "lr=0.1-r1", "resolution.md", "results.csv"} <= {p.name for p in earlier.iterdir()}
+    assert not (tmp_path / "sweep" / "resolution.md").exists() and not (tmp_path / "sweep" / "lr=0.1").exists()
+    (written,) = (tmp_path / "sweep" / "lr=0.3" / "written.txt").read_text().splitlines()
+    assert json.loads(written)["config"]["lr"] == 0.3
+
+
+def test_issue_md_gives_a_package_apps_own_command_which_reproduces(tmp_path):
+    # The app run as `python -m pkg.train`, importing its package relatively: ISSUE.md's command without
+    # crashmatrix is that module's, with the job's overrides, and it dies so when run from the app's root.
+    package = tmp_path / "pkg"
+    shutil.copytree(os.path.join(APP, "conf"), package / "conf")
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text("SIGNAL = 'SIGBUS'\n")
+    app = open(os.path.join(APP, "app.py")).read().replace("import hydra\n", "import hydra\n\nfrom . import settings\n")
+    (package / "train.py").write_text(app)
+    sweep = tmp_path / "sweep"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pkg.train", "-m", "hydra/launcher=crashmatrix", f"hydra.sweep.dir={sweep}", "lr=0.2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "ended crash SIGBUS" in proc.stderr, proc.stderr
+    assert crashmatrix("resolve", sweep, cwd=tmp_path).returncode == 0
+    (issue,) = sweep.glob("repro/*/ISSUE.md")
+    command = issue.read_text().split("Without it, the program's own command:\n\n```\n")[1].split("\n")[0]
+    assert shlex.split(command)[1:] == ["-m", "pkg.train", "lr=0.2"], command
+    alone = subprocess.run(shlex.split(command), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert alone.returncode == -signal.SIGBUS, alone.stderr

@@ -79,9 +79,15 @@ def test_pivot_over_one_axis(run):
         ["b", "1", "4", "0", "0%"],
         ["b", "2", "4", "3", "75%"],
     ]
-    # The wall time of the passing runs; "—": this program has no DataLoader, so no first batch (median
-    # or total), no steps/s.
-    assert all(float(r[5]) > 0 and r[6:] == ["—", "—", "—"] for r in by_value), by_value
+    # The wall time of the passing runs, and no other speed column: this program has no DataLoader, so
+    # first batch (median or total) and steps/s would be "—" in every row.
+    assert _header(proc.stdout, "axis")[5:] == ["wall s"]
+    assert all(float(r[5]) > 0 and len(r) == 6 for r in by_value), by_value
+
+
+def _header(md: str, header_start: str) -> list[str]:
+    line = next(line for line in md.splitlines() if line.startswith("| " + header_start))
+    return [c.strip() for c in line.strip("|").split("|")]
 
 
 def test_pivot_over_two_axes(run):
@@ -147,9 +153,10 @@ def test_report_html_is_self_contained_and_shows_every_cell(run):
     assert "Report: [report.html](report.html)" in (tmp / "run" / "summary.md").read_text()
 
 
-def test_report_html_leaves_out_a_chart_panel_with_no_figures(run):
-    # The program has no DataLoader: its runs have wall times and nothing else. A panel of bars that are
-    # all "—" (first batch s, steps/s) says nothing and is not drawn, nor explained above the chart.
+def test_a_speed_column_or_panel_with_no_figures_is_left_out(run):
+    # The program has no DataLoader: its runs have wall times and nothing else. A column or a panel that is
+    # all "—" (first batch s, steps/s) says nothing: neither summary.md (the console's) nor report.html's
+    # table shows it, nor the chart draws it, nor the notes explain it.
     tmp, _ids = run
     html = (tmp / "run" / "report.html").read_text()
     chart = _section(html, "Time and speed")
@@ -157,6 +164,11 @@ def test_report_html_leaves_out_a_chart_panel_with_no_figures(run):
     assert [title for title, _svg in panels] == ["wall s"] * 3, [title for title, _svg in panels]  # a, b, each cell
     assert all("<rect" in svg for _title, svg in panels)
     assert "wall s: the cell's whole run." in chart and "steps/s" not in chart and "first batch" not in chart
+    table = _section(html, "Failure rate and speed by axis value").split("</table>")[0]
+    assert re.findall(r"<th>([^<]*)</th>", table) == ["axis", "value", "runs", "failing", "rate", "wall s"]
+    summary = (tmp / "run" / "summary.md").read_text()
+    assert _header(summary, "axis")[5:] == ["wall s"]
+    assert "wall s: the cell's whole run." in summary and "steps/s" not in summary
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -370,3 +370,14 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
         "Fatal Python error: Bus error\n", "lmdb/cpython.cpython-311-x86_64-linux-gnu.so (+0xfddb)", packages
     )
     assert lmdb and (lmdb.distribution, lmdb.version, lmdb.is_torch) == ("lmdb", "1.4.1", False)
+    # an exception raised inside a package: that package, named by its path below site-packages, and
+    # told as raised there (a library may raise on the program's own bad input), not as a thread that died
+    raised = culprit(
+        "Traceback (most recent call last):\n"
+        '  File "/app/p.py", line 4, in <module>\n'
+        '  File "/v/lib/python3.11/site-packages/yaml/parser.py", line 98, in parse\n'
+        "yaml.parser.ParserError: while parsing a flow node\n",
+        "",
+        {"pyyaml": "6.0.3"},
+    )
+    assert raised and (raised.evidence, raised.raised) == ("yaml/parser.py", True), raised

@@ -26,7 +26,7 @@ class SweepColumns:
         self.keys: dict = {}
         self.declared: list | None = None
 
-    def sort(self, jobs: list[SweepJob]) -> None:
+    def take_batch(self, jobs: list[SweepJob]) -> None:
         """Each column of the batch's jobs an axis or a constant (a later batch may make a constant an axis)."""
         seen: dict = {}
         for job in jobs:

@@ -24,13 +24,24 @@ from crashmatrix.hydra.returns import job_return, read_sent
 from crashmatrix.matrix.executor_settings import RANK_KEYS
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import is_failure
+from crashmatrix.resolve.files import REPRO_DIR, RESOLUTION_JSON, RESOLUTION_MD
 from crashmatrix.rundir.store import RunDir
 from crashmatrix.text import shown_path
 
 EXECUTORS = ("local", "submitit-local", "slurm")
 # An earlier sweep's run in a reused sweep directory is moved here, never written over.
 EARLIER = "crashmatrix-earlier-{stamp}"
-OURS = ("results.csv", "summary.md", "report.html", "env.json", "matrix.yaml", "hunt.json", "cells", ".hydra-batches")
+# resolve's files are the earlier run's too: a resolution.md left beside the new run would tell its causes
+OURS = (
+    "results.csv",
+    "summary.md",
+    "report.html",
+    "env.json",
+    "matrix.yaml",
+    "hunt.json",
+    "cells",
+    ".hydra-batches",
+) + (RESOLUTION_MD, RESOLUTION_JSON, REPRO_DIR)
 
 
 @dataclass(frozen=True)
@@ -122,7 +133,7 @@ class SweepRun:
             return []
         configs = [self._compose(job) for job in jobs]  # a config that does not compose stops all, as Hydra's own
         outputs = self.outputs.assign(jobs, configs)  # a folder two jobs would share stops all, nothing run
-        self.columns.sort(jobs)
+        self.columns.take_batch(jobs)
         matrix = self._matrix()
         first = self.store is None
         store = self._open(matrix)
@@ -301,17 +312,28 @@ def app_command() -> tuple:
     return ("python", os.path.abspath(path)) if path else ("python",)
 
 
+def _holds_job_output(folder: str) -> bool:
+    """A folder of an earlier sweep's job output: a `.hydra` folder in it, or below it for a subdir
+    pattern with a slash (`${model}/${lr}`); never one of crashmatrix's own or an earlier set-aside run."""
+    name = os.path.basename(folder)
+    if name in OURS or name.startswith(EARLIER.format(stamp="")) or not os.path.isdir(folder):
+        return False
+    return any(".hydra" in dirs for _root, dirs, _files in os.walk(folder))
+
+
 def set_aside_earlier(path: str) -> None:
-    """Hydra reuses a sweep directory it is given again (its job directories written over); crashmatrix's
-    run from the earlier sweep is moved into a folder of its own there, whole."""
+    """Hydra reuses a sweep directory it is given again, and its jobs would write into the earlier sweep's
+    job folders (same overrides, same folder); crashmatrix's run from the earlier sweep is moved into a
+    folder of its own there, whole: its files and its jobs' Hydra outputs."""
     if not os.path.exists(os.path.join(path, "results.csv")):
         return
     from crashmatrix.rundir.store import read_rows
 
     read_rows(path)  # not crashmatrix's results.csv: BadInput, nothing moved
     aside = os.path.join(path, EARLIER.format(stamp=time.strftime("%Y%m%d-%H%M%S")))
+    outputs = [name for name in sorted(os.listdir(path)) if _holds_job_output(os.path.join(path, name))]
     os.makedirs(aside)
-    for name in OURS:
+    for name in [*OURS, *outputs]:
         if os.path.exists(os.path.join(path, name)):
             os.rename(os.path.join(path, name), os.path.join(aside, name))
     print(

@@ -268,8 +268,7 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         knobs=bool(data.get("inject")) or data.get("probe") is not None,
         top_keys=TOP_KEYS,
     )
-    overrides = whole_keys.added(data, overrides)
-    data, hidden = whole_keys.hide(data, overrides)
+    data, hidden = whole_keys.hide(data, whole_keys.added(data, overrides))
     try:
         with _hydra_state_left_as_found():
             ConfigStore.instance().store(name=_MATRIX_NODE, node=data)
@@ -279,7 +278,7 @@ def _compose(data: dict, overrides: list[str], path: str) -> dict:
         return whole_keys.restore(cast(dict, OmegaConf.to_container(cfg, resolve=False)))  # from a dict node
     except (HydraException, OmegaConfBaseException, ValueError) as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip()]
-        msg = " ".join(lines[:2]) or type(e).__name__
+        msg = whole_keys.unspelt(" ".join(lines[:2])) or type(e).__name__
         which = f" in {overrides}" if overrides else ""
         raise BadInput(f"{path}: bad override{which}: {msg}") from None
 

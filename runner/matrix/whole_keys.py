@@ -101,6 +101,12 @@ def hide(data: dict, overrides: list[str]) -> tuple[dict, list[str]]:
     return data, out
 
 
+def unspelt(text: str) -> str:
+    """Hydra's message about hidden names, in the names the matrix writes (its hint must name a key the
+    user can write, never `__plus__`)."""
+    return text.replace(_PLUS, "+").replace(_DOT, ".")
+
+
 def restore(data: dict) -> dict:
     """The data with the dots of every hidden key back."""
     data = dict(data)

@@ -15,7 +15,17 @@ from collections import defaultdict
 from collections.abc import Mapping
 from html import escape
 
-from crashmatrix.axis_values import SPEED_FIELDS, SPEED_HEADERS, median_of, value_label, value_of, value_orders
+from crashmatrix.axis_values import (
+    SPEED_FIELDS,
+    SPEED_HEADERS,
+    median_of,
+    speed_note,
+    speeds_shown,
+    value_label,
+    value_of,
+    value_orders,
+    varying_axes,
+)
 from crashmatrix.report.short_labels import tell_apart, widths_for
 
 BAR_W, NUMBER_W, ROW_H, TOP = 170, 56, 22, 22
@@ -25,13 +35,6 @@ CELL_LABEL_CHARS = 56  # a cell's label, its values joined; ...
 CELL_PART_CHARS = 12  # ... each value of which keeps this much however many axes share it
 CELL_JOIN = " · "
 PANEL_COLOURS = ["#4c72b0", "#dd8452", "#c44e52", "#55a868"]  # wall, first batch, first batches total, steps/s
-# what each panel measures, said once above the chart for the panels it draws
-PANEL_NOTES = [
-    "the cell's whole run",
-    "from iter(loader) to its first batch, which holds the workers' start-up (the median pass)",
-    "every pass's wait summed, which holds the start-up of workers that persist and so start only once",
-    "batches over each pass from iter(loader) to its last batch",
-]
 
 
 def _panel(title: str, labels: list[tuple[str, str]], values: list[float | None], colour: str) -> str:
@@ -96,8 +99,8 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
     run has a figure for is left out: a program without a DataLoader has wall times only, and four panels
     of which three are all "—" say nothing. listed: each axis's values in the matrix's order
     (FinishedRun.listed)."""
-    shown = [i for i, field in enumerate(SPEED_FIELDS) if median_of(rows, field) is not None]
-    axes = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1]
+    shown = speeds_shown(rows)
+    axes = varying_axes(rows, value_columns)
     orders = value_orders({a: [value_of(r, a) for r in rows] for a in axes}, listed)
     blocks = []
     for axis in axes:
@@ -113,8 +116,6 @@ def speed_chart(rows: list[dict], value_columns: list[str], listed: Mapping[str,
         return []
     return [
         "<h2>Time and speed by axis value and by cell</h2>",
-        '<p class="muted">Medians over the runs that passed. '
-        + escape("; ".join(f"{SPEED_HEADERS[i]}: {PANEL_NOTES[i]}" for i in shown), quote=False)
-        + ".</p>",
+        f'<p class="muted">{escape(speed_note(shown), quote=False)}</p>',
         *blocks,
     ]

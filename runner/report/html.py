@@ -17,7 +17,15 @@ from collections.abc import Mapping
 from html import escape
 
 from crashmatrix.answers.compare import summarize_cells
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, grid, value_label, value_of, value_orders
+from crashmatrix.axis_values import (
+    axis_rates,
+    grid,
+    speeds_shown,
+    value_label,
+    value_of,
+    value_orders,
+    varying_axes,
+)
 from crashmatrix.cell import cell_and_node
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
@@ -99,7 +107,7 @@ def _failure_rate_variance(rows: list[dict], axis: str) -> float:
 
 def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
     """The two axes (or the one) whose values' failure rates vary most; ties keep the matrix order."""
-    varying = [a for a in value_columns if len({value_of(r, a) for r in rows}) > 1] or list(value_columns)
+    varying = varying_axes(rows, value_columns) or list(value_columns)
     if len(varying) <= 2:
         return varying
     ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), value_columns.index(a)))
@@ -176,15 +184,14 @@ def _axis_sections(
     """The grid and the failure rate of each axis value."""
     if not (value_columns and rows):
         return []
-    rates = [
-        "<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>"
-        for line in axis_rates(rows, value_columns, listed)
-    ]
+    varying = varying_axes(rows, value_columns) or list(value_columns)  # as summary.md and the grid
+    headers, lines = axis_rates(rows, varying, listed)
+    rates = ["<tr>" + "".join(f"<td>{escape(str(x))}</td>" for x in line) + "</tr>" for line in lines]
     return [
         "<h2>Grid</h2>",
         _grid_html(rows, value_columns, listed, seen),
-        "<h2>Failure rate and speed by axis value</h2>",
-        _html_table(AXIS_RATE_HEADERS, rates),
+        f"<h2>Failure rate{' and speed' if speeds_shown(rows) else ''} by axis value</h2>",
+        _html_table(headers, rates),
         *speed_chart(rows, value_columns, listed),
     ]
 

@@ -18,7 +18,7 @@ import os
 from collections import Counter
 from collections.abc import Mapping
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, axis_rates, count_failing, grid, value_label
+from crashmatrix.axis_values import axis_rates, count_failing, grid, value_label
 from crashmatrix.cell import cell_and_node
 from crashmatrix.errors import BadInput
 from crashmatrix.outcome import FailureKind, Outcome, kind_labels
@@ -135,10 +135,6 @@ def pivot_text(run: FinishedRun, by: str, fmt: str = "md") -> str:
         lines += [_one_axis_table(orders, groups, axes[0], fmt, labels), ""]
     else:
         lines += [_two_axes_table(orders, groups, axes, fmt, labels), ""]
-    lines += [
-        "## Failure rate by axis value",
-        "",
-        table(axis_rates(rows, value_columns, run.listed), AXIS_RATE_HEADERS, fmt, numparse=False),
-        "",
-    ]
+    headers, rates = axis_rates(rows, value_columns, run.listed)
+    lines += ["## Failure rate by axis value", "", table(rates, headers, fmt, numparse=False), ""]
     return "\n".join(lines).rstrip("\n")

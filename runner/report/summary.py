@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 
-from crashmatrix.axis_values import AXIS_RATE_HEADERS, SPEED_NOTE, axis_rates, value_of
+from crashmatrix.axis_values import axis_rates, speed_note, speeds_shown, value_of, varying_axes
 from crashmatrix.cell import cell_and_node
 from crashmatrix.machine.fingerprint import one_line
 from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error, with_rank_note
@@ -229,10 +229,12 @@ def summary_text(
     lines += [state, ""]
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
-    varying = [c for c in value_columns if len({value_of(r, c) for r in rows}) > 1]
+    varying = varying_axes(rows, value_columns)
     if varying and rows:
-        by_value = axis_rates(rows, varying, run.listed)
-        lines += ["## By axis value", "", table(by_value, AXIS_RATE_HEADERS, fmt), "", SPEED_NOTE, ""]
+        headers, by_value = axis_rates(rows, varying, run.listed)
+        lines += ["## By axis value", "", table(by_value, headers, fmt), ""]
+        note = speed_note(speeds_shown(rows))
+        lines += [note, ""] if note else []
     if any(counts_as_failing(r["outcome"]) for r in rows):
         lines += ["## Failing cells", "", failing_table(rows, value_columns, fmt), ""]
     elif rows:

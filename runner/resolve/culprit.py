@@ -26,7 +26,8 @@ class Culprit:
     package: str  # the import package's folder below site-packages: `lmdb`, `torch`
     distribution: str  # as pip names it: `lmdb`, `opencv-python`; the package's name where unknown
     version: str  # "" where unknown
-    evidence: str  # what on the stack names it: `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`
+    evidence: str  # what on the stack names it: `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`, `yaml/parser.py`
+    raised: bool = False  # an exception raised in its Python code, not a thread that died in it
 
     @property
     def is_torch(self) -> bool:
@@ -50,16 +51,16 @@ def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
         return None  # a death by signal whose stack shows no installed library's native code
     files = [m.group(1) for m in map(_TRACEBACK_FILE.match, stderr.splitlines()) if m]
     installed = [f for f in reversed(files) if _PACKAGES_DIR.match(f.replace("\\", "/"))]
-    return _of_path(installed[0], packages) if installed else None
+    return _of_path(installed[0], packages, raised=True) if installed else None
 
 
-def _of_path(path: str, packages: dict) -> Culprit:
+def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:
     m = _PACKAGES_DIR.match(path.replace("\\", "/"))
     assert m is not None
-    return _of_relative(m.group("rel"), m.group("site"), packages)
+    return _of_relative(m.group("rel"), m.group("site"), packages, raised)
 
 
-def _of_relative(rel: str, site: str, packages: dict) -> Culprit:
+def _of_relative(rel: str, site: str, packages: dict, raised: bool = False) -> Culprit:
     top = rel.split("/")[0]
     if top.endswith(".libs"):  # auditwheel's folder of a wheel's vendored libraries: numpy.libs
         top = top[: -len(".libs")]
@@ -67,7 +68,9 @@ def _of_relative(rel: str, site: str, packages: dict) -> Culprit:
     if found is None:
         version = packages.get(_normal(top), "")
         found = (_normal(top), version)
-    return Culprit(top, found[0], found[1], forensics.library_name(os.path.join(site, rel)) if site else rel)
+    # A Python file by its path below site-packages: `parser.py` alone could be anyone's
+    evidence = forensics.library_name(os.path.join(site, rel)) if site and not raised else rel
+    return Culprit(top, found[0], found[1], evidence, raised)
 
 
 def _metadata(site: str, rel: str, top: str) -> tuple[str, str] | None:

@@ -13,6 +13,7 @@ from crashmatrix.cell import spell
 
 RESOLUTION_JSON = "resolution.json"
 RESOLUTION_MD = "resolution.md"
+REPRO_DIR = "repro"  # repro/<signature>/: a bug report per failure kind
 
 
 def pointer(run: str) -> str:

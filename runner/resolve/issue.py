@@ -91,13 +91,13 @@ def _addressed(whose: Culprit | None, where: str) -> str:
             + (f" (it ended in {place})" if place else "")
             + ": look first at the program's own code, then at what it calls.\n"
         )
+    # An exception is raised, not died of: a library may raise on the program's own bad input
+    how = "the error was raised in" if whose.raised else "the thread died in"
     if whose.is_torch:
-        return (
-            f"For PyTorch's tracker: the failing thread was in torch's own code ({whose.evidence}, {whose.named()}).\n"
-        )
+        return f"For PyTorch's tracker: {how} torch's own code ({whose.evidence}, {whose.named()}).\n"
     return (
-        f"For the maintainers of {whose.distribution}: the thread died in its code ({whose.evidence}, "
-        f"{whose.named()}), not in PyTorch's.\n"
+        f"For the maintainers of {whose.distribution}: {how} its code ({whose.evidence}, {whose.named()}), "
+        "not in PyTorch's.\n"
     )
 
 
@@ -224,22 +224,20 @@ def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:
 
 
 def own_command(run: FinishedRun, row: dict) -> list[str]:
-    """The command the failing run was, as the program is run without crashmatrix: a Hydra multirun's job
-    (`python -m crashmatrix.hydra.job job.json`) as the app's own script with the job's overrides; else the
-    argv the run started, less the Hydra directories crashmatrix pointed into its cell."""
+    """The command the failing run was, as the program is run without crashmatrix: the argv the run
+    started, less the Hydra directories crashmatrix pointed into its cell; for a Hydra multirun's job,
+    whose process is crashmatrix's job runner, the sweep's app (matrix.yaml's command, `python app.py` or
+    `python -m pkg.app`, as the repro runs it) with the job's overrides."""
     cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
     result = read_report(os.path.join(cell_dir, "result.json")) or {}
     argv = [str(a) for a in result.get("argv") or []]
-    if argv[1:3] == ["-m", "crashmatrix.hydra.job"]:
-        job = read_report(os.path.join(cell_dir, "job.json")) or {}
-        prepared = job.get("preparation") or {}
-        script = prepared.get("init_main_from_path") or ""
-        if not script and prepared.get("sys_argv"):
-            script = os.path.join(prepared.get("orig_dir") or prepared.get("dir") or "", prepared["sys_argv"][0])
-        if not script:
-            return []
-        return [os.path.normpath(argv[0]), os.path.normpath(script), *(str(o) for o in job.get("overrides") or [])]
-    return [a for a in argv if not _added_by_crashmatrix(a, run.directory)]
+    job = read_report(os.path.join(cell_dir, "job.json"))  # the launcher's spec of a multirun's job
+    if job is None:
+        return [a for a in argv if not _added_by_crashmatrix(a, run.directory)]
+    command = [str(c) for c in run.matrix.get("command") or []]
+    if not argv or len(command) < 2:
+        return []
+    return [os.path.normpath(argv[0]), *command[1:], *(str(o) for o in job.get("overrides") or [])]
 
 
 def _added_by_crashmatrix(arg: str, run_dir: str) -> bool:

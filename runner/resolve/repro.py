@@ -32,10 +32,10 @@ from crashmatrix.redaction import REDACTED, is_secret
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure
+from crashmatrix.resolve.files import REPRO_DIR
 from crashmatrix.rundir.cell_logs import read_ends
 from crashmatrix.rundir.finished_run import FinishedRun
 
-REPRO_DIR = "repro"
 COLLECT_ENV_TIMEOUT_S = 120
 COLLECT_ENV_QUESTION = "python -m torch.utils.collect_env"  # its facts_cache key's question
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
