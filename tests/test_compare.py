@@ -253,3 +253,29 @@ def test_same_outcome_for_another_cause_differs_and_shows_the_signature(tmp_path
     assert (row["signature_a"], row["signature_b"]) == ("fd_exhaustion", "missing_main_guard")
     md = crashmatrix("compare", "a.csv", "b.csv", cwd=tmp_path).stdout
     assert "fail fd_exhaustion" in md and "fail missing_main_guard" in md
+
+
+def test_runs_whose_constants_differ_say_so_before_the_cells_they_join(tmp_path):
+    # Two sweeps of model=crnn and model=vit, each a constant (params): cell ids join on axis values
+    # alone, so their cells join one by one, and the model that sets them apart must be said.
+    (tmp_path / "script.py").write_text(SCRIPT)
+    sources = []
+    for model in ("crnn", "vit"):
+        matrix = tmp_path / f"{model}.yaml"
+        matrix.write_text(
+            MATRIX.format(script=tmp_path / "script.py").replace("repeats: 2", "repeats: 1")
+            + f"params:\n  model: {model}\n"
+        )
+        proc = crashmatrix("run", matrix, "--out", tmp_path / model, cwd=tmp_path, env={"OTHER_MACHINE": "0"})
+        assert proc.returncode == 0, proc.stderr
+        sources.append(tmp_path / model)
+    text = crashmatrix("compare", *sources, cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    head = text.stdout.split("No cell differs")[0]  # said before the cells it qualifies
+    assert "## The runs' fixed params differ" in head and "model" in head, text.stdout
+    assert "crnn" in head and "vit" in head
+    data = json.loads(crashmatrix("compare", *sources, "--format", "json", cwd=tmp_path).stdout)
+    assert data["constants"] == [{"param": "model", "values": {"A": "crnn", "B": "vit"}}]
+    # runs of one matrix name no constant
+    same = json.loads(crashmatrix("compare", sources[0], sources[0], "--format", "json", cwd=tmp_path).stdout)
+    assert same["constants"] == []

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from crashmatrix.answers import set_apart
 from crashmatrix.answers.compare_speed import RULE, compare_speed, csv_cells, csv_columns, speed_lines, timings
 from crashmatrix.axis_values import value_of, value_orders
-from crashmatrix.cell import cell_and_node
+from crashmatrix.cell import cell_and_node, spell
 from crashmatrix.errors import BadInput
 from crashmatrix.machine import pyfacts
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
@@ -197,6 +197,7 @@ class Comparison:
     machines: list = field(default_factory=list)  # MachineGroup per set of runs whose outcomes agree, 3 runs or more
     timed: list = field(default_factory=list)  # per run: cell_id -> Timing of its cells that passed every run
     speed: list = field(default_factory=list)  # per run after the first: SpeedComparison against the first
+    constants: list = field(default_factory=list)  # (param, [value per run]) where the runs' params differ
 
     @property
     def speed_cells(self) -> list[str]:
@@ -349,6 +350,26 @@ def package_differences(fingerprints: list[dict]) -> list[tuple[str | None, str,
     return out
 
 
+def constant_differences(matrices: list[dict]) -> list[tuple[str, list]]:
+    """(param, [its value in each run]) for each fixed parameter on which the runs' kept matrices disagree:
+    cell ids join on axis values alone, so two sweeps of model=crnn and model=vit (a constant each) join
+    cell by cell, and their difference must be said. Runs without a matrix.yaml are not compared."""
+    if sum(1 for m in matrices if m) < 2:
+        return []
+    params = [m.get("params") or {} if m else None for m in matrices]
+    keys = list(dict.fromkeys(k for p in params if p is not None for k in p))
+    missing = object()
+    out = []
+    for key in keys:
+        values = [missing if p is None else p.get(key, missing) for p in params]
+        known = [v for v in values if v is not missing]
+        if len({json.dumps(v, sort_keys=True, default=str) for v in known}) > 1 or len(known) < len(
+            [p for p in params if p is not None]
+        ):
+            out.append((key, [None if v is missing else v for v in values]))
+    return out
+
+
 def compare_runs(sources: list[str]) -> Comparison:
     """Compare two or more runs (run directories or results.csv files); the first is the reference."""
     if len(sources) < 2:
@@ -385,6 +406,7 @@ def compare_runs(sources: list[str]) -> Comparison:
         compare_speed(comp.timed[0], timed, run.label, axes, comp.values_of, order)
         for run, timed in zip(runs[1:], comp.timed[1:])
     ]
+    comp.constants = constant_differences([r.finished.matrix for r in runs])
     comp.fingerprint = fingerprint_differences([r.fingerprint for r in runs])
     comp.packages = package_differences([r.fingerprint for r in runs])
     return comp
@@ -428,6 +450,11 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
     labels = [r.label for r in comp.runs]
     lines = ["# crashmatrix compare", ""]
     lines += [r.describe() + "  " for r in comp.runs] + [""]
+    if comp.constants:
+        # said first: every cell below joins configurations that differ in these
+        lines += ["## The runs' fixed params differ: each cell below compares these too", ""]
+        rows = [[key] + ["—" if v is None else spell(v) for v in values] for key, values in comp.constants]
+        lines += [table(rows, ["param"] + labels, fmt, numparse=False), ""]
     both = "every run" if len(comp.runs) > 2 else "both runs"
     common = len(comp.differing) + comp.same
     if comp.differing:
@@ -555,6 +582,9 @@ def to_json(comp: Comparison) -> dict:
         ],
         "same": comp.same,
         "machines": [g.to_json() for g in comp.machines],
+        "constants": [
+            {"param": k, "values": {r.label: v for r, v in zip(comp.runs, values)}} for k, values in comp.constants
+        ],
         "speed": [c.to_json() for sp in comp.speed for c in sp.changes],
         "speed_by_value": [v.to_json(sp.run) for sp in comp.speed for v in sp.by_value],
         "speed_when": RULE,
