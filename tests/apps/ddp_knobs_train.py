@@ -3,6 +3,9 @@
 Each rank prints the DistributedDataParallel settings it got, so a test sees a DDP knob reach every
 rank; rank 1 holds a few hundred MB more than rank 0, so its peak RSS is the cell's."""
 
+import os
+import sys
+
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
@@ -13,12 +16,12 @@ def main() -> None:
     dist.init_process_group("gloo")
     rank = dist.get_rank()
     model = DistributedDataParallel(torch.nn.Linear(8, 1))
-    print(
+    said = (
         f"rank {rank}: static_graph={model.static_graph} find_unused_parameters={model.find_unused_parameters}"
         f" gradient_as_bucket_view={model.gradient_as_bucket_view} broadcast_buffers={model.broadcast_buffers}"
-        f" bucket_bytes_cap={model.bucket_bytes_cap}",
-        flush=True,
+        f" bucket_bytes_cap={model.bucket_bytes_cap}\n"
     )
+    os.write(sys.stdout.fileno(), said.encode())  # one write: the ranks share stdout
     ballast = torch.ones(300 * 2**20 // 4) if rank == 1 else None  # 300 MB, touched
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     loader = DataLoader(TensorDataset(torch.randn(48, 8), torch.randn(48, 1)), batch_size=4)

@@ -1,6 +1,7 @@
-"""A tiny Lightning program trained on two CPU ranks (tests/test_distributed_inject.py): `strategy=ddp_spawn`
+"""A tiny Lightning program trained on two CPU ranks (tests/test_rank_hang_speed.py): `strategy=ddp_spawn`
 (or `ddp`) as its argument. Each rank prints the DistributedDataParallel settings Lightning built it with."""
 
+import os
 import sys
 
 import pytorch_lightning as pl
@@ -19,7 +20,8 @@ class Model(pl.LightningModule):
 
     def on_train_start(self) -> None:
         ddp = self.trainer.strategy.model
-        print(f"rank {self.global_rank}: static_graph={ddp.static_graph}", flush=True)
+        # one write of the whole line: the ranks share stdout, and print's text and newline could interleave
+        os.write(sys.stdout.fileno(), f"rank {self.global_rank}: static_graph={ddp.static_graph}\n".encode())
 
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.01)
