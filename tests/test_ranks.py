@@ -120,7 +120,7 @@ def lightning(tmp_path_factory):
     sweep = base / "sweep"
     proc = subprocess.run(
         [sys.executable, "train.py", "-m", "hydra/launcher=crashmatrix", "hydra.launcher.jobs=2"]
-        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv:1"],
+        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv:1,segv:0"],
         cwd=base / "app",
         capture_output=True,
         text=True,
@@ -139,8 +139,11 @@ def test_lightning_ddp_under_hydras_crashmatrix_launcher(lightning):
     r = rows["segv:1"]
     assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
     assert r["where"].endswith("train.py:41 in training_step"), r["where"]
+    # Lightning's ddp makes the job's own process rank 0: its death by a signal is that rank's
+    r = rows["segv:0"]
+    assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "0"), r
     # Lightning starts rank 1 by running sys.argv again: it joined its job, and never re-ran the sweep.
-    for job in ("0", "1"):
+    for job in ("0", "1", "2"):
         assert "train_ddp_process_1.log" in os.listdir(os.path.join(lightning, job))
     assert not [name for name in os.listdir(lightning) if name.startswith("crashmatrix-earlier")]
 

@@ -348,10 +348,12 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
 def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first):
     """classify's verdict on an ended run, with what its ranks recorded where it was a distributed job.
     first: the Slurm task that failed first, whose own end and output were classified: its rank is the
-    verdict's, and its death by a signal a rank's (rank_crash), as for ranks a launcher started."""
+    verdict's, and its death by a signal a rank's (rank_crash), as for ranks a launcher started. So is the
+    death of a main process that was itself a rank (Lightning's ddp makes it rank 0)."""
     from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
     from crashmatrix.verdict.ranks import recorded_ranks
 
+    recorded = recorded_ranks(slot.cell_dir)
     verdict = classify(
         rc,
         timed_out=slot.running.timed_out,
@@ -359,12 +361,18 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
         stdout=stdout[-HEAD_BYTES:],
         report=report,
         timeout_s=timeout_s,
-        recorded=recorded_ranks(slot.cell_dir),
+        recorded=recorded,
     )
-    if first is None:
+    if first is not None:
+        rank = first.rank
+    elif verdict.outcome == Outcome.CRASH:
+        rank = next((r.rank for r in recorded if r.pid == slot.running.pid), None)
+    else:
+        return verdict
+    if rank is None:
         return verdict
     outcome = Outcome.RANK_CRASH if verdict.outcome == Outcome.CRASH else verdict.outcome
-    return dataclasses.replace(verdict, outcome=outcome, rank=first.rank)
+    return dataclasses.replace(verdict, outcome=outcome, rank=rank)
 
 
 def _cell_metrics(slot: _Slot, report: dict | None) -> dict:
