@@ -1,5 +1,5 @@
 """Two gloo ranks under torchrun, where rank 1 stalls outside any collective at its second step while
-rank 0 goes on into DDP's backward, whose gradient all_reduce waits for rank 1 (tests/test_distributed_hang.py).
+rank 0 goes on into DDP's backward, whose gradient all_reduce waits for rank 1 (tests/test_rank_hang_speed.py).
 Each rank draws its batches from a DataLoader with one worker, so the stacks hold a worker under each rank."""
 
 import time
