@@ -446,15 +446,23 @@ def _first_error(comp: Comparison, cell_id: str) -> str:
     return ""
 
 
+def _constants_lines(comp: Comparison, fmt: str) -> list[str]:
+    if not comp.constants:
+        return []
+    rows = [[key] + ["—" if v is None else spell(v) for v in values] for key, values in comp.constants]
+    return [
+        "## The runs' fixed params differ: each cell below compares these too",
+        "",
+        table(rows, ["param"] + [r.label for r in comp.runs], fmt, numparse=False),
+        "",
+    ]
+
+
 def to_markdown(comp: Comparison, fmt: str = "md") -> str:
     labels = [r.label for r in comp.runs]
     lines = ["# crashmatrix compare", ""]
     lines += [r.describe() + "  " for r in comp.runs] + [""]
-    if comp.constants:
-        # said first: every cell below joins configurations that differ in these
-        lines += ["## The runs' fixed params differ: each cell below compares these too", ""]
-        rows = [[key] + ["—" if v is None else spell(v) for v in values] for key, values in comp.constants]
-        lines += [table(rows, ["param"] + labels, fmt, numparse=False), ""]
+    lines += _constants_lines(comp, fmt)  # said first: every cell below joins configurations that differ so
     both = "every run" if len(comp.runs) > 2 else "both runs"
     common = len(comp.differing) + comp.same
     if comp.differing:
