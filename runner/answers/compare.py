@@ -3,7 +3,7 @@ and whose wall time moved (crashmatrix.answers.compare_speed), and the machines'
 
 Runs join on `cell_id` (a hash of the cell's axis values, the same on every machine).
 
-When a cell "differs": each run of a cell (one per repeat) has a kind (runner.outcome.FailureKind:
+When a cell "differs": each run of a cell (one per repeat) has a kind (crashmatrix.outcome.FailureKind:
 outcome, signal, signature), e.g. crash SIGSEGV killed_by_signal, fail fd_exhaustion or
 pass. A cell differs between runs
 when the SETS of kinds observed in each run are not all equal.

@@ -3,7 +3,7 @@
 A grid position gathers every run (all repeats of all cells) with those axis values.
 Its text is `pass` when every run passed, else each other outcome with its rate,
 most frequent first: `2/4 crash`, `1/4 crash, 1/4 timeout` (a single run: `crash`).
-"Failing" means any outcome but pass, skip and error (runner.outcome.counts_as_failing).
+"Failing" means any outcome but pass, skip and error (crashmatrix.outcome.counts_as_failing).
 
 Formats: md and github print the grid and the per-axis table; csv prints the grid
 in long (tidy) form for pandas: one row per grid position and (outcome, signal, signature):

@@ -1,6 +1,6 @@
 """What to run instead: the fastest configuration every run of which passed and which holds none of the
-failing conjunctions; among those within noise of the fastest (runner.resolve.configs.within_noise), the
-one nearest the program's own values (runner.resolve.defaults). Then what it costs against the others:
+failing conjunctions; among those within noise of the fastest (crashmatrix.resolve.configs.within_noise), the
+one nearest the program's own values (crashmatrix.resolve.defaults). Then what it costs against the others:
 the fastest failing configuration (where one ever finished a run) and the safe mode (no DataLoader
 workers, no pinned memory) where the run has it.
 """

@@ -3,12 +3,12 @@
 - matrix.yaml: the run's matrix narrowed to one cell, the configuration that failed this way most
   reliably, with enough repeats to see a flaky failure at least once at the confidence asked; its
   command's paths absolute, so `crashmatrix run repro/<signature>/matrix.yaml` runs from anywhere;
-- ISSUE.md (runner.resolve.issue);
+- ISSUE.md (crashmatrix.resolve.issue);
 - stacks.txt: the hung cell's stacks.txt, or the Python stacks faulthandler printed as it died;
 - collect_env.txt: `python -m torch.utils.collect_env` run by the cell's own interpreter, under a time
   limit, in its own session so that a limit kills whatever it started.
 
-Secrets: the values of this environment's secret variables (runner.redaction) are replaced wherever they
+Secrets: the values of this environment's secret variables (crashmatrix.redaction) are replaced wherever they
 would be written; a matrix's secret env entries stay the placeholder the run directory already holds.
 """
 
@@ -175,7 +175,7 @@ def absolute_command(run: FinishedRun) -> list | None:
 
 
 def secret_values() -> list[str]:
-    """This environment's secret values (runner.redaction's names), longest first."""
+    """This environment's secret values (crashmatrix.redaction's names), longest first."""
     found = {v for k, v in os.environ.items() if is_secret(k) and len(v) >= 4 and v != REDACTED}
     return sorted(found, key=len, reverse=True)
 
