@@ -436,7 +436,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
             + [(f"axes.{axis}.keys", k) for axis, keys in axis_keys.items() for k in keys]
         )
         _check_probe_takes(probe, probe_keys, named, path, list_known=True)
-        _check_probe_values(probe, params, axes, path)
+        _check_probe_values(probe, _given_values(params, axes, axis_keys, []), path)
     exclude = _exclude(data.get("exclude"), axes, path, prune=prune_exclude)
     include = _include(data.get("include"), path)
     if probe_keys is not None:
@@ -575,16 +575,14 @@ def _check_scalars(params: dict, path: str) -> None:
             raise BadInput(f"{path}: params.{key}: expected a scalar or a list of scalars, got {value!r}")
 
 
-def _check_probe_values(probe: str, params: dict, axes: dict, path: str) -> None:
-    """A value the probe would refuse once its cell runs (probes' optional `refuses(key, value)`) is bad input now."""
+def _check_probe_values(probe: str, given: list[tuple[str, str, object]], path: str) -> None:
+    """A value the probe would refuse once its cell runs (probes' optional `refuses(key, value)`) is bad input
+    now; given: (where in the file, key, value), as _given_values lists them."""
     from crashmatrix import probes
 
     refuses = getattr(probes.load(probe), "refuses", None)
     if refuses is None:
         return
-    given = [(f"params.{k}", k, v) for k, v in params.items()] + [
-        (f"axes.{k}", k, v) for k, values in axes.items() for v in (values if isinstance(values, list) else [])
-    ]
     for where, key, value in given:
         reason = refuses(key, value)
         if reason:
