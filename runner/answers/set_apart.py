@@ -87,13 +87,18 @@ def _value(facts: dict[str, str], name: str) -> str | None:
     return None
 
 
+def _odd_and_rest(conditions: Sequence[tuple[str, str]], nodes: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the nodes a conjunction names, the run's other nodes)."""
+    odd = [v for a, v in conditions if a == "node"]
+    return odd, [n for n in nodes if n not in odd]
+
+
 def node_apart(
     conditions: Sequence[tuple[str, str]], fingerprints: Mapping[str, Mapping], nodes: Sequence[str]
 ) -> list[Apart] | None:
     """For explain's conjunction naming a node: what that node has and no other node of the run has; None
     where the conjunction names no node, or every node."""
-    odd = [v for a, v in conditions if a == "node"]
-    rest = [n for n in nodes if n not in odd]
+    odd, rest = _odd_and_rest(conditions, nodes)
     if not odd or not rest:
         return None
     return set_apart([fingerprints.get(n) or {} for n in odd], [fingerprints.get(n) or {} for n in rest])
@@ -106,8 +111,7 @@ def node_sentence(
     apart = node_apart(conditions, fingerprints, nodes)
     if apart is None:
         return ""
-    odd = [v for a, v in conditions if a == "node"]
-    rest = [n for n in nodes if n not in odd]
+    odd, rest = _odd_and_rest(conditions, nodes)
     return sentence(odd, apart, "every passing node" if len(rest) > 1 else f"the passing node {rest[0]}")
 
 
