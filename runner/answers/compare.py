@@ -351,22 +351,19 @@ def package_differences(fingerprints: list[dict]) -> list[tuple[str | None, str,
 
 
 def constant_differences(matrices: list[dict]) -> list[tuple[str, list]]:
-    """(param, [its value in each run]) for each fixed parameter on which the runs' kept matrices disagree:
-    cell ids join on axis values alone, so two sweeps of model=crnn and model=vit (a constant each) join
-    cell by cell, and their difference must be said. Runs without a matrix.yaml are not compared."""
-    if sum(1 for m in matrices if m) < 2:
+    """(param, [its value in each run, None where absent]) for each fixed parameter on which the runs' kept
+    matrices disagree: cell ids join on axis values alone, so two sweeps of model=crnn and model=vit (a
+    constant each) join cell by cell, and their difference must be said. Runs without a matrix.yaml are not
+    compared."""
+    params = [(m.get("params") or {}) if m else None for m in matrices]
+    kept = [p for p in params if p is not None]
+    if len(kept) < 2:
         return []
-    params = [m.get("params") or {} if m else None for m in matrices]
-    keys = list(dict.fromkeys(k for p in params if p is not None for k in p))
-    missing = object()
     out = []
-    for key in keys:
-        values = [missing if p is None else p.get(key, missing) for p in params]
-        known = [v for v in values if v is not missing]
-        if len({json.dumps(v, sort_keys=True, default=str) for v in known}) > 1 or len(known) < len(
-            [p for p in params if p is not None]
-        ):
-            out.append((key, [None if v is missing else v for v in values]))
+    for key in dict.fromkeys(k for p in kept for k in p):
+        # a param one run lacks differs too; json spells 2 and "2", [0,1] and "[0,1]" apart
+        if len({json.dumps(p[key], sort_keys=True, default=str) if key in p else None for p in kept}) > 1:
+            out.append((key, [None if p is None else p.get(key) for p in params]))
     return out
 
 
