@@ -158,7 +158,7 @@ def run_matrix(
     """
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
-    nodes = _fleet_nodes(matrix, executor)  # asked of Slurm before anything is written or sent
+    nodes = fleet.of_matrix(matrix, executor)  # asked of Slurm before anything is written or sent
     preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
     runs = _fleet_runs(cell_runs(matrix, cells), nodes, selection, resume)
     store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
@@ -219,17 +219,6 @@ def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, 
                 f"{matrix.path}: none of the {len(only)} cells to rerun is in the matrix after the overrides"
             )
     return cells, value_columns
-
-
-def _fleet_nodes(matrix: Matrix, executor: str) -> list[str]:
-    """A fleet's nodes (crashmatrix.engine.fleet), or [] for an ordinary run."""
-    if not fleet.is_fleet(matrix.executor):
-        return []
-    if executor != "slurm":
-        raise BadInput(
-            f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell to a node)"
-        )
-    return fleet.nodes(matrix.executor)
 
 
 def _fleet_runs(runs: list, nodes: list[str], selection, resume: str | None) -> list:

@@ -15,10 +15,19 @@ import subprocess
 
 from crashmatrix.cell import CellRun
 from crashmatrix.errors import BadInput
+from crashmatrix.matrix.spec import Matrix
 
 
-def is_fleet(executor_settings: dict) -> bool:
-    return bool(executor_settings.get("each_node"))
+def of_matrix(matrix: Matrix, executor: str) -> list[str]:
+    """A fleet's nodes for `run` and `hunt` (--each-node, kept in the matrix's executor section), asked of
+    Slurm before anything is written or sent; [] for an ordinary run."""
+    if not matrix.executor.get("each_node"):
+        return []
+    if executor != "slurm":
+        raise BadInput(
+            f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell to a node)"
+        )
+    return nodes(matrix.executor)
 
 
 def _ask(argv: list[str]) -> list[str]:
@@ -58,22 +67,26 @@ def on_every_node(runs: list[CellRun], fleet: list[str]) -> list[CellRun]:
     return [CellRun(run.cell, run.repeat, node) for node in fleet for run in runs]
 
 
+def _stop_file(run_dir: str, node: str) -> str:
+    return os.path.join(run_dir, f"stop-{node}")
+
+
 def stop(run_dir: str, node: str) -> None:
     """--max-failures in a fleet counts per node: once a node has that many failing runs, no new run starts
     on it (its jobs ask before each run); running ones end normally, and --resume completes the rest."""
-    with open(os.path.join(run_dir, f"stop-{node}"), "w", encoding="utf-8"):
+    with open(_stop_file(run_dir, node), "w", encoding="utf-8"):
         pass
 
 
 def stopped(run_dir: str, node: str) -> bool:
-    return os.path.exists(os.path.join(run_dir, f"stop-{node}"))
+    return os.path.exists(_stop_file(run_dir, node))
 
 
 def clear_stops(run_dir: str, fleet: list[str]) -> None:
     """A resumed fleet counts its failures afresh, as a resumed run does."""
     for node in fleet:
         if stopped(run_dir, node):
-            os.remove(os.path.join(run_dir, f"stop-{node}"))
+            os.remove(_stop_file(run_dir, node))
 
 
 def fingerprint_file(node: str) -> str:

@@ -247,7 +247,7 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
     stream = stream or sys.stdout
     options.check()
     check_executor(matrix.executor, options.executor, matrix.path)
-    nodes = _fleet_nodes(matrix, options.executor)
+    nodes = fleet.of_matrix(matrix, options.executor)
     space = space_of(matrix, options.order, nodes)
     seeded = _seed_rows(options.from_run, space)
     if not resume:  # before the run directory: a refused override writes nothing
@@ -280,15 +280,6 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
     answer = hunt_json(space, state, runner.count, announcer.named, evidence.runs)
     _finish(space, store, state, answer, closing, stream, evidence.runs)
     return HuntOutcome(store.path, state, answer, stopped == "interrupted")
-
-
-def _fleet_nodes(matrix: Matrix, executor: str) -> list[str]:
-    """With --each-node (a fleet), the nodes hunt treats as one more axis; [] otherwise."""
-    if not fleet.is_fleet(matrix.executor):
-        return []
-    if executor != "slurm":
-        raise BadInput(f"{matrix.path}: executor.each_node: only with --executor slurm (Slurm's nodelist pins a cell)")
-    return fleet.nodes(matrix.executor)
 
 
 def _stop(name: str) -> None:
