@@ -19,22 +19,6 @@ from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 
-# strsignal() texts, as PyTorch's "is killed by signal: <text>" prints them.
-_SIGNAL_TEXT = {
-    "Segmentation fault": "SIGSEGV",
-    "Bus error": "SIGBUS",
-    "Killed": "SIGKILL",
-    "Aborted": "SIGABRT",
-    "Floating point exception": "SIGFPE",
-    "Illegal instruction": "SIGILL",
-    "Terminated": "SIGTERM",
-    "Interrupt": "SIGINT",
-    "Hangup": "SIGHUP",
-    "Trace/breakpoint trap": "SIGTRAP",
-    "Broken pipe": "SIGPIPE",
-    "User defined signal 1": "SIGUSR1",
-    "User defined signal 2": "SIGUSR2",
-}
 _WORKER_ERROR_TEXT = {
     "segmentation fault": "SIGSEGV",
     "bus error": "SIGBUS",
@@ -91,7 +75,7 @@ def _signal_of(found: sig_.Found) -> str:
         return signal_name(int(groups["num"]))
     if groups.get("text"):
         t = groups["text"].strip()
-        return _SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
+        return sig_.SIGNAL_TEXT.get(t) or _WORKER_ERROR_TEXT.get(t.lower()) or ""
     return ""
 
 
@@ -251,7 +235,7 @@ def classify(
         # A shell or launcher in between reports a signalled child as 128+N.
         sig = signal_name(returncode - 128)
         fatal = sig_.last_match(_FATAL, stderr)
-        for text_name, name in _SIGNAL_TEXT.items():
+        for text_name, name in sig_.SIGNAL_TEXT.items():
             if name == sig and (text_name in stderr or fatal):
                 return _crash(sig, stderr, text, f"exit status {returncode}: {text_name}")
 

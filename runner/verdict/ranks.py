@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.incell import rank_report as recorder
+from crashmatrix.verdict.signature import SIGNAL_TEXT
 
 # Signals a launcher sends to the ranks left when one failed: their deaths are consequences.
 LAUNCHER_SIGNALS = frozenset({"SIGTERM", "SIGKILL", "SIGINT"})
@@ -34,13 +35,6 @@ _CONSEQUENCE = re.compile(
 )
 _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
 _FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
-_FATAL_SIGNAL = {
-    "Segmentation fault": "SIGSEGV",
-    "Bus error": "SIGBUS",
-    "Aborted": "SIGABRT",
-    "Floating point exception": "SIGFPE",
-    "Illegal instruction": "SIGILL",
-}
 # torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
 _TORCH_FATAL = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread", re.M)
 _LOADER_WORKER = re.compile(r"data/_utils/worker\.py\", line \d+,? in _worker_loop")
@@ -205,7 +199,7 @@ def _fatal_dumps(text: str) -> list[RankFailure]:
     less a DataLoader worker's (its rank reports the worker's death itself)."""
     found = []
     for m in _FATAL.finditer(text):
-        sig = _FATAL_SIGNAL.get(m.group(1))
+        sig = SIGNAL_TEXT.get(m.group(1))
         stop = text.find("\nExtension modules:", m.end())
         end = stop if stop != -1 and stop - m.end() < 20000 else min(len(text), m.end() + 4000)
         if sig and not _LOADER_WORKER.search(text, m.end(), end):

@@ -17,6 +17,24 @@ from dataclasses import dataclass
 from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
 from crashmatrix.plain_text import plain
 
+# strsignal() texts, as PyTorch's "is killed by signal: <text>" and faulthandler's "Fatal Python error: <text>"
+# print them.
+SIGNAL_TEXT = {
+    "Segmentation fault": "SIGSEGV",
+    "Bus error": "SIGBUS",
+    "Killed": "SIGKILL",
+    "Aborted": "SIGABRT",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+    "Terminated": "SIGTERM",
+    "Interrupt": "SIGINT",
+    "Hangup": "SIGHUP",
+    "Trace/breakpoint trap": "SIGTRAP",
+    "Broken pipe": "SIGPIPE",
+    "User defined signal 1": "SIGUSR1",
+    "User defined signal 2": "SIGUSR2",
+}
+
 
 @dataclass(frozen=True)
 class Cause:
