@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 
+from crashmatrix.app.code_knobs import ROOT_MARKERS
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
@@ -351,20 +352,17 @@ def own_fault_frame(stderr: str) -> str:
     return f"{from_root(own[0].file, root)}:{own[0].line} in {own[0].func}"
 
 
-# What marks a project's root folder: the paths its maintainers (and its tracker) use start there.
-_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-
-
 def app_root(entry: str) -> str:
     """The app's root for the file of its outermost own frame (its entry script, or the Hydra task's):
-    the nearest folder from the file's up holding a project marker (pyproject.toml, setup.py, setup.cfg,
-    .git); without one, the file's own folder. torch and the app both have a `dataset.py`: the path from
+    the nearest folder from the file's up holding a project's root marker (code_knobs.ROOT_MARKERS, the
+    ones init looks for: .project-root, pyproject.toml, setup.py, setup.cfg, .git); without one, the
+    file's own folder. torch and the app both have a `dataset.py`: the path from
     there tells them apart, and a script in a subfolder (scripts/train.py) still names its package's files
     as the repository does."""
     start = os.path.dirname(entry)
     folder = start
     while folder and os.path.isabs(folder):
-        if any(os.path.exists(os.path.join(folder, m)) for m in _PROJECT_MARKERS):
+        if any(os.path.exists(os.path.join(folder, m)) for m in ROOT_MARKERS):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
