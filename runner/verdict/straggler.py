@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from crashmatrix.incell import rank_report
@@ -51,7 +52,7 @@ def spawned(p: ProcessStacks) -> bool:
     return False
 
 
-def ranks_of(pids: list[int], cell_dir: str, spawned: set[int] = frozenset()) -> dict[int, RankOf]:  # type: ignore[assignment]
+def ranks_of(pids: list[int], cell_dir: str, spawned: Collection[int] = ()) -> dict[int, RankOf]:
     """Each pid of the tree with a rank: its own, or the rank of its nearest ancestor that has one.
 
     A rank by what it wrote, else by its environment, else (`spawned`: torch's spawn started it, and it
@@ -78,8 +79,9 @@ def ranks_of(pids: list[int], cell_dir: str, spawned: set[int] = frozenset()) ->
             if direct[up] is not None:
                 break
             up = parent.get(up)
-        if up is not None and direct.get(up) is not None:
-            out[pid] = RankOf(direct[up], False)  # type: ignore[arg-type]
+        served = direct.get(up) if up is not None else None
+        if served is not None:
+            out[pid] = RankOf(served, False)
     return out
 
 
