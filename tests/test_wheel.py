@@ -60,15 +60,22 @@ def test_the_wheel_installs_no_top_level_package_but_crashmatrix_and_its_hydra_p
     assert {name.split("/")[1] for name in names if name.startswith("hydra_plugins/")} == {"crashmatrix_plugins"}
 
 
-def test_hydra_finds_the_wheels_launcher_and_a_sweep_runs_under_it(tmp_path):
+def _sweep_app(tmp_path):
+    """(tests/apps/hydra_sweep copied into tmp_path, an environment that sees only the installed crashmatrix)."""
     import shutil
 
-    from conftest import ROOT, rows_of
+    from conftest import ROOT
 
-    python = install_wheel(tmp_path)
     app = tmp_path / "app"
     shutil.copytree(os.path.join(ROOT, "tests", "apps", "hydra_sweep"), app)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return app, {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
+def test_hydra_finds_the_wheels_launcher_and_a_sweep_runs_under_it(tmp_path):
+    from conftest import rows_of
+
+    python = install_wheel(tmp_path)
+    app, env = _sweep_app(tmp_path)
     plugins = subprocess.run(
         [python, "app.py", "--info", "plugins"], cwd=app, env=env, capture_output=True, text=True, check=True
     ).stdout
@@ -93,14 +100,8 @@ def test_hydra_finds_the_wheels_launcher_and_a_sweep_runs_under_it(tmp_path):
 def test_hydra_finds_the_plugins_of_an_editable_install(tmp_path):
     # Hydra lists the folders of the namespace package hydra_plugins; an editable install whose package
     # list named only hydra_plugins.crashmatrix_plugins gave it none (pyproject.toml says why).
-    import shutil
-
-    from conftest import ROOT
-
     python = install_editable(tmp_path)
-    app = tmp_path / "app"
-    shutil.copytree(os.path.join(ROOT, "tests", "apps", "hydra_sweep"), app)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    app, env = _sweep_app(tmp_path)
     where = subprocess.run(
         [python, "-c", "import crashmatrix; print(crashmatrix.__file__)"],
         cwd=app,
