@@ -83,6 +83,16 @@ LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the 
 JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
 RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
 
+
+def _beyond_outcome(signature: str) -> str:
+    """What a signature says beyond the outcome word: "" for a restating word; a death by signal signed with
+    its program's frame (`killed_by_signal in app/io.py:parse_header`) says `in app/io.py:parse_header`."""
+    word, _, place = signature.partition(" in ")
+    if word in RESTATES_OUTCOME:
+        return f"in {place}" if place else ""
+    return signature
+
+
 KIND_COLUMNS = ("outcome", "signal", "signature")  # results.csv's columns that make a FailureKind
 
 
@@ -126,7 +136,7 @@ class FailureKind:
         """The kind on one line, without its empty parts and without a signature that only restates the
         outcome: 'crash SIGSEGV', 'fail fd_exhaustion', 'pass'. width: the signature is cut to it (None:
         whole). parenthesized: the signature in brackets, as bisect and hunt write it: 'fail (fd_exhaustion)'."""
-        signature = "" if self.signature in RESTATES_OUTCOME else self.signature
+        signature = _beyond_outcome(self.signature)
         if width is not None:
             signature = shorten(signature, width)
         head = " ".join(part for part in (self.outcome, self.signal) if part)
