@@ -507,6 +507,7 @@ ADDRESSES = [
     ("[enforce fail at ../third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length", "op.preamble.length"),
     ("NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid usage", "in: NCCLUtils.cpp:N, inv"),
     ("thread 140234567 tid 4242 stuck", "thread N tid N stuck"),
+    ("Thread 0x00007f8618450b80 (most recent call first)", "Thread 0x… (most recent"),
     ("FileNotFoundError: ./tmpk2j3l4m_/shard.bin", "./tmp…/shard.bin"),
     ("FileExistsError: '/psm_1a2b3c4d'", "/psm_…"),
     ("rendezvous a3f9c2e1b4d5e6f7a8 closed", "rendezvous …id… closed"),

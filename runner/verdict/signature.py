@@ -246,7 +246,7 @@ _MASKS = [
     (re.compile(r"\btorch_\d+_\d+(?:_\d+)?\b"), "torch_…"),
     (
         re.compile(
-            r"\b(pid|PID|pids|pid\(s\)|process|Process|worker|rank|Rank|thread|Thread|tid|TID)\s*(\(?)[\d, ]*\d"
+            r"\b(pid|PID|pids|pid\(s\)|process|Process|worker|rank|Rank|thread|Thread|tid|TID)\s*(\(?)[\d, ]*\d\b"
         ),
         r"\1 \2N",
     ),
