@@ -465,6 +465,42 @@ GLOO_RESET = (
 )
 
 
+# Recorded: the same mismatch under torch.multiprocessing.spawn (2 gloo ranks, torch 2.13.0+cpu; paths renamed,
+# faulthandler's module list cut): rank 0 aborts, spawn ends rank 1 and names process 0.
+SPAWN_TERMINATE = """\
+terminate called after throwing an instance of 'gloo::EnforceNotMet'
+  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match expected size. Is there a distributed collective mismatch in your code?
+Fatal Python error: Aborted
+
+Thread 0x00007fc53e826b80 (most recent call first):
+  File "/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3252 in all_reduce
+  File "/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 83 in wrapper
+  File "/srv/app/spawn_mm.py", line 6 in class_counts
+  File "/srv/app/spawn_mm.py", line 13 in run
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87 in _wrap
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314 in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 135 in _main
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 122 in spawn_main
+  File "<string>", line 1 in <module>
+
+Extension modules: torch._C, torch._C._nn (total: 2)
+W1127 07:53:25.697000 13545 torch/multiprocessing/spawn.py:165] Terminating process 13716 via signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/app/spawn_mm.py", line 16, in <module>
+    mp.spawn(run, nprocs=2)
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 192, in join
+    raise ProcessExitedException(
+torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGABRT
+"""
+
+
 def test_a_cpp_terminate_before_sigabrt_is_told_by_its_what_line():
     v = classify(-6, stderr=TERMINATE_MISMATCH)
     assert (v.outcome.value, v.signal) == ("crash", "SIGABRT")
@@ -482,6 +518,13 @@ def test_an_abort_on_a_thread_without_python_is_placed_by_the_programs_thread():
     from crashmatrix.verdict import forensics
 
     assert forensics.own_fault_frame(TERMINATE_MISMATCH) == "mismatch.py:10 in class_counts"
+
+
+def test_a_ranks_abort_is_told_by_the_what_line_printed_before_its_dump():
+    v = classify(1, stderr=SPAWN_TERMINATE)
+    assert (v.outcome.value, v.signal, v.rank) == ("rank_crash", "SIGABRT", 0)
+    assert v.error.startswith("what(): [enforce fail at") and v.signature.startswith("gloo::EnforceNotMet: op.pre")
+    assert v.signature == classify(-6, stderr=TERMINATE_MISMATCH).signature  # the same failure, either launcher
 
 
 def test_a_terminate_line_tells_only_an_abort():
