@@ -555,6 +555,10 @@ ADDRESSES = [
     ("FileExistsError: '/psm_1a2b3c4d'", "/psm_…"),
     ("rendezvous a3f9c2e1b4d5e6f7a8 closed", "rendezvous …id… closed"),
     ("at 2026-11-27_07:16:21 rank 1 failed", "at …time… rank N failed"),
+    # a cell's own folder and TMPDIR: another repeat, another run, another folder
+    ("No such file: '/home/u/runs/r/cells/9417c88129-r2/tmp/tmpab_cd123/x.pt'", "No such file: '…cell…/tmp/…'"),
+    ("cannot write runs/m-20261125-140642/cells/9417c88129-r0/ckpt.pt", "cannot write …cell…/ckpt.pt"),
+    ("run dir hunt-overlapping-20261125-140642 is locked", "hunt-overlapping-…time… is locked"),
 ]
 
 

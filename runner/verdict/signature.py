@@ -239,6 +239,11 @@ _MASKS = [
     (re.compile(rf"(?<![\w.]){_IPV4}(?::\d+)?(?![\w.])|\blocalhost:\d+\b"), "…addr…"),
     (re.compile(r"\b([Pp]ort)(:?\s*)\d+\b"), r"\1\2N"),
     (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x…"),
+    # A run's cell folder (`RUN/cells/9417c88129-r2`, the cell's TMPDIR below it): its run and repeat differ.
+    (re.compile(r"[^\s'\"<>()]*/cells/[0-9a-f]{6,}-r\d+/tmp/[^\s'\"<>:,)]+"), "…cell…/tmp/…"),
+    (re.compile(r"[^\s'\"<>()]*/cells/[0-9a-f]{6,}-r\d+\b"), "…cell…"),
+    # a run folder's stamp (`hunt-overlapping-20261125-140642`)
+    (re.compile(r"\b\d{8}-\d{6}\b"), "…time…"),
     (re.compile(r"(/tmp|/var/tmp|/dev/shm|/run/user/\d+)/[^\s'\"<>:,)]+"), r"\1/…"),
     # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
     (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
