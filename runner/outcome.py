@@ -83,6 +83,17 @@ LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the 
 JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
 RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
 
+
+def _beyond_outcome(signature: str) -> str:
+    """What a kind's label says of its signature: "" for a word that restates the outcome; a class word
+    signed with its program's frame (`killed_by_signal in app/io.py:parse_header`,
+    crashmatrix.verdict.signature.with_place) as that word alone, as it was labelled before it had one."""
+    word, _, place = signature.partition(" in ")
+    if place and word.isidentifier():
+        signature = word
+    return "" if signature in RESTATES_OUTCOME else signature
+
+
 KIND_COLUMNS = ("outcome", "signal", "signature")  # results.csv's columns that make a FailureKind
 
 
@@ -126,7 +137,7 @@ class FailureKind:
         """The kind on one line, without its empty parts and without a signature that only restates the
         outcome: 'crash SIGSEGV', 'fail fd_exhaustion', 'pass'. width: the signature is cut to it (None:
         whole). parenthesized: the signature in brackets, as bisect and hunt write it: 'fail (fd_exhaustion)'."""
-        signature = "" if self.signature in RESTATES_OUTCOME else self.signature
+        signature = _beyond_outcome(self.signature)
         if width is not None:
             signature = shorten(signature, width)
         head = " ".join(part for part in (self.outcome, self.signal) if part)

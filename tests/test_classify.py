@@ -433,3 +433,149 @@ def test_a_logging_prefix_is_not_part_of_the_telling_line():
     assert classify(1, stderr=WORKER_SEGV_LOGGED).error == (
         "RuntimeError: DataLoader worker (pid 6054) is killed by signal: Segmentation fault."
     )
+
+
+# Recorded: tests/apps/sig_repeats.py fault=mismatch under torchrun, rank 0's stderr (torch 2.13.0+cpu): rank 0
+# all_reduces a [4] tensor, rank 1 an [8] one; gloo's own thread throws and C++ terminates the process.
+# (Paths renamed.) faulthandler lists the main thread as `Thread`: the thread that died ran no Python.
+TERMINATE_MISMATCH = """\
+terminate called after throwing an instance of 'gloo::EnforceNotMet'
+  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] \
+op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match expected size. Is there a distributed \
+collective mismatch in your code?
+Fatal Python error: Aborted
+
+Thread 0x00007f8618450b80 (most recent call first):
+  File "/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3252 in all_reduce
+  File "/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 83 in wrapper
+  File "/srv/app/mismatch.py", line 10 in class_counts
+  File "/srv/app/mismatch.py", line 19 in main
+"""
+# Recorded: the same program's rank 0 when rank 1 ran out of batches and ended (fault=peer_gone), in two
+# repeats: which side of the socket noticed first decides the message; the port is new every run.
+GLOO_CLOSED = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by "
+    "peer [127.0.0.1]:1425. This is typically caused by a remote worker crashing. Check the logs of the remote "
+    "worker before reporting an error. GLHF!\n"
+)
+GLOO_RESET = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error "
+    "[127.0.0.1]:43201: Connection reset by peer. This is typically caused by a remote worker hanging or bugs in "
+    "the application.\n"
+)
+
+
+# Recorded: the same mismatch under torch.multiprocessing.spawn (2 gloo ranks, torch 2.13.0+cpu; paths renamed,
+# faulthandler's module list cut): rank 0 aborts, spawn ends rank 1 and names process 0.
+SPAWN_TERMINATE = """\
+terminate called after throwing an instance of 'gloo::EnforceNotMet'
+  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match expected size. Is there a distributed collective mismatch in your code?
+Fatal Python error: Aborted
+
+Thread 0x00007fc53e826b80 (most recent call first):
+  File "/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3252 in all_reduce
+  File "/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 83 in wrapper
+  File "/srv/app/spawn_mm.py", line 6 in class_counts
+  File "/srv/app/spawn_mm.py", line 13 in run
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87 in _wrap
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314 in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 135 in _main
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 122 in spawn_main
+  File "<string>", line 1 in <module>
+
+Extension modules: torch._C, torch._C._nn (total: 2)
+W1127 07:53:25.697000 13545 torch/multiprocessing/spawn.py:165] Terminating process 13716 via signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/app/spawn_mm.py", line 16, in <module>
+    mp.spawn(run, nprocs=2)
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 192, in join
+    raise ProcessExitedException(
+torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGABRT
+"""
+
+
+def test_a_cpp_terminate_before_sigabrt_is_told_by_its_what_line():
+    v = classify(-6, stderr=TERMINATE_MISMATCH)
+    assert (v.outcome.value, v.signal) == ("crash", "SIGABRT")
+    assert v.error.startswith("what(): [enforce fail at /__w/pytorch/") and v.error.endswith("in your code?")
+    # the type and message, without the build's path and line; not `killed_by_signal`
+    assert v.signature == (
+        "gloo::EnforceNotMet: op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match expected "
+        "size. Is there a distributed collective mismatch in your code?"
+    )
+    shell = classify(134, stderr=TERMINATE_MISMATCH)  # through a shell: 128 + SIGABRT
+    assert (shell.outcome.value, shell.signature) == ("crash", v.signature)
+
+
+def test_an_abort_on_a_thread_without_python_is_placed_by_the_programs_thread():
+    from crashmatrix.verdict import forensics
+
+    assert forensics.own_fault_frame(TERMINATE_MISMATCH) == "mismatch.py:10 in class_counts"
+
+
+def test_a_ranks_abort_is_told_by_the_what_line_printed_before_its_dump():
+    v = classify(1, stderr=SPAWN_TERMINATE)
+    assert (v.outcome.value, v.signal, v.rank) == ("rank_crash", "SIGABRT", 0)
+    assert v.error.startswith("what(): [enforce fail at") and v.signature.startswith("gloo::EnforceNotMet: op.pre")
+    assert v.signature == classify(-6, stderr=TERMINATE_MISMATCH).signature  # the same failure, either launcher
+
+
+def test_a_terminate_line_tells_only_an_abort():
+    # A SIGSEGV after such lines (another thread's) is not told by them.
+    assert classify(-11, stderr=TERMINATE_MISMATCH).signature == "killed_by_signal"
+
+
+def test_a_gloo_peer_lost_is_one_failure_whichever_side_noticed_and_whatever_the_port():
+    closed, reset = classify(1, stderr=GLOO_CLOSED), classify(1, stderr=GLOO_RESET)
+    assert (closed.outcome.value, closed.signature) == ("fail", "gloo_peer_lost")
+    assert reset.signature == closed.signature
+    assert "Connection closed by peer [127.0.0.1]:1425" in closed.error  # error keeps what was said
+
+
+ADDRESSES = [
+    # (line, what the signature keeps): every one differs between repeats or machines
+    ("Connection closed by peer [127.0.0.1]:9615. GLHF", "Connection closed by peer …addr…. GLHF"),
+    ("connect() to [::1]:1234 failed", "connect() to …addr… failed"),
+    ("The server socket has failed to listen on 127.0.0.1:29500 (errno: 98)", "listen on …addr… (errno"),
+    ("failed to connect to localhost:29500", "connect to …addr…"),
+    ("init_method=tcp://10.0.0.2:23456 timed out", "tcp://…addr… timed out"),
+    ("address already in use on port 29500", "on port N"),
+    ("[enforce fail at ../third_party/gloo/gloo/transport/tcp/pair.cc:456] op.preamble.length", "op.preamble.length"),
+    ("NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid usage", "in: NCCLUtils.cpp:N, inv"),
+    ("thread 140234567 tid 4242 stuck", "thread N tid N stuck"),
+    ("Thread 0x00007f8618450b80 (most recent call first)", "Thread 0x… (most recent"),
+    ("FileNotFoundError: ./tmpk2j3l4m_/shard.bin", "./tmp…/shard.bin"),
+    ("FileExistsError: '/psm_1a2b3c4d'", "/psm_…"),
+    ("rendezvous a3f9c2e1b4d5e6f7a8 closed", "rendezvous …id… closed"),
+    ("at 2026-11-27_07:16:21 rank 1 failed", "at …time… rank N failed"),
+    # a cell's own folder and TMPDIR: another repeat, another run, another folder
+    ("No such file: '/home/u/runs/r/cells/9417c88129-r2/tmp/tmpab_cd123/x.pt'", "No such file: '…cell…/tmp/…'"),
+    ("cannot write runs/m-20261125-140642/cells/9417c88129-r0/ckpt.pt", "cannot write …cell…/ckpt.pt"),
+    ("run dir hunt-overlapping-20261125-140642 is locked", "hunt-overlapping-…time… is locked"),
+]
+
+
+@pytest.mark.parametrize("line,kept", ADDRESSES)
+def test_mask_hides_ports_addresses_and_build_paths(line, kept):
+    assert kept in mask(line), mask(line)
+
+
+def test_a_deaths_signature_takes_the_programs_frame_from_where_without_its_line():
+    from crashmatrix.verdict.signature import with_place
+
+    assert with_place("killed_by_signal", "libc.so.6 (+0x19bc5c); app/io.py:42 in parse_header") == (
+        "killed_by_signal in app/io.py:parse_header"
+    )
+    assert (
+        with_place("worker_signal", "probes/fault.py:62 in _real_segv") == "worker_signal in probes/fault.py:_real_segv"
+    )
+    assert with_place("killed_by_signal", "libc.so.6 (+0x19bc5c)") == "killed_by_signal"  # no frame of its own
+    assert with_place("killed_by_signal", "") == "killed_by_signal"
+    assert with_place("fd_exhaustion", "app/io.py:42 in parse_header") == "fd_exhaustion"  # a cause says more

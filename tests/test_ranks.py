@@ -100,7 +100,9 @@ def test_a_rank_that_segfaults_is_a_rank_crash_with_its_rank_and_place(torchrun)
 
 def test_a_loader_worker_dying_inside_rank_1_is_a_worker_crash_of_rank_1(torchrun):
     r = torchrun["worker_segv:1"]
-    assert (r["outcome"], r["signal"], r["rank"], r["signature"]) == ("worker_crash", "SIGSEGV", "1", "worker_signal")
+    # signed by the program's frame where the worker died (signature.with_place), not the rank's
+    assert (r["outcome"], r["signal"], r["rank"]) == ("worker_crash", "SIGSEGV", "1")
+    assert r["signature"] == "worker_signal in tests/apps/ddp_train.py:__getitem__", r["signature"]
     # the rank's loader says `is killed by signal: Segmentation fault`, or only EOFError: then the worker's own line
     assert "segmentation fault" in r["error"].lower(), r["error"]
     assert r["where"].endswith("ddp_train.py:31 in __getitem__"), r["where"]
@@ -203,7 +205,8 @@ def test_explain_and_resolve_name_the_rank(probe_run):
     assert resolved.returncode == 0, resolved.stderr
     assert "cause: rank_crash SIGSEGV (rank 1) when kill_rank=1" in resolved.stdout, resolved.stdout
     assert "run instead: kill_rank=-1" in resolved.stdout, resolved.stdout
-    with open(os.path.join(probe_run, "repro", "killed_by_signal", "ISSUE.md")) as f:
+    # its folder: the signature, signed with the program's frame (killed_by_signal in probes/ddp.py:_train_rank)
+    with open(os.path.join(probe_run, "repro", "killed_by_signal-in-probes-ddp.py-_train_rank", "ISSUE.md")) as f:
         issue = f.read()
     assert "Rank 1 of the distributed job died by SIGSEGV first" in issue
 

@@ -395,8 +395,10 @@ def _where_it_hangs(slot: _Slot) -> None:
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
     """forensics' verdict and `where`, then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
     from crashmatrix.verdict import forensics, sync_rerun
+    from crashmatrix.verdict.classify import signed_by_place
 
     verdict, where = forensics.refine(verdict, slot.evidence)
+    verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
 
     def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too

@@ -131,17 +131,32 @@ def _generic_cuda(text: str, sig: str) -> Verdict | None:
     return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
 
 
+def _told_abort(sig: str, text: str) -> sig_.Found | None:
+    """An abort's own words (C++'s terminate ... what()), where the signal was SIGABRT."""
+    return sig_.find_cause(text, among=sig_.ABORT_CAUSES) if sig == "SIGABRT" else None
+
+
 def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
-    """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error."""
+    """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error; an abort
+    that said why (terminate's what()) is told by that line."""
     if sig == "SIGABRT":
         cuda = sig_.find_cause(text, among=_CUDA_CAUSES)
         if cuda:
-            return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.cause.name)
+            return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.signature)
         generic = _generic_cuda(text, sig)
         if generic:
             return generic
+    told = _told_abort(sig, text)
+    if told:
+        return Verdict(Outcome.CRASH, sig, told.line, told.signature)
     fatal = sig_.last_match(_FATAL, stderr)
     return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
+
+
+def signed_by_place(verdict: Verdict, where: str) -> Verdict:
+    """The verdict of a death by signal signed with the program's own frame that `where` ends with
+    (crashmatrix.verdict.signature.with_place): two segfaults in two functions are two failures."""
+    return dataclasses.replace(verdict, signature=sig_.with_place(verdict.signature, where))
 
 
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
@@ -152,7 +167,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
             found.cause.outcome,
             _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
             found.line,
-            found.cause.name,
+            found.signature,
         )
     generic = _generic_cuda(text, "")
     if generic:
@@ -167,11 +182,27 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
 _WORKER_WORDS = re.compile(r"^ERROR: Unexpected [a-z ]+ encountered in worker\..*$", re.M)
 
 
+def _with_last_words(dump: str, stderr: str) -> str:
+    """A rank's fatal-signal dump with what that process printed just before it: C++'s `terminate called
+    ... what(): ...` precedes faulthandler's `Fatal Python error: Aborted` (no other dump in between)."""
+    at = stderr.find(dump[:400]) if dump else -1
+    if at <= 0:
+        return dump
+    before = stderr[max(0, at - 8000) : at]
+    start = before.rfind("terminate called after throwing")
+    if start == -1 or "Fatal Python error:" in before[start:]:
+        return dump
+    return before[start:] + dump
+
+
 def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str) -> Verdict:
     """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
     its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
     whose loader lost a worker may say only EOFError: the worker's own unlabelled line is its too."""
     if root.signal:
+        told = _told_abort(root.signal, _with_last_words(root.text, stderr))
+        if told:
+            return Verdict(Outcome.RANK_CRASH, root.signal, told.line, told.signature, root.rank, root.text)
         fatal = sig_.last_match(_FATAL, root.text)
         who = "" if root.rank is None else f"rank {root.rank} "
         line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
@@ -207,7 +238,7 @@ def classify(
             Outcome.TIMEOUT,
             "",
             f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
-            found.cause.name if found else sig_.HANG,
+            found.signature if found else sig_.HANG,
         )
 
     status = report.get("status")

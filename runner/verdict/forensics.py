@@ -314,9 +314,8 @@ def died_thread_frames(stderr: str) -> list[Frame]:
     """faulthandler's frames of the thread that died (the last fatal error), innermost first, up to
     crashmatrix's own: its launcher's frames below the program say nothing of the failure."""
     fatal = last_match(_FATAL_ERROR, stderr)
-    died = _DIED_THREAD.search(stderr, fatal.end()) if fatal else None
     out = []
-    for line in died.group(1).splitlines() if died else ():
+    for line in _died_block(stderr, fatal.end()).splitlines() if fatal else ():
         frame = faulthandler_frame(line)
         if frame is None:
             continue
@@ -324,6 +323,18 @@ def died_thread_frames(stderr: str) -> list[Frame]:
             break
         out.append(frame)
     return out
+
+
+def _died_block(stderr: str, at: int) -> str:
+    """The frames faulthandler dumped after `at` for the thread that died. Where that thread ran no Python
+    (a C++ library's own, as gloo's that aborts on a collective mismatch), faulthandler lists every thread
+    as `Thread 0x...`: the program's thread is then the one not started by threading."""
+    died = _DIED_THREAD.search(stderr, at)
+    if died:
+        return died.group(1)
+    listed = [m.group(1) for m in _LISTED_THREAD.finditer(stderr, at)]
+    started = [b for b in listed if b.rstrip().endswith("in _bootstrap")]
+    return next((b for b in listed if b not in started), listed[0] if listed else "")
 
 
 def python_report_frame(text: str) -> str:
@@ -339,6 +350,7 @@ _FATAL_ERROR = re.compile(r"^Fatal Python error: ", re.M)
 _DIED_THREAD = re.compile(
     r"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M
 )
+_LISTED_THREAD = re.compile(r"^Thread 0x[0-9a-f]+ \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M)
 
 
 def own_fault_frame(stderr: str) -> str:

@@ -5,8 +5,13 @@ several known causes, the first one listed names the failure and gives the
 `error` line. The order puts the root cause before its echoes: "Too many open
 files" in a worker's feeder thread before the main process's bare EOFError,
 the worker's own "Unexpected bus error ... (shm)" before ConnectionResetError.
-Without a known cause, the signature is the error line with what changes from
-run to run (pids, addresses, temporary names, line numbers) masked.
+A cause may sign a failure by its own evidence (`sign`, a template over the
+pattern's groups): a CUDA kernel's assertion by its file, kernel and condition, so
+two asserts are two failures. Without a known cause, the signature is the error
+line with what changes from run to run (pids, addresses, ports, temporary names,
+line numbers) masked. A death by signal with no more telling line is signed by
+the class word and the program's own innermost frame (signed_by_place), as
+Sentry groups a crash by its in-app frames.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ class Cause:
     name: str  # the signature word
     outcome: Outcome  # what a non-zero exit with this cause is
     patterns: tuple  # compiled, most telling first: the first that matches gives the error line
+    # The signature from a match's groups (masked), e.g. "{file}: {kernel}: {condition}"; the name when
+    # empty or when the matching pattern lacks a group it names. A group named `told` is the error line.
+    sign: str = ""
 
 
 def _p(*patterns: str) -> tuple:
@@ -56,12 +64,28 @@ _WORKER_SIGNAL = _p(
     r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating point error) encountered in worker",
 )
 
+# What CUDA prints for a failed device-side assert, one line per failing thread, before any later error:
+# `/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
+# thread: [7,0,0] Assertion `t >= 0 && t < n_classes` failed.` Its line number moves with torch's
+# version and its block and thread with the data: the file, kernel and condition are the failure.
+_KERNEL_ASSERTION = (
+    r"^(?:\S*/)?(?P<file>[\w.+-]+\.cuh?):\d+: (?P<kernel>.+?): block: \[[\d, ]+\], thread: \[[\d, ]+\] "
+    r"Assertion [`'](?P<condition>.+?)[`'] failed\.?"
+)
+
 CAUSES: tuple = (
+    # Before cuBLAS and the rest: a device-side assert poisons the context, and the next library call
+    # (cublasCreate for a matmul) fails too; the assertion is the failure, the rest its consequences.
+    Cause(
+        "cuda_device_assert",
+        Outcome.CUDA_ERROR,
+        _p(_KERNEL_ASSERTION, r"device-side assert triggered"),
+        sign="{file}: {kernel}: {condition}",
+    ),
     Cause("cuda_oom", Outcome.OOM, _p(r"CUDA out of memory", r"OutOfMemoryError")),
     Cause("cuda_after_fork", Outcome.CUDA_ERROR, _p(r"Cannot re-initialize CUDA in forked subprocess")),
     Cause("cuda_illegal_memory_access", Outcome.CUDA_ERROR, _p(r"an illegal memory access was encountered")),
     Cause("cuda_illegal_instruction", Outcome.CUDA_ERROR, _p(r"an illegal instruction was encountered")),
-    Cause("cuda_device_assert", Outcome.CUDA_ERROR, _p(r"device-side assert triggered")),
     Cause("cuda_launch_failure", Outcome.CUDA_ERROR, _p(r"unspecified launch failure")),
     Cause("cudnn_error", Outcome.CUDA_ERROR, _p(r"CUDNN_STATUS_[A-Z_]+", r"cuDNN error")),
     Cause("cublas_error", Outcome.CUDA_ERROR, _p(r"CUBLAS_STATUS_[A-Z_]+", r"cuBLAS error")),
@@ -117,6 +141,28 @@ CAUSES: tuple = (
             r"process \d+ terminated with exit code \d+",
         ),
     ),
+    # Last: a consequence. A gloo rank whose peer went away (ended early, or died) fails in its next
+    # collective with one of two messages, whichever side of the socket noticed first; both name the peer's
+    # port, which changes every run. Seen with torch 2.13 on one deterministic failure, repeated.
+    Cause(
+        "gloo_peer_lost",
+        Outcome.FAIL,
+        _p(r"Connection closed by peer \[[^\]]*\]:\d+", r"Read error \[[^\]]*\]:\d+: Connection reset by peer"),
+    ),
+)
+# What tells a death by SIGABRT apart (classify looks for these only then): C++'s last words on an
+# uncaught exception, `terminate called after throwing an instance of 'gloo::EnforceNotMet'` and on the
+# next line `  what():  [enforce fail at .../pair.cc:456] ... Is there a distributed collective mismatch
+# in your code?`. The what() line is the telling line; the type and message, masked, the signature.
+ABORT_CAUSES: tuple = (
+    Cause(
+        "cpp_terminate",
+        Outcome.CRASH,
+        _p(
+            r"terminate called after throwing an instance of '(?P<type>[^'\n]+)'\n\s*(?P<told>what\(\):\s*(?P<what>.*))$"
+        ),
+        sign="{type}: {what}",
+    ),
 )
 # Not causes of their own: worker_lost, and the outcome words' signatures (crashmatrix.outcome defines those,
 # RESTATES_OUTCOME), named here for the vocabulary's sake.
@@ -134,6 +180,16 @@ class Found:
     line: str  # the whole output line the pattern matched
     match: re.Match
 
+    @property
+    def signature(self) -> str:
+        """The cause's sign filled from the match, masked; else the cause's name."""
+        if not self.cause.sign:
+            return self.cause.name
+        try:
+            return mask(self.cause.sign.format(**{k: v.strip() for k, v in self.match.groupdict("").items()}))
+        except KeyError:  # the pattern that matched does not carry the sign's groups
+            return self.cause.name
+
 
 # torch's (glog-style) logging prefix: `W1122 16:54:15.636000 6011 torch/autograd/profiler.py:858] `.
 # Its time and pid differ in every run; the message after it is the telling part.
@@ -141,9 +197,11 @@ _LOG_PREFIX = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] ")
 
 
 def line_of(text: str, m: re.Match) -> str:
-    """The whole line(s) the match touches, as one line, less a logging prefix."""
-    start = text.rfind("\n", 0, m.start()) + 1
-    end = text.find("\n", m.end())
+    """The whole line(s) the match touches (its `told` group's, where it has one), as one line, less a
+    logging prefix."""
+    group = "told" if "told" in m.re.groupindex else 0
+    start = text.rfind("\n", 0, m.start(group)) + 1
+    end = text.find("\n", m.end(group))
     line = " ".join(text[start : end if end != -1 else len(text)].split())
     return _LOG_PREFIX.sub("", line)
 
@@ -168,14 +226,40 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
     return None
 
 
+_IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _MASKS = [
+    # Where C++ threw, `[enforce fail at /__w/pytorch/pytorch/third_party/gloo/.../pair.cc:456] ` or
+    # `[/pytorch/.../pair.cc:553] `: the path and line differ from build to build; the message after it tells.
+    (re.compile(r"\[(?:enforce fail at )?[^\s\]]*\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp):\d+\]\s*"), ""),
+    (re.compile(r"(?:[^\s:,'\"()]*/)?([\w.+-]+\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp)):\d+\b"), r"\1:N"),
+    # Host and port: gloo's `[127.0.0.1]:9615`, `[::1]:1234`, `127.0.0.1:29500`, `localhost:29500`,
+    # `tcp://host:port`; a port the OS picks differs every run, an address every machine.
+    (re.compile(r"\b(tcp|tcp6|env|file)://[^\s'\"<>,;)\]]+"), r"\1://…addr…"),
+    (re.compile(r"\[[0-9A-Fa-f:.]*[:.][0-9A-Fa-f:.]*\]:\d+"), "…addr…"),
+    (re.compile(rf"(?<![\w.]){_IPV4}(?::\d+)?(?![\w.])|\blocalhost:\d+\b"), "…addr…"),
+    (re.compile(r"\b([Pp]ort)(:?\s*)\d+\b"), r"\1\2N"),
     (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x…"),
-    (re.compile(r"(/tmp|/var/tmp|/dev/shm)/[^\s'\"<>:,)]+"), r"\1/…"),
+    # A run's cell folder (`RUN/cells/9417c88129-r2`, the cell's TMPDIR below it): its run and repeat differ.
+    (re.compile(r"[^\s'\"<>()]*/cells/[0-9a-f]{6,}-r\d+/tmp/[^\s'\"<>:,)]+"), "…cell…/tmp/…"),
+    (re.compile(r"[^\s'\"<>()]*/cells/[0-9a-f]{6,}-r\d+\b"), "…cell…"),
+    # a run folder's stamp (`hunt-overlapping-20261125-140642`)
+    (re.compile(r"\b\d{8}-\d{6}\b"), "…time…"),
+    (re.compile(r"(/tmp|/var/tmp|/dev/shm|/run/user/\d+)/[^\s'\"<>:,)]+"), r"\1/…"),
+    # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
+    (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
+    (re.compile(r"\b(psm|wnsm)_[0-9a-f]{8}\b"), r"\1_…"),
     (re.compile(r"\btorch_\d+_\d+(?:_\d+)?\b"), "torch_…"),
-    (re.compile(r"\b(pid|PID|pids|pid\(s\)|process|Process|worker|rank|Rank)\s*(\(?)[\d, ]*\d"), r"\1 \2N"),
+    (
+        re.compile(
+            r"\b(pid|PID|pids|pid\(s\)|process|Process|worker|rank|Rank|thread|Thread|tid|TID)\s*(\(?)[\d, ]*\d\b"
+        ),
+        r"\1 \2N",
+    ),
     (re.compile(r"\bline \d+"), "line N"),
     (re.compile(r"(\.py):\d+"), r"\1:N"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
+    # run and rendezvous ids, hashes: long hexadecimal words with a letter and a digit
+    (re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"), "…id…"),
     # Variable tails: the same failure at another batch size, image size, step or moment would be
     # another signature. Shapes and number lists, tensor values, measured decimals, timestamps.
     (re.compile(r"\btensor\((?:[^()]|\([^()]*\))*\)"), "tensor(…)"),
@@ -186,6 +270,22 @@ _MASKS = [
     (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
 ]
 MAX_LENGTH = 200
+
+
+# The program's own frame as `where` gives it: `app/io.py:42 in parse_header` (forensics.own_fault_frame).
+_OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
+# The class words a death by signal is signed with, which its own frame then tells apart.
+SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, "worker_signal"})
+
+
+def with_place(signature: str, where: str) -> str:
+    """`killed_by_signal in app/io.py:parse_header`: a class word of a death by signal with the program's
+    own innermost frame, the last part of `where`, without its line (stable across edits and machines;
+    a native library's offset never, it differs by build). Any other signature, or no such frame: as is."""
+    if signature not in SIGNED_BY_PLACE:
+        return signature
+    own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
+    return f"{signature} in {own['path']}:{own['func']}" if own else signature
 
 
 def mask(line: str) -> str:
