@@ -5,8 +5,9 @@ findings beyond failure).
 Pure, over a finished run's rows (results.csv's fields) and axes, as explain reads them:
 - A cell's wall time is the median ``duration_s`` of its runs that passed (a run that died early is quick,
   not fast); a cell with no passing run is unknown, as a masked cell is to explain.
-- The cells split at the widest gap between consecutive cell medians; the cells above it are slow when that
-  gap is at least FACTOR and, with repeats, every slow run is slower than every other run and the slowdown
+- The cells split at the widest gap between consecutive cell medians that leaves at most half the cells
+  above it; those are slow when the gap is at least FACTOR, their median at least MIN_SECONDS above the
+  others' and, with repeats, every slow run is slower than every other run and the slowdown
   (the ratio of the medians) exceeds the noise: the largest ratio between one cell's slowest and fastest
   repeat. A busy machine's load scales a run's time, so noise is a ratio, not seconds. With one run a cell
   the noise is unknown: a gap of SURE_ALONE or more is still told (a busy machine's jitter does not
@@ -32,7 +33,8 @@ from dataclasses import dataclass, field
 from crashmatrix.cell import spell
 from crashmatrix.outcome import is_pass, is_run_error
 
-FACTOR = 2.0  # the slow cells' median wall time over the fastest slow cell's nearest neighbour below
+FACTOR = 2.0  # the slowest fast cell's median wall time to the fastest slow cell's, at least
+MIN_SECONDS = 1.0  # ... and the slow runs' median this much above the others': no one waits on 0.3 s vs 0.8 s
 SURE_ALONE = 4.0  # with one run a cell: the gap below which a difference could be a busy machine's noise
 REPEATS_TO_TELL = 3  # what the advice asks for when one run a cell cannot tell
 
@@ -165,11 +167,14 @@ def _timed(rows: Iterable[Mapping], axes: Sequence[str]) -> _Timed:
 
 def _split(cells: _Timed) -> tuple[set, set, float] | None:
     """(slow cells, other timed cells, the gap between them): the widest gap between consecutive cell
-    medians, the fewer slow cells where two gaps tie; None under two timed cells."""
+    medians with at most half the cells above it, the fewer slow cells where two gaps tie; None under two
+    timed cells. More than half above a gap is one fast configuration, which resolve recommends, not slow
+    ones to avoid."""
     medians = sorted((statistics.median(cells.walls(k)), k) for k in cells.timed())
-    if len(medians) < 2:
+    n = len(medians)
+    if n < 2:
         return None
-    gaps = [(medians[i][0] / max(medians[i - 1][0], 1e-9), i) for i in range(1, len(medians))]
+    gaps = [(medians[i][0] / max(medians[i - 1][0], 1e-9), i) for i in range(1, n) if n - i <= n // 2]
     gap, at = max(gaps)
     return {k for _, k in medians[at:]}, {k for _, k in medians[:at]}, gap
 
@@ -189,6 +194,8 @@ def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, 
     spreads = [max(w) / max(min(w), 1e-9) for k in cells.timed() if len(w := cells.walls(k)) > 1]
     noise = max(spreads) if spreads else None
     slowdown = statistics.median(slow_walls) / statistics.median(fast_walls)
+    if statistics.median(slow_walls) - statistics.median(fast_walls) < MIN_SECONDS:
+        return []
     if noise is not None and (min(slow_walls) <= max(fast_walls) or slowdown <= noise):
         return []  # the repeats say the difference is within the noise
     sure = noise is not None or gap >= SURE_ALONE
