@@ -461,14 +461,12 @@ def cmd_explain(args) -> int:
     lines = explain.render_lines(
         patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed, fingerprints=run.node_fingerprints
     )
-    for line in lines:
+    for line in lines + explain.findings_lines(found):  # the closing pointer stays the last line
         print(line)
     if patterns and os.path.isdir(args.run):
         from crashmatrix.resolve.files import pointer
 
         print(pointer(args.run))
-    for line in explain.findings_lines(found):
-        print(line)
     return 0
 
 
