@@ -339,6 +339,7 @@ def cmd_report(args) -> int:
         sys.stdout.write(report.outcome_counts_csv(list(run.rows)))
     else:
         print(report.summary_text(run, title=f"crashmatrix report {args.run}", fmt=args.format))
+        print(report.findings_section(run, args.run), end="")
     return 0
 
 
@@ -447,19 +448,20 @@ def cmd_explain(args) -> int:
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
+    found = explain.findings(rows, axes, run=args.run)  # beyond failure: after the failures, in both forms
     if args.json:
         entries = [p.to_json() for p in patterns]
         for entry, p in zip(entries, patterns):  # a fleet: what sets the named node apart (beyond the contract)
             apart = set_apart.node_apart(p.conditions, run.node_fingerprints, run.nodes) if run.nodes else None
             if apart is not None:
                 entry["nodes_apart"] = [a.to_json() for a in apart]
-        print(json.dumps(entries, indent=1))
+        print(json.dumps(entries + [f.to_json() for f in found], indent=1))
         return 0
     full_run = run.strategy == "full"
     lines = explain.render_lines(
         patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed, fingerprints=run.node_fingerprints
     )
-    for line in lines:
+    for line in lines + explain.findings_lines(found):  # the closing pointer stays the last line
         print(line)
     if patterns and os.path.isdir(args.run):
         from crashmatrix.resolve.files import pointer

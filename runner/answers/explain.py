@@ -33,6 +33,8 @@ __all__ = [
     "axes_that_matter",
     "render_lines",
     "advice_line",
+    "findings",
+    "findings_lines",
     "WORK_BUDGET",
 ]
 
@@ -486,3 +488,17 @@ def render_lines(
         if advice:
             lines.append(advice)
     return lines
+
+
+def findings(rows: Iterable[Mapping[str, object]], axes: Sequence[str], run: str | None = None) -> list:
+    """Findings beyond failure, from the same table: slow cells (crashmatrix.answers.slow). Each has
+    `conditions`, `text()` and `to_json()`. run: the run directory as the user gave it, for advice."""
+    from crashmatrix.answers import slow
+
+    rows = list(rows)
+    return [*slow.find_slow(rows, axes, explain, run=run)]
+
+
+def findings_lines(found: Sequence) -> list[str]:
+    """The section "Findings beyond failure" after the failure explanations; none when nothing was found."""
+    return ["Findings beyond failure:", *(f.text() for f in found)] if found else []

@@ -2,7 +2,7 @@
 
 The machine's fingerprint, the outcome counts, what the failing cells have in common (explain, with
 the pairwise caveat; runner/report/html_explain.py), a grid coloured by outcome (over the
-two axes whose failure rate varies most; one axis: a single column), time and speed
+two axes whose failure rate varies most; one axis: a single column; the slow cells dashed), time and speed
 by axis value as bars (runner/report/chart.py), every cell
 with its coloured outcome and wall time, and the failing cells with how long they ran
 until they failed, their error line and a relative link to their log directory.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from html import escape
 
 from crashmatrix.answers.compare import summarize_cells
@@ -31,7 +31,15 @@ from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.report.chart import speed_chart
-from crashmatrix.report.html_explain import Explained, explain_section, grid_caption, with_code
+from crashmatrix.report.html_explain import (
+    Explained,
+    explain_section,
+    findings_section,
+    grid_caption,
+    slow_caption,
+    slow_mark,
+    with_code,
+)
 from crashmatrix.report.pivot import rate_text
 from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
 from crashmatrix.rundir.cell_files import OUTPUTS
@@ -69,6 +77,7 @@ td.num{text-align:right;white-space:nowrap}
 td.values{overflow-wrap:anywhere;min-width:12em}
 .caveat{background:#fff6d6;border-left:4px solid #e0a800;padding:.4em .7em;max-width:60em}
 .chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
+td.slow{outline:3px dashed #111;outline-offset:-5px}
 """
 
 
@@ -83,11 +92,12 @@ def _dominant_outcome(counts: Counter) -> str:
     return min(pool, key=lambda o: (-pool[o], display_rank(o))) if pool else ""
 
 
-def _td_outcome(text: str, outcome: str, title: str = "") -> str:
+def _td_outcome(text: str, outcome: str, title: str = "", marked: bool = False) -> str:
     if not outcome:
         return '<td class="none">—</td>'
     tip = f' title="{escape(title)}"' if title else ""
-    return f'<td class="o" style="background:{colour_of(outcome)}"{tip}>{escape(text)}</td>'
+    kind = "o slow" if marked else "o"
+    return f'<td class="{kind}" style="background:{colour_of(outcome)}"{tip}>{escape(text)}</td>'
 
 
 def _html_table(headers: list[str], body_rows: list[str]) -> str:
@@ -105,12 +115,13 @@ def _failure_rate_variance(rows: list[dict], axis: str) -> float:
     return sum((x - mean) ** 2 for x in rates) / len(rates)
 
 
-def grid_axes(rows: list[dict], value_columns: list[str]) -> list[str]:
-    """The two axes (or the one) whose values' failure rates vary most; ties keep the matrix order."""
+def grid_axes(rows: list[dict], value_columns: list[str], prefer: Collection[str] = ()) -> list[str]:
+    """The two axes (or the one) whose values' failure rates vary most; ties go to the axes in prefer (a
+    slow conjunction's), then keep the matrix order."""
     varying = varying_axes(rows, value_columns) or list(value_columns)
     if len(varying) <= 2:
         return varying
-    ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), value_columns.index(a)))
+    ranked = sorted(varying, key=lambda a: (-_failure_rate_variance(rows, a), a not in prefer, value_columns.index(a)))
     return [a for a in value_columns if a in ranked[:2]]
 
 
@@ -126,22 +137,29 @@ def _solid_squares(axes: list[str], groups: dict) -> list[str]:
 
 
 def _grid_html(rows, value_columns, listed: Mapping[str, list], seen: Explained) -> str:
-    axes = grid_axes(rows, value_columns)
+    axes = grid_axes(rows, value_columns, prefer={a for f in seen.slow for a, _ in f.conditions})
     if not axes:
         return ""
     orders, groups = grid(rows, axes, listed)
-    caption = grid_caption(seen, axes, _solid_squares(axes, groups))
+    caption = grid_caption(seen, axes, _solid_squares(axes, groups)) + slow_caption(seen, axes)
 
     def square_td(position):
         group = groups.get(position, [])
         counts = Counter(r.get("outcome", "") for r in group)
         cell_ids = sorted({cell_and_node(r) for r in group})
-        return _td_outcome(rate_text(counts, len(group)), _dominant_outcome(counts), " ".join(cell_ids))
+        mark = slow_mark(seen, group)
+        text = rate_text(counts, len(group)) + (f" · {mark}" if mark else "")
+        return _td_outcome(text, _dominant_outcome(counts), " ".join(cell_ids), marked=bool(mark))
 
     others = [a for a in value_columns if a not in axes]
+    why = (
+        "the slow cells' axes: no failure rate varies"
+        if seen.slow and not seen.failing
+        else "the axes whose failure rate varies most"
+    )
     note = (
         (
-            f'<p class="muted">Grid axes: {escape(", ".join(axes))} (the axes whose failure rate varies most); '
+            f'<p class="muted">Grid axes: {escape(", ".join(axes))} ({why}); '
             f"each square gathers every value of {escape(', '.join(others))}.</p>"
         )
         if others
@@ -337,6 +355,7 @@ def render(run: FinishedRun) -> str:
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
     seen = Explained(run)
     parts += explain_section(seen)
+    parts += findings_section(seen)
     parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir, rows)
     parts += _not_run_section(rows, value_columns, run_dir)

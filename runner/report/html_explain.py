@@ -9,6 +9,7 @@ import re
 from html import escape
 
 from crashmatrix.answers import explain
+from crashmatrix.answers.slow import Slow
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
@@ -43,6 +44,8 @@ class Explained:
             else []
         )
         self.named = set(explain.axes_that_matter(self.patterns, value_columns))
+        self.findings = explain.findings(rows, value_columns, run=shown_path(run_dir))
+        self.slow = [f for f in self.findings if isinstance(f, Slow) and f.sure]  # the grid marks them
 
 
 def with_code(text: str) -> str:
@@ -80,3 +83,35 @@ def grid_caption(seen: Explained, grid_axes: list[str], solid: list[str]) -> str
         verb = "is" if len(unnamed) == 1 else "are"
         text += f" {names} {verb} named by no pattern above: read its squares with that in mind."
     return f'<p class="caveat">{escape(text)}</p>'
+
+
+def findings_section(seen: Explained) -> list[str]:
+    """The section "Findings beyond failure" (explain.findings), after the failure explanations."""
+    if not seen.findings:
+        return []
+    return [
+        "<h2>Findings beyond failure</h2>",
+        "<ul>",
+        *(f"<li>{with_code(f.text())}</li>" for f in seen.findings),
+        "</ul>",
+    ]
+
+
+def slow_mark(seen: Explained, group: list[dict]) -> str:
+    """A grid square's mark when it holds the passing runs of a slow conjunction: `slow 4.9×`; "" else."""
+    for finding in seen.slow:
+        if any(r.get("outcome") == "pass" and finding.holds(r) for r in group):
+            return f"slow {finding.ratio:.1f}×"
+    return ""
+
+
+def slow_caption(seen: Explained, grid_axes: list[str]) -> str:
+    """Under the grid: what its dashed squares mean, and a slow conjunction the grid's axes cannot show."""
+    if not seen.slow:
+        return ""
+    parts = []
+    for f in seen.slow:
+        hidden = [a for a, _ in f.conditions if a not in grid_axes]
+        tail = f" (and {', '.join(hidden)}, which the grid does not show)" if hidden else ""
+        parts.append(f"{f.when()}: {f.ratio:.1f}× the median wall time{tail}")
+    return f'<p class="muted">Dashed: the slow cells, {escape("; ".join(parts))}.</p>'

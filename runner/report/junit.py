@@ -4,7 +4,9 @@ The common subset that GitHub Actions' test reporters, GitLab and Jenkins read:
 testsuites > testsuite > testcase, with `failure`, `error` or `skipped` inside a
 testcase and the counts on the testsuite. A failing outcome is a `failure`
 whose message names outcome, signal and error; `error` (crashmatrix could not
-run the cell) is an `error`; `skip` is `skipped` with its reason.
+run the cell) is an `error`; `skip` is `skipped` with its reason. A passing run
+of a slow cell (explain's findings beyond failure) stays passed, with a
+`crashmatrix.slow` property saying so.
 
 The standard library's ElementTree writes it; the junit-xml package adds a
 dependency (unreleased since 2020) for what is a few elements here.
@@ -16,6 +18,8 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
+from crashmatrix.answers import explain
+from crashmatrix.answers.slow import Slow
 from crashmatrix.axis_values import value_of
 from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -47,8 +51,9 @@ def failure_message(row: dict) -> str:
     return f"{head}: {row['error']}" if row.get("error") else head
 
 
-def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
-    """Adds one testcase; returns its kind: passed, failure, error or skipped."""
+def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str, found: list) -> str:
+    """Adds one testcase; returns its kind: passed, failure, error or skipped. found: explain's findings beyond
+    failure; a passing run of a slow cell stays a passed test that carries the finding as a property."""
     case = ET.SubElement(
         suite,
         "testcase",
@@ -58,6 +63,7 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
     )
     outcome = row.get("outcome", "")
     if is_pass(outcome):
+        _properties(case, row, found)
         return "passed"
     if outcome == Outcome.SKIP.value:
         ET.SubElement(case, "skipped", message=_xml_safe(row.get("error")))
@@ -69,6 +75,16 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
     element = ET.SubElement(case, kind, message=_xml_safe(failure_message(row)), type=_xml_safe(outcome))
     element.text = _xml_safe(body)
     return kind
+
+
+def _properties(case: ET.Element, row: dict, found: list) -> None:
+    """`<properties><property name="crashmatrix.slow" value="slow: 4.9× ..."/></properties>` for each
+    finding whose conjunction holds for the row (a slow one that this run can tell)."""
+    mine = [f for f in found if isinstance(f, Slow) and f.sure and f.holds(row)]
+    if mine:
+        props = ET.SubElement(case, "properties")
+        for f in mine:
+            ET.SubElement(props, "property", name="crashmatrix.slow", value=_xml_safe(f.text()))
 
 
 def junit_xml(run: FinishedRun) -> str:
@@ -83,7 +99,8 @@ def junit_xml(run: FinishedRun) -> str:
     starts = sorted(r["started_at"] for r in rows if r.get("started_at"))
     if starts:
         suite.set("timestamp", starts[0])
-    kinds = [_testcase(suite, r, value_columns, name) for r in rows]
+    found = explain.findings(rows, value_columns)
+    kinds = [_testcase(suite, r, value_columns, name, found) for r in rows]
     total = f"{sum(_duration_of(r) for r in rows):.3f}"
     counts = {
         "tests": str(len(rows)),

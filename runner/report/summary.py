@@ -243,3 +243,14 @@ def summary_text(
     if not_run:
         lines += [f"## {NOT_RUN_TITLE}", "", table(not_run, NOT_RUN_HEADERS, fmt, numparse=False), "", NOT_RUN_NOTE, ""]
     return "\n".join(lines)
+
+
+def findings_section(run: FinishedRun, shown: str | None = None) -> str:
+    """The section "Findings beyond failure" (explain.findings: slow cells), for after the failure
+    explanations; "" where there is none. shown: the run directory as the user gave it, for advice."""
+    from crashmatrix.answers import explain
+
+    found = explain.findings(list(run.rows), list(run.answer_axes), run=shown)
+    if not found:
+        return ""
+    return "\n".join(["", "## Findings beyond failure", "", *(f"- {f.text()}" for f in found)]) + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from crashmatrix.answers.slow import Slow
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.choose import Choice
 from crashmatrix.resolve.configs import WALL, Config, time_ratio, within_noise
@@ -36,6 +37,7 @@ class Resolved:
     bundles: Sequence[Bundle]
     applied: Apply | None  # how to apply the recommended configuration
     machines: Sequence[MachineCause] = ()  # a fleet's failures that need a node; the rest is the other nodes'
+    avoid: Sequence[Slow] = ()  # slow conjunctions (explain's findings beyond failure), with their cost
 
 
 def speed_text(config: Config, metric: str) -> str:
@@ -100,9 +102,19 @@ def summary_lines(r: Resolved) -> list[str]:
         lines += [f"  {line}" for line in cost_lines(r)]
     for f in r.findings.failures:
         lines.append(f"cause: {failure_text(f, r.findings)}")
+    lines += [f"avoid: {avoid_text(s)}" for s in r.avoid]
     for u in r.unsure:
         lines.append(f"cannot tell yet: {u.reason}" + (f"; to tell: `{u.command}`" if u.command else ""))
     return lines
+
+
+def avoid_text(s: Slow) -> str:
+    """`start_method=spawn and num_workers=2: 4.9× the time (first batches 26 s of its 44 s; 4 of 4 runs)`;
+    a slowness one run a cell cannot tell says so, with the rerun that can."""
+    if not s.sure:
+        return f"{s.when()}, perhaps: {s.ratio:.1f}× the time, in 1 run a cell (could be noise; to tell: `{s.command}`)"
+    where = f"{s.where_text()}; " if s.where else ""
+    return f"{s.when()}: {s.ratio:.1f}× the time ({where}{s.slow_runs} of {s.runs} runs)"
 
 
 def cost_lines(r: Resolved) -> list[str]:
@@ -144,7 +156,7 @@ def markdown(r: Resolved) -> str:
     parts = [f"# Resolution: {name}\n", "## Summary\n", *[f"- {line.strip()}" for line in summary_lines(r)]]
     if r.bundles:
         parts.append("- bug reports: " + ", ".join(f"{b.dir}/" for b in r.bundles))
-    parts += ["", *_evidence(r), *_causes(r), *_instead(r), *_cannot_tell(r), *_bug_reports(r)]
+    parts += ["", *_evidence(r), *_causes(r), *_instead(r), *_avoid(r), *_cannot_tell(r), *_bug_reports(r)]
     return "\n".join(parts).rstrip() + "\n"
 
 
@@ -263,6 +275,16 @@ def _ratio(c: Config, rec: Config, metric: str) -> str:
     if ratio is None:
         return "—"
     return "within noise" if within_noise(c, rec, metric) else f"{ratio:.1f}×"
+
+
+def _avoid(r: Resolved) -> list[str]:
+    """What passed but costs: the slow conjunctions, each against the median of every other cell."""
+    if not r.avoid:
+        return []
+    lines = ["## What to avoid\n"]
+    lines += [f"- {avoid_text(s)}." for s in r.avoid]
+    note = "Time against the median wall time of every other cell that passed (`crashmatrix explain` says how)."
+    return lines + ["", note, ""]
 
 
 def _cannot_tell(r: Resolved) -> list[str]:

@@ -10,6 +10,8 @@ import os
 import shlex
 from collections.abc import Sequence
 
+from crashmatrix.answers import explain
+from crashmatrix.answers.slow import Slow
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.resolve import issue, note, repro
@@ -49,7 +51,8 @@ def resolve_run(given: str) -> note.Resolved:
     unsure = cannot_tell(run, given, found, choice)
     bundles = repro.plan(run, configs, defaults, found.failures, found.confidence)
     applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
-    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied, machines)
+    avoid = [f for f in explain.findings(rows, run.answer_axes, run=given) if isinstance(f, Slow)]
+    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied, machines, avoid)
     resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
     secrets = repro.secret_values()
     text = repro.scrub(repro.redact(note.markdown(resolved), secrets))
@@ -111,6 +114,7 @@ def resolution_json(r: note.Resolved) -> dict:
         "defaults": {"values": r.defaults.values, "from": r.defaults.source()},
         "source": r.findings.source,
         "machines": [m.to_json() for m in r.machines],
+        "avoid": [s.to_json() for s in r.avoid],
     }
 
 

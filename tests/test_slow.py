@@ -1,0 +1,343 @@
+"""Slow cells explained (issue 38, item 1): the conjunction whose passing runs are several times slower than
+every other cell's, beyond the noise of repeats, and where the time goes; in explain (text and --json),
+summary.md, report.html's grid, JUnit and resolve.
+
+End to end, real processes: tests/apps/slow_import.py, whose main module takes a second to import, under
+inject with DataLoader workers that do not persist, 2 epochs; start_method x num_workers x pin_memory, 2
+repeats, one run shared by every assert. The rest are pure tables: the issue's own case, a real H200 run,
+and the edge cases (no repeats, noise, all equally slow, a failing cell among them).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shlex
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.answers import explain
+from crashmatrix.answers.slow import FIRST_BATCHES, START_UP, STEADY, find_slow
+
+# Run alone first (tests/apps/slow_import.py's docstring has the figures): spawn with 2 workers pays a
+# fresh interpreter's import of torch and of the slow main module in every epoch; nothing else does.
+MATRIX = f"""\
+name: slow-import
+command: [python, {ROOT}/tests/apps/slow_import.py]
+inject: true
+params:
+  epochs: 2
+axes:
+  start_method: [fork, spawn]
+  num_workers: [0, 2]
+  pin_memory: [false, true]
+exclude:
+  - {{num_workers: 0, pin_memory: true}}   # no workers, nothing to pin: the same cell twice
+repeats: 2
+timeout: 300
+"""
+SLOW_WHEN = "start_method=spawn and num_workers=2"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    where = tmp_path_factory.mktemp("slow")
+    (where / "m.yaml").write_text(MATRIX)
+    done = crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=where, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(where / "run")
+    assert [r["outcome"] for r in rows] == ["pass"] * 12, [r["error"] for r in rows]
+    return where
+
+
+def _slow_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if "slow: " in line]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def test_explain_names_spawn_with_workers_as_slow_with_its_ratio_and_first_batches(run):
+    told = crashmatrix("explain", "run", cwd=run)
+    assert told.returncode == 0, told.stderr
+    lines = told.stdout.splitlines()
+    assert lines[0] == "no failing cells"
+    assert "Findings beyond failure:" in lines
+    line = _slow_line(told.stdout)
+    assert re.match(
+        rf"slow: \d+\.\d× the median wall time when {SLOW_WHEN} \(4 of 4 runs, each slower than every other run; ", line
+    ), line
+    assert "; first batches " in line and "pin_memory" not in line, line
+
+    entries = json.loads(crashmatrix("explain", "run", "--json", cwd=run).stdout)
+    (entry,) = entries  # no failure entry: nothing failed
+    assert entry["finding"] == "slow" and "outcome" not in entry
+    assert entry["conditions"] == {"start_method": "spawn", "num_workers": "2"}
+    assert entry["ratio"] >= 2 and entry["sure"] and entry["runs_per_cell"] == 2
+    assert entry["where"] == FIRST_BATCHES
+    assert entry["ratio"] > entry["noise"] and entry["margin_s"] > 0  # beyond the noise of the repeats
+    assert entry["text"] == line
+
+
+def test_summary_and_report_html_say_it_and_the_grid_marks_the_square(run):
+    summary = (run / "run" / "summary.md").read_text()
+    section = summary.split("## Findings beyond failure", 1)[1]
+    assert f"when {SLOW_WHEN}" in _slow_line(section)
+
+    html = (run / "run" / "report.html").read_text()
+    assert "<h2>Findings beyond failure</h2>" in html
+    # The grid shows the conjunction's two axes (no failure rate varies, so the tie goes to them) and
+    # dashes the one square that holds the slow cells.
+    assert "start_method \\ num_workers" in html
+    squares = {
+        row: re.findall(r'<td class="([^"]+)"', cells)
+        for row, cells in re.findall(r"<tr><th>(fork|spawn)</th>(.*?)</tr>", html)
+    }
+    assert squares == {"fork": ["o", "o"], "spawn": ["o", "o slow"]}, squares
+    assert f"Dashed: the slow cells, {SLOW_WHEN}" in html
+
+
+def test_junit_keeps_slow_runs_passed_with_a_property(run):
+    xml = crashmatrix("report", "run", "--format", "junit", cwd=run)
+    suite = ET.fromstring(xml.stdout).find("testsuite")
+    assert suite is not None and suite.get("failures") == "0"
+    marked = {}
+    for case in suite.iter("testcase"):
+        assert case.find("failure") is None
+        props = [p.get("value") for p in case.iter("property") if p.get("name") == "crashmatrix.slow"]
+        marked[case.get("name")] = props
+    slow = [name for name, props in marked.items() if props]
+    assert len(slow) == 4 and all("start_method=spawn num_workers=2" in name for name in slow), marked
+    assert all(p[0].startswith("slow: ") for p in marked.values() if p)
+
+
+def test_resolve_says_what_to_avoid_and_what_it_costs(run):
+    done = crashmatrix("resolve", "run", cwd=run)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("avoid: ")]
+    assert re.match(rf"avoid: {SLOW_WHEN}: \d+\.\d× the time \(first batches \d+ s of its \d+ s; 4 of 4 runs\)", line)
+    note = (run / "run" / "resolution.md").read_text()
+    assert "## What to avoid" in note
+    data = json.loads((run / "run" / "resolution.json").read_text())
+    assert [a["conditions"] for a in data["avoid"]] == [{"start_method": "spawn", "num_workers": "2"}]
+    assert "spawn" not in json.dumps(data["recommended"]["values"]) or data["recommended"]["values"]["num_workers"] == 0
+
+
+# ------------------------------------------------------------------ the finder on tables of rows
+
+AXES = ["start_method", "num_workers", "pin_memory", "precision"]
+
+
+def _row(values: tuple, wall: float, repeat: int = 0, outcome: str = "pass", **speed) -> dict:
+    row = dict(zip(AXES, values), cell_id="-".join(values), repeat=str(repeat), outcome=outcome)
+    row["duration_s"] = str(wall)
+    row.update({k: str(v) for k, v in speed.items()})
+    return row
+
+
+def _found(rows: list[dict], run: str | None = None) -> list:
+    return find_slow(rows, AXES, explain.explain, run=run)
+
+
+def test_the_issues_case_names_spawn_with_workers_not_spawn_and_not_pin_memory():
+    # issue 38: 7 pairwise cells on an H200, one run each; spawn with 2 workers took 111 s, 86 s of it
+    # waiting for first batches at 0.22 steps/s; every other cell about 21 s at about 20 steps/s. Three of
+    # spawn's four cells have no workers, so spawn's median is 21.7 s.
+    fast = dict(steps=24, steps_per_s=20, first_batch_total_s=0.1)
+    rows = [
+        _row(("fork", "0", "false", "32"), 21.0, **fast),
+        _row(("fork", "2", "true", "16-mixed"), 20.5, **fast),
+        _row(("forkserver", "2", "false", "16-mixed"), 21.9, **fast),
+        _row(("forkserver", "0", "true", "bf16-mixed"), 20.8, **fast),
+        _row(("spawn", "0", "true", "32"), 21.7, **fast),
+        _row(("spawn", "0", "false", "16-mixed"), 22.1, **fast),
+        _row(("spawn", "0", "true", "bf16-mixed"), 21.4, **fast),
+        _row(("spawn", "2", "false", "32"), 111.0, steps=24, steps_per_s=0.22, first_batch_total_s=86.0),
+    ]
+    (slow,) = _found(rows)
+    assert slow.conditions == (("start_method", "spawn"), ("num_workers", "2"))
+    # Pairwise leaves a choice, and the line says so: the one slow cell is also the one with workers at 32.
+    assert slow.alternatives == ((("num_workers", "2"), ("precision", "32")),)
+    assert slow.sure and slow.noise is None  # 5.2×: beyond what one run a cell can blur
+    assert slow.text().startswith(
+        "slow: 5.2× the median wall time when start_method=spawn and num_workers=2 (1 of 1 runs; "
+        "1 run a cell, noise not measured); first batches 86 s of its 111 s"
+    ), slow.text()
+
+
+def _reference(name: str) -> tuple[list[dict], list[str]]:
+    """A real run's rows and axes, committed under results/reference/."""
+    with open(f"{ROOT}/results/reference/{name}/results.csv", newline="") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    fields = list(reader.fieldnames or [])
+    return rows, fields[fields.index("repeat") + 1 : fields.index("outcome")]
+
+
+def test_a_real_h100_run_of_the_template_app_names_spawn_with_workers():
+    # results/reference/h100-2026-11-24-template-app: a Hydra + Lightning app on an H100, trainer x
+    # start_method x num_workers, one run each: spawn with 2 workers 134 s and 145 s, every other cell
+    # 23 s to 28 s. Its rows predate the speed columns: where the time went is not told.
+    rows, axes = _reference("h100-2026-11-24-template-app")
+    (slow,) = find_slow(rows, axes, explain.explain)
+    assert slow.conditions == (("start_method", "spawn"), ("num_workers", "2"))
+    assert slow.text() == (
+        "slow: 5.5× the median wall time when start_method=spawn and num_workers=2 (2 of 2 runs; "
+        "1 run a cell, noise not measured)"
+    )
+
+
+def test_a_real_h100_run_without_a_cliff_claims_nothing():
+    # results/reference/h100-2026-11-22: 9 pairwise cells, all passing, 11 s to 30 s by steps of at most 1.5×.
+    rows, axes = _reference("h100-2026-11-22")
+    assert find_slow(rows, axes, explain.explain) == []
+
+
+def test_one_run_a_cell_and_a_modest_gap_says_what_it_cannot_tell():
+    rows = [
+        _row(("fork", w, p, "32"), 10.0 + i / 10)
+        for i, (w, p) in enumerate([("0", "false"), ("2", "false"), ("2", "true")])
+    ]
+    rows += [_row(("spawn", "0", "false", "32"), 10.5), _row(("spawn", "2", "false", "32"), 23.0)]
+    (slow,) = _found(rows, run="results/my run")
+    assert not slow.sure
+    assert slow.text() == (
+        "slow?: 2.3× the median wall time when start_method=spawn and num_workers=2 (1 of 1 runs); 1 run a cell: "
+        "a 2.3× difference could be noise; rerun with repeats=3: `crashmatrix rerun 'results/my run' repeats=3`"
+    )
+
+
+@pytest.mark.parametrize(
+    "busy_repeats, slow_repeats, told",
+    [
+        ((9.0, 14.0), (26.0, 28.0), True),
+        # a slow cell's repeat no slower than another cell's: the repeats say it is noise
+        ((9.0, 14.0), (12.0, 42.0), False),
+        # every slow run apart, but one cell's repeats vary 3.2×, more than the 2.9× slowdown
+        ((5.0, 16.0), (26.0, 28.0), False),
+    ],
+)
+def test_repeats_that_vary_as_much_as_the_slowdown_are_noise(busy_repeats, slow_repeats, told):
+    rows = []
+    for values, walls in [
+        (("fork", "0", "false", "32"), (8.0, 9.0)),
+        (("fork", "2", "false", "32"), busy_repeats),
+        (("spawn", "0", "false", "32"), (9.5, 10.0)),
+        (("spawn", "2", "false", "32"), slow_repeats),
+    ]:
+        rows += [_row(values, w, repeat=r) for r, w in enumerate(walls)]
+    found = _found(rows)
+    assert bool(found) == told
+    if told:
+        assert "(2 of 2 runs, each slower than every other run; repeats vary by up to 1.6×)" in found[0].text()
+
+
+def test_cells_all_equally_slow_are_no_finding():
+    rows = [
+        _row((m, w, "false", "32"), 40.0 + n, repeat=r)
+        for n, (m, w) in enumerate([("fork", "0"), ("fork", "2"), ("spawn", "0"), ("spawn", "2")])
+        for r in range(2)
+    ]
+    assert _found(rows) == []
+
+
+@pytest.mark.parametrize(
+    "walls",
+    [
+        # one fast configuration among slow ones (forkserver with workers, tests/apps/loader_speed.py):
+        # what resolve recommends, not four configurations to avoid
+        {("fork", "0"): 7.8, ("spawn", "0"): 7.9, ("spawn", "2"): 6.5, ("forkserver", "2"): 2.5},
+        # quick cells, 2.7x apart by half a second: nobody waits on that
+        {("fork", "0"): 0.3, ("fork", "2"): 0.31, ("spawn", "0"): 0.3, ("spawn", "2"): 0.8},
+    ],
+)
+def test_a_fast_outlier_or_a_sub_second_gap_is_no_slow_finding(walls):
+    rows = [_row((m, w, "false", "32"), wall + r / 100, repeat=r) for (m, w), wall in walls.items() for r in range(2)]
+    assert _found(rows) == []
+
+
+def test_a_failing_cell_among_them_is_unknown_not_fast():
+    fast = dict(steps=40, steps_per_s=20, first_batch_total_s=0.1)
+    rows = []
+    for r in range(2):
+        rows += [
+            _row(("fork", "0", "false", "32"), 10.0 + r, repeat=r, **fast),
+            _row(("fork", "2", "false", "32"), 10.5 + r, repeat=r, **fast),
+            _row(("spawn", "0", "false", "32"), 11.0 + r, repeat=r, **fast),
+            _row(("spawn", "2", "false", "32"), 40.0 + r, repeat=r, steps=40, steps_per_s=1.5, first_batch_total_s=20),
+            _row(("spawn", "2", "true", "32"), 3.0, repeat=r, outcome="crash", signal="SIGSEGV"),
+        ]
+    (slow,) = _found(rows)
+    assert slow.conditions == (("start_method", "spawn"), ("num_workers", "2"))
+    assert (slow.slow_runs, slow.runs) == (2, 4)  # the crashed cell's runs count, as runs that told nothing
+    assert slow.where == FIRST_BATCHES and "(2 of 4 runs, " in slow.text()
+    assert [p.outcome for p in explain.explain(rows, AXES)] == ["crash"]  # the failure stays explain's own
+
+
+@pytest.mark.parametrize(
+    "speed, where, said",
+    [
+        # 40 steps at 1 step/s: the passes take 40 s, their first batches 1 s: the steady steps
+        (
+            dict(steps=40, steps_per_s=1.0, first_batch_total_s=1.0),
+            STEADY,
+            "steady steps 39 s of its 45 s (1 steps/s against 20)",
+        ),
+        # 40 steps at 20 steps/s: 2 s of passes in a 45 s run: the time went before or after them
+        (dict(steps=40, steps_per_s=20.0, first_batch_total_s=0.1), START_UP, "start-up 43 s of its 45 s"),
+    ],
+)
+def test_where_the_time_goes(speed, where, said):
+    fast = dict(steps=40, steps_per_s=20, first_batch_total_s=0.1)
+    rows = []
+    for r in range(2):
+        rows += [_row(("fork", w, "false", "32"), 10.0 + r / 2, repeat=r, **fast) for w in ("0", "2")]
+        rows += [_row(("spawn", "0", "false", "32"), 10.2, repeat=r, **fast)]
+        rows += [_row(("spawn", "2", "false", "32"), 45.0, repeat=r, **speed)]
+    (slow,) = _found(rows)
+    assert slow.where == where and slow.text().endswith(said), slow.text()
+
+
+def test_explain_json_lists_failures_first_then_findings(tmp_path):
+    rows = []
+    for r in range(2):
+        rows += [
+            _row(("fork", "0", "false", "32"), 10.0 + r, repeat=r),
+            _row(("fork", "2", "false", "32"), 10.5, repeat=r),
+            _row(("spawn", "0", "false", "32"), 11.0, repeat=r),
+            _row(("spawn", "2", "false", "32"), 40.0 + r, repeat=r),
+            _row(("spawn", "2", "true", "32"), 3.0, repeat=r, outcome="crash", signal="SIGSEGV"),
+        ]
+    with open(tmp_path / "results.csv", "w", newline="") as f:
+        writer = csv.DictWriter(
+            f, ["cell_id", "repeat", *AXES, "outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
+        )
+        writer.writeheader()
+        writer.writerows({k: row.get(k, "") for k in writer.fieldnames} for row in rows)
+    entries = json.loads(crashmatrix("explain", "results.csv", "--json", cwd=tmp_path).stdout)
+    assert [e.get("outcome") for e in entries] == ["crash", None]
+    assert entries[1]["finding"] == "slow" and entries[1]["where"] is None  # no speed columns: not told
+
+
+def test_the_rerun_it_advises_runs_as_printed(tmp_path, write):
+    # A real run of two quick cells, one run each; its table then says what a busy machine could have
+    # said (b=1 2.5× slower), and the command explain prints for that runs, as printed.
+    write("quick.py", "print('ok')\n")
+    write("m.yaml", "name: quick\ncommand: [python, quick.py]\naxes:\n  b: [0, 1]\n")
+    assert crashmatrix("run", "m.yaml", "--out", "results/q", cwd=tmp_path).returncode == 0
+    path = tmp_path / "results" / "q" / "results.csv"
+    rows = rows_of(tmp_path / "results" / "q")
+    for row in rows:
+        row["duration_s"] = "2.5" if row["b"] == "1" else "1.0"
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    told = crashmatrix("explain", "results/q", cwd=tmp_path)
+    (command,) = re.findall(r"`(crashmatrix rerun [^`]+)`", told.stdout)
+    again = crashmatrix(*shlex.split(command)[1:], cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    (new,) = [d for d in (tmp_path / "results").iterdir() if d.name != "q"]
+    assert len(rows_of(new)) == 6  # 2 cells, 3 runs each
