@@ -4,9 +4,11 @@ program under `crashmatrix bisect RUN`."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from conftest import crashmatrix, rows_of
 
 from crashmatrix.bisect.axis_order import is_numeric_axis, ordered_line
 from crashmatrix.bisect.boundary import midpoint, narrow
@@ -217,6 +219,83 @@ def test_gpu_memory_per_unit_and_the_value_that_fits_a_budget():
 
 def test_megabytes_are_said_in_the_larger_unit():
     assert [megabytes(m) for m in (68.2, 1024, 12288, 1536)] == ["68 MB", "1 GB", "12 GB", "1.5 GB"]
+
+
+# ---- a real program under bisect RUN
+
+APP = """\
+import ctypes, sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+batch = int(args["batch"])
+held = bytearray(batch * 2**20)  # one MB per unit of batch, each page touched
+for i in range(0, len(held), 4096):
+    held[i] = 1
+if batch > 48:
+    ctypes.string_at(0)  # a NULL read: SIGSEGV
+"""
+MATRIX = """\
+name: batchy
+command: [python, app.py]
+inject: true
+axes:
+  batch: [16, 32, 64, 128]
+timeout: 60
+"""
+
+
+@pytest.fixture(scope="module")
+def bisected(tmp_path_factory):
+    """The truth, the program run alone: `python app.py batch=48` exits 0 and `batch=49` dies of SIGSEGV
+    (exit 139 under a shell), as every batch above 48 does; its RSS grows 1 MB per unit of batch (inject
+    measures peak_rss_mb at exit, so a crashed run has none). The matrix lists neither 48 nor 49."""
+    tmp = tmp_path_factory.mktemp("boundary")
+    (tmp / "app.py").write_text(APP)
+    (tmp / "m.yaml").write_text(MATRIX)
+    run = crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=tmp)
+    assert run.returncode == 0, run.stderr
+    proc = crashmatrix("bisect", "run", "--repeats", "1", "--fit-rss-mb", "60", "--out", "b", cwd=tmp)
+    return tmp, proc
+
+
+def test_bisect_run_finds_the_unlisted_boundary_of_a_real_crash(bisected):
+    tmp, proc = bisected
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp / "b" / "bisect.json").read_text())
+    b = data["boundary"]
+    assert (b["axis"], b["passes"], b["fails"], b["outcome"], b["signal"]) == ("batch", 48, 49, "crash", "SIGSEGV")
+    assert (data["good"], data["bad"], data["minimal"]) == ({"batch": "48"}, {"batch": "49"}, {"batch": "49"})
+    assert b["exact"] and b["listed"] == [32, 64]
+    # one run per value tried, each a real cell of the bisect's results.csv: 48, 56, 52, 50, 49
+    tried = [r["batch"] for r in rows_of(tmp / "b")]
+    assert data["runs"] == b["runs"] == len(tried) <= 8 and {"48", "49"} <= set(tried)
+    assert "batch=48 passes, batch=49 fails: crash SIGSEGV" in proc.stdout
+    assert f"in {len(tried)} runs" in proc.stdout
+
+
+def test_bisect_run_says_how_memory_scales_and_what_fits(bisected):
+    tmp, proc = bisected
+    b = json.loads((tmp / "b" / "bisect.json").read_text())["boundary"]
+    assert b["mb_per_unit"]["rss_mb"] == pytest.approx(1.0, rel=0.15)
+    assert set(b["memory"]["rss_mb"]) >= {"16", "32", "48"} and "49" not in b["memory"]["rss_mb"]
+    # 60 MB of RAM at about 1 MB a unit over the interpreter's own: a batch in the forties
+    largest = b["fit"]["rss_mb"]["largest"]
+    assert 30 <= largest < 60 and b["fit"]["rss_mb"]["budget_mb"] == 60
+    assert f"batch ≤ {largest} fits in 60 MB of RAM" in proc.stdout
+    assert "peak RSS" in proc.stdout and "MB at 48" in proc.stdout
+
+
+def test_bisect_boundary_options_bad_input(bisected):
+    tmp, _ = bisected
+    for args, fragment in (
+        (["run", "--fit-rss-mb", "0"], "--fit-rss-mb: expected a number of MB above 0"),
+        (["m.yaml", "--bad", "batch=64", "--fit-gpu-mb", "100"], "goes with bisect RUN"),
+        (["m.yaml", "--bad", "batch=64", "--axis", "batch"], "goes with bisect RUN"),
+        (["run", "--axis", "colour"], "--axis colour: not an axis"),
+        (["run", "--axis", "batch", "axes.batch=[a,b]"], "axes.batch [a, b] are not two or more numbers"),
+    ):
+        proc = crashmatrix("bisect", *args, cwd=tmp)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert fragment in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_boundary_detail_says_where_it_started_and_how_flaky_it_is():

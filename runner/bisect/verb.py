@@ -16,6 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from crashmatrix.bisect.axis_order import Disorder, Line, ordered_line
 from crashmatrix.bisect.cell_run import CellRunner, open_run_dir
 from crashmatrix.bisect.delta_debug import bisect
 from crashmatrix.bisect.result import BisectInterrupted, BisectResult
@@ -80,6 +81,23 @@ def usable_rows(run: FinishedRun, matrix: Matrix) -> list[dict]:
         for r in run.rows
         if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in matrix.axes)
     ]
+
+
+def numeric_line(
+    run: FinishedRun, matrix: Matrix, bad: dict, axis: str | None = None
+) -> tuple[Line | None, list[Disorder], FailureKind]:
+    """The line to narrow where explain's most telling failure follows one numeric axis (its conjunctions
+    name that axis alone; or `axis`, where the user names it), with the numeric axes that looked like a
+    boundary and are not, and the failure."""
+    from crashmatrix.answers import explain
+
+    usable = usable_rows(run, matrix)
+    patterns = explain.explain(usable, list(matrix.axes))
+    target = patterns[0].failure_kind
+    named = {a for p in patterns if p.failure_kind == target for a, _ in p.conditions}
+    only = [axis] if axis else (sorted(named) if len(named) == 1 else [])
+    line, disorders = ordered_line(usable, matrix.axes, target, prefer=bad, only=only)
+    return line, disorders, target
 
 
 def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
