@@ -25,7 +25,12 @@ from crashmatrix.bisect.delta_debug import (
     ESTIMATE_MAX,
     PER_TEST_MISS_MAX,
 )
-from crashmatrix.bisect.failure_rate import miss_chance_of, pooled_rate, runs_to_believe_pass
+from crashmatrix.bisect.failure_rate import (
+    FailureRate,
+    miss_chance_of,
+    pooled_rate,
+    runs_to_believe_pass,
+)
 from crashmatrix.bisect.result import Boundary, BoundaryInterrupted
 from crashmatrix.bisect.run_cache import BudgetExhausted
 from crashmatrix.outcome import FailureKind
@@ -101,10 +106,18 @@ class _Narrowing:
                 raise TypeError(f"run_value must return a FailureKind, got {kind!r}")
         self.observations.setdefault(value, []).extend(kinds)
 
+    def rate(self) -> FailureRate:
+        """The failure's rate: every run of every value that showed it, pooled (as delta debugging pools)."""
+        return pooled_rate(self.observations.values(), self.target)
+
     def n_needed(self) -> int:
+        """Clean runs that make a pass: `repeats`, or the conservative count for the pooled rate. Every
+        midpoint pays it, not only the value said to pass at the end: a midpoint above the boundary
+        wrongly believed after a plain estimate's few runs would be topped up from a lucky start, which
+        doubled the wrong answers at a 10% failure rate (bench/bench_boundary.py)."""
         if self.settings.repeats is not None:
             return self.settings.repeats
-        return runs_to_believe_pass(pooled_rate(self.observations.values(), self.target), self.miss_per_test())
+        return runs_to_believe_pass(self.rate(), self.miss_per_test())
 
     def miss_per_test(self) -> float:
         return min(PER_TEST_MISS_MAX, self.settings.miss_chance / self.tests)
@@ -118,7 +131,7 @@ class _Narrowing:
             self.reproduced = self.shows(fails)
             return
         while True:
-            rate = pooled_rate(self.observations.values(), self.target)
+            rate = self.rate()
             own = len(self.observations.get(fails, ()))
             sampled = rate.runs >= self.settings.estimate_runs and rate.failures >= ESTIMATE_FAILURES
             if (self.shows(fails) and sampled) or own >= max(self.settings.estimate_runs, ESTIMATE_MAX):
@@ -160,7 +173,7 @@ class _Narrowing:
                 return
             if self.lo == self.listed[0]:
                 self.hi = self.lo
-                self.note = f"the failure shows at {self.lo}, which the table says passed"
+                self.note = f"it shows at {self.lo} too, which passed in the table"
                 return
             self.hi, self.lo = self.lo, self._believed_pass_below(self.lo)
 
@@ -170,7 +183,7 @@ class _Narrowing:
         return min(side, key=lambda v: abs(v - value)) if side else self.listed[0]
 
     def result(self, stop_reason: str = "") -> Boundary:
-        rate = pooled_rate(self.observations.values(), self.target)
+        rate = self.rate()
         given = self.settings.repeats is not None
         n = self.n_needed() if (given or rate.failures) else 0
         return Boundary(

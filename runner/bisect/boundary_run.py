@@ -131,7 +131,7 @@ def _answer(
     data = {
         "good": {k: spell(v) for k, v in line.values(found.passes, order).items()},
         "bad": {k: spell(v) for k, v in line.values(found.fails, order).items()},
-        "minimal": {line.axis: spell(found.fails)} if said else {},
+        "minimal": {line.axis: spell(found.fails)} if found.found else {},
         "outcome": said.outcome if said else None,
         "signal": said.signal if said else "",
         "runs": found.runs,

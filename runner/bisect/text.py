@@ -188,7 +188,7 @@ def boundary_line(b: Boundary, table_target: FailureKind, scales: Sequence[Memor
         prefix = f"partial ({why}): "
     head = f"{prefix}{a}={spell(b.passes)} {_at(b, b.passes)}, {a}={spell(b.fails)} fails: {b.target.label()}"
     if b.note:
-        head = f"{a}: not a boundary: {b.note}; {b.target.label()}"
+        head = f"{a} is not a boundary of {b.target.label()}: {b.note}"
     peaks = [
         f"{MEMORY_WORDS[s.kind]} " + ", ".join(f"{megabytes(s.by_value[v])} at {spell(v)}" for v in found)
         for s in scales
@@ -249,7 +249,7 @@ def as_boundary_json(
     target = b.target
     return {
         "axis": b.axis,
-        "passes": b.passes,
+        "passes": None if b.note else b.passes,  # a note: no value was seen to pass for sure
         "fails": b.fails,
         "outcome": target.outcome if target else None,
         "signal": target.signal if target else "",
