@@ -187,6 +187,14 @@ def test_a_flaky_value_counts_as_failing_and_other_failures_say_nothing():
     assert disorders == [] and line is not None and (line.passes, line.fails) == (16, 64)
 
 
+def test_two_values_are_an_order_only_where_the_user_names_the_axis():
+    # kill_rank [-1, 1]: a rank, not a size; two values passing and failing say nothing of an order
+    table = [{"kill_rank": -1, "outcome": "pass"}, {"kill_rank": 1, "outcome": "crash", "signal": "SIGSEGV"}]
+    assert ordered_line(table, {"kill_rank": [-1, 1]}, SEGV, only=["kill_rank"]) == (None, [])
+    line, _ = ordered_line(table, {"kill_rank": [-1, 1]}, SEGV, only=["kill_rank"], least=2)
+    assert line is not None and (line.passes, line.fails) == (-1, 1)
+
+
 def test_only_numbers_make_an_ordered_axis():
     assert is_numeric_axis([16, 32]) and is_numeric_axis([0.1, 1])
     assert not is_numeric_axis([False, True]) and not is_numeric_axis(["32", "16-mixed"])
@@ -284,6 +292,22 @@ def test_bisect_run_says_how_memory_scales_and_what_fits(bisected):
     assert 30 <= largest < 60 and b["fit"]["rss_mb"]["budget_mb"] == 60
     assert f"batch ≤ {largest} fits in 60 MB of RAM" in proc.stdout
     assert "peak RSS" in proc.stdout and "MB at 48" in proc.stdout
+
+
+def test_two_listed_values_narrow_only_under_axis(bisected):
+    # an override that keeps two of the values: another experiment (the rows are not counted), and two
+    # values alone are no order: delta debugging, unless --axis names the axis
+    tmp, _ = bisected
+    two = "axes.batch=[32,64]"
+    plain = crashmatrix("bisect", "run", two, "--repeats", "1", "--out", "dd", cwd=tmp)
+    assert plain.returncode == 0, plain.stderr
+    assert "boundary" not in json.loads((tmp / "dd" / "bisect.json").read_text())
+    named = crashmatrix("bisect", "run", two, "--axis", "batch", "--repeats", "1", "--out", "ax", cwd=tmp)
+    assert named.returncode == 0, named.stderr
+    b = json.loads((tmp / "ax" / "bisect.json").read_text())["boundary"]
+    assert (b["passes"], b["fails"], b["counted_from_run"]) == (48, 49, 0)
+    assert b["runs"] == 6  # batch=64 once (the rows are not counted), then 48, 56, 52, 50, 49
+    assert "its rows are not counted" in named.stdout
 
 
 def test_bisect_boundary_options_bad_input(bisected):

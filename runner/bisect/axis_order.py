@@ -139,18 +139,20 @@ def ordered_line(
     target: FailureKind,
     prefer: Mapping | None = None,
     only: Sequence[str] | None = None,
+    least: int = 3,
 ) -> tuple[Line | None, list[Disorder]]:
     """The line of the first numeric axis (of `only`, or of all, in the matrix's order) that orders
     `target`, and the numeric axes on which the failure varies without an order. `rows`: a table's
     rows with typed values; `axes`: the matrix's axes and their listed values; `prefer`: the failing
-    cell whose line to narrow where it has both a pass and the failure."""
+    cell whose line to narrow where it has both a pass and the failure; `least`: the values a line must
+    have passed or failed at (two say nothing of an order: kill_rank [-1, 1] names a rank, not a size)."""
     order = list(axes)
     disorders = []
     for axis in only if only is not None else order:
         if not is_numeric_axis(axes[axis]):
             continue
         steps = _lines_of(rows, order, axis, target)
-        stepping = [s for s in steps if s.passes and s.fails]
+        stepping = [s for s in steps if s.passes and s.fails and len({*s.passes, *s.fails}) >= least]
         if not stepping:
             continue
         disorder = _disorder(axis, steps)

@@ -87,8 +87,8 @@ def numeric_line(
     run: FinishedRun, matrix: Matrix, bad: dict, axis: str | None = None
 ) -> tuple[Line | None, list[Disorder], FailureKind]:
     """The line to narrow where explain's most telling failure follows one numeric axis (its conjunctions
-    name that axis alone; or `axis`, where the user names it), with the numeric axes that looked like a
-    boundary and are not, and the failure."""
+    name that axis alone, and a line steps over three values or more; or `axis`, where the user names
+    it), with the numeric axes that looked like a boundary and are not, and the failure."""
     from crashmatrix.answers import explain
 
     usable = usable_rows(run, matrix)
@@ -96,7 +96,8 @@ def numeric_line(
     target = patterns[0].failure_kind
     named = {a for p in patterns if p.failure_kind == target for a, _ in p.conditions}
     only = [axis] if axis else (sorted(named) if len(named) == 1 else [])
-    line, disorders = ordered_line(usable, matrix.axes, target, prefer=bad, only=only)
+    # the user's --axis is taken at its word; found alone, an order needs three values or more
+    line, disorders = ordered_line(usable, matrix.axes, target, prefer=bad, only=only, least=2 if axis else 3)
     return line, disorders, target
 
 
