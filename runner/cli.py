@@ -390,7 +390,7 @@ def _fits(args) -> dict[str, float]:
         value = getattr(args, f"fit_{kind}_mb")
         if value is None:
             continue
-        if not value > 0:
+        if not 0 < value < float("inf"):
             raise BadInput(f"--fit-{kind}-mb: expected a number of MB above 0, got {value:g}")
         fits[f"{kind}_mb"] = value
     return fits

@@ -314,6 +314,7 @@ def test_bisect_boundary_options_bad_input(bisected):
     tmp, _ = bisected
     for args, fragment in (
         (["run", "--fit-rss-mb", "0"], "--fit-rss-mb: expected a number of MB above 0"),
+        (["run", "--fit-gpu-mb", "inf"], "--fit-gpu-mb: expected a number of MB above 0, got inf"),
         (["m.yaml", "--bad", "batch=64", "--fit-gpu-mb", "100"], "goes with bisect RUN"),
         (["m.yaml", "--bad", "batch=64", "--axis", "batch"], "goes with bisect RUN"),
         (["run", "--axis", "colour"], "--axis colour: not an axis"),
