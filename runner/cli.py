@@ -138,6 +138,16 @@ def _bisect_verb(verbs) -> None:
     bisect.add_argument("--max-runs", type=int, help="stop with the best answer so far after this many runs")
     bisect.add_argument("--jobs", type=int, default=1, help="configurations tested at once")
     bisect.add_argument("--out", help="the bisect's run directory")
+    bisect.add_argument(
+        "--axis", help="bisect RUN: narrow this numeric axis's boundary, the other axes held at the failing cell's"
+    )
+    for kind, memory in (("gpu", "GPU memory (peak_gpu_mb)"), ("rss", "RAM (peak_rss_mb)")):
+        bisect.add_argument(
+            f"--fit-{kind}-mb",
+            type=float,
+            metavar="MB",
+            help=f"bisect RUN on a numeric axis: the largest value whose {memory} fits in MB, from how it scales",
+        )
     _sync_option(bisect)
 
 
@@ -349,34 +359,99 @@ def cmd_bisect(args) -> int:
     for flag, value in (("--repeats", args.repeats), ("--max-runs", args.max_runs), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
-    seeded = None
+    fits = _fits(args)
     if os.path.isdir(args.target):
-        from crashmatrix.rundir.finished_run import FinishedRun
+        return _bisect_run(args, fits)
+    for flag, given in (("--axis", args.axis), ("--fit-gpu-mb / --fit-rss-mb", fits)):
+        if given:
+            raise BadInput(f"bisect {args.target}: {flag} goes with bisect RUN (a finished run directory)")
+    matrix = _load(args.target, args.overrides)
+    if not args.bad:
+        raise BadInput(
+            f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)"
+        )
+    good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
+    out = args.out or bisect_matrix.default_out("results", matrix.name)
+    result, _data, interrupted = bisect_matrix.bisect_matrix(
+        _sync_choice(args, matrix), good, bad, out=out, repeats=args.repeats, jobs=args.jobs, max_runs=args.max_runs
+    )
+    return _bisect_status(interrupted, result.target is None or result.good_fails)
 
-        if args.good or args.bad:
-            raise BadInput(
-                f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
-            )
-        from crashmatrix.rundir.kept_matrix import same_matrix
 
-        kept = os.path.join(args.target, "matrix.yaml")
-        matrix = _load(kept, args.overrides)
-        run = FinishedRun.load(args.target)
-        good, bad = bisect_matrix.pick_from_run(run, matrix)
-        out = args.out or bisect_matrix.default_out(args.target, "run")
-        # the run's rows are evidence of the same experiment only: overrides that change it start afresh
-        if not args.overrides or same_matrix(matrix, _load(kept, [])):
-            seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad)
-        else:
-            print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
-    else:
-        matrix = _load(args.target, args.overrides)
-        if not args.bad:
-            raise BadInput(
-                f"{args.target}: bisect needs --bad K=V ... (and --good K=V ...; left-out axes take their first value)"
-            )
-        good, bad = bisect_matrix.configurations(matrix, args.good, args.bad)
-        out = args.out or bisect_matrix.default_out("results", matrix.name)
+def _bisect_status(interrupted: bool, nothing_failed: bool) -> int:
+    if interrupted:
+        return 130
+    return 1 if nothing_failed else 0
+
+
+def _fits(args) -> dict[str, float]:
+    """--fit-gpu-mb / --fit-rss-mb as {"gpu_mb": MB, "rss_mb": MB}, each a number of MB above 0."""
+    fits = {}
+    for kind in ("gpu", "rss"):
+        value = getattr(args, f"fit_{kind}_mb")
+        if value is None:
+            continue
+        if not 0 < value < float("inf"):
+            raise BadInput(f"--fit-{kind}-mb: expected a number of MB above 0, got {value:g}")
+        fits[f"{kind}_mb"] = value
+    return fits
+
+
+def _check_numeric_axis(path: str, matrix, axis: str) -> None:
+    from crashmatrix.bisect.axis_order import is_numeric_axis
+    from crashmatrix.cell import spell
+
+    if axis not in matrix.axes:
+        raise BadInput(f"{path}: --axis {axis}: not an axis (axes: {', '.join(matrix.axes)})")
+    if not is_numeric_axis(matrix.axes[axis]):
+        listed = ", ".join(spell(v) for v in matrix.axes[axis])
+        raise BadInput(f"{path}: --axis {axis}: axes.{axis} [{listed}] are not two or more numbers")
+
+
+def _bisect_run(args, fits: dict[str, float]) -> int:
+    """`bisect RUN`: along a numeric axis the failure follows, its boundary; else delta debugging."""
+    from crashmatrix.bisect import boundary_run
+    from crashmatrix.bisect import verb as bisect_matrix
+    from crashmatrix.rundir.finished_run import FinishedRun
+    from crashmatrix.rundir.kept_matrix import same_matrix
+
+    if args.good or args.bad:
+        raise BadInput(
+            f"bisect {args.target}: a run directory picks good and bad itself; --good/--bad go with a matrix file"
+        )
+    kept = os.path.join(args.target, "matrix.yaml")
+    matrix = _load(kept, args.overrides)
+    if args.axis is not None:
+        _check_numeric_axis(kept, matrix, args.axis)
+    run = FinishedRun.load(args.target)
+    good, bad = bisect_matrix.pick_from_run(run, matrix)
+    out = args.out or bisect_matrix.default_out(args.target, "run")
+    # the run's rows are evidence of the same experiment only: overrides that change it start afresh
+    same = not args.overrides or same_matrix(matrix, _load(kept, []))
+    if not same:
+        print(f"crashmatrix bisect: the overrides change {args.target}'s matrix; its rows are not counted")
+    line, disorders, target = bisect_matrix.numeric_line(run, matrix, bad, args.axis)
+    for disorder in disorders:
+        print(f"crashmatrix bisect: {disorder.said()}; delta debugging instead")
+    if line is not None:
+        rows = boundary_run.line_rows(bisect_matrix.usable_rows(run, matrix), matrix, line) if same else []
+        found, _data, interrupted = boundary_run.narrow_line(
+            _sync_choice(args, matrix),
+            line,
+            target,
+            out=out,
+            repeats=args.repeats,
+            jobs=args.jobs,
+            max_runs=args.max_runs,
+            table_rows=rows,
+            fits=fits,
+        )
+        return _bisect_status(interrupted, found.target is None)
+    if args.axis is not None and not disorders:
+        print(f"crashmatrix bisect: {target.said()} does not follow {args.axis}; delta debugging instead")
+    if fits:
+        print("crashmatrix bisect: no numeric axis's boundary to fit memory to; --fit-*-mb not used")
+    seeded = bisect_matrix.seeds_from_run(run, matrix, good, bad) if same else None
     result, _data, interrupted = bisect_matrix.bisect_matrix(
         _sync_choice(args, matrix),
         good,
@@ -388,11 +463,7 @@ def cmd_bisect(args) -> int:
         seeded=seeded,
         seeded_rows=run.rows if seeded else (),
     )
-    if interrupted:
-        return 130
-    if result.target is None or result.good_fails:
-        return 1
-    return 0
+    return _bisect_status(interrupted, result.target is None or result.good_fails)
 
 
 def cmd_hunt(args) -> int:

@@ -1,4 +1,5 @@
-"""What a bisection answers: a BisectResult, its Culprits and the other failures it saw.
+"""What a bisection answers: a BisectResult, its Culprits and the other failures it saw; along a numeric
+axis, a Boundary.
 
 What one run did is a crashmatrix.outcome.FailureKind. crashmatrix.bisect.delta_debug produces these,
 crashmatrix.bisect.text words them for people and for bisect.json.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from crashmatrix.bisect.failure_rate import FailureRate
 from crashmatrix.outcome import FailureKind
 
-__all__ = ["Culprit", "OtherObservation", "BisectResult", "BisectInterrupted"]
+__all__ = ["Culprit", "OtherObservation", "BisectResult", "BisectInterrupted", "Boundary", "BoundaryInterrupted"]
 
 
 @dataclass(frozen=True)
@@ -72,4 +73,43 @@ class BisectInterrupted(KeyboardInterrupt):
 
     def __init__(self, result: BisectResult):
         super().__init__("bisection interrupted")
+        self.result = result
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A numeric axis narrowed (crashmatrix.bisect.boundary): the value nearest the failure believed to
+    pass and the nearest that showed it. `listed`: the table's (passes, fails) it started from."""
+
+    axis: str
+    passes: int | float
+    fails: int | float
+    listed: tuple[int | float, int | float]
+    target: FailureKind | None  # None: `fails` never showed the table's failure here
+    exact: bool  # adjacent integers, or within `tolerance`
+    tolerance: float | None  # floats only
+    runs: int  # every run started, estimation included
+    seeded: int  # the table's runs counted as evidence, not in `runs`
+    repeats: int  # clean runs believed a pass
+    repeats_given: bool
+    rate: FailureRate | None  # the failure's rate, every value that showed it pooled
+    miss_per_test: float | None
+    partial: bool
+    stop_reason: str  # "" | "max_runs" | "interrupted"
+    observations: tuple[tuple[int | float, tuple[FailureKind, ...]], ...]  # by value, the table's included
+    note: str = ""  # what stopped the search short of a boundary
+
+    @property
+    def found(self) -> bool:
+        return self.target is not None and not self.note
+
+    def of(self, value: object) -> tuple[FailureKind, ...]:
+        return next((kinds for v, kinds in self.observations if v == value), ())
+
+
+class BoundaryInterrupted(KeyboardInterrupt):
+    """Ctrl-C while narrowing an axis; ``.result`` is the Boundary so far (partial)."""
+
+    def __init__(self, result: Boundary):
+        super().__init__("boundary search interrupted")
         self.result = result

@@ -1,13 +1,28 @@
-"""A bisection's answer for people (summary lines) and for machines (bisect.json)."""
+"""A bisection's answer for people (summary lines) and for machines (bisect.json); a numeric axis's
+boundary too."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
-from crashmatrix.bisect.result import BisectResult
+from crashmatrix.bisect.memory_scale import MemoryScale
+from crashmatrix.bisect.result import BisectResult, Boundary
+from crashmatrix.cell import spell
+from crashmatrix.outcome import FailureKind
 
-__all__ = ["summary_line", "rate_line", "detail_lines", "as_bisect_json"]
+__all__ = [
+    "summary_line",
+    "rate_line",
+    "detail_lines",
+    "as_bisect_json",
+    "boundary_line",
+    "boundary_detail",
+    "memory_lines",
+    "as_boundary_json",
+    "megabytes",
+]
 
 
 def _name(change: str, values: Mapping[str, object] | None) -> str:
@@ -138,4 +153,128 @@ def as_bisect_json(result: BisectResult, good: Mapping[str, object], bad: Mappin
             }
             for o in result.others
         ],
+    }
+
+
+# ---- a numeric axis's boundary (crashmatrix.bisect.boundary)
+
+MEMORY_WORDS = {"rss_mb": "peak RSS", "gpu_mb": "peak GPU memory"}
+FIT_WORDS = {"rss_mb": "of RAM", "gpu_mb": "of GPU memory"}
+
+
+def megabytes(mb: float) -> str:
+    """`68 MB`, `12 GB`, `1.5 GB`."""
+    if mb < 1024:
+        return f"{mb:.0f} MB"
+    return f"{mb / 1024:.1f}".removesuffix(".0") + " GB"
+
+
+def _at(b: Boundary, value: object) -> str:
+    kinds = b.of(value)
+    if kinds and all(k.is_pass for k in kinds):
+        return "passes"
+    return "did not show it (" + ", ".join(f"{k.label()} x{n}" for k, n in Counter(kinds).items()) + ")"
+
+
+def boundary_line(b: Boundary, table_target: FailureKind, scales: Sequence[MemoryScale]) -> str:
+    """`batch=48 passes, batch=49 fails: crash SIGSEGV; peak RSS 68 MB at 48`."""
+    a = b.axis
+    if b.target is None:
+        runs = len(b.of(b.listed[1]))
+        return f"{a}={spell(b.listed[1])} did not show {table_target.said()} in {runs} runs here"
+    prefix = ""
+    if b.partial:
+        why = {"max_runs": "run budget spent", "interrupted": "interrupted"}.get(b.stop_reason, b.stop_reason)
+        prefix = f"partial ({why}): "
+    head = f"{prefix}{a}={spell(b.passes)} {_at(b, b.passes)}, {a}={spell(b.fails)} fails: {b.target.label()}"
+    if b.note:
+        head = f"{a} is not a boundary of {b.target.label()}: {b.note}"
+    peaks = [
+        f"{MEMORY_WORDS[s.kind]} " + ", ".join(f"{megabytes(s.by_value[v])} at {spell(v)}" for v in found)
+        for s in scales
+        if (found := [v for v in (b.passes, b.fails) if v in s.by_value])
+    ]
+    return "; ".join([head, *peaks])
+
+
+def boundary_detail(b: Boundary, held: str) -> str:
+    """Where the search started, what it ran, and how flakiness was handled."""
+    where = f"narrowed from the listed {spell(b.listed[0])} and {spell(b.listed[1])}"
+    where += f" ({held} held)" if held else ""
+    if b.tolerance is not None:
+        where += f" to within {b.tolerance:.3g}"
+    runs = f"{b.runs} run" + ("" if b.runs == 1 else "s")
+    if b.seeded:
+        runs += f" (and {b.seeded} of the table counted)"
+    if b.repeats_given:
+        flaky = f"repeats={b.repeats}" + (
+            ": each value run once (a flaky failure can make the answer wrong)" if b.repeats == 1 else " given"
+        )
+    elif b.rate is not None:
+        flaky = f"failure rate {b.rate}, {b.repeats} clean run{'s' if b.repeats != 1 else ''} believed a pass"
+        if b.miss_per_test is not None:
+            flaky += f" (miss chance <={_percent(b.miss_per_test)} per test)"
+    else:
+        flaky = ""
+    return "; ".join(part for part in (f"{where} in {runs}", flaky) if part)
+
+
+def memory_lines(axis: str, scales: Sequence[MemoryScale], fits: Mapping[str, float], integer: bool) -> list[str]:
+    """`peak RSS grows 1.0 MB per unit of batch (16: 36 MB, 32: 52 MB); batch ≤ 40 fits in 60 MB of RAM`."""
+    lines = []
+    for s in scales:
+        if s.mb_per_unit is None:
+            continue
+        shown = ", ".join(f"{spell(v)}: {megabytes(mb)}" for v, mb in s.by_value.items())
+        line = f"{MEMORY_WORDS[s.kind]} grows {s.mb_per_unit:.3g} MB per unit of {axis} ({shown})"
+        if s.kind in fits:
+            top = s.largest_fitting(fits[s.kind], integer)
+            budget = f"{megabytes(fits[s.kind])} {FIT_WORDS[s.kind]}"
+            line += (
+                f"; {axis} ≤ {spell(top)} fits in {budget} at this memory per unit"
+                if top is not None
+                else f"; no {axis} fits in {budget} at this memory per unit"
+            )
+        lines.append(line)
+    for kind in fits:
+        if not any(s.kind == kind and s.mb_per_unit is not None for s in scales):
+            lines.append(f"--fit-{kind.replace('_', '-')}: {MEMORY_WORDS[kind]} was not measured at two values")
+    return lines
+
+
+def as_boundary_json(
+    b: Boundary, held: Mapping[str, object], scales: Sequence[MemoryScale], fits: Mapping[str, float], integer: bool
+) -> dict:
+    """bisect.json's `boundary` object."""
+    target = b.target
+    return {
+        "axis": b.axis,
+        "passes": None if b.note else b.passes,  # a note: no value was seen to pass for sure
+        "fails": b.fails,
+        "outcome": target.outcome if target else None,
+        "signal": target.signal if target else "",
+        "signature": target.signature if target else "",
+        "runs": b.runs,
+        "counted_from_run": b.seeded,
+        "exact": b.exact,
+        "tolerance": b.tolerance,
+        "listed": list(b.listed),
+        "held": {a: spell(v) for a, v in held.items()},
+        "repeats": b.repeats,
+        "failure_rate": {"failures": b.rate.failures, "runs": b.rate.runs} if b.rate else None,
+        "partial": b.partial,
+        "stop_reason": b.stop_reason,
+        "note": b.note,
+        "tested": {
+            spell(v): {"runs": len(kinds), "passed": sum(k.is_pass for k in kinds), "failed": kinds.count(target)}
+            for v, kinds in b.observations
+        },
+        "memory": {s.kind: {spell(v): mb for v, mb in s.by_value.items()} for s in scales},
+        "mb_per_unit": {s.kind: s.mb_per_unit for s in scales if s.mb_per_unit is not None},
+        "fit": {
+            kind: {"budget_mb": budget, "largest": s.largest_fitting(budget, integer)}
+            for kind, budget in fits.items()
+            for s in scales
+            if s.kind == kind and s.mb_per_unit is not None
+        },
     }

@@ -12,27 +12,24 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from crashmatrix.app import preflight
+from crashmatrix.bisect.axis_order import Disorder, Line, ordered_line
+from crashmatrix.bisect.cell_run import CellRunner, open_run_dir
 from crashmatrix.bisect.delta_debug import bisect
 from crashmatrix.bisect.result import BisectInterrupted, BisectResult
 from crashmatrix.bisect.text import as_bisect_json, detail_lines
-from crashmatrix.cell import Cell, CellRun, spell
-from crashmatrix.engine.loop import Engine
+from crashmatrix.cell import Cell, spell
 from crashmatrix.errors import BadInput
-from crashmatrix.machine import fingerprint
-from crashmatrix.matrix import interpreters
 from crashmatrix.matrix.executor_settings import check_executor
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_failure, is_pass, is_run_error, rank_note, ranks_in_order
 from crashmatrix.process.interrupts import catching
 from crashmatrix.process.stops import StopRegistry
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.rundir.store import RunDir, RunResult, read_rows
+from crashmatrix.rundir.store import RunDir, read_rows
 from crashmatrix.rundir.unwritable import RunDirUnwritable
 from crashmatrix.text import shown_path
 
@@ -64,6 +61,46 @@ def configurations(matrix: Matrix, good_items, bad_items) -> tuple[dict, dict]:
     return good, bad
 
 
+def _listed(matrix: Matrix) -> dict[str, dict]:
+    """Each axis's values by spelling. The matrix (overrides applied) gives the values; a row's value is
+    matched by its spelling, as a cell's id is (true is not 1 there)."""
+    listed: dict[str, dict] = {a: {} for a in matrix.axes}
+    for a, values in matrix.axes.items():
+        for v in values:
+            listed[a].setdefault(spell(v), v)
+    return listed
+
+
+def usable_rows(run: FinishedRun, matrix: Matrix) -> list[dict]:
+    """The run's rows bisect can use, each axis's value the matrix's own: not `error`, and every axis at
+    a listed value (cells an include added with values off the axes, or without an axis, cannot be
+    bisected here)."""
+    listed = _listed(matrix)
+    return [
+        {**r, **{a: listed[a][spell(r[a])] for a in matrix.axes}}
+        for r in run.rows
+        if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in matrix.axes)
+    ]
+
+
+def numeric_line(
+    run: FinishedRun, matrix: Matrix, bad: dict, axis: str | None = None
+) -> tuple[Line | None, list[Disorder], FailureKind]:
+    """The line to narrow where explain's most telling failure follows one numeric axis (its conjunctions
+    name that axis alone, and a line steps over three values or more; or `axis`, where the user names
+    it), with the numeric axes that looked like a boundary and are not, and the failure."""
+    from crashmatrix.answers import explain
+
+    usable = usable_rows(run, matrix)
+    patterns = explain.explain(usable, list(matrix.axes))
+    target = patterns[0].failure_kind
+    named = {a for p in patterns if p.failure_kind == target for a, _ in p.conditions}
+    only = [axis] if axis else (sorted(named) if len(named) == 1 else [])
+    # the user's --axis is taken at its word; found alone, an order needs three values or more
+    line, disorders = ordered_line(usable, matrix.axes, target, prefer=bad, only=only, least=2 if axis else 3)
+    return line, disorders, target
+
+
 def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
     """(good, bad), each {axis: the matrix's value}: a failing cell of explain's most telling pattern, and
     the passing cell with the fewest differing axes."""
@@ -71,16 +108,8 @@ def pick_from_run(run: FinishedRun, matrix: Matrix) -> tuple[dict, dict]:
 
     path = run.csv_path
     axes = list(matrix.axes)
-    # The matrix (overrides applied) gives the values; a row's value is matched by its spelling, as a
-    # cell's id is (true is not 1 there).
-    listed: dict[str, dict] = {a: {} for a in axes}
-    for a, values in matrix.axes.items():
-        for v in values:
-            listed[a].setdefault(spell(v), v)
-    # Cells an include added with values off the axes (or without an axis) cannot be bisected here.
-    usable = [
-        r for r in run.rows if not is_run_error(r["outcome"]) and all(a in r and spell(r[a]) in listed[a] for a in axes)
-    ]
+    listed = _listed(matrix)
+    usable = usable_rows(run, matrix)
     by_cell = defaultdict(list)
     for r in usable:
         by_cell[tuple(spell(r[a]) for a in axes)].append(r)
@@ -134,45 +163,13 @@ def seeds_from_run(run: FinishedRun, matrix: Matrix, good: dict, bad: dict) -> d
 class _CellTest:
     """The test a bisection runs (``run_once``): the good configuration with some changes applied, run for real as a cell."""
 
-    def __init__(self, matrix: Matrix, store: RunDir, good: dict, bad: dict, stream, stops: StopRegistry):
-        self.matrix, self.store, self.good, self.bad, self.stream = matrix, store, good, bad, stream
-        self.stops = stops  # the bisect's: one Ctrl-C ends the cells of every worker thread
-        self.lock = threading.Lock()
-        self.repeats: Counter[str] = Counter()
-        self.count = 0
+    def __init__(self, runner: CellRunner, axes, good: dict, bad: dict):
+        self.runner, self.axes, self.good, self.bad = runner, list(axes), good, bad
 
     def __call__(self, changes: frozenset) -> FailureKind:
-        values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.matrix.axes}
-        cell = Cell.of(values)
-        with self.lock:
-            repeat = self.repeats[cell.cell_id]
-            self.repeats[cell.cell_id] += 1
-        results: list[RunResult] = []
-
-        def keep(result: RunResult) -> None:
-            self.store.record(result)
-            results.append(result)
-
-        run = CellRun(cell, repeat)
-        Engine(
-            self.matrix,
-            store=self.store,
-            on_result=keep,
-            jobs=1,
-            install_signals=False,
-            stops=self.stops,
-        ).run([run])
-        r = results[0]
-        with self.lock:
-            self.count += 1
-            applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.matrix.axes if a in changes) or "none (good)"
-            what = FailureKind(r.outcome, r.signal).label()  # a progress line: no room for the signature
-            print(
-                f"[{self.count:>3}] {what:<20} changes: {applied}  ({r.duration_s:.1f}s, {r.log_dir})",
-                file=self.stream,
-                flush=True,
-            )
-        return FailureKind(r.outcome, r.signal, r.signature)
+        values = {a: (self.bad[a] if a in changes else self.good[a]) for a in self.axes}
+        applied = ", ".join(f"{a}={spell(self.bad[a])}" for a in self.axes if a in changes) or "none (good)"
+        return self.runner(values, f"changes: {applied}")
 
 
 def bisect_matrix(
@@ -197,12 +194,8 @@ def bisect_matrix(
         raise BadInput(f"{matrix.path}: --good and --bad are the same configuration; nothing to bisect")
     # The configurations bisect may test are every mix of good and bad; these cover each value it sets.
     singles = [Cell.of({**good, a: bad[a]}) for a in changes]
-    preflight.check(matrix, [Cell.of(good), Cell.of(bad), *singles])
-    store = RunDir(out)
-    store.create(matrix.to_yaml_dict(), list(matrix.axes))
     # As `run` does: the interpreters are asked while the cells run, and env.json is completed at the end.
-    pending = fingerprint.start(interpreters.of_cells([Cell.of(good), Cell.of(bad)]))
-    store.write_json("env.json", pending.facts)
+    store, pending = open_run_dir(matrix, [Cell.of(good), Cell.of(bad), *singles], out)
     print(
         f"crashmatrix bisect: {len(changes)} axes differ between good and bad: "
         + ", ".join(f"{a}: {spell(good[a])} -> {spell(bad[a])}" for a in changes),
@@ -212,7 +205,7 @@ def bisect_matrix(
     if seeded:
         _say_seeded(seeded, frozenset(changes), stream)
     stops = StopRegistry()
-    cell_test = _CellTest(matrix, store, good, bad, stream, stops)
+    cell_test = _CellTest(CellRunner(matrix, store, stream, stops), matrix.axes, good, bad)
     interrupted = False
     try:
         # Ctrl-C, `timeout` or a scheduler's stop: the best answer so far is kept
