@@ -475,3 +475,30 @@ def test_a_peer_that_raised_is_no_rank_that_ended_early():
     # torchrun names another failed rank (here killed by its SIGTERM): no clean end is claimed without the recorder
     other = UNEVEN_TORCHRUN.replace("  <NO_OTHER_FAILURES>\n", "[1]:\n  rank      : 1 (local_rank: 1)\n")
     assert classify(1, stderr=other).signature != "rank_ended_early"
+
+
+def test_a_hang_behind_a_rank_that_ended_early_names_it_with_its_steps():
+    # spawn-inject of tests/test_uneven_ranks.py on a box at load 25: rank 1 left its loop after 5 steps and
+    # wrote its end, then spent the whole timeout in its interpreter's exit (faulthandler: "Garbage-collecting",
+    # no Python frame), its sockets still open; rank 0 waited in its 6th step's all_reduce.
+    from crashmatrix.verdict import straggler
+    from crashmatrix.verdict.stacks import ProcessStacks, parse_faulthandler
+
+    waiting = (
+        "Current thread 0x00007f21f682fb80 (most recent call first):\n"
+        '  File "/venv/lib/python3.11/site-packages/torch/autograd/graph.py", line 979 in _engine_run_backward\n'
+        '  File "/venv/lib/python3.11/site-packages/torch/_tensor.py", line 623 in backward\n'
+        '  File "/w/tests/apps/ddp_uneven.py", line 65 in steps\n'
+    )
+    exiting = "Current thread 0x00007f2073be5b80 (most recent call first):\n  Garbage-collecting\n  <no Python frame>\n"
+    rank0 = ProcessStacks(994, "python -c spawn_main", faulthandler=waiting, threads=parse_faulthandler(waiting))
+    rank1 = ProcessStacks(996, "python -c spawn_main", faulthandler=exiting, threads=parse_faulthandler(exiting))
+    states = [
+        straggler.state(rank0, straggler.RankOf(0, True)),
+        straggler.state(rank1, straggler.RankOf(1, True, True, 5)),
+    ]
+    error, where = straggler.summarize(states, [])
+    assert error == (
+        "rank 1 ended after 5 steps, its process not yet exited, outside any collective; "
+        "rank 0 waits in DDP backward's all_reduce (ddp_uneven.py:65)"
+    )

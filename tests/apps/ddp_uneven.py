@@ -13,7 +13,7 @@
 
 The truth, from running it alone (torch 2.13 CPU, Python 3.11, this 2-core box):
 - Rank 1 draws 5 batches, leaves its loop, calls destroy_process_group and exits 0. Rank 0 draws its 6th
-  batch and fails in that step's backward (ddp_uneven.py:65 in steps, DDP's gradient all_reduce) with gloo's
+  batch and fails in that step's backward (ddp_uneven.py:69 in steps, DDP's gradient all_reduce) with gloo's
   `RuntimeError: [.../gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:17832`
   at once (no hang until a timeout: rank 1's exit closes its sockets); the port changes every run.
 - torchrun: exit status 1; its report's "Root Cause (first observed failure)" is rank 0, exitcode 1, and
@@ -21,6 +21,10 @@ The truth, from running it alone (torch 2.13 CPU, Python 3.11, this 2-core box):
   line of torchrun's (it lists failed ranks only). Only rank 0's traceback is labelled `[rank0]:`.
 - torch.multiprocessing.spawn: exit status 1; `ProcessRaisedException: -- Process 0 terminated with the
   following error:` with rank 0's gloo traceback; nothing names rank 1, which exited 0.
+- Twice, with five such runs at once on this box at load average 25, a spawned rank 1 wrote its end (after 5
+  steps) and then spent a whole 120 s timeout in its interpreter's exit (faulthandler: "Garbage-collecting",
+  no Python frame) with its sockets open, while rank 0 waited in its 6th step's all_reduce: a hang, whose
+  straggler is rank 1 (`rank 1 ended after 5 steps, its process not yet exited, outside any collective`).
 So the first event is rank 1's end, after 5 steps, while rank 0 was at step 6; the fix is every rank the
 same number of batches (DistributedSampler, drop_last=True, or torch.distributed.algorithms.Join).
 """
