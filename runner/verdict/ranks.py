@@ -334,10 +334,10 @@ def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch
 
 def recorded_ranks(cell_dir: str) -> list[Recorded]:
     """What the in-cell recorder (crashmatrix.incell.rank_report) left in the cell directory."""
-    return [Recorded(r["pid"], r["rank"], r.get("ended"), _steps(r.get("metrics"))) for r in recorder.read(cell_dir)]
+    return [Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics"))) for r in recorder.read(cell_dir)]
 
 
-def _steps(metrics) -> int | None:
+def steps_of(metrics) -> int | None:
     """A rank's steps from its figures: DDP's synchronised forwards where it counted them, else batches drawn."""
     if not isinstance(metrics, dict):
         return None

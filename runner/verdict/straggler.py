@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from crashmatrix.incell import rank_report
 from crashmatrix.incell.rank import rank_of
 from crashmatrix.process import supervise
+from crashmatrix.verdict.ranks import steps_of
 from crashmatrix.verdict.stacks import Frame, ProcessStacks, Thread, is_own, main_thread, main_wait, user_frame
 
 # --- which process is which rank -------------------------------------------------
@@ -44,15 +45,7 @@ def written_ranks(cell_dir: str) -> dict[int, int]:
 
 def _ended(cell_dir: str) -> dict[int, int | None]:
     """pid -> its steps, for each rank that wrote its end under inject."""
-    out = {}
-    for record in rank_report.read(cell_dir):
-        if record.get("ended") is not None:
-            metrics = record.get("metrics") if isinstance(record.get("metrics"), dict) else {}
-            steps = next(
-                (metrics[k] for k in (rank_report.DDP_STEPS, "steps") if isinstance(metrics.get(k), int)), None
-            )
-            out[record["pid"]] = steps
-    return out
+    return {r["pid"]: steps_of(r.get("metrics")) for r in rank_report.read(cell_dir) if r.get("ended") is not None}
 
 
 def spawned(p: ProcessStacks) -> bool:
