@@ -144,10 +144,14 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
     ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
     first = next((r for r in ended if r.rank not in failed), None)
     if first is not None:
-        later = [r for r in recorded if r.rank != first.rank and (r.ended is None or r.ended > (first.ended or 0))]
+        peers = [r for r in recorded if r.rank != first.rank]
+        # A victim that names no rank may be the process that ended first itself: then a peer must end after it.
+        # Else the order of the ends tells nothing: a rank that calls destroy_process_group closes its sockets
+        # before its process writes its end, and its victim may write first.
+        later = [r for r in peers if None not in failed or r.ended is None or r.ended > (first.ended or 0)]
         if later:
             return RankFailure(
-                first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, later)
+                first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, peers)
             )
         return None
     if recorded or not _PEER_GONE.search(_first_exception(victim.text) or victim.text):
