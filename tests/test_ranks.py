@@ -392,3 +392,118 @@ def test_lightning_ddp_spawn_rank_0_is_the_verdict_not_rank_1s_broken_connection
 
     v = classify(1, stderr=LIGHTNING_DDP_SPAWN)
     assert (v.outcome.value, v.rank, v.error) == ("fail", 0, "ValueError: bad batch on rank 0")
+
+
+# ---------------------------------------------------------------- a rank that ended while its peers trained
+
+# tests/apps/ddp_uneven.py uneven=shard under torchrun, without inject (the agent's own frames cut): rank 1
+# drew its 5 batches and exited 0; rank 0's 6th backward lost the connection. torchrun's "Root Cause" is
+# rank 0, and no line of torchrun's names rank 1.
+UNEVEN_TORCHRUN = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/work/wt/ddp/tests/apps/ddp_uneven.py", line 65, in steps
+[rank0]:     loss.backward()  # DDP's all_reduce of the gradients: where rank 0 finds rank 1 gone
+[rank0]:     ^^^^^^^^^^^^^^^
+[rank0]:   File "/work/wt/ddp/.venv/lib/python3.11/site-packages/torch/autograd/graph.py", line 979, in _engine_run_backward
+[rank0]:     return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass
+[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by \
+peer [127.0.0.1]:20702. This is typically caused by a remote worker crashing. Check the logs of the remote worker \
+before reporting an error. GLHF! 🏖️
+E1127 07:25:48.492000 20561 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: \
+0 (pid: 20714) of binary: /work/wt/ddp/.venv/bin/python
+Traceback (most recent call last):
+  File "/work/wt/ddp/.venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+/work/wt/ddp/tests/apps/ddp_uneven.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-27_07:25:48
+  host      : localhost
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 20714)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+
+def _recorded(*ranks):
+    """(rank, ended, steps) -> what the recorder keeps; pids 100 + rank."""
+    from crashmatrix.verdict.ranks import Recorded
+
+    return [Recorded(100 + rank, rank, ended, steps) for rank, ended, steps in ranks]
+
+
+@pytest.mark.parametrize(
+    "recorded,error,rank",
+    [
+        # under inject: the recorder saw rank 1 end first, after 5 DDP steps; rank 0 ended later, at its 6th
+        (((0, 20.5, 6), (1, 20.0, 5)), "rank 1 ended (exit 0) after 5 steps; rank 0 was at step 6", 1),
+        # a peer still running when the cell ended (no end written): at step 6 all the same
+        (((0, None, 6), (1, 20.0, 5)), "rank 1 ended (exit 0) after 5 steps; rank 0 was at step 6", 1),
+        # rank 1's destroy_process_group closed its sockets before its exit wrote its end: the victim wrote first
+        (((0, 19.9, 6), (1, 20.0, 5)), "rank 1 ended (exit 0) after 5 steps; rank 0 was at step 6", 1),
+        # no recorder: which rank is not told, only that a peer ended without a failure of its own
+        (
+            (),
+            "a peer of rank 0 ended (exit 0) while rank 0 still trained, which lost its connection; no launcher "
+            "names another rank's failure (inject: true tells which rank, after how many steps)",
+            None,
+        ),
+    ],
+)
+def test_a_rank_that_ended_while_its_peer_trained_is_the_verdict_not_the_peers_lost_connection(recorded, error, rank):
+    from crashmatrix.verdict.classify import classify
+
+    v = classify(1, stderr=UNEVEN_TORCHRUN, recorded=_recorded(*recorded))
+    assert (v.outcome.value, v.signal, v.rank, v.signature, v.error) == ("fail", "", rank, "rank_ended_early", error)
+    assert 'ddp_uneven.py", line 65, in steps' in v.told  # the victim's place: where it waited for the peer
+
+
+def test_a_peer_that_raised_is_no_rank_that_ended_early():
+    from crashmatrix.verdict.classify import classify
+
+    # rank 1 raised (and ended first); rank 0's lost connection is the consequence of that, not of an early end
+    raised = (
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/w/train.py", line 46, in train\n'
+        "[rank1]: ValueError: bad batch on rank 1\n"
+    )
+    v = classify(1, stderr=raised + UNEVEN_TORCHRUN, recorded=_recorded((0, 20.5, 6), (1, 20.0, 5)))
+    assert (v.outcome.value, v.rank, v.signature) == ("fail", 1, "ValueError: bad batch on rank N")
+    # torchrun names another failed rank (here killed by its SIGTERM): no clean end is claimed without the recorder
+    other = UNEVEN_TORCHRUN.replace("  <NO_OTHER_FAILURES>\n", "[1]:\n  rank      : 1 (local_rank: 1)\n")
+    assert classify(1, stderr=other).signature != "rank_ended_early"
+
+
+def test_a_hang_behind_a_rank_that_ended_early_names_it_with_its_steps():
+    # spawn-inject of tests/test_uneven_ranks.py on a box at load 25: rank 1 left its loop after 5 steps and
+    # wrote its end, then spent the whole timeout in its interpreter's exit (faulthandler: "Garbage-collecting",
+    # no Python frame), its sockets still open; rank 0 waited in its 6th step's all_reduce.
+    from crashmatrix.verdict import straggler
+    from crashmatrix.verdict.stacks import ProcessStacks, parse_faulthandler
+
+    waiting = (
+        "Current thread 0x00007f21f682fb80 (most recent call first):\n"
+        '  File "/venv/lib/python3.11/site-packages/torch/autograd/graph.py", line 979 in _engine_run_backward\n'
+        '  File "/venv/lib/python3.11/site-packages/torch/_tensor.py", line 623 in backward\n'
+        '  File "/w/tests/apps/ddp_uneven.py", line 65 in steps\n'
+    )
+    exiting = "Current thread 0x00007f2073be5b80 (most recent call first):\n  Garbage-collecting\n  <no Python frame>\n"
+    rank0 = ProcessStacks(994, "python -c spawn_main", faulthandler=waiting, threads=parse_faulthandler(waiting))
+    rank1 = ProcessStacks(996, "python -c spawn_main", faulthandler=exiting, threads=parse_faulthandler(exiting))
+    states = [
+        straggler.state(rank0, straggler.RankOf(0, True)),
+        straggler.state(rank1, straggler.RankOf(1, True, True, 5)),
+    ]
+    error, where = straggler.summarize(states, [])
+    assert error == (
+        "rank 1 ended after 5 steps, its process not yet exited, outside any collective; "
+        "rank 0 waits in DDP backward's all_reduce (ddp_uneven.py:65)"
+    )

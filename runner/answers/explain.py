@@ -25,6 +25,7 @@ from crashmatrix.answers import set_apart
 from crashmatrix.cell import spell
 from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
 from crashmatrix.text import shorten
+from crashmatrix.verdict.remedies import remedy
 
 __all__ = [
     "Pattern",
@@ -79,6 +80,8 @@ class Pattern:
             data["alternatives"] = [dict(alt) for alt in self.alternatives]
         if self.ranks:  # likewise, only for a distributed job's failures
             data["ranks"] = [int(r) if r.isdigit() else r for r in self.ranks]
+        if remedy(self.signature):  # likewise, only where the failure's class says what fixes it
+            data["fix"] = remedy(self.signature)
         return data
 
     def _label(self, with_signature: bool = True) -> str:
@@ -477,6 +480,8 @@ def render_lines(
     nodes = list(dict.fromkeys(str(r["node"]) for r in rows or () if r.get("node")))
     for p in patterns:
         lines.append(p.describe())
+        if remedy(p.signature):
+            lines.append(f"  what fixes it: {remedy(p.signature)}")
         apart = set_apart.node_sentence(p.conditions, fingerprints, nodes) if fingerprints else ""
         if apart:
             lines.append(apart)

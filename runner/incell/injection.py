@@ -196,6 +196,8 @@ def _peak_rss_mb() -> float | None:
 def metrics() -> dict:
     """steps, steps_per_s, first_batch_s, first_batch_total_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
     out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
+    if rank_report.ddp_steps() is not None:
+        out[rank_report.DDP_STEPS] = rank_report.ddp_steps()
     torch = sys.modules.get("torch")
     try:
         if torch is not None and torch.cuda.is_initialized():
@@ -274,6 +276,7 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
     ddp = {k.removeprefix("ddp."): knobs.ddp_value(k, params[k]) for k in knobs.DDP_KNOBS if knobs.is_set(params, k)}
     if ddp:
         importhook.after_import("torch.nn.parallel.distributed", lambda m: patch_ddp(m, ddp), _say_not_applied)
+    importhook.after_import("torch.nn.parallel.distributed", rank_report.count_ddp_steps, _say_not_applied)
     importhook.after_import("multiprocessing.util", _watch_process_starts, _say_not_applied)
     if not in_worker:
         _MAIN.may_be_rank = True

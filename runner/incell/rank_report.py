@@ -15,6 +15,10 @@ no batches, the agent's memory. Every rank therefore writes `<cell dir>/.ranks/<
   came first (crashmatrix.verdict.ranks). A rank that dies by a signal writes no end: the launcher's report
   or the fatal-signal line in stderr tells it.
 
+A rank's `steps` are the batches it drew; under DDP its synchronised steps are counted too (`ddp_steps`: the
+forwards that set up a gradient all_reduce), since a rank that leaves its loop early has drawn the batch it
+never trained on: the verdict on a rank that ended while its peers still trained tells them by these.
+
 Observe only: nothing is caught, printed (but a file that cannot be written) or changed. The controller
 reads the folder (`read`: rundir/rank_speed.py, verdict/ranks.py, verdict/straggler.py) and removes it
 once the run's row is made. Standard library only.
@@ -32,6 +36,7 @@ from .atomic import write_json_atomic
 from .rank import rank_of, spawned_rank
 
 DIR_NAME = ".ranks"
+DDP_STEPS = "ddp_steps"  # the metric: this process's synchronised DDP steps
 
 # This process's rank once it is known (None: not a rank, or not yet known).
 _rank: int | None = None
@@ -99,6 +104,41 @@ def from_multiprocessing(metrics: Callable[[], dict], on_exit=None) -> None:
     rank = spawned_rank(multiprocessing.process.current_process())
     if rank is not None:
         become(rank, metrics, on_exit or (lambda write: multiprocessing.util.Finalize(None, write, exitpriority=0)))
+
+
+class _SyncedForwards:
+    """DistributedDataParallel's own `require_forward_param_sync`, kept in the instance as torch keeps it,
+    counted as torch sets it: True at the end of each forward that prepares the gradients' all_reduce
+    (grad enabled, not under no_sync()), once at construction too, which is not a step. A data descriptor
+    on the class: no frame of ours is on the stack while DDP runs."""
+
+    name = "require_forward_param_sync"
+    count = 0
+    used = False
+
+    def __get__(self, ddp, owner=None):
+        if ddp is None:
+            return self
+        try:
+            return vars(ddp)[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+
+    def __set__(self, ddp, value) -> None:
+        if value and self.name in vars(ddp):
+            type(self).count += 1
+        type(self).used = True
+        vars(ddp)[self.name] = value
+
+
+def count_ddp_steps(module) -> None:
+    """Count the synchronised steps of every DistributedDataParallel (module: torch.nn.parallel.distributed)."""
+    module.DistributedDataParallel.require_forward_param_sync = _SyncedForwards()
+
+
+def ddp_steps() -> int | None:
+    """This process's synchronised DDP steps, or None where it built no DistributedDataParallel."""
+    return _SyncedForwards.count if _SyncedForwards.used else None
 
 
 def known() -> bool:

@@ -43,6 +43,31 @@ KNOBS: dict[str, tuple[str, str]] = {
     "wandb": ("disabled | offline | online", "wandb's mode, set as WANDB_MODE"),
 }
 
+# How a program sets each knob itself where crashmatrix applied it from outside (resolve's `how to apply`):
+# ("code", the line to write in the program) or ("environment", what to set before it starts). {v}: the
+# value as Python spells it (True, None), {s}: as the matrix spells it, {kb}: an MB value in kB. Exactly
+# the names of KNOBS (tests/test_knobs.py): a knob resolve cannot say how to apply is one it cannot recommend.
+APPLIED_AS: dict[str, tuple[str, str]] = {
+    "start_method": ("code", 'torch.multiprocessing.set_start_method("{s}", force=True)'),
+    "sharing_strategy": ("code", 'torch.multiprocessing.set_sharing_strategy("{s}")'),
+    "num_threads": ("code", "torch.set_num_threads({v})"),
+    "cudnn.benchmark": ("code", "torch.backends.cudnn.benchmark = {v}"),
+    "cudnn.deterministic": ("code", "torch.backends.cudnn.deterministic = {v}"),
+    "cudnn.enabled": ("code", "torch.backends.cudnn.enabled = {v}"),
+    "rlimit.nofile": ("environment", "ulimit -n {s}"),
+    "rlimit.as_mb": ("environment", "ulimit -v {kb}"),
+    "shm_mb": ("environment", "a /dev/shm of {s} MB (docker run --shm-size={s}m)"),
+    "num_workers": ("code", "DataLoader(..., num_workers={v})"),
+    "pin_memory": ("code", "DataLoader(..., pin_memory={v})"),
+    "persistent_workers": ("code", "DataLoader(..., persistent_workers={v})"),
+    "prefetch_factor": ("code", "DataLoader(..., prefetch_factor={v})"),
+    **{
+        knob: ("code", f"DistributedDataParallel(..., {arg}={{v}}) (Lightning: DDPStrategy({arg}={{v}}))")
+        for knob, arg in ((k, k.removeprefix("ddp.")) for k in DDP_KNOBS)
+    },
+    "wandb": ("environment", "WANDB_MODE={s}"),
+}
+
 # The knobs whose values are checked before anything runs: what each takes, as the cell will apply it.
 _CHECKED = {knob: functools.partial(ddp_value, knob) for knob in DDP_KNOBS}
 

@@ -16,30 +16,9 @@ from dataclasses import dataclass
 from crashmatrix.cell import spell
 from crashmatrix.matrix.app_args import arguments
 from crashmatrix.matrix.interpreters import PYTHON_AXIS
-from crashmatrix.matrix.knob_names import INJECT_KNOBS
+from crashmatrix.matrix.knob_names import APPLIED_AS, INJECT_KNOBS
 
 SWEEP_KNOB_PREFIX = "crashmatrix."  # the Hydra launcher's knobs: +crashmatrix.<knob>=...
-
-# knob -> what to write in the program ({v}: the value as Python spells it)
-_IN_CODE = {
-    "start_method": 'torch.multiprocessing.set_start_method("{s}", force=True)',
-    "sharing_strategy": 'torch.multiprocessing.set_sharing_strategy("{s}")',
-    "num_threads": "torch.set_num_threads({v})",
-    "cudnn.benchmark": "torch.backends.cudnn.benchmark = {v}",
-    "cudnn.deterministic": "torch.backends.cudnn.deterministic = {v}",
-    "cudnn.enabled": "torch.backends.cudnn.enabled = {v}",
-    "num_workers": "DataLoader(..., num_workers={v})",
-    "pin_memory": "DataLoader(..., pin_memory={v})",
-    "persistent_workers": "DataLoader(..., persistent_workers={v})",
-    "prefetch_factor": "DataLoader(..., prefetch_factor={v})",
-}
-# knob -> what to set in the environment the program starts in
-_IN_ENVIRONMENT = {
-    "wandb": "WANDB_MODE={s}",
-    "rlimit.nofile": "ulimit -n {s}",
-    "rlimit.as_mb": "ulimit -v {kb}",
-    "shm_mb": "a /dev/shm of {s} MB (docker run --shm-size={s}m)",
-}
 
 
 def knob_name(axis: str) -> str | None:
@@ -97,9 +76,9 @@ def how_to_apply(matrix: Mapping, values: Mapping) -> Apply:
 
 
 def _knob_line(knob: str, value) -> tuple[str, str]:
+    """("code" or "environment", the line): how the program sets `knob` to `value` itself."""
     text = spell(value)
     python = {"true": "True", "false": "False", "null": "None"}.get(text, text)
-    if knob in _IN_CODE:
-        return "code", _IN_CODE[knob].format(v=python, s=text)
-    kb = str(int(value) * 1024) if text.isdigit() else text
-    return "environment", _IN_ENVIRONMENT[knob].format(s=text, kb=kb)
+    kb = str(int(float(text) * 1024)) if text.replace(".", "", 1).isdigit() else text
+    where, template = APPLIED_AS[knob]
+    return where, template.format(v=python, s=text, kb=kb)

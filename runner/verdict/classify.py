@@ -199,6 +199,8 @@ def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, s
     """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
     its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
     whose loader lost a worker may say only EOFError: the worker's own unlabelled line is its too."""
+    if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
+        return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
     if root.signal:
         told = _told_abort(root.signal, _with_last_words(root.text, stderr))
         if told:

@@ -164,7 +164,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     procs.sort(key=lambda p: (p.pid != root, p.pid not in ranks, ranks[p.pid].rank if p.pid in ranks else 0, p.pid))
     _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
-    own = [straggler.state(p, ranks[p.pid].rank) for p in procs if p.pid in ranks and ranks[p.pid].own]
+    own = [straggler.state(p, ranks[p.pid]) for p in procs if p.pid in ranks and ranks[p.pid].own]
     if any(s.stacked for s in own):
         helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
         return straggler.summarize(own, helpers)

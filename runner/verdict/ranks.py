@@ -13,6 +13,12 @@ stderr, so what a rank printed first stands first):
 
 What a failure caused is never the verdict: SIGTERM/SIGKILL sent by the launcher, gloo's `Connection
 closed by peer`, NCCL's watchdog, DistBackendError, the launcher's own exception about another rank.
+
+A rank that ended while its peers still trained (uneven inputs, a rank-dependent `break`: it exits 0, and
+neither torchrun nor spawn names it) is a failure too, the first one: where every failure left is a
+reaction to a peer gone, the rank the recorder saw end first, with no failure of its own, is the verdict
+(`rank 1 ended (exit 0) after 5 steps; rank 0 was at step 6`); without the recorder, what stderr tells: a
+peer closed its connection and the launcher reports no failure of any other rank.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from dataclasses import dataclass
 from crashmatrix.incell import rank_report as recorder
 from crashmatrix.verdict.signature import SIGNAL_TEXT
 
+# The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
+RANK_ENDED_EARLY = "rank_ended_early"
+
 # Signals a launcher sends to the ranks left when one failed: their deaths are consequences.
 LAUNCHER_SIGNALS = frozenset({"SIGTERM", "SIGKILL", "SIGINT"})
 
@@ -33,6 +42,8 @@ _CONSEQUENCE = re.compile(
     r"|Watchdog caught collective operation timeout|NCCL communicator was aborted|ProcessGroupNCCL.*abort"
     r"|ProcessExitedException|ProcessRaisedException|ChildFailedError|Received SIGTERM|Received SIGINT"
 )
+# A peer that closed its end of the connection: it ended (or left the group), it did not hang.
+_PEER_GONE = re.compile(r"Connection closed by peer|Connection reset by peer")
 _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
 _FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
 # torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
@@ -66,6 +77,7 @@ class RankFailure:
     signal: str = ""
     text: str = ""  # its own output: the traceback(s) it printed, or faulthandler's dump
     pid: int | None = None
+    ended_early: str = ""  # it ended while its peers still trained: the sentence that says so (text: a victim's)
 
     @property
     def is_consequence(self) -> bool:
@@ -83,6 +95,7 @@ class Recorded:
     pid: int
     rank: int
     ended: float | None = None
+    steps: int | None = None  # DDP's synchronised steps it ran (its forwards), else the batches it drew
 
 
 def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
@@ -105,6 +118,9 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
         causes = sorted(failures, key=lambda f: (bool(f.signal), f.at))  # (a SIGKILL no launcher sent: the OOM killer)
     if not causes:
         return None
+    early = _ended_early(causes, recorded, stderr)
+    if early is not None:
+        return early
     first = causes[0]
     if first.rank is None and not first.signal:
         # An unlabelled exception (Hydra printed it): the rank whose process ended first, as the recorder saw.
@@ -112,6 +128,56 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
         if ended:
             return RankFailure(ended[0].rank, first.at, text=first.text, pid=ended[0].pid)
     return first
+
+
+# --- a rank that ended while its peers still trained ------------------------------
+
+
+def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stderr: str) -> RankFailure | None:
+    """The rank that ended first while its peers trained on, where every failure is a reaction to a peer
+    gone (none a cause, none a signal): the first rank the recorder saw end with no failure of its own;
+    without the recorder, a peer named by no one, where the launcher reports no other failure."""
+    if not failures or any(not f.is_consequence or f.signal for f in failures):
+        return None
+    victim = failures[0]
+    failed = {f.rank for f in failures}
+    ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
+    first = next((r for r in ended if r.rank not in failed), None)
+    if first is not None:
+        peers = [r for r in recorded if r.rank != first.rank]
+        # A victim that names no rank may be the process that ended first itself: then a peer must end after it.
+        # Else the order of the ends tells nothing: a rank that calls destroy_process_group closes its sockets
+        # before its process writes its end, and its victim may write first.
+        later = [r for r in peers if None not in failed or r.ended is None or r.ended > (first.ended or 0)]
+        if later:
+            return RankFailure(
+                first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, peers)
+            )
+        return None
+    if recorded or not _PEER_GONE.search(_first_exception(victim.text) or victim.text):
+        return None
+    if _TORCHRUN_ROOT in stderr and "<NO_OTHER_FAILURES>" not in stderr:
+        return None  # torchrun names another failed rank: not one that ended cleanly
+    who = "rank" if victim.rank is None else f"rank {victim.rank}"
+    return RankFailure(
+        None,
+        victim.at,
+        text=victim.text,
+        ended_early=f"a peer of {who} ended (exit 0) while {who} still trained, which lost its connection; "
+        "no launcher names another rank's failure (inject: true tells which rank, after how many steps)",
+    )
+
+
+def _early_sentence(first: Recorded, later: Sequence[Recorded]) -> str:
+    """`rank 1 ended (exit 0) after 5 steps; rank 0 was at step 6`."""
+    head = f"rank {first.rank} ended (exit 0)"
+    if first.steps is None:
+        return (
+            head + " while " + ", ".join(f"rank {r.rank}" for r in sorted(later, key=lambda r: r.rank)) + " trained on"
+        )
+    counted = [r for r in sorted(later, key=lambda r: r.rank) if r.steps is not None]
+    peers = [f"rank {r.rank} was at step {r.steps}" for r in counted]
+    return f"{head} after {first.steps} steps" + ("; " + ", ".join(peers) if peers else "")
 
 
 # --- each rank's own output -------------------------------------------------------
@@ -272,4 +338,14 @@ def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch
 
 def recorded_ranks(cell_dir: str) -> list[Recorded]:
     """What the in-cell recorder (crashmatrix.incell.rank_report) left in the cell directory."""
-    return [Recorded(r["pid"], r["rank"], r.get("ended")) for r in recorder.read(cell_dir)]
+    return [Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics"))) for r in recorder.read(cell_dir)]
+
+
+def steps_of(metrics) -> int | None:
+    """A rank's steps from its figures: DDP's synchronised forwards where it counted them, else batches drawn."""
+    if not isinstance(metrics, dict):
+        return None
+    for key in (recorder.DDP_STEPS, "steps"):
+        if isinstance(metrics.get(key), int):
+            return metrics[key]
+    return None

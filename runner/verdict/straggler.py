@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from crashmatrix.incell import rank_report
 from crashmatrix.incell.rank import rank_of
 from crashmatrix.process import supervise
+from crashmatrix.verdict.ranks import steps_of
 from crashmatrix.verdict.stacks import Frame, ProcessStacks, Thread, is_own, main_thread, main_wait, user_frame
 
 # --- which process is which rank -------------------------------------------------
@@ -33,11 +34,18 @@ from crashmatrix.verdict.stacks import Frame, ProcessStacks, Thread, is_own, mai
 class RankOf:
     rank: int
     own: bool  # the rank's own process; False: a helper under it (a DataLoader worker, ...)
+    ended: bool = False  # under inject, it wrote its end: its program is done, its process not yet gone
+    steps: int | None = None  # ... after so many steps (DDP's synchronised ones, else batches drawn)
 
 
 def written_ranks(cell_dir: str) -> dict[int, int]:
     """pid -> rank, as the ranks wrote it under inject."""
     return {record["pid"]: record["rank"] for record in rank_report.read(cell_dir)}
+
+
+def _ended(cell_dir: str) -> dict[int, int | None]:
+    """pid -> its steps, for each rank that wrote its end under inject."""
+    return {r["pid"]: steps_of(r.get("metrics")) for r in rank_report.read(cell_dir) if r.get("ended") is not None}
 
 
 def spawned(p: ProcessStacks) -> bool:
@@ -67,11 +75,12 @@ def ranks_of(pids: list[int], cell_dir: str, spawned: Collection[int] = ()) -> d
         for index, pid in enumerate(p for p in unnamed if parent.get(p) == ppid):
             direct[pid] = index
     out: dict[int, RankOf] = {}
+    ended = _ended(cell_dir)
     for pid in pids:
         rank, up = direct[pid], parent.get(pid)
         above = direct.get(up) if up is not None else None
         if rank is not None and above != rank:
-            out[pid] = RankOf(rank, True)
+            out[pid] = RankOf(rank, True, pid in ended, ended.get(pid))
             continue
         seen = set()
         while up is not None and up in direct and up not in seen:
@@ -167,11 +176,16 @@ class RankState:
     place: str  # `train.py:58 in main`: the program's own innermost frame
     wait: str  # main_wait's words where outside any collective (`waits in DataLoader _get_data (...)`)
     stacked: bool = True  # False: the process gave no stacks (no inject, no py-spy), so no place is known
+    ended: str = ""  # its program is done but its process lives on: `ended after 5 steps` (under inject)
 
 
-def state(p: ProcessStacks, rank: int) -> RankState:
+def state(p: ProcessStacks, rank: int | RankOf) -> RankState:
+    """Where rank `rank` (a RankOf: with what it wrote of its end) is, from its process's stacks."""
+    of = rank if isinstance(rank, RankOf) else RankOf(rank, True)
     thread = main_thread(p.threads, p.pid)
-    return RankState(rank, collective(p), _place(own_frame(thread)), main_wait(thread), stacked=bool(p.threads))
+    ended = "" if not of.ended else "ended" + ("" if of.steps is None else f" after {of.steps} steps")
+    where = collective(p)
+    return RankState(of.rank, where, _place(own_frame(thread)), main_wait(thread), bool(p.threads), ended)
 
 
 def _helper_frame(p: ProcessStacks) -> Frame | None:
@@ -187,10 +201,12 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
     """(for `error`, for `where`): the straggler(s) with their places, then the ranks waiting in a collective,
     grouped by where they wait; stuck helpers (a rank's DataLoader worker in the program's code) after."""
     long, short = [], []
-    outside = [s for s in states if s.stacked and not s.waits_in]
+    outside = [s for s in states if (s.stacked or s.ended) and not s.waits_in]
     inside = [s for s in states if s.waits_in]
     for s in sorted(outside, key=lambda s: s.rank):
-        if s.wait.startswith("waits in "):
+        if s.ended:  # a rank that left its loop early (uneven inputs) and has yet to exit: its peers wait for it
+            at = f"{s.ended}, its process not yet exited"
+        elif s.wait.startswith("waits in "):
             at = s.wait
         else:
             at = f"at {s.place}" if s.place else "at an unknown place"
@@ -208,7 +224,7 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         short.append(f"{_grouped(ranks)} {waits_in}{where}")
     if inside and not outside and all(s.stacked for s in states):
         long.insert(0, "every rank waits in a collective")
-    unknown = sorted(s.rank for s in states if not s.stacked)
+    unknown = sorted(s.rank for s in states if not s.stacked and not s.ended)
     if unknown:
         long.append(f"{_grouped(unknown)}: no stacks")
     stuck = [(rank, p, f) for rank, p in helpers if (f := _helper_frame(p)) is not None]
