@@ -17,11 +17,12 @@ EXPECTED_ON_GPU = {
     "nccl_duplicate_gpu": "cuda_error",
 }
 # On a GPU, the synchronous rerun places each asynchronous error at its launching line in probes/fault.py.
+# The op, then the probe's line (the rerun's place alone: the first run's is where the host next waited).
 WHERE_ON_GPU = {
-    "cuda_index_forward": "index_select (fault.py:",
-    "cuda_loss_assert": "cross_entropy (fault.py:",
-    "cuda_assert": "index assignment (fault.py:",
-    "nccl_duplicate_gpu": "all_reduce (fault.py:",
+    "cuda_index_forward": "index_select; probes/fault.py:",
+    "cuda_loss_assert": "cross_entropy; probes/fault.py:",
+    "cuda_assert": "index assignment; probes/fault.py:",
+    "nccl_duplicate_gpu": "all_reduce; probes/fault.py:",
 }
 
 

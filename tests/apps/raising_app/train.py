@@ -1,0 +1,73 @@
+"""A small app that fails with a Python exception, one way per `mode=` (pass_params overrides).
+
+Each mode's truth, from running it alone (`python train.py mode=X`), is the innermost frame of the last
+traceback stderr shows, and where that frame is a library's, the app's own frame that called into it:
+- own_raise: ValueError raised by the app itself at app/data/reader.py:18 in check_label.
+- json: json.decoder.JSONDecodeError raised in the standard library (json/decoder.py in raw_decode),
+  called from app/data/reader.py:7 in parse_label.
+- pil: PIL.UnidentifiedImageError raised in PIL/Image.py in open, called from app/data/reader.py:13 in
+  open_image.
+- memory: MemoryError from a 1 TiB bytearray at train.py:43 in allocate (no library frame).
+- torch_alloc: RuntimeError `[enforce fail at alloc_cpu.cpp...] DefaultCPUAllocator: can't allocate memory`
+  from torch.empty at train.py:47 in allocate_tensor (torch raises from C++: no Python frame of torch's).
+- worker: ValueError raised in a DataLoader worker (app/data/reader.py:18 in check_label), re-raised in the
+  main process by torch/_utils.py in reraise; the worker's own traceback is the place.
+- chained: RuntimeError raised `from` a FileNotFoundError at app/data/reader.py:26 in load_config; the
+  final traceback printed is the RuntimeError's.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from app.data import reader  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def allocate():
+    return bytearray(1 << 40)
+
+
+def allocate_tensor():
+    import torch
+
+    return torch.empty(1 << 42, dtype=torch.uint8)
+
+
+class Labels:
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return reader.check_label(i - 2)
+
+
+def load_in_worker():
+    from torch.utils.data import DataLoader
+
+    for batch in DataLoader(Labels(), batch_size=1, num_workers=1):
+        print(batch)
+
+
+def main(mode):
+    print("training", mode, flush=True)
+    if mode == "own_raise":
+        reader.check_label(-1)
+    elif mode == "json":
+        reader.parse_label('{"label": 3,')
+    elif mode == "pil":
+        reader.open_image(os.path.join(HERE, "data", "broken.png"))
+    elif mode == "memory":
+        allocate()
+    elif mode == "torch_alloc":
+        allocate_tensor()
+    elif mode == "worker":
+        load_in_worker()
+    elif mode == "chained":
+        reader.load_config(os.path.join(HERE, "no-such.yaml"))
+
+
+if __name__ == "__main__":
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
