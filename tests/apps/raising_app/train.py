@@ -1,19 +1,22 @@
 """A small app that fails with a Python exception, one way per `mode=` (pass_params overrides).
 
-Each mode's truth, from running it alone (`python train.py mode=X`), is the innermost frame of the last
-traceback stderr shows, and where that frame is a library's, the app's own frame that called into it:
-- own_raise: ValueError raised by the app itself at app/data/reader.py:18 in check_label.
-- json: json.decoder.JSONDecodeError raised in the standard library (json/decoder.py in raw_decode),
+Each mode's truth, from running it alone (`python train.py mode=X`, torch 2.13 CPU, Python 3.11): the
+innermost frame of the last traceback stderr shows and, where that frame is a library's, the app's own
+frame that called into it:
+- own_raise: ValueError raised by the app itself, app/data/reader.py:18 in check_label.
+- json: json.decoder.JSONDecodeError raised in the standard library (json/decoder.py:353 in raw_decode),
   called from app/data/reader.py:7 in parse_label.
-- pil: PIL.UnidentifiedImageError raised in PIL/Image.py in open, called from app/data/reader.py:13 in
-  open_image.
-- memory: MemoryError from a 1 TiB bytearray at train.py:43 in allocate (no library frame).
-- torch_alloc: RuntimeError `[enforce fail at alloc_cpu.cpp...] DefaultCPUAllocator: can't allocate memory`
-  from torch.empty at train.py:47 in allocate_tensor (torch raises from C++: no Python frame of torch's).
+- pil: PIL.UnidentifiedImageError raised in PIL/Image.py (line 3730 in open, Pillow 13), called from
+  app/data/reader.py:13 in open_image.
+- memory: MemoryError from a 1 TiB bytearray, train.py:33 in allocate (no library frame).
+- torch_alloc: RuntimeError `[enforce fail at alloc_cpu.cpp:127] ... DefaultCPUAllocator: can't allocate
+  memory` from torch.empty at train.py:39 in allocate_tensor (raised in C++: no Python frame of torch's).
 - worker: ValueError raised in a DataLoader worker (app/data/reader.py:18 in check_label), re-raised in the
-  main process by torch/_utils.py in reraise; the worker's own traceback is the place.
-- chained: RuntimeError raised `from` a FileNotFoundError at app/data/reader.py:26 in load_config; the
-  final traceback printed is the RuntimeError's.
+  main process by torch/_utils.py in reraise: the worker's original traceback is printed last.
+- embedding: IndexError `index out of range in self` raised in torch/nn/functional.py in embedding, under
+  tinybert's forward (a stand-in library under vendor/site-packages), from train.py:63 in embed.
+- chained: RuntimeError raised `from` a FileNotFoundError, app/data/reader.py:27 in load_config; the
+  FileNotFoundError's traceback is printed first, the RuntimeError's last.
 """
 
 import os
@@ -51,6 +54,15 @@ def load_in_worker():
         print(batch)
 
 
+def embed():
+    sys.path.insert(0, os.path.join(HERE, "vendor", "site-packages"))
+    import tinybert
+    import torch
+
+    model = tinybert.Embeddings(vocab=8)
+    return model(torch.tensor([3, 99]))  # a token id past the vocabulary
+
+
 def main(mode):
     print("training", mode, flush=True)
     if mode == "own_raise":
@@ -65,6 +77,8 @@ def main(mode):
         allocate_tensor()
     elif mode == "worker":
         load_in_worker()
+    elif mode == "embedding":
+        embed()
     elif mode == "chained":
         reader.load_config(os.path.join(HERE, "no-such.yaml"))
 
