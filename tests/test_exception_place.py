@@ -72,7 +72,7 @@ Traceback (most recent call last):
   File "<ROOT>/tests/apps/raising_app/train.py", line 75, in main
     allocate()
   File "<ROOT>/tests/apps/raising_app/train.py", line 33, in allocate
-    return bytearray(1 << 40)
+    return bytearray(1 << 60)  # past any address space: fails whatever the overcommit policy
            ^^^^^^^^^^^^^^^^^^
 MemoryError
 """
@@ -84,9 +84,9 @@ Traceback (most recent call last):
   File "<ROOT>/tests/apps/raising_app/train.py", line 77, in main
     allocate_tensor()
   File "<ROOT>/tests/apps/raising_app/train.py", line 39, in allocate_tensor
-    return torch.empty(1 << 42, dtype=torch.uint8)
+    return torch.empty(1 << 60, dtype=torch.uint8)
            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4398046511104 bytes. Error code 12 (Cannot allocate memory)
+RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 1152921504606846976 bytes. Error code 12 (Cannot allocate memory)
 """
 
 WORKER = """\
@@ -549,3 +549,12 @@ def test_a_ranks_exception_is_placed_from_its_own_traceback_never_the_launchers(
 def test_no_traceback_no_place():
     assert exception_place("exit status 3\n") == ""
     assert launch_place("") == ""
+
+
+def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_the_standard_librarys():
+    from crashmatrix.resolve.culprit import culprit
+
+    for text in (OWN_RAISE, JSON, CHAINED):
+        assert culprit(_real(text), exception_place(_real(text)), {"torch": "2.13.0"}) is None, text
+    pil = culprit(_real(PIL), exception_place(_real(PIL)), {"pillow": "13.0.0"})
+    assert pil is not None and (pil.package, pil.evidence, pil.raised) == ("PIL", "PIL/Image.py", True)

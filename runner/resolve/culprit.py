@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from crashmatrix.verdict import forensics
 
 _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
+# `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
+# raw_decode`, `app/reader.py:7 in parse_label`), which the traceback itself tells below.
+_EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
 _TRACEBACK_FILE = re.compile(r'^\s+File "([^"]+)", line \d+')
 
 
@@ -45,7 +48,7 @@ def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
     if installed:
         return _of_path(installed[0], packages)
     place = where.split(";")[0].strip().split(" (")[0]
-    if "/" in place:  # an extension module by its path below site-packages
+    if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
         return _of_relative(place, "", packages)
     if forensics.died_thread_frames(stderr) or native:
         return None  # a death by signal whose stack shows no installed library's native code

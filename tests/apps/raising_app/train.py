@@ -8,7 +8,7 @@ frame that called into it:
   called from app/data/reader.py:7 in parse_label.
 - pil: PIL.UnidentifiedImageError raised in PIL/Image.py (line 3730 in open, Pillow 13), called from
   app/data/reader.py:13 in open_image.
-- memory: MemoryError from a 1 TiB bytearray, train.py:33 in allocate (no library frame).
+- memory: MemoryError from a 1 EiB bytearray, train.py:33 in allocate (no library frame).
 - torch_alloc: RuntimeError `[enforce fail at alloc_cpu.cpp:127] ... DefaultCPUAllocator: can't allocate
   memory` from torch.empty at train.py:39 in allocate_tensor (raised in C++: no Python frame of torch's).
 - worker: ValueError raised in a DataLoader worker (app/data/reader.py:18 in check_label), re-raised in the
@@ -30,13 +30,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def allocate():
-    return bytearray(1 << 40)
+    return bytearray(1 << 60)  # past any address space: fails whatever the overcommit policy
 
 
 def allocate_tensor():
     import torch
 
-    return torch.empty(1 << 42, dtype=torch.uint8)
+    return torch.empty(1 << 60, dtype=torch.uint8)
 
 
 class Labels:
