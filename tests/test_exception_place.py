@@ -554,7 +554,10 @@ def test_no_traceback_no_place():
 def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_the_standard_librarys():
     from crashmatrix.resolve.culprit import culprit
 
-    for text in (OWN_RAISE, JSON, CHAINED):
+    # the worker's raise is the program's own, though torch's fetch.py called it
+    for text in (OWN_RAISE, JSON, CHAINED, WORKER):
         assert culprit(_real(text), exception_place(_real(text)), {"torch": "2.13.0"}) is None, text
     pil = culprit(_real(PIL), exception_place(_real(PIL)), {"pillow": "13.0.0"})
     assert pil is not None and (pil.package, pil.evidence, pil.raised) == ("PIL", "PIL/Image.py", True)
+    # rank 1's own raise, not torchrun's ChildFailedError raised in torch/distributed/launcher/api.py
+    assert culprit(_real(TORCHRUN), "tests/apps/ddp_train.py:46 in train", {"torch": "2.13.0"}) is None

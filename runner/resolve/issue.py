@@ -20,8 +20,8 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics, ranks
-from crashmatrix.verdict.exception_place import exception_place
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict.exception_place import exception_place, failing_output
 
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")
@@ -75,8 +75,7 @@ def _place(stderr: str, outcome: str) -> str:
     would have read it (a distributed job's from its failing rank's own traceback)."""
     if outcome in (Outcome.TIMEOUT.value, Outcome.CRASH.value, Outcome.RANK_CRASH.value):
         return ""  # their places need what only the run had: stacks, torch's backtrace, the kernel log
-    root = ranks.root_failure(stderr) if ranks.is_distributed(stderr) else None
-    return exception_place(root.text if root else stderr, oom=outcome == Outcome.OOM.value)
+    return exception_place(failing_output(stderr), oom=outcome == Outcome.OOM.value)
 
 
 def _stderr(run: FinishedRun, row: dict) -> str:
@@ -95,7 +94,9 @@ def _packages(run: FinishedRun, bundle: Bundle) -> dict:
 def _addressed(whose: Culprit | None, where: str) -> str:
     """Whose bug the stack points to: the tracker this report is for."""
     if whose is None:
-        place = where.split(";")[0].strip() if where else ""
+        # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
+        frames = [p.strip() for p in where.split(";") if " in " in p]
+        place = frames[0] if frames else where.split(";")[0].strip()
         return (
             "The failing stack shows no installed library's code"
             + (f" (it ended in {place})" if place else "")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 
+from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import _KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
@@ -77,6 +78,13 @@ def _own(frame: Frame) -> bool:
     """The program's own code; a probe stands for the program. torch is never the program's, installed from
     a source checkout (outside site-packages) too."""
     return _is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not _is_torch(frame))
+
+
+def failing_output(stderr: str) -> str:
+    """The output whose exception failed the run: a distributed job's failing rank's own (verdict/ranks.py), never
+    the launcher's report printed after it; else stderr itself."""
+    root = ranks.root_failure(stderr) if ranks.is_distributed(stderr) else None
+    return root.text if root is not None and root.text else stderr
 
 
 def is_out_of_memory(exception: str) -> bool:
