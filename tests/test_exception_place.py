@@ -9,14 +9,17 @@ Every text below is a real program's stderr, pasted as it came (paths under this
   (torchrun) or ProcessRaisedException (spawn) from its own code, which is never the place;
 - the fault probe on an NVIDIA H200 (torch 2.11, ../shared/gpu-runs/h200-faults/cells/*/stderr.log and
   sync/stderr.log): cuda_oom and cuda_fork_worker, whose rows had an empty `where`, and the synchronous
-  reruns of the CUDA errors. H200_INDEX_FORWARD_SYNC keeps the first two and the last of its 64 identical
-  assertion lines (one per GPU thread); trailing blanks are trimmed; nothing else left out.
+  reruns of the CUDA errors;
+- the fault probe's memory, nan and segv modes from `crashmatrix run matrix/selftest.yaml` on this CPU box
+  (its run folder written /tmp/selftest/run). H200_INDEX_FORWARD_SYNC keeps the first two and the last of its 64 identical
+  assertion lines (one per GPU thread), PROBE_SEGV its `Extension modules:` line; trailing blanks
+  are trimmed; nothing else left out.
 """
 
 import pytest
 from conftest import ROOT
 
-from crashmatrix.verdict import ranks
+from crashmatrix.verdict import forensics, ranks
 from crashmatrix.verdict.exception_place import exception_place, launch_place
 
 OWN_RAISE = """\
@@ -486,6 +489,55 @@ Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60
 
 """
 
+# The fault probe's own modes (matrix/selftest.yaml) on this CPU box: the probe runs from this checkout, its
+# child from the cell's copy of the package (.crashmatrix-path), whose frames are never the place.
+PROBE_MEMORY = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 59, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 48, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/probes/fault.py", line 240, in main
+    block = bytearray(int(params.get("alloc_mb", 4096)) * 1024 * 1024)
+            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+MemoryError
+"""
+
+PROBE_NAN = """\
+Traceback (most recent call last):
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/probes/fault.py", line 225, in main
+    _end_if_asked(mode)
+  File "<ROOT>/probes/fault.py", line 211, in _end_if_asked
+    raise probes.NonFinite("loss is nan at step 0 (fault probe)")
+crashmatrix.probes.NonFinite: loss is nan at step 0 (fault probe)
+crashmatrix: non-finite: loss is nan at step 0 (fault probe)
+"""
+
+PROBE_SEGV = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007f0e9fc9cb80 (most recent call first):
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "<ROOT>/probes/fault.py", line 62 in _real_segv
+  File "<ROOT>/probes/fault.py", line 190 in _end_if_asked
+  File "<ROOT>/probes/fault.py", line 225 in main
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29 in run
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 48 in main
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 59 in <module>
+  File "<frozen runpy>", line 88 in _run_code
+  File "<frozen runpy>", line 198 in _run_module_as_main
+"""
+
 
 def _real(text: str) -> str:
     return text.replace("<ROOT>", ROOT)
@@ -501,8 +553,9 @@ def _real(text: str) -> str:
         (CHAINED, "app/data/reader.py:27 in load_config"),
         (EMBEDDING, "torch/nn/functional.py:2615 in embedding; train.py:63 in embed"),
         (H200_CUDA_FORK_WORKER, "torch/cuda/__init__.py:466 in _lazy_init; probes/fault.py:172 in __getitem__"),
+        (PROBE_NAN, "probes/fault.py:211 in _end_if_asked"),
     ],
-    ids=["own_raise", "json", "pil", "worker", "chained", "embedding", "h200_cuda_fork_worker"],
+    ids=["own_raise", "json", "pil", "worker", "chained", "embedding", "h200_cuda_fork_worker", "probe_nan"],
 )
 def test_an_exception_is_placed_at_the_raising_frame_then_the_programs_caller(text, where):
     assert exception_place(_real(text)) == where
@@ -514,8 +567,9 @@ def test_an_exception_is_placed_at_the_raising_frame_then_the_programs_caller(te
         (MEMORY, "bytearray; train.py:33 in allocate"),
         (TORCH_ALLOC, "empty; train.py:39 in allocate_tensor"),
         (H200_CUDA_OOM, "empty; probes/fault.py:102 in _cuda_fault"),
+        (PROBE_MEMORY, "bytearray; probes/fault.py:240 in main"),  # the line's outermost call, not `get`
     ],
-    ids=["memory_error", "cpu_allocator", "h200_cuda_oom"],
+    ids=["memory_error", "cpu_allocator", "h200_cuda_oom", "probe_memory"],
 )
 def test_out_of_memory_is_placed_at_the_allocating_op_and_line(text, where):
     assert exception_place(_real(text), oom=True) == where
@@ -561,3 +615,7 @@ def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_
     assert pil is not None and (pil.package, pil.evidence, pil.raised) == ("PIL", "PIL/Image.py", True)
     # rank 1's own raise, not torchrun's ChildFailedError raised in torch/distributed/launcher/api.py
     assert culprit(_real(TORCHRUN), "tests/apps/ddp_train.py:46 in train", {"torch": "2.13.0"}) is None
+
+
+def test_a_probes_fatal_signal_is_placed_in_probes_not_by_its_absolute_path():
+    assert forensics.own_fault_frame(_real(PROBE_SEGV)) == "probes/fault.py:62 in _real_segv"

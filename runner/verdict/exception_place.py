@@ -61,11 +61,13 @@ def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
         elif line.strip() and not line[:1].isspace():
             exception = line.strip()
             break
-    kept = [(f, code) for f, code in frames if not _ours(f.file)]
+    kept = [(f, code) for f, code in frames if not is_ours(f.file)]
     return kept[::-1], exception
 
 
-def _ours(path: str) -> bool:
+def is_ours(path: str) -> bool:
+    """crashmatrix's own file (its child, the in-cell code), in this checkout, a cell's copy or installed;
+    its probes are not: they stand for a program."""
     path = path.replace("\\", "/")
     return not _is_probe(path) and (path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)))
 
@@ -74,7 +76,7 @@ def _is_probe(path: str) -> bool:
     return path.startswith(_PROBES) or "/crashmatrix/probes/" in path
 
 
-def _own(frame: Frame) -> bool:
+def is_programs(frame: Frame) -> bool:
     """The program's own code; a probe stands for the program. torch is never the program's, installed from
     a source checkout (outside site-packages) too."""
     return _is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not _is_torch(frame))
@@ -98,31 +100,40 @@ def exception_place(text: str, oom: bool = False) -> str:
     if not frames:
         return ""
     if oom or is_out_of_memory(exception):
-        return op_place(frames) or _join(frames[0][0], frames)
+        return op_place(frames, allocation=True) or _join(frames[0][0], frames)
     return _join(frames[0][0], frames)
 
 
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
     """The raising frame; where it is a library's, the program's innermost frame after it."""
-    if _own(raised):
+    if is_programs(raised):
         return own_text(raised, frames)
-    caller = next((f for f, _code in frames if _own(f)), None)
+    caller = next((f for f, _code in frames if is_programs(f)), None)
     return "; ".join(p for p in (library_text(raised), own_text(caller, frames) if caller else "") if p)
 
 
-def op_place(frames: list[tuple[Frame, str]], kernel: str = "") -> str:
+def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool = False) -> str:
     """`embedding; transformers/models/bert/modeling_bert.py:99 in forward; app/model.py:12 in step`: the op the
     program's innermost frame called (kernel: a device-side assert's kernel, for a line that names no call),
-    a library frame other than torch's on the way, that frame; "" where no frame is the program's."""
-    at = next((i for i, (f, _code) in enumerate(frames) if _own(f)), None)
+    a library frame other than torch's on the way, that frame; "" where no frame is the program's.
+    allocation: the op is the line's outermost call (`bytearray` in `bytearray(int(n))`), not its last."""
+    at = next((i for i, (f, _code) in enumerate(frames) if is_programs(f)), None)
     if at is None:
         return ""
     inner = frames[:at]
     user, code = frames[at]
-    op = _torch_op(inner) or called_op(code, kernel) or kernel
+    op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
     library = next((f for f, _code in inner if not _is_torch(f)), None)
     parts = (op, library_text(library) if library else "", own_text(user, frames))
     return "; ".join(p for p in parts if p)
+
+
+_CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
+
+
+def _outermost_call(code: str) -> str:
+    found = _CALL.search(code.split("#")[0])
+    return found[1] if found and not code.startswith("raise") else ""
 
 
 def _is_torch(frame: Frame) -> bool:
@@ -156,7 +167,7 @@ def own_text(frame: Frame, frames: list[tuple[Frame, str]]) -> str:
     if _is_probe(path):
         root = os.path.dirname(os.path.dirname(path))
     else:
-        outermost = next((f for f, _code in reversed(frames) if _own(f) and not _is_probe(f.file)), frame)
+        outermost = next((f for f, _code in reversed(frames) if is_programs(f) and not _is_probe(f.file)), frame)
         root = app_root(outermost.file)
     return f"{from_root(path, root)}:{frame.line} in {frame.func}"
 

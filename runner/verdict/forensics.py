@@ -28,18 +28,15 @@ import time
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
-from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
-from crashmatrix.verdict.exception_place import exception_place
+from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, own_text
 from crashmatrix.verdict.signature import last_match
 from crashmatrix.verdict.stacks import (
-    OURS,
     PACKAGES_DIR,
     Frame,
     ProcessStacks,
     faulthandler_frame,
-    is_own,
     parse_faulthandler,
     parse_pyspy,
     summarize,
@@ -323,7 +320,7 @@ def died_thread_frames(stderr: str) -> list[Frame]:
         frame = faulthandler_frame(line)
         if frame is None:
             continue
-        if frame.file.replace("\\", "/").startswith(OURS):
+        if is_ours(frame.file):
             break
         out.append(frame)
     return out
@@ -347,12 +344,10 @@ _DIED_THREAD = re.compile(
 def own_fault_frame(stderr: str) -> str:
     """`strhub/data/dataset.py:98 in _preprocess_labels`: the program's innermost own frame in
     faulthandler's dump of the thread that died (the last fatal error in stderr), its path from the app's
-    root (app_root); "" where it has none."""
-    own = [f for f in died_thread_frames(stderr) if is_own(f)]
-    if not own:
-        return ""
-    root = app_root(own[-1].file)
-    return f"{from_root(own[0].file, root)}:{own[0].line} in {own[0].func}"
+    root (app_root), a probe's as `probes/fault.py`; "" where it has none."""
+    frames = died_thread_frames(stderr)
+    own = next((f for f in frames if is_programs(f)), None)
+    return own_text(own, [(f, "") for f in frames]) if own else ""
 
 
 # --- the kernel log --------------------------------------------------------------
