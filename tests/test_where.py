@@ -12,7 +12,7 @@ from conftest import ROOT, crashmatrix, rows_of
 
 APP = os.path.join(ROOT, "tests", "apps", "raising_app", "train.py")
 # torch's import is most of a cell's time: two modes import it (embedding's place is in the table test only)
-MODES = ["own_raise", "json", "pil", "memory", "torch_alloc", "worker", "chained"]
+MODES = ["own_raise", "json", "pil", "memory", "torch_alloc", "worker", "chained", "ignored"]
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +32,11 @@ def rows(tmp_path_factory):
         ("own_raise", "fail", "app/data/reader.py:18 in check_label"),
         ("json", "fail", "json/decoder.py:353 in raw_decode; app/data/reader.py:7 in parse_label"),
         ("pil", "fail", "PIL/Image.py:3730 in open; app/data/reader.py:13 in open_image"),
-        ("memory", "oom", "bytearray; train.py:33 in allocate"),
-        ("torch_alloc", "oom", "empty; train.py:39 in allocate_tensor"),
+        ("memory", "oom", "bytearray; train.py:36 in allocate"),
+        ("torch_alloc", "oom", "empty; train.py:42 in allocate_tensor"),
         ("worker", "fail", "app/data/reader.py:18 in check_label"),
         ("chained", "fail", "app/data/reader.py:27 in load_config"),
+        ("ignored", "fail", "app/data/reader.py:18 in check_label"),
     ],
 )
 def test_every_exception_has_a_place_from_the_apps_root(rows, mode, outcome, where):

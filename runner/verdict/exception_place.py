@@ -45,8 +45,9 @@ _NOT_OPS = frozenset({"forward", "wrapper", "wrapped", "inner", "decorate_contex
 
 def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
     """(frames with their source line, innermost first; the exception's first line) of the failing
-    exception's traceback: the last one printed. crashmatrix's own frames are left out."""
-    heads = list(_HEAD.finditer(text))
+    exception's traceback: the last one printed, but for those of exceptions Python ignored (`Exception
+    ignored in: <function X.__del__>`). crashmatrix's own frames are left out."""
+    heads = [h for h in _HEAD.finditer(text) if not _ignored(text, h.start())]
     if not heads:
         return [], ""
     frames: list[tuple[Frame, str]] = []
@@ -63,6 +64,13 @@ def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
             break
     kept = [(f, code) for f, code in frames if not is_ours(f.file)]
     return kept[::-1], exception
+
+
+def _ignored(text: str, head: int) -> bool:
+    """Whether the traceback at head is of an exception Python ignored (a __del__'s at exit, after the
+    failure): the line before it says `Exception ignored in: ...`."""
+    before = text.rfind("\n", 0, max(head - 1, 0)) + 1
+    return text.startswith("Exception ignored", before)
 
 
 def is_ours(path: str) -> bool:

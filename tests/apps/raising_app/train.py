@@ -8,13 +8,16 @@ frame that called into it:
   called from app/data/reader.py:7 in parse_label.
 - pil: PIL.UnidentifiedImageError raised in PIL/Image.py (line 3730 in open, Pillow 13), called from
   app/data/reader.py:13 in open_image.
-- memory: MemoryError from a 1 EiB bytearray, train.py:33 in allocate (no library frame).
+- memory: MemoryError from a 1 EiB bytearray, train.py:36 in allocate (no library frame).
 - torch_alloc: RuntimeError `[enforce fail at alloc_cpu.cpp:127] ... DefaultCPUAllocator: can't allocate
-  memory` from torch.empty at train.py:39 in allocate_tensor (raised in C++: no Python frame of torch's).
+  memory` from torch.empty at train.py:42 in allocate_tensor (raised in C++: no Python frame of torch's).
 - worker: ValueError raised in a DataLoader worker (app/data/reader.py:18 in check_label), re-raised in the
   main process by torch/_utils.py in reraise: the worker's original traceback is printed last.
 - embedding: IndexError `index out of range in self` raised in torch/nn/functional.py in embedding, under
-  tinybert's forward (a stand-in library under vendor/site-packages), from train.py:63 in embed.
+  tinybert's forward (a stand-in library under vendor/site-packages), from train.py:66 in embed.
+- ignored: ValueError raised by the app, app/data/reader.py:18 in check_label; at exit a module global's
+  __del__ raises AttributeError, which Python prints after it as `Exception ignored in: ...` with a
+  traceback of its own: the last one printed, but not the failure.
 - chained: RuntimeError raised `from` a FileNotFoundError, app/data/reader.py:27 in load_config; the
   FileNotFoundError's traceback is printed first, the RuntimeError's last.
 """
@@ -63,6 +66,13 @@ def embed():
     return model(torch.tensor([3, 99]))  # a token id past the vocabulary
 
 
+class Cache:
+    """Closes a file it never opened: its __del__ raises at the interpreter's exit, after the failure."""
+
+    def __del__(self):
+        self.handle.close()
+
+
 def main(mode):
     print("training", mode, flush=True)
     if mode == "own_raise":
@@ -79,6 +89,9 @@ def main(mode):
         load_in_worker()
     elif mode == "embedding":
         embed()
+    elif mode == "ignored":
+        sys.modules[__name__].cache = Cache()  # a module global: finalized at exit
+        reader.check_label(-3)
     elif mode == "chained":
         reader.load_config(os.path.join(HERE, "no-such.yaml"))
 
