@@ -476,7 +476,7 @@ def _cgroup_says_oom(ev: Evidence) -> str:
 def _where_raised(verdict: Verdict, text: str) -> str:
     """An exception's place (exception_place); a worker lost without a signal by the report's frame
     (rebuild_storage_fd, _pin_memory_loop) where the main process's stack shows one."""
-    if verdict.outcome in (Outcome.PASS, Outcome.SKIP):
+    if verdict.outcome in (Outcome.PASS, Outcome.SKIP, Outcome.ERROR):  # error: crashmatrix's, not the program's
         return ""
     reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
     return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM)
