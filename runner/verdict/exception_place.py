@@ -123,7 +123,7 @@ def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
 def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool = False) -> str:
     """`embedding; transformers/models/bert/modeling_bert.py:99 in forward; app/model.py:12 in step`: the op the
     program's innermost frame called (kernel: a device-side assert's kernel, for a line that names no call),
-    a library frame other than torch's on the way, that frame; "" where no frame is the program's.
+    an installed library's frame other than torch's on the way, that frame; "" where no frame is the program's.
     allocation: the op is the line's outermost call (`bytearray` in `bytearray(int(n))`), not its last."""
     at = next((i for i, (f, _code) in enumerate(frames) if is_programs(f)), None)
     if at is None:
@@ -131,7 +131,8 @@ def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool
     inner = frames[:at]
     user, code = frames[at]
     op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
-    library = next((f for f, _code in inner if not _is_torch(f)), None)
+    # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib)
+    library = next((f for f, _code in inner if not _is_torch(f) and PACKAGES_DIR.search(f.file)), None)
     parts = (op, library_text(library) if library else "", own_text(user, frames))
     return "; ".join(p for p in parts if p)
 
