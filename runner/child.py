@@ -13,6 +13,7 @@ from __future__ import annotations
 import faulthandler
 import json
 import sys
+import traceback
 
 from crashmatrix.incell.atomic import write_json_atomic
 
@@ -32,6 +33,7 @@ def run(spec: dict) -> int:
         return 0
     except probes.NonFinite as e:
         write_json_atomic(report_path, {"status": "nan", "reason": str(e)})
+        traceback.print_exc()  # where the probe saw it: the row's `where` (verdict/exception_place.py)
         print(f"crashmatrix: non-finite: {e}", file=sys.stderr)
         return 1
     write_json_atomic(report_path, {"status": "ok", "metrics": metrics})

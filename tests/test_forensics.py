@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 from crashmatrix.outcome import Outcome
-from crashmatrix.verdict import forensics, stacks
+from crashmatrix.verdict import app_paths, forensics, stacks
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
@@ -212,10 +212,10 @@ def test_the_programs_innermost_own_frame_of_the_thread_that_died():
 def test_the_apps_root_is_its_nearest_project_marker_else_its_entry_scripts_folder(tmp_path):
     (tmp_path / "repo" / "scripts").mkdir(parents=True)
     (tmp_path / "repo" / "pyproject.toml").write_text("")
-    assert forensics.app_root(str(tmp_path / "repo" / "scripts" / "train.py")) == str(tmp_path / "repo")
+    assert app_paths.app_root(str(tmp_path / "repo" / "scripts" / "train.py")) == str(tmp_path / "repo")
     (tmp_path / "loose").mkdir()
-    assert forensics.app_root(str(tmp_path / "loose" / "train.py")) == str(tmp_path / "loose")
-    assert forensics.from_root("/elsewhere/x.py", str(tmp_path)) == "/elsewhere/x.py"
+    assert app_paths.app_root(str(tmp_path / "loose" / "train.py")) == str(tmp_path / "loose")
+    assert app_paths.from_root("/elsewhere/x.py", str(tmp_path)) == "/elsewhere/x.py"
     assert forensics.own_fault_frame("RuntimeError: no fatal error here\n") == ""
 
 

@@ -17,14 +17,12 @@ EXPECTED_ON_GPU = {
     "nccl_duplicate_gpu": "cuda_error",
 }
 # On a GPU, the synchronous rerun places each asynchronous error at its launching line in probes/fault.py.
-# As recorded on an H200 (tests/data/h200-faults/results.csv, torch 2.11): the rerun's clause, then for a
-# rank's own exception the program's frame after it (`...(init.cc:904, GPU 0), synchronous rerun;
-# fault.py:155 in _nccl_rank_on_gpu0`), so "synchronous rerun" need not end the field.
+# The op, then the probe's line (the rerun's place alone: the first run's is where the host next waited).
 WHERE_ON_GPU = {
-    "cuda_index_forward": "index_select (fault.py:",
-    "cuda_loss_assert": "cross_entropy (fault.py:",
-    "cuda_assert": "index assignment (fault.py:",
-    "nccl_duplicate_gpu": "all_reduce (fault.py:",
+    "cuda_index_forward": "index_select; probes/fault.py:",
+    "cuda_loss_assert": "cross_entropy; probes/fault.py:",
+    "cuda_assert": "index assignment; probes/fault.py:",
+    "nccl_duplicate_gpu": "all_reduce; probes/fault.py:",
 }
 # A device-side assert is signed by the kernel's assertion (file and kernel; the condition after them).
 SIGNATURE_ON_GPU = {

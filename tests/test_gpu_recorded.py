@@ -56,7 +56,9 @@ def test_an_assignment_into_an_index_is_the_op_not_the_call_inside_the_index():
 def test_ncc_rerun_names_the_collective_past_c10ds_wrapper_and_nccls_own_warning():
     sync_dir = os.path.join(RUN, _rows()["nccl_duplicate_gpu"]["log_dir"], "sync")
     where = sync_rerun.findings(1, sync_dir, SimpleNamespace(signature="nccl_error"))
-    assert where.startswith("all_reduce (fault.py:155); NCCL WARN Duplicate GPU detected : rank")
+    assert where.startswith(
+        "all_reduce; probes/fault.py:155 in _nccl_rank_on_gpu0; NCCL WARN Duplicate GPU detected : rank"
+    )
     assert where.endswith("(init.cc:904, GPU 0), synchronous rerun")
 
 

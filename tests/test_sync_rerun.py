@@ -98,7 +98,7 @@ def test_the_rerun_names_the_launching_line_not_the_backward_sync(tmp_path):
     row = _row(tmp_path)
     assert (row["outcome"], row["signature"]) == ("cuda_error", "cuda_device_assert")
     line = TRAIN.splitlines().index("    return F.embedding(IDX, ROWS)") + 1
-    assert row["where"] == f"embedding (train.py:{line}), synchronous rerun"
+    assert row["where"] == f"embedding; train.py:{line} in forward, synchronous rerun"
     cell = tmp_path / "run" / row["log_dir"]
     # The first run's traceback points at the sync; the rerun's logs sit beside it.
     assert "_engine_run_backward" in (cell / "stderr.log").read_text()
@@ -262,8 +262,8 @@ def test_cudnn_and_nccl_errors_rerun_with_their_libraries_logs(tmp_path, error, 
     assert proc.returncode == 0, proc.stderr
     (row,) = rows_of(tmp_path / "run")
     assert row["outcome"] == "cuda_error"
-    # The launching line, then the library's own account of the failure.
-    assert row["where"].startswith("conv (lib.py:13); " + where), row["where"]
+    # The launching line (the program raised it itself: no op), then the library's own account of the failure.
+    assert row["where"].startswith("lib.py:13 in conv; " + where), row["where"]
     assert row["where"].endswith(", synchronous rerun"), row["where"]
     sync = tmp_path / "run" / row["log_dir"] / "sync"
     # This build "has" DSA (its text lacks the compile hint), so the rerun switched it on.

@@ -2,8 +2,9 @@
 
 For a death by signal, the innermost native frame of the faulting thread (torch's fatal-signal backtrace)
 that lies in an installed package, else `where`'s library (an extension module by its path below
-site-packages: `lmdb/cpython...so`); for an error, the innermost frame of the last traceback in an
-installed package. Its distribution and version come from the package folder's own metadata
+site-packages: `lmdb/cpython...so`); for an error, the package of the frame that raised it (the failing
+exception's traceback, a worker's or a failing rank's own: verdict/exception_place.py). Its distribution
+and version come from the package folder's own metadata
 (importlib.metadata over that site-packages folder: what the cell's interpreter would say), else from
 the failing interpreter's package list in env.json. torch is the address only when torch is that
 library; the standard C library or the program's own code is no upstream library's bug.
@@ -16,9 +17,12 @@ import re
 from dataclasses import dataclass
 
 from crashmatrix.verdict import forensics
+from crashmatrix.verdict.exception_place import failing_output, last_traceback
 
 _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
-_TRACEBACK_FILE = re.compile(r'^\s+File "([^"]+)", line \d+')
+# `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
+# raw_decode`, `app/reader.py:7 in parse_label`), which the traceback itself tells below.
+_EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
 
 
 @dataclass(frozen=True)
@@ -45,13 +49,14 @@ def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
     if installed:
         return _of_path(installed[0], packages)
     place = where.split(";")[0].strip().split(" (")[0]
-    if "/" in place:  # an extension module by its path below site-packages
+    if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
         return _of_relative(place, "", packages)
     if forensics.died_thread_frames(stderr) or native:
         return None  # a death by signal whose stack shows no installed library's native code
-    files = [m.group(1) for m in map(_TRACEBACK_FILE.match, stderr.splitlines()) if m]
-    installed = [f for f in reversed(files) if _PACKAGES_DIR.match(f.replace("\\", "/"))]
-    return _of_path(installed[0], packages, raised=True) if installed else None
+    # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
+    frames, _exception = last_traceback(failing_output(stderr))
+    raised = frames[0][0].file.replace("\\", "/") if frames else ""
+    return _of_path(raised, packages, raised=True) if _PACKAGES_DIR.match(raised) else None
 
 
 def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:

@@ -21,6 +21,7 @@ from crashmatrix.resolve.repro import Bundle
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import forensics
+from crashmatrix.verdict.exception_place import exception_place, failing_output
 
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")
@@ -58,7 +59,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     head = " ".join(part for part in (kind.outcome, kind.signal) if part)
     title = f"{head}: {row['error']}" if row.get("error") else kind.label(None)
     stderr = _stderr(run, row)
-    where = str(row.get("where") or "")
+    where = str(row.get("where") or "") or _place(stderr, kind.outcome)
     whose = culprit(stderr, where, _packages(run, bundle))
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
     parts.append(_telling(stderr))
@@ -67,6 +68,14 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
     parts += [_reproduce(run, bundle, told), _environment(run, whose)]
     return "\n".join(parts)
+
+
+def _place(stderr: str, outcome: str) -> str:
+    """A row without a place (written before every exception had one): its exception's, read as the run
+    would have read it (a distributed job's from its failing rank's own traceback)."""
+    if outcome in (Outcome.TIMEOUT.value, Outcome.CRASH.value, Outcome.RANK_CRASH.value):
+        return ""  # their places need what only the run had: stacks, torch's backtrace, the kernel log
+    return exception_place(failing_output(stderr), oom=outcome == Outcome.OOM.value)
 
 
 def _stderr(run: FinishedRun, row: dict) -> str:
@@ -85,7 +94,9 @@ def _packages(run: FinishedRun, bundle: Bundle) -> dict:
 def _addressed(whose: Culprit | None, where: str) -> str:
     """Whose bug the stack points to: the tracker this report is for."""
     if whose is None:
-        place = where.split(";")[0].strip() if where else ""
+        # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
+        frames = [p.strip() for p in where.split(";") if " in " in p]
+        place = frames[0] if frames else where.split(";")[0].strip()
         return (
             "The failing stack shows no installed library's code"
             + (f" (it ended in {place})" if place else "")

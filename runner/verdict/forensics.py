@@ -11,6 +11,8 @@
   faulthandler's dump of the thread that died, by its path from the app's root.
 - A SIGKILL: the kernel's OOM killer when its log or the cell's memory cgroup
   says so (read only; nothing here writes to /sys/fs/cgroup).
+- An exception (fail, oom, cuda_error, a rank's own): the frame that raised it, a library's followed by the
+  program's frame that called into it (verdict/exception_place.py).
 """
 
 from __future__ import annotations
@@ -23,20 +25,18 @@ import subprocess
 import sys
 import time
 
-from crashmatrix.app.code_knobs import ROOT_MARKERS
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
+from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, own_text
 from crashmatrix.verdict.signature import last_match
 from crashmatrix.verdict.stacks import (
-    OURS,
     PACKAGES_DIR,
     Frame,
     ProcessStacks,
     faulthandler_frame,
-    is_own,
     parse_faulthandler,
     parse_pyspy,
     summarize,
@@ -319,7 +319,7 @@ def died_thread_frames(stderr: str) -> list[Frame]:
         frame = faulthandler_frame(line)
         if frame is None:
             continue
-        if frame.file.replace("\\", "/").startswith(OURS):
+        if is_ours(frame.file):
             break
         out.append(frame)
     return out
@@ -356,52 +356,10 @@ _LISTED_THREAD = re.compile(r"^Thread 0x[0-9a-f]+ \(most recent call first\):\n(
 def own_fault_frame(stderr: str) -> str:
     """`strhub/data/dataset.py:98 in _preprocess_labels`: the program's innermost own frame in
     faulthandler's dump of the thread that died (the last fatal error in stderr), its path from the app's
-    root (app_root); "" where it has none."""
-    own = [f for f in died_thread_frames(stderr) if is_own(f)]
-    if not own:
-        return ""
-    root = app_root(own[-1].file)
-    return f"{from_root(own[0].file, root)}:{own[0].line} in {own[0].func}"
-
-
-def app_root(entry: str) -> str:
-    """The app's root for the file of its outermost own frame (its entry script, or the Hydra task's):
-    the nearest folder from the file's up holding a project's root marker (code_knobs.ROOT_MARKERS, the
-    ones init looks for: .project-root, pyproject.toml, setup.py, setup.cfg, .git); without one, the
-    file's own folder. torch and the app both have a `dataset.py`: the path from
-    there tells them apart, and a script in a subfolder (scripts/train.py) still names its package's files
-    as the repository does."""
-    start = os.path.dirname(entry)
-    folder = start
-    while folder and os.path.isabs(folder):
-        if any(os.path.exists(os.path.join(folder, m)) for m in ROOT_MARKERS):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return start
-
-
-def from_root(path: str, root: str) -> str:
-    """path from root where it lies below it; else as faulthandler gave it."""
-    rel = os.path.relpath(path, root) if root else path
-    return path if rel.startswith("..") or os.path.isabs(rel) else rel
-
-
-_TRACEBACK_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+)$', re.M)
-
-
-def own_traceback_frame(traceback_text: str) -> str:
-    """`train.py:46 in train`: the program's innermost own frame of a Python traceback; "" where it has none."""
-    frames = [(path, line, func.strip()) for path, line, func in _TRACEBACK_FRAME.findall(traceback_text)]
-    own = [f for f in frames if is_own(Frame(f[2], f[0], f[1]))]
-    if not own:
-        return ""
-    path, line, func = own[-1]
-    return (
-        f"{from_root(path, app_root(own[0][0]))}:{line} in {func}"  # its path from the app's root, as own_fault_frame
-    )
+    root (app_root), a probe's as `probes/fault.py`; "" where it has none."""
+    frames = died_thread_frames(stderr)
+    own = next((f for f in frames if is_programs(f)), None)
+    return own_text(own, [(f, "") for f in frames]) if own else ""
 
 
 # --- the kernel log --------------------------------------------------------------
@@ -493,9 +451,9 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
-        return verdict, own_traceback_frame(verdict.told)  # a rank's own exception: its innermost own frame
+        return verdict, _where_raised(verdict, verdict.told)  # a rank's own exception, from its own traceback
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
-        return verdict, python_report_frame(ev.stderr) if verdict.outcome == Outcome.WORKER_CRASH else ""
+        return verdict, _where_raised(verdict, ev.stderr)
     pids = _pids_named(verdict.error, ev.pid)
     if verdict.signal == "SIGKILL":
         lines = kernel_log(ev.started)
@@ -525,6 +483,15 @@ def _cgroup_says_oom(ev: Evidence) -> str:
     if after is None or after <= before:
         return ""
     return f"{path} counted {after - before} oom_kill during the run"
+
+
+def _where_raised(verdict: Verdict, text: str) -> str:
+    """An exception's place (exception_place); a worker lost without a signal by the report's frame
+    (rebuild_storage_fd, _pin_memory_loop) where the main process's stack shows one."""
+    if verdict.outcome in (Outcome.PASS, Outcome.SKIP, Outcome.ERROR):  # error: crashmatrix's, not the program's
+        return ""
+    reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
+    return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM)
 
 
 def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, own: str = "") -> str:

@@ -3,7 +3,8 @@
 CUDA reports a kernel's failure at the host's next synchronizing call, so the
 line that raised is wherever the host next waited (often
 `_engine_run_backward`). Under CUDA_LAUNCH_BLOCKING=1 every launch waits, and
-the traceback's innermost user frame is the line that launched the kernel.
+the traceback's innermost user frame is the line that launched the kernel: `where` names the op, a
+library's frame on the way and that line (exception_place.launch_place).
 cuDNN errors rerun with cuDNN's API log, NCCL errors with NCCL's debug log.
 The rerun's logs go to `<cell>/sync/`, beside the cell's own.
 """
@@ -22,6 +23,7 @@ from crashmatrix.process import supervise
 from crashmatrix.rundir import cell_files
 from crashmatrix.verdict import gpu_logs
 from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.exception_place import launch_place
 
 SYNC_DIR = "sync"
 MARK = "synchronous rerun"
@@ -88,7 +90,7 @@ def findings(rc: int | None, sync_dir: str, verdict: Verdict) -> str:
         return f"{MARK} timed out"
     if rc == 0:
         return PASSED
-    parts = [gpu_logs.launch_site(_read(os.path.join(sync_dir, "stderr.log")))]
+    parts = [launch_place(_read(os.path.join(sync_dir, "stderr.log")))]
     if verdict.signature.startswith("cudnn"):
         parts.append(gpu_logs.cudnn_failure(_read(os.path.join(sync_dir, "cudnn.log"))))
     if verdict.signature.startswith("nccl"):
@@ -146,8 +148,12 @@ def rerun(
 
 
 def placed(matrix, verdict: Verdict, launch: supervise.Launch, stderr: str, cell_dir: str, where: str, stopped) -> str:
-    """`where` for a finished cell: the rerun's finding first, for a cuda_error when the matrix asks for it."""
+    """`where` for a finished cell: for a cuda_error, when the matrix asks for it, the rerun's finding. The
+    first run's place is where the host next waited, not the failure: it is kept only where the rerun found
+    no place of its own (it failed otherwise, timed out, could not start, or was stopped)."""
     if not (matrix.sync_rerun and wanted(verdict)):
         return where
     again = rerun(launch, verdict, stderr, cell_dir, matrix.timeout, stopped)
+    if again == PASSED or again.endswith(f", {MARK}"):
+        return again
     return "; ".join(w for w in (again, where) if w)

@@ -1,0 +1,189 @@
+"""Where a Python exception came from, read from the traceback a cell printed (pure; never imports torch).
+
+- The failing exception's traceback is the last one printed: for chained exceptions ("During handling of the
+  above exception...", "The above exception was the direct cause..."), the final one; for a DataLoader
+  worker's exception re-raised in the main process ("Caught X in DataLoader worker process N. Original
+  Traceback (most recent call last):"), the worker's own, printed inside the message, since the error came
+  from there. A rank's own traceback is given by verdict/ranks.py (its `[rankN]:` lines), never a
+  launcher's.
+- The place is the frame that raised: the program's own (`app/data/reader.py:18 in check_label`, its path
+  from the app's root), or a library's (its path below site-packages or below the standard library's folder)
+  and then the program's innermost frame that called into it (`json/decoder.py:353 in raw_decode;
+  app/data/reader.py:7 in parse_label`).
+- An out-of-memory error, and a CUDA error's launch under synchronous launches, are placed at the line that
+  allocated or launched: the op (`empty`, `embedding`), a library frame other than torch's on the way
+  (`transformers/models/bert/modeling_bert.py:99 in forward`), then the program's line.
+
+crashmatrix's own frames (its child, the in-cell code) are never the place; its probes stand for a program.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from crashmatrix.verdict import ranks
+from crashmatrix.verdict.app_paths import app_root, from_root
+from crashmatrix.verdict.gpu_logs import _KERNEL_ASSERT
+from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
+from crashmatrix.verdict.stacks import OURS, PACKAGES_DIR, Frame, is_own
+
+# `Traceback (most recent call last):` at a line's start; a worker's `Original Traceback (...)` too
+_HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):[ \t]*$", re.M)
+_FRAME = re.compile(r'^[ \t]+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)[ \t]*$')
+_STDLIB_DIR = re.compile(r"/lib/python3\.\d+/")
+# The folder a cell's PYTHONPATH gets crashmatrix from (process/package_path.py), or an installed crashmatrix.
+_OUR_COPY = re.compile(r"/(?:\.crashmatrix-path|site-packages|dist-packages)/crashmatrix/")
+_PROBES = os.path.join(os.path.dirname(OURS), "probes") + "/"
+# An exception's class and message that say memory ran out (signature.py's memory causes, torch's CUDA OOM).
+_OUT_OF_MEMORY = re.compile(
+    r"^(?:[\w.]+\.)?(?:OutOfMemoryError|MemoryError)\b|CUDA out of memory|can't allocate memory|std::bad_alloc", re.M
+)
+# A module's forward and torch's decorators' inner functions name no op.
+_NOT_OPS = frozenset({"forward", "wrapper", "wrapped", "inner", "decorate_context", "_fn"})
+
+
+def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
+    """(frames with their source line, innermost first; the exception's first line) of the failing
+    exception's traceback: the last one printed, but for those of exceptions Python ignored (`Exception
+    ignored in: <function X.__del__>`). crashmatrix's own frames are left out."""
+    heads = [h for h in _HEAD.finditer(text) if not _ignored(text, h.start())]
+    if not heads:
+        return [], ""
+    frames: list[tuple[Frame, str]] = []
+    exception = ""
+    lines = text[heads[-1].end() :].splitlines()[1:]
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if m:
+            after = lines[i + 1] if i + 1 < len(lines) else ""
+            code = "" if _FRAME.match(after) or not after[:1].isspace() else after.strip()
+            frames.append((Frame(m["func"], m["file"], m["line"]), code))
+        elif line.strip() and not line[:1].isspace():
+            exception = line.strip()
+            break
+    kept = [(f, code) for f, code in frames if not is_ours(f.file)]
+    return kept[::-1], exception
+
+
+def _ignored(text: str, head: int) -> bool:
+    """Whether the traceback at head is of an exception Python ignored (a __del__'s at exit, after the
+    failure): the line before it says `Exception ignored in: ...`."""
+    before = text.rfind("\n", 0, max(head - 1, 0)) + 1
+    return text.startswith("Exception ignored", before)
+
+
+def is_ours(path: str) -> bool:
+    """crashmatrix's own file (its child, the in-cell code), in this checkout, a cell's copy or installed;
+    its probes are not: they stand for a program."""
+    path = path.replace("\\", "/")
+    return not _is_probe(path) and (path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)))
+
+
+def _is_probe(path: str) -> bool:
+    return path.startswith(_PROBES) or "/crashmatrix/probes/" in path
+
+
+def is_programs(frame: Frame) -> bool:
+    """The program's own code; a probe stands for the program. torch is never the program's, installed from
+    a source checkout (outside site-packages) too."""
+    return _is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not _is_torch(frame))
+
+
+def failing_output(stderr: str) -> str:
+    """The output whose exception failed the run: a distributed job's failing rank's own (verdict/ranks.py), never
+    the launcher's report printed after it; else stderr itself."""
+    root = ranks.root_failure(stderr) if ranks.is_distributed(stderr) else None
+    return root.text if root is not None and root.text else stderr
+
+
+def is_out_of_memory(exception: str) -> bool:
+    return bool(_OUT_OF_MEMORY.search(exception))
+
+
+def exception_place(text: str, oom: bool = False) -> str:
+    """`where` for the failing exception in text; "" where text holds no traceback. oom: place it at the
+    allocating line, as an out-of-memory error of the exception's own words is placed anyway."""
+    frames, exception = last_traceback(text)
+    if not frames:
+        return ""
+    if oom or is_out_of_memory(exception):
+        return op_place(frames, allocation=True) or _join(frames[0][0], frames)
+    return _join(frames[0][0], frames)
+
+
+def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
+    """The raising frame; where it is a library's, the program's innermost frame after it."""
+    if is_programs(raised):
+        return own_text(raised, frames)
+    caller = next((f for f, _code in frames if is_programs(f)), None)
+    return "; ".join(p for p in (library_text(raised), own_text(caller, frames) if caller else "") if p)
+
+
+def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool = False) -> str:
+    """`embedding; transformers/models/bert/modeling_bert.py:99 in forward; app/model.py:12 in step`: the op the
+    program's innermost frame called (kernel: a device-side assert's kernel, for a line that names no call),
+    an installed library's frame other than torch's on the way, that frame; "" where no frame is the program's.
+    allocation: the op is the line's outermost call (`bytearray` in `bytearray(int(n))`), not its last."""
+    at = next((i for i, (f, _code) in enumerate(frames) if is_programs(f)), None)
+    if at is None:
+        return ""
+    inner = frames[:at]
+    user, code = frames[at]
+    op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
+    # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib)
+    library = next((f for f, _code in inner if not _is_torch(f) and PACKAGES_DIR.search(f.file)), None)
+    parts = (op, library_text(library) if library else "", own_text(user, frames))
+    return "; ".join(p for p in parts if p)
+
+
+_CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
+
+
+def _outermost_call(code: str) -> str:
+    found = _CALL.search(code.split("#")[0])
+    return found[1] if found and not code.startswith("raise") else ""
+
+
+def _is_torch(frame: Frame) -> bool:
+    return "/torch/" in frame.file.replace("\\", "/")
+
+
+def _torch_op(inner: list[tuple[Frame, str]]) -> str:
+    """The innermost public torch function below the program's frame (`embedding`, `cross_entropy`,
+    `all_reduce`), else the call in torch's innermost line (`F.linear(...)` in a module's forward)."""
+    torch_frames = [(f, code) for f, code in inner if _is_torch(f)]
+    for f, _code in torch_frames:
+        if not f.func.startswith("_") and f.func not in _NOT_OPS and not f.func.startswith("<"):
+            return f.func
+    return called_op(torch_frames[0][1], "") if torch_frames else ""
+
+
+def library_text(frame: Frame) -> str:
+    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
+    standard library's folder."""
+    path = frame.file.replace("\\", "/")
+    below = PACKAGES_DIR.split(path)
+    if len(below) == 1:
+        below = _STDLIB_DIR.split(path)
+    return f"{below[-1]}:{frame.line} in {frame.func}"
+
+
+def own_text(frame: Frame, frames: list[tuple[Frame, str]]) -> str:
+    """`app/data/reader.py:7 in parse_label`: the program's frame by its path from the app's root (the root
+    found from its outermost own frame, as app_paths.app_root finds it); a probe's as `probes/fault.py`."""
+    path = frame.file.replace("\\", "/")
+    if _is_probe(path):
+        root = os.path.dirname(os.path.dirname(path))
+    else:
+        outermost = next((f for f, _code in reversed(frames) if is_programs(f) and not _is_probe(f.file)), frame)
+        root = app_root(outermost.file)
+    return f"{from_root(path, root)}:{frame.line} in {frame.func}"
+
+
+def launch_place(text: str) -> str:
+    """From a rerun under CUDA_LAUNCH_BLOCKING=1: the op that launched the failing kernel, a library's frame on
+    the way, the program's line; "" where no frame is the program's."""
+    frames, _exception = last_traceback(text)
+    found = _KERNEL_ASSERT.search(text)
+    return op_place(frames, found["kernel"].strip() if found else "")

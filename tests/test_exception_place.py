@@ -1,0 +1,637 @@
+"""Where an exception came from: exception_place over tracebacks real programs printed.
+
+Every text below is a real program's stderr, pasted as it came (paths under this checkout written <ROOT>):
+- tests/apps/raising_app/train.py, one `mode=` each (its docstring holds each mode's truth), run alone on this
+  CPU box (torch 2.13, Python 3.11);
+- tests/apps/ddp_train.py fault=raise:1 under `torchrun --nproc_per_node=2` and under mp.spawn
+  (`launcher=spawn`): rank 1 raises `ValueError: bad batch on rank 1` at ddp_train.py:46 in train; rank 0
+  then fails in gloo's `Connection closed by peer` (a victim), and the launcher raises ChildFailedError
+  (torchrun) or ProcessRaisedException (spawn) from its own code, which is never the place;
+- the fault probe on an NVIDIA H200 (torch 2.11, ../shared/gpu-runs/h200-faults/cells/*/stderr.log and
+  sync/stderr.log): cuda_oom and cuda_fork_worker, whose rows had an empty `where`, and the synchronous
+  reruns of the CUDA errors;
+- the fault probe's memory, nan and segv modes from `crashmatrix run matrix/selftest.yaml` on this CPU box
+  (its run folder written /tmp/selftest/run). H200_INDEX_FORWARD_SYNC keeps the first two and the last of its 64 identical
+  assertion lines (one per GPU thread), PROBE_SEGV its `Extension modules:` line; trailing blanks
+  are trimmed; nothing else left out.
+"""
+
+import pytest
+from conftest import ROOT
+
+from crashmatrix.verdict import forensics, ranks
+from crashmatrix.verdict.exception_place import exception_place, launch_place
+
+OWN_RAISE = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 79, in main
+    reader.check_label(-1)
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 18, in check_label
+    raise ValueError(f"label {label} is negative")
+ValueError: label -1 is negative
+"""
+
+JSON = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 81, in main
+    reader.parse_label('{"label": 3,')
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 7, in parse_label
+    return json.loads(text)["label"]
+           ^^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/json/__init__.py", line 346, in loads
+    return _default_decoder.decode(s)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/json/decoder.py", line 337, in decode
+    obj, end = self.raw_decode(s, idx=_w(s, 0).end())
+               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/json/decoder.py", line 353, in raw_decode
+    obj, end = self.scan_once(s, idx)
+               ^^^^^^^^^^^^^^^^^^^^^^
+json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 13 (char 12)
+"""
+
+PIL = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 83, in main
+    reader.open_image(os.path.join(HERE, "data", "broken.png"))
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 13, in open_image
+    return Image.open(path)
+           ^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/PIL/Image.py", line 3730, in open
+    raise UnidentifiedImageError(msg)
+PIL.UnidentifiedImageError: cannot identify image file '<ROOT>/tests/apps/raising_app/data/broken.png'
+"""
+
+MEMORY = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 85, in main
+    allocate()
+  File "<ROOT>/tests/apps/raising_app/train.py", line 36, in allocate
+    return bytearray(1 << 60)  # past any address space: fails whatever the overcommit policy
+           ^^^^^^^^^^^^^^^^^^
+MemoryError
+"""
+
+TORCH_ALLOC = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 87, in main
+    allocate_tensor()
+  File "<ROOT>/tests/apps/raising_app/train.py", line 42, in allocate_tensor
+    return torch.empty(1 << 60, dtype=torch.uint8)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 1152921504606846976 bytes. Error code 12 (Cannot allocate memory)
+"""
+
+IGNORED = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 94, in main
+    reader.check_label(-3)
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 18, in check_label
+    raise ValueError(f"label {label} is negative")
+ValueError: label -3 is negative
+Exception ignored in: <function Cache.__del__ at 0x7fac641072e0>
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 73, in __del__
+AttributeError: 'Cache' object has no attribute 'handle'
+"""
+
+WORKER = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 89, in main
+    load_in_worker()
+  File "<ROOT>/tests/apps/raising_app/train.py", line 56, in load_in_worker
+    for batch in DataLoader(Labels(), batch_size=1, num_workers=1):
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 725, in __next__
+    data = self._next_data()
+           ^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1529, in _next_data
+    return self._process_data(data, worker_id)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1567, in _process_data
+    data.reraise()
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/_utils.py", line 794, in reraise
+    raise exception
+ValueError: Caught ValueError in DataLoader worker process 0.
+Original Traceback (most recent call last):
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/_utils/worker.py", line 374, in _worker_loop
+    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]
+           ^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", line 54, in fetch
+    data = [self.dataset[idx] for idx in possibly_batched_index]
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", line 54, in <listcomp>
+    data = [self.dataset[idx] for idx in possibly_batched_index]
+            ~~~~~~~~~~~~^^^^^
+  File "<ROOT>/tests/apps/raising_app/train.py", line 50, in __getitem__
+    return reader.check_label(i - 2)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 18, in check_label
+    raise ValueError(f"label {label} is negative")
+ValueError: label -2 is negative
+
+"""
+
+CHAINED = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 24, in load_config
+    with open(path) as f:
+         ^^^^^^^^^^
+FileNotFoundError: [Errno 2] No such file or directory: '<ROOT>/tests/apps/raising_app/no-such.yaml'
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 96, in main
+    reader.load_config(os.path.join(HERE, "no-such.yaml"))
+  File "<ROOT>/tests/apps/raising_app/app/data/reader.py", line 27, in load_config
+    raise RuntimeError(f"no config at {path}") from e
+RuntimeError: no config at <ROOT>/tests/apps/raising_app/no-such.yaml
+"""
+
+EMBEDDING = """\
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/raising_app/train.py", line 100, in <module>
+    main(dict(a.split("=", 1) for a in sys.argv[1:])["mode"])
+  File "<ROOT>/tests/apps/raising_app/train.py", line 91, in main
+    embed()
+  File "<ROOT>/tests/apps/raising_app/train.py", line 66, in embed
+    return model(torch.tensor([3, 99]))  # a token id past the vocabulary
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1778, in _wrapped_call_impl
+    return self._call_impl(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1789, in _call_impl
+    return forward_call(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/tests/apps/raising_app/vendor/site-packages/tinybert/__init__.py", line 13, in forward
+    return self.word_embeddings(ids)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1778, in _wrapped_call_impl
+    return self._call_impl(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1789, in _call_impl
+    return forward_call(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/sparse.py", line 189, in forward
+    return F.embedding(
+           ^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/functional.py", line 2615, in embedding
+    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+IndexError: index out of range in self
+"""
+
+TORCHRUN = """\
+W1127 07:16:59.993000 11707 torch/distributed/run.py:874]
+W1127 07:16:59.993000 11707 torch/distributed/run.py:874] *****************************************
+W1127 07:16:59.993000 11707 torch/distributed/run.py:874] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed.
+W1127 07:16:59.993000 11707 torch/distributed/run.py:874] *****************************************
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "<ROOT>/tests/apps/ddp_train.py", line 80, in <module>
+[rank1]:     main()
+[rank1]:   File "<ROOT>/tests/apps/ddp_train.py", line 76, in main
+[rank1]:     train(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), fault)
+[rank1]:   File "<ROOT>/tests/apps/ddp_train.py", line 46, in train
+[rank1]:     raise ValueError(f"bad batch on rank {rank}")
+[rank1]: ValueError: bad batch on rank 1
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "<ROOT>/tests/apps/ddp_train.py", line 80, in <module>
+[rank0]:     main()
+[rank0]:   File "<ROOT>/tests/apps/ddp_train.py", line 76, in main
+[rank0]:     train(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), fault)
+[rank0]:   File "<ROOT>/tests/apps/ddp_train.py", line 49, in train
+[rank0]:     loss = torch.nn.functional.mse_loss(model(x), y)
+[rank0]:                                         ^^^^^^^^
+[rank0]:   File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1778, in _wrapped_call_impl
+[rank0]:     return self._call_impl(*args, **kwargs)
+[rank0]:            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]:   File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1789, in _call_impl
+[rank0]:     return forward_call(*args, **kwargs)
+[rank0]:            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]:   File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py", line 1886, in forward
+[rank0]:     inputs, kwargs = self._pre_forward(*inputs, **kwargs)
+[rank0]:                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]:   File "<ROOT>/.venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py", line 1775, in _pre_forward
+[rank0]:     if torch.is_grad_enabled() and self.reducer._rebuild_buckets():
+[rank0]:                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:38593. This is typically caused by a remote worker crashing. Check the logs of the remote worker before reporting an error. GLHF! 🏖️
+W1127 07:17:16.024000 11707 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 11863 closing signal SIGTERM
+E1127 07:17:16.209000 11707 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 1 (pid: 11867) of binary: <ROOT>/.venv/bin/python
+Traceback (most recent call last):
+  File "<ROOT>/.venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py", line 367, in wrapper
+    return f(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/distributed/run.py", line 1028, in main
+    run(args)
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/distributed/run.py", line 1019, in run
+    elastic_launch(
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 194, in __call__
+    return launch_agent(
+           ^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 383, in launch_agent
+    raise ChildFailedError(
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+<ROOT>/tests/apps/ddp_train.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-11-27_07:17:16
+  host      : localhost
+  rank      : 0 (local_rank: 0)
+  exitcode  : -15 (pid: 11863)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 11863
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-27_07:17:16
+  host      : localhost
+  rank      : 1 (local_rank: 1)
+  exitcode  : 1 (pid: 11867)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+SPAWN = """\
+W1127 07:21:39.249000 15957 torch/multiprocessing/spawn.py:165] Terminating process 16006 via signal SIGTERM
+Traceback (most recent call last):
+  File "<ROOT>/tests/apps/ddp_train.py", line 80, in <module>
+    main()
+  File "<ROOT>/tests/apps/ddp_train.py", line 74, in main
+    mp.spawn(spawned, args=(2, fault), nprocs=2)
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException:
+
+-- Process 1 terminated with the following error:
+Traceback (most recent call last):
+  File "<ROOT>/.venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "<ROOT>/tests/apps/ddp_train.py", line 60, in spawned
+    train(rank, world_size, fault)
+  File "<ROOT>/tests/apps/ddp_train.py", line 46, in train
+    raise ValueError(f"bad batch on rank {rank}")
+ValueError: bad batch on rank 1
+
+"""
+
+H200_CUDA_OOM = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 102, in _cuda_fault
+    torch.empty(1 << 50, dtype=torch.uint8, device="cuda")  # a petabyte: torch.OutOfMemoryError
+    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1048576.00 GiB. GPU 0 has a total capacity of 139.80 GiB of which 137.72 GiB is free. Process 459 has 522.00 MiB memory in use. Process 462 has 522.00 MiB memory in use. Process 458 has 522.00 MiB memory in use. Including non-PyTorch memory, this process has 518.00 MiB memory in use. Process 456 has 14.00 MiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)
+"""
+
+H200_CUDA_FORK_WORKER = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 104, in _cuda_fault
+    _cuda_in_forked_worker()
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 176, in _cuda_in_forked_worker
+    for _batch in DataLoader(OnDevice(), batch_size=1, num_workers=1, multiprocessing_context=ctx):
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 741, in __next__
+    data = self._next_data()
+           ^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1548, in _next_data
+    return self._process_data(data, worker_id)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1586, in _process_data
+    data.reraise()
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/_utils.py", line 785, in reraise
+    raise exception
+RuntimeError: Caught RuntimeError in DataLoader worker process 0.
+Original Traceback (most recent call last):
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/data/_utils/worker.py", line 358, in _worker_loop
+    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]
+           ^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/utils/data/_utils/fetch.py", line 54, in fetch
+    data = [self.dataset[idx] for idx in possibly_batched_index]
+            ~~~~~~~~~~~~^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 172, in __getitem__
+    return torch.ones(2, device="cuda").cpu()
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/cuda/__init__.py", line 466, in _lazy_init
+    raise RuntimeError(
+RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method
+
+"""
+
+H200_LOSS_ASSERT_SYNC = """\
+/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [7,0,0] Assertion `t >= 0 && t < n_classes` failed.
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 98, in _cuda_fault
+    _bad_target_in_loss(torch)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 126, in _bad_target_in_loss
+    loss = torch.nn.functional.cross_entropy(logits, target)  # the launch that fails
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py", line 3504, in cross_entropy
+    return torch._C._nn.cross_entropy_loss(
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+torch.AcceleratorError: CUDA error: device-side assert triggered
+Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.
+Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
+
+"""
+
+H200_INDEX_FORWARD_SYNC = """\
+/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.
+/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex: block: [0,0,0], thread: [1,0,0] Assertion `srcIndex < srcSelectDimSize` failed.
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 96, in _cuda_fault
+    _index_in_forward_seen_at_backward(torch)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 116, in _index_in_forward_seen_at_backward
+    picked = weight.index_select(0, rows)  # the launch that fails
+             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+torch.AcceleratorError: CUDA error: device-side assert triggered
+Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.
+Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
+
+"""
+
+H200_ASSERT_SYNC = """\
+/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:111: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 93, in _cuda_fault
+    x[torch.tensor([1 << 20], device="cuda")] = 1.0
+    ~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+torch.AcceleratorError: CUDA error: device-side assert triggered
+Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.
+Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
+
+"""
+
+H200_NCCL_SYNC_RANK = """\
+[rank1]:[W1127 06:30:41.745160913 ProcessGroupNCCL.cpp:1575] Warning: WARNING: destroy_process_group() was not called before program exit, which can leak resources. For more info, please see https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())
+[rank0]:[W1127 06:30:41.776243084 ProcessGroupNCCL.cpp:1575] Warning: WARNING: destroy_process_group() was not called before program exit, which can leak resources. For more info, please see https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())
+W1127 06:30:41.947000 704 torch/multiprocessing/spawn.py:165] Terminating process 725 via signal SIGTERM
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 57, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 46, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/child.py", line 28, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 246, in main
+    _cuda_fault(mode)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 100, in _cuda_fault
+    _two_nccl_ranks_on_one_gpu()
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 141, in _two_nccl_ranks_on_one_gpu
+    mp.spawn(_nccl_rank_on_gpu0, args=(2, port), nprocs=2, join=True)
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException:
+
+-- Process 1 terminated with the following error:
+Traceback (most recent call last):
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/home/user/runs/h200-faults/.crashmatrix-path/crashmatrix/probes/fault.py", line 155, in _nccl_rank_on_gpu0
+    dist.all_reduce(total)  # NCCL's communicator is made here, and refuses the second rank on GPU 0
+    ^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper
+    return func(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", line 3068, in all_reduce
+    work = group.allreduce([tensor], opts)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9
+ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+Last error:
+Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60
+
+"""
+
+# The fault probe's own modes (matrix/selftest.yaml) on this CPU box: the probe runs from this checkout, its
+# child from the cell's copy of the package (.crashmatrix-path), whose frames are never the place.
+PROBE_MEMORY = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 59, in <module>
+    sys.exit(main())
+             ^^^^^^
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 48, in main
+    return run(spec)
+           ^^^^^^^^^
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/probes/fault.py", line 240, in main
+    block = bytearray(int(params.get("alloc_mb", 4096)) * 1024 * 1024)
+            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+MemoryError
+"""
+
+PROBE_NAN = """\
+Traceback (most recent call last):
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29, in run
+    metrics = probes.load(spec["probe"]).main(params) or {}
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "<ROOT>/probes/fault.py", line 225, in main
+    _end_if_asked(mode)
+  File "<ROOT>/probes/fault.py", line 211, in _end_if_asked
+    raise probes.NonFinite("loss is nan at step 0 (fault probe)")
+crashmatrix.probes.NonFinite: loss is nan at step 0 (fault probe)
+crashmatrix: non-finite: loss is nan at step 0 (fault probe)
+"""
+
+PROBE_SEGV = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007f0e9fc9cb80 (most recent call first):
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "<ROOT>/probes/fault.py", line 62 in _real_segv
+  File "<ROOT>/probes/fault.py", line 190 in _end_if_asked
+  File "<ROOT>/probes/fault.py", line 225 in main
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 29 in run
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 48 in main
+  File "/tmp/selftest/run/.crashmatrix-path/crashmatrix/child.py", line 59 in <module>
+  File "<frozen runpy>", line 88 in _run_code
+  File "<frozen runpy>", line 198 in _run_module_as_main
+"""
+
+
+def _real(text: str) -> str:
+    return text.replace("<ROOT>", ROOT)
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (OWN_RAISE, "app/data/reader.py:18 in check_label"),
+        (JSON, "json/decoder.py:353 in raw_decode; app/data/reader.py:7 in parse_label"),
+        (PIL, "PIL/Image.py:3730 in open; app/data/reader.py:13 in open_image"),
+        (WORKER, "app/data/reader.py:18 in check_label"),
+        (CHAINED, "app/data/reader.py:27 in load_config"),
+        (IGNORED, "app/data/reader.py:18 in check_label"),  # not the __del__ Python ignored at exit
+        (EMBEDDING, "torch/nn/functional.py:2615 in embedding; train.py:66 in embed"),
+        (H200_CUDA_FORK_WORKER, "torch/cuda/__init__.py:466 in _lazy_init; probes/fault.py:172 in __getitem__"),
+        (PROBE_NAN, "probes/fault.py:211 in _end_if_asked"),
+    ],
+    ids=["own_raise", "json", "pil", "worker", "chained", "ignored", "embedding", "h200_cuda_fork_worker", "probe_nan"],
+)
+def test_an_exception_is_placed_at_the_raising_frame_then_the_programs_caller(text, where):
+    assert exception_place(_real(text)) == where
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (MEMORY, "bytearray; train.py:36 in allocate"),
+        (TORCH_ALLOC, "empty; train.py:42 in allocate_tensor"),
+        (H200_CUDA_OOM, "empty; probes/fault.py:102 in _cuda_fault"),
+        (PROBE_MEMORY, "bytearray; probes/fault.py:240 in main"),  # the line's outermost call, not `get`
+    ],
+    ids=["memory_error", "cpu_allocator", "h200_cuda_oom", "probe_memory"],
+)
+def test_out_of_memory_is_placed_at_the_allocating_op_and_line(text, where):
+    assert exception_place(_real(text), oom=True) == where
+    assert exception_place(_real(text)) == where  # the exception's own words say so too
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (EMBEDDING, "embedding; tinybert/__init__.py:13 in forward; train.py:66 in embed"),
+        (H200_LOSS_ASSERT_SYNC, "cross_entropy; probes/fault.py:126 in _bad_target_in_loss"),
+        (H200_INDEX_FORWARD_SYNC, "index_select; probes/fault.py:116 in _index_in_forward_seen_at_backward"),
+        (H200_ASSERT_SYNC, "index assignment; probes/fault.py:93 in _cuda_fault"),
+        (H200_NCCL_SYNC_RANK, "all_reduce; probes/fault.py:155 in _nccl_rank_on_gpu0"),
+    ],
+    ids=["embedding_in_a_library", "h200_loss_assert", "h200_index_forward", "h200_assert", "h200_nccl"],
+)
+def test_a_launch_names_the_op_then_a_library_frame_then_the_programs_line(text, where):
+    assert launch_place(_real(text)) == where
+
+
+@pytest.mark.parametrize("text", [TORCHRUN, SPAWN], ids=["torchrun", "spawn"])
+def test_a_ranks_exception_is_placed_from_its_own_traceback_never_the_launchers(text):
+    root = ranks.root_failure(_real(text))
+    assert root is not None and root.rank == 1
+    assert exception_place(root.text) == "tests/apps/ddp_train.py:46 in train"
+    # the launcher's own traceback, printed last, would name torch's launcher: that is why the rank's is read
+    assert "launcher/api.py" in exception_place(_real(TORCHRUN))
+
+
+def test_no_traceback_no_place():
+    assert exception_place("exit status 3\n") == ""
+    assert launch_place("") == ""
+
+
+def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_the_standard_librarys():
+    from crashmatrix.resolve.culprit import culprit
+
+    # the worker's raise is the program's own, though torch's fetch.py called it
+    for text in (OWN_RAISE, JSON, CHAINED, WORKER):
+        assert culprit(_real(text), exception_place(_real(text)), {"torch": "2.13.0"}) is None, text
+    pil = culprit(_real(PIL), exception_place(_real(PIL)), {"pillow": "13.0.0"})
+    assert pil is not None and (pil.package, pil.evidence, pil.raised) == ("PIL", "PIL/Image.py", True)
+    # rank 1's own raise, not torchrun's ChildFailedError raised in torch/distributed/launcher/api.py
+    assert culprit(_real(TORCHRUN), "tests/apps/ddp_train.py:46 in train", {"torch": "2.13.0"}) is None
+
+
+def test_a_probes_fatal_signal_is_placed_in_probes_not_by_its_absolute_path():
+    assert forensics.own_fault_frame(_real(PROBE_SEGV)) == "probes/fault.py:62 in _real_segv"
