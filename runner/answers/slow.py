@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crashmatrix.cell import spell
-from crashmatrix.outcome import is_pass, is_run_error
+from crashmatrix.outcome import Outcome, is_pass, is_run_error
 
 FACTOR = 2.0  # the slowest fast cell's median wall time to the fastest slow cell's, at least
 MIN_SECONDS = 1.0  # ... and the slow runs' median this much above the others': no one waits on 0.3 s vs 0.8 s
@@ -238,8 +238,8 @@ def _runs(cells: _Timed, keys: Iterable[tuple[str, ...]]) -> list[Mapping]:
 
 def _relabel(axes: list[str], key: tuple[str, ...], slow: set, fast: set) -> dict:
     """A cell as explain reads it: slow as a failure of its own kind, fast as a pass, untimed as unknown."""
-    outcome = "fail" if key in slow else "pass" if key in fast else "skip"
-    return {**dict(zip(axes, key)), "outcome": outcome, "signature": "slow" if key in slow else ""}
+    outcome = Outcome.FAIL if key in slow else Outcome.PASS if key in fast else Outcome.SKIP
+    return {**dict(zip(axes, key)), "outcome": outcome.value, "signature": "slow" if key in slow else ""}
 
 
 def _rerun(run: str | None) -> str:

@@ -10,7 +10,7 @@ from html import escape
 
 from crashmatrix.answers import explain
 from crashmatrix.answers.slow import Slow
-from crashmatrix.outcome import counts_as_failing
+from crashmatrix.outcome import counts_as_failing, is_pass
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shown_path
 
@@ -100,7 +100,7 @@ def findings_section(seen: Explained) -> list[str]:
 def slow_mark(seen: Explained, group: list[dict]) -> str:
     """A grid square's mark when it holds the passing runs of a slow conjunction: `slow 4.9×`; "" else."""
     for finding in seen.slow:
-        if any(r.get("outcome") == "pass" and finding.holds(r) for r in group):
+        if any(is_pass(str(r.get("outcome"))) and finding.holds(r) for r in group):
             return f"slow {finding.ratio:.1f}×"
     return ""
 
