@@ -2,7 +2,7 @@
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict import forensics
-from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.classify import Verdict, classify
 from crashmatrix.verdict.evidence import Evidence
 
 # where two zoo hangs waited (crashmatrix's `where` of each, from stacks.txt), and where a repeat caught
@@ -29,3 +29,20 @@ def test_two_hangs_in_two_places_are_two_signatures_and_one_place_is_one():
 
 def test_a_hang_with_no_place_found_stays_hang():
     assert _hang("").signature == "hang"
+
+
+# The zoo's loader_timeout mode alone (DataLoader(timeout=1), a worker stalled 30 s): its last lines.
+LOADER_TIMED_OUT = """\
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1449, in _get_data
+    raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+RuntimeError: DataLoader timed out after {seconds} seconds
+"""
+
+
+def test_a_loader_timeout_is_one_failure_whatever_timeout_the_program_set():
+    for seconds in (1, 120):
+        verdict = classify(
+            1, stderr="Traceback (most recent call last):\n" + LOADER_TIMED_OUT.replace("{seconds}", str(seconds))
+        )
+        assert (verdict.outcome, verdict.signature) == (Outcome.FAIL, "loader_timeout")
+        assert verdict.error == f"RuntimeError: DataLoader timed out after {seconds} seconds"
