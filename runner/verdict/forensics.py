@@ -26,12 +26,12 @@ import sys
 import time
 
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
-from crashmatrix.outcome import Outcome
+from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
 from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, own_text
-from crashmatrix.verdict.signature import last_match
+from crashmatrix.verdict.signature import last_match, mask
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -447,6 +447,9 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         clause, where = ev.hang
         if clause:
             verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
+        if verdict.signature == HANG and where:
+            # Two hangs in two places are two failures: where it waits (lines masked) tells them apart.
+            verdict = dataclasses.replace(verdict, signature=f"{HANG}: {mask(where)}")
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)

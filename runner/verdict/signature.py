@@ -133,6 +133,8 @@ CAUSES: tuple = (
         ),
     ),
     Cause("pin_memory_thread", Outcome.WORKER_CRASH, _p(r"Pin memory thread exited unexpectedly")),
+    # DataLoader(timeout=N): a worker slower than N seconds; one failure whatever N the program chose
+    Cause("loader_timeout", Outcome.FAIL, _p(r"DataLoader timed out after \d+ seconds")),
     Cause(
         "worker_exited",
         Outcome.WORKER_CRASH,

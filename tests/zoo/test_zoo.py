@@ -1,0 +1,189 @@
+"""The failure zoo: real programs that fail the ways PyTorch users report, and crashmatrix's row for each.
+
+Every mode's ground truth (which process or rank failed first, which line, what the launcher says) was
+written down from running the program alone, in truth.yaml beside this file; README.md lists the modes.
+Three crashmatrix runs, started together and shared by every test (each mode 3 repeats, --jobs):
+- single: `python app/main.py mode=M` for the single-process modes and those that call mp.spawn;
+- hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU);
+- torchrun: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU.
+Then `crashmatrix resolve` on each, for the bug reports' addressees.
+
+Where crashmatrix does not yet say the truth, truth.yaml names the gap (`gaps: {aspect: reason}`) and that
+aspect's test is a strict xfail: when a fix lands it XPASSes, fails, and its marker goes. A gap that shows
+only when a race goes one way (`racy_gaps`) is a plain xfail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+APP = os.path.join(HERE, "app")
+with open(os.path.join(HERE, "truth.yaml")) as _f:
+    TRUTH: dict = yaml.safe_load(_f)
+BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter
+
+# Each run's matrix; {modes} is the list of truth.yaml's modes for that run.
+MATRICES = {
+    "single": f"""\
+name: zoo
+command: [python, {APP}/main.py]
+inject: true
+axes:
+  mode: {{modes}}
+include:
+  - {{{{mode: shm_full, shm_mb: 8}}}}   # a container's small /dev/shm (a private mount: needs root)
+repeats: 3
+timeout: 300
+""",
+    "hangs": f"""\
+name: zoo-hangs
+command: [python, {APP}/main.py]
+inject: true
+axes:
+  mode: {{modes}}
+repeats: 3
+timeout: 90
+""",
+    "torchrun": f"""\
+name: zoo-torchrun
+command: [torchrun, --nproc_per_node=2, {APP}/ddp_main.py]
+inject: true
+axes:
+  mode: {{modes}}
+repeats: 3
+timeout: 300
+""",
+}
+JOBS = {"single": 2, "hangs": 9, "torchrun": 2}  # hung cells wait: all nine at once
+MODES = sorted(TRUTH)
+
+
+def _start(base, run: str):
+    modes = [m for m in MODES if TRUTH[m]["run"] == run]
+    matrix = base / f"{run}.yaml"
+    matrix.write_text(MATRICES[run].format(modes=json.dumps(modes)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PATH"] = BIN + os.pathsep + env.get("PATH", "")
+    cmd = [sys.executable, "-m", "crashmatrix", "run", matrix, "--out", base / run, "--jobs", str(JOBS[run])]
+    return subprocess.Popen(cmd, cwd=base, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _addressee(issue: str) -> str:
+    """Whom ISSUE.md addresses: `torch`, a distribution's name, or `none` (the program's own code, libc)."""
+    if "For PyTorch's tracker:" in issue:
+        return "torch"
+    found = re.search(r"^For the maintainers of ([^:]+):", issue, re.M)
+    if found:
+        return found.group(1)
+    assert "The failing stack shows no installed library's code" in issue, issue[:400]
+    return "none"
+
+
+@pytest.fixture(scope="module")
+def zoo(tmp_path_factory) -> dict:
+    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the three runs and their resolve."""
+    base = tmp_path_factory.mktemp("zoo")
+    procs = {run: _start(base, run) for run in MATRICES if any(TRUTH[m]["run"] == run for m in MODES)}
+    for run, proc in procs.items():
+        _out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, f"{run}: {err}"
+        assert processes_with(f"CRASHMATRIX_RUN_DIR={base / run}") == []  # nothing of a cell outlives it
+    found: dict = {}
+    for run in procs:
+        out = base / run
+        resolved = crashmatrix("resolve", out, cwd=base, timeout=600)
+        assert resolved.returncode == 0, resolved.stderr
+        with open(out / "resolution.json") as f:
+            bundles = {b["signature"]: out / b["dir"] for b in json.load(f)["repro"]}
+        for row in rows_of(out):
+            entry = found.setdefault(row["mode"], {"rows": [], "issue": None})
+            entry["rows"].append(row)
+            issue = bundles.get(row["signature"])
+            if issue is not None and entry["issue"] is None:
+                entry["issue"] = _addressee((issue / "ISSUE.md").read_text())
+    return found
+
+
+def _cases(aspect: str) -> list:
+    """Every mode, a strict xfail where truth.yaml names a gap in this aspect; a skip where it needs root."""
+    cases = []
+    for mode in MODES:
+        gap = (TRUTH[mode].get("gaps") or {}).get(aspect)
+        marks = [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
+        racy = (TRUTH[mode].get("racy_gaps") or {}).get(aspect)
+        if racy:  # wrong only when a race goes one way: an XPASS says nothing
+            marks.append(pytest.mark.xfail(strict=False, reason=racy))
+        if TRUTH[mode].get("needs_root"):
+            marks.append(pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root"))
+        cases.append(pytest.param(mode, marks=marks, id=mode))
+    return cases
+
+
+def _same_failure(mode: str) -> set:
+    """The modes truth.yaml says are this one's very failure (its line, another launcher)."""
+    same = set(TRUTH[mode].get("same_failure_as") or ())
+    return same | {m for m in MODES if mode in (TRUTH[m].get("same_failure_as") or ())}
+
+
+def _identity(row: dict) -> tuple:
+    return row["outcome"], row["signal"], row["signature"]
+
+
+def _pattern(truth: str) -> re.Pattern:
+    """truth.yaml's text as a pattern: `*` any text within one place (a library's line number, a native
+    offset), `**` any text at all (a native place before the program's frame, a message's tail)."""
+    places = [".*?".join(re.escape(part) for part in piece.split("*")) for piece in truth.split("**")]
+    return re.compile("^" + ".*?".join(p.replace(".*?", "[^;]*?") for p in places) + "$", re.S)
+
+
+@pytest.mark.parametrize("mode", _cases("outcome"))
+def test_outcome_signal_and_rank_are_the_truth_in_every_repeat(zoo, mode):
+    truth, rows = TRUTH[mode], zoo[mode]["rows"]
+    assert len(rows) == 3
+    assert {(r["outcome"], r["signal"]) for r in rows} == {(truth["outcome"], truth.get("signal", ""))}, rows
+    # "0|1": a failure every rank meets at once (the first to report it is either)
+    assert all(r["rank"] in str(truth.get("rank", "")).split("|") for r in rows), rows
+
+
+@pytest.mark.parametrize("mode", _cases("signature"))
+def test_one_signature_over_the_repeats_and_it_is_the_truth(zoo, mode):
+    signatures = {r["signature"] for r in zoo[mode]["rows"]}
+    assert len(signatures) == 1, signatures
+    assert _pattern(TRUTH[mode]["signature"]).match(signatures.pop())
+
+
+@pytest.mark.parametrize("mode", _cases("distinct"))
+def test_its_failure_is_told_apart_from_every_other_mode(zoo, mode):
+    # outcome + signal + signature is what explain, compare and bisect group by
+    mine = {_identity(r) for r in zoo[mode]["rows"]}
+    alike = {m for m in MODES if m != mode and mine & {_identity(r) for r in zoo[m]["rows"]}}
+    assert alike == _same_failure(mode), f"{mode} is told as {mine}, as {sorted(alike)} are"
+
+
+@pytest.mark.parametrize("mode", _cases("where"))
+def test_where_is_the_place_it_failed(zoo, mode):
+    places = {r["where"] for r in zoo[mode]["rows"]}
+    assert all(_pattern(TRUTH[mode]["where"]).match(p) for p in places), places
+
+
+@pytest.mark.parametrize("mode", _cases("addressee"))
+def test_the_bug_report_is_addressed_to_the_library_it_came_from(zoo, mode):
+    assert zoo[mode]["issue"] == TRUTH[mode]["addressee"]
+
+
+def test_the_zoo_holds_thirty_modes_each_with_its_truth():
+    assert len(MODES) >= 30
+    needed = {"run", "from", "alone", "outcome", "signature", "where", "addressee"}
+    for mode in MODES:
+        assert needed <= set(TRUTH[mode]), (mode, needed - set(TRUTH[mode]))
+        assert os.path.exists(os.path.join(APP, "zoo", "modes", f"{mode}.py")) or TRUTH[mode]["run"] == "torchrun"
