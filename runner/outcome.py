@@ -85,14 +85,13 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 
 
 def _beyond_outcome(signature: str) -> str:
-    """What a kind's label says of its signature: "" for a word that restates the outcome; a restating word
+    """What a kind's label says of its signature: "" for a word that restates the outcome; a class word
     signed with its program's frame (`killed_by_signal in app/io.py:parse_header`,
-    crashmatrix.verdict.signature.with_place) as its place (`in app/io.py:parse_header`), so that two
-    segfaults in two functions read as two failures wherever a kind is one line."""
+    crashmatrix.verdict.signature.with_place) as that word alone, as it was labelled before it had one."""
     word, _, place = signature.partition(" in ")
-    if word in RESTATES_OUTCOME:
-        return f"in {place}" if place else ""
-    return signature
+    if place and word.isidentifier():
+        signature = word
+    return "" if signature in RESTATES_OUTCOME else signature
 
 
 KIND_COLUMNS = ("outcome", "signal", "signature")  # results.csv's columns that make a FailureKind
