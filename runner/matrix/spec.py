@@ -161,6 +161,8 @@ class Matrix:
 def _read_yaml(path: str):
     import yaml
 
+    if os.path.isdir(path):
+        raise BadInput(_a_directory(path))
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -180,6 +182,18 @@ def _read_yaml(path: str):
     if not isinstance(data, dict):
         raise BadInput(f"{path}: expected a mapping at the top (name:, probe:, axes:, ...), got {type(data).__name__}")
     return data
+
+
+def _a_directory(path: str) -> str:
+    """What a directory given for a matrix file is, and what reads it: a run directory goes to the verbs
+    that take RUN; its matrix.yaml is the matrix file the others take."""
+    kept = os.path.join(path, "matrix.yaml")
+    if os.path.exists(os.path.join(path, "results.csv")) or os.path.isfile(kept):
+        return (
+            f"{path}: a run directory, not a matrix file: give its matrix file, {shlex.quote(kept)}, or a verb "
+            "that reads a run directory (rerun, report, explain, resolve, compare, bisect RUN, run --resume)"
+        )
+    return f"{path}: a directory, not a matrix file (a YAML file with probe: or command: and axes:)"
 
 
 def _group_choices(flat: dict) -> list[str]:
