@@ -243,6 +243,19 @@ def test_a_cost_within_noise_is_told_without_a_ratio():
     assert cost_text(slow, config([1.0, 1.1, 1.2]), WALL) == "2.8× the time"
 
 
+def test_a_flaky_repro_counts_the_uncertainty_of_its_rate():
+    # 3 failures in 4 runs: the point estimate (75%) asks 3 repeats, which at a true 50% see the failure only
+    # 87.5% of the time. Under a uniform prior the rate is Beta(4, 2); the chance of no failure in r runs is
+    # E[(1 - p) ** r] = 2/6 * 3/7 * 4/8 * 5/9 ...: 0.071 after 3 runs, 0.040 after 4, so 4 reach 0.95.
+    from crashmatrix.bisect.failure_rate import predictive_clean_chance
+    from crashmatrix.resolve.repro import repeats_to_see
+
+    assert repeats_to_see(3, 4, 0.95) == 4
+    assert 1 - predictive_clean_chance(3, 4, 3) < 0.95 <= 1 - predictive_clean_chance(3, 4, 4)
+    assert repeats_to_see(1, 2, 0.95) == 9
+    assert repeats_to_see(2, 2, 0.95) == 1  # every run failed: deterministic as far as anyone knows
+
+
 # Pinning fails every run without workers and every other run with them (by CRASHMATRIX_REPEAT, so that the
 # test sees the same runs fail every time): one cause, pin=true, at 3 of 4 runs; its worst cell 2 of 2.
 HALF_PINNED = """\
@@ -268,9 +281,9 @@ def test_a_flaky_causes_repro_carries_the_repeats_its_rate_needs_and_reproduces_
     assert crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=tmp_path).returncode == 0
     assert crashmatrix("resolve", "run", cwd=tmp_path).returncode == 0
     (bundle,) = resolved(tmp_path / "run")["repro"]
-    # the cell 2 of 2, the cause 3 of 4: ceil(log(0.05) / log(0.25)) = 3 repeats, not the cell's 1
+    # the cell 2 of 2, the cause 3 of 4: 4 repeats (the rate's uncertainty counted), not the cell's 1
     assert bundle["values"] == {"w": 0, "pin": True}
-    assert (bundle["failing_runs"], bundle["runs"], bundle["rate"], bundle["repeats"]) == (3, 4, 0.75, 3)
+    assert (bundle["failing_runs"], bundle["runs"], bundle["rate"], bundle["repeats"]) == (3, 4, 0.75, 4)
     issue = (tmp_path / "run" / bundle["dir"] / "ISSUE.md").read_text()
     assert "Over all its runs the failure came in 3 of 4 (75%)" in issue
     assert "(100%)" not in issue and "confidence 0." not in issue  # 0.80 named nothing: rate and runs only
@@ -279,7 +292,7 @@ def test_a_flaky_causes_repro_carries_the_repeats_its_rate_needs_and_reproduces_
     again = crashmatrix("run", tmp_path / "run" / bundle["dir"] / "matrix.yaml", "--out", "again", cwd=elsewhere)
     assert again.returncode == 0, again.stderr
     rows = rows_of(elsewhere / "again")
-    assert len(rows) == 3 and {r["outcome"] for r in rows} == {"fail"}, rows
+    assert len(rows) == 4 and {r["outcome"] for r in rows} == {"fail"}, rows
 
 
 LMDB_APP = os.path.join(ROOT, "tests", "apps", "lmdb_app")

@@ -149,7 +149,8 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         lines.append(
             f"- Over all its runs the failure came in {bundle.failing} of {bundle.runs} ({bundle.rate:.0%}): it is "
             f"flaky, so the reproduction runs the configuration {bundle.repeats} times, enough to see it at least "
-            f"once with probability {told.findings.confidence:.2f} at that rate."
+            f"once with probability {told.findings.confidence:.2f} whatever rate {bundle.failing} of {bundle.runs} "
+            "leaves likely (not only at that rate itself)."
         )
     for passing in told.passing:
         changed = [f"{a}={v}" for a, v in passing.spelled.items() if config.spelled.get(a) != v]

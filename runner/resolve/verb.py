@@ -194,7 +194,8 @@ def _matrix_text(r: note.Resolved, bundle: repro.Bundle, data: dict, directory: 
     head = (
         f"# {bundle.kind.label()}: the configuration of cell {bundle.config.cell_id} of {run.directory}.\n"
         f"# The failure came in {bundle.failing} of {bundle.runs} runs ({bundle.rate:.0%}); {bundle.repeats} "
-        f"repeat(s) show it at least once at the run's confidence ({r.findings.confidence:.2f}). Runs from anywhere:\n"
+        f"repeat(s) show it at least once with probability {r.findings.confidence:.2f}, the rate's uncertainty "
+        "counted. Runs from anywhere:\n"
         f"#   crashmatrix run {shlex.quote(path)}\n"
     )
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
