@@ -87,6 +87,7 @@ def test_forkserver_with_workers_is_what_to_run_and_the_safe_mode_says_its_cost(
     assert (failure["outcome"], failure["signal"], failure["resolve"]["named"]) == ("worker_crash", "SIGSEGV", True)
     assert data["cannot_tell"] == []
     assert data["safe_mode"]["best"]["values"] == {"start_method": "fork", "num_workers": 0}
+    assert data["safe_mode"]["best"]["speed"] == "told" and data["safe_mode"]["best"]["time_ratio"] >= 2.5
 
     note = (where / "run" / "resolution.md").read_text()
     sections = re.findall(r"^## (.+)$", note, re.M)
@@ -226,6 +227,11 @@ def test_a_hunt_cut_short_says_so_and_its_resume_runs_as_printed(tmp_path, write
     values = data["recommended"]["values"]
     assert sum(str(v) != "0" for v in values.values()) == nearest
     assert not (values["a"] == 1 and values["c"] == 2)
+    # one run a configuration: its speed against the others is not told, in the note nor in the JSON
+    assert data["alternatives"] and all(a["time_ratio"] is None for a in data["alternatives"])
+    assert {a["speed"] for a in data["alternatives"]} == {"cannot be told yet: fewer than two timed runs a side"}
+    table = (tmp_path / "h" / "resolution.md").read_text().split("### What it costs against the others")[1]
+    assert "cannot be told yet (too few runs)" in table and not re.search(r"\| \d+\.\d×", table.replace("1.0×", ""))
 
 
 def test_a_cost_within_noise_is_told_without_a_ratio():
@@ -241,6 +247,9 @@ def test_a_cost_within_noise_is_told_without_a_ratio():
     fast, overlapping, slow = config([1.0, 1.2, 5.0]), config([1.1, 2.4, 6.0]), config([3.0, 3.1, 3.2])
     assert cost_text(overlapping, fast, WALL) == "as fast, within noise"
     assert cost_text(slow, config([1.0, 1.1, 1.2]), WALL) == "2.8× the time"
+    # issue 37: one run a side on a busy machine read "1.8× the time", and a tie when rerun: no ratio at all
+    once = "speed cannot be told yet (fewer than 2 timed runs a side)"
+    assert cost_text(config([1.8]), config([1.0]), WALL) == cost_text(config([1.8]), fast, WALL) == once
 
 
 def test_a_flaky_repro_counts_the_uncertainty_of_its_rate():
