@@ -22,8 +22,8 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crashmatrix.cell import spell
 from crashmatrix.bisect.failure_rate import predictive_runs_needed
+from crashmatrix.cell import spell
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine import facts_cache
 from crashmatrix.outcome import FailureKind, with_rank_note

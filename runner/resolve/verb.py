@@ -99,7 +99,9 @@ def compared_json(config: Config, r: note.Resolved) -> dict:
     ratio = time_ratio(config, rec, metric)
     untold = speed_untold(config, rec, metric) if ratio is not None else "not timed"
     out["time_ratio"] = None if untold else round(ratio or 0.0, 2)
-    out["speed"] = "cannot be told yet: fewer than two timed runs a side" if untold == "too few runs" else untold or "told"
+    out["speed"] = (
+        "cannot be told yet: fewer than two timed runs a side" if untold == "too few runs" else untold or "told"
+    )
     return out
 
 
