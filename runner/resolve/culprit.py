@@ -2,8 +2,9 @@
 
 For a death by signal, the innermost native frame of the faulting thread (torch's fatal-signal backtrace)
 that lies in an installed package, else `where`'s library (an extension module by its path below
-site-packages: `lmdb/cpython...so`); for an error, the innermost frame of the last traceback in an
-installed package. Its distribution and version come from the package folder's own metadata
+site-packages: `lmdb/cpython...so`); for an error, the frame that raised it (the innermost of the last
+traceback: of a distributed job, the failing rank's own, crashmatrix.resolve.issue.own_output) where that
+lies in an installed package. Its distribution and version come from the package folder's own metadata
 (importlib.metadata over that site-packages folder: what the cell's interpreter would say), else from
 the failing interpreter's package list in env.json. torch is the address only when torch is that
 library; the standard C library or the program's own code is no upstream library's bug.
@@ -19,6 +20,9 @@ from crashmatrix.verdict import forensics
 
 _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
 _TRACEBACK_FILE = re.compile(r'^\s+File "([^"]+)", line \d+')
+# A native library as `where` names it (`lmdb/cpython-311-x86_64-linux-gnu.so`, `libc.so.6 (+0x8aeec)`); a
+# Python file there (`app/data/reader.py:7 in parse_label`) is the program's own place, not a library.
+_SHARED_OBJECT = re.compile(r"\.(?:so(?:\.\d+)*|pyd|dylib)$")
 
 
 @dataclass(frozen=True)
@@ -45,13 +49,21 @@ def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
     if installed:
         return _of_path(installed[0], packages)
     place = where.split(";")[0].strip().split(" (")[0]
-    if "/" in place:  # an extension module by its path below site-packages
+    if "/" in place and _SHARED_OBJECT.search(place):  # an extension module by its path below site-packages
         return _of_relative(place, "", packages)
     if forensics.died_thread_frames(stderr) or native:
         return None  # a death by signal whose stack shows no installed library's native code
-    files = [m.group(1) for m in map(_TRACEBACK_FILE.match, stderr.splitlines()) if m]
-    installed = [f for f in reversed(files) if _PACKAGES_DIR.match(f.replace("\\", "/"))]
-    return _of_path(installed[0], packages, raised=True) if installed else None
+    # The frame that raised: the innermost of the last traceback. Only there is it the library's raise; a
+    # library frame further out (torch's mp.spawn wrapper, a Lightning loop) only called the program's code.
+    files = [m.group(1) for m in map(_TRACEBACK_FILE.match, _last_traceback(stderr).splitlines()) if m]
+    raised_in = files[-1].replace("\\", "/") if files else ""
+    return _of_path(raised_in, packages, raised=True) if _PACKAGES_DIR.match(raised_in) else None
+
+
+def _last_traceback(stderr: str) -> str:
+    """The last `Traceback (most recent call last):` of stderr to its end."""
+    at = stderr.rfind("Traceback (most recent call last)")
+    return stderr[at:] if at != -1 else stderr
 
 
 def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:
