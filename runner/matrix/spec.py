@@ -48,6 +48,7 @@ TOP_KEYS = {
     "executor": "a mapping of executor settings (Slurm)",
     "sync_rerun": "true | false: rerun a cuda_error cell with synchronous launches (default true)",
     "preflight": "true | false: compose a Hydra app's config for every cell before the first (default true)",
+    "reproduces": "the failure a repro matrix reproduces, {outcome, signal, signature} (resolve writes it)",
 }
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
@@ -106,6 +107,8 @@ class Matrix:
     sync_rerun: bool = True
     # A Hydra app's config is composed for every cell's overrides before the first (crashmatrix.app.preflight).
     preflight: bool = True
+    # A repro matrix's failure ({outcome, signal, signature}): run then says whether that failure came back.
+    reproduces: dict = field(default_factory=dict)
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -152,6 +155,8 @@ class Matrix:
             out["preflight"] = False
         if self.executor:
             out["executor"] = dict(self.executor)
+        if self.reproduces:
+            out["reproduces"] = dict(self.reproduces)
         return out
 
 
@@ -490,7 +495,20 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         app_keys=own_keys,
         sync_rerun=_flag(data, "sync_rerun", path, True),
         preflight=_flag(data, "preflight", path, True),
+        reproduces=_reproduces(data, path),
     )
+
+
+_KIND_FIELDS = ("outcome", "signal", "signature")
+
+
+def _reproduces(data: dict, path: str) -> dict:
+    value = data.get("reproduces")
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or set(value) - set(_KIND_FIELDS) or "outcome" not in value:
+        raise BadInput(f"{path}: reproduces: expected {TOP_KEYS['reproduces']}, got {value!r}")
+    return {k: "" if value.get(k) is None else str(value[k]) for k in _KIND_FIELDS}
 
 
 def _passed_names(params: dict, axes: dict, axis_keys: dict, include: list) -> list[tuple[str, str]]:

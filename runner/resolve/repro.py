@@ -165,6 +165,12 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
         data["command"] = command
     data["strategy"] = "full"
     data["repeats"] = bundle.repeats
+    # run then says whether this failure came back, not merely whether the runs failed
+    data["reproduces"] = {
+        "outcome": bundle.kind.outcome,
+        "signal": bundle.kind.signal,
+        "signature": bundle.kind.signature,
+    }
     return data
 
 
