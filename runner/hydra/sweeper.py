@@ -124,6 +124,13 @@ class Sweeping:
         print(f"hunt: {done} after {self.launched} jobs; hunt.json: {shown_path(path)}", file=sys.stdout, flush=True)
 
 
+def kept_strategy(strategy: str) -> str:
+    """The strategy the sweep directory's matrix.yaml keeps: a hunt's matrix is the space it searched, run in
+    full by `crashmatrix run SWEEP/matrix.yaml` (as `crashmatrix hunt` keeps its matrix), and hunt.json says a
+    hunt chose the jobs; `strategy: hunt` there made every verb that reads it exit 2."""
+    return "pairwise" if strategy == "pairwise" else "full"
+
+
 def hunt_ending(complete: bool, launched: int, max_runs: int) -> str:
     """How the hunt ended, as hunt.json's `complete` has it: complete only where nothing was left to ask
     (every failure pinned down, every other conjunction run clean), whatever the jobs' count; else why it

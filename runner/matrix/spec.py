@@ -422,6 +422,11 @@ _ENV_NAME = re.compile(r"^[^=\0]+$")
 
 def _strategy(data: dict, path: str) -> str:
     strategy = data.get("strategy", DEFAULTS["strategy"])
+    if strategy == "hunt":  # an older hunt sweep's matrix.yaml kept it; hunt is a verb, not an expansion
+        raise BadInput(
+            f"{path}: strategy: expected full | pairwise, got 'hunt' (a hunt is `crashmatrix hunt MATRIX`; a "
+            "hunt sweep's matrix.yaml from before crashmatrix kept full there: write strategy: full)"
+        )
     if strategy not in ("full", "pairwise"):
         raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
     return strategy
