@@ -528,7 +528,8 @@ def cmd_explain(args) -> int:
                 entry["nodes_apart"] = [a.to_json() for a in apart]
         print(json.dumps(entries + [f.to_json() for f in found], indent=1))
         return 0
-    full_run = run.strategy == "full"
+    # a hunt (its verb's or a hunt sweep's: hunt.json) ran the cells it chose, not every combination
+    full_run = run.strategy == "full" and not os.path.exists(os.path.join(run.directory, "hunt.json"))
     lines = explain.render_lines(
         patterns, axes, rows, full_run=full_run, run=args.run, keyed=run.keyed, fingerprints=run.node_fingerprints
     )

@@ -192,8 +192,17 @@ def run_matrix(
     facts = _final_fingerprint(store, first, pending, executor, nodes)
     early = _early_stop_text(collected.failing, store.path, nodes) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
+    _say_reproduced(matrix, store, stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
     return RunOutcome(store.path, collected.results, len(runs), not completed)
+
+
+def _say_reproduced(matrix: Matrix, store: RunDir, stream) -> None:
+    """A repro matrix (resolve's repro/<signature>/): whether its failure came back, or only another."""
+    if matrix.reproduces:
+        from crashmatrix.resolve.reproduced import reproduction_line
+
+        print(reproduction_line(matrix.reproduces, FinishedRun.load(store.path).rows), file=stream, flush=True)
 
 
 def _cells_to_run(matrix: Matrix, selection, resume: str | None) -> tuple[list, list[str]]:

@@ -164,3 +164,21 @@ def test_a_matrix_beside_its_script_runs_from_anywhere(tmp_path, write):
     )
     # the run directory's copy names the script absolutely: rerun and --resume find it from anywhere
     assert f"- {tmp_path / 'app' / 'train.py'}" in (tmp_path / "elsewhere/run/matrix.yaml").read_text()
+
+
+@pytest.mark.parametrize("verb", ["show", "run", "hunt"])
+def test_a_run_directory_given_for_a_matrix_file_is_named_so(tmp_path, verb):
+    # A user passes the folder a run wrote where a matrix file goes: not "Is a directory", but what it is,
+    # its matrix file, and the verbs that read a run directory.
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "matrix.yaml").write_text(GOOD)
+    (tmp_path / "run" / "results.csv").write_text("cell_id,repeat,mode,outcome\n")
+    (tmp_path / "folder").mkdir()
+    proc = crashmatrix(verb, "run", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (
+        "crashmatrix: run: a run directory, not a matrix file: give its matrix file, run/matrix.yaml, or a verb "
+        "that reads a run directory (rerun, report, explain, resolve, compare, bisect RUN, run --resume)"
+    )
+    other = crashmatrix(verb, "folder", cwd=tmp_path)
+    assert other.returncode == 2 and "folder: a directory, not a matrix file" in other.stderr

@@ -127,3 +127,23 @@ def test_a_params_key_written_with_plus_is_overridden_by_the_apps_name_for_it(tm
     except BadInput as e:
         assert "__" not in str(e) and "'params.+trainer.precision=32'" in str(e), e
         assert "['+params.trainer.precision=32']" in str(e), e  # the override as the user wrote it
+
+
+def test_a_plus_key_is_overridden_beside_a_plain_key_of_the_same_first_word(tmp_path):
+    # issue 37: `trainer.devices` (the app has it) beside `+trainer.limit_train_batches` (it does not): the
+    # override of the second was refused, its message listing the very key it called missing.
+    from crashmatrix.errors import BadInput
+    from crashmatrix.matrix.spec import load_matrix
+
+    matrix = _matrix(tmp_path, "params:\n  trainer.devices: 1\n  +trainer.limit_train_batches: 4\naxes:\n  a: [0]\n")
+    both = ["params.trainer.limit_train_batches=2", "params.trainer.devices=3"]
+    assert load_matrix(matrix, both).params == {"trainer.devices": 3, "+trainer.limit_train_batches": 2}
+    nested = _matrix(
+        tmp_path, "params:\n  trainer: {devices: 1}\n  +trainer: {limit_train_batches: 4}\naxes:\n  a: [0]\n"
+    )
+    assert load_matrix(nested, both[:1]).params == {"trainer.devices": 1, "+trainer.limit_train_batches": 2}
+    try:  # a key in neither is still refused, and the keys listed are the ones the matrix has
+        load_matrix(matrix, ["params.trainer.max_epochs=1"])
+        raise AssertionError("a key the matrix lacks was taken")
+    except BadInput as e:
+        assert "(params: trainer.devices, trainer.limit_train_batches)" in str(e), e

@@ -3,10 +3,13 @@ a ValueError at a=2): pairwise runs a covering array, hunt names the planted cra
 
 import itertools
 import json
+import shutil
+import subprocess
+import sys
 
 import yaml
 from conftest import rows_of
-from test_hydra_launcher import _sweep
+from test_hydra_launcher import APP, _sweep
 
 
 def test_pairwise_over_four_axes_of_three_runs_nine_jobs_covering_every_pair(tmp_path):
@@ -54,6 +57,22 @@ def test_hunt_names_the_planted_two_way_crash_exactly(tmp_path):
     assert list(kept["axes"]) == ["a", "b", "c"] and kept["params"] == {"d": 1}
     assert "hunt: complete after" in proc.stdout
     assert "crash SIGSEGV when a=1 and c=2" in proc.stdout
+    assert "basic launcher" not in proc.stderr  # each job in its own process: no warning
+
+
+def test_a_hunt_under_hydras_basic_launcher_says_first_that_a_crash_ends_it(tmp_path):
+    # Hydra's basic launcher runs each job in the sweep's process: the first segfault ends the sweep (exit
+    # 139, as DESIGN.md measured), so the hunt says so before its first job. Here no job crashes.
+    app = tmp_path / "app"
+    shutil.copytree(APP, app)
+    argv = [sys.executable, "app.py", "-m", "hydra/sweeper=crashmatrix", "hydra.sweeper.strategy=hunt", "a=0,2"]
+    proc = subprocess.run(
+        argv + ["c=0,1", f"hydra.sweep.dir={tmp_path / 'sweep'}"], cwd=app, capture_output=True, text=True, timeout=240
+    )
+    assert proc.stderr.splitlines()[0] == (
+        "crashmatrix: hunt under Hydra's basic launcher runs every job in this one process: the first job that "
+        "crashes ends the sweep; add hydra/launcher=crashmatrix to run each job in its own process"
+    )
 
 
 def test_a_strategy_that_does_not_exist_is_one_line(tmp_path):

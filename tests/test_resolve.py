@@ -87,6 +87,7 @@ def test_forkserver_with_workers_is_what_to_run_and_the_safe_mode_says_its_cost(
     assert (failure["outcome"], failure["signal"], failure["resolve"]["named"]) == ("worker_crash", "SIGSEGV", True)
     assert data["cannot_tell"] == []
     assert data["safe_mode"]["best"]["values"] == {"start_method": "fork", "num_workers": 0}
+    assert data["safe_mode"]["best"]["speed"] == "told" and data["safe_mode"]["best"]["time_ratio"] >= 2.5
 
     note = (where / "run" / "resolution.md").read_text()
     sections = re.findall(r"^## (.+)$", note, re.M)
@@ -226,6 +227,11 @@ def test_a_hunt_cut_short_says_so_and_its_resume_runs_as_printed(tmp_path, write
     values = data["recommended"]["values"]
     assert sum(str(v) != "0" for v in values.values()) == nearest
     assert not (values["a"] == 1 and values["c"] == 2)
+    # one run a configuration: its speed against the others is not told, in the note nor in the JSON
+    assert data["alternatives"] and all(a["time_ratio"] is None for a in data["alternatives"])
+    assert {a["speed"] for a in data["alternatives"]} == {"cannot be told yet: fewer than two timed runs a side"}
+    table = (tmp_path / "h" / "resolution.md").read_text().split("### What it costs against the others")[1]
+    assert "cannot be told yet (too few runs)" in table and not re.search(r"\| \d+\.\d×", table.replace("1.0×", ""))
 
 
 def test_a_cost_within_noise_is_told_without_a_ratio():
@@ -241,6 +247,22 @@ def test_a_cost_within_noise_is_told_without_a_ratio():
     fast, overlapping, slow = config([1.0, 1.2, 5.0]), config([1.1, 2.4, 6.0]), config([3.0, 3.1, 3.2])
     assert cost_text(overlapping, fast, WALL) == "as fast, within noise"
     assert cost_text(slow, config([1.0, 1.1, 1.2]), WALL) == "2.8× the time"
+    # issue 37: one run a side on a busy machine read "1.8× the time", and a tie when rerun: no ratio at all
+    once = "speed cannot be told yet (fewer than 2 timed runs a side)"
+    assert cost_text(config([1.8]), config([1.0]), WALL) == cost_text(config([1.8]), fast, WALL) == once
+
+
+def test_a_flaky_repro_counts_the_uncertainty_of_its_rate():
+    # 3 failures in 4 runs: the point estimate (75%) asks 3 repeats, which at a true 50% see the failure only
+    # 87.5% of the time. Under a uniform prior the rate is Beta(4, 2); the chance of no failure in r runs is
+    # E[(1 - p) ** r] = 2/6 * 3/7 * 4/8 * 5/9 ...: 0.071 after 3 runs, 0.040 after 4, so 4 reach 0.95.
+    from crashmatrix.bisect.failure_rate import predictive_clean_chance
+    from crashmatrix.resolve.repro import repeats_to_see
+
+    assert repeats_to_see(3, 4, 0.95) == 4
+    assert 1 - predictive_clean_chance(3, 4, 3) < 0.95 <= 1 - predictive_clean_chance(3, 4, 4)
+    assert repeats_to_see(1, 2, 0.95) == 9
+    assert repeats_to_see(2, 2, 0.95) == 1  # every run failed: deterministic as far as anyone knows
 
 
 # Pinning fails every run without workers and every other run with them (by CRASHMATRIX_REPEAT, so that the
@@ -268,9 +290,9 @@ def test_a_flaky_causes_repro_carries_the_repeats_its_rate_needs_and_reproduces_
     assert crashmatrix("run", "m.yaml", "--out", "run", "--jobs", "2", cwd=tmp_path).returncode == 0
     assert crashmatrix("resolve", "run", cwd=tmp_path).returncode == 0
     (bundle,) = resolved(tmp_path / "run")["repro"]
-    # the cell 2 of 2, the cause 3 of 4: ceil(log(0.05) / log(0.25)) = 3 repeats, not the cell's 1
+    # the cell 2 of 2, the cause 3 of 4: 4 repeats (the rate's uncertainty counted), not the cell's 1
     assert bundle["values"] == {"w": 0, "pin": True}
-    assert (bundle["failing_runs"], bundle["runs"], bundle["rate"], bundle["repeats"]) == (3, 4, 0.75, 3)
+    assert (bundle["failing_runs"], bundle["runs"], bundle["rate"], bundle["repeats"]) == (3, 4, 0.75, 4)
     issue = (tmp_path / "run" / bundle["dir"] / "ISSUE.md").read_text()
     assert "Over all its runs the failure came in 3 of 4 (75%)" in issue
     assert "(100%)" not in issue and "confidence 0." not in issue  # 0.80 named nothing: rate and runs only
@@ -279,7 +301,7 @@ def test_a_flaky_causes_repro_carries_the_repeats_its_rate_needs_and_reproduces_
     again = crashmatrix("run", tmp_path / "run" / bundle["dir"] / "matrix.yaml", "--out", "again", cwd=elsewhere)
     assert again.returncode == 0, again.stderr
     rows = rows_of(elsewhere / "again")
-    assert len(rows) == 3 and {r["outcome"] for r in rows} == {"fail"}, rows
+    assert len(rows) == 4 and {r["outcome"] for r in rows} == {"fail"}, rows
 
 
 LMDB_APP = os.path.join(ROOT, "tests", "apps", "lmdb_app")

@@ -32,14 +32,14 @@ class CrashmatrixSweeper(Sweeper):
         from crashmatrix.errors import BadInput
         from crashmatrix.hydra.jobs import SweepInputError
         from crashmatrix.hydra.strategies import SweeperSettings
-        from crashmatrix.hydra.sweeper import Sweeping
+        from crashmatrix.hydra.sweeper import Sweeping, kept_strategy
 
         assert self.launcher is not None and self.config is not None, "setup() first"
         try:
             settings = SweeperSettings.of(self.settings)
             if hasattr(self.launcher, "brief"):  # crashmatrix's launcher: the run directory says how jobs were chosen
                 self.launcher.brief = settings.strategy == "hunt"  # hunt says its answer; the launcher a line a batch
-                self.launcher.strategy = settings.strategy
+                self.launcher.strategy = kept_strategy(settings.strategy)
             params = [f"{k}={v}" for k, v in (self.settings.get("params") or {}).items()]
             return Sweeping(settings, self.launcher, self.config, self.hydra_context).run(params + list(arguments))
         except BadInput as e:

@@ -35,6 +35,7 @@ class Sweeping:
         os.makedirs(self.sweep_dir, exist_ok=True)
         OmegaConf.save(self.config, os.path.join(self.sweep_dir, "multirun.yaml"))
         if self.settings.strategy == "hunt":
+            _warn_in_process(self.launcher)
             return self._hunt(items)
         jobs = planned_jobs(self.settings, items)
         if self.settings.strategy == "pairwise":
@@ -122,6 +123,25 @@ class Sweeping:
             print(line, flush=True)
         done = hunt_ending(state.complete, self.launched, self.settings.max_runs)
         print(f"hunt: {done} after {self.launched} jobs; hunt.json: {shown_path(path)}", file=sys.stdout, flush=True)
+
+
+def _warn_in_process(launcher) -> None:
+    """Hydra's basic launcher runs each job in the sweep's own process: the first job that dies by a signal
+    (the crash a hunt looks for) ends the whole sweep, and the hunt with it. Said once, at the start."""
+    if type(launcher).__name__ == "BasicLauncher":
+        print(
+            "crashmatrix: hunt under Hydra's basic launcher runs every job in this one process: the first job "
+            "that crashes ends the sweep; add hydra/launcher=crashmatrix to run each job in its own process",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def kept_strategy(strategy: str) -> str:
+    """The strategy the sweep directory's matrix.yaml keeps: a hunt's matrix is the space it searched, run in
+    full by `crashmatrix run SWEEP/matrix.yaml` (as `crashmatrix hunt` keeps its matrix), and hunt.json says a
+    hunt chose the jobs; `strategy: hunt` there made every verb that reads it exit 2."""
+    return "pairwise" if strategy == "pairwise" else "full"
 
 
 def hunt_ending(complete: bool, launched: int, max_runs: int) -> str:

@@ -1,7 +1,8 @@
 """The program a matrix runs, found before any cell starts.
 
-A relative path in `command` (the program, or the script after `python`) is looked up first in the
-directory crashmatrix runs in, as a shell would, then beside the matrix file, so a matrix written
+A relative path in `command` (the program, the script after `python`, or the script a distributed launcher
+runs: `torchrun [options] train.py`, `python -m torch.distributed.run [options] train.py`) is looked up first
+in the directory crashmatrix runs in, as a shell would, then beside the matrix file, so a matrix written
 next to its app (`crashmatrix init`) runs from anywhere. The path found is made absolute, so the run
 directory's copy of the matrix (rerun, --resume, bisect RUN) finds it too. A program that is nowhere
 is bad input: exit 2 before any cell, rather than every cell failing the same way.
@@ -70,17 +71,45 @@ def _found(path: str, matrix_dir: str) -> str | None:
     return None
 
 
+def launcher_script_index(command: tuple) -> int | None:
+    """Where the training script sits after a distributed launcher (`torchrun [options] train.py`, `python -m
+    torch.distributed.run [options] train.py`): its first argument, not an option, that names a .py file;
+    None for another command, or a launcher of a module (`-m`/`--module`) or a program (`--no-python`)."""
+    if command and os.path.basename(command[0]) == "torchrun":
+        start = 1
+    elif command and command[0] in _PYTHONS and list(command[1:3]) in _LAUNCHER_MODULES:
+        start = 3
+    else:
+        return None
+    for i in range(start, len(command)):
+        arg = command[i]
+        if arg in ("-m", "--module", "--no-python", "--no_python"):
+            return None
+        if not arg.startswith("-") and arg.endswith(".py"):
+            return i
+    return None
+
+
+_LAUNCHER_MODULES = (["-m", "torch.distributed.run"], ["-m", "torch.distributed.launch"])
+
+
 def resolve_program(matrix: Matrix, matrix_path: str) -> Matrix:
-    """The matrix with its program's path made absolute; BadInput when the program is nowhere."""
+    """The matrix with its program's path made absolute, and a distributed launcher's script; BadInput when
+    either is nowhere."""
     if not matrix.command:
         return matrix
     command = list(matrix.command)
     matrix_dir = os.path.dirname(os.path.abspath(matrix_path))
-    if command[0] in _PYTHONS:
-        i = _script_index(matrix.command)
-        if i is None:
+    launched = launcher_script_index(matrix.command)
+    if launched is not None:
+        i, key, path = launched, "command", command[launched]
+        if command[0] not in _PYTHONS and os.sep not in command[0] and shutil.which(command[0]) is None:
+            raise BadInput(f"{matrix_path}: command: program '{command[0]}' is not on PATH")
+    elif command[0] in _PYTHONS:
+        index = _script_index(matrix.command)
+        if index is None:
             return matrix
-        key, path = "command", command[i]
+        i, key, path = index, "command", command[index]
     elif os.sep in command[0]:
         i, key, path = 0, "command", command[0]
     else:

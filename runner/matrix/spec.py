@@ -48,6 +48,7 @@ TOP_KEYS = {
     "executor": "a mapping of executor settings (Slurm)",
     "sync_rerun": "true | false: rerun a cuda_error cell with synchronous launches (default true)",
     "preflight": "true | false: compose a Hydra app's config for every cell before the first (default true)",
+    "reproduces": "the failure a repro matrix reproduces, {outcome, signal, signature} (resolve writes it)",
 }
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
@@ -106,6 +107,8 @@ class Matrix:
     sync_rerun: bool = True
     # A Hydra app's config is composed for every cell's overrides before the first (crashmatrix.app.preflight).
     preflight: bool = True
+    # A repro matrix's failure ({outcome, signal, signature}): run then says whether that failure came back.
+    reproduces: dict = field(default_factory=dict)
 
     def to_yaml_dict(self) -> dict:
         """The resolved matrix as it is written to the run directory.
@@ -152,6 +155,8 @@ class Matrix:
             out["preflight"] = False
         if self.executor:
             out["executor"] = dict(self.executor)
+        if self.reproduces:
+            out["reproduces"] = dict(self.reproduces)
         return out
 
 
@@ -161,6 +166,8 @@ class Matrix:
 def _read_yaml(path: str):
     import yaml
 
+    if os.path.isdir(path):
+        raise BadInput(_a_directory(path))
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -180,6 +187,18 @@ def _read_yaml(path: str):
     if not isinstance(data, dict):
         raise BadInput(f"{path}: expected a mapping at the top (name:, probe:, axes:, ...), got {type(data).__name__}")
     return data
+
+
+def _a_directory(path: str) -> str:
+    """What a directory given for a matrix file is, and what reads it: a run directory goes to the verbs
+    that take RUN; its matrix.yaml is the matrix file the others take."""
+    kept = os.path.join(path, "matrix.yaml")
+    if os.path.exists(os.path.join(path, "results.csv")) or os.path.isfile(kept):
+        return (
+            f"{path}: a run directory, not a matrix file: give its matrix file, {shlex.quote(kept)}, or a verb "
+            "that reads a run directory (rerun, report, explain, resolve, compare, bisect RUN, run --resume)"
+        )
+    return f"{path}: a directory, not a matrix file (a YAML file with probe: or command: and axes:)"
 
 
 def _group_choices(flat: dict) -> list[str]:
@@ -403,6 +422,11 @@ _ENV_NAME = re.compile(r"^[^=\0]+$")
 
 def _strategy(data: dict, path: str) -> str:
     strategy = data.get("strategy", DEFAULTS["strategy"])
+    if strategy == "hunt":  # an older hunt sweep's matrix.yaml kept it; hunt is a verb, not an expansion
+        raise BadInput(
+            f"{path}: strategy: expected full | pairwise, got 'hunt' (a hunt is `crashmatrix hunt MATRIX`; a "
+            "hunt sweep's matrix.yaml from before crashmatrix kept full there: write strategy: full)"
+        )
     if strategy not in ("full", "pairwise"):
         raise BadInput(f"{path}: strategy: expected full | pairwise, got {strategy!r}")
     return strategy
@@ -476,7 +500,20 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         app_keys=own_keys,
         sync_rerun=_flag(data, "sync_rerun", path, True),
         preflight=_flag(data, "preflight", path, True),
+        reproduces=_reproduces(data, path),
     )
+
+
+_KIND_FIELDS = ("outcome", "signal", "signature")
+
+
+def _reproduces(data: dict, path: str) -> dict:
+    value = data.get("reproduces")
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or set(value) - set(_KIND_FIELDS) or "outcome" not in value:
+        raise BadInput(f"{path}: reproduces: expected {TOP_KEYS['reproduces']}, got {value!r}")
+    return {k: "" if value.get(k) is None else str(value[k]) for k in _KIND_FIELDS}
 
 
 def _passed_names(params: dict, axes: dict, axis_keys: dict, include: list) -> list[tuple[str, str]]:

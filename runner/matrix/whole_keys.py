@@ -52,27 +52,52 @@ def _unspell_plus(name: str) -> str:
 
 
 def named(data: dict) -> dict:
-    """The data with each section's `+` keys also under the name the app has (what an override may name)."""
+    """The data with each section's `+` keys also under the name the app has (what an override may name):
+    `trainer: {devices: 1}` beside `+trainer: {limit_train_batches: 2}` names both under trainer."""
     data = dict(data)
     for section in SECTIONS:
         raw = data.get(section)
         if isinstance(raw, dict):
-            data[section] = {**{str(k).lstrip("+"): v for k, v in raw.items()}, **raw}
+            merged = dict(raw)
+            for k, v in raw.items():
+                name = str(k).lstrip("+")
+                if name == k:
+                    continue
+                have = merged.get(name)
+                merged[name] = (
+                    {**have, **v, **have}
+                    if isinstance(v, dict) and isinstance(have, dict)
+                    else (v if name not in merged else have)
+                )
+            data[section] = merged
     return data
+
+
+def _holds(node, parts: list[str]) -> bool:
+    """Whether the nested node has the dotted path (or a key kept whole that starts it)."""
+    for i, part in enumerate(parts):
+        if not isinstance(node, dict):
+            return False
+        if ".".join(parts[i:]) in node:
+            return True
+        if part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 def added(data: dict, overrides: list[str]) -> list[str]:
     """The overrides, each naming a key the section writes with `+` by that spelling: `params.a.b=1`
-    where the section has `+a.b` (or `+a` holding `b`) and no `a` of its own."""
+    where the section has `+a.b` (or `+a` holding `b`) and no `a.b` of its own (it may have `a.c`)."""
     out = []
     for override in overrides:
         prefix, key, rest = _split(override)
         section, _, name = key.partition(".")
         raw = data.get(section)
         if section in SECTIONS and isinstance(raw, dict) and name and not name.startswith("+"):
-            first = name.split(".", 1)[0]
-            plus = next((k for k in ("+" + first, "++" + first) if k in raw), None)
-            if first not in raw and plus is not None:
+            first, *inner = name.split(".")
+            plus = next((k for k in ("+" + first, "++" + first) if _holds(raw.get(k), inner)), None)
+            if plus is not None and not (first in raw and _holds(raw[first], inner)):
                 key = f"{section}.{plus}{name[len(first) :]}"
         out.append(prefix + key + rest)
     return out

@@ -1,6 +1,6 @@
 """What to run instead: the fastest configuration every run of which passed and which holds none of the
-failing conjunctions; among those within noise of the fastest (crashmatrix.resolve.configs.within_noise), the
-one nearest the program's own values (crashmatrix.resolve.defaults). Then what it costs against the others:
+failing conjunctions; among those whose speed cannot be told from the fastest's (within noise, or fewer
+than two timed runs a side: crashmatrix.resolve.configs.speed_untold), the one nearest the program's own values (crashmatrix.resolve.defaults). Then what it costs against the others:
 the fastest failing configuration (where one ever finished a run) and the safe mode (no DataLoader
 workers, no pinned memory) where the run has it.
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.resolve.apply import knob_name
-from crashmatrix.resolve.configs import Config, faster, metric_for, speed_key, within_noise
+from crashmatrix.resolve.configs import Config, faster, metric_for, speed_key, speed_untold
 from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure
 
@@ -58,7 +58,7 @@ def choose(configs: Sequence[Config], failures: Sequence[Failure], defaults: Def
     metric = metric_for(candidates)
     ranked = sorted(candidates, key=lambda c: speed_key(c, metric))
     fastest = ranked[0] if ranked else None
-    tied = tuple(c for c in ranked if fastest is not None and (c is fastest or within_noise(c, fastest, metric)))
+    tied = tuple(c for c in ranked if fastest is not None and (c is fastest or speed_untold(c, fastest, metric)))
     recommended = min(tied, key=lambda c: (defaults.distance(c.spelled), speed_key(c, metric))) if tied else None
     others = tuple(c for c in ranked if c is not recommended)
     failing = [c for c in configs if c.failing]

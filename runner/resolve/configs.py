@@ -24,6 +24,9 @@ NOISE_SHARE = 0.05
 # (measured: the same 2 s cell 0.18 s apart on the 2-core development box) ...
 WALL_FLOOR_S = 0.2
 # ... or the two configurations' runs overlapping (each one's range, min to max, reaching into the other's).
+# Fewer timed runs than this on either side and speed is not told at all: one run each on a busy machine
+# read "1.8× the time" once and a tie the next.
+MIN_TIMED_RUNS = 2
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,20 @@ def within_noise(a: Config, b: Config, metric: str) -> bool:
     sa, sb = a.span(metric), b.span(metric)
     both_repeated = len(a.samples(metric)) > 1 and len(b.samples(metric)) > 1
     return bool(both_repeated and sa and sb and sa[0] <= sb[1] and sb[0] <= sa[1])
+
+
+def too_few_timed(a: Config, b: Config, metric: str) -> bool:
+    """Whether either side has fewer than MIN_TIMED_RUNS timed runs: no speed told between them yet."""
+    return min(len(a.samples(metric)), len(b.samples(metric))) < MIN_TIMED_RUNS
+
+
+def speed_untold(a: Config, b: Config, metric: str) -> str:
+    """Why the two speeds cannot be told apart ("too few runs", "within noise"), or "" where they can."""
+    if a.median(metric) is None or b.median(metric) is None:
+        return ""
+    if too_few_timed(a, b, metric):
+        return "too few runs"
+    return "within noise" if within_noise(a, b, metric) else ""
 
 
 def time_ratio(other: Config, base: Config, metric: str) -> float | None:

@@ -20,7 +20,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics
+from crashmatrix.verdict import forensics, ranks
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 
 TELLING_LINES = 40  # of the failing run's stderr at most
@@ -58,11 +58,12 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     kind, row = bundle.kind, bundle.row
     head = " ".join(part for part in (kind.outcome, kind.signal) if part)
     title = f"{head}: {row['error']}" if row.get("error") else kind.label(None)
-    stderr = _stderr(run, row)
+    stderr, rank = own_output(run, row)
     where = str(row.get("where") or "") or _place(stderr, kind.outcome)
     whose = culprit(stderr, where, _packages(run, bundle))
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
-    parts.append(_telling(stderr))
+    source = f"rank {rank}'s own traceback (the launcher's report left out)" if rank is not None else ""
+    parts.append(_telling(stderr, source or "the failing run's stderr"))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
     if told.has_stacks:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
@@ -78,8 +79,22 @@ def _place(stderr: str, outcome: str) -> str:
     return exception_place(failing_output(stderr), oom=outcome == Outcome.OOM.value)
 
 
-def _stderr(run: FinishedRun, row: dict) -> str:
-    return plain(read_ends(os.path.join(run.directory, str(row.get("log_dir", "")), "stderr.log")))
+def own_output(run: FinishedRun, row: dict) -> tuple[str, int | None]:
+    """The failing run's stderr; of a distributed job whose rank raised, that rank's own traceback only.
+
+    The ranks share the cell's stderr, after the victims' broken connections comes the launcher's own
+    exception (torchrun's ChildFailedError, mp.spawn's ProcessRaisedException), and its frames are torch's:
+    telling lines and the library to blame come from the failing rank's traceback (crashmatrix.verdict.ranks
+    splits the output by rank), never the launcher's. A rank's death by signal keeps the whole stderr, where
+    its native frames and faulthandler's dump are found by the faulting thread. (text, the rank it is of)."""
+    cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
+    stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log")))
+    if str(row.get("rank") or "") == "" or not ranks.is_distributed(stderr):
+        return stderr, None
+    root = ranks.root_failure(stderr, ranks.recorded_ranks(cell_dir))
+    if root is None or root.signal or "Traceback (most recent call last)" not in root.text:
+        return stderr, None
+    return root.text, root.rank
 
 
 def _packages(run: FinishedRun, bundle: Bundle) -> dict:
@@ -160,7 +175,8 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         lines.append(
             f"- Over all its runs the failure came in {bundle.failing} of {bundle.runs} ({bundle.rate:.0%}): it is "
             f"flaky, so the reproduction runs the configuration {bundle.repeats} times, enough to see it at least "
-            f"once with probability {told.findings.confidence:.2f} at that rate."
+            f"once with probability {told.findings.confidence:.2f} whatever rate {bundle.failing} of {bundle.runs} "
+            "leaves likely (not only at that rate itself)."
         )
     for passing in told.passing:
         changed = [f"{a}={v}" for a, v in passing.spelled.items() if config.spelled.get(a) != v]
@@ -197,7 +213,7 @@ def faulting_thread(stderr: str) -> list[str]:
     return out
 
 
-def _telling(stderr: str) -> str:
+def _telling(stderr: str, source: str) -> str:
     died = faulting_thread(stderr)
     if died:
         return (
@@ -208,7 +224,7 @@ def _telling(stderr: str) -> str:
     lines = telling_lines(stderr)
     if not lines:
         return "## Telling lines\n\nThe failing run wrote nothing to stderr.\n"
-    return "## Telling lines\n\nFrom the failing run's stderr:\n\n```text\n" + "\n".join(lines) + "\n```\n"
+    return f"## Telling lines\n\nFrom {source}:\n\n```text\n" + "\n".join(lines) + "\n```\n"
 
 
 def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from crashmatrix.answers.slow import Slow
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.choose import Choice
-from crashmatrix.resolve.configs import WALL, Config, time_ratio, within_noise
+from crashmatrix.resolve.configs import MIN_TIMED_RUNS, WALL, Config, speed_untold, time_ratio
 from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.machines import MachineCause
@@ -49,11 +49,15 @@ def speed_text(config: Config, metric: str) -> str:
 
 
 def cost_text(config: Config, base: Config, metric: str) -> str:
-    """`3.4× the time`; within noise no ratio at all: a 2.0× whose runs overlap is no measured cost."""
+    """`3.4× the time`; no ratio where speed cannot be told: a 2.0× whose runs overlap is no measured cost,
+    nor is one run a side on a busy machine."""
     ratio = time_ratio(config, base, metric)
     if ratio is None:
         return "time unknown"
-    return "as fast, within noise" if within_noise(config, base, metric) else f"{ratio:.1f}× the time"
+    untold = speed_untold(config, base, metric)
+    if untold == "too few runs":
+        return f"speed cannot be told yet (fewer than {MIN_TIMED_RUNS} timed runs a side)"
+    return "as fast, within noise" if untold else f"{ratio:.1f}× the time"
 
 
 def failure_text(f: Failure, findings: Findings) -> str:
@@ -93,9 +97,7 @@ def summary_lines(r: Resolved) -> list[str]:
             else "the only configuration that passed every run and holds no failing conjunction"
         )
         if len(choice.tied) > 1:
-            which += (
-                f"; {len(choice.tied)} were within noise of the fastest, and the tie went to the program's own values"
-            )
+            which += f"; {tie_text(choice)}, and the tie went to the program's own values"
         lines.append(
             f"run instead: {rec.label(axes)} ({rec.passed} of {rec.runs} runs passed, "
             f"{speed_text(rec, choice.metric)}; {which})"
@@ -118,6 +120,18 @@ def avoid_text(s: Slow) -> str:
         return f"{s.when()}, perhaps: {s.ratio:.1f}× the time, in 1 run a cell (could be noise; to tell: `{s.command}`)"
     where = f"{s.where_text()}; " if s.where else ""
     return f"{s.when()}: {s.ratio:.1f}× the time ({where}{s.slow_runs} of {s.runs} runs)"
+
+
+def tie_text(choice) -> str:
+    """How many tied with the fastest, and why: within noise, or too few timed runs to tell."""
+    fastest = choice.fastest
+    few = fastest is not None and any(speed_untold(c, fastest, choice.metric) == "too few runs" for c in choice.tied)
+    if few:
+        return (
+            f"{len(choice.tied)} could not be told apart from the fastest (fewer than {MIN_TIMED_RUNS} timed runs "
+            "a side, or within noise)"
+        )
+    return f"{len(choice.tied)} were within noise of the fastest"
 
 
 def cost_lines(r: Resolved) -> list[str]:
@@ -222,11 +236,12 @@ def _instead(r: Resolved) -> list[str]:
     lines += _how(r.applied)
     rule = (
         "The fastest configuration every run of which passed and which holds none of the failing conjunctions; "
-        "speeds within noise (medians within 5%, or 0.2 s of wall time, or runs that overlap) count as a tie, "
+        "speeds within noise (medians within 5%, or 0.2 s of wall time, or runs that overlap) or told by fewer "
+        f"than {MIN_TIMED_RUNS} timed runs a side count as a tie, "
         f"which goes to the configuration nearest the program's own values ({r.defaults.source()})."
     )
     if len(choice.tied) > 1:
-        rule += f" {len(choice.tied)} tied here."
+        rule += f" {tie_text(choice)} here."
     lines += [rule, "", "### What it costs against the others\n", _cost_table(r), ""]
     return lines
 
@@ -279,7 +294,10 @@ def _ratio(c: Config, rec: Config, metric: str) -> str:
     ratio = time_ratio(c, rec, metric)
     if ratio is None:
         return "—"
-    return "within noise" if within_noise(c, rec, metric) else f"{ratio:.1f}×"
+    untold = speed_untold(c, rec, metric)
+    if untold == "too few runs":
+        return "cannot be told yet (too few runs)"
+    return untold or f"{ratio:.1f}×"
 
 
 def _avoid(r: Resolved) -> list[str]:

@@ -22,8 +22,8 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from crashmatrix.bisect.failure_rate import predictive_runs_needed
 from crashmatrix.cell import spell
-from crashmatrix.hunt.search import clean_runs_needed
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine import facts_cache
 from crashmatrix.outcome import FailureKind, with_rank_note
@@ -49,7 +49,7 @@ class Bundle:
     config: Config  # the configuration it reproduces
     row: dict  # its failing run, as results.csv has it
     rate: float  # the cause's, over all the runs where it holds (cause_rate): what a repro run can expect
-    repeats: int  # runs the matrix asks for: enough to see it once at that rate, at the run's confidence
+    repeats: int  # runs the matrix asks for: enough to see it once at the run's confidence (repeats_to_see)
     interpreter: str  # the failing cell's: collect_env.txt is its
     failing: int = 0  # the runs behind `rate`: those that failed so ...
     runs: int = 0  # ... and all that tell
@@ -106,9 +106,19 @@ def plan(
         failing, runs = cause_rate(kind, config, failures)
         row = failing_row(run, config, kind)
         rate = failing / runs
-        repeats = clean_runs_needed(rate, confidence)
+        repeats = repeats_to_see(failing, runs, confidence)
         out.append(Bundle(kind, names[kind], config, row, rate, repeats, _interpreter(run, row), failing, runs))
     return out
+
+
+def repeats_to_see(failing: int, runs: int, confidence: float) -> int:
+    """Runs of a repro that show a failure seen in `failing` of `runs` at least once with probability
+    `confidence`: the point estimate's (1 - rate) ** r would trust 3 of 4 as 75% and ask 3 runs, which at a
+    true 50% miss one time in eight; the rate's posterior under a uniform prior, Beta(1 + failing, 1 + runs -
+    failing), asks 4. A failure that came every time is taken as deterministic: one run."""
+    if failing >= runs:
+        return 1
+    return predictive_runs_needed(failing, runs, 1 - confidence)
 
 
 def cause_rate(kind: FailureKind, config: Config, failures: Sequence[Failure]) -> tuple[int, int]:
@@ -155,6 +165,12 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
         data["command"] = command
     data["strategy"] = "full"
     data["repeats"] = bundle.repeats
+    # run then says whether this failure came back, not merely whether the runs failed
+    data["reproduces"] = {
+        "outcome": bundle.kind.outcome,
+        "signal": bundle.kind.signal,
+        "signature": bundle.kind.signature,
+    }
     return data
 
 

@@ -17,7 +17,7 @@ from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
 from crashmatrix.resolve import issue, note, repro
 from crashmatrix.resolve.apply import how_to_apply
 from crashmatrix.resolve.choose import MOST_ALTERNATIVES, choose
-from crashmatrix.resolve.configs import WALL, Config, configs_of
+from crashmatrix.resolve.configs import WALL, Config, configs_of, speed_untold, time_ratio
 from crashmatrix.resolve.defaults import program_defaults
 from crashmatrix.resolve.failures import Findings, findings
 from crashmatrix.resolve.files import RESOLUTION_JSON, RESOLUTION_MD
@@ -92,12 +92,28 @@ def config_json(config: Config, matrix: dict) -> dict:
     }
 
 
+def compared_json(config: Config, r: note.Resolved) -> dict:
+    """config_json with its time against the recommended configuration's: `time_ratio` only where speed can be
+    told (each side timed twice or more, and beyond noise); else null, and `speed` says why not."""
+    out = config_json(config, r.run.matrix)
+    rec, metric = r.choice.recommended, r.choice.metric
+    if rec is None:
+        return out
+    ratio = time_ratio(config, rec, metric)
+    untold = speed_untold(config, rec, metric) if ratio is not None else "not timed"
+    out["time_ratio"] = None if untold else round(ratio or 0.0, 2)
+    out["speed"] = (
+        "cannot be told yet: fewer than two timed runs a side" if untold == "too few runs" else untold or "told"
+    )
+    return out
+
+
 def resolution_json(r: note.Resolved) -> dict:
     matrix, choice = r.run.matrix, r.choice
     safe = choice.safe
     return {
         "recommended": config_json(choice.recommended, matrix) if choice.recommended else None,
-        "alternatives": [config_json(c, matrix) for c in choice.alternatives[:MOST_ALTERNATIVES]],
+        "alternatives": [compared_json(c, r) for c in choice.alternatives[:MOST_ALTERNATIVES]],
         "failures": [_failure_json(f, r.findings) for f in r.findings.failures],
         "repro": [_bundle_json(b) for b in r.bundles],
         "metric": choice.metric,
@@ -105,11 +121,11 @@ def resolution_json(r: note.Resolved) -> dict:
         if safe is None
         else {
             "values": safe.axes,
-            "best": config_json(safe.best, matrix) if safe.best else None,
+            "best": compared_json(safe.best, r) if safe.best else None,
             "runs": safe.runs,
             "failed": safe.failed_runs,
         },
-        "fastest_failing": config_json(choice.fastest_failing, matrix) if choice.fastest_failing else None,
+        "fastest_failing": compared_json(choice.fastest_failing, r) if choice.fastest_failing else None,
         "cannot_tell": [u.to_json() for u in r.unsure],
         "defaults": {"values": r.defaults.values, "from": r.defaults.source()},
         "source": r.findings.source,
@@ -198,7 +214,8 @@ def _matrix_text(r: note.Resolved, bundle: repro.Bundle, data: dict, directory: 
     head = (
         f"# {bundle.kind.label()}: the configuration of cell {bundle.config.cell_id} of {run.directory}.\n"
         f"# The failure came in {bundle.failing} of {bundle.runs} runs ({bundle.rate:.0%}); {bundle.repeats} "
-        f"repeat(s) show it at least once at the run's confidence ({r.findings.confidence:.2f}). Runs from anywhere:\n"
+        f"repeat(s) show it at least once with probability {r.findings.confidence:.2f}, the rate's uncertainty "
+        "counted. Runs from anywhere:\n"
         f"#   crashmatrix run {shlex.quote(path)}\n"
     )
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
