@@ -441,18 +441,20 @@ def cmd_hunt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix.answers import explain, set_apart
+    from crashmatrix.answers import explain, growth, set_apart
     from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
+    grown = growth.findings(rows, axes, run.directory)  # findings beyond failure: after the failures
     if args.json:
         entries = [p.to_json() for p in patterns]
         for entry, p in zip(entries, patterns):  # a fleet: what sets the named node apart (beyond the contract)
             apart = set_apart.node_apart(p.conditions, run.node_fingerprints, run.nodes) if run.nodes else None
             if apart is not None:
                 entry["nodes_apart"] = [a.to_json() for a in apart]
+        entries += [g.to_json() for g in grown]
         print(json.dumps(entries, indent=1))
         return 0
     full_run = run.strategy == "full"
@@ -465,6 +467,8 @@ def cmd_explain(args) -> int:
         from crashmatrix.resolve.files import pointer
 
         print(pointer(args.run))
+    for line in growth.section([g.text() for g in grown]):
+        print(line)
     return 0
 
 
