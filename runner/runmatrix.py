@@ -19,7 +19,7 @@ from crashmatrix.matrix.expand import cell_runs, columns, expand
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import counts_as_failing
 from crashmatrix.process.stops import ExecutorOutcome
-from crashmatrix.report.summary import Progress, summary_text
+from crashmatrix.report.summary import Progress, findings_section, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.rundir.store import RunDir, read_fingerprint, read_rows
@@ -311,6 +311,7 @@ def summarise(
     text += common_causes(
         list(run.rows), list(run.answer_axes), matrix, run=shown_path(store.path), fingerprints=run.node_fingerprints
     )
+    text += findings_section(run)
     store.write_text("summary.md", text + "\n")
     closing = f"results: {shown_path(store.csv_path)}  summary: {shown_path(os.path.join(store.path, 'summary.md'))}"
     try:  # the HTML report must never break a run

@@ -32,6 +32,7 @@ from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
 from crashmatrix.report.chart import speed_chart
 from crashmatrix.report.html_explain import Explained, explain_section, grid_caption, with_code
+from crashmatrix.report.memory_chart import growth_section
 from crashmatrix.report.pivot import rate_text
 from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
 from crashmatrix.rundir.cell_files import OUTPUTS
@@ -337,6 +338,7 @@ def render(run: FinishedRun) -> str:
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
     seen = Explained(run)
     parts += explain_section(seen)
+    parts += growth_section(run)  # findings beyond failure: memory that grows, with its charts
     parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir, rows)
     parts += _not_run_section(rows, value_columns, run_dir)

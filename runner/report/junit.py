@@ -4,7 +4,8 @@ The common subset that GitHub Actions' test reporters, GitLab and Jenkins read:
 testsuites > testsuite > testcase, with `failure`, `error` or `skipped` inside a
 testcase and the counts on the testsuite. A failing outcome is a `failure`
 whose message names outcome, signal and error; `error` (crashmatrix could not
-run the cell) is an `error`; `skip` is `skipped` with its reason.
+run the cell) is an `error`; `skip` is `skipped` with its reason. A run whose memory grows keeps its
+outcome's element and gains a property saying how it grew (memory_growth, under crashmatrix's prefix).
 
 The standard library's ElementTree writes it; the junit-xml package adds a
 dependency (unreleased since 2020) for what is a few elements here.
@@ -16,10 +17,12 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
+from crashmatrix.answers import growth
 from crashmatrix.axis_values import value_of
 from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 
+PROPERTY_PREFIX = "crashmatrix."  # a testcase's findings beyond failure, as properties named with it
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -47,8 +50,9 @@ def failure_message(row: dict) -> str:
     return f"{head}: {row['error']}" if row.get("error") else head
 
 
-def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str) -> str:
-    """Adds one testcase; returns its kind: passed, failure, error or skipped."""
+def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str, grew: str = "") -> str:
+    """Adds one testcase; returns its kind: passed, failure, error or skipped. grew: how its memory grew
+    (growth.run_growth), a property."""
     case = ET.SubElement(
         suite,
         "testcase",
@@ -56,6 +60,9 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
         classname=_xml_safe(classname),
         time=f"{_duration_of(row):.3f}",
     )
+    if grew:  # a finding beyond failure, not a failure: the case passes (or fails) as its outcome says
+        properties = ET.SubElement(case, "properties")
+        ET.SubElement(properties, "property", name=f"{PROPERTY_PREFIX}memory_growth", value=_xml_safe(grew))
     outcome = row.get("outcome", "")
     if is_pass(outcome):
         return "passed"
@@ -83,7 +90,7 @@ def junit_xml(run: FinishedRun) -> str:
     starts = sorted(r["started_at"] for r in rows if r.get("started_at"))
     if starts:
         suite.set("timestamp", starts[0])
-    kinds = [_testcase(suite, r, value_columns, name) for r in rows]
+    kinds = [_testcase(suite, r, value_columns, name, growth.run_growth(r, run.directory)) for r in rows]
     total = f"{sum(_duration_of(r) for r in rows):.3f}"
     counts = {
         "tests": str(len(rows)),

@@ -243,3 +243,11 @@ def summary_text(
     if not_run:
         lines += [f"## {NOT_RUN_TITLE}", "", table(not_run, NOT_RUN_HEADERS, fmt, numparse=False), "", NOT_RUN_NOTE, ""]
     return "\n".join(lines)
+
+
+def findings_section(run: FinishedRun) -> str:
+    """summary.md's "Findings beyond failure" (after what the failing cells share): memory that grows."""
+    from crashmatrix.answers import growth
+
+    lines = growth.finding_lines(run.rows, run.answer_axes, run.directory)
+    return "".join(["\n## Findings beyond failure\n\n", *(f"- {line}\n" for line in lines)]) if lines else ""
