@@ -11,7 +11,8 @@ Which values the growing cells share and the flat ones do not is explain's searc
 each measure (main process, loader workers, GPU; the tree where result.json is gone) is a kind, its
 growing runs the "failing" ones and its flat runs the "passing" ones, so a loop that keeps its outputs
 and a dataset that grows in the workers come out as two findings, each naming its values and process.
-A growing run that ended in `oom` says so: that is how its memory got there.
+A growing run that failed (`oom`, or `crash SIGKILL` from the kernel's OOM killer) says so: that is how
+its memory got there.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from __future__ import annotations
 import json
 import os
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from crashmatrix.answers import explain
 from crashmatrix.cell import spell
+from crashmatrix.outcome import FailureKind
 
 GROWN_MB = 50.0  # what a run must add over its steps for its slope to be growth, not noise
 
@@ -46,7 +49,7 @@ class Growth:
     mb_per_step: float  # the median slope of the matched growing runs
     growing: int  # growing cells matched
     matching: int  # cells matched
-    oom: int = 0  # of the matched growing runs, those that ended `oom`
+    ended: tuple[tuple[str, int], ...] = ()  # how matched growing runs failed (`oom`, `crash SIGKILL`), and how many
     runs: int = 0  # matched growing runs
 
     def text(self) -> str:
@@ -58,8 +61,8 @@ class Growth:
             f"{what} grows {_mb(self.mb_per_step)} a step {when} "
             f"({MEASURES[self.measure][0]}; {self.growing} of {self.matching} cells)"
         )
-        if self.oom:
-            line += f"; it grew so to oom in {self.oom} of {self.runs} runs"
+        for kind, n in self.ended:  # how memory grew to a failure: an OOM, the kernel's SIGKILL
+            line += f"; {n} of {self.runs} runs grew to {kind}"
         return line
 
     def to_json(self) -> dict:
@@ -71,7 +74,7 @@ class Growth:
             "mb_per_step": self.mb_per_step,
             "growing": self.growing,
             "matching": self.matching,
-            "oom": self.oom,
+            "ended": dict(self.ended),
             "text": self.text(),
         }
 
@@ -148,11 +151,17 @@ def findings(rows: Iterable[Mapping], axes: Sequence[str], run_dir: str | None =
             outcome = {"outcome": "fail", "signature": f"{_KIND}:{measure}"} if growing else {"outcome": "pass"}
             judged.append({**values, **outcome})
             if growing:
-                seen.setdefault((measure, key), []).append((slope, str(row.get("outcome") or "")))
+                seen.setdefault((measure, key), []).append((slope, _failure(row)))
     if not seen:
         return []
     found = [_growth(p, axes, seen) for p in explain.explain(judged, axes) if p.signature.startswith(_KIND)]
     return sorted(found, key=lambda g: (-g.growing, list(MEASURES).index(g.measure), len(g.conditions)))
+
+
+def _failure(row: Mapping) -> str:
+    """`oom`, `crash SIGKILL`: how a run failed; "" for one that did not."""
+    kind = FailureKind.from_row(row, with_signature=False)
+    return kind.label() if kind.is_failure else ""
 
 
 def _growth(pattern: explain.Pattern, axes: list[str], seen: dict) -> Growth:
@@ -170,7 +179,7 @@ def _growth(pattern: explain.Pattern, axes: list[str], seen: dict) -> Growth:
         mb_per_step=round(statistics.median(slope for slope, _ in runs), 2) if runs else 0.0,
         growing=pattern.failing,
         matching=pattern.matching,
-        oom=sum(1 for _, outcome in runs if outcome == "oom"),
+        ended=tuple(Counter(kind for _, kind in runs if kind).most_common()),
         runs=len(runs),
     )
 
