@@ -8,10 +8,12 @@ CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked firs
 
 Cheap by construction, so that the speed columns do not move (bench/bench_memory_sampling.py):
 - a sample is taken only where the time since the last one is at least COST_SHARE⁻¹ times what a
-  sample costs (the least one took), so sampling takes at most about COST_SHARE of the run's time however short its
-  steps;
-- at most MAX_SAMPLES are kept: past it every other sample goes and only every 2nd (4th, ...) step
-  is looked at, so a long run keeps evenly spread samples in bounded memory.
+  sample costs (the least one took), so sampling takes about COST_SHARE of the run's time at most,
+  however short its steps;
+- at most MAX_SAMPLES are kept: past it every other sample goes and samples are at least 2 (4, ...)
+  steps apart, so a long run keeps samples spread over all of it in bounded memory;
+- a step between samples costs a count and a comparison: where it is too soon for a sample, the next
+  step to look is reckoned from the pace of the recent steps.
 
 The main process writes its samples to `memory.json` beside the cell's report at most every FLUSH_S
 and at exit, so a cell that dies (an OOM, a signal) still says how its memory grew to it.
@@ -23,6 +25,7 @@ WARMUP_SHARE of the steps, at least WARMUP_STEPS), None below MIN_SAMPLES.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -33,7 +36,7 @@ MAX_SAMPLES = 2000
 MIN_SAMPLES = 8
 WARMUP_STEPS = 5
 WARMUP_SHARE = 0.1
-COST_SHARE = 0.005  # sampling may take this share of the time between samples
+COST_SHARE = 0.002  # sampling may take this share of the time between samples
 FLUSH_S = 1.0
 COLUMNS = ("step", "main_mb", "workers_mb", "gpu_allocated_mb", "gpu_reserved_mb")
 _MB = 2**20
@@ -83,7 +86,9 @@ class MemorySampler:
     def __init__(self) -> None:
         self.enabled = os.environ.get("CRASHMATRIX_MEMORY_SAMPLING", "1") != "0"
         self.steps = 0
-        self.every = 1  # look at every `every`-th step (doubles with each thinning)
+        self.every = 1  # at least this many steps between samples (doubles with each thinning)
+        self.due = 1 if self.enabled else math.inf  # the next step that may take a sample
+        self.sampled_at = 0  # the step of the last sample
         self.samples: list[tuple] = []
         self.cost = 0.0  # the least a sample took (s)
         self.last = 0.0  # when it was taken (perf_counter)
@@ -102,13 +107,15 @@ class MemorySampler:
 
     def step(self, iterator=None) -> None:
         """One batch drawn (from `iterator`, whose `_workers` are the loader's worker processes)."""
-        if not self.enabled:
-            return
         self.steps += 1
-        if self.steps % self.every:
+        if self.steps < self.due:  # the path of nearly every step: a count and a comparison
             return
         now = time.perf_counter()
-        if len(self.samples) >= 3 and now - self.last < self.cost / COST_SHARE:
+        wait = self.cost / COST_SHARE - (now - self.last)
+        if len(self.samples) >= 3 and wait > 0:
+            # too soon: look again after as many steps as the rest of the wait takes at the recent pace
+            pace = (now - self.last) / max(1, self.steps - self.sampled_at)
+            self.due = self.steps + max(self.every, int(wait / pace) if pace > 0 else 1)
             return
         self.samples.append((self.steps, rss_mb(), _workers_mb(iterator), *_gpu_mb()))
         if len(self.samples) > MAX_SAMPLES:
@@ -118,7 +125,7 @@ class MemorySampler:
         # the least a sample took: what reading costs; a sample that took longer waited for the CPU (a busy
         # box, a worker holding its memory map), and would starve the samples that follow for nothing
         self.cost = done - now if len(self.samples) == 1 else min(self.cost, done - now)  # the first 3 always
-        self.last = done
+        self.last, self.sampled_at, self.due = done, self.steps, self.steps + self.every
         if self.path and done - self.flushed >= FLUSH_S:
             self.flushed = done
             self.flush()
