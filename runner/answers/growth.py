@@ -140,7 +140,8 @@ def findings(rows: Iterable[Mapping], axes: Sequence[str], run_dir: str | None =
     """The conjunctions of values whose cells' memory grows, one measure at a time; run_dir: where each
     row's result.json tells the main process from the loader workers."""
     rows, axes = list(rows), list(axes)
-    judged, seen = [], {}  # explain's rows, one per run and measure; (measure, cell key) -> [(slope, outcome)]
+    judged: list[dict] = []  # explain's rows, one per run and measure
+    seen: dict[tuple[str, tuple], list[tuple[float, str]]] = {}  # (measure, cell key) -> [(slope, failure)]
     for row in rows:
         memory = cell_memory(run_dir, row)
         steps = _number(row.get("steps")) or _last_step(memory)

@@ -64,7 +64,7 @@ def growth_section(run: FinishedRun) -> list[str]:
     if not lines:
         return []
     parts = ["<h2>Findings beyond failure</h2>", "<ul>", *(f"<li>{escape(line)}</li>" for line in lines), "</ul>"]
-    charts = []
+    charts: list[str] = []
     for row in rows:
         grew = growth.run_growth(row, run.directory)
         memory = growth.cell_memory(run.directory, row) if grew else None
