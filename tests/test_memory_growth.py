@@ -235,3 +235,24 @@ def test_gpu_memory_is_read_only_where_the_program_initialised_cuda(monkeypatch)
     out = sampler.figures()
     assert out["gpu_growth_mb_per_step"] == pytest.approx(100.0)
     assert out["memory"]["gpu_reserved_mb"][-1] == 1024.0
+
+
+def test_memory_that_climbs_and_levels_off_is_not_growth(tmp_path):
+    # as a healthy loop's heap does under glibc's moving mmap threshold (tests/apps/keeps_outputs.py: about
+    # 80 MB over its first 120 steps, then flat): here 250 MB over 250 steps, then flat; the run's slope
+    # alone (0.63 MB a step over 400 steps) would count
+    steps = list(range(1, 401, 4))
+    memory = {"step": steps, "main_mb": [230 + min(s, 250) * 1.0 for s in steps], "workers_mb": [None] * 100}
+    memory["main_growth_mb_per_step"] = memory_sampler.growth(steps, memory["main_mb"])
+    leaking = dict(memory, main_mb=[230 + s * 0.3 for s in steps], main_growth_mb_per_step=0.3)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "result.json").write_text(json.dumps({"metrics": {"memory": memory}}))
+    (tmp_path / "b" / "result.json").write_text(json.dumps({"metrics": {"memory": leaking}}))
+    rows = [
+        {"cell_id": c, "repeat": "0", "kind": c, "outcome": "pass", "steps": "400", "log_dir": c} for c in ("a", "b")
+    ]
+    assert memory["main_growth_mb_per_step"] * 400 > growth.GROWN_MB
+    assert [g.text() for g in growth.findings(rows, ["kind"], str(tmp_path))] == [
+        "memory grows 0.3 MB a step when kind=b (main process; 1 of 1 cells)"
+    ]

@@ -5,7 +5,9 @@ process tree's slope (`rss_growth_mb_per_step`) and torch's allocated CUDA memor
 (`gpu_growth_mb_per_step`); result.json has each process's (`metrics.memory`: the main process's and
 the loader workers' apart). A run grows in a measure when its slope is positive and over the run it
 adds at least GROWN_MB (a slope times the steps it ran): a leak of 0.1 MB a step over 10 000 steps
-counts, a slope of noise over 20 steps does not.
+counts, a slope of noise over 20 steps does not; and, where its samples are kept, when it still grows
+in the later half of its steps at half that slope or more: an allocator's heap that climbs for a hundred
+steps and levels off is not growth step after step.
 
 Which values the growing cells share and the flat ones do not is explain's search, over the same cells:
 each measure (main process, loader workers, GPU; the tree where result.json is gone) is a kind, its
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 from crashmatrix.answers import explain
 from crashmatrix.cell import spell
+from crashmatrix.incell.memory_sampler import later_growth
 from crashmatrix.outcome import FailureKind
 
 GROWN_MB = 50.0  # what a run must add over its steps for its slope to be growth, not noise
@@ -96,21 +99,30 @@ def _number(value) -> float | None:
 
 
 def _slopes(row: Mapping, cell_memory: Mapping | None) -> dict[str, float]:
-    """measure -> slope of one run: the process split from result.json where kept, else the tree's."""
+    """measure -> slope of one run: the process split from result.json where kept, else the tree's. A
+    measure whose memory levelled off (its later half grew at under half its slope) counts as flat."""
     found = {}
     if cell_memory:
         for measure in ("main", "workers"):
             slope = _number(cell_memory.get(MEASURES[measure][1]))
             if slope is not None:
-                found[measure] = slope
+                found[measure] = _unless_levelled(slope, cell_memory, f"{measure}_mb")
     if not found:
         slope = _number(row.get("rss_growth_mb_per_step"))
         if slope is not None:
             found["tree"] = slope
     gpu = _number(row.get("gpu_growth_mb_per_step"))
     if gpu is not None:
-        found["gpu"] = gpu
+        found["gpu"] = _unless_levelled(gpu, cell_memory, "gpu_allocated_mb") if cell_memory else gpu
     return found
+
+
+def _unless_levelled(slope: float, memory: Mapping, column: str) -> float:
+    try:
+        later = later_growth(list(memory["step"]), list(memory[column]))
+    except (KeyError, TypeError, ValueError):
+        return slope
+    return 0.0 if later is not None and slope > 0 and later < slope / 2 else slope
 
 
 def grows(slope: float, steps: float | None) -> bool:

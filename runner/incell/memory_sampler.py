@@ -177,8 +177,21 @@ def growth(steps: list, values: list) -> float | None:
     if not steps:
         return None
     warm = max(WARMUP_STEPS, WARMUP_SHARE * max(steps))
-    points = [(x, y) for x, y in zip(steps, values) if x > warm and y is not None]
-    if len(points) < MIN_SAMPLES:
+    return _slope([(x, y) for x, y in zip(steps, values) if x > warm and y is not None], MIN_SAMPLES)
+
+
+def later_growth(steps: list, values: list) -> float | None:
+    """The slope over the later half of the steps after the warm-up: memory that grows step after step
+    grows there too; memory that climbs and levels off (an allocator settling) does not."""
+    if not steps:
+        return None
+    warm = max(WARMUP_STEPS, WARMUP_SHARE * max(steps))
+    middle = (warm + max(steps)) / 2
+    return _slope([(x, y) for x, y in zip(steps, values) if x > middle and y is not None], MIN_SAMPLES // 2)
+
+
+def _slope(points: list[tuple[float, float]], fewest: int) -> float | None:
+    if len(points) < fewest:
         return None
     n = len(points)
     mean_x = sum(x for x, _ in points) / n
@@ -186,8 +199,7 @@ def growth(steps: list, values: list) -> float | None:
     spread = sum((x - mean_x) ** 2 for x, _ in points)
     if spread <= 0:
         return None
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
-    return round(slope, 4)
+    return round(sum((x - mean_x) * (y - mean_y) for x, y in points) / spread, 4)
 
 
 SAMPLER = MemorySampler()
