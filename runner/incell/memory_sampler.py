@@ -8,8 +8,9 @@ CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked firs
 
 Cheap by construction, so that the speed columns do not move (bench/bench_memory_sampling.py):
 - a sample is taken only where the time since the last one is at least COST_SHARE⁻¹ times what a
-  sample costs (the least one took), so sampling takes about COST_SHARE of the run's time at most,
-  however short its steps;
+  sample costs (the least one took), so sampling takes about COST_SHARE of the run's time, or where
+  1/DENSITY of the steps so far went by without one: a short run still gets enough samples for a slope
+  (DENSITY samples over the first DENSITY steps, then some DENSITY more each time the steps grow by e);
 - at most MAX_SAMPLES are kept: past it every other sample goes and samples are at least 2 (4, ...)
   steps apart, so a long run keeps samples spread over all of it in bounded memory;
 - a step between samples costs a count and a comparison: where it is too soon for a sample, the next
@@ -37,6 +38,7 @@ MIN_SAMPLES = 8
 WARMUP_STEPS = 5
 WARMUP_SHARE = 0.1
 COST_SHARE = 0.002  # sampling may take this share of the time between samples
+DENSITY = 12  # ... but it never waits longer than 1/DENSITY of the steps so far
 FLUSH_S = 1.0
 COLUMNS = ("step", "main_mb", "workers_mb", "gpu_allocated_mb", "gpu_reserved_mb")
 _MB = 2**20
@@ -48,9 +50,13 @@ except (ValueError, OSError, AttributeError):  # no sysconf: the common page
 
 def rss_mb(pid: int | str = "self") -> float | None:
     """A process's resident set (MiB) from /proc/<pid>/statm; None where it is gone or unreadable."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE_MB
+    try:  # os.open, not open(): a third of the cost, without the io stack's objects
+        fd = os.open(f"/proc/{pid}/statm", os.O_RDONLY)
+        try:
+            data = os.read(fd, 256)
+        finally:
+            os.close(fd)
+        return int(data.split()[1]) * _PAGE_MB
     except (OSError, IndexError, ValueError):
         return None
 
@@ -112,10 +118,13 @@ class MemorySampler:
             return
         now = time.perf_counter()
         wait = self.cost / COST_SHARE - (now - self.last)
-        if len(self.samples) >= 3 and wait > 0:
+        # however short the run, a sample at least every 1/DENSITY of the steps so far: enough for a slope
+        longest = max(self.every, self.steps // DENSITY)
+        if len(self.samples) >= 3 and wait > 0 and self.steps - self.sampled_at < longest:
             # too soon: look again after as many steps as the rest of the wait takes at the recent pace
             pace = (now - self.last) / max(1, self.steps - self.sampled_at)
-            self.due = self.steps + max(self.every, int(wait / pace) if pace > 0 else 1)
+            ahead = self.steps + max(self.every, int(wait / pace) if pace > 0 else 1)
+            self.due = max(self.steps + 1, min(ahead, self.sampled_at + longest))
             return
         self.samples.append((self.steps, rss_mb(), _workers_mb(iterator), *_gpu_mb()))
         if len(self.samples) > MAX_SAMPLES:
