@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from crashmatrix.incell import knobs, loader_clock
+from crashmatrix.incell.memory_sampler import SAMPLER
 from crashmatrix.probes import NonFinite, Skip
 
 # The contract's common parameters with the defaults every probe starts from.
@@ -293,7 +294,7 @@ def check_loss(loss, step: int, name: str = "loss") -> float:
 
 
 class Metrics:
-    """Counts steps and time; `result()` adds memory peaks.
+    """Counts steps and time; `result()` adds memory peaks and growth.
 
     A probe that draws its batches through `batches(loader)` gets the rate a wall clock sees
     (crashmatrix.incell.loader_clock: from each pass's `iter(loader)` to its last batch) and
@@ -327,6 +328,7 @@ class Metrics:
             "duration_s": round(elapsed, 3),
         }
         out.update(memory_peaks())
+        out.update(SAMPLER.figures())  # how memory grew over the batches drawn through batches()
         out.update(extra)
         return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import faulthandler
 import json
+import os
 import sys
 import traceback
 
@@ -21,9 +22,12 @@ from crashmatrix.incell.atomic import write_json_atomic
 def run(spec: dict) -> int:
     from crashmatrix import probes
     from crashmatrix.incell import knobs
+    from crashmatrix.incell.memory_sampler import SAMPLER
 
     params = spec["params"]
     report_path = spec["report"]
+    # memory's samples so far, beside the report: a probe that dies still says how its memory grew
+    SAMPLER.write_to(os.path.join(os.path.dirname(report_path), "memory.json"))
     try:
         knobs.apply(params)
         metrics = probes.load(spec["probe"]).main(params) or {}

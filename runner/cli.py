@@ -513,13 +513,13 @@ def cmd_hunt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from crashmatrix.answers import explain, set_apart
+    from crashmatrix.answers import explain, findings, set_apart
     from crashmatrix.rundir.finished_run import FinishedRun
 
     run = FinishedRun.load(args.run)
     rows, axes = list(run.rows), list(run.answer_axes)
     patterns = explain.explain(rows, axes)
-    found = explain.findings(rows, axes, run=args.run)  # beyond failure: after the failures, in both forms
+    found = findings.beyond_failure(rows, axes, run.directory, shown=args.run)  # after the failures, in both forms
     if args.json:
         entries = [p.to_json() for p in patterns]
         for entry, p in zip(entries, patterns):  # a fleet: what sets the named node apart (beyond the contract)

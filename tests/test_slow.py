@@ -117,7 +117,10 @@ def test_resolve_says_what_to_avoid_and_what_it_costs(run):
     done = crashmatrix("resolve", "run", cwd=run)
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("avoid: ")]
-    assert re.match(rf"avoid: {SLOW_WHEN}: \d+\.\d× the time \(first batches \d+(?:\.\d)? s of its \d+(?:\.\d)? s; 4 of 4 runs\)", line)
+    assert re.match(
+        rf"avoid: {SLOW_WHEN}: \d+\.\d× the time \(first batches \d+(?:\.\d)? s of its \d+(?:\.\d)? s; 4 of 4 runs\)",
+        line,
+    )
     note = (run / "run" / "resolution.md").read_text()
     assert "## What to avoid" in note
     data = json.loads((run / "run" / "resolution.json").read_text())

@@ -26,7 +26,7 @@ from crashmatrix.outcome import LAUNCH_ERROR, Outcome
 from crashmatrix.process import interrupts, slurm_tasks, supervise
 from crashmatrix.process.launch import build_launch
 from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
-from crashmatrix.rundir import cell_files, rank_speed
+from crashmatrix.rundir import cell_files, memory_file, rank_speed
 from crashmatrix.rundir.cell_logs import HEAD_BYTES, read_ends, read_report
 from crashmatrix.rundir.store import RunDir, RunResult
 from crashmatrix.rundir.unwritable import RunDirUnwritable
@@ -376,8 +376,10 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
 
 
 def _cell_metrics(slot: _Slot, report: dict | None) -> dict:
-    """What the cell measured: its main process's report, with each rank's figures (rank_speed)."""
-    return rank_speed.merged((report or {}).get("metrics") or {}, rank_speed.read(slot.cell_dir))
+    """What the cell measured: its main process's report (with the memory it sampled, memory_file), with each
+    rank's figures (rank_speed)."""
+    own = memory_file.with_samples((report or {}).get("metrics") or {}, slot.cell_dir)
+    return rank_speed.merged(own, rank_speed.read(slot.cell_dir))
 
 
 def _where_it_hangs(slot: _Slot) -> None:

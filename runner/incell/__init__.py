@@ -1,6 +1,6 @@
 """The code that runs inside a cell's processes: knobs, injection, stack dumps, import hooks, the loader
-clock, whole-or-absent files, and slurm_task (one rank of a distributed cell on Slurm, run by srun as a
-file of its own).
+clock, the memory sampler, whole-or-absent files, and slurm_task (one rank of a distributed cell on Slurm,
+run by srun as a file of its own).
 
 Under `inject: true` it runs inside the user's own program: inject/sitecustomize.py loads this folder as
 the private package `_crashmatrix` (this file is not run then), so nothing here may import anything but

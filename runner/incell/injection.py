@@ -26,6 +26,7 @@ from _thread import _local
 from . import importhook, knobs, rank_report
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
+from .memory_sampler import SAMPLER
 
 PREFIX = "crashmatrix inject:"
 
@@ -174,6 +175,7 @@ class _BatchCount:
         clock = vars(iterator).get(_CLOCK)
         if clock is not None:
             clock.tick()
+            SAMPLER.step(iterator)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -194,8 +196,9 @@ def _peak_rss_mb() -> float | None:
 
 
 def metrics() -> dict:
-    """steps, steps_per_s, first_batch_s, first_batch_total_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran."""
-    out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None}
+    """steps, steps_per_s, first_batch_s, first_batch_total_s (loader_clock.py), peak RSS, peak GPU memory where CUDA ran,
+    and how memory grew over the steps (memory_sampler.py)."""
+    out = {**speed(STATS), "peak_rss_mb": _peak_rss_mb(), "peak_gpu_mb": None, **SAMPLER.figures()}
     if rank_report.ddp_steps() is not None:
         out[rank_report.DDP_STEPS] = rank_report.ddp_steps()
     torch = sys.modules.get("torch")
@@ -285,6 +288,7 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
         # a spawned rank that drew no batch: spawn's child ends with sys.exit, so atexit runs
         _at_exit(_spawned_rank_at_exit)
     if report_path:
+        SAMPLER.write_to(os.path.join(os.path.dirname(report_path), "memory.json"))
         pid = os.getpid()
 
         # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child

@@ -20,6 +20,8 @@ import statistics
 import time
 from collections.abc import Iterable, Iterator
 
+from .memory_sampler import SAMPLER
+
 # Under 8 batches a rate mostly measures one start-up and the scheduler's jitter: at 4 batches an
 # epoch, spawn and fork cells swap places from one run to the next. The wall time (duration_s) and
 # first_batch_s still tell those cells apart.
@@ -79,13 +81,16 @@ def speed(clocks: list[LoaderClock]) -> dict:
 
 
 def timed_cycle(loader: Iterable, clock: LoaderClock) -> Iterator:
-    """Batches of `loader` without end, a new pass each time it runs out, each pass on `clock`."""
+    """Batches of `loader` without end, a new pass each time it runs out, each pass on `clock`, and the
+    memory after each batch (memory_sampler.py: the iterator knows the loader's workers)."""
     while True:
         clock.start()
         empty = True
-        for batch in loader:
+        iterator = iter(loader)
+        for batch in iterator:
             empty = False
             clock.tick()
+            SAMPLER.step(iterator)
             yield batch
         if empty:
             return

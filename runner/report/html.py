@@ -40,6 +40,7 @@ from crashmatrix.report.html_explain import (
     slow_mark,
     with_code,
 )
+from crashmatrix.report.memory_chart import growth_section
 from crashmatrix.report.pivot import rate_text
 from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
 from crashmatrix.rundir.cell_files import OUTPUTS
@@ -356,6 +357,7 @@ def render(run: FinishedRun) -> str:
     seen = Explained(run)
     parts += explain_section(seen)
     parts += findings_section(seen)
+    parts += growth_section(run)  # the charts of memory over the steps of the cells that grow
     parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir, rows)
     parts += _not_run_section(rows, value_columns, run_dir)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from crashmatrix.answers import explain
+from crashmatrix.answers import explain, findings
 from crashmatrix.answers.slow import Slow
 from crashmatrix.outcome import counts_as_failing, is_pass
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -44,7 +44,7 @@ class Explained:
             else []
         )
         self.named = set(explain.axes_that_matter(self.patterns, value_columns))
-        self.findings = explain.findings(rows, value_columns, run=shown_path(run_dir))
+        self.findings = findings.beyond_failure(rows, value_columns, run_dir, shown=shown_path(run_dir))
         self.slow = [f for f in self.findings if isinstance(f, Slow) and f.sure]  # the grid marks them
 
 

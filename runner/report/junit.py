@@ -7,6 +7,8 @@ whose message names outcome, signal and error; `error` (crashmatrix could not
 run the cell) is an `error`; `skip` is `skipped` with its reason. A passing run
 of a slow cell (explain's findings beyond failure) stays passed, with a
 `crashmatrix.slow` property saying so.
+A run whose memory grows keeps its outcome's element and gains a property saying how it grew
+(memory_growth, under crashmatrix's prefix).
 
 The standard library's ElementTree writes it; the junit-xml package adds a
 dependency (unreleased since 2020) for what is a few elements here.
@@ -18,12 +20,13 @@ import os
 import re
 import xml.etree.ElementTree as ET
 
-from crashmatrix.answers import explain
+from crashmatrix.answers import explain, growth
 from crashmatrix.answers.slow import Slow
 from crashmatrix.axis_values import value_of
 from crashmatrix.outcome import FailureKind, Outcome, is_pass, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 
+PROPERTY_PREFIX = "crashmatrix."  # a testcase's findings beyond failure, as properties named with it
 # XML 1.0 cannot carry most control characters (a log's ANSI escapes, a NUL): they are dropped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -51,9 +54,12 @@ def failure_message(row: dict) -> str:
     return f"{head}: {row['error']}" if row.get("error") else head
 
 
-def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname: str, found: list) -> str:
+def _testcase(
+    suite: ET.Element, row: dict, value_columns: list[str], classname: str, found: list, grew: str = ""
+) -> str:
     """Adds one testcase; returns its kind: passed, failure, error or skipped. found: explain's findings beyond
-    failure; a passing run of a slow cell stays a passed test that carries the finding as a property."""
+    failure; a passing run of a slow cell stays a passed test that carries the finding as a property. grew:
+    how its memory grew (growth.run_growth), a property."""
     case = ET.SubElement(
         suite,
         "testcase",
@@ -61,6 +67,9 @@ def _testcase(suite: ET.Element, row: dict, value_columns: list[str], classname:
         classname=_xml_safe(classname),
         time=f"{_duration_of(row):.3f}",
     )
+    if grew:  # a finding beyond failure, not a failure: the case passes (or fails) as its outcome says
+        properties = ET.SubElement(case, "properties")
+        ET.SubElement(properties, "property", name=f"{PROPERTY_PREFIX}memory_growth", value=_xml_safe(grew))
     outcome = row.get("outcome", "")
     if is_pass(outcome):
         _properties(case, row, found)
@@ -100,7 +109,7 @@ def junit_xml(run: FinishedRun) -> str:
     if starts:
         suite.set("timestamp", starts[0])
     found = explain.findings(rows, value_columns)
-    kinds = [_testcase(suite, r, value_columns, name, found) for r in rows]
+    kinds = [_testcase(suite, r, value_columns, name, found, growth.run_growth(r, run.directory)) for r in rows]
     total = f"{sum(_duration_of(r) for r in rows):.3f}"
     counts = {
         "tests": str(len(rows)),

@@ -246,11 +246,12 @@ def summary_text(
 
 
 def findings_section(run: FinishedRun, shown: str | None = None) -> str:
-    """The section "Findings beyond failure" (explain.findings: slow cells), for after the failure
-    explanations; "" where there is none. shown: the run directory as the user gave it, for advice."""
-    from crashmatrix.answers import explain
+    """The section "Findings beyond failure" (slow cells, memory that grows: crashmatrix.answers.findings),
+    for after the failure explanations; "" where there is none. shown: the run directory as the user gave it,
+    for advice."""
+    from crashmatrix.answers import findings
 
-    found = explain.findings(list(run.rows), list(run.answer_axes), run=shown)
+    found = findings.beyond_failure(run.rows, run.answer_axes, run.directory, shown=shown)
     if not found:
         return ""
     return "\n".join(["", "## Findings beyond failure", "", *(f"- {f.text()}" for f in found)]) + "\n"

@@ -207,6 +207,18 @@ def _median(c: Config, metric: str) -> str:
 
 
 def _causes(r: Resolved) -> list[str]:
+    return _failure_causes(r) + _beyond_failure(r)
+
+
+def _beyond_failure(r: Resolved) -> list[str]:
+    """Findings beyond failure: memory that grows (growth.py), failing or not."""
+    from crashmatrix.answers import growth
+
+    lines = growth.finding_lines(r.run.rows, r.run.answer_axes, r.run.directory)
+    return ["## Findings beyond failure\n", *(f"- {line}." for line in lines), ""] if lines else []
+
+
+def _failure_causes(r: Resolved) -> list[str]:
     lines = ["## Causes\n"]
     if not r.findings.failures:
         return lines + ["No run failed.", ""]

@@ -10,7 +10,7 @@ import os
 import shlex
 from collections.abc import Sequence
 
-from crashmatrix.answers import explain
+from crashmatrix.answers import explain, growth
 from crashmatrix.answers.slow import Slow
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
@@ -115,6 +115,7 @@ def resolution_json(r: note.Resolved) -> dict:
         "recommended": config_json(choice.recommended, matrix) if choice.recommended else None,
         "alternatives": [compared_json(c, r) for c in choice.alternatives[:MOST_ALTERNATIVES]],
         "failures": [_failure_json(f, r.findings) for f in r.findings.failures],
+        "findings": [g.to_json() for g in growth.findings(r.run.rows, r.run.answer_axes, r.run.directory)],
         "repro": [_bundle_json(b) for b in r.bundles],
         "metric": choice.metric,
         "safe_mode": None

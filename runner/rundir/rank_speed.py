@@ -6,7 +6,7 @@ own report.json has no batches and the launcher's memory. Where ranks wrote thei
 - the speed columns (steps, steps_per_s, first_batch_s, first_batch_total_s) are rank 0's (the lowest
   rank that reported, where rank 0 did not), where the main process counted none itself;
 - peak_rss_mb and peak_gpu_mb are the largest of any rank's: the rank that runs out of memory first is
-  the one that decides;
+  the one that decides; so are the growth columns (rss_growth_mb_per_step, gpu_growth_mb_per_step);
 - `rank_spread` names the measures on which ranks differ by more than noise, the lowest and the highest
   with their ranks (`first_batch_s 0.31 (rank 0) to 2.4 (rank 1)`), empty where they agree. DDP's
   collectives keep ranks in step, so a difference is what a user should see: uneven data (steps),
@@ -22,7 +22,7 @@ import shutil
 from crashmatrix.incell import rank_report
 
 SPEED_KEYS = ("steps", "steps_per_s", "first_batch_s", "first_batch_total_s")
-MEMORY_KEYS = ("peak_rss_mb", "peak_gpu_mb")
+MEMORY_KEYS = ("peak_rss_mb", "peak_gpu_mb", "rss_growth_mb_per_step", "gpu_growth_mb_per_step")
 
 # Noise, as compare_speed has it for wall times: more than 20% apart, and by more than start-up jitter.
 RATIO = 1.2

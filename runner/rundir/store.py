@@ -35,11 +35,15 @@ DIAGNOSIS_COLUMNS = ["signature", "where", "rank", "node"]
 # runner/incell/loader_clock.py counted in the cell.
 SPEED_COLUMNS = ["steps", "steps_per_s", "first_batch_s", "first_batch_total_s"]
 # rank_spread: where a distributed cell's ranks differ by more than noise (rundir/rank_speed.py).
+# The growth columns: MB a step that the process tree's RSS and torch's allocated CUDA memory grew by after
+# the first steps (runner/incell/memory_sampler.py); result.json keeps the samples (metrics.memory).
+GROWTH_COLUMNS = ["rss_growth_mb_per_step", "gpu_growth_mb_per_step"]
 EXTRA_COLUMNS = SPEED_COLUMNS + [
     "final_loss",
     "peak_rss_mb",
     "peak_gpu_mb",
     "rank_spread",
+    *GROWTH_COLUMNS,
     "gpu",
     "leftovers",
     "started_at",
@@ -109,7 +113,7 @@ class RunResult:
             rank="" if self.rank is None else self.rank,
             node=self.node,
         )
-        for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "rank_spread", "gpu"):
+        for key in (*SPEED_COLUMNS, "final_loss", "peak_rss_mb", "peak_gpu_mb", "rank_spread", *GROWTH_COLUMNS, "gpu"):
             value = self.metrics.get(key, "")
             row[key] = f"{value:.6g}" if isinstance(value, float) else value
         row["leftovers"] = len(self.leftovers)
