@@ -97,12 +97,12 @@ def test_explain_names_each_growing_value_and_its_process(run):
     lines = done.stdout.splitlines()
     section = lines[lines.index("Findings beyond failure:") :]
     main = re.fullmatch(
-        r"- memory grows (\S+) MB a step when cache_preds=true \(main process; 2 of 2 cells\); "
+        r"memory grows (\S+) MB a step when cache_preds=true \(main process; 2 of 2 cells\); "
         r"1 of 2 runs grew to crash SIGKILL",
         section[1],
     )
     workers = re.fullmatch(
-        r"- memory grows (\S+) MB a step when worker_cache=true \(loader workers; 1 of 1 cells\)", section[2]
+        r"memory grows (\S+) MB a step when worker_cache=true \(loader workers; 1 of 1 cells\)", section[2]
     )
     assert main and workers, section
     assert 0.8 <= float(main.group(1)) <= 1.2 and 0.8 <= float(workers.group(1)) <= 1.2, section

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from crashmatrix.answers import explain
 from crashmatrix.cell import spell
 from crashmatrix.incell.memory_sampler import later_growth
-from crashmatrix.outcome import FailureKind
+from crashmatrix.outcome import FailureKind, Outcome
 
 GROWN_MB = 50.0  # what a run must add over its steps for its slope to be growth, not noise
 
@@ -161,7 +161,11 @@ def findings(rows: Iterable[Mapping], axes: Sequence[str], run_dir: str | None =
         for measure, slope in _slopes(row, memory).items():
             growing = grows(slope, steps)
             values = {a: row.get(a, "") for a in axes}
-            outcome = {"outcome": "fail", "signature": f"{_KIND}:{measure}"} if growing else {"outcome": "pass"}
+            outcome = (
+                {"outcome": Outcome.FAIL.value, "signature": f"{_KIND}:{measure}"}
+                if growing
+                else {"outcome": Outcome.PASS.value}
+            )
             judged.append({**values, **outcome})
             if growing:
                 seen.setdefault((measure, key), []).append((slope, _failure(row)))
