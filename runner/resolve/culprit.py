@@ -41,9 +41,11 @@ class Culprit:
         return f"{self.distribution} {self.version}".strip()
 
 
-def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
+def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal: bool = False) -> Culprit | None:
     """The library the failure's stack points to; None where it points to none (libc, the program itself).
-    packages: the failing interpreter's {distribution: version} (env.json)."""
+    packages: the failing interpreter's {distribution: version} (env.json). error: the row's telling line,
+    whose traceback it is. by_signal: a death by signal, told by native frames alone: the traceback of a
+    process that heard of it (torch's loader re-raising a worker's death) is a consequence, no culprit."""
     native = [path for _line, path in forensics.faulting_native_frames(stderr) if path]
     installed = [p for p in native if _PACKAGES_DIR.match(p.replace("\\", "/"))]
     if installed:
@@ -51,10 +53,10 @@ def culprit(stderr: str, where: str, packages: dict) -> Culprit | None:
     place = where.split(";")[0].strip().split(" (")[0]
     if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
         return _of_relative(place, "", packages)
-    if forensics.died_thread_frames(stderr) or native:
+    if forensics.died_thread_frames(stderr) or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
-    frames, _exception = last_traceback(failing_output(stderr))
+    frames, _exception = last_traceback(failing_output(stderr), error)
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
     return _of_path(raised, packages, raised=True) if _PACKAGES_DIR.match(raised) else None
 

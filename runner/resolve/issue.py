@@ -22,6 +22,7 @@ from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import forensics, ranks
 from crashmatrix.verdict.exception_place import exception_place, failing_output
+from crashmatrix.verdict.remedies import remedy
 
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")
@@ -60,7 +61,13 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     title = f"{head}: {row['error']}" if row.get("error") else kind.label(None)
     stderr, rank = own_output(run, row)
     where = str(row.get("where") or "") or _place(stderr, kind.outcome)
-    whose = culprit(stderr, where, _packages(run, bundle))
+    # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
+    by_signal = bool(kind.signal) and kind.outcome != Outcome.OOM.value
+    whose = (
+        None
+        if remedy(kind.signature)
+        else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
+    )
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
     source = f"rank {rank}'s own traceback (the launcher's report left out)" if rank is not None else ""
     parts.append(_telling(stderr, source or "the failing run's stderr"))

@@ -43,16 +43,19 @@ _OUT_OF_MEMORY = re.compile(
 _NOT_OPS = frozenset({"forward", "wrapper", "wrapped", "inner", "decorate_context", "_fn"})
 
 
-def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
+def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]], str]:
     """(frames with their source line, innermost first; the exception's first line) of the failing
     exception's traceback: the last one printed, but for those of exceptions Python ignored (`Exception
-    ignored in: <function X.__del__>`). crashmatrix's own frames are left out."""
+    ignored in: <function X.__del__>`). error: the row's telling line; where an earlier traceback holds it
+    and the last does not, that one (a spawned worker's RuntimeError about the missing main guard, before
+    the main process's own 'worker exited unexpectedly'). crashmatrix's own frames are left out."""
     heads = [h for h in _HEAD.finditer(text) if not _ignored(text, h.start())]
     if not heads:
         return [], ""
+    head = _holding(text, heads, error)
     frames: list[tuple[Frame, str]] = []
     exception = ""
-    lines = text[heads[-1].end() :].splitlines()[1:]
+    lines = text[head.end() :].splitlines()[1:]
     for i, line in enumerate(lines):
         m = _FRAME.match(line)
         if m:
@@ -64,6 +67,17 @@ def last_traceback(text: str) -> tuple[list[tuple[Frame, str]], str]:
             break
     kept = [(f, code) for f, code in frames if not is_ours(f.file)]
     return kept[::-1], exception
+
+
+def _holding(text: str, heads: list[re.Match], error: str) -> re.Match:
+    """The last traceback whose text holds the telling line (whitespace aside); the last one where none
+    does, or the last holds it too."""
+    telling = " ".join(error.split(";")[0].split())[:60]
+    if not telling:
+        return heads[-1]
+    ends = [h.start() for h in heads[1:]] + [len(text)]
+    holding = [h for h, end in zip(heads, ends) if telling in " ".join(text[h.start() : end].split())]
+    return holding[-1] if holding else heads[-1]
 
 
 def _ignored(text: str, head: int) -> bool:
@@ -101,10 +115,11 @@ def is_out_of_memory(exception: str) -> bool:
     return bool(_OUT_OF_MEMORY.search(exception))
 
 
-def exception_place(text: str, oom: bool = False) -> str:
+def exception_place(text: str, oom: bool = False, error: str = "") -> str:
     """`where` for the failing exception in text; "" where text holds no traceback. oom: place it at the
-    allocating line, as an out-of-memory error of the exception's own words is placed anyway."""
-    frames, exception = last_traceback(text)
+    allocating line, as an out-of-memory error of the exception's own words is placed anyway. error: the
+    row's telling line, whose traceback it is (last_traceback)."""
+    frames, exception = last_traceback(text, error)
     if not frames:
         return ""
     if oom or is_out_of_memory(exception):

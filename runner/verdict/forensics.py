@@ -494,7 +494,7 @@ def _where_raised(verdict: Verdict, text: str) -> str:
     if verdict.outcome in (Outcome.PASS, Outcome.SKIP, Outcome.ERROR):  # error: crashmatrix's, not the program's
         return ""
     reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
-    return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM)
+    return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM, error=verdict.error)
 
 
 def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, own: str = "") -> str:
@@ -505,5 +505,11 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # The main process's own fault for a crash; a worker's or a rank's (another pid) for the others.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
     place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
-    frames = (python_report_frame(ev.stderr), own_fault_frame(own or ev.stderr))
-    return "; ".join(p for p in (place, *frames) if p)
+    own_frame = own_fault_frame(own or ev.stderr)
+    # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame.
+    reported = "" if own_frame else python_report_frame(ev.stderr)
+    where = "; ".join(p for p in (place, reported, own_frame) if p)
+    if where or verdict.outcome != Outcome.WORKER_CRASH:
+        return where
+    # A worker killed without a word (SIGKILL: no handler runs): where the main process's loop heard of it.
+    return exception_place(ev.stderr, error=verdict.error)

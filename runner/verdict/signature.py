@@ -276,8 +276,9 @@ MAX_LENGTH = 200
 
 # The program's own frame as `where` gives it: `app/io.py:42 in parse_header` (forensics.own_fault_frame).
 _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
-# The class words a death by signal is signed with, which its own frame then tells apart.
-SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, "worker_signal"})
+# The class words that name a failure by its kind alone (a death by signal, memory run out), which the
+# program's own frame then tells apart: two allocations that fail in two places are two failures.
+SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, "worker_signal", "memory_error", "cuda_oom"})
 
 
 def with_place(signature: str, where: str) -> str:

@@ -51,7 +51,7 @@ inject: true
 axes:
   mode: {{modes}}
 repeats: 3
-timeout: 90
+timeout: 45
 """,
     "torchrun": f"""\
 name: zoo-torchrun
