@@ -96,7 +96,7 @@ def added(data: dict, overrides: list[str]) -> list[str]:
         raw = data.get(section)
         if section in SECTIONS and isinstance(raw, dict) and name and not name.startswith("+"):
             first, *inner = name.split(".")
-            plus = next((k for k in ("+" + first, "++" + first) if _holds(raw.get(k), inner)), None)
+            plus = next((k for k in ("+" + first, "++" + first) if k in raw and _holds(raw[k], inner)), None)
             if plus is not None and not (first in raw and _holds(raw[first], inner)):
                 key = f"{section}.{plus}{name[len(first) :]}"
         out.append(prefix + key + rest)
