@@ -30,7 +30,7 @@ from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
-from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, own_text
+from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, last_traceback, own_text
 from crashmatrix.verdict.signature import last_match, mask
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
@@ -511,5 +511,8 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     where = "; ".join(p for p in (place, reported, own_frame) if p)
     if where or verdict.outcome != Outcome.WORKER_CRASH:
         return where
-    # A worker killed without a word (SIGKILL: no handler runs): where the main process's loop heard of it.
-    return exception_place(ev.stderr, error=verdict.error)
+    # A worker killed without a word (SIGKILL: no handler runs): where the main process's loop heard of it,
+    # said as such (not a frame of the death's, so no signature is signed with it).
+    frames, _exception = last_traceback(ev.stderr)
+    caller = next((f for f, _code in frames if is_programs(f)), None)
+    return f"the main process heard of it at {own_text(caller, frames)}" if caller else ""
