@@ -101,6 +101,7 @@ class MemorySampler:
         self.path: str | None = None
         self.owner = 0  # the pid that writes `path`: a forked child inherits the sampler, not the file
         self.flushed = 0.0
+        self.flushed_n = 0  # the samples the last write held
 
     def write_to(self, path: str) -> None:
         """This process is the cell's main one: keep `path` up to date, and write it at exit."""
@@ -135,8 +136,10 @@ class MemorySampler:
         # box, a worker holding its memory map), and would starve the samples that follow for nothing
         self.cost = done - now if len(self.samples) == 1 else min(self.cost, done - now)  # the first 3 always
         self.last, self.sampled_at, self.due = done, self.steps, self.steps + self.every
-        if self.path and done - self.flushed >= FLUSH_S:
-            self.flushed = done
+        # every FLUSH_S, and whenever the samples grew by an eighth since the last write: a short run killed
+        # (SIGKILL: no exit hook) between two flushes still leaves nearly all its samples, at a log-count of writes
+        if self.path and (done - self.flushed >= FLUSH_S or len(self.samples) * 8 >= self.flushed_n * 9 + 8):
+            self.flushed, self.flushed_n = done, len(self.samples)
             self.flush()
 
     def figures(self) -> dict:
