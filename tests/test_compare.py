@@ -147,7 +147,7 @@ def test_json_and_three_runs(runs):
     assert cell["runs"]["A"]["summary"] == "2/2 pass"
     assert cell["runs"]["B"]["summary"] == "2/2 crash SIGSEGV"
     assert cell["runs"]["B"]["kinds"] == [
-        {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal", "runs": 2}
+        {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal in script.py:<module>", "runs": 2}
     ]
     assert sorted((c["cell_id"], tuple(c["present_in"])) for c in data["only_in_some"]) == sorted(
         [(ids[("8", "false")], ("B",)), (ids[("8", "true")], ("B",))]

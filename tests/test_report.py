@@ -114,7 +114,7 @@ def test_pivot_csv_is_a_long_table_for_pandas(run):
             ["x", "2", "fail", "", "RuntimeError: flaky once", "1", "1", "2", "0.5"],
             ["x", "2", "pass", "", "", "1", "1", "2", "0.5"],
             ["y", "1", "pass", "", "", "2", "1", "2", "1"],
-            ["y", "2", "crash", "SIGSEGV", "killed_by_signal", "2", "1", "2", "1"],
+            ["y", "2", "crash", "SIGSEGV", "killed_by_signal in script.py:<module>", "2", "1", "2", "1"],
         ],
         columns=df.columns,
     )
