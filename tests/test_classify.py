@@ -435,8 +435,8 @@ def test_a_logging_prefix_is_not_part_of_the_telling_line():
     )
 
 
-# Recorded: tests/apps/sig_repeats.py fault=mismatch under torchrun, rank 0's stderr (torch 2.13.0+cpu): rank 0
-# all_reduces a [4] tensor, rank 1 an [8] one; gloo's own thread throws and C++ terminates the process.
+# Recorded: a collective mismatch under torchrun (the zoo's torchrun_mismatch, tests/zoo/app/zoo/ddp.py, runs
+# one like it), rank 0's stderr (torch 2.13.0+cpu): rank 0 all_reduces a [4] tensor, rank 1 an [8] one; gloo's own thread throws and C++ terminates the process.
 # (Paths renamed.) faulthandler lists the main thread as `Thread`: the thread that died ran no Python.
 TERMINATE_MISMATCH = """\
 terminate called after throwing an instance of 'gloo::EnforceNotMet'
