@@ -11,6 +11,7 @@ SHIPPED = sorted(
     glob.glob(os.path.join(ROOT, "matrix", "*.yaml"))
     + glob.glob(os.path.join(ROOT, "examples", "*.yaml"))
     + glob.glob(os.path.join(ROOT, "examples", "*", "matrix.yaml"))
+    + glob.glob(os.path.join(ROOT, "examples", "findings", "*.yaml"))  # run from the repository's root
 )
 
 
