@@ -2,7 +2,7 @@
 every other cell's, beyond the noise of repeats, and where the time goes; in explain (text and --json),
 summary.md, report.html's grid, JUnit and resolve.
 
-End to end, real processes: tests/apps/slow_import.py, whose main module takes two seconds to import, under
+End to end, real processes: tests/apps/slow_import.py, whose main module takes three seconds to import, under
 inject with DataLoader workers that do not persist, 3 epochs (spawn pays its start-up in every one: the
 slowdown stands above the noise of a box that runs the suite beside it); start_method x num_workers x
 pin_memory, 2 repeats, one run shared by every assert. The rest are pure tables: the issue's own case, a real H200 run,
