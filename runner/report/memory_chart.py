@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from crashmatrix.answers import growth
+from crashmatrix.cell import spell
 from crashmatrix.rundir.finished_run import FinishedRun
 
 MAX_CHARTS = 6
@@ -66,7 +67,7 @@ def growth_section(run: FinishedRun) -> list[str]:
         grew = growth.run_growth(row, run.directory)
         memory = growth.cell_memory(run.directory, row) if grew else None
         if memory and len(charts) < MAX_CHARTS:
-            values = " ".join(f"{a}={row.get(a, '')}" for a in axes)
+            values = " ".join(f"{a}={spell(row.get(a, ''))}" for a in axes)
             chart = line_chart(f"{row['cell_id']} r{row['repeat']} {values}: {grew}", memory)
             charts += [chart] if chart else []
     if not charts:
