@@ -37,9 +37,9 @@ def _matrix(command, *, inject, timeout, params) -> dict:
 
 MATRICES = {
     # Not injected: the straggler is found from torchrun's RANK in each rank's environment alone.
-    "hang": _matrix([*TORCHRUN, os.path.join(APPS, "ddp_hang.py")], inject=False, timeout=30, params={}),
+    "hang": _matrix([*TORCHRUN, os.path.join(APPS, "ddp_hang.py")], inject=False, timeout=60, params={}),
     # mp.spawn sets no RANK: its ranks are known by the order spawn started them
-    "spawn_hang": _matrix(["python", os.path.join(APPS, "ddp_spawn_hang.py")], inject=False, timeout=30, params={}),
+    "spawn_hang": _matrix(["python", os.path.join(APPS, "ddp_spawn_hang.py")], inject=False, timeout=60, params={}),
     "torchrun": _matrix(
         [*TORCHRUN, os.path.join(APPS, "ddp_knobs_train.py")],
         inject=True,
@@ -122,7 +122,7 @@ def test_a_hang_names_the_straggler_rank_at_its_place_and_the_rank_waiting_in_a_
     run_dir, row, _result = runs["hang"]
     assert row["outcome"] == "timeout"
     assert row["error"] == (
-        "timed out after 30 s; rank 1 at ddp_hang.py:20 in main, outside any collective; "
+        "timed out after 60 s; rank 1 at ddp_hang.py:20 in main, outside any collective; "
         "rank 0 waits in DDP backward's all_reduce (ddp_hang.py:22)"
     ), row["error"]
     assert row["where"].startswith("rank 1 ddp_hang.py:20 in main; rank 0 DDP backward's all_reduce")
@@ -141,7 +141,7 @@ def test_a_hang_under_mp_spawn_names_the_straggler_by_spawns_index(runs):
         pytest.skip("the hung cell is not injected: its stacks are py-spy's, and py-spy is not installed")
     run_dir, row, _result = runs["spawn_hang"]
     assert row["error"] == (
-        "timed out after 30 s; rank 1 at ddp_spawn_hang.py:19 in run, outside any collective; "
+        "timed out after 60 s; rank 1 at ddp_spawn_hang.py:19 in run, outside any collective; "
         "rank 0 waits in DDP backward's all_reduce (ddp_spawn_hang.py:20)"
     ), row["error"]
     stacks = (run_dir / row["log_dir"] / "stacks.txt").read_text()
