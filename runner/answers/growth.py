@@ -214,8 +214,3 @@ def run_growth(row: Mapping, run_dir: str | None = None) -> str:
         f"{MEASURES[m][0]} {_mb(slope)} a step" for m, slope in _slopes(row, memory).items() if grows(slope, steps)
     ]
     return "; ".join(grown)
-
-
-def section(lines: Sequence[str], heading: str = "Findings beyond failure:") -> list[str]:
-    """explain's section of findings (`- ` a line), after the failures; [] where there is none."""
-    return ["", heading, *(f"- {line}" for line in lines)] if lines else []
