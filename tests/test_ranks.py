@@ -1,9 +1,10 @@
 """Distributed cells: the rank that failed first is the verdict, never its victims (DESIGN.md, "Distributed cells").
 
-Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (the console script and
-`python -m torch.distributed.run`), torch.multiprocessing.spawn (tests/apps/ddp_train.py), a Hydra +
-Lightning app with strategy=ddp swept by hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the
-built-in ddp probe, whose small matrix explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
+Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (`python -m
+torch.distributed.run` here; the console script under inject is the zoo's, tests/zoo),
+torch.multiprocessing.spawn (tests/apps/ddp_train.py), a Hydra + Lightning app with strategy=ddp swept by
+hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the built-in ddp probe, whose small matrix
+explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
 assertions; each fault strikes at step 1 (after one all-reduced step).
 """
 
@@ -36,24 +37,6 @@ def _run(tmp_path_factory, name: str, matrix: str, *args) -> tuple[dict, str]:
 
 
 @pytest.fixture(scope="module")
-def torchrun(tmp_path_factory):
-    """The console script, under inject (the ranks' recorder and fault dumps), one cell per fault."""
-    return _run(
-        tmp_path_factory,
-        "torchrun",
-        f"""\
-name: torchrun
-command: [torchrun, --nproc_per_node=2, {DDP_TRAIN}]
-inject: true
-params: {{num_threads: 1}}
-axes:
-  fault: [raise:0, segv:1, worker_segv:1]
-timeout: 120
-""",
-    )[0]
-
-
-@pytest.fixture(scope="module")
 def plain_launchers(tmp_path_factory):
     """`python -m torch.distributed.run` and torch.multiprocessing.spawn without inject: stderr alone tells."""
     rows, _ = _run(
@@ -82,34 +65,22 @@ timeout: 120
     return rows, spawned
 
 
-def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(torchrun, plain_launchers):
+# The console script under inject, with these three faults (a rank that raises, one that segfaults, a loader
+# worker dying inside rank 1), is the zoo's torchrun run (tests/zoo: torchrun_raise, torchrun_segv,
+# torchrun_worker_segv, each 3 times): its rows' outcome, rank, signature and `where` are asserted there.
+
+
+def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(plain_launchers):
     module, spawned = plain_launchers
-    for r in (torchrun["raise:0"], module["raise:0"], spawned["raise:0"]):
+    for r in (module["raise:0"], spawned["raise:0"]):
         assert (r["outcome"], r["signal"], r["rank"]) == ("fail", "", "0"), r
         assert r["error"] == "ValueError: bad batch on rank 0"
         assert r["where"] == "tests/apps/ddp_train.py:46 in train"  # its path from the app's root
         assert r["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
 
 
-def test_a_rank_that_segfaults_is_a_rank_crash_with_its_rank_and_place(torchrun):
-    r = torchrun["segv:1"]  # under torch.multiprocessing: the ddp probe's, and Lightning's, below
-    assert (r["outcome"], r["signal"], r["rank"], r["exit_code"]) == ("rank_crash", "SIGSEGV", "1", "1"), r
-    assert r["error"] == "Fatal Python error: Segmentation fault"
-    assert r["where"].endswith("ddp_train.py:48 in train"), r["where"]
-
-
-def test_a_loader_worker_dying_inside_rank_1_is_a_worker_crash_of_rank_1(torchrun):
-    r = torchrun["worker_segv:1"]
-    # signed by the program's frame where the worker died (signature.with_place), not the rank's
-    assert (r["outcome"], r["signal"], r["rank"]) == ("worker_crash", "SIGSEGV", "1")
-    assert r["signature"] == "worker_signal in tests/apps/ddp_train.py:__getitem__", r["signature"]
-    # the rank's loader says `is killed by signal: Segmentation fault`, or only EOFError: then the worker's own line
-    assert "segmentation fault" in r["error"].lower(), r["error"]
-    assert r["where"].endswith("ddp_train.py:31 in __getitem__"), r["where"]
-
-
-def test_the_rank_column_follows_where(torchrun):
-    header = list(next(iter(torchrun.values())))
+def test_the_rank_column_follows_where(plain_launchers):
+    header = list(next(iter(plain_launchers[0].values())))
     assert header[header.index("where") + 1] == "rank"
 
 
