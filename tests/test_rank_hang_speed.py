@@ -1,9 +1,10 @@
 """Distributed cells on real gloo ranks (DESIGN.md, "Distributed cells"): a hang names its straggler, the
 speed columns are rank 0's and peak_rss_mb a rank's, and DDP's own knobs reach every rank's DDP.
 
-Five real runs share one module fixture and run side by side (the hung ones mostly wait): torchrun and
-mp.spawn each with a rank that stalls, torchrun training with every DDP knob set, and Lightning's
-ddp_spawn and ddp."""
+Five real runs share one module fixture and run side by side (the hung one mostly waits): torchrun with a
+rank that stalls (not injected: py-spy's stacks; mp.spawn's straggler, injected, is the zoo's
+spawn_straggler), torchrun training with every DDP knob set, and Lightning's ddp_spawn (twice, once with
+rank 0 raising) and ddp."""
 
 import json
 import os
@@ -38,8 +39,7 @@ def _matrix(command, *, inject, timeout, params) -> dict:
 MATRICES = {
     # Not injected: the straggler is found from torchrun's RANK in each rank's environment alone.
     "hang": _matrix([*TORCHRUN, os.path.join(APPS, "ddp_hang.py")], inject=False, timeout=60, params={}),
-    # mp.spawn sets no RANK: its ranks are known by the order spawn started them
-    "spawn_hang": _matrix(["python", os.path.join(APPS, "ddp_spawn_hang.py")], inject=False, timeout=60, params={}),
+    # mp.spawn's straggler (no RANK: ranks known by the order spawn started them) is the zoo's spawn_straggler
     "torchrun": _matrix(
         [*TORCHRUN, os.path.join(APPS, "ddp_knobs_train.py")],
         inject=True,
@@ -134,18 +134,6 @@ def test_a_hang_names_the_straggler_rank_at_its_place_and_the_rank_waiting_in_a_
     heads = [line for line in (run_dir / row["log_dir"] / "stacks.txt").read_text().splitlines() if line[:4] == "=== "]
     roles = [head.split("(", 1)[1].split(")", 1)[0] for head in heads]
     assert roles == ["main", "rank 0", "DataLoader worker of rank 0", "rank 1", "DataLoader worker of rank 1"], heads
-
-
-def test_a_hang_under_mp_spawn_names_the_straggler_by_spawns_index(runs):
-    if not forensics.pyspy_path():
-        pytest.skip("the hung cell is not injected: its stacks are py-spy's, and py-spy is not installed")
-    run_dir, row, _result = runs["spawn_hang"]
-    assert row["error"] == (
-        "timed out after 60 s; rank 1 at ddp_spawn_hang.py:19 in run, outside any collective; "
-        "rank 0 waits in DDP backward's all_reduce (ddp_spawn_hang.py:20)"
-    ), row["error"]
-    stacks = (run_dir / row["log_dir"] / "stacks.txt").read_text()
-    assert "(rank 0): " in stacks and "(rank 1): " in stacks
 
 
 def test_the_speed_columns_are_rank_0s_and_peak_rss_the_largest_ranks_under_torchrun(runs):
