@@ -202,11 +202,14 @@ def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matr
     one_value = ["axes.start_method=[fork]", "axes.num_workers=[0]", "axes.pin_memory=[false]"]
     one_value += ["axes.data.loader.persistent_workers=[false]", "axes.trainer.deterministic=[false]"]
     one_value += ["axes.trainer=[default]", "axes.logger=[wandb]", "strategy=full"]
+    # one precision runs (a key the app's config lacks, reaching it through `+`): a Lightning cell costs
+    # seconds of CPU, and Lightning's own check of each value is not crashmatrix's to test
+    one_value += ["axes.+trainer.precision=[16-mixed]"]
     run = tmp_path / "run"
-    done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, timeout=300)
+    done = crashmatrix("run", matrix, *one_value, "--out", run, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     rows = rows_of(run)
-    assert sorted(r["+trainer.precision"] for r in rows) == ["16-mixed", "32", "bf16-mixed"]
+    assert [r["+trainer.precision"] for r in rows] == ["16-mixed"]
     for row in rows:
         assert row["outcome"] == "pass", row["error"]
         config = (run / row["log_dir"] / "outputs" / ".hydra" / "config.yaml").read_text()
@@ -315,12 +318,12 @@ def test_init_on_a_gpu_app_without_a_gpu_offers_what_runs_here_and_it_runs(tmp_p
     assert "Where a cell has them: [gpu, ddp]" in comments
 
     one_value = ["axes.start_method=[fork]", "axes.num_workers=[2]", "axes.pin_memory=[true]"]
-    one_value += ["axes.persistent_workers=[true]", "strategy=full"]  # x the 3 precisions: 3 cells
+    one_value += ["axes.persistent_workers=[true]", "axes.+trainer.precision=[bf16-mixed]", "strategy=full"]
     run = tmp_path / "run"
-    done = crashmatrix("run", matrix, *one_value, "--jobs", "3", "--out", run, cwd=tmp_path, env=env, timeout=600)
+    done = crashmatrix("run", matrix, *one_value, "--out", run, cwd=tmp_path, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     rows = rows_of(run)
-    assert len(rows) == 3
+    assert len(rows) == 1
     for row in rows:
         assert row["outcome"] == "pass", row["error"]
         out = (run / row["log_dir"] / "stdout.log").read_text()
