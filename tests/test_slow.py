@@ -5,8 +5,9 @@ summary.md, report.html's grid, JUnit and resolve.
 End to end, real processes: tests/apps/slow_import.py, whose main module takes three seconds to import, under
 inject with DataLoader workers that do not persist, 3 epochs (spawn pays its start-up in every one: the
 slowdown stands above the noise of a box that runs the suite beside it); start_method x num_workers x
-pin_memory, 2 repeats, one run shared by every assert. The rest are pure tables: the issue's own case, a real H200 run,
-and the edge cases (no repeats, noise, all equally slow, a failing cell among them).
+pin_memory, 2 repeats, one run shared by every assert (the speed columns' own test too: spawned workers rated
+slower than forked ones, and first_batch_s saying why). The rest are pure tables: the issue's own case, a real
+H200 run, and the edge cases (no repeats, noise, all equally slow, a failing cell among them).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
+from test_speed import SPEED_HEADERS, by_axis_row, panel_bars
 
 from crashmatrix.answers import explain
 from crashmatrix.answers.slow import FIRST_BATCHES, START_UP, STEADY, find_slow
 
-# Run alone first (tests/apps/slow_import.py's docstring has the figures): spawn with 2 workers pays a
+# Run alone first (tests/apps/slow_import.py's docstring has the figures): spawn with workers pays a
 # fresh interpreter's import of torch and of the slow main module in every epoch; nothing else does.
 MATRIX = f"""\
 name: slow-import
@@ -33,14 +35,14 @@ params:
   epochs: 3
 axes:
   start_method: [fork, spawn]
-  num_workers: [0, 2]
+  num_workers: [0, 1]
   pin_memory: [false, true]
 exclude:
   - {{num_workers: 0, pin_memory: true}}   # no workers, nothing to pin: the same cell twice
 repeats: 2
 timeout: 300
 """
-SLOW_WHEN = "start_method=spawn and num_workers=2"
+SLOW_WHEN = "start_method=spawn and num_workers=1"
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +77,7 @@ def test_explain_names_spawn_with_workers_as_slow_with_its_ratio_and_first_batch
     entries = json.loads(crashmatrix("explain", "run", "--json", cwd=run).stdout)
     (entry,) = entries  # no failure entry: nothing failed
     assert entry["finding"] == "slow" and "outcome" not in entry
-    assert entry["conditions"] == {"start_method": "spawn", "num_workers": "2"}
+    assert entry["conditions"] == {"start_method": "spawn", "num_workers": "1"}
     assert entry["ratio"] >= 2 and entry["sure"] and entry["runs_per_cell"] == 2
     assert entry["where"] == FIRST_BATCHES
     assert entry["ratio"] > entry["noise"] and entry["margin_s"] > 0  # beyond the noise of the repeats
@@ -110,7 +112,7 @@ def test_junit_keeps_slow_runs_passed_with_a_property(run):
         props = [p.get("value") for p in case.iter("property") if p.get("name") == "crashmatrix.slow"]
         marked[case.get("name")] = props
     slow = [name for name, props in marked.items() if props]
-    assert len(slow) == 4 and all("start_method=spawn num_workers=2" in name for name in slow), marked
+    assert len(slow) == 4 and all("start_method=spawn num_workers=1" in name for name in slow), marked
     assert all(p[0].startswith("slow: ") for p in marked.values() if p)
 
 
@@ -125,8 +127,36 @@ def test_resolve_says_what_to_avoid_and_what_it_costs(run):
     note = (run / "run" / "resolution.md").read_text()
     assert "## What to avoid" in note
     data = json.loads((run / "run" / "resolution.json").read_text())
-    assert [a["conditions"] for a in data["avoid"]] == [{"start_method": "spawn", "num_workers": "2"}]
+    assert [a["conditions"] for a in data["avoid"]] == [{"start_method": "spawn", "num_workers": "1"}]
     assert "spawn" not in json.dumps(data["recommended"]["values"]) or data["recommended"]["values"]["num_workers"] == 0
+
+
+def test_the_speed_columns_rate_spawned_workers_slower_than_forked_and_first_batch_shows_why(run):
+    rows = [r for r in rows_of(run / "run") if r["num_workers"] == "1" and r["pin_memory"] == "false"]
+    by = {(r["start_method"], r["repeat"]): r for r in rows}
+    for repeat in ("0", "1"):
+        fork, spawn = by[("fork", repeat)], by[("spawn", repeat)]
+        assert fork["steps"] == spawn["steps"] == "24"  # 3 epochs of 8 batches
+        # The wall clock, the rate and the first batch all agree: spawn is the slow one.
+        assert float(spawn["duration_s"]) > float(fork["duration_s"]), (fork, spawn)
+        assert float(spawn["steps_per_s"]) < float(fork["steps_per_s"]), (fork, spawn)
+        # Why: a spawned worker is a new interpreter that imports torch (and the slow main module) before
+        # its first batch; a forked one has them already.
+        assert float(spawn["first_batch_s"]) > 3 * float(fork["first_batch_s"]), (fork, spawn)
+
+    # The per-axis table ranks them the same way: longer wall, longer first batch, fewer steps/s.
+    summary = (run / "run" / "summary.md").read_text()
+    header = next(line for line in summary.splitlines() if line.startswith("| axis"))
+    assert [c.strip() for c in header.strip("|").split("|")][5:] == SPEED_HEADERS
+    f_row, s_row = by_axis_row(summary, "fork"), by_axis_row(summary, "spawn")
+    assert float(s_row[5]) > float(f_row[5]) and float(s_row[6]) > float(f_row[6])
+    assert float(s_row[8]) < float(f_row[8])
+
+    # And the chart in report.html draws it: a longer first-batch bar for spawn than for fork.
+    html = (run / "run" / "report.html").read_text()
+    assert "Time and speed by axis value" in html and "<script" not in html
+    bars = panel_bars(html, "first batch s")
+    assert bars["spawn"] > bars["fork"], bars
 
 
 # ------------------------------------------------------------------ the finder on tables of rows
