@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -99,6 +100,17 @@ def test_the_telling_line(dying_run):
     assert rows["hang"]["error"].startswith("timed out after 6 s")
     assert rows["nan"]["error"] == "loss is nan at step 0 (fault probe)"
     assert rows["skip"]["error"] == "fault probe: asked to skip"
+
+
+def test_every_failure_has_a_place_and_those_that_print_nothing_the_call_that_ended_them(dying_run):
+    rows = {r["mode"]: r for r in dying_run["rows"]}
+    assert [m for m, r in rows.items() if r["outcome"] not in ("pass", "skip") and not r["where"]] == []
+    # SIGKILL runs no handler and os._exit prints nothing: the cell's record of the call is the place
+    assert re.fullmatch(r"probes/fault.py:\d+ in _die_by", rows["kill"]["where"]), rows["kill"]
+    assert re.fullmatch(r"probes/fault.py:\d+ in _end_if_asked", rows["exit3"]["where"]), rows["exit3"]
+    # and like every death by signal, signed by it: two self-inflicted signals keep their own signal
+    assert rows["kill"]["signature"] == "killed_by_signal in probes/fault.py:_die_by"
+    assert not list((dying_run["out"] / rows["kill"]["log_dir"]).glob(".stacks")), "records are not left behind"
 
 
 def test_a_hang_that_ignores_sigterm_is_killed_after_the_grace(dying_run):

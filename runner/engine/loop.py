@@ -156,7 +156,7 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
-        verdict, where = _forensics(self, slot, verdict, stderr)
+        verdict, where = _forensics(self, slot, verdict, stderr, rc)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -394,12 +394,15 @@ def _where_it_hangs(slot: _Slot) -> None:
         pass
 
 
-def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str) -> tuple:
-    """forensics' verdict and `where`, then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
-    from crashmatrix.verdict import forensics, sync_rerun
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
+    """forensics' verdict and `where` (where the output tells none: the main process's own sys.exit, os._exit
+    or kill, verdict/exit_record.py), then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
+    from crashmatrix.verdict import exit_record, forensics, sync_rerun
     from crashmatrix.verdict.classify import signed_by_place
 
     verdict, where = forensics.refine(verdict, slot.evidence)
+    if not where and verdict.outcome in (Outcome.FAIL, Outcome.CRASH) and not slot.running.timed_out:
+        where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
 

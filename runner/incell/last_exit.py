@@ -1,0 +1,94 @@
+"""Where a process ended itself without a word: `sys.exit(3)`, `os._exit(3)`, `os.kill(os.getpid(), SIGKILL)`.
+
+Such an end prints no traceback and runs no signal handler, so stderr holds no place for the row's `where`.
+The cell's main process records the stack of each such call, as a traceback's text, beside its stack
+dumps (`<cell dir>/.stacks/exit-PID.txt`, read and removed by the controller: verdict/exit_record.py),
+before the call goes on unchanged. The controller uses it only where nothing else placed the failure and the recorded end is the
+one the process met (the same exit code, or the same signal): a SystemExit the program caught, or an exit
+0, says nothing.
+
+How each is seen, so the program behaves as it does alone:
+- a signal sent to itself: an audit hook on `os.kill`, `os.killpg` and `signal.pthread_kill` (it only
+  reads the event);
+- `sys.exit` and `os._exit`: each is wrapped by a function that writes the record, then calls the original
+  with the same argument. A SystemExit's traceback, if the program catches and prints it, has one frame of
+  ours more; `raise SystemExit(3)` and `exit(3)` are not seen (they raise without a call to wrap).
+
+Processes this one forks (DataLoader workers) inherit the wrappers and the hook, which record nothing
+there (another pid). Standard library only (incell/__init__.py).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import traceback
+
+from .stackdump import dump_dir
+
+PREFIX = "exit-"
+_KILLS = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
+
+
+def install() -> None:
+    """Record this process's own ends, in a cell (CRASHMATRIX_CELL_DIR)."""
+    cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+    if not cell_dir:
+        return
+    pid = os.getpid()
+    directory = dump_dir(cell_dir)
+    path = os.path.join(directory, f"{PREFIX}{pid}.txt")
+
+    def record(call: str, frame) -> None:
+        if os.getpid() != pid:
+            return
+        try:
+            stack = "".join(traceback.format_stack(frame))
+            _write(path, f"Traceback (most recent call last):\n{stack}{call}\n")
+        except Exception:  # never in the way of the program's own end
+            pass
+
+    real_exit, real_os_exit = sys.exit, os._exit
+
+    def exit(status=None):  # noqa: A001  (sys.exit's own name, as a caught traceback shows it)
+        record(f"SystemExit: {_code(status)}", sys._getframe(1))
+        real_exit(status)
+
+    def _exit(status):
+        record(f"os._exit: {_code(status)}", sys._getframe(1))
+        real_os_exit(status)
+
+    def audit(event: str, args: tuple) -> None:
+        if event not in _KILLS:
+            return
+        target, signum = args
+        own = target == pid if event == "os.kill" else target in (0, os.getpgid(0)) if event == "os.killpg" else True
+        if own and signum:
+            record(f"signal: {_signal_name(signum)}", sys._getframe(1))
+
+    sys.exit, os._exit = exit, _exit
+    sys.addaudithook(audit)
+
+
+def _code(status) -> int:
+    """The exit code the interpreter makes of status: None is 0, an int itself, anything else (a message) 1."""
+    if status is None:
+        return 0
+    return status if isinstance(status, int) else 1
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return str(signum)
+
+
+def _write(path: str, text: str) -> None:
+    # whole or absent: the process may end (SIGKILL) right after
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)

@@ -1,0 +1,35 @@
+"""`where` for a cell's main process that ended itself without a word (pure; never imports torch).
+
+incell/last_exit.py records the stack of the main process's `sys.exit(N)`, `os._exit(N)` and signals sent to
+itself, as a traceback's text ending in `SystemExit: 3`, `os._exit: 3` or `signal: SIGKILL`. It is the place
+only where the record's end is the one the process met: the same exit code (not 0), or the signal it died
+by. A SystemExit the program caught, then ended otherwise, is not its end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from crashmatrix.incell.last_exit import PREFIX
+from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.verdict.exception_place import exception_place
+
+_END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
+
+
+def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
+    """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
+    try:
+        with open(os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"), encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    end = _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
+    if end is None:
+        return ""
+    if signal:
+        matches = end["signal"] == signal
+    else:
+        matches = end["code"] is not None and exit_code not in (None, 0) and int(end["code"]) == exit_code
+    return exception_place(text) if matches else ""
