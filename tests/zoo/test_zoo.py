@@ -90,19 +90,25 @@ def _addressee(issue: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def zoo(tmp_path_factory) -> dict:
-    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the three runs and their resolve."""
+def zoo_runs(tmp_path_factory) -> dict:
+    """{run: its run directory}: the three runs, each finished and resolved."""
     base = tmp_path_factory.mktemp("zoo")
     procs = {run: _start(base, run) for run in MATRICES if any(TRUTH[m]["run"] == run for m in MODES)}
     for run, proc in procs.items():
         _out, err = proc.communicate(timeout=900)
         assert proc.returncode == 0, f"{run}: {err}"
         assert processes_with(f"CRASHMATRIX_RUN_DIR={base / run}") == []  # nothing of a cell outlives it
-    found: dict = {}
     for run in procs:
-        out = base / run
-        resolved = crashmatrix("resolve", out, cwd=base, timeout=600)
+        resolved = crashmatrix("resolve", base / run, cwd=base, timeout=600)
         assert resolved.returncode == 0, resolved.stderr
+    return {run: base / run for run in procs}
+
+
+@pytest.fixture(scope="module")
+def zoo(zoo_runs) -> dict:
+    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the three runs and their resolve."""
+    found: dict = {}
+    for out in zoo_runs.values():
         with open(out / "resolution.json") as f:
             bundles = {b["signature"]: out / b["dir"] for b in json.load(f)["repro"]}
         for row in rows_of(out):
@@ -179,6 +185,25 @@ def test_where_is_the_place_it_failed(zoo, mode):
 @pytest.mark.parametrize("mode", _cases("addressee"))
 def test_the_bug_report_is_addressed_to_the_library_it_came_from(zoo, mode):
     assert zoo[mode]["issue"] == TRUTH[mode]["addressee"]
+
+
+UNEVEN_FIX = "DistributedSampler(dataset, drop_last=True)"
+
+
+def test_explain_and_resolve_say_what_fixes_uneven_inputs(zoo_runs):
+    run = zoo_runs["torchrun"]
+    told = crashmatrix("explain", run, cwd=run)
+    assert told.returncode == 0, told.stderr
+    lines = told.stdout.splitlines()
+    at = next(
+        i for i, line in enumerate(lines) if line.startswith("fail rank_ended_early (rank 1) when mode=torchrun_uneven")
+    )
+    assert lines[at + 1].startswith("  what fixes it: every rank the same number of batches"), lines[at : at + 2]
+    assert UNEVEN_FIX in lines[at + 1] and "torch.distributed.algorithms.Join" in lines[at + 1]
+    with open(run / "resolution.json") as f:
+        (failure,) = [f for f in json.load(f)["failures"] if f["signature"].startswith("rank_ended_early")]
+    assert failure["ranks"] == [1] and UNEVEN_FIX in failure["fix"]
+    assert "What fixes it: every rank the same number of batches" in (run / "resolution.md").read_text()
 
 
 def test_the_zoo_holds_thirty_modes_each_with_its_truth():
