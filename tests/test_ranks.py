@@ -1,10 +1,10 @@
 """Distributed cells: the rank that failed first is the verdict, never its victims (DESIGN.md, "Distributed cells").
 
-Real programs with 2 gloo ranks on CPU, launched as users launch them: torchrun (`python -m
-torch.distributed.run` here; the console script under inject is the zoo's, tests/zoo),
-torch.multiprocessing.spawn (tests/apps/ddp_train.py), a Hydra + Lightning app with strategy=ddp swept by
-hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the built-in ddp probe, whose small matrix
-explain, hunt, bisect and resolve answer. Each launcher's cells run once per module, shared by the
+Real programs with 2 gloo ranks on CPU, launched as users launch them: a Hydra + Lightning app with
+strategy=ddp swept by hydra/launcher=crashmatrix (tests/apps/lightning_ddp), and the built-in ddp probe
+(torch.multiprocessing.spawn), whose small matrix explain, hunt, bisect and resolve answer; then the
+reading of torchrun's own words. tests/apps/ddp_train.py's rank faults under torchrun and mp.spawn are
+tests/test_repro_ranks.py's and the zoo's (tests/zoo). Each launcher's cells run once per module, shared by the
 assertions; each fault strikes at step 1 (after one all-reduced step).
 """
 
@@ -18,7 +18,6 @@ import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 APPS = os.path.join(ROOT, "tests", "apps")
-DDP_TRAIN = os.path.join(APPS, "ddp_train.py")
 LIGHTNING = os.path.join(APPS, "lightning_ddp", "train.py")
 BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter
 ENV = {"PATH": BIN + os.pathsep + os.environ.get("PATH", "")}
@@ -36,52 +35,8 @@ def _run(tmp_path_factory, name: str, matrix: str, *args) -> tuple[dict, str]:
     return {r.get("fault") or r.get("kill_rank"): r for r in rows_of(out)}, str(out)
 
 
-@pytest.fixture(scope="module")
-def plain_launchers(tmp_path_factory):
-    """`python -m torch.distributed.run` and torch.multiprocessing.spawn without inject: stderr alone tells."""
-    rows, _ = _run(
-        tmp_path_factory,
-        "module",
-        f"""\
-name: module
-command: [python, -m, torch.distributed.run, --nproc_per_node=2, {DDP_TRAIN}]
-axes:
-  fault: [raise:0]
-timeout: 120
-""",
-    )
-    spawned, _ = _run(
-        tmp_path_factory,
-        "spawn",
-        f"""\
-name: spawn
-command: [python, {DDP_TRAIN}]
-params: {{launcher: spawn}}
-axes:
-  fault: [raise:0]
-timeout: 120
-""",
-    )
-    return rows, spawned
-
-
-# The console script under inject, with these three faults (a rank that raises, one that segfaults, a loader
-# worker dying inside rank 1), is the zoo's torchrun run (tests/zoo: torchrun_raise, torchrun_segv,
-# torchrun_worker_segv, each 3 times): its rows' outcome, rank, signature and `where` are asserted there.
-
-
-def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(plain_launchers):
-    module, spawned = plain_launchers
-    for r in (module["raise:0"], spawned["raise:0"]):
-        assert (r["outcome"], r["signal"], r["rank"]) == ("fail", "", "0"), r
-        assert r["error"] == "ValueError: bad batch on rank 0"
-        assert r["where"] == "tests/apps/ddp_train.py:46 in train"  # its path from the app's root
-        assert r["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
-
-
-def test_the_rank_column_follows_where(plain_launchers):
-    header = list(next(iter(plain_launchers[0].values())))
-    assert header[header.index("where") + 1] == "rank"
+# A rank that raises under torchrun and mp.spawn without inject (stderr alone tells) is
+# tests/test_repro_ranks.py's run; under the console script with inject, the zoo's (tests/zoo).
 
 
 @pytest.fixture(scope="module")

@@ -50,6 +50,17 @@ def resolved(tmp_path_factory):
 
 
 @pytest.mark.parametrize("launcher", list(LAUNCHERS))
+def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(resolved, launcher):
+    (row,) = rows_of(resolved / launcher)
+    assert (row["outcome"], row["signal"], row["rank"]) == ("fail", "", "1"), row
+    assert row["error"] == "ValueError: bad batch on rank 1"
+    assert row["where"] == "ddp_train.py:46 in train"  # its path from the app's root: the script's folder
+    assert row["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
+    header = list(row)
+    assert header[header.index("where") + 1] == "rank"
+
+
+@pytest.mark.parametrize("launcher", list(LAUNCHERS))
 def test_the_issue_is_told_from_the_failing_ranks_own_traceback(resolved, launcher):
     (row,) = rows_of(resolved / launcher)
     assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "ValueError: bad batch on rank 1")
