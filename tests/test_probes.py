@@ -261,12 +261,3 @@ def test_ddp_two_ranks_train(tmp_path):
     m, _ = metrics_of("ddp", DDP_CELL, tmp_path)
     assert m["world_size"] == 2 and m["backend"] == "gloo" and m["steps"] == 3
     assert not list(tmp_path.glob("ddp-*")), "the ranks' scratch folder was left behind"
-
-
-def test_ddp_killed_rank_names_the_signal_and_leaves_no_rank(tmp_path):
-    tag = uuid.uuid4().hex
-    rc, report, _, err = run_probe("ddp", {**DDP_CELL, "kill_rank": 1, "kill_signal": "SIGSEGV"}, tmp_path, tag=tag)
-    assert rc == 1 and report is None
-    assert "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV" in err
-    assert "Fatal Python error: Segmentation fault" in err  # the rank's own faulthandler
-    assert processes_tagged(tag) == []
