@@ -52,11 +52,13 @@ def install() -> None:
     real_exit, real_os_exit = sys.exit, os._exit
 
     def exit(status=None):  # noqa: A001  (sys.exit's own name, as a caught traceback shows it)
-        record(f"SystemExit: {_code(status)}", sys._getframe(1))
+        if _code(status):  # an exit 0 is no failure to place
+            record(f"SystemExit: {_code(status)}", sys._getframe(1))
         real_exit(status)
 
     def _exit(status):
-        record(f"os._exit: {_code(status)}", sys._getframe(1))
+        if _code(status):
+            record(f"os._exit: {_code(status)}", sys._getframe(1))
         real_os_exit(status)
 
     def audit(event: str, args: tuple) -> None:

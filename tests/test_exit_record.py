@@ -1,0 +1,72 @@
+"""A process that ends itself without a word is placed at the call, and only where that call was its end.
+
+Real processes: each program below runs under the in-cell recorder (incell/last_exit.py, installed as the
+cell's main process installs it), then verdict/exit_record.py reads what it left, given the end the process
+really met (its exit code, or the signal it died by), as the engine does.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import ROOT
+
+from crashmatrix.verdict import exit_record
+
+PRELUDE = "from crashmatrix.incell import last_exit\nlast_exit.install()\n"
+
+
+def _run(tmp_path, body: str) -> tuple[int, str]:
+    """Run body as app/main.py (a root marker beside it) in a cell of tmp_path; (its pid, the place read)."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "pyproject.toml").write_text("")
+    (app / "main.py").write_text(PRELUDE + textwrap.dedent(body))
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    proc = subprocess.Popen([sys.executable, str(app / "main.py")], env=env, stderr=subprocess.DEVNULL)
+    rc = proc.wait(timeout=60)
+    died_by = signal.Signals(-rc).name if rc < 0 else ""
+    return proc.pid, exit_record.place(str(cell), proc.pid, rc if rc >= 0 else None, died_by)
+
+
+def test_sys_exit_is_placed_at_its_call(tmp_path):
+    _pid, where = _run(tmp_path, "import sys\n\ndef main():\n    sys.exit(3)\n\nmain()\n")
+    assert where == "main.py:6 in main"
+
+
+def test_a_library_that_exits_is_placed_with_the_programs_line(tmp_path):
+    body = "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--lr', type=float)\n"
+    body += "parser.parse_args(['--lr', 'fast'])\n"
+    _pid, where = _run(tmp_path, body)
+    assert where.startswith("argparse.py:") and where.endswith(" in exit; main.py:7 in <module>"), where
+
+
+@pytest.mark.parametrize(
+    "body, where",
+    [
+        ("import os\nos._exit(4)\n", "main.py:4 in <module>"),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "main.py:4 in <module>"),
+    ],
+    ids=["os._exit", "SIGKILL"],
+)
+def test_an_end_that_runs_no_handler_is_placed_at_its_call(tmp_path, body, where):
+    assert _run(tmp_path, body)[1] == where
+
+
+def test_a_caught_exit_is_not_the_end_the_process_met(tmp_path):
+    # sys.exit(3) caught; the program then ends with 5: no place is claimed for the 5
+    body = "import sys\ntry:\n    sys.exit(3)\nexcept SystemExit:\n    pass\nraise SystemExit(5)\n"
+    assert _run(tmp_path, body)[1] == ""
+
+
+def test_an_exit_0_and_a_forked_childs_exit_leave_no_record(tmp_path):
+    body = "import os, sys\nif os.fork() == 0:\n    os._exit(7)\nos.wait()\nsys.exit(0)\n"
+    _run(tmp_path, body)
+    assert not (tmp_path / "cell" / ".stacks").exists()
