@@ -18,7 +18,8 @@ def _venv_with_torch(where, version: str) -> str:
     # venv inherits its base's packages (--system-site-packages); its own torch, in its own
     # site-packages, shadows any other, as a venv's own packages do. Inheriting from the bare base
     # interpreter instead would leave make venv to install every dependency twice (minutes a test).
-    subprocess.run([sys._base_executable, "-m", "venv", str(where)], check=True)
+    # without pip: nothing installs into the debugged environment (make venv's own venv gets one)
+    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(where)], check=True)
     python = str(where / "bin" / "python")
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
