@@ -1,6 +1,8 @@
+import atexit
 import csv
 import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +22,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # Interpreters' kept answers (facts_cache) live in this session's own folder: a user's cache is
 # neither read nor filled by the tests, and the session's runs still share what they learn.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="crashmatrix-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # each process's own, gone with it
 
 
 def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
