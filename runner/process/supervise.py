@@ -82,6 +82,8 @@ class Running:
 def start(launch: Launch, timeout: float | None) -> Running:
     """Start the run; raises OSError when the program cannot be launched."""
     _BORN[launch.token] = int(time.clock_gettime(time.CLOCK_BOOTTIME) * _CLK_TCK) - 1
+    # before Popen: on a loaded box a short program can end before Popen returns, and its wall time read 0.000
+    started = time.monotonic()
     with open(launch.stdout_path, "wb") as out, open(launch.stderr_path, "wb") as err:
         popen = subprocess.Popen(
             launch.argv,
@@ -95,8 +97,7 @@ def start(launch: Launch, timeout: float | None) -> Running:
         )
     with _OWNED_LOCK:
         _OWNED[launch.token] = popen.pid
-    now = time.monotonic()
-    run = Running(launch, popen, now, now + timeout if timeout else None)
+    run = Running(launch, popen, started, started + timeout if timeout else None)
     try:
         run.pidfd = os.pidfd_open(popen.pid)
     except (AttributeError, OSError):
