@@ -291,6 +291,15 @@ def test_a_fast_outlier_or_a_sub_second_gap_is_no_slow_finding(walls):
     assert _found(rows) == []
 
 
+def test_wall_times_that_read_0_000_are_no_division_by_zero():
+    # a results.csv row of a program that ended within the millisecond (seen on a loaded box, before the
+    # engine took the start time ahead of Popen): tiny fast cells, or one slow cell beside them
+    tiny = [_row((m, "0", "false", "32"), 0.0, repeat=r) for m in ("fork", "spawn") for r in range(2)]
+    assert _found(tiny + [_row(("fork", "2", "false", "32"), 0.018, repeat=r) for r in range(2)]) == []
+    (slow,) = _found(tiny + [_row(("spawn", "2", "false", "32"), 5.0 + r / 10, repeat=r) for r in range(2)])
+    assert slow.conditions == (("num_workers", "2"),) and slow.ratio == pytest.approx(5050.0)
+
+
 def test_a_failing_cell_among_them_is_unknown_not_fast():
     fast = dict(steps=40, steps_per_s=20, first_batch_total_s=0.1)
     rows = []

@@ -36,6 +36,7 @@ from crashmatrix.outcome import Outcome, is_pass, is_run_error
 FACTOR = 2.0  # the slowest fast cell's median wall time to the fastest slow cell's, at least
 MIN_SECONDS = 1.0  # ... and the slow runs' median this much above the others': no one waits on 0.3 s vs 0.8 s
 SURE_ALONE = 4.0  # with one run a cell: the gap below which a difference could be a busy machine's noise
+_RESOLUTION_S = 0.001  # results.csv's duration_s: a millisecond
 REPEATS_TO_TELL = 3  # what the advice asks for when one run a cell cannot tell
 
 START_UP, FIRST_BATCHES, STEADY = "start-up", "first batches", "steady steps"
@@ -193,9 +194,11 @@ def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, 
     per_cell = max(len(v) for v in cells.runs.values())
     spreads = [max(w) / max(min(w), 1e-9) for k in cells.timed() if len(w := cells.walls(k)) > 1]
     noise = max(spreads) if spreads else None
-    slowdown = statistics.median(slow_walls) / statistics.median(fast_walls)
     if statistics.median(slow_walls) - statistics.median(fast_walls) < MIN_SECONDS:
         return []
+    # a table's wall time can read 0.000 (duration_s has a millisecond's resolution): no division by it
+    fast_median = max(statistics.median(fast_walls), _RESOLUTION_S)
+    slowdown = statistics.median(slow_walls) / fast_median
     if noise is not None and (min(slow_walls) <= max(fast_walls) or slowdown <= noise):
         return []  # the repeats say the difference is within the noise
     sure = noise is not None or gap >= SURE_ALONE
@@ -211,7 +214,7 @@ def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, 
         found.append(
             Slow(
                 conditions=tuple(pattern.conditions),
-                ratio=statistics.median(walls) / statistics.median(fast_walls),
+                ratio=statistics.median(walls) / fast_median,
                 median_s=statistics.median(walls),
                 others_median_s=statistics.median(fast_walls),
                 slow_runs=len(walls),
