@@ -16,8 +16,7 @@ MATRIX ?= matrix/default.yaml
 ARGS ?=
 PYTEST_ARGS ?=
 # The suite is mostly real child processes that wait on each other: two workers keep both cores of a
-# small box busy (a test file's runs stay together, --dist loadfile), the heaviest files first
-# (--no-loadscope-reorder keeps the order tests/conftest.py gives). TEST_WORKERS=0 runs it serially.
+# small box busy (a test file's runs stay together, --dist loadfile). TEST_WORKERS=0 runs it serially.
 TEST_WORKERS ?= 2
 
 .PHONY: matrix test typecheck venv selftest bench clean-venv help
@@ -57,7 +56,7 @@ test: typecheck
 	@# one style, checked before the tests: ruff lints, and the layout is ruff format's
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 bench: venv
 	@# every script runs; one that misses a goal says so and exits 1, and make reports it at the end

@@ -25,22 +25,6 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="crashmatrix-test-cache-"
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # each process's own, gone with it
 
 
-def pytest_collection_modifyitems(items):
-    """The heaviest test files first, by their `cpu_seconds` mark (what the file's processes cost on the 2-core
-    box, measured), unmarked ones after in collection order. make test's workers take whole files in this
-    order (--dist loadfile --no-loadscope-reorder; xdist's own order is by number of tests, which put files of
-    one or two long tests last): a long file taken last keeps the other core idle to the end."""
-    first_seen: dict = {}
-    for index, item in enumerate(items):
-        first_seen.setdefault(item.path, index)
-
-    def weight(item) -> float:
-        mark = item.get_closest_marker("cpu_seconds")
-        return mark.args[0] if mark else 0
-
-    items.sort(key=lambda item: (-weight(item), first_seen[item.path]))
-
-
 def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
     """Run the real command line as a user would; returns CompletedProcess with text output."""
     full_env = dict(os.environ)

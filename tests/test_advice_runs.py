@@ -28,8 +28,6 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix
 
-pytestmark = pytest.mark.cpu_seconds(19)  # its processes' CPU on the 2-core box: scheduled first
-
 CRASHY = """\
 import os, signal, sys
 args = dict(a.split("=", 1) for a in sys.argv[1:])

@@ -3,8 +3,6 @@
 import pytest
 from conftest import crashmatrix
 
-pytestmark = pytest.mark.cpu_seconds(15)  # its processes' CPU on the 2-core box: scheduled first
-
 GOOD = "name: ok\nprobe: fault\naxes:\n  mode: [pass]\n"
 
 CASES = [

@@ -5,8 +5,6 @@ import json
 import pytest
 from conftest import crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(12)  # its processes' CPU on the 2-core box: scheduled first
-
 # Segfaults only with start_method=fork + num_workers=4 + pin_memory=true; exits 3 (a different failure)
 # with start_method=forkserver + wandb=offline.
 CRASHY = """\

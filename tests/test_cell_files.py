@@ -18,8 +18,6 @@ import pytest
 from conftest import ROOT, crashmatrix, rows_of
 from installed import install_wheel
 
-pytestmark = pytest.mark.cpu_seconds(22)  # its processes' CPU on the 2-core box: scheduled first
-
 APPS = os.path.join(ROOT, "tests", "apps")
 TEMPLATE = os.path.join(APPS, "template_app")
 

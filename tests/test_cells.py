@@ -9,8 +9,6 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, only_cell_stdout, processes_with, rows_of, run_rows
 
-pytestmark = pytest.mark.cpu_seconds(26)  # its processes' CPU on the 2-core box: scheduled first
-
 SELFTEST = """\
 name: dying
 probe: fault

@@ -23,8 +23,6 @@ import pytest
 import yaml
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(19)  # its processes' CPU on the 2-core box: scheduled first
-
 APPS = os.path.join(ROOT, "tests", "apps", "fidelity")
 # Every case runs in a folder of its own (its files are compared), through `exec`: the program is the
 # cell's process itself, as `python prog.py` would be.

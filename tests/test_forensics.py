@@ -19,8 +19,6 @@ from crashmatrix.verdict import app_paths, forensics, stacks
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
-pytestmark = pytest.mark.cpu_seconds(17)  # its processes' CPU on the 2-core box: scheduled first
-
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
 
 

@@ -8,8 +8,6 @@ from crashmatrix.hunt.model import Evidence, Run, Space
 from crashmatrix.hunt.search import hunt
 from crashmatrix.outcome import FailureKind
 
-pytestmark = pytest.mark.cpu_seconds(11)  # its processes' CPU on the 2-core box: scheduled first
-
 SEGV = FailureKind("crash", "SIGSEGV", "killed_by_signal")
 RAISES = FailureKind("fail", "", "ValueError: bad batch")
 AXES = list("abcdefg")

@@ -8,10 +8,7 @@ import shutil
 import subprocess
 import sys
 
-import pytest
 from conftest import ROOT, crashmatrix, rows_of
-
-pytestmark = pytest.mark.cpu_seconds(34)  # its processes' CPU on the 2-core box: scheduled first
 
 APP = os.path.join(ROOT, "tests", "apps", "hydra_sweep")
 

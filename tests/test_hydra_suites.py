@@ -11,8 +11,6 @@ from hydra.plugins.sweeper import Sweeper
 from hydra.test_utils.launcher_common_tests import IntegrationTestSuite, LauncherTestSuite
 from pytest import mark
 
-pytestmark = mark.cpu_seconds(19)  # its processes' CPU on the 2-core box: scheduled first
-
 
 def test_hydra_discovers_the_launcher_and_the_sweeper():
     assert "CrashmatrixLauncher" in [x.__name__ for x in Plugins.instance().discover(Launcher)]

@@ -7,12 +7,9 @@ import shutil
 import subprocess
 import sys
 
-import pytest
 import yaml
 from conftest import rows_of
 from test_hydra_launcher import APP, _sweep
-
-pytestmark = pytest.mark.cpu_seconds(10)  # its processes' CPU on the 2-core box: scheduled first
 
 
 def test_pairwise_over_four_axes_of_three_runs_nine_jobs_covering_every_pair(tmp_path):

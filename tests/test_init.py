@@ -10,8 +10,6 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(50)  # its processes' CPU on the 2-core box: scheduled first
-
 APP = "examples/ocr_app/train.py"
 LOADERS = ("train", "val", "test", "predict")
 

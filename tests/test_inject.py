@@ -10,8 +10,6 @@ import sys
 import pytest
 from conftest import ROOT, can_unshare_mounts, crashmatrix, only_cell_stdout, rows_of, run_rows
 
-pytestmark = pytest.mark.cpu_seconds(18)  # its processes' CPU on the 2-core box: scheduled first
-
 APP = os.path.join(ROOT, "tests", "apps", "knob_probe_app.py")
 
 

@@ -23,8 +23,6 @@ from crashmatrix.answers import growth
 from crashmatrix.incell import memory_sampler
 from crashmatrix.incell.memory_sampler import MemorySampler, figures
 
-pytestmark = pytest.mark.cpu_seconds(10)  # its processes' CPU on the 2-core box: scheduled first
-
 MATRIX = f"""\
 name: growth
 command: [python, {ROOT}/tests/apps/keeps_outputs.py]

@@ -11,8 +11,6 @@ import time
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(13)  # its processes' CPU on the 2-core box: scheduled first
-
 APP = os.path.join(ROOT, "tests", "apps", "hydra_groups", "app.py")
 
 

@@ -17,8 +17,6 @@ from pathlib import Path
 import pytest
 from conftest import can_unshare_mounts
 
-pytestmark = pytest.mark.cpu_seconds(41)  # its processes' CPU on the 2-core box: scheduled first
-
 ROOT = Path(__file__).resolve().parents[1]
 
 # Every cell: one intra-op thread (the box is small and shared; more threads only contend).

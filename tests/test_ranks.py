@@ -17,8 +17,6 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(46)  # its processes' CPU on the 2-core box: scheduled first
-
 APPS = os.path.join(ROOT, "tests", "apps")
 LIGHTNING = os.path.join(APPS, "lightning_ddp", "train.py")
 BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter

@@ -21,8 +21,6 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(22)  # its processes' CPU on the 2-core box: scheduled first
-
 DDP_TRAIN = os.path.join(ROOT, "tests", "apps", "ddp_train.py")
 ENV = {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}  # torchrun
 LAUNCHERS = {

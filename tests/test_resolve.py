@@ -16,8 +16,6 @@ import shlex
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(22)  # its processes' CPU on the 2-core box: scheduled first
-
 SPEED = f"""\
 name: loader-speed
 command: [python, {ROOT}/tests/apps/loader_speed.py]

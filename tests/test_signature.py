@@ -4,10 +4,7 @@ import csv
 import os
 import sys
 
-import pytest
 from conftest import ROOT, crashmatrix, rows_of, run_rows
-
-pytestmark = pytest.mark.cpu_seconds(22)  # its processes' CPU on the 2-core box: scheduled first
 
 APPS = os.path.join(ROOT, "tests", "apps")
 

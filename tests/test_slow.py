@@ -25,8 +25,6 @@ from test_speed import SPEED_HEADERS, by_axis_row, panel_bars
 from crashmatrix.answers import explain
 from crashmatrix.answers.slow import FIRST_BATCHES, START_UP, STEADY, find_slow
 
-pytestmark = pytest.mark.cpu_seconds(40)  # its processes' CPU on the 2-core box: scheduled first
-
 # Run alone first (tests/apps/slow_import.py's docstring has the figures): spawn with workers pays a
 # fresh interpreter's import of torch and of the slow main module in every epoch; nothing else does.
 MATRIX = f"""\

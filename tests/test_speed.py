@@ -8,10 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 
-import pytest
 from conftest import ROOT, crashmatrix, rows_of
-
-pytestmark = pytest.mark.cpu_seconds(11)  # its processes' CPU on the 2-core box: scheduled first
 
 SPEED_HEADERS = ["wall s", "first batch s", "first batches total s", "steps/s"]
 

@@ -21,8 +21,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(39)  # its processes' CPU on the 2-core box: scheduled first
-
 APPS = os.path.join(ROOT, "tests", "apps")
 UNEVEN = os.path.join(APPS, "ddp_uneven.py")
 UNUSED = os.path.join(APPS, "ddp_unused.py")

@@ -10,10 +10,7 @@ import os
 import subprocess
 import sys
 
-import pytest
 from conftest import ROOT
-
-pytestmark = pytest.mark.cpu_seconds(23)  # its processes' CPU on the 2-core box: scheduled first
 
 
 def _venv_with_torch(where, version: str) -> str:

@@ -25,8 +25,6 @@ import pytest
 import yaml
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
 
-pytestmark = pytest.mark.cpu_seconds(330)  # its processes' CPU on the 2-core box: scheduled first
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
 with open(os.path.join(HERE, "truth.yaml")) as _f:
