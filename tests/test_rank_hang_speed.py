@@ -240,4 +240,4 @@ def test_lightning_ddp_spawn_rank_0_raising_is_the_row_with_its_place(runs):
     _run_dir, row, _result = runs["ddp_spawn_raise"]
     assert (row["outcome"], row["signal"], row["rank"]) == ("fail", "", "0"), row
     assert row["error"] == "ValueError: bad batch on rank 0", row
-    assert row["where"] == "tests/apps/lightning_ddp/train.py:39 in training_step", row
+    assert row["where"] == "tests/apps/lightning_ddp/train.py:46 in training_step", row

@@ -48,7 +48,7 @@ def lightning(tmp_path_factory):
     sweep = base / "sweep"
     proc = subprocess.run(
         [sys.executable, "train.py", "-m", "hydra/launcher=crashmatrix", "hydra.launcher.jobs=2"]
-        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv:1,segv:0"],
+        + [f"hydra.sweep.dir={sweep}", "fault=raise:0,segv_peer_busy:1,segv:0"],
         cwd=base / "app",
         capture_output=True,
         text=True,
@@ -63,10 +63,12 @@ def test_lightning_ddp_under_hydras_crashmatrix_launcher(lightning):
     rows = {r["fault"]: r for r in rows_of(lightning)}
     r = rows["raise:0"]
     assert (r["outcome"], r["rank"], r["error"]) == ("fail", "0", "ValueError: bad batch on rank 0"), r
-    assert r["where"] == "train.py:39 in training_step"  # from the app's root: its copy's folder
-    r = rows["segv:1"]
+    assert r["where"] == "train.py:46 in training_step"  # from the app's root: its copy's folder
+    # rank 1 segfaults while rank 0 is outside any collective: Lightning's child observer SIGKILLs the job's
+    # own process (rank 0), which is the cell's death; the row is rank 1's segfault, not its victim's SIGKILL
+    r = rows["segv_peer_busy:1"]
     assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "1"), r
-    assert r["where"].endswith("train.py:41 in training_step"), r["where"]
+    assert r["where"].endswith("train.py:48 in training_step"), r["where"]
     # Lightning's ddp makes the job's own process rank 0: its death by a signal is that rank's
     r = rows["segv:0"]
     assert (r["outcome"], r["signal"], r["rank"]) == ("rank_crash", "SIGSEGV", "0"), r

@@ -354,6 +354,8 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
     from crashmatrix.verdict.ranks import recorded_ranks
 
     recorded = recorded_ranks(slot.cell_dir)
+    if _killed_itself_for_a_rank(slot, rc, stderr, recorded):
+        rc = 1  # its death is the launcher's reaction: read the run as a failed job, whose first failure is a rank's
     verdict = classify(
         rc,
         timed_out=slot.running.timed_out,
@@ -373,6 +375,25 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
         return verdict
     outcome = Outcome.RANK_CRASH if verdict.outcome == Outcome.CRASH else verdict.outcome
     return dataclasses.replace(verdict, outcome=outcome, rank=rank)
+
+
+def _killed_itself_for_a_rank(slot: _Slot, rc, stderr: str, recorded) -> bool:
+    """The main process died by a signal it sent itself (verdict/exit_record.py) while another process of the
+    job failed on its own first: Lightning's ddp, whose child observer SIGKILLs the main process (rank 0)
+    once the rank it started (rank 1) has died. Rank 1's failure is the verdict; rank 0 is its victim."""
+    from crashmatrix.verdict import exit_record
+    from crashmatrix.verdict.ranks import root_failure
+
+    if rc is None or rc >= 0 or slot.running.timed_out:
+        return False
+    try:
+        died_by = signal.Signals(-rc).name
+    except ValueError:
+        return False
+    if not exit_record.killed_itself(slot.cell_dir, slot.running.pid, died_by):
+        return False
+    root = root_failure(stderr, recorded)
+    return root is not None and root.pid is not None and root.pid != slot.running.pid
 
 
 def _cell_metrics(slot: _Slot, report: dict | None) -> dict:

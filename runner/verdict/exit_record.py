@@ -18,14 +18,25 @@ from crashmatrix.verdict.exception_place import exception_place
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
 
 
-def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
-    """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
+def _read(cell_dir: str, pid: int) -> tuple[str, re.Match | None]:
     try:
         with open(os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"), encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError):
-        return ""
-    end = _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
+        return "", None
+    return text, _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
+
+
+def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
+    """Whether pid's last recorded end is the signal it died by, sent by itself (Lightning's child observer
+    SIGKILLs its own process once a rank it started has died)."""
+    _text, end = _read(cell_dir, pid)
+    return bool(signal) and end is not None and end["signal"] == signal
+
+
+def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
+    """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
+    text, end = _read(cell_dir, pid)
     if end is None:
         return ""
     if signal:

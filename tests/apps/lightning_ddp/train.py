@@ -1,11 +1,18 @@
 """A small Hydra + Lightning app trained with DDP on CPU (2 gloo ranks): `trainer.strategy=ddp|ddp_spawn`.
 
 `fault=KIND:RANK` makes that rank fail at step 1: raise (ValueError: bad batch on rank R), segv (the
-rank's own SIGSEGV), worker_segv (a DataLoader worker of that rank segfaults). crashmatrix's tests run
-it unmodified, as a user's app.
+rank's own SIGSEGV), worker_segv (a DataLoader worker of that rank segfaults), segv_peer_busy (that rank
+segfaults while the other sleeps outside any collective: Lightning's child observer, which checks its
+children every few seconds, then SIGKILLs the job's own process, rank 0). crashmatrix's tests run it
+unmodified, as a user's app.
+
+Run alone, `python train.py fault=segv_peer_busy:1`: Lightning prints `[rank: 1] Child process with PID N
+terminated with code -11. Forcefully terminating all other processes to avoid zombies`, and the job's
+process (rank 0) dies by SIGKILL (exit 137): rank 1 failed first, rank 0 is the victim.
 """
 
 import ctypes
+import time
 
 import hydra
 import pytorch_lightning as pl
@@ -37,8 +44,10 @@ class Model(pl.LightningModule):
     def training_step(self, batch, step):
         if step == 1 and self.global_rank == self.at and self.kind == "raise":
             raise ValueError(f"bad batch on rank {self.global_rank}")
-        if step == 1 and self.global_rank == self.at and self.kind == "segv":
+        if step == 1 and self.global_rank == self.at and self.kind in ("segv", "segv_peer_busy"):
             ctypes.string_at(0)
+        if step == 1 and self.global_rank != self.at and self.kind == "segv_peer_busy":
+            time.sleep(12)  # outside any collective, past the observer's next look at its children
         x, y = batch
         return torch.nn.functional.mse_loss(self.layer(x), y)
 
