@@ -141,13 +141,13 @@ def test_the_speed_columns_rate_spawned_workers_slower_than_forked_and_first_bat
         # its first batch; a forked one has them already.
         assert float(spawn["first_batch_s"]) > 3 * float(fork["first_batch_s"]), (fork, spawn)
 
-    # The per-axis table ranks them the same way: longer wall, longer first batch, fewer steps/s.
+    # The per-axis table ranks them the same way: longer wall, longer first batch. (Not steps/s: each value's
+    # median there mixes cells without workers, whose rates vary more on a busy box than spawn costs them.)
     summary = (run / "run" / "summary.md").read_text()
     header = next(line for line in summary.splitlines() if line.startswith("| axis"))
     assert [c.strip() for c in header.strip("|").split("|")][5:] == SPEED_HEADERS
     f_row, s_row = by_axis_row(summary, "fork"), by_axis_row(summary, "spawn")
     assert float(s_row[5]) > float(f_row[5]) and float(s_row[6]) > float(f_row[6])
-    assert float(s_row[8]) < float(f_row[8])
 
     # And the chart in report.html draws it: a longer first-batch bar for spawn than for fork.
     html = (run / "run" / "report.html").read_text()
