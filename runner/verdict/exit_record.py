@@ -27,20 +27,22 @@ def _read(cell_dir: str, pid: int) -> tuple[str, re.Match | None]:
     return text, _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
 
 
+def _met(end: re.Match | None, exit_code: int | None, signal: str) -> bool:
+    """Whether the recorded end is the one the process met: the signal it died by, else its non-zero exit code."""
+    if end is None:
+        return False
+    if signal:
+        return end["signal"] == signal
+    return end["code"] is not None and exit_code not in (None, 0) and int(end["code"]) == exit_code
+
+
 def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
     """Whether pid's last recorded end is the signal it died by, sent by itself (Lightning's child observer
     SIGKILLs its own process once a rank it started has died)."""
-    _text, end = _read(cell_dir, pid)
-    return bool(signal) and end is not None and end["signal"] == signal
+    return bool(signal) and _met(_read(cell_dir, pid)[1], None, signal)
 
 
 def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
     """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
     text, end = _read(cell_dir, pid)
-    if end is None:
-        return ""
-    if signal:
-        matches = end["signal"] == signal
-    else:
-        matches = end["code"] is not None and exit_code not in (None, 0) and int(end["code"]) == exit_code
-    return exception_place(text) if matches else ""
+    return exception_place(text) if _met(end, exit_code, signal) else ""
