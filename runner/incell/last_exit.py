@@ -52,20 +52,25 @@ def install() -> None:
     real_exit, real_os_exit = sys.exit, os._exit
 
     def exit(status=None):  # noqa: A001  (sys.exit's own name, as a caught traceback shows it)
-        if _code(status):  # an exit 0 is no failure to place
-            record(f"SystemExit: {_code(status)}", sys._getframe(1))
+        if code := _code(status):  # an exit 0 is no failure to place
+            record(f"SystemExit: {code}", sys._getframe(1))
         real_exit(status)
 
     def _exit(status):
-        if _code(status):
-            record(f"os._exit: {_code(status)}", sys._getframe(1))
+        if code := _code(status):
+            record(f"os._exit: {code}", sys._getframe(1))
         real_os_exit(status)
 
     def audit(event: str, args: tuple) -> None:
         if event not in _KILLS:
             return
         target, signum = args
-        own = target == pid if event == "os.kill" else target in (0, os.getpgid(0)) if event == "os.killpg" else True
+        if event == "os.kill":
+            own = target == pid
+        elif event == "os.killpg":
+            own = target in (0, os.getpgid(0))
+        else:
+            own = True  # signal.pthread_kill: always a thread of this process
         if own and signum:
             record(f"signal: {_signal_name(signum)}", sys._getframe(1))
 
