@@ -27,13 +27,8 @@ import sys
 
 import pytest
 from conftest import ROOT, crashmatrix
+from test_resolve import CRASHY  # the app that segfaults for a=1 c=2
 
-CRASHY = """\
-import os, signal, sys
-args = dict(a.split("=", 1) for a in sys.argv[1:])
-if args["a"] == "1" and args["c"] == "2":
-    os.kill(os.getpid(), signal.SIGSEGV)
-"""
 PLANTED = """\
 name: planted
 command: [python, crashy.py]
