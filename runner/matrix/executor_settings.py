@@ -33,6 +33,8 @@ SLURM_KEYS = {
 RANK_KEYS = ("tasks_per_node", "nodes")
 # each_node and nodelist make a fleet: every cell once on every node (crashmatrix.engine.fleet).
 OWN_KEYS = {"cells_per_job", "poll_s", "queue_check_s", "each_node", "nodelist"}
+_WARNING_S = 90  # Slurm's warning before a job's time limit (submitit's default slurm_signal_delay_s)
+_WARNING_EARLY_S = 60  # how much earlier Slurm may send it: its event handling's resolution (sbatch --signal)
 
 
 def check_settings(settings: dict, path: str) -> None:
@@ -96,8 +98,11 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
             continue
         if cluster == "slurm" or SLURM_KEYS[key] in ("timeout_min", "gpus_per_node", "cpus_per_task", "mem_gb"):
             params[SLURM_KEYS[key]] = value
-    # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job.
-    params.setdefault("timeout_min", max(2, math.ceil(cells_per_job * (matrix_timeout + 30) / 60) + 1))
+    # A job must outlive its cells' own timeouts, so that a hang ends as `timeout`, not as a lost job; and
+    # its cells must end before Slurm's warning (SIGUSR2 90 s before the limit, which stops them), which Slurm
+    # may send up to a minute early: with a 2-minute limit it came 1 s into a job, and its cell was lost.
+    work_s = cells_per_job * (matrix_timeout + 30)
+    params.setdefault("timeout_min", max(2, math.ceil((work_s + _WARNING_S + _WARNING_EARLY_S) / 60) + 1))
     if cluster == "slurm":
         params.setdefault("slurm_array_parallelism", 64)
         if rank_layout(executor_settings):
@@ -107,6 +112,6 @@ def submitit_parameters(executor_settings: dict, cluster: str, matrix_timeout: f
             # the steps, it would kill the ranks (SIGUSR2's default) as if they had crashed.
             params["slurm_use_srun"] = False
             extra = dict(params.get("slurm_additional_parameters") or {})
-            extra.setdefault("signal", "B:USR2@90")
+            extra.setdefault("signal", f"B:USR2@{_WARNING_S}")
             params["slurm_additional_parameters"] = extra
     return params
