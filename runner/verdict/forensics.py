@@ -508,11 +508,15 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     own_frame = own_fault_frame(own or ev.stderr)
     # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame.
     reported = "" if own_frame else python_report_frame(ev.stderr)
-    where = "; ".join(p for p in (place, reported, own_frame) if p)
-    if where or verdict.outcome != Outcome.WORKER_CRASH:
-        return where
+    if place or own_frame or verdict.outcome != Outcome.WORKER_CRASH:
+        return "; ".join(p for p in (place, reported, own_frame) if p)
     # A worker killed without a word (SIGKILL: no handler runs): where the main process's loop heard of it,
-    # said as such (not a frame of the death's, so no signature is signed with it).
+    # said as such (not a frame of the death's, so no signature is signed with it). Whether torch was then
+    # unpickling the dead worker's batch (rebuild_storage_fd) is a race of the same death: said, but after
+    # "heard of it", so that every repeat's `where` leads with the same words and ends at the same line.
     frames, _exception = last_traceback(ev.stderr)
     caller = next((f for f, _code in frames if is_programs(f)), None)
-    return f"the main process heard of it at {own_text(caller, frames)}" if caller else ""
+    if not caller:
+        return reported
+    during = f" in {reported}," if reported else ""
+    return f"the main process heard of it{during} at {own_text(caller, frames)}"

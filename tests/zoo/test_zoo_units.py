@@ -1,5 +1,7 @@
 """The small classification fixes the zoo needed, as pure functions over the zoo's real text."""
 
+import os
+
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict import forensics
 from crashmatrix.verdict.classify import Verdict, classify
@@ -46,3 +48,65 @@ def test_a_loader_timeout_is_one_failure_whatever_timeout_the_program_set():
         )
         assert (verdict.outcome, verdict.signature) == (Outcome.FAIL, "loader_timeout")
         assert verdict.error == f"RuntimeError: DataLoader timed out after {seconds} seconds"
+
+
+# The zoo's loader_worker_kill alone (its worker SIGKILLs itself at sample 3), the main process's stderr
+# in the two ways seen across 24 runs, 6 at a time: torch's SIGCHLD handler raised while the main waited
+# for a batch (23 runs), or while it unpickled the batch the worker had just sent (1 run). Library paths
+# shortened; the program's own are the zoo's, as in a cell.
+_ZOO_MODES = os.path.join(os.path.dirname(__file__), "app", "zoo", "modes")
+_HEARD_WAITING = """\
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1291, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
+  File "/usr/lib/python3.11/multiprocessing/queues.py", line 113, in get
+    if not self._poll(timeout):
+  File "/usr/lib/python3.11/selectors.py", line 415, in select
+    fd_event_list = self._selector.poll(timeout)
+"""
+_HEARD_UNPICKLING = """\
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1291, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
+  File "/usr/lib/python3.11/multiprocessing/queues.py", line 122, in get
+    return _ForkingPickler.loads(res)
+  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/reductions.py", line 538, in rebuild_storage_fd
+    fd = df.detach()
+  File "/usr/lib/python3.11/multiprocessing/connection.py", line 395, in _recv
+    chunk = read(handle, remaining)
+"""
+_WORKER_KILLED = """\
+Traceback (most recent call last):
+{inner}  File "/venv/lib/python3.11/site-packages/torch/utils/data/_utils/signal_handling.py", line 73, in handler
+    _error_if_any_worker_fails()
+RuntimeError: DataLoader worker (pid 1662) is killed by signal: Killed.
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "{modes}/../../main.py", line 17, in <module>
+    main()
+  File "{modes}/loader_worker_kill.py", line 18, in main
+    for _batch in DataLoader(Samples(fault=load_image), batch_size=2, num_workers=1):
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1304, in _try_get_data
+    raise RuntimeError(
+RuntimeError: DataLoader worker (pid(s) 1662) exited unexpectedly
+"""
+
+
+def test_a_worker_killed_without_a_word_is_placed_alike_whatever_the_main_was_doing():
+    wheres = []
+    for inner in (_HEARD_WAITING, _HEARD_UNPICKLING):
+        stderr = _WORKER_KILLED.format(inner=inner, modes=_ZOO_MODES)
+        verdict = classify(1, stderr=stderr)
+        assert (verdict.outcome, verdict.signal, verdict.signature) == (
+            Outcome.WORKER_CRASH,
+            "SIGKILL",
+            "worker_signal",
+        )
+        _verdict, where = forensics.refine(
+            verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: []
+        )
+        wheres.append(where)
+    assert wheres == [
+        "the main process heard of it at zoo/modes/loader_worker_kill.py:18 in main",
+        "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/modes/loader_worker_kill.py:18 in main",
+    ]
