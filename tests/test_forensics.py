@@ -209,6 +209,36 @@ def test_the_programs_innermost_own_frame_of_the_thread_that_died():
     assert forensics.own_fault_frame(only_it) == "dataset.py:98 in f"
 
 
+# Four forked workers of tests/apps/loader_speed.py that segfault at once, from one cell's stderr of a
+# full `make test` run (standard library paths shortened): the third dump is whole, the fourth came out
+# interleaved with the main process's own dump of the same stack. 1 repeat in 2 of that cell read so.
+INTERLEAVED_DUMPS = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007fc654636b80 (most recent call first):
+  File "/usr/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "/home/u/app/loader_speed.py", line 36 in work
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/home/u/app/loader_speed.py", line 45 in batches_from_workers
+  File "/home/u/app/loader_speed.py", line 72 in <module>
+Fatal Python error:   File Segmentation fault"
+
+/home/u/app/loader_speed.py", line 45 in batches_from_workersCurrent thread 0x
+00007fc654636b80  File  (most recent call first):
+"  File /home/u/app/loader_speed.py""/usr/lib/python3.11/ctypes/__init__.py, line "66 in , line main519
+ in   File string_at"
+/home/u/app/loader_speed.py  File "", line /home/u/app/loader_speed.py72" in , line <module>36
+ in work
+Traceback (most recent call last):
+  File "/home/u/app/loader_speed.py", line 72, in <module>
+RuntimeError: worker process 17932 terminated with signal SIGSEGV
+"""
+
+
+def test_an_interleaved_last_dump_gives_way_to_the_whole_one_before_it():
+    assert forensics.own_fault_frame(INTERLEAVED_DUMPS) == "loader_speed.py:36 in work"
+
+
 def test_the_apps_root_is_its_nearest_project_marker_else_its_entry_scripts_folder(tmp_path):
     (tmp_path / "repo" / "scripts").mkdir(parents=True)
     (tmp_path / "repo" / "pyproject.toml").write_text("")

@@ -312,17 +312,21 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
 
 def died_thread_frames(stderr: str) -> list[Frame]:
     """faulthandler's frames of the thread that died (the last fatal error), innermost first, up to
-    crashmatrix's own: its launcher's frames below the program say nothing of the failure."""
-    fatal = last_match(_FATAL_ERROR, stderr)
-    out = []
-    for line in _died_block(stderr, fatal.end()).splitlines() if fatal else ():
-        frame = faulthandler_frame(line)
-        if frame is None:
-            continue
-        if is_ours(frame.file):
-            break
-        out.append(frame)
-    return out
+    crashmatrix's own: its launcher's frames below the program say nothing of the failure. Where that
+    dump is unreadable, the one before it: workers that die at once write their dumps into one stderr
+    together, and the last can come out interleaved with another's (seen with 4 forked workers)."""
+    for fatal in reversed(list(_FATAL_ERROR.finditer(stderr))):
+        out = []
+        for line in _died_block(stderr, fatal.end()).splitlines():
+            frame = faulthandler_frame(line)
+            if frame is None:
+                continue
+            if is_ours(frame.file):
+                break
+            out.append(frame)
+        if out:
+            return out
+    return []
 
 
 def _died_block(stderr: str, at: int) -> str:
