@@ -9,13 +9,14 @@ one signature, and an index_select's assert was named after the cuBLAS error it 
 
 import csv
 import os
+import re
 import signal
 
 import pytest
 from conftest import ROOT
 
-from crashmatrix.verdict import gpu_logs
 from crashmatrix.verdict.classify import classify, signed_by_place
+from crashmatrix.verdict.exception_place import launch_place
 
 RUN = os.path.join(ROOT, "tests", "data", "h200-faults")
 
@@ -34,12 +35,12 @@ EXPECTED = {
     "segv": ("crash", "SIGSEGV", "killed_by_signal in probes/fault.py:_real_segv"),
     "worker_segv": ("worker_crash", "SIGSEGV", "worker_signal in probes/fault.py:_real_segv"),
 }
-# A cuda_error's place, from its synchronous rerun's stderr (gpu_logs.launch_site), as the table in
-# ../shared/gpu-runs/README.md gives it.
+# A cuda_error's place, from its synchronous rerun's stderr (exception_place.launch_place): the op and line
+# the table in ../shared/gpu-runs/README.md gives, and the program's function.
 LAUNCHED_AT = {
-    "cuda_assert": "index assignment (fault.py:93)",
-    "cuda_loss_assert": "cross_entropy (fault.py:126)",
-    "cuda_index_forward": "index_select (fault.py:116)",
+    "cuda_assert": "index assignment; probes/fault.py:93 in _cuda_fault",
+    "cuda_loss_assert": "cross_entropy; probes/fault.py:126 in _bad_target_in_loss",
+    "cuda_index_forward": "index_select; probes/fault.py:116 in _index_in_forward_seen_at_backward",
 }
 
 
@@ -89,5 +90,7 @@ def test_an_index_selects_assert_is_not_named_after_the_cublas_error_it_caused()
 @pytest.mark.parametrize("mode", sorted(LAUNCHED_AT))
 def test_a_cuda_errors_synchronous_rerun_places_it_at_the_launching_line(mode):
     row = _rows()[mode]
-    assert gpu_logs.launch_site(_log(row, "sync", "stderr.log")) == LAUNCHED_AT[mode]
-    assert row["where"] == f"{LAUNCHED_AT[mode]}, synchronous rerun"
+    assert launch_place(_log(row, "sync", "stderr.log")) == LAUNCHED_AT[mode]
+    # the same op and line as the H200 run's own crashmatrix placed it, in that version's form
+    op, line = re.match(r"(.+); probes/(fault\.py:\d+) in ", LAUNCHED_AT[mode]).groups()
+    assert row["where"] == f"{op} ({line}), synchronous rerun"

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from conftest import ROOT
 
 from crashmatrix.verdict import gpu_logs, sync_rerun
+from crashmatrix.verdict.exception_place import launch_place
 
 RUN = os.path.join(ROOT, "results", "reference", "h100-2026-11-24-async")
 
@@ -33,8 +34,9 @@ def test_the_first_run_blames_cublas_at_the_next_line_and_the_rerun_names_the_in
     # next library call on the host (cuBLAS's handle, for the matmul one line later) raises instead.
     first = _log("cuda_index_forward", "stderr.log")
     assert "CUBLAS_STATUS_INTERNAL_ERROR when calling `cublasCreate(handle)`" in first
-    assert gpu_logs.launch_site(first).endswith("(fault.py:117)")
-    assert gpu_logs.launch_site(_log("cuda_index_forward", "sync", "stderr.log")) == "index_select (fault.py:116)"
+    assert launch_place(first) == "randn; probes/fault.py:117 in _index_in_forward_seen_at_backward"
+    sync = _log("cuda_index_forward", "sync", "stderr.log")
+    assert launch_place(sync) == "index_select; probes/fault.py:116 in _index_in_forward_seen_at_backward"
 
 
 def test_the_reference_rows_where_names_the_launching_line():
@@ -50,7 +52,9 @@ def test_the_reference_rows_where_names_the_launching_line():
 
 
 def test_an_assignment_into_an_index_is_the_op_not_the_call_inside_the_index():
-    assert gpu_logs.launch_site(_log("cuda_assert", "sync", "stderr.log")) == "index assignment (fault.py:93)"
+    assert (
+        launch_place(_log("cuda_assert", "sync", "stderr.log")) == "index assignment; probes/fault.py:93 in _cuda_fault"
+    )
 
 
 def test_ncc_rerun_names_the_collective_past_c10ds_wrapper_and_nccls_own_warning():

@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
 from crashmatrix.verdict import gpu_logs
+from crashmatrix.verdict.exception_place import launch_place
 
 # c10/cuda/CUDAException.cpp's text and ATen's device-assert line, as PyTorch 2.x prints them.
 CUDA_ERROR = (
@@ -146,7 +147,7 @@ def test_ctrl_c_during_the_rerun_ends_it_and_the_run(tmp_path):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
 
 
-def test_the_launch_site_skips_torch_frames_and_takes_the_call_into_torch():
+def test_the_launch_place_skips_torch_frames_and_takes_the_call_into_torch():
     stderr = (
         "Traceback (most recent call last):\n"
         '  File "/home/u/proj/train.py", line 30, in <module>\n    loss = step(batch)\n'
@@ -155,18 +156,18 @@ def test_the_launch_site_skips_torch_frames_and_takes_the_call_into_torch():
         "    return torch._C._nn.cross_entropy_loss(\n"
         "RuntimeError: " + CUDA_ERROR
     )
-    assert gpu_logs.launch_site(stderr) == "cross_entropy (model.py:42)"
+    assert launch_place(stderr) == "cross_entropy; model.py:42 in step"
 
 
 def test_without_a_torch_frame_the_op_is_the_call_on_the_users_line_else_the_kernel():
     def tb(file: str, code: str) -> str:
         return f'{KERNEL_ASSERT}\nTraceback (most recent call last):\n  File "{file}", line 9, in fwd\n    {code}\n'
 
-    assert gpu_logs.launch_site(tb("/p/m.py", "y = w.index_select(0, rows)  # f(x)")) == "index_select (m.py:9)"
-    assert gpu_logs.launch_site(tb("/p/m.py", "w[rows] = 1.0")) == "indexSelectLargeIndex (m.py:9)"
+    assert launch_place(tb("/p/m.py", "y = w.index_select(0, rows)  # f(x)")) == "index_select; m.py:9 in fwd"
+    assert launch_place(tb("/p/m.py", "w[rows] = 1.0")) == "indexSelectLargeIndex; m.py:9 in fwd"
     # The fault probe stands for the user's code, also where it is installed under crashmatrix/.
     probe = "/venv/lib/python3.12/site-packages/crashmatrix/probes/fault.py"
-    assert gpu_logs.launch_site(tb(probe, "picked = weight.index_select(0, rows)")) == "index_select (fault.py:9)"
+    assert launch_place(tb(probe, "picked = weight.index_select(0, rows)")) == "index_select; probes/fault.py:9 in fwd"
 
 
 # Not recorded on a GPU here (none was lent): written from cuDNN's documented API-log format

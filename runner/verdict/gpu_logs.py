@@ -2,8 +2,9 @@
 
 Pure text in, one short clause out (controller side; never imports torch).
 
-- A Python traceback: the innermost frame of the user's code, and the torch
-  function or CUDA kernel it called (a device-side assert names its kernel).
+- A source line of the program: the op it launched, the call it makes or, for an assignment into an
+  index, that assignment; a device-side assert's CUDA kernel (exception_place.launch_place reads the
+  rerun's traceback with these).
 - A cuDNN API log (cuDNN 8: CUDNN_LOGINFO_DBG/CUDNN_LOGERR_DBG; cuDNN 9:
   CUDNN_LOGLEVEL_DBG): blocks `I! CuDNN (v90100) function cudnnX() called:`,
   their lines prefixed `i!`/`e!`. The failing call, its operation and engine.
@@ -13,38 +14,14 @@ Pure text in, one short clause out (controller side; never imports torch).
 
 from __future__ import annotations
 
-import os
 import re
 
-from crashmatrix.verdict.stacks import Frame, is_library
-
-_TB_HEAD = "Traceback (most recent call last):"
-_TB_FRAME = re.compile(
-    r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)\n(?P<code>(?!\s*File ).*)?', re.M
-)
 _CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
-# probes/ beside the package folder in a checkout (installed, they match "/crashmatrix/probes/" below)
-_PROBES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "probes")
 # e.g. `/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
 # thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.`
 _KERNEL_ASSERT = re.compile(
     r"^\S+\.cuh?:\d+: (?P<kernel>[\w:<>, ]+?): block: \[[\d,]+\], thread: \[[\d,]+\] Assertion", re.M
 )
-
-
-def last_traceback(text: str) -> list[tuple[Frame, str]]:
-    """(frame, its source line) of the last Python traceback in text, innermost first."""
-    at = text.rfind(_TB_HEAD)
-    if at < 0:
-        return []
-    frames = [(Frame(m["func"], m["file"], m["line"]), (m["code"] or "").strip()) for m in _TB_FRAME.finditer(text, at)]
-    return frames[::-1]
-
-
-def _users(frame: Frame) -> bool:
-    """The user's code: not a library's; crashmatrix's probes stand for the user's code (installed or not)."""
-    path = frame.file.replace("\\", "/")
-    return not is_library(frame) or path.startswith(_PROBES.replace("\\", "/") + "/") or "/crashmatrix/probes/" in path
 
 
 def _called(code: str, kernel: str) -> str:
@@ -64,30 +41,6 @@ def _called(code: str, kernel: str) -> str:
 
 # `x[i] = v`, `self.buf[i, j] += v`: a subscripted name on the left of the line's assignment.
 _INDEX_ASSIGNMENT = re.compile(r"^[\w.]+\[.*\]\s*(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)")
-# Decorators' inner functions, as torch.distributed's c10d_logger wraps all_reduce: not the op.
-_WRAPPERS = frozenset({"wrapper", "wrapped", "inner", "decorate_context", "_fn"})
-
-
-def _torch_call(frames: list[tuple[Frame, str]], user_at: int) -> str:
-    """The outermost torch function the user's frame called: `cross_entropy`, not its helpers."""
-    for f, _code in reversed(frames[:user_at]):
-        path = f.file.replace("\\", "/")
-        if "/torch/" in path and not f.func.startswith("_") and f.func not in _WRAPPERS:
-            return f.func
-    return ""
-
-
-def launch_site(stderr: str) -> str:
-    """`op (file.py:42)` from a rerun under CUDA_LAUNCH_BLOCKING=1; "" when no user frame shows."""
-    frames = last_traceback(stderr)
-    user_at = next((i for i, (f, _code) in enumerate(frames) if _users(f)), None)
-    if user_at is None:
-        return ""
-    user, code = frames[user_at]
-    found = _KERNEL_ASSERT.search(stderr)
-    kernel = found["kernel"].strip() if found else ""
-    op = _torch_call(frames, user_at) or _called(code, kernel) or kernel or user.func
-    return f"{op} ({os.path.basename(user.file)}:{user.line})"
 
 
 # --- cuDNN ------------------------------------------------------------------------
