@@ -78,6 +78,7 @@ def _launch_error(run: CellRun, launch, e: Exception, host: str, log_dir: str, s
         log_dir=log_dir,
         started_at=started_at,
         argv=tuple(launch.argv),
+        cwd=launch.cwd,
     )
 
 
@@ -179,6 +180,7 @@ class Engine:
             leftovers=tuple(leftovers),
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
+            cwd=running.launch.cwd,
         )
 
     # --- the loop -----------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A relative path in `command` (the program, the script after `python`, or the script a distributed launcher
 runs: `torchrun [options] train.py`, `python -m torch.distributed.run [options] train.py`) is looked up first
-in the directory crashmatrix runs in, as a shell would, then beside the matrix file, so a matrix written
-next to its app (`crashmatrix init`) runs from anywhere. The path found is made absolute, so the run
+in the folder the cells run in (the matrix's `cwd`, else where crashmatrix runs), as a shell would, then
+beside the matrix file, so a matrix written next to its app (`crashmatrix init`) runs from anywhere. The path found is made absolute, so the run
 directory's copy of the matrix (rerun, --resume, bisect RUN) finds it too. A program that is nowhere
 is bad input: exit 2 before any cell, rather than every cell failing the same way.
 """
@@ -61,10 +61,10 @@ def script_of(command: tuple) -> str | None:
     return command[0] if command[0].endswith(".py") else None
 
 
-def _found(path: str, matrix_dir: str) -> str | None:
+def _found(path: str, cwd: str, matrix_dir: str) -> str | None:
     if os.path.isabs(path):
         return path if os.path.exists(path) else None
-    for base in (os.getcwd(), matrix_dir):
+    for base in (cwd, matrix_dir):
         candidate = os.path.join(base, path)
         if os.path.exists(candidate):
             return os.path.abspath(candidate)
@@ -116,10 +116,9 @@ def resolve_program(matrix: Matrix, matrix_path: str) -> Matrix:
         if shutil.which(command[0]) is None:
             raise BadInput(f"{matrix_path}: command: program '{command[0]}' is not on PATH")
         return matrix
-    found = _found(path, matrix_dir)
+    cwd = matrix.cwd or os.getcwd()  # where the cells run: a relative path is theirs first, as a shell's
+    found = _found(path, cwd, matrix_dir)
     if found is None:
-        raise BadInput(
-            f"{matrix_path}: {key}: no file '{path}' in {os.getcwd()} or beside the matrix file ({matrix_dir})"
-        )
+        raise BadInput(f"{matrix_path}: {key}: no file '{path}' in {cwd} or beside the matrix file ({matrix_dir})")
     command[i] = found
     return dataclasses.replace(matrix, command=tuple(command))

@@ -33,6 +33,7 @@ TOP_KEYS = {
     "command": "a program and its arguments, as a list",
     "pass_params": "overrides | none",
     "inject": "true | false",
+    "cwd": "the folder a command's cells run in: absolute, or from the matrix file's folder (default: where crashmatrix is started)",
     "app_keys": "a list of the program's own key names that are near a knob's (inject)",
     "params": "a mapping of fixed parameters",
     "axes": "a mapping of axis -> list of values (or {values: [...], keys: [k1, k2]})",
@@ -84,6 +85,8 @@ class Matrix:
     command: tuple | None = None
     pass_params: str = DEFAULTS["pass_params"]
     inject: bool = DEFAULTS["inject"]
+    # The folder a command's cells run in, absolute; "" for where crashmatrix is started (a probe: its cell's).
+    cwd: str = ""
     params: dict = field(default_factory=dict)
     axes: dict = field(default_factory=dict)
     exclude: tuple = ()
@@ -128,6 +131,8 @@ class Matrix:
             out["command"] = list(self.command or ())
             out["pass_params"] = self.pass_params
             out["inject"] = self.inject
+            if self.cwd:
+                out["cwd"] = self.cwd
             if self.app_keys:
                 out["app_keys"] = list(self.app_keys)
         axes = {
@@ -483,6 +488,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         command=command,
         pass_params=pass_params,
         inject=inject,
+        cwd=_cwd(data, path, command),
         params=dict(params),
         axes=axes,
         exclude=tuple(exclude),
@@ -505,6 +511,22 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
 
 
 _KIND_FIELDS = ("outcome", "signal", "signature")
+
+
+def _cwd(data: dict, path: str, command) -> str:
+    """`cwd:` made absolute (a relative one is from the matrix file's folder, so the file runs from anywhere);
+    "" where the file has none. A probe runs in its cell's folder: it takes none."""
+    value = data.get("cwd")
+    if value is None:
+        return ""
+    if command is None:
+        raise BadInput(f"{path}: cwd: only a command's cells run where it says (a probe runs in its cell's folder)")
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput(f"{path}: cwd: expected a folder, got {value!r}")
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))
+    if not os.path.isdir(folder):
+        raise BadInput(f"{path}: cwd: no such folder: {value}")
+    return os.path.normpath(folder)
 
 
 def _reproduces(data: dict, path: str) -> dict:

@@ -119,7 +119,8 @@ def _probe_argv(matrix: Matrix, params: dict, env: dict, cell_dir: str, values: 
 
 
 def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tuple[list[str], str]:
-    """The user's command (its `python` the cell's interpreter), run where crashmatrix was started.
+    """The user's command (its `python` the cell's interpreter), run in the matrix's `cwd`, else where
+    crashmatrix was started.
 
     No bytecode cache is written into the user's tree.
     """
@@ -137,4 +138,4 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         inject_knobs(env, knobs)
     if matrix.pass_params == "overrides":
         argv = argv + arguments(own)
-    return argv, os.getcwd()
+    return argv, matrix.cwd or os.getcwd()

@@ -17,7 +17,7 @@ from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.culprit import Culprit, culprit
 from crashmatrix.resolve.failures import Failure, Findings
-from crashmatrix.resolve.repro import Bundle
+from crashmatrix.resolve.repro import Bundle, ran_in
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import forensics, ranks
@@ -249,6 +249,9 @@ def _reproduce(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     argv = own_command(run, bundle.row)
     if argv:
         lines += ["Without it, the program's own command:", "", "```", shlex.join(argv), "```", ""]
+        folder = ran_in(run, bundle.row)
+        if folder:
+            lines += [f"run in `{folder}`, the folder the failing run started in.", ""]
         if told.apply.code or told.apply.environment:
             lines.append("with these set (crashmatrix applied them from outside the program):")
             lines += [f"- in the program: `{c}`" for c in told.apply.code]

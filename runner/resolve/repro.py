@@ -2,7 +2,8 @@
 
 - matrix.yaml: the run's matrix narrowed to one cell, the configuration that failed this way most
   reliably, with enough repeats to see a flaky failure at least once at the confidence asked; its
-  command's paths absolute, so `crashmatrix run repro/<signature>/matrix.yaml` runs from anywhere;
+  command's paths absolute and its `cwd` the folder the failing run ran in, so `crashmatrix run
+  repro/<signature>/matrix.yaml` runs from anywhere;
 - ISSUE.md (crashmatrix.resolve.issue);
 - stacks.txt: the hung cell's stacks.txt, or the Python stacks faulthandler printed as it died;
 - collect_env.txt: `python -m torch.utils.collect_env` run by the cell's own interpreter, under a time
@@ -145,6 +146,15 @@ def _interpreter(run: FinishedRun, row: dict) -> str:
     return of_cell({a: row[a] for a in run.axes if a == "python" and spell(row.get(a, ""))})
 
 
+def ran_in(run: FinishedRun, row: dict) -> str:
+    """The folder the failing run was started in (result.json's cwd); "" where not recorded (an older run)."""
+    from crashmatrix.rundir.cell_logs import read_report
+
+    result = read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
+    cwd = str(result.get("cwd") or "")
+    return cwd if os.path.isabs(cwd) else ""
+
+
 def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict | None:
     """The run's matrix narrowed to the bundle's one configuration; None without a matrix.yaml."""
     if not run.matrix:
@@ -163,6 +173,10 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
     data["name"] = re.sub(r"[^A-Za-z0-9_-]+", "-", f"repro-{bundle.name}")[:60].strip("-")
     if command:
         data["command"] = command
+        # where the failing run's program ran: its relative paths (data files, `-m pkg.app`) are that folder's
+        data["cwd"] = run.matrix.get("cwd") or ran_in(run, bundle.row)
+        if not data["cwd"]:
+            del data["cwd"]
     data["strategy"] = "full"
     data["repeats"] = bundle.repeats
     # run then says whether this failure came back, not merely whether the runs failed

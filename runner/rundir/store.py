@@ -56,7 +56,7 @@ class RunResult:
     """How one run of one cell ended: its row of results.csv (`row`) and its result.json (`to_json`).
 
     `outcome` is an Outcome word; `log_dir` is relative to the run directory; `metrics` holds what
-    the cell reported (steps, final_loss, ...) and the GPU set it had; `argv` is what was started.
+    the cell reported (steps, final_loss, ...) and the GPU set it had; `argv` is what was started, in `cwd`.
     """
 
     cell_id: str
@@ -77,6 +77,7 @@ class RunResult:
     leftovers: tuple = ()
     started_at: str = ""
     argv: tuple = ()
+    cwd: str = ""  # the folder argv was started in
 
     @property
     def key(self) -> RunKey:
