@@ -479,7 +479,6 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
 
     strategy = _strategy(data, path)
     executor = _executor(data, path)
-    description = data.get("description") or ""
     repeats = _int(data, "repeats", path, 1, DEFAULTS["repeats"], maximum=10000)
     return Matrix(
         path=path,
@@ -501,7 +500,7 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         timeout=_number(data, "timeout", path, DEFAULTS["timeout"], positive=True),
         kill_grace=_number(data, "kill_grace", path, DEFAULTS["kill_grace"], positive=False),
         executor=executor,
-        description=str(description),
+        description=str(data.get("description") or ""),
         axis_keys=axis_keys,
         app_keys=own_keys,
         sync_rerun=_flag(data, "sync_rerun", path, True),
