@@ -133,10 +133,20 @@ def test_a_long_cell_path_still_takes_forkserver_sockets_and_the_matrix_env_wins
 
 
 def _links_into(folder) -> list[str]:
-    """Links in the temporary folder that point into `folder` (other sessions' runs make their own)."""
+    """Links in the temporary folder that point into `folder` (other sessions' runs make their own, and
+    remove them: one can go between the listing and its reading)."""
     tmp = tempfile.gettempdir()
-    names = [n for n in os.listdir(tmp) if n.startswith("cm-") and os.path.islink(os.path.join(tmp, n))]
-    return [n for n in names if os.readlink(os.path.join(tmp, n)).startswith(str(folder))]
+    found = []
+    for name in os.listdir(tmp):
+        if not name.startswith("cm-"):
+            continue
+        try:
+            target = os.readlink(os.path.join(tmp, name))
+        except OSError:  # not a link, or gone since the listing
+            continue
+        if target.startswith(str(folder)):
+            found.append(name)
+    return found
 
 
 @pytest.mark.parametrize(
