@@ -296,9 +296,11 @@ def test_submitit_cancel_running_job(
     assert job.state.startswith("CANCELLED")
     assert isinstance(exc, submitit.core.utils.UncompletedJobError)
     assert "has not produced any output (state: CANCELLED" in str(exc)
-    # submitit's job ignores SIGTERM (kept for preemption), so only the
-    # SIGKILL that follows KillWait seconds later ends it.
-    assert "Bypassing signal SIGTERM" in job.stdout()
+    # submitit's job ignores SIGTERM (kept for preemption), so only the SIGKILL that follows KillWait (2 s,
+    # slurm_cluster.py) later ends it. Its handler logs that it did, where it ran before the SIGKILL: on a
+    # loaded box (a CI run beside the zoo) the job once got no CPU in those 2 s and logged nothing, but its
+    # step still outlived the SIGTERM by KillWait.
+    assert "Bypassing signal SIGTERM" in job.stdout() or gone_s >= 2.0, (gone_s, job.stdout())
 
 
 def test_node_down_mid_job(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
