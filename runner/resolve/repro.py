@@ -137,10 +137,8 @@ def cause_rate(kind: FailureKind, config: Config, failures: Sequence[Failure]) -
 def _interpreter(run: FinishedRun, row: dict) -> str:
     """The interpreter that ran the failing cell: its argv's first word where that is a Python, else its `python`."""
     from crashmatrix.matrix.interpreters import of_cell
-    from crashmatrix.rundir.cell_logs import read_report
 
-    result = read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
-    argv = result.get("argv") or []
+    argv = _result(run, row).get("argv") or []
     if argv and os.path.basename(str(argv[0])).startswith("python") and os.path.isfile(str(argv[0])):
         return str(argv[0])
     return of_cell({a: row[a] for a in run.axes if a == "python" and spell(row.get(a, ""))})
@@ -148,11 +146,15 @@ def _interpreter(run: FinishedRun, row: dict) -> str:
 
 def ran_in(run: FinishedRun, row: dict) -> str:
     """The folder the failing run was started in (result.json's cwd); "" where not recorded (an older run)."""
+    cwd = str(_result(run, row).get("cwd") or "")
+    return cwd if os.path.isabs(cwd) else ""
+
+
+def _result(run: FinishedRun, row: dict) -> dict:
+    """The run's result.json; {} where unreadable."""
     from crashmatrix.rundir.cell_logs import read_report
 
-    result = read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
-    cwd = str(result.get("cwd") or "")
-    return cwd if os.path.isabs(cwd) else ""
+    return read_report(os.path.join(run.directory, str(row.get("log_dir", "")), "result.json")) or {}
 
 
 def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict | None:
@@ -174,9 +176,9 @@ def repro_matrix(run: FinishedRun, bundle: Bundle, command: list | None) -> dict
     if command:
         data["command"] = command
         # where the failing run's program ran: its relative paths (data files, `-m pkg.app`) are that folder's
-        data["cwd"] = run.matrix.get("cwd") or ran_in(run, bundle.row)
-        if not data["cwd"]:
-            del data["cwd"]
+        cwd = data.get("cwd") or ran_in(run, bundle.row)
+        if cwd:
+            data["cwd"] = cwd
     data["strategy"] = "full"
     data["repeats"] = bundle.repeats
     # run then says whether this failure came back, not merely whether the runs failed
