@@ -3,9 +3,9 @@
 A relative path in `command` (the program, the script after `python`, or the script a distributed launcher
 runs: `torchrun [options] train.py`, `python -m torch.distributed.run [options] train.py`) is looked up first
 in the folder the cells run in (the matrix's `cwd`, else where crashmatrix runs), as a shell would, then
-beside the matrix file, so a matrix written next to its app (`crashmatrix init`) runs from anywhere. The path found is made absolute, so the run
-directory's copy of the matrix (rerun, --resume, bisect RUN) finds it too. A program that is nowhere
-is bad input: exit 2 before any cell, rather than every cell failing the same way.
+beside the matrix file, so a matrix written next to its app (`crashmatrix init`) runs from anywhere. The path
+found is made absolute, so the run directory's copy of the matrix (rerun, --resume, bisect RUN) finds it too.
+A program that is nowhere is bad input: exit 2 before any cell, rather than every cell failing the same way.
 """
 
 from __future__ import annotations
