@@ -91,9 +91,12 @@ def _hydra_error(text: str) -> str:
     return line
 
 
+_TRACEBACK_HEAD = "Traceback (most recent call last):"
+
+
 def _traceback_exception(text: str) -> str:
     """The exception line that ends the last traceback (its first line when the message spans several)."""
-    at = text.rfind("Traceback (most recent call last):")
+    at = text.rfind(_TRACEBACK_HEAD)
     if at == -1:
         return ""
     for line in text[at:].splitlines()[1:]:
@@ -195,10 +198,18 @@ def _with_last_words(dump: str, stderr: str) -> str:
     return before[start:] + dump
 
 
+def _cut_off(text: str) -> bool:
+    """A traceback that no exception line ends: its printing was cut short. Seen under torchrun when a
+    rank's loader worker segfaults (3 runs in 36 alone, 6 at a time): CPython prints `lost sys.stderr`
+    and the rank's `[rank1]:` traceback stops mid-stack, before its exception line."""
+    return _TRACEBACK_HEAD in text and not _traceback_exception(text)
+
+
 def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str) -> Verdict:
     """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
     its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
-    whose loader lost a worker may say only EOFError: the worker's own unlabelled line is its too."""
+    whose loader lost a worker may say only EOFError, or have its traceback cut short: the worker's own
+    unlabelled line is its too."""
     if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
         return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
     if root.signal:
@@ -210,7 +221,7 @@ def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, s
         line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
     text = root.text
-    if "data/dataloader.py" in text:
+    if "data/dataloader.py" in text or _cut_off(text):
         text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
     verdict = _from_output(returncode, text, "", text, report)
     return dataclasses.replace(verdict, rank=root.rank, told=root.text)

@@ -4,7 +4,7 @@ import os
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict import forensics
-from crashmatrix.verdict.classify import Verdict, classify
+from crashmatrix.verdict.classify import Verdict, classify, signed_by_place
 from crashmatrix.verdict.evidence import Evidence
 
 # where two zoo hangs waited (crashmatrix's `where` of each, from stacks.txt), and where a repeat caught
@@ -110,3 +110,28 @@ def test_a_worker_killed_without_a_word_is_placed_alike_whatever_the_main_was_do
         "the main process heard of it at zoo/modes/loader_worker_kill.py:18 in main",
         "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/modes/loader_worker_kill.py:18 in main",
     ]
+
+
+# torchrun_worker_segv (rank 1's loader worker segfaults), two real stderrs of the 37 read: library paths
+# shortened, the app's written {app}. Under load, rank 1's own words come three ways (36 runs alone, 6 at a
+# time): torch's `DataLoader worker (pid N) is killed by signal` (23), a bare ConnectionResetError from
+# the dead worker's connection (10), or a traceback cut short after CPython's `lost sys.stderr` (3).
+_TORCHRUN_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "torchrun-worker-segv")
+_APP = os.path.join(os.path.dirname(__file__), "app")
+
+
+def _torchrun_worker_segv(name: str) -> tuple[Verdict, str]:
+    with open(os.path.join(_TORCHRUN_TEXTS, name), encoding="utf-8", errors="replace") as f:
+        stderr = f.read().replace("{app}", _APP)
+    verdict = classify(1, stderr=stderr)
+    verdict, where = forensics.refine(verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: [])
+    return signed_by_place(verdict, where), where
+
+
+def test_a_rank_whose_traceback_was_cut_short_is_told_by_its_workers_death():
+    # under inject: the worker's own dump places it; rank 1's traceback stops at ddp_main.py:11, no exception line
+    verdict, where = _torchrun_worker_segv("cut-off-under-inject.err")
+    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
+    assert verdict.signature == "worker_signal in zoo/ddp.py:decode_on_rank1"
+    assert where == "libc.so.6 (+0x167ad8); zoo/ddp.py:43 in decode_on_rank1"
+
