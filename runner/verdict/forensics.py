@@ -510,15 +510,17 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
     place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
     own_frame = own_fault_frame(own or ev.stderr)
-    # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame.
-    reported = "" if own_frame else python_report_frame(ev.stderr)
+    # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame;
+    # a rank's worker: in that rank's traceback (verdict.told), not the launcher's that ends stderr.
+    heard = verdict.told or ev.stderr
+    reported = "" if own_frame else python_report_frame(heard)
     if place or own_frame or verdict.outcome != Outcome.WORKER_CRASH:
         return "; ".join(p for p in (place, reported, own_frame) if p)
     # A worker killed without a word (SIGKILL: no handler runs): where the main process's loop heard of it,
     # said as such (not a frame of the death's, so no signature is signed with it). Whether torch was then
     # unpickling the dead worker's batch (rebuild_storage_fd) is a race of the same death: said, but after
     # "heard of it", so that every repeat's `where` leads with the same words and ends at the same line.
-    frames, _exception = last_traceback(ev.stderr)
+    frames, _exception = last_traceback(heard)
     caller = next((f for f, _code in frames if is_programs(f)), None)
     if not caller:
         return reported

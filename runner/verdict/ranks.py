@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.incell import rank_report as recorder
-from crashmatrix.verdict.signature import SIGNAL_TEXT
+from crashmatrix.verdict.signature import SIGNAL_TEXT, lost_a_worker
 
 # The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
 RANK_ENDED_EARLY = "rank_ended_early"
@@ -84,6 +84,8 @@ class RankFailure:
         """A reaction to another failure: a launcher's kill, a broken connection to a dead peer."""
         if self.signal:
             return self.signal in LAUNCHER_SIGNALS
+        if lost_a_worker(self.text):  # `Connection reset by peer` from its own loader's dead worker
+            return False
         return bool(_CONSEQUENCE.search(_first_exception(self.text) or self.text))
 
 

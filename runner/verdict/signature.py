@@ -176,6 +176,12 @@ _LOST_WORKER_FRAMES = re.compile(r"rebuild_storage_fd|_pin_memory_loop|_try_get_
 _PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
 
 
+def lost_a_worker(text: str) -> bool:
+    """Whether text is a DataLoader's ConnectionResetError from a worker that vanished (its own loader's, not
+    a peer rank's connection)."""
+    return _LOST_WORKER.search(text) is not None and _LOST_WORKER_FRAMES.search(text) is not None
+
+
 @dataclass(frozen=True)
 class Found:
     cause: Cause
@@ -222,7 +228,7 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
             if m is not None:
                 return Found(cause, line_of(text, m), m)
     lost = last_match(_LOST_WORKER, text)
-    if lost is not None and among is CAUSES and _LOST_WORKER_FRAMES.search(text):
+    if lost is not None and among is CAUSES and lost_a_worker(text):
         name = "pin_memory_thread" if _PIN_MEMORY_FRAME.search(text) else WORKER_LOST
         return Found(Cause(name, Outcome.WORKER_CRASH, ()), line_of(text, lost), lost)
     return None

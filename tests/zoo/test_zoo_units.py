@@ -135,3 +135,11 @@ def test_a_rank_whose_traceback_was_cut_short_is_told_by_its_workers_death():
     assert verdict.signature == "worker_signal in zoo/ddp.py:decode_on_rank1"
     assert where == "libc.so.6 (+0x167ad8); zoo/ddp.py:43 in decode_on_rank1"
 
+
+def test_a_ranks_lost_worker_is_its_own_failure_and_heard_of_in_its_own_traceback():
+    # alone, no dump: rank 1 raised ConnectionResetError in rebuild_storage_fd (its worker's, not a peer
+    # rank's connection); torchrun's own traceback ends stderr and is not where rank 1 heard of it
+    verdict, where = _torchrun_worker_segv("connection-reset-alone.err")
+    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
+    assert verdict.signature == "worker_signal"
+    assert where == "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/ddp.py:75 in train"
