@@ -181,6 +181,7 @@ class Engine:
             started_at=slot.started_at,
             argv=tuple(running.launch.argv),
             cwd=running.launch.cwd,
+            stderr_at_kill=slot.evidence.stderr_at_kill if running.timed_out else None,
         )
 
     # --- the loop -----------------------------------------------------------

@@ -24,6 +24,8 @@ from crashmatrix.verdict import forensics, ranks
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.remedies import remedy
 
+_TIMED_OUT = Outcome.TIMEOUT.value
+
 TELLING_LINES = 40  # of the failing run's stderr at most
 _FATAL = re.compile(r"^(Fatal Python error: |ERROR: Unexpected |.*DataLoader worker \(pid)")
 # faulthandler's list of every extension module imported (a hundred and more): nothing a maintainer needs
@@ -69,8 +71,10 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
-    source = f"rank {rank}'s own traceback (the launcher's report left out)" if rank is not None else ""
-    parts.append(_telling(stderr, source or "the failing run's stderr"))
+    source = "the failing run's stderr" + (" before crashmatrix stopped it" if kind.outcome == _TIMED_OUT else "")
+    if rank is not None:
+        source = f"rank {rank}'s own traceback (the launcher's report left out)"
+    parts.append(_telling(stderr, source))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
     if told.has_stacks:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
@@ -95,7 +99,12 @@ def own_output(run: FinishedRun, row: dict) -> tuple[str, int | None]:
     splits the output by rank), never the launcher's. A rank's death by signal keeps the whole stderr, where
     its native frames and faulthandler's dump are found by the faulting thread. (text, the rank it is of)."""
     cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
-    stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log")))
+    # A timeout's: what it wrote before crashmatrix's kill. Its answers to the kill (torch's `DataLoader
+    # worker ... killed by signal: Terminated`, spawn's ProcessExitedException) are not the hang.
+    upto = None
+    if row.get("outcome") == _TIMED_OUT:
+        upto = (read_report(os.path.join(cell_dir, "result.json")) or {}).get("stderr_at_kill")
+    stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log"), upto if isinstance(upto, int) else None))
     if str(row.get("rank") or "") == "" or not ranks.is_distributed(stderr):
         return stderr, None
     root = ranks.root_failure(stderr, ranks.recorded_ranks(cell_dir))
@@ -230,7 +239,7 @@ def _telling(stderr: str, source: str) -> str:
         )
     lines = telling_lines(stderr)
     if not lines:
-        return "## Telling lines\n\nThe failing run wrote nothing to stderr.\n"
+        return f"## Telling lines\n\nNothing in {source}.\n"
     return f"## Telling lines\n\nFrom {source}:\n\n```text\n" + "\n".join(lines) + "\n```\n"
 
 

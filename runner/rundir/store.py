@@ -78,6 +78,8 @@ class RunResult:
     started_at: str = ""
     argv: tuple = ()
     cwd: str = ""  # the folder argv was started in
+    # a timeout's: stderr.log's size as crashmatrix's kill began; what follows is the answer to the kill
+    stderr_at_kill: int | None = None
 
     @property
     def key(self) -> RunKey:
