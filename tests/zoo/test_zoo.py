@@ -9,8 +9,7 @@ Three crashmatrix runs, started together and shared by every test (each mode 3 r
 Then `crashmatrix resolve` on each, for the bug reports' addressees.
 
 Where crashmatrix does not yet say the truth, truth.yaml names the gap (`gaps: {aspect: reason}`) and that
-aspect's test is a strict xfail: when a fix lands it XPASSes, fails, and its marker goes. A gap that shows
-only when a race goes one way (`racy_gaps`) is a plain xfail.
+aspect's test is a strict xfail: when a fix lands it XPASSes, fails, and its marker goes.
 """
 
 from __future__ import annotations
@@ -126,9 +125,6 @@ def _cases(aspect: str) -> list:
     for mode in MODES:
         gap = (TRUTH[mode].get("gaps") or {}).get(aspect)
         marks = [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
-        racy = (TRUTH[mode].get("racy_gaps") or {}).get(aspect)
-        if racy:  # wrong only when a race goes one way: an XPASS says nothing
-            marks.append(pytest.mark.xfail(strict=False, reason=racy))
         if TRUTH[mode].get("needs_root"):
             marks.append(pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root"))
         cases.append(pytest.param(mode, marks=marks, id=mode))
