@@ -112,16 +112,17 @@ def test_a_worker_killed_without_a_word_is_placed_alike_whatever_the_main_was_do
     ]
 
 
-# torchrun_worker_segv (rank 1's loader worker segfaults), two real stderrs of the 37 read: library paths
-# shortened, the app's written {app}. Under load, rank 1's own words come three ways (36 runs alone, 6 at a
-# time): torch's `DataLoader worker (pid N) is killed by signal` (23), a bare ConnectionResetError from
-# the dead worker's connection (10), or a traceback cut short after CPython's `lost sys.stderr` (3).
-_TORCHRUN_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "torchrun-worker-segv")
+# torchrun_worker_segv (rank 1's loader worker segfaults), real stderrs: library paths shortened, the app's
+# written {app}. Under load, rank 1's own words come three ways (36 runs alone, 6 at a time): torch's
+# `DataLoader worker (pid N) is killed by signal` (23), a bare ConnectionResetError from the dead worker's
+# connection (10), or a traceback cut short after CPython's `lost sys.stderr` (3). The same DDP under
+# mp.spawn (zoo/ddp.py's spawn("worker_segv"), 12 runs alone, 4 at a time): the ConnectionResetError in 3.
+_RANK_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "rank-worker-segv")
 _APP = os.path.join(os.path.dirname(__file__), "app")
 
 
-def _torchrun_worker_segv(name: str) -> tuple[Verdict, str]:
-    with open(os.path.join(_TORCHRUN_TEXTS, name), encoding="utf-8", errors="replace") as f:
+def _rank_worker_segv(name: str) -> tuple[Verdict, str]:
+    with open(os.path.join(_RANK_TEXTS, name), encoding="utf-8", errors="replace") as f:
         stderr = f.read().replace("{app}", _APP)
     verdict = classify(1, stderr=stderr)
     verdict, where = forensics.refine(verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: [])
@@ -130,7 +131,7 @@ def _torchrun_worker_segv(name: str) -> tuple[Verdict, str]:
 
 def test_a_rank_whose_traceback_was_cut_short_is_told_by_its_workers_death():
     # under inject: the worker's own dump places it; rank 1's traceback stops at ddp_main.py:11, no exception line
-    verdict, where = _torchrun_worker_segv("cut-off-under-inject.err")
+    verdict, where = _rank_worker_segv("torchrun-cut-off-under-inject.err")
     assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
     assert verdict.signature == "worker_signal in zoo/ddp.py:decode_on_rank1"
     assert where == "libc.so.6 (+0x167ad8); zoo/ddp.py:43 in decode_on_rank1"
@@ -139,7 +140,11 @@ def test_a_rank_whose_traceback_was_cut_short_is_told_by_its_workers_death():
 def test_a_ranks_lost_worker_is_its_own_failure_and_heard_of_in_its_own_traceback():
     # alone, no dump: rank 1 raised ConnectionResetError in rebuild_storage_fd (its worker's, not a peer
     # rank's connection); torchrun's own traceback ends stderr and is not where rank 1 heard of it
-    verdict, where = _torchrun_worker_segv("connection-reset-alone.err")
-    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
-    assert verdict.signature == "worker_signal"
-    assert where == "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/ddp.py:75 in train"
+    # (under mp.spawn it was read as a peer that ended early: `rank_ended_early`, no rank)
+    for name in ("torchrun-connection-reset-alone.err", "spawn-connection-reset-alone.err"):
+        verdict, where = _rank_worker_segv(name)
+        assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1), name
+        assert verdict.signature == "worker_signal"
+        assert where == (
+            "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/ddp.py:75 in train"
+        ), name
