@@ -69,6 +69,12 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     return kept[::-1], exception
 
 
+def each_traceback(text: str) -> list[str]:
+    """The tracebacks text holds, each from its head to the next one's, in the order printed."""
+    starts = [h.start() for h in _HEAD.finditer(text)]
+    return [text[start:end] for start, end in zip(starts, starts[1:] + [len(text)])]
+
+
 def _holding(text: str, heads: list[re.Match], error: str) -> re.Match:
     """The last traceback whose text holds the telling line (whitespace aside); the last one where none
     does, or the last holds it too."""

@@ -30,7 +30,14 @@ from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
-from crashmatrix.verdict.exception_place import exception_place, is_ours, is_programs, last_traceback, own_text
+from crashmatrix.verdict.exception_place import (
+    each_traceback,
+    exception_place,
+    is_ours,
+    is_programs,
+    last_traceback,
+    own_text,
+)
 from crashmatrix.verdict.signature import last_match, mask
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
@@ -520,8 +527,14 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # said as such (not a frame of the death's, so no signature is signed with it). Whether torch was then
     # unpickling the dead worker's batch (rebuild_storage_fd) is a race of the same death: said, but after
     # "heard of it", so that every repeat's `where` leads with the same words and ends at the same line.
-    frames, _exception = last_traceback(heard)
-    caller = next((f for f, _code in frames if is_programs(f)), None)
+    # A rank whose stack holds none of the program's frames (Lightning's loop drew the batch): the last
+    # traceback that does, where the job's own process heard of the rank's failure (trainer.fit's line).
+    caller, frames = None, []
+    for text in [heard, *reversed(each_traceback(ev.stderr))]:
+        frames, _exception = last_traceback(text)
+        caller = next((f for f, _code in frames if is_programs(f)), None)
+        if caller:
+            break
     if not caller:
         return reported
     during = f" in {reported}," if reported else ""

@@ -1,4 +1,5 @@
-"""The small classification fixes the zoo needed, as pure functions over the zoo's real text."""
+"""The small classification fixes the zoo needed, as pure functions over real text: the zoo's, and its
+failures under other launchers."""
 
 import os
 
@@ -121,9 +122,9 @@ _RANK_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "rank-worker
 _APP = os.path.join(os.path.dirname(__file__), "app")
 
 
-def _rank_worker_segv(name: str) -> tuple[Verdict, str]:
+def _rank_worker_segv(name: str, app: str = _APP) -> tuple[Verdict, str]:
     with open(os.path.join(_RANK_TEXTS, name), encoding="utf-8", errors="replace") as f:
-        stderr = f.read().replace("{app}", _APP)
+        stderr = f.read().replace("{app}", app)
     verdict = classify(1, stderr=stderr)
     verdict, where = forensics.refine(verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: [])
     return signed_by_place(verdict, where), where
@@ -148,3 +149,13 @@ def test_a_ranks_lost_worker_is_its_own_failure_and_heard_of_in_its_own_tracebac
         assert where == (
             "the main process heard of it in rebuild_storage_fd (reductions.py:538), at zoo/ddp.py:75 in train"
         ), name
+
+
+def test_a_ranks_lost_worker_is_placed_where_the_job_heard_of_it_when_the_ranks_stack_has_no_program_frame():
+    # tests/apps/lightning_ddp/train.py fault=worker_segv:1 trainer.strategy=ddp_spawn, alone (2 runs, the
+    # same): rank 1's worker segfaults while Lightning's loop draws a batch, so rank 1's traceback holds
+    # no frame of the program; the job's process heard of it at trainer.fit (train.py:68). `where` was empty.
+    lightning = os.path.join(os.path.dirname(__file__), "..", "apps", "lightning_ddp")
+    verdict, where = _rank_worker_segv("lightning-ddp-spawn-alone.err", os.path.normpath(lightning))
+    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
+    assert where == "the main process heard of it at tests/apps/lightning_ddp/train.py:68 in main"
