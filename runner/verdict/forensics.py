@@ -529,7 +529,8 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # "heard of it", so that every repeat's `where` leads with the same words and ends at the same line.
     # A rank whose stack holds none of the program's frames (Lightning's loop drew the batch): the last
     # traceback that does, where the job's own process heard of the rank's failure (trainer.fit's line).
-    caller, frames = None, []
+    caller: Frame | None = None
+    frames: list[tuple[Frame, str]] = []
     for text in [heard, *reversed(each_traceback(ev.stderr))]:
         frames, _exception = last_traceback(text)
         caller = next((f for f, _code in frames if is_programs(f)), None)
