@@ -260,6 +260,8 @@ def _watch_process_starts(util) -> None:
     # multiprocessing runs these hooks in each process it forks, right before the process's target (a
     # spawned one runs none: its rank is learnt at its first DataLoader pass, or at its exit).
     util.register_after_fork(_PROCESS_STARTS, _PROCESS_STARTS)
+    # its exit's first finalizers run before it joins the children it started (a rank's DataLoader workers)
+    util.Finalize(None, rank_report.note_killed_children, exitpriority=100)
 
 
 def _spawned_rank_at_exit() -> None:

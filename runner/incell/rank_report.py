@@ -15,6 +15,11 @@ no batches, the agent's memory. Every rank therefore writes `<cell dir>/.ranks/<
   came first (crashmatrix.verdict.ranks). A rank that dies by a signal writes no end: the launcher's report
   or the fatal-signal line in stderr tells it.
 
+A rank's children that a signal killed and that nobody has reaped yet (`killed_children`: {pid: signal}) are
+in its end too: a DataLoader worker SIGKILLed (the OOM killer) leaves its rank at times with no word of the
+signal, only `ConnectionResetError` from the worker's broken connection. They are read from /proc (a zombie's
+wait status) as multiprocessing's exit begins, before it reaps them; reading reaps nothing.
+
 A rank's `steps` are the batches it drew; under DDP its synchronised steps are counted too (`ddp_steps`: the
 forwards that set up a gradient all_reduce), since a rank that leaves its loop early has drawn the batch it
 never trained on: the verdict on a rank that ended while its peers still trained tells them by these.
@@ -40,6 +45,8 @@ DDP_STEPS = "ddp_steps"  # the metric: this process's synchronised DDP steps
 
 # This process's rank once it is known (None: not a rank, or not yet known).
 _rank: int | None = None
+# {pid: signal name} of this process's children a signal killed, seen as multiprocessing's exit began.
+_killed_children: dict[str, str] = {}
 
 
 def rank_dir(cell_dir: str) -> str:
@@ -80,9 +87,52 @@ def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[
         except Exception as e:
             measured = {}
             print(f"crashmatrix inject: rank {rank}'s metrics not read: {type(e).__name__}: {e}", file=sys.stderr)
-        _write({"pid": pid, "rank": rank, "metrics": measured, "ended": time.time()})
+        end = {"pid": pid, "rank": rank, "metrics": measured, "ended": time.time()}
+        killed = _killed_children or killed_children()
+        _write({**end, "killed_children": killed} if killed else end)
 
     on_exit(at_end)
+
+
+def killed_children() -> dict[str, str]:
+    """{pid: signal name} of this process's unreaped children that a signal killed (zombies: /proc's wait
+    status of each, field 52 of its stat). {} where /proc cannot tell."""
+    import signal
+
+    me = os.getpid()
+    found: dict[str, str] = {}
+    try:
+        threads = os.listdir(f"/proc/{me}/task")
+    except OSError:
+        return found
+    for tid in threads:
+        try:
+            with open(f"/proc/{me}/task/{tid}/children") as f:
+                children = f.read().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                with open(f"/proc/{child}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if len(fields) < 50 or fields[0] != "Z" or not fields[-1].isdigit():
+                continue
+            status = int(fields[-1])
+            if os.WIFSIGNALED(status):
+                try:
+                    found[child] = signal.Signals(os.WTERMSIG(status)).name
+                except ValueError:
+                    found[child] = f"SIG{os.WTERMSIG(status)}"
+    return found
+
+
+def note_killed_children() -> None:
+    """Keep killed_children() as multiprocessing's exit begins (its finalizers run before it joins, and so
+    reaps, the children), for the rank's end, which atexit may write after that."""
+    if _rank is not None:
+        _killed_children.update(killed_children())
 
 
 def from_environment(metrics: Callable[[], dict], on_exit) -> None:

@@ -183,6 +183,9 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
 
 # A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
 _WORKER_WORDS = re.compile(r"^ERROR: Unexpected [a-z ]+ encountered in worker\..*$", re.M)
+# torch's SIGCHLD handler's words, unlabelled: raised after the rank's own exception, in an atexit callback
+# that Python ignored (torch 2.13 under torchrun: a worker SIGKILLed, its rank saying ConnectionResetError).
+_WORKER_KILLED = re.compile(r"^RuntimeError: DataLoader worker \(pid \d+\) is killed by signal: .*$", re.M)
 
 
 def _with_last_words(dump: str, stderr: str) -> str:
@@ -205,11 +208,13 @@ def _cut_off(text: str) -> bool:
     return _TRACEBACK_HEAD in text and not _traceback_exception(text)
 
 
-def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str) -> Verdict:
+def _from_rank(
+    root: ranks_.RankFailure, returncode: int | None, report: dict, stderr: str, recorded: Sequence[ranks_.Recorded]
+) -> Verdict:
     """A distributed cell's verdict, told from the rank that failed first: its signal (rank_crash), else
     its own output classified as a single process's would be (fail, worker_crash inside it, ...). A rank
-    whose loader lost a worker may say only EOFError, or have its traceback cut short: the worker's own
-    unlabelled line is its too."""
+    whose loader lost a worker may say only EOFError or ConnectionResetError, or have its traceback cut
+    short: the worker's own unlabelled line is its too, and so is torch's unlabelled word of its signal."""
     if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
         return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
     if root.signal:
@@ -223,8 +228,24 @@ def _from_rank(root: ranks_.RankFailure, returncode: int | None, report: dict, s
     text = root.text
     if "data/dataloader.py" in text or _cut_off(text):
         text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
+    if sig_.lost_a_worker(text):  # a worker gone without a word: the signal it died by, where torch said it
+        text += "".join(f"\n{m.group(0)}" for m in _WORKER_KILLED.finditer(stderr))
     verdict = _from_output(returncode, text, "", text, report)
+    if verdict.signature == sig_.WORKER_LOST or (_cut_off(text) and verdict.outcome is Outcome.FAIL):
+        killed = _killed_worker(root, recorded)
+        if killed:  # the recorder saw the worker's signal that the rank's own words lack
+            pid, sig = killed
+            error = f"{verdict.error}; its DataLoader worker (pid {pid}) was killed by {sig}"
+            return Verdict(Outcome.WORKER_CRASH, sig, error, sig_.WORKER_SIGNAL, root.rank, root.text)
     return dataclasses.replace(verdict, rank=root.rank, told=root.text)
+
+
+def _killed_worker(root: ranks_.RankFailure, recorded: Sequence[ranks_.Recorded]) -> tuple | None:
+    """(pid, signal) of a child of the failing rank's process that a signal killed, as the recorder saw it at
+    the rank's end (crashmatrix.incell.rank_report); None where it saw none."""
+    mine = [r for r in recorded if (root.pid is not None and r.pid == root.pid) or r.rank == root.rank]
+    killed = [child for r in mine for child in r.killed_children]
+    return killed[0] if killed else None
 
 
 def classify(
@@ -273,7 +294,7 @@ def classify(
     if ranks_.is_distributed(stderr, recorded):
         root = ranks_.root_failure(stderr, recorded)
         if root is not None:
-            return _from_rank(root, returncode, report, stderr)
+            return _from_rank(root, returncode, report, stderr, recorded)
 
     if returncode is not None and returncode > 128:
         # A shell or launcher in between reports a signalled child as 128+N.

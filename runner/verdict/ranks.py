@@ -98,6 +98,7 @@ class Recorded:
     rank: int
     ended: float | None = None
     steps: int | None = None  # DDP's synchronised steps it ran (its forwards), else the batches it drew
+    killed_children: tuple = ()  # ((pid, signal name), ...): its children a signal killed, unreaped at its end
 
 
 def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
@@ -340,7 +341,16 @@ def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch
 
 def recorded_ranks(cell_dir: str) -> list[Recorded]:
     """What the in-cell recorder (crashmatrix.incell.rank_report) left in the cell directory."""
-    return [Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics"))) for r in recorder.read(cell_dir)]
+    return [
+        Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics")), _killed(r.get("killed_children")))
+        for r in recorder.read(cell_dir)
+    ]
+
+
+def _killed(children) -> tuple:
+    if not isinstance(children, dict):
+        return ()
+    return tuple((int(pid), str(sig)) for pid, sig in sorted(children.items()) if str(pid).isdigit())
 
 
 def steps_of(metrics) -> int | None:

@@ -55,6 +55,8 @@ def _p(*patterns: str) -> tuple:
     return tuple(re.compile(p, re.M) for p in patterns)
 
 
+# A DataLoader worker (or a spawned child) that died by a signal, whichever.
+WORKER_SIGNAL = "worker_signal"
 # The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
 _WORKER_SIGNAL = _p(
     r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)",
@@ -107,7 +109,7 @@ CAUSES: tuple = (
             r"ERROR: Unexpected (?P<text>bus error) encountered in worker",
         ),
     ),
-    Cause("worker_signal", Outcome.WORKER_CRASH, _WORKER_SIGNAL),
+    Cause(WORKER_SIGNAL, Outcome.WORKER_CRASH, _WORKER_SIGNAL),
     Cause(
         "shm_full",
         Outcome.OOM,
@@ -284,7 +286,7 @@ MAX_LENGTH = 200
 _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
-SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, "worker_signal", "memory_error", "cuda_oom"})
+SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, "memory_error", "cuda_oom"})
 
 
 def with_place(signature: str, where: str) -> str:

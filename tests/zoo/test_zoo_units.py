@@ -2,11 +2,16 @@
 failures under other launchers."""
 
 import os
+import signal
 
+import pytest
+
+from crashmatrix.incell import rank_report
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict import forensics
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place
 from crashmatrix.verdict.evidence import Evidence
+from crashmatrix.verdict.ranks import Recorded
 
 # where two zoo hangs waited (crashmatrix's `where` of each, from stacks.txt), and where a repeat caught
 # the first one a line further on
@@ -118,7 +123,7 @@ def test_a_worker_killed_without_a_word_is_placed_alike_whatever_the_main_was_do
 # `DataLoader worker (pid N) is killed by signal` (23), a bare ConnectionResetError from the dead worker's
 # connection (10), or a traceback cut short after CPython's `lost sys.stderr` (3). The same DDP under
 # mp.spawn (zoo/ddp.py's spawn("worker_segv"), 12 runs alone, 4 at a time): the ConnectionResetError in 3.
-_RANK_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "rank-worker-segv")
+_RANK_TEXTS = os.path.join(os.path.dirname(__file__), "..", "data", "rank-worker-deaths")
 _APP = os.path.join(os.path.dirname(__file__), "app")
 
 
@@ -159,3 +164,57 @@ def test_a_ranks_lost_worker_is_placed_where_the_job_heard_of_it_when_the_ranks_
     verdict, where = _rank_worker_segv("lightning-ddp-spawn-alone.err", os.path.normpath(lightning))
     assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.WORKER_CRASH, "SIGSEGV", 1)
     assert where == "the main process heard of it at tests/apps/lightning_ddp/train.py:68 in main"
+
+
+# A torchrun rank whose loader worker was SIGKILLed (the OOM killer's signal), under inject: 18 runs, 6 at a
+# time. In 14 rank 1 said `DataLoader worker (pid N) is killed by signal: Killed.`; in 3 only
+# ConnectionResetError, in 1 its traceback was cut short (`lost sys.stderr`). The recorder saw the worker's
+# SIGKILL at rank 1's end in those 4 (crashmatrix.incell.rank_report): one failure, one signature.
+@pytest.mark.parametrize(
+    "name, pid, alone",
+    [
+        ("torchrun-kill-connection-reset-inject.err", 10314, "worker_lost"),
+        ("torchrun-kill-cut-off-inject.err", 10552, "message = connection.recv_bytes(256) # reject large message"),
+    ],
+)
+def test_a_ranks_worker_gone_without_a_word_has_the_signal_the_recorder_saw(name, pid, alone):
+    with open(os.path.join(_RANK_TEXTS, name), encoding="utf-8", errors="replace") as f:
+        stderr = f.read().replace("{app}", _APP)
+    assert classify(1, stderr=stderr).signature == alone  # what the text alone tells
+    recorded = [Recorded(1000, 0, ended=2.0), Recorded(1001, 1, ended=1.0, killed_children=((pid, "SIGKILL"),))]
+    verdict = classify(1, stderr=stderr, recorded=recorded)
+    assert (verdict.outcome, verdict.signal, verdict.signature, verdict.rank) == (
+        Outcome.WORKER_CRASH,
+        "SIGKILL",
+        "worker_signal",
+        1,
+    )
+    assert verdict.error.endswith(f"; its DataLoader worker (pid {pid}) was killed by SIGKILL")
+
+
+def test_a_child_killed_by_a_signal_is_seen_unreaped_and_left_so():
+    child = os.fork()
+    if child == 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    try:
+        os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # until it is a zombie, left unreaped
+        assert rank_report.killed_children() == {str(child): "SIGKILL"}
+        assert os.waitpid(child, os.WNOHANG)[0] == child  # still ours to reap: reading /proc reaped nothing
+    finally:
+        try:
+            os.waitpid(child, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
+def test_a_ranks_worker_killed_is_told_from_torchs_later_word():
+    # alone: rank 1 said only ConnectionResetError; torch's `is killed by signal: Killed.` came after it,
+    # unlabelled, from an atexit callback Python ignored
+    verdict, where = _rank_worker_segv("torchrun-kill-connection-reset-alone.err")
+    assert (verdict.outcome, verdict.signal, verdict.signature, verdict.rank) == (
+        Outcome.WORKER_CRASH,
+        "SIGKILL",
+        "worker_signal",
+        1,
+    )
+    assert where == "the main process heard of it in rebuild_storage_fd (reductions.py:538), at train.py:43 in main"
