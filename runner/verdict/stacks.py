@@ -185,7 +185,14 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
     return "; ".join(long), "; ".join(short)
 
 
+# An installed package's console script: `<env>/bin/torchrun` (`Scripts\\torchrun` on Windows), no .py.
+_CONSOLE_SCRIPT = re.compile(r"/(?:bin|Scripts)/[^/.]+$")
+
+
 def is_own(frame: Frame) -> bool:
-    """The program's own code: not the standard library, an installed package or crashmatrix."""
+    """The program's own code: not the standard library, an installed package (its console script too) or
+    crashmatrix."""
     path = frame.file.replace("\\", "/")
-    return not (is_stdlib(frame) or PACKAGES_DIR.search(path) or path.startswith((OURS, "<")))
+    return not (
+        is_stdlib(frame) or PACKAGES_DIR.search(path) or _CONSOLE_SCRIPT.search(path) or path.startswith((OURS, "<"))
+    )

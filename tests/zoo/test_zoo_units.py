@@ -207,7 +207,7 @@ def test_a_child_killed_by_a_signal_is_seen_unreaped_and_left_so():
             pass
 
 
-def test_a_ranks_worker_killed_is_told_from_torchs_later_word():
+def test_a_ranks_worker_killed_is_told_from_torchs_later_word_and_never_placed_in_torchrun():
     # alone: rank 1 said only ConnectionResetError; torch's `is killed by signal: Killed.` came after it,
     # unlabelled, from an atexit callback Python ignored
     verdict, where = _rank_worker_segv("torchrun-kill-connection-reset-alone.err")
@@ -218,3 +218,9 @@ def test_a_ranks_worker_killed_is_told_from_torchs_later_word():
         1,
     )
     assert where == "the main process heard of it in rebuild_storage_fd (reductions.py:538), at train.py:43 in main"
+    # under inject: torch's handler raised inside torch.distributed's excepthook (`Error in sys.excepthook:`,
+    # then CPython's `Original exception was:`, both unlabelled); the last traceback with a frame of a file
+    # outside site-packages was torchrun's console script, venv/bin/torchrun, never the program's
+    verdict, where = _rank_worker_segv("torchrun-kill-excepthook-error-inject.err")
+    assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGKILL", "worker_signal")
+    assert where == "the main process heard of it at train.py:43 in main"
