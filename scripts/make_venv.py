@@ -27,6 +27,9 @@ def make(venv: str) -> str:
     stamp = os.path.join(venv, STAMP)
     if os.path.exists(stamp) and open(stamp).read() == sys.executable:
         return os.path.join(venv, "bin", "python")
+    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
+        # PYTHON is VENV's own interpreter (`python3` once .venv is activated): it stays as it was made
+        return os.path.join(venv, "bin", "python")
     if os.path.exists(venv):
         shutil.rmtree(venv)
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)

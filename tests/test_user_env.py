@@ -91,3 +91,9 @@ def test_the_venv_sees_the_debugged_environments_torch_and_installs_none(tmp_pat
         # there where the debugged environment lacks them; they use the debugged torch.
         second_torch = [e for e in os.listdir(purelib) if e == "torch" or e.startswith("torch-")]
         assert not second_torch, os.listdir(purelib)
+    # `make` with crashmatrix's venv activated: PYTHON (python3) is the venv's own interpreter. It once
+    # removed the venv it was running from, to remake it from itself, and failed with the venv gone.
+    again = _make_venv(str(venv / "bin" / "python"), venv)
+    assert again.returncode == 0, again.stdout + again.stderr
+    (tmp_path / "again").mkdir()
+    assert "make: using the torch" in again.stdout and _torch_seen(venv, tmp_path / "again") == (version, version)
