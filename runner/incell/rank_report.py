@@ -96,7 +96,14 @@ def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[
 
 def killed_children() -> dict[str, str]:
     """{pid: signal name} of this process's unreaped children that a signal killed (zombies: /proc's wait
-    status of each, field 52 of its stat). {} where /proc cannot tell."""
+    status of each, field 52 of its stat). {} where /proc cannot tell; it never raises."""
+    try:
+        return _killed_children_now()
+    except Exception:  # the program ends as it would without us
+        return {}
+
+
+def _killed_children_now() -> dict[str, str]:
     import signal
 
     me = os.getpid()
@@ -107,19 +114,20 @@ def killed_children() -> dict[str, str]:
         return found
     for tid in threads:
         try:
-            with open(f"/proc/{me}/task/{tid}/children") as f:
-                children = f.read().split()
+            with open(f"/proc/{me}/task/{tid}/children", "rb") as f:
+                children = f.read().decode("ascii").split()
         except OSError:
             continue
         for child in children:
             try:
-                with open(f"/proc/{child}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
+                # bytes: the name in parentheses is the process's own (cut at 15 bytes, maybe mid-character)
+                with open(f"/proc/{child}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
             except (OSError, IndexError):
                 continue
-            if len(fields) < 50 or fields[0] != "Z" or not fields[-1].isdigit():
+            if len(fields) < 50 or fields[0] != b"Z" or not fields[49].isdigit():
                 continue
-            status = int(fields[-1])
+            status = int(fields[49])  # field 52: the wait status, since Linux 3.5
             if os.WIFSIGNALED(status):
                 try:
                     found[child] = signal.Signals(os.WTERMSIG(status)).name
