@@ -201,11 +201,15 @@ def _with_last_words(dump: str, stderr: str) -> str:
     return before[start:] + dump
 
 
+# An ExceptionGroup's traceback (3.11): every line indented, its exceptions after `  | `.
+_EXCEPTION_GROUP = re.compile(r"^\s*\| \S", re.M)
+
+
 def _cut_off(text: str) -> bool:
     """A traceback that no exception line ends: its printing was cut short. Seen under torchrun when a
     rank's loader worker segfaults (3 runs in 36 alone, 6 at a time): CPython prints `lost sys.stderr`
     and the rank's `[rank1]:` traceback stops mid-stack, before its exception line."""
-    return _TRACEBACK_HEAD in text and not _traceback_exception(text)
+    return _TRACEBACK_HEAD in text and not _traceback_exception(text) and not _EXCEPTION_GROUP.search(text)
 
 
 def _from_rank(
@@ -228,8 +232,11 @@ def _from_rank(
     text = root.text
     if "data/dataloader.py" in text or _cut_off(text):
         text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
-    if sig_.lost_a_worker(text):  # a worker gone without a word: the signal it died by, where torch said it
-        text += "".join(f"\n{m.group(0)}" for m in _WORKER_KILLED.finditer(stderr))
+    killed_word = _WORKER_KILLED.search(stderr)
+    if killed_word and sig_.lost_a_worker(text):
+        # a worker gone without a word: the signal it died by, where torch said it. The first such word:
+        # a victim's, after the launcher's kill, would come later (`killed by signal: Terminated`).
+        text += f"\n{killed_word.group(0)}"
     verdict = _from_output(returncode, text, "", text, report)
     if verdict.signature == sig_.WORKER_LOST or (_cut_off(text) and verdict.outcome is Outcome.FAIL):
         killed = _killed_worker(root, recorded)
@@ -243,8 +250,11 @@ def _from_rank(
 def _killed_worker(root: ranks_.RankFailure, recorded: Sequence[ranks_.Recorded]) -> tuple | None:
     """(pid, signal) of a child of the failing rank's process that a signal killed, as the recorder saw it at
     the rank's end (crashmatrix.incell.rank_report); None where it saw none."""
-    mine = [r for r in recorded if (root.pid is not None and r.pid == root.pid) or r.rank == root.rank]
-    killed = [child for r in mine for child in r.killed_children]
+    mine = [r for r in recorded if (r.pid == root.pid if root.pid is not None else r.rank == root.rank)]
+    ranks = {r.pid for r in recorded}  # under Lightning's ddp rank 0 is the parent of the other ranks
+    killed = [child for r in mine for child in r.killed_children if child[0] not in ranks]
+    # a worker the loader's own shutdown terminated (SIGTERM) is no cause, where another died otherwise
+    killed.sort(key=lambda child: (child[1] in ("SIGTERM", "SIGINT"), child[0]))
     return killed[0] if killed else None
 
 

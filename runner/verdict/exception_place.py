@@ -70,9 +70,11 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
 
 
 def each_traceback(text: str) -> list[str]:
-    """The tracebacks text holds, each from its head to the next one's, in the order printed."""
+    """The tracebacks text holds, each from its head to the next one's, in the order printed, but for those
+    of exceptions Python ignored."""
     starts = [h.start() for h in _HEAD.finditer(text)]
-    return [text[start:end] for start, end in zip(starts, starts[1:] + [len(text)])]
+    pieces = zip(starts, starts[1:] + [len(text)])
+    return [text[start:end] for start, end in pieces if not _ignored(text, start)]
 
 
 def _holding(text: str, heads: list[re.Match], error: str) -> re.Match:

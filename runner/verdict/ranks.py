@@ -116,7 +116,11 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
 def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure | None:
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
     failures = _merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded)
-    causes = sorted((f for f in failures if not f.is_consequence), key=lambda f: f.at)
+    causes = [f for f in failures if not f.is_consequence]
+    # A rank that lost its own loader worker may be a victim whose workers the launcher's kill took, where
+    # the rank that died first by a signal of its own is told only in the launcher's report, printed last.
+    died = any(f.signal and f.signal not in LAUNCHER_SIGNALS for f in causes)
+    causes.sort(key=lambda f: (died and not f.signal and lost_a_worker(f.text), f.at))
     if not causes:  # only reactions: a rank's own words, the first, say the most; else the first signal death
         causes = sorted(failures, key=lambda f: (bool(f.signal), f.at))  # (a SIGKILL no launcher sent: the OOM killer)
     if not causes:
@@ -350,7 +354,7 @@ def recorded_ranks(cell_dir: str) -> list[Recorded]:
 def _killed(children) -> tuple:
     if not isinstance(children, dict):
         return ()
-    return tuple((int(pid), str(sig)) for pid, sig in sorted(children.items()) if str(pid).isdigit())
+    return tuple(sorted((int(pid), str(sig)) for pid, sig in children.items() if str(pid).isdigit()))
 
 
 def steps_of(metrics) -> int | None:

@@ -5,6 +5,7 @@ distributed cell's by rank."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -189,10 +190,25 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
 _CONSOLE_SCRIPT = re.compile(r"/(?:bin|Scripts)/[^/.]+$")
 
 
+@functools.lru_cache(maxsize=256)
+def _is_console_script(path: str) -> bool:
+    """A file with no extension beside an environment's interpreter (a venv's, conda's, the system's): an
+    installed package's entry point. A user's `~/bin/train` has no interpreter beside it."""
+    if not _CONSOLE_SCRIPT.search(path):
+        return False
+    folder = os.path.dirname(path)
+    env = os.path.dirname(folder)
+    return (
+        any(os.path.exists(os.path.join(folder, name)) for name in ("python", "python3", "python.exe"))
+        or os.path.exists(os.path.join(env, "pyvenv.cfg"))
+        or os.path.isdir(os.path.join(env, "conda-meta"))
+    )
+
+
 def is_own(frame: Frame) -> bool:
     """The program's own code: not the standard library, an installed package (its console script too) or
     crashmatrix."""
     path = frame.file.replace("\\", "/")
     return not (
-        is_stdlib(frame) or PACKAGES_DIR.search(path) or _CONSOLE_SCRIPT.search(path) or path.startswith((OURS, "<"))
+        is_stdlib(frame) or PACKAGES_DIR.search(path) or _is_console_script(path) or path.startswith((OURS, "<"))
     )

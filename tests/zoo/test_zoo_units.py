@@ -1,8 +1,10 @@
 """The small classification fixes the zoo needed, as pure functions over real text: the zoo's, and its
 failures under other launchers."""
 
+import ctypes
 import os
 import signal
+import sys
 
 import pytest
 
@@ -129,7 +131,8 @@ _APP = os.path.join(os.path.dirname(__file__), "app")
 
 def _rank_worker_segv(name: str, app: str = _APP) -> tuple[Verdict, str]:
     with open(os.path.join(_RANK_TEXTS, name), encoding="utf-8", errors="replace") as f:
-        stderr = f.read().replace("{app}", app)
+        # a console script is told by the interpreter beside it: the tests' own venv's bin stands for the run's
+        stderr = f.read().replace("{app}", app).replace("/venv/bin/", os.path.join(sys.prefix, "bin") + "/")
     verdict = classify(1, stderr=stderr)
     verdict, where = forensics.refine(verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: [])
     return signed_by_place(verdict, where), where
@@ -195,6 +198,8 @@ def test_a_ranks_worker_gone_without_a_word_has_the_signal_the_recorder_saw(name
 def test_a_child_killed_by_a_signal_is_seen_unreaped_and_left_so():
     child = os.fork()
     if child == 0:
+        # a name /proc cuts at 15 bytes in the middle of a character: its stat is no UTF-8 text
+        ctypes.CDLL(None).prctl(15, ("a" + "中文中文中").encode(), 0, 0, 0)  # PR_SET_NAME
         os.kill(os.getpid(), signal.SIGKILL)
     try:
         os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # until it is a zombie, left unreaped
@@ -224,3 +229,32 @@ def test_a_ranks_worker_killed_is_told_from_torchs_later_word_and_never_placed_i
     verdict, where = _rank_worker_segv("torchrun-kill-excepthook-error-inject.err")
     assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGKILL", "worker_signal")
     assert where == "the main process heard of it at train.py:43 in main"
+
+
+def test_a_rank_that_lost_its_worker_is_no_cause_where_another_rank_died_by_its_own_signal():
+    # torchrun's words and a rank's traceback as they print them; rank 0 died by SIGSEGV with no dump (no
+    # inject), told only in torchrun's report at the end; rank 1's workers went with the launcher's kill
+    stderr = (
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1291, in '
+        "_try_get_data\n"
+        '[rank1]:   File "/venv/lib/python3.11/site-packages/torch/multiprocessing/reductions.py", line 538, in '
+        "rebuild_storage_fd\n"
+        "[rank1]: ConnectionResetError: [Errno 104] Connection reset by peer\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2026-11-27_16:00:00\n  host      : vm\n"
+        "  rank      : 0 (local_rank: 0)\n  exitcode  : -11 (pid: 4242) (SIGSEGV)\n  error_file: <N/A>\n"
+        "  traceback : Signal 11 (SIGSEGV) received by PID 4242\n"
+    )
+    verdict = classify(1, stderr=stderr)
+    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.RANK_CRASH, "SIGSEGV", 0)
+
+
+def test_an_installed_console_script_is_no_frame_of_the_program_and_a_users_own_script_is(tmp_path):
+    from crashmatrix.verdict.stacks import Frame, is_own
+
+    (tmp_path / "env" / "bin").mkdir(parents=True)
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "home" / "bin").mkdir(parents=True)
+    assert not is_own(Frame("<module>", str(tmp_path / "env" / "bin" / "torchrun"), "8"))
+    assert is_own(Frame("main", str(tmp_path / "home" / "bin" / "train"), "12"))  # ~/bin/train: the user's
