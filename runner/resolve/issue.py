@@ -17,7 +17,7 @@ from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.culprit import Culprit, culprit
 from crashmatrix.resolve.failures import Failure, Findings
-from crashmatrix.resolve.repro import Bundle, ran_in
+from crashmatrix.resolve.repro import Bundle, ran_in, result_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import forensics, ranks
@@ -103,7 +103,7 @@ def own_output(run: FinishedRun, row: dict) -> tuple[str, int | None]:
     # worker ... killed by signal: Terminated`, spawn's ProcessExitedException) are not the hang.
     upto = None
     if row.get("outcome") == _TIMED_OUT:
-        upto = (read_report(os.path.join(cell_dir, "result.json")) or {}).get("stderr_at_kill")
+        upto = result_of(run, row).get("stderr_at_kill")
     stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log"), upto if isinstance(upto, int) else None))
     if str(row.get("rank") or "") == "" or not ranks.is_distributed(stderr):
         return stderr, None
@@ -275,7 +275,7 @@ def own_command(run: FinishedRun, row: dict) -> list[str]:
     whose process is crashmatrix's job runner, the sweep's app (matrix.yaml's command, `python app.py` or
     `python -m pkg.app`, as the repro runs it) with the job's overrides."""
     cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
-    result = read_report(os.path.join(cell_dir, "result.json")) or {}
+    result = result_of(run, row)
     argv = [str(a) for a in result.get("argv") or []]
     job = read_report(os.path.join(cell_dir, "job.json"))  # the launcher's spec of a multirun's job
     if job is None:

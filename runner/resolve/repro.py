@@ -138,7 +138,7 @@ def _interpreter(run: FinishedRun, row: dict) -> str:
     """The interpreter that ran the failing cell: its argv's first word where that is a Python, else its `python`."""
     from crashmatrix.matrix.interpreters import of_cell
 
-    argv = _result(run, row).get("argv") or []
+    argv = result_of(run, row).get("argv") or []
     if argv and os.path.basename(str(argv[0])).startswith("python") and os.path.isfile(str(argv[0])):
         return str(argv[0])
     return of_cell({a: row[a] for a in run.axes if a == "python" and spell(row.get(a, ""))})
@@ -146,11 +146,11 @@ def _interpreter(run: FinishedRun, row: dict) -> str:
 
 def ran_in(run: FinishedRun, row: dict) -> str:
     """The folder the failing run was started in (result.json's cwd); "" where not recorded (an older run)."""
-    cwd = str(_result(run, row).get("cwd") or "")
+    cwd = str(result_of(run, row).get("cwd") or "")
     return cwd if os.path.isabs(cwd) else ""
 
 
-def _result(run: FinishedRun, row: dict) -> dict:
+def result_of(run: FinishedRun, row: dict) -> dict:
     """The run's result.json; {} where unreadable."""
     from crashmatrix.rundir.cell_logs import read_report
 
