@@ -229,8 +229,8 @@ def _from_rank(
         who = "" if root.rank is None else f"rank {root.rank} "
         line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
-    text = root.text
-    if "data/dataloader.py" in text or _cut_off(text):
+    text, cut_off = root.text, _cut_off(root.text)
+    if "data/dataloader.py" in text or cut_off:
         text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
     killed_word = _WORKER_KILLED.search(stderr)
     if killed_word and sig_.lost_a_worker(text):
@@ -238,7 +238,7 @@ def _from_rank(
         # a victim's, after the launcher's kill, would come later (`killed by signal: Terminated`).
         text += f"\n{killed_word.group(0)}"
     verdict = _from_output(returncode, text, "", text, report)
-    if verdict.signature == sig_.WORKER_LOST or (_cut_off(text) and verdict.outcome is Outcome.FAIL):
+    if verdict.signature == sig_.WORKER_LOST or (cut_off and verdict.outcome is Outcome.FAIL):
         killed = _killed_worker(root, recorded)
         if killed:  # the recorder saw the worker's signal that the rank's own words lack
             pid, sig = killed
