@@ -208,7 +208,8 @@ _EXCEPTION_GROUP = re.compile(r"^\s*\| \S", re.M)
 def _cut_off(text: str) -> bool:
     """A traceback that no exception line ends: its printing was cut short. Seen under torchrun when a
     rank's loader worker segfaults (3 runs in 36 alone, 6 at a time): CPython prints `lost sys.stderr`
-    and the rank's `[rank1]:` traceback stops mid-stack, before its exception line."""
+    and the rank's `[rank1]:` traceback stops mid-stack, before its exception line (or, once in a CI run,
+    none of it is printed at all)."""
     return _TRACEBACK_HEAD in text and not _traceback_exception(text) and not _EXCEPTION_GROUP.search(text)
 
 
@@ -229,8 +230,9 @@ def _from_rank(
         who = "" if root.rank is None else f"rank {root.rank} "
         line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
-    text, cut_off = root.text, _cut_off(root.text)
-    if "data/dataloader.py" in text or cut_off:
+    # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
+    text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)
+    if "data/dataloader.py" in text or words_lost:
         text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
     killed_word = _WORKER_KILLED.search(stderr)
     if killed_word and sig_.lost_a_worker(text):
@@ -238,7 +240,7 @@ def _from_rank(
         # a victim's, after the launcher's kill, would come later (`killed by signal: Terminated`).
         text += f"\n{killed_word.group(0)}"
     verdict = _from_output(returncode, text, "", text, report)
-    if verdict.signature == sig_.WORKER_LOST or (cut_off and verdict.outcome is Outcome.FAIL):
+    if verdict.signature == sig_.WORKER_LOST or (words_lost and verdict.outcome is Outcome.FAIL):
         killed = _killed_worker(root, recorded)
         if killed:  # the recorder saw the worker's signal that the rank's own words lack
             pid, sig = killed
