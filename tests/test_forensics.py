@@ -20,6 +20,7 @@ from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, cgroup_oom_counter
 
 APP = os.path.join(ROOT, "tests", "apps", "frames_app.py")
+DATA = os.path.join(ROOT, "tests", "data")
 
 
 @pytest.fixture(scope="module")
@@ -237,6 +238,16 @@ RuntimeError: worker process 17932 terminated with signal SIGSEGV
 
 def test_an_interleaved_last_dump_gives_way_to_the_whole_one_before_it():
     assert forensics.own_fault_frame(INTERLEAVED_DUMPS) == "loader_speed.py:36 in work"
+
+
+def test_a_dump_cut_short_by_another_gives_way_to_the_last_whole_one():
+    # tests/data/torn-worker-dumps: the second of four dumps stops after `string_at`, its line run into the
+    # third's header. Read as the thread that died, it had no frame of the program's: 1 repeat in 2 of a
+    # cell had no place, and that cell's one failure got two signatures.
+    with open(os.path.join(DATA, "torn-worker-dumps", "every-later-dump-torn.err")) as f:
+        stderr = f.read()
+    assert forensics.own_fault_frame(stderr) == "loader_speed.py:36 in work"
+    assert [f.func for f in forensics.died_thread_frames(stderr)][:2] == ["string_at", "work"]
 
 
 def test_the_apps_root_is_its_nearest_project_marker_else_its_entry_scripts_folder(tmp_path):

@@ -320,11 +320,14 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
 def died_thread_frames(stderr: str) -> list[Frame]:
     """faulthandler's frames of the thread that died (the last fatal error), innermost first, up to
     crashmatrix's own: its launcher's frames below the program say nothing of the failure. Where that
-    dump is unreadable, the one before it: workers that die at once write their dumps into one stderr
-    together, and the last can come out interleaved with another's (seen with 4 forked workers)."""
-    for fatal in reversed(list(_FATAL_ERROR.finditer(stderr))):
+    dump is not whole, the last one before it that is: workers that die at once write their dumps into one
+    stderr together, and any of them can come out interleaved with another's (seen with 4 forked workers:
+    the last dump cut short after its first frame, or every dump torn). Where none is whole, the last
+    with any frames."""
+    blocks = [_died_block(stderr, fatal.end()) for fatal in reversed(list(_FATAL_ERROR.finditer(stderr)))]
+    for block in [b for b in blocks if _is_whole(b)] + blocks:
         out = []
-        for line in _died_block(stderr, fatal.end()).splitlines():
+        for line in block.splitlines():
             frame = faulthandler_frame(line)
             if frame is None:
                 continue
@@ -334,6 +337,20 @@ def died_thread_frames(stderr: str) -> list[Frame]:
         if out:
             return out
     return []
+
+
+# A frame line no other writer's bytes broke into: a function's own name (`<module>`, `<lambda>` too).
+_WHOLE_FRAME = re.compile(r'^\s+File "[^"]*", line \d+ in [\w<>]+$')
+_OUTERMOST = frozenset({"<module>", "_bootstrap", "_bootstrap_inner"})  # a process's, a thread's
+_MAX_DUMPED_FRAMES = 100  # faulthandler's depth: a deeper stack's dump ends with "  ..." instead
+
+
+def _is_whole(block: str) -> bool:
+    """Whether a thread's dump came out untorn: every line a whole frame, down to the outermost."""
+    lines = block.splitlines()
+    if not lines or not all(_WHOLE_FRAME.match(line) for line in lines):
+        return False
+    return len(lines) >= _MAX_DUMPED_FRAMES or lines[-1].rsplit(" in ", 1)[-1] in _OUTERMOST
 
 
 def _died_block(stderr: str, at: int) -> str:
