@@ -212,7 +212,9 @@ def metrics() -> dict:
 
 def write_metrics(path: str) -> None:
     """Merge the metrics into the report; what the program wrote there itself wins, and no status
-    is added: the exit status alone decides the outcome."""
+    is added: the exit status alone decides the outcome. The children a signal killed and nobody reaped
+    (rank_report.killed_children) go in too: a DataLoader worker SIGKILLed can leave the main process
+    saying only ConnectionResetError."""
     try:
         with open(path, encoding="utf-8") as f:
             report = json.load(f)
@@ -224,6 +226,9 @@ def write_metrics(path: str) -> None:
     if not isinstance(own, dict):
         own = {}
     report["metrics"] = {**metrics(), **own}
+    killed = rank_report.killed_children_at_exit()
+    if killed:
+        report["killed_children"] = killed
     write_json_atomic(path, report, durable=False)  # the cell's own report: no fsync on the way out
 
 

@@ -16,7 +16,7 @@ no batches, the agent's memory. Every rank therefore writes `<cell dir>/.ranks/<
   or the fatal-signal line in stderr tells it.
 
 A rank's children that a signal killed and that nobody has reaped yet (`killed_children`: {pid: signal}) are
-in its end too: a DataLoader worker SIGKILLed (the OOM killer) leaves its rank at times with no word of the
+in its end too (and the cell's main process's in its report.json, crashmatrix.incell.injection): a DataLoader worker SIGKILLed (the OOM killer) leaves its rank at times with no word of the
 signal, only `ConnectionResetError` from the worker's broken connection. They are read from /proc (a zombie's
 wait status) as multiprocessing's exit begins, before it reaps them; reading reaps nothing.
 
@@ -88,7 +88,7 @@ def become(rank: int, metrics: Callable[[], dict], on_exit: Callable[[Callable[[
             measured = {}
             print(f"crashmatrix inject: rank {rank}'s metrics not read: {type(e).__name__}: {e}", file=sys.stderr)
         end = {"pid": pid, "rank": rank, "metrics": measured, "ended": time.time()}
-        killed = _killed_children or killed_children()
+        killed = killed_children_at_exit()
         _write({**end, "killed_children": killed} if killed else end)
 
     on_exit(at_end)
@@ -103,15 +103,21 @@ def killed_children() -> dict[str, str]:
         return {}
 
 
-def _killed_children_now() -> dict[str, str]:
-    import signal
+# A child the kernel is tearing down (PF_EXITING, in /proc's stat flags) that is no zombie yet: a SIGKILLed
+# DataLoader worker's sockets close before it ends, so its main process can have learnt of it (a
+# ConnectionResetError) and be exiting while the worker's own exit, preempted on a busy machine, is unfinished.
+_PF_EXITING = 0x4
+_DYING_WAIT_S = 1.0  # how long the exit waits for such children at most; one ends within milliseconds
 
+
+def _killed_children_now() -> dict[str, str]:
     me = os.getpid()
     found: dict[str, str] = {}
     try:
         threads = os.listdir(f"/proc/{me}/task")
     except OSError:
         return found
+    dying = []
     for tid in threads:
         try:
             with open(f"/proc/{me}/task/{tid}/children", "rb") as f:
@@ -119,28 +125,61 @@ def _killed_children_now() -> dict[str, str]:
         except OSError:
             continue
         for child in children:
-            try:
-                # bytes: the name in parentheses is the process's own (cut at 15 bytes, maybe mid-character)
-                with open(f"/proc/{child}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
+            fields = _stat(child)
+            if fields is None:
                 continue
-            if len(fields) < 50 or fields[0] != b"Z" or not fields[49].isdigit():
-                continue
-            status = int(fields[49])  # field 52: the wait status, since Linux 3.5
-            if os.WIFSIGNALED(status):
-                try:
-                    found[child] = signal.Signals(os.WTERMSIG(status)).name
-                except ValueError:
-                    found[child] = f"SIG{os.WTERMSIG(status)}"
+            if fields[0] == b"Z":
+                _note_signal(found, child, fields)
+            elif fields[6].isdigit() and int(fields[6]) & _PF_EXITING:
+                dying.append(child)
+    deadline = time.monotonic() + _DYING_WAIT_S
+    for child in dying:
+        while time.monotonic() < deadline:
+            fields = _stat(child)
+            if fields is None:
+                break
+            if fields[0] == b"Z":
+                _note_signal(found, child, fields)
+                break
+            time.sleep(0.005)
     return found
+
+
+def _stat(pid: str) -> list[bytes] | None:
+    """A process's /proc stat fields from its state on (field 3), or None where they cannot be read."""
+    try:
+        # bytes: the name in parentheses is the process's own (cut at 15 bytes, maybe mid-character)
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields if len(fields) >= 50 else None
+
+
+def _note_signal(found: dict[str, str], pid: str, fields: list[bytes]) -> None:
+    """found[pid]: the signal that killed the zombie, by its wait status (field 52, since Linux 3.5)."""
+    import signal
+
+    if not fields[49].isdigit():
+        return
+    status = int(fields[49])
+    if os.WIFSIGNALED(status):
+        try:
+            found[pid] = signal.Signals(os.WTERMSIG(status)).name
+        except ValueError:
+            found[pid] = f"SIG{os.WTERMSIG(status)}"
 
 
 def note_killed_children() -> None:
     """Keep killed_children() as multiprocessing's exit begins (its finalizers run before it joins, and so
-    reaps, the children), for the rank's end, which atexit may write after that."""
-    if _rank is not None:
-        _killed_children.update(killed_children())
+    reaps, the children), for the end of a rank or of the cell's main process, which atexit may write after
+    that."""
+    _killed_children.update(killed_children())
+
+
+def killed_children_at_exit() -> dict[str, str]:
+    """killed_children() as kept when multiprocessing's exit began, else as now."""
+    return _killed_children or killed_children()
 
 
 def from_environment(metrics: Callable[[], dict], on_exit) -> None:
