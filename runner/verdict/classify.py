@@ -241,23 +241,26 @@ def _from_rank(
         text += f"\n{killed_word.group(0)}"
     verdict = _from_output(returncode, text, "", text, report)
     if verdict.signature == sig_.WORKER_LOST or (words_lost and verdict.outcome is Outcome.FAIL):
-        killed = _killed_worker(root, recorded)
-        if killed:  # the recorder saw the worker's signal that the rank's own words lack
-            pid, sig = killed
-            error = f"{verdict.error}; its DataLoader worker (pid {pid}) was killed by {sig}"
-            return Verdict(Outcome.WORKER_CRASH, sig, error, sig_.WORKER_SIGNAL, root.rank, root.text)
+        mine = [r for r in recorded if (r.pid == root.pid if root.pid is not None else r.rank == root.rank)]
+        ranks = {r.pid for r in recorded}  # under Lightning's ddp rank 0 is the parent of the other ranks
+        killed = [child for r in mine for child in r.killed_children if child[0] not in ranks]
+        by_recorder = _told_by_recorder(verdict, killed, root.rank, root.text)
+        if by_recorder:  # the recorder saw the worker's signal that the rank's own words lack
+            return by_recorder
     return dataclasses.replace(verdict, rank=root.rank, told=root.text)
 
 
-def _killed_worker(root: ranks_.RankFailure, recorded: Sequence[ranks_.Recorded]) -> tuple | None:
-    """(pid, signal) of a child of the failing rank's process that a signal killed, as the recorder saw it at
-    the rank's end (crashmatrix.incell.rank_report); None where it saw none."""
-    mine = [r for r in recorded if (r.pid == root.pid if root.pid is not None else r.rank == root.rank)]
-    ranks = {r.pid for r in recorded}  # under Lightning's ddp rank 0 is the parent of the other ranks
-    killed = [child for r in mine for child in r.killed_children if child[0] not in ranks]
+def _told_by_recorder(verdict: Verdict, killed: list, rank: int | None = None, told: str = "") -> Verdict | None:
+    """A lost worker's verdict as a worker_crash by the signal that killed it, where the recorder saw one of
+    the failing process's children (pid, signal) killed at its end (crashmatrix.incell.rank_report); None
+    where it saw none."""
     # a worker the loader's own shutdown terminated (SIGTERM) is no cause, where another died otherwise
-    killed.sort(key=lambda child: (child[1] in ("SIGTERM", "SIGINT"), child[0]))
-    return killed[0] if killed else None
+    killed = sorted(killed, key=lambda child: (child[1] in ("SIGTERM", "SIGINT"), child[0]))
+    if not killed:
+        return None
+    pid, sig = killed[0]
+    error = f"{verdict.error}; its DataLoader worker (pid {pid}) was killed by {sig}"
+    return Verdict(Outcome.WORKER_CRASH, sig, error, sig_.WORKER_SIGNAL, rank, told)
 
 
 def classify(
@@ -316,4 +319,13 @@ def classify(
             if name == sig and (text_name in stderr or fatal):
                 return _crash(sig, stderr, text, f"exit status {returncode}: {text_name}")
 
-    return _from_output(returncode, stderr, stdout, text, report)
+    return _from_main_output(returncode, stderr, stdout, text, report)
+
+
+def _from_main_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
+    """_from_output of the cell's main process. Where its own loader lost a worker and it said only
+    ConnectionResetError (a SIGKILLed worker whose batch it was unpickling): the signal the recorder saw."""
+    verdict = _from_output(returncode, stderr, stdout, text, report)
+    if verdict.signature == sig_.WORKER_LOST:
+        return _told_by_recorder(verdict, list(ranks_.killed_of(report.get("killed_children")))) or verdict
+    return verdict

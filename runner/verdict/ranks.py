@@ -346,12 +346,13 @@ def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch
 def recorded_ranks(cell_dir: str) -> list[Recorded]:
     """What the in-cell recorder (crashmatrix.incell.rank_report) left in the cell directory."""
     return [
-        Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics")), _killed(r.get("killed_children")))
+        Recorded(r["pid"], r["rank"], r.get("ended"), steps_of(r.get("metrics")), killed_of(r.get("killed_children")))
         for r in recorder.read(cell_dir)
     ]
 
 
-def _killed(children) -> tuple:
+def killed_of(children) -> tuple:
+    """((pid, signal name), ...) from a recorder's `killed_children` ({pid: signal}), ordered by pid."""
     if not isinstance(children, dict):
         return ()
     return tuple(sorted((int(pid), str(sig)) for pid, sig in children.items() if str(pid).isdigit()))
