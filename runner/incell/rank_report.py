@@ -16,8 +16,9 @@ no batches, the agent's memory. Every rank therefore writes `<cell dir>/.ranks/<
   or the fatal-signal line in stderr tells it.
 
 A rank's children that a signal killed and that nobody has reaped yet (`killed_children`: {pid: signal}) are
-in its end too (and the cell's main process's in its report.json, crashmatrix.incell.injection): a DataLoader worker SIGKILLed (the OOM killer) leaves its rank at times with no word of the
-signal, only `ConnectionResetError` from the worker's broken connection. They are read from /proc (a zombie's
+in its end too, and the cell's main process's in its report.json (crashmatrix.incell.injection): a
+DataLoader worker SIGKILLed (the OOM killer) leaves its rank, or a single process, at times with no word of
+the signal, only `ConnectionResetError` from the worker's broken connection. They are read from /proc (a zombie's
 wait status) as multiprocessing's exit begins, before it reaps them; reading reaps nothing.
 
 A rank's `steps` are the batches it drew; under DDP its synchronised steps are counted too (`ddp_steps`: the

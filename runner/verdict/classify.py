@@ -250,7 +250,9 @@ def _from_rank(
     return dataclasses.replace(verdict, rank=root.rank, told=root.text)
 
 
-def _told_by_recorder(verdict: Verdict, killed: list, rank: int | None = None, told: str = "") -> Verdict | None:
+def _told_by_recorder(
+    verdict: Verdict, killed: Sequence[tuple], rank: int | None = None, told: str = ""
+) -> Verdict | None:
     """A lost worker's verdict as a worker_crash by the signal that killed it, where the recorder saw one of
     the failing process's children (pid, signal) killed at its end (crashmatrix.incell.rank_report); None
     where it saw none."""
@@ -327,5 +329,5 @@ def _from_main_output(returncode: int | None, stderr: str, stdout: str, text: st
     ConnectionResetError (a SIGKILLed worker whose batch it was unpickling): the signal the recorder saw."""
     verdict = _from_output(returncode, stderr, stdout, text, report)
     if verdict.signature == sig_.WORKER_LOST:
-        return _told_by_recorder(verdict, list(ranks_.killed_of(report.get("killed_children")))) or verdict
+        return _told_by_recorder(verdict, ranks_.killed_of(report.get("killed_children"))) or verdict
     return verdict
