@@ -10,7 +10,9 @@ It lives outside incell/ because it loads the probes, which import numpy and tor
 
 from __future__ import annotations
 
+import atexit
 import faulthandler
+import gc
 import json
 import os
 import sys
@@ -44,9 +46,20 @@ def run(spec: dict) -> int:
     return 0
 
 
+def _collect_then_freeze() -> None:
+    """The last thing before the interpreter's own teardown (registered first, so it runs after every
+    other atexit handler): one collection, whose garbage is finalized as it would be at exit, then the
+    survivors frozen. Tearing down, the interpreter otherwise traces torch's whole heap again in each of
+    its final collections: 0.2 s of CPU in every probe that imported torch, for objects that die with
+    the process."""
+    gc.collect()
+    gc.freeze()
+
+
 def main(argv=None) -> int:
     from crashmatrix.incell import last_exit
 
+    atexit.register(_collect_then_freeze)
     faulthandler.enable(all_threads=True)
     last_exit.install()  # a probe that ends itself without a word (os._exit(3), SIGKILL) is placed too
     argv = sys.argv[1:] if argv is None else argv
