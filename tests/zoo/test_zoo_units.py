@@ -225,10 +225,9 @@ def test_a_main_process_whose_worker_went_without_a_word_has_the_signal_the_reco
 
 def _ending(pid: int) -> bool:
     """Whether the process is being torn down and is no zombie yet (PF_EXITING in its stat flags)."""
-    with open(f"/proc/{pid}/stat", "rb") as f:
-        fields = f.read().rsplit(b")", 1)[1].split()
-    assert fields[0] != b"Z", "a zombie before it was seen ending: the wait is not tested"
-    return bool(int(fields[6]) & 0x4)
+    fields = rank_report._stat(str(pid))  # the recorder's own reading of /proc
+    assert fields is not None and fields[0] != b"Z", "a zombie before it was seen ending: the wait is not tested"
+    return bool(int(fields[6]) & rank_report._PF_EXITING)
 
 
 def test_a_child_still_ending_when_the_recorder_reads_is_waited_for():
