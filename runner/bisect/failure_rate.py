@@ -111,7 +111,7 @@ def pooled_rate(samples: Iterable[Sequence[object]], target: object) -> FailureR
     """Every run of every configuration that showed ``target`` at least once, pooled."""
     failures = runs = 0
     for observations in samples:
-        hits = sum(1 for o in observations if o == target)
+        hits = observations.count(target)  # the search asks this at every step: count() is C, not a loop
         if hits:
             failures += hits
             runs += len(observations)

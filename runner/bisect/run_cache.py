@@ -49,7 +49,7 @@ class RunCache:
         return len(self.observations.get(config, ()))
 
     def shows(self, config: frozenset[str], target: FailureKind | None) -> bool:
-        return any(o == target for o in self.observations.get(config, ()))
+        return target in self.observations.get(config, ())
 
     def seed(self, config: frozenset[str], observations: Sequence[FailureKind]) -> None:
         """Runs of ``config`` seen before the bisection (a finished run's rows): evidence like any other run,
