@@ -435,3 +435,17 @@ def test_a_hang_behind_a_rank_that_ended_early_names_it_with_its_steps():
         "rank 1 ended after 5 steps, its process not yet exited, outside any collective; "
         "rank 0 waits in DDP backward's all_reduce (ddp_uneven.py:65)"
     )
+
+
+def test_a_rank_that_torchrun_lists_without_a_signal_name_is_named_by_its_number():
+    # an older torchrun wrote `exitcode  : -11 (pid: N)` alone (2.13 adds `(SIGSEGV)` where the signal has a
+    # name): the rank's signal is SIGSEGV as everywhere else, not "SIG11"
+    from crashmatrix.verdict.ranks import root_failure
+
+    report = torchrun_report(
+        1, "SIGSEGV", 0, "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
+    )
+    report = report.replace("(pid: 12694) (SIGSEGV)", "(pid: 12694)")
+    assert "(SIGSEGV)\n" not in report
+    failure = root_failure(report)
+    assert (failure.rank, failure.signal) == (1, "SIGSEGV"), failure

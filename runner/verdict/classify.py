@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import signal as _signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,19 +17,13 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.signature import signal_name
 
 _WORKER_ERROR_TEXT = {
     "segmentation fault": "SIGSEGV",
     "bus error": "SIGBUS",
     "floating point error": "SIGFPE",
 }
-
-
-def signal_name(number: int) -> str:
-    try:
-        return _signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
 
 
 @dataclass(frozen=True)

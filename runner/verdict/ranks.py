@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.incell import rank_report as recorder
-from crashmatrix.verdict.signature import SIGNAL_TEXT, lost_a_worker
+from crashmatrix.verdict.signature import SIGNAL_TEXT, lost_a_worker, signal_name
 
 # The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
 RANK_ENDED_EARLY = "rank_ended_early"
@@ -290,8 +290,8 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
         code = int(m.group("code"))
         message = "\n".join(line[2:] if line.startswith("  ") else line for line in m.group("message").splitlines())
         sig = m.group("sig") or ""
-        if code < 0 and not sig:
-            sig = f"SIG{-code}"
+        if code < 0 and not sig:  # an older torchrun names no signal there, nor 2.13 one without a name
+            sig = signal_name(-code)
         found.append(
             RankFailure(
                 int(m.group("rank")),

@@ -17,6 +17,7 @@ Sentry groups a crash by its in-app frames.
 from __future__ import annotations
 
 import re
+import signal as _signal
 from dataclasses import dataclass
 
 from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
@@ -39,6 +40,14 @@ SIGNAL_TEXT = {
     "User defined signal 1": "SIGUSR1",
     "User defined signal 2": "SIGUSR2",
 }
+
+
+def signal_name(number: int) -> str:
+    """SIGSEGV for 11; SIG<number> for a signal without a name."""
+    try:
+        return _signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
 
 
 @dataclass(frozen=True)
