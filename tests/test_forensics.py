@@ -397,3 +397,49 @@ CUDA = """Current thread 0x00007f5ef460fb80 (most recent call first):
 def test_the_usual_waits_are_recognised(dump, wait):
     threads = stacks.parse_faulthandler(dump)
     assert stacks.main_wait(stacks.main_thread(threads, 1)) == wait
+
+
+# Run inside a new pid namespace: its first children take the namespace's last pids, the next ones wrap
+# round to the bottom, as on the CI host whose DataLoader workers got smaller pids than their ranks.
+_WRAPPED_TREE = """
+import os, subprocess, sys
+from crashmatrix.verdict import forensics
+with open("/proc/sys/kernel/pid_max") as f:
+    top = int(f.read())
+with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+    f.write(str(top - 3))
+children = [subprocess.Popen(["sleep", "60"]) for _ in range(4)]  # top-2, top-1, then wrapped
+try:
+    print([p.pid for p in children])
+    print(forensics._in_start_order({p.pid for p in children}, children[0].pid))
+finally:
+    for p in children:
+        p.kill()
+"""
+
+
+def test_stacks_follow_start_order_when_pids_wrap_round():
+    """stacks.txt lists a cell's processes in the order they started, across the kernel's wrap of pids."""
+    if os.geteuid() != 0 or subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode:
+        pytest.skip("a private pid namespace needs root and unshare")
+    done = subprocess.run(
+        ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", _WRAPPED_TREE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    started, ordered = (eval(line) for line in done.stdout.splitlines())
+    assert started[2] < started[1], started  # the truth: the kernel wrapped between the second and third child
+    assert ordered == started
+
+
+def test_a_ranks_own_process_heads_its_helpers_in_stacks():
+    from crashmatrix.verdict.straggler import RankOf
+
+    root, rank0, worker0, rank1 = 900, 901, 300, 902  # worker0 started after the wrap
+    ranks = {rank0: RankOf(0, True), worker0: RankOf(0, False), rank1: RankOf(1, True)}
+    started = {rank0: 1, rank1: 2, worker0: 3}
+    pids = [worker0, rank1, root, rank0]
+    pids.sort(key=lambda p: forensics._stacks_place(p, root, ranks.get(p), started.get(p, 0)))
+    assert pids == [root, rank0, worker0, rank1]

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Collection
 
 from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import HANG, Outcome
@@ -159,7 +160,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     tree = supervise.tree(root, token)
     if not tree:
         return "", ""
-    pids = sorted(tree, key=lambda p: (p != root, p))
+    pids = _in_start_order(tree, root)
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     procs = []
@@ -168,7 +169,8 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
     ranks = straggler.ranks_of(pids, cell_dir, spawned={p.pid for p in procs if straggler.spawned(p)})
-    procs.sort(key=lambda p: (p.pid != root, p.pid not in ranks, ranks[p.pid].rank if p.pid in ranks else 0, p.pid))
+    order = {pid: i for i, pid in enumerate(pids)}
+    procs.sort(key=lambda p: _stacks_place(p.pid, root, ranks.get(p.pid), order[p.pid]))
     _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
     by_pid = {p.pid: p for p in procs}
     own = [straggler.state(p, ranks[p.pid]) for p in procs if p.pid in ranks and ranks[p.pid].own]
@@ -176,6 +178,34 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
         return straggler.summarize(own, helpers)
     return summarize(by_pid.get(root), [p for p in procs if p.pid != root])
+
+
+def _in_start_order(pids: Collection[int], root: int) -> list[int]:
+    """Root first, then the others in the order they started. Not by pid alone: pids wrap (at 32768
+    on many hosts), and a DataLoader worker started after the wrap has a smaller pid than its rank.
+    Start times are in clock ticks (10 ms), and two workers forked in one tick are told apart by the
+    kernel's handing out of pids: upwards from the root's, round past the wrap."""
+    stats = supervise.process_stats()
+    wrap = _pid_max()
+    return sorted(pids, key=lambda p: (p != root, stats.get(p, (0, 0))[1], (p - root) % wrap))
+
+
+def _pid_max() -> int:
+    try:
+        with open("/proc/sys/kernel/pid_max") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 1 << 22  # the kernel's largest
+
+
+def _stacks_place(pid: int, root: int, rank, started: int) -> tuple:
+    """stacks.txt's order: main, then each rank (its own process before its helpers), then the rest;
+    `started` (place in start order) within each."""
+    if pid == root:
+        return (0,)
+    if rank is None:
+        return (2, started)
+    return (1, rank.rank, not rank.own, started)
 
 
 def _rank_role(rank) -> str:
