@@ -1,9 +1,11 @@
 """A controller killed with SIGKILL loses at most the runs in flight; Ctrl-C stops everything within 2 s."""
 
+import glob
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 
@@ -59,6 +61,21 @@ def test_sigkill_mid_run_then_resume_finds_every_run_exactly_once(tmp_path):
     assert sorted(r["outcome"] for r in rows if r["i"] == "3") == ["crash", "crash"]
     assert {r["signal"] for r in rows if r["i"] == "3"} == {"SIGSEGV"}
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'run'}") == []
+    # the killed cells' short TMPDIR links (their paths here are too long for a socket) went with their reruns
+    assert _links_into(tmp_path / "run") == []
+
+
+def _links_into(run_dir) -> list[str]:
+    """The system temporary folder's `cm-*` links whose target is inside run_dir."""
+    found = []
+    for entry in glob.glob(os.path.join(tempfile.gettempdir(), "cm-*")):
+        try:
+            target = os.readlink(entry)
+        except OSError:
+            continue  # another test's cell removed it meanwhile, or not a link
+        if target.startswith(f"{run_dir}{os.sep}"):
+            found.append(f"{entry} -> {target}")
+    return found
 
 
 def test_a_result_json_whose_row_was_lost_is_recovered_not_rerun(tmp_path):

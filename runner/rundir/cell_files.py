@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import os
 import re
 import tempfile
@@ -59,14 +60,37 @@ def scratch_dir(cell_dir: str) -> str:
     os.makedirs(path, exist_ok=True)
     if len(path) <= _SHORT_ENOUGH:
         return path
-    link = tempfile.mktemp(prefix="cm-", dir=tempfile.gettempdir())
-    try:
-        os.symlink(path, link)
-    except OSError:
+    link = _link_to(path)
+    if link is None:
         return path  # no link to be had: the long path still serves whatever makes no socket
     with _LINKS_LOCK:
         _LINKS.add(link)
     return link
+
+
+def _link_to(path: str) -> str | None:
+    """A short link to path in the system's temporary folder, named after path: a controller killed
+    mid-cell cannot remove its link, and the cell's next run (--resume) takes it over and removes it
+    when it ends. A name another user holds, or one pointing elsewhere, is never followed: then a
+    fresh name."""
+    named = os.path.join(tempfile.gettempdir(), "cm-" + hashlib.sha256(path.encode()).hexdigest()[:12])
+    for link in (named, tempfile.mktemp(prefix="cm-", dir=tempfile.gettempdir())):
+        try:
+            os.symlink(path, link)
+            return link
+        except FileExistsError:
+            if _points_to(link, path):
+                return link
+        except OSError:
+            return None
+    return None
+
+
+def _points_to(link: str, path: str) -> bool:
+    try:
+        return os.lstat(link).st_uid == os.getuid() and os.readlink(link) == path
+    except OSError:
+        return False
 
 
 def release(env: dict) -> None:
