@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass
 
 from crashmatrix.cell import CellRun
+from crashmatrix.engine import side_by_side
 from crashmatrix.matrix.spec import Matrix
-from crashmatrix.outcome import LAUNCH_ERROR, Outcome
+from crashmatrix.outcome import LAUNCH_ERROR, Outcome, counts_as_failing
 from crashmatrix.process import interrupts, slurm_tasks, supervise
 from crashmatrix.process.launch import build_launch
 from crashmatrix.process.stops import ExecutorOutcome, StopRegistry
@@ -127,6 +128,7 @@ class Engine:
     def _start(self, run: CellRun) -> _Slot | RunResult:
         """Start one run: its slot, or its `error` row when the program could not be started."""
         cell_dir = self.make_cell_dir(run)
+        side_by_side.starting(cell_dir)
         started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         gpu = self.free_gpus.pop(0) if self.free_gpus else None
         launch = self.build(self.matrix, run, cell_dir, self.run_dir, gpu)
@@ -223,13 +225,17 @@ class Engine:
                 if not slots:
                     if self.stopped_early:
                         break
+                    if pending and not side_by_side.may_start(side_by_side.of_matrix(self.matrix)):
+                        side_by_side.wait_turn(0.5)  # another engine's cell runs (bisect's threads)
                     continue
                 _wait(slots, wake_r, self.matrix.kill_grace)
-                self._tend(slots, wake_r)
+                self._tend(slots, wake_r, pending)
         except Exception:
             # A result that cannot be recorded (a full disk) ends the run: no cell may outlive it.
             self.stops.end([s.running for s in slots.values()])
             raise
+        finally:
+            side_by_side.forget(self)
         if self.interrupted:
             self.stops.end([s.running for s in slots.values()])
             return False
@@ -239,23 +245,28 @@ class Engine:
         if pending and not self.stopped_early and self.stop_starting():
             self.stopped_early = True
         while pending and len(slots) < self.jobs and not self.interrupted and not self.stopped_early:
+            if not side_by_side.may_start(side_by_side.of_matrix(self.matrix)):
+                break
             started = self._start(pending.pop())
             if isinstance(started, RunResult):
                 self.on_result(started)
             else:
                 slots[started.running.pid] = started
+                side_by_side.began(started.running.pid, self)
 
-    def _tend(self, slots: dict[int, _Slot], wake_r: int) -> None:
+    def _tend(self, slots: dict[int, _Slot], wake_r: int, pending: list[CellRun]) -> None:
         """Record the runs that ended; stop those past their timeout (SIGTERM), then past the grace (SIGKILL)."""
         now = time.monotonic()
         for pid, slot in list(slots.items()):
             running = slot.running
             if running.popen.poll() is not None:
                 # without our handlers no stop of ours can follow: nothing to wait for
-                if self.install_signals and _killed_from_outside(running) and self._interrupt_follows(wake_r):
+                if self.install_signals and _killed_from_outside(running) and _interrupt_follows(self, wake_r):
                     return  # the same stop reached the cell first: it was in flight, not a crash
                 del slots[pid]
-                self.on_result(self._finish(slot))
+                result = self._finish(slot)
+                if not _runs_again_alone(self.matrix, slot, result, pending):
+                    self.on_result(result)
             elif running.deadline is not None and now >= running.deadline and running.term_sent_at is None:
                 running.timed_out = True
                 _where_it_hangs(slot)
@@ -264,20 +275,37 @@ class Engine:
             elif running.term_sent_at is not None and now >= running.term_sent_at + self.matrix.kill_grace:
                 supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
 
-    def _interrupt_follows(self, wake_r: int, within: float = 1.0) -> bool:
-        """A scheduler's scancel or preemption signals every process of the job at once, cells included.
 
-        A cell killed by SIGTERM/SIGINT/SIGKILL that we did not send may be the
-        first sign of our own interruption: give that signal a moment to arrive
-        before the death is recorded as the cell's crash.
-        """
-        end = time.monotonic() + within
-        poller = select.poll()
-        poller.register(wake_r, select.POLLIN)
-        while not self.interrupted and time.monotonic() < end:
-            poller.poll(max(1, int((end - time.monotonic()) * 1000)))
-            _drain(wake_r)
-        return self.interrupted is not None
+def _interrupt_follows(engine: Engine, wake_r: int, within: float = 1.0) -> bool:
+    """A scheduler's scancel or preemption signals every process of the job at once, cells included.
+
+    A cell killed by SIGTERM/SIGINT/SIGKILL that we did not send may be the
+    first sign of our own interruption: give that signal a moment to arrive
+    before the death is recorded as the cell's crash.
+    """
+    end = time.monotonic() + within
+    poller = select.poll()
+    poller.register(wake_r, select.POLLIN)
+    while not engine.interrupted and time.monotonic() < end:
+        poller.poll(max(1, int((end - time.monotonic()) * 1000)))
+        _drain(wake_r)
+    return engine.interrupted is not None
+
+
+def _runs_again_alone(matrix: Matrix, slot: _Slot, result: RunResult, pending: list[CellRun]) -> bool:
+    """Whether the run failed for a neighbour's port, not its values (side_by_side): then it runs next, alone."""
+    launch = slot.running.launch
+    failed = counts_as_failing(result.outcome)
+    why = side_by_side.ended(
+        slot.running.pid, side_by_side.of_matrix(matrix), failed, launch.stderr_path, slot.cell_dir
+    )
+    if why is None:
+        return False
+    pending.append(slot.run)
+    print(
+        f"crashmatrix: {result.log_dir} {why}: it runs again alone, and this matrix's cells one at a time", flush=True
+    )
+    return True
 
 
 def _killed_from_outside(running: supervise.Running) -> bool:

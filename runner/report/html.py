@@ -27,6 +27,7 @@ from crashmatrix.axis_values import (
     varying_axes,
 )
 from crashmatrix.cell import cell_and_node
+from crashmatrix.engine import side_by_side
 from crashmatrix.incell.atomic import write_text_atomic
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS, one_line
 from crashmatrix.outcome import ORDER, Outcome, counts_as_failing, display_rank
@@ -354,6 +355,8 @@ def render(run: FinishedRun) -> str:
     ]
     parts = _head(os.path.basename(run_dir), len(rows), len(cells), facts)
     parts += ["<h2>Outcomes</h2>", _html_table(["outcome", "runs", "cells"], outcomes)]
+    alone = side_by_side.again_alone(run_dir, rows)
+    parts += [f"<p>{escape(alone)}</p>"] if alone else []
     seen = Explained(run)
     parts += explain_section(seen)
     parts += findings_section(seen)

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 
 from crashmatrix.axis_values import axis_rates, speed_note, speeds_shown, value_of, varying_axes
 from crashmatrix.cell import cell_and_node
+from crashmatrix.engine import side_by_side
 from crashmatrix.machine.fingerprint import one_line
 from crashmatrix.outcome import ORDER, FailureKind, counts_as_failing, display_rank, is_run_error, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
@@ -227,6 +228,8 @@ def summary_text(
             else ""
         )
     lines += [state, ""]
+    alone = side_by_side.again_alone(run.directory, rows)
+    lines += [alone, ""] if alone else []
     if rows:
         lines += [table(outcome_counts(rows), ["outcome", "runs", "cells"], fmt), ""]
     varying = varying_axes(rows, value_columns)
