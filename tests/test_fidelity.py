@@ -75,6 +75,9 @@ CASES = {
     },
     "logging": {"program": "logging_app.py"},
     "signals": {"program": "signals_app.py"},
+    # inject dumps a process's stacks as a SIGTERM ends it (a launcher stopping the other ranks), chained
+    "sigterm_default": {"program": "sigterm_app.py", "args": "case=default"},
+    "sigterm_ignored": {"program": "sigterm_app.py", "args": "case=ignored"},
     "excepthook": {"program": "excepthook_app.py"},
     "atexit": {"program": "atexit_app.py"},
     "exit_os_exit": {"program": "exit_app.py", "args": "case=os_exit"},
@@ -88,8 +91,8 @@ CASES = {
     "stdio": {"program": "stdio_app.py"},
     "hydra": {"program": "hydra_app.py", "args": "hydra.run.dir=hydra_out"},
 }
-# Ends before atexit: no metrics can be written.
-NO_METRICS = {"exit_os_exit"}
+# Ends before atexit (os._exit, death by a signal): no metrics can be written.
+NO_METRICS = {"exit_os_exit", "sigterm_default"}
 
 MATRIX_ENV = {"FIDELITY_PYTHON": sys.executable, "FIDELITY_APPS": APPS}
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+")

@@ -5,6 +5,11 @@
   timeout's kill the controller can ask each process where it is. A forked
   child (a DataLoader worker) re-registers with a file of its own; spawn and
   forkserver workers run this again at start (crashmatrix.child or sitecustomize).
+- The same file gets the stacks of a process that a SIGTERM ends, where SIGTERM was at its default
+  (chained: it dumps, then dies by the signal as it would have). A launcher SIGTERMs the other ranks of
+  a job once one has failed (torchrun, torch.multiprocessing.spawn), so when a rank's collective times
+  out the controller learns where the rank it waited for was (verdict/peers.py). A handler the program
+  installs replaces this one; an ignored SIGTERM stays ignored (its disposition passes through exec).
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
   a crash, which names the faulting library; DataLoader workers get it too, and
@@ -50,6 +55,8 @@ def _register() -> None:
     os.makedirs(directory, exist_ok=True)
     new = open(os.path.join(directory, f"{os.getpid()}.txt"), "w")
     faulthandler.register(DUMP_SIGNAL, file=new, all_threads=True, chain=False)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        faulthandler.register(signal.SIGTERM, file=new, all_threads=True, chain=True)
     if _dump_file is not None:
         _dump_file.close()  # the parent's, inherited by fork
     _dump_file = new
