@@ -449,10 +449,12 @@ def _where_it_hangs(slot: _Slot) -> None:
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     """forensics' verdict and `where` (where the output tells none: the main process's own sys.exit, os._exit
     or kill, verdict/exit_record.py), then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
-    from crashmatrix.verdict import exit_record, forensics, sync_rerun
+    from crashmatrix.verdict import exit_record, forensics, peers, sync_rerun
     from crashmatrix.verdict.classify import signed_by_place
 
     verdict, where = forensics.refine(verdict, slot.evidence)
+    if not slot.running.timed_out:  # a rank's own collective timeout: where the rank it waited for was
+        verdict, where = peers.at_collective_timeout(verdict, where, slot.cell_dir)
     if not where and verdict.outcome in (Outcome.FAIL, Outcome.CRASH) and not slot.running.timed_out:
         where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame

@@ -20,7 +20,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics, ranks
+from crashmatrix.verdict import forensics, peers, ranks
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.remedies import remedy
 
@@ -67,7 +67,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     by_signal = bool(kind.signal) and kind.outcome != Outcome.OOM.value
     whose = (
         None
-        if remedy(kind.signature)
+        if remedy(kind.signature) or peers.names_straggler(str(row.get("error") or ""))
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
@@ -152,7 +152,12 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         outcome=kind.outcome,
         rank=row.get("rank") or "?",
     )
-    if str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
+    if peers.names_straggler(str(row.get("error") or "")):
+        sentence += (
+            f" A collective timed out while rank {row['rank']} was elsewhere, outside any collective: the other "
+            f"ranks waited for rank {row['rank']}, which the launcher then stopped."
+        )
+    elif str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
         sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."
     error = str(row.get("error") or "")
     lines = ["## What happened\n", sentence]

@@ -1,0 +1,106 @@
+"""A rank's collective timed out: where the rank it waited for was (controller side; never imports torch).
+
+gloo's `Timed out waiting 5000ms for recv operation to complete`, NCCL's watchdog `caught collective
+operation timeout`, a store's `Timed out ... waiting for clients`: the rank that says so failed first, and
+its launcher's report names it as the root cause, but it is the victim. The rank it waited for was
+elsewhere (a rank-1-only download, a stuck read, a rank-dependent branch), and the launcher then stopped
+it with SIGTERM, where, under inject, each rank wrote its stacks (incell/stackdump.py). From those the
+row says what a hang's row says (verdict/straggler.py): the rank outside any collective at its place,
+the ranks waiting in one. The row is then about that rank, and its stacks go to stacks.txt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+
+from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.verdict import straggler
+from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.exception_place import last_traceback
+from crashmatrix.verdict.signature import mask
+from crashmatrix.verdict.stacks import ProcessStacks, Thread, parse_faulthandler
+
+_COLLECTIVE_TIMEOUT = re.compile(
+    r"Timed out waiting \d+\s*ms for (?:recv|send) operation"  # gloo
+    r"|Watchdog caught collective operation timeout"  # NCCL
+    r"|DistStoreError: .*\b[Tt]imed out\b"  # the rendezvous store: a rank never came
+    r"|\bwait timeout after \d+ms\b"  # the store's wait, older torch
+)
+
+
+def is_collective_timeout(error: str) -> bool:
+    return bool(_COLLECTIVE_TIMEOUT.search(error))
+
+
+def names_straggler(error: str) -> bool:
+    """A row's error of a collective timeout that names the rank the others waited for (its own code's
+    place, not torch's: the bug report is the program's)."""
+    return is_collective_timeout(error) and ", outside any collective" in error
+
+
+def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str) -> tuple[Verdict, str]:
+    """The verdict and `where` of a rank whose collective timed out, with its peers' places where they left
+    stacks; unchanged otherwise."""
+    if verdict.rank is None or not is_collective_timeout(verdict.error):
+        return verdict, where
+    peers = _stopped_ranks(cell_dir, verdict.rank)
+    if not peers:
+        return verdict, where
+    states = [_timed_out_state(verdict)] + [straggler.state(p, rank) for rank, p in peers]
+    long, short = straggler.summarize(states, [])
+    _write_stacks(cell_dir, peers)
+    rank = _only_straggler(states)
+    return (
+        dataclasses.replace(
+            verdict,
+            error=f"{verdict.error}; {long}",
+            signature=f"{verdict.signature}: {mask(short)}",
+            rank=verdict.rank if rank is None else rank,
+        ),
+        short,
+    )
+
+
+def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]]:
+    """(rank, its stacks) of every other rank that wrote stacks as it was stopped, by rank."""
+    found = []
+    for pid, rank in straggler.written_ranks(cell_dir).items():
+        if rank == failed:
+            continue
+        try:
+            with open(os.path.join(dump_dir(cell_dir), f"{pid}.txt"), encoding="utf-8", errors="replace") as f:
+                text = f.read(512 * 1024)
+        except OSError:
+            continue
+        threads = parse_faulthandler(text)
+        if threads:
+            found.append((rank, ProcessStacks(pid, "", faulthandler=text, threads=threads)))
+    return sorted(found, key=lambda item: item[0])
+
+
+def _timed_out_state(verdict: Verdict) -> straggler.RankState:
+    """The failed rank, from its own traceback: where it waited when the collective timed out."""
+    frames, _exception = last_traceback(verdict.told, verdict.error)
+    raised = ProcessStacks(0, "", threads=[Thread("0", [frame for frame, _code in frames])])
+    found = straggler.state(raised, straggler.RankOf(verdict.rank or 0, True))
+    return found if found.waits_in else dataclasses.replace(found, waits_in="a collective")
+
+
+def _only_straggler(states: list[straggler.RankState]) -> int | None:
+    outside = [s.rank for s in states if s.stacked and not s.waits_in]
+    return outside[0] if len(outside) == 1 else None
+
+
+def _write_stacks(cell_dir: str, peers: list[tuple[int, ProcessStacks]]) -> None:
+    from crashmatrix.verdict.forensics import STACKS_FILE
+
+    parts = [
+        f"=== pid {p.pid} (rank {rank}), as its launcher stopped it\n{p.faulthandler.rstrip()}\n\n" for rank, p in peers
+    ]
+    try:
+        with open(os.path.join(cell_dir, STACKS_FILE), "w", encoding="utf-8") as f:
+            f.write("".join(parts))
+    except OSError:
+        pass
