@@ -202,6 +202,21 @@ def test_explain_and_resolve_say_what_fixes_uneven_inputs(zoo_runs):
     assert "What fixes it: every rank the same number of batches" in (run / "resolution.md").read_text()
 
 
+def test_a_collective_timeout_names_the_rank_it_waited_for_and_where_it_was(zoo_runs):
+    # torchrun names rank 0, whose collective timed out, as the root cause; rank 1 is the one it waited for
+    run = zoo_runs["torchrun"]
+    rows = [r for r in rows_of(run) if r["mode"] == "torchrun_collective_timeout"]
+    for row in rows:
+        stacks = (run / row["log_dir"] / "stacks.txt").read_text()  # rank 1's, as torchrun stopped it
+        assert stacks.startswith("=== pid ") and "(rank 1), as its launcher stopped it" in stacks.splitlines()[0]
+        assert "in wait_for_shard\n" in stacks, stacks
+    with open(run / "resolution.json") as f:
+        (bundle,) = [b for b in json.load(f)["repro"] if "wait_for_shard" in b["signature"]]
+    issue = (run / bundle["dir"] / "ISSUE.md").read_text()
+    assert "the other ranks waited for rank 1, which the launcher then stopped" in issue
+    assert "For PyTorch's tracker" not in issue  # torch's timeout did its job: the straggler is the program's
+
+
 def test_the_zoo_holds_thirty_modes_each_with_its_truth():
     assert len(MODES) >= 30
     needed = {"run", "from", "alone", "outcome", "signature", "where", "addressee"}
