@@ -13,25 +13,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 
 from crashmatrix.incell.stackdump import dump_dir
-from crashmatrix.verdict import straggler
+from crashmatrix.verdict import ranks, straggler
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import last_traceback
 from crashmatrix.verdict.signature import mask
 from crashmatrix.verdict.stacks import ProcessStacks, Thread, parse_faulthandler
 
-_COLLECTIVE_TIMEOUT = re.compile(
-    r"Timed out waiting \d+\s*ms for (?:recv|send) operation"  # gloo
-    r"|Watchdog caught collective operation timeout"  # NCCL
-    r"|DistStoreError: .*\b[Tt]imed out\b"  # the rendezvous store: a rank never came
-    r"|\bwait timeout after \d+ms\b"  # the store's wait, older torch
-)
-
 
 def is_collective_timeout(error: str) -> bool:
-    return bool(_COLLECTIVE_TIMEOUT.search(error))
+    return bool(ranks.COLLECTIVE_TIMEOUT.search(error))
 
 
 def names_straggler(error: str) -> bool:
@@ -74,10 +66,21 @@ def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]
                 text = f.read(512 * 1024)
         except OSError:
             continue
-        threads = parse_faulthandler(text)
+        threads = _first_dump(parse_faulthandler(text))
         if threads:
             found.append((rank, ProcessStacks(pid, "", faulthandler=text, threads=threads)))
     return sorted(found, key=lambda item: item[0])
+
+
+def _first_dump(threads: list[Thread]) -> list[Thread]:
+    """The threads of the file's first dump: asked before the kill, a survivor may write another as its SIGTERM
+    ends it, whose threads repeat the first's."""
+    seen: set[str] = set()
+    for i, thread in enumerate(threads):
+        if thread.ident in seen:
+            return threads[:i]
+        seen.add(thread.ident)
+    return threads
 
 
 def _timed_out_state(verdict: Verdict) -> straggler.RankState:
@@ -97,7 +100,7 @@ def _write_stacks(cell_dir: str, peers: list[tuple[int, ProcessStacks]]) -> None
     from crashmatrix.verdict.forensics import STACKS_FILE
 
     parts = [
-        f"=== pid {p.pid} (rank {rank}), as its launcher stopped it\n{p.faulthandler.rstrip()}\n\n" for rank, p in peers
+        f"=== pid {p.pid} (rank {rank}), once the job had failed\n{p.faulthandler.rstrip()}\n\n" for rank, p in peers
     ]
     try:
         with open(os.path.join(cell_dir, STACKS_FILE), "w", encoding="utf-8") as f:

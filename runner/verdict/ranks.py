@@ -42,6 +42,14 @@ _CONSEQUENCE = re.compile(
     r"|Watchdog caught collective operation timeout|NCCL communicator was aborted|ProcessGroupNCCL.*abort"
     r"|ProcessExitedException|ProcessRaisedException|ChildFailedError|Received SIGTERM|Received SIGINT"
 )
+# A collective (or the rendezvous) that waited for a peer until its timeout: a peer that had ended would have
+# been told at once (`Connection closed by peer`); a peer elsewhere is waited out (verdict/peers.py).
+COLLECTIVE_TIMEOUT = re.compile(
+    r"Timed out waiting \d+\s*ms for (?:recv|send) operation"  # gloo
+    r"|Watchdog caught collective operation timeout"  # NCCL
+    r"|DistStoreError: .*\b[Tt]imed out\b"  # the rendezvous store: a rank never came
+    r"|\bwait timeout after \d+ms\b"  # the store's wait, older torch
+)
 # A peer that closed its end of the connection: it ended (or left the group), it did not hang.
 _PEER_GONE = re.compile(r"Connection closed by peer|Connection reset by peer")
 _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
@@ -156,6 +164,8 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
         # Else the order of the ends tells nothing: a rank that calls destroy_process_group closes its sockets
         # before its process writes its end, and its victim may write first.
         later = [r for r in peers if None not in failed or r.ended is None or r.ended > (first.ended or 0)]
+        if later and _ended_after_timing_out(victim, first, recorded):
+            return None  # it ended as its launcher stopped it, after the victim had waited it out
         if later:
             return RankFailure(
                 first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, peers)
@@ -173,6 +183,16 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
         ended_early=f"a peer of {who} ended (exit 0) while {who} still trained, which lost its connection; "
         "no launcher names another rank's failure (inject: true tells which rank, after how many steps)",
     )
+
+
+def _ended_after_timing_out(victim: RankFailure, first: Recorded, recorded: Sequence[Recorded]) -> bool:
+    """A victim whose collective timed out waited for a peer that did not come, which a peer that had
+    ended would have told at once (`Connection closed by peer`): a rank that ended after the victim's own
+    end was stopped by the launcher (Lightning turns its SIGTERM into an exit 0), it did not end early."""
+    if not COLLECTIVE_TIMEOUT.search(victim.text):
+        return False
+    own = next((r.ended for r in recorded if r.rank == victim.rank and r.ended is not None), None)
+    return own is None or (first.ended or 0.0) > own
 
 
 def _early_sentence(first: Recorded, later: Sequence[Recorded]) -> str:
