@@ -5,9 +5,13 @@ tests/zoo/test_zoo.py asserts the row and the bug report). The NCCL watchdog's a
 produced here (no GPU; a 30-minute rendezvous): their text is PyTorch's own, as its issue tracker quotes it.
 """
 
-import pytest
+import os
 
-from crashmatrix.verdict import peers
+import pytest
+from conftest import ROOT, run_rows
+
+from crashmatrix.verdict import peers, ranks
+from crashmatrix.verdict.ranks import Recorded
 
 TIMEOUTS = [
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] "
@@ -35,3 +39,37 @@ def test_a_collectives_timeout_is_one(error):
 @pytest.mark.parametrize("error", NOT_TIMEOUTS)
 def test_other_timeouts_and_a_peers_loss_are_not(error):
     assert not peers.is_collective_timeout(error)
+
+
+DATA = os.path.join(ROOT, "tests", "data", "collective-timeout")
+
+
+def test_a_rank_stopped_after_a_peer_timed_out_did_not_end_early():
+    # Lightning ddp_spawn: spawn SIGTERMed rank 1 once rank 0's all_reduce timed out, and Lightning ended it 0
+    with open(os.path.join(DATA, "lightning-ddp-spawn-inject.err")) as f:
+        stderr = f.read()
+    stopped = [Recorded(5741, 0, ended=100.0, steps=3), Recorded(5742, 1, ended=101.2, steps=2)]
+    root = ranks.root_failure(stderr, stopped)
+    assert (root.rank, root.ended_early) == (0, ""), root
+    assert "Timed out waiting 4000ms for recv operation" in root.text
+    # the same words where rank 1 had ended first: a rank that left early is waited out too
+    left = [Recorded(5741, 0, ended=100.0, steps=3), Recorded(5742, 1, ended=95.0, steps=2)]
+    assert ranks.root_failure(stderr, left).ended_early == "rank 1 ended (exit 0) after 2 steps; rank 0 was at step 3"
+
+
+def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
+    """tests/apps/ddp_left_running.py (its docstring has the truth): rank 0 is the main process, as Lightning's
+    ddp makes it; rank 1, which it started, is still running when rank 0's collective times out."""
+    (tmp_path / "m.yaml").write_text(
+        f"name: left\ncommand: [python, {os.path.join(ROOT, 'tests', 'apps', 'ddp_left_running.py')}]\n"
+        "inject: true\naxes:\n  x: [1]\ntimeout: 120\n"
+    )
+    (row,) = run_rows("m.yaml", tmp_path)
+    assert (row["outcome"], row["rank"], row["leftovers"]) == ("fail", "1", "1"), row
+    assert row["error"].endswith(
+        "Timed out waiting 4000ms for recv operation to complete; rank 1 at ddp_left_running.py:29 in fetch_shard, "
+        "outside any collective; rank 0 waits in all_reduce (ddp_left_running.py:39)"
+    ), row["error"]
+    assert row["where"] == "rank 1 ddp_left_running.py:29 in fetch_shard; rank 0 all_reduce (ddp_left_running.py:39)"
+    stacks = (tmp_path / "run" / row["log_dir"] / "stacks.txt").read_text()
+    assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0], stacks

@@ -153,6 +153,10 @@ class Engine:
         duration = time.monotonic() - running.started
         if slot.gpu is not None and self.free_gpus is not None:
             self.free_gpus.append(slot.gpu)
+        if rc != 0 and not running.timed_out:  # a failed job's ranks left running: where they were, first
+            from crashmatrix.verdict import forensics  # when a cell fails, not before
+
+            forensics.ask_survivors(running.pid, running.launch.token, slot.cell_dir)
         leftovers = _end_tree(running, self.matrix.kill_grace, self.stops)
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         metrics = _cell_metrics(slot, report)

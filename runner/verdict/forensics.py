@@ -90,6 +90,15 @@ def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
     return {pid: _read(path) for pid, path in asked.items()}
 
 
+def ask_survivors(root: int, token: str, cell_dir: str) -> None:
+    """A failed job's processes still alive once its main process has ended (Lightning's ddp leaves its other
+    ranks running): their stacks into their dump files before the kill, where verdict/peers.py reads where
+    the peers of a rank whose collective timed out were."""
+    alive = sorted(supervise.tree(None, token) - {root})
+    if alive:
+        _request_dumps(alive, dump_dir(cell_dir))
+
+
 def _size(path: str) -> int:
     try:
         return os.path.getsize(path)

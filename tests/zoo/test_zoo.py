@@ -208,7 +208,7 @@ def test_a_collective_timeout_names_the_rank_it_waited_for_and_where_it_was(zoo_
     rows = [r for r in rows_of(run) if r["mode"] == "torchrun_collective_timeout"]
     for row in rows:
         stacks = (run / row["log_dir"] / "stacks.txt").read_text()  # rank 1's, as torchrun stopped it
-        assert stacks.startswith("=== pid ") and "(rank 1), as its launcher stopped it" in stacks.splitlines()[0]
+        assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0]
         assert "in wait_for_shard\n" in stacks, stacks
     with open(run / "resolution.json") as f:
         (bundle,) = [b for b in json.load(f)["repro"] if "wait_for_shard" in b["signature"]]
