@@ -19,7 +19,7 @@ import os
 import re
 import threading
 
-from crashmatrix.outcome import counts_as_failing
+from crashmatrix.outcome import Outcome, counts_as_failing
 from crashmatrix.rundir.cell_logs import read_ends
 
 # What a run that lost its port says: torch's TCPStore (2.2 on: `port: 12355, ... name: EADDRINUSE`;
@@ -136,7 +136,7 @@ def again_alone(run_dir: str, rows: list[dict]) -> str:
     port = f"port {', '.join(map(str, ports))}" if ports else "its port"
     outcome = {r.get("log_dir"): str(r.get("outcome", "")) for r in rows}
     cells = [os.path.relpath(os.path.dirname(p), run_dir) for p in tries]
-    failed = [c for c in cells if counts_as_failing(outcome.get(c, "fail"))]
+    failed = [c for c in cells if counts_as_failing(outcome.get(c, Outcome.FAIL.value))]  # no row: not cleared
     cleared = [c for c in cells if c not in failed]
     said = []
     if cleared:
