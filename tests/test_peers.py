@@ -6,9 +6,10 @@ produced here (no GPU; a 30-minute rendezvous): their text is PyTorch's own, as 
 """
 
 import os
+import sys
 
 import pytest
-from conftest import ROOT, run_rows
+from conftest import ROOT, crashmatrix, run_rows
 
 from crashmatrix.verdict import peers, ranks
 from crashmatrix.verdict.ranks import Recorded
@@ -42,6 +43,7 @@ def test_other_timeouts_and_a_peers_loss_are_not(error):
 
 
 DATA = os.path.join(ROOT, "tests", "data", "collective-timeout")
+TORCHRUN = {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}  # beside python
 
 
 def test_a_rank_stopped_after_a_peer_timed_out_did_not_end_early():
@@ -73,3 +75,25 @@ def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
     assert row["where"] == "rank 1 ddp_left_running.py:29 in fetch_shard; rank 0 all_reduce (ddp_left_running.py:39)"
     stacks = (tmp_path / "run" / row["log_dir"] / "stacks.txt").read_text()
     assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0], stacks
+
+
+def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path):
+    """tests/apps/ddp_desync.py (its docstring has the truth): rank 1 in barrier, rank 0 in all_reduce; both
+    time out, either first."""
+    app = os.path.join(ROOT, "tests", "apps", "ddp_desync.py")
+    (tmp_path / "m.yaml").write_text(
+        f"name: desync\ncommand: [torchrun, --nproc_per_node=2, {app}]\ninject: true\naxes:\n  x: [1]\ntimeout: 120\n"
+    )
+    (row,) = run_rows("m.yaml", tmp_path, env=TORCHRUN)
+    assert (row["outcome"], row["rank"] in ("0", "1")) == ("fail", True), row
+    assert row["error"].endswith(
+        "Timed out waiting 4000ms for recv operation to complete; every rank waits in a collective; "
+        "rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier (ddp_desync.py:22)"
+    ), row["error"]
+    assert row["where"] == "rank 0 all_reduce (ddp_desync.py:24); rank 1 barrier (ddp_desync.py:22)"
+    assert row["signature"].endswith(": rank N all_reduce (ddp_desync.py:N); rank N barrier (ddp_desync.py:N)")
+    resolved = crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)
+    assert resolved.returncode == 0, resolved.stderr
+    (issue,) = (tmp_path / "run" / "repro").glob("*/ISSUE.md")
+    text = issue.read_text()
+    assert "every rank waited in one: in different collectives" in text and "For PyTorch's tracker" not in text

@@ -458,7 +458,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
 
     verdict, where = forensics.refine(verdict, slot.evidence)
     if not slot.running.timed_out:  # a rank's own collective timeout: where the rank it waited for was
-        verdict, where = peers.at_collective_timeout(verdict, where, slot.cell_dir)
+        verdict, where = peers.at_collective_timeout(verdict, where, slot.cell_dir, stderr)
     if not where and verdict.outcome in (Outcome.FAIL, Outcome.CRASH) and not slot.running.timed_out:
         where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame

@@ -67,7 +67,9 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     by_signal = bool(kind.signal) and kind.outcome != Outcome.OOM.value
     whose = (
         None
-        if remedy(kind.signature) or peers.names_straggler(str(row.get("error") or ""))
+        if remedy(kind.signature)
+        or peers.names_straggler(error := str(row.get("error") or ""))
+        or peers.names_desync(error)
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
@@ -156,6 +158,11 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         sentence += (
             f" A collective timed out while rank {row['rank']} was elsewhere, outside any collective: the other "
             f"ranks waited for rank {row['rank']}, which the launcher then stopped."
+        )
+    elif peers.names_desync(str(row.get("error") or "")):
+        sentence += (
+            " A collective timed out while every rank waited in one: in different collectives, or in one reached "
+            "from different lines of the program (below)."
         )
     elif str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
         sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."

@@ -32,17 +32,30 @@ def names_straggler(error: str) -> bool:
     return is_collective_timeout(error) and ", outside any collective" in error
 
 
-def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str) -> tuple[Verdict, str]:
-    """The verdict and `where` of a rank whose collective timed out, with its peers' places where they left
-    stacks; unchanged otherwise."""
+def names_desync(error: str) -> bool:
+    """A row's error of a collective timeout where every rank waited in a collective: different ones, or one
+    at different places (the program's own branches; the bug report is the program's)."""
+    return is_collective_timeout(error) and "; every rank waits in a collective" in error
+
+
+def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: str = "") -> tuple[Verdict, str]:
+    """The verdict and `where` of a rank whose collective timed out, with its peers' places: where they left
+    stacks as they were stopped, or where their own collective timed out too (stderr: the ranks' output);
+    unchanged where neither is known."""
     if verdict.rank is None or not is_collective_timeout(verdict.error):
         return verdict, where
     peers = _stopped_ranks(cell_dir, verdict.rank)
-    if not peers:
+    stopped = {rank for rank, _p in peers} | {verdict.rank}
+    # ranks in another collective (a desync: one in barrier, one in all_reduce) time out too, each in its own
+    also = {r: t for r, t in ranks.labelled_failures(stderr).items() if r not in stopped and is_collective_timeout(t)}
+    if not peers and not also:
         return verdict, where
-    states = [_timed_out_state(verdict)] + [straggler.state(p, rank) for rank, p in peers]
+    states = [_timed_out_state(verdict.rank, verdict.told, verdict.error)]
+    states += [_timed_out_state(rank, text) for rank, text in sorted(also.items())]
+    states += [straggler.state(p, rank) for rank, p in peers]
     long, short = straggler.summarize(states, [])
-    _write_stacks(cell_dir, peers)
+    if peers:
+        _write_stacks(cell_dir, peers)
     rank = _only_straggler(states)
     return (
         dataclasses.replace(
@@ -83,11 +96,11 @@ def _first_dump(threads: list[Thread]) -> list[Thread]:
     return threads
 
 
-def _timed_out_state(verdict: Verdict) -> straggler.RankState:
-    """The failed rank, from its own traceback: where it waited when the collective timed out."""
-    frames, _exception = last_traceback(verdict.told, verdict.error)
+def _timed_out_state(rank: int, traceback: str, error: str = "") -> straggler.RankState:
+    """A rank whose collective timed out, from its own traceback: where it waited."""
+    frames, _exception = last_traceback(traceback, error)
     raised = ProcessStacks(0, "", threads=[Thread("0", [frame for frame, _code in frames])])
-    found = straggler.state(raised, straggler.RankOf(verdict.rank or 0, True))
+    found = straggler.state(raised, straggler.RankOf(rank, True))
     return found if found.waits_in else dataclasses.replace(found, waits_in="a collective")
 
 

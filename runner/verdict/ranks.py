@@ -210,6 +210,11 @@ def _early_sentence(first: Recorded, later: Sequence[Recorded]) -> str:
 # --- each rank's own output -------------------------------------------------------
 
 
+def labelled_failures(stderr: str) -> dict[int, str]:
+    """rank -> its own `[rankN]:` traceback, unlabelled: each rank that raised and said so."""
+    return {f.rank: f.text for f in _own_failures(stderr) if f.rank is not None and _TRACEBACK in f.text}
+
+
 def _own_failures(stderr: str) -> list[RankFailure]:
     """Failures in the ranks' own output: labelled `[rankN]:` blocks, then unlabelled tracebacks and
     faulthandler dumps (the launcher's own report left out)."""
