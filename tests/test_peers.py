@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, run_rows
 
-from crashmatrix.verdict import peers, ranks
+from crashmatrix.verdict import peers, ranks, remedies
 from crashmatrix.verdict.ranks import Recorded
 
 TIMEOUTS = [
@@ -97,3 +97,33 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
     (issue,) = (tmp_path / "run" / "repro").glob("*/ISSUE.md")
     text = issue.read_text()
     assert "every rank waited in one: in different collectives" in text and "For PyTorch's tracker" not in text
+    assert (
+        "What fixes it: every rank must call the same collectives" in (tmp_path / "run" / "resolution.md").read_text()
+    )
+
+
+@pytest.mark.parametrize(
+    ("signature", "fix"),
+    [
+        # the zoo's torchrun_collective_timeout and tests/apps/ddp_desync.py, as their rows sign them
+        (
+            "RuntimeError: Timed out waiting 4000ms for send operation to complete: "
+            "rank N ddp.py:N in wait_for_shard; rank N DDP forward (ddp.py:N)",
+            remedies.STRAGGLER,
+        ),
+        (
+            "RuntimeError: Timed out waiting 4000ms for recv operation to complete: "
+            "rank N all_reduce (ddp_desync.py:N); rank N barrier (ddp_desync.py:N)",
+            remedies.DESYNC,
+        ),
+        (
+            "RuntimeError: Timed out waiting 4000ms for recv operation to complete: "
+            "rank N waits in DataLoader _get_data (dataloader.py:N); rank N all_reduce (train.py:N)",
+            remedies.STRAGGLER,
+        ),
+        ("RuntimeError: Timed out waiting 4000ms for recv operation to complete", ""),  # no peer told
+        ("FloatingPointError: loss is nan at step N on rank N", ""),
+    ],
+)
+def test_what_fixes_a_collective_timeout_follows_where_the_ranks_were(signature, fix):
+    assert remedies.remedy(signature) == fix

@@ -6,7 +6,9 @@ configuration belong here: a failure that follows a setting is answered by resol
 
 from __future__ import annotations
 
-from crashmatrix.verdict.ranks import RANK_ENDED_EARLY
+import re
+
+from crashmatrix.verdict.ranks import COLLECTIVE_TIMEOUT, RANK_ENDED_EARLY
 
 # signature -> what fixes it, as a user would act on it
 REMEDIES = {
@@ -19,6 +21,32 @@ REMEDIES = {
 }
 
 
+# A collective timeout whose peers' places were found (verdict/peers.py): its signature ends with them, masked
+# (verdict/straggler.py's short form). A rank outside any collective held the others up: at a place of its
+# own (`rank N train.py:N in load`), waiting on something else (`rank N waits in DataLoader ...`), or where
+# no stack told; else every rank was in one (`rank N all_reduce (train.py:N)`).
+_PEERS_TOLD = re.compile(r": rank N .+$")
+_OUTSIDE = re.compile(r"^rank N (?:\S+:N in |waits in |an unknown place)")
+
+STRAGGLER = (
+    "a collective timeout is a hang that torch's timeout ended: the rank outside any collective (its place in "
+    "`where`) did not reach the others in time. Run that work on every rank in step, or before training starts "
+    "(one rank downloading or preprocessing: the others then wait in a `dist.barrier()` whose process group's "
+    "timeout allows for it); raise the timeout only where that wait is expected"
+)
+DESYNC = (
+    "every rank must call the same collectives in the same order: here they wait in different ones, or in one "
+    "reached from different lines (`where`). A collective inside a rank-dependent branch (`if rank == 0:`), or "
+    "a rank that skips a step, pairs one rank's collective with another's; move the collective out of the branch"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
-    return REMEDIES.get(signature, "")
+    if signature in REMEDIES:
+        return REMEDIES[signature]
+    peers = _PEERS_TOLD.search(signature)
+    if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
+        return ""
+    outside = any(_OUTSIDE.match(clause) for clause in peers.group(0)[2:].split("; "))
+    return STRAGGLER if outside else DESYNC

@@ -215,6 +215,9 @@ def test_a_collective_timeout_names_the_rank_it_waited_for_and_where_it_was(zoo_
     issue = (run / bundle["dir"] / "ISSUE.md").read_text()
     assert "the other ranks waited for rank 1, which the launcher then stopped" in issue
     assert "For PyTorch's tracker" not in issue  # torch's timeout did its job: the straggler is the program's
+    told = crashmatrix("explain", run, cwd=run).stdout.splitlines()
+    at = next(i for i, line in enumerate(told) if "when mode=torchrun_collective_timeout" in line)
+    assert told[at + 1].startswith("  what fixes it: a collective timeout is a hang"), told[at : at + 2]
 
 
 def test_the_zoo_holds_thirty_modes_each_with_its_truth():
