@@ -298,10 +298,9 @@ def _interrupt_follows(engine: Engine, wake_r: int, within: float = 1.0) -> bool
 
 def _runs_again_alone(matrix: Matrix, slot: _Slot, result: RunResult, pending: list[CellRun]) -> bool:
     """Whether the run failed for a neighbour's port, not its values (side_by_side): then it runs next, alone."""
-    launch = slot.running.launch
     failed = counts_as_failing(result.outcome)
     why = side_by_side.ended(
-        slot.running.pid, side_by_side.of_matrix(matrix), failed, launch.stderr_path, slot.cell_dir
+        slot.running.pid, side_by_side.of_matrix(matrix), failed, slot.evidence.stderr, slot.cell_dir
     )
     if why is None:
         return False

@@ -59,9 +59,9 @@ def began(key: int, owner: object) -> None:
         _owner[key] = owner
 
 
-def ended(key: int, matrix: object, failed: bool, stderr_path: str, cell_dir: str) -> str | None:
+def ended(key: int, matrix: object, failed: bool, stderr: str, cell_dir: str) -> str | None:
     """A run ended: why it must run again alone (it lost a port, or failed beside a run that did), else None.
-    matrix: what identifies the run's matrix, whose cells then run one at a time."""
+    matrix: what identifies the run's matrix, whose cells then run one at a time. stderr: as the verdict read it."""
     with _cond:
         beside = _beside.pop(key, set())
         _owner.pop(key, None)
@@ -70,8 +70,7 @@ def ended(key: int, matrix: object, failed: bool, stderr_path: str, cell_dir: st
         _cond.notify_all()
     if not failed or not beside:
         return None
-    text = read_ends(stderr_path)
-    lost = lost_port(text)
+    lost = lost_port(stderr)
     with _cond:
         if lost is not None:
             _alone.add(matrix)
@@ -82,7 +81,7 @@ def ended(key: int, matrix: object, failed: bool, stderr_path: str, cell_dir: st
             why = "failed beside a cell that lost its port"
         else:
             return None
-        _first_tries[cell_dir] = text
+        _first_tries[cell_dir] = stderr
     return why
 
 

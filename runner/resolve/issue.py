@@ -67,9 +67,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     by_signal = bool(kind.signal) and kind.outcome != Outcome.OOM.value
     whose = (
         None
-        if remedy(kind.signature)
-        or peers.names_straggler(error := str(row.get("error") or ""))
-        or peers.names_desync(error)
+        if remedy(kind.signature)  # a known class, a collective timeout told by its peers too: the program's
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
     parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
