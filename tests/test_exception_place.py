@@ -635,3 +635,39 @@ def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_
 
 def test_a_probes_fatal_signal_is_placed_in_probes_not_by_its_absolute_path():
     assert forensics.own_fault_frame(_real(PROBE_SEGV)) == "probes/fault.py:62 in _real_segv"
+
+
+# A lent H200's environment lives in /opt/torch/.venv: every package's path holds `/torch/`, and transformers'
+# and Triton's frames were taken for torch's (the library frame left out of `where`, Triton's `run` named the op).
+OPT_TORCH_EMBEDDING = """\
+Traceback (most recent call last):
+  File "/srv/app/zoo/modes/gpu_hf_oov.py", line 14, in encode
+    return model(input_ids=ids).last_hidden_state
+  File "/opt/torch/.venv/lib/python3.12/site-packages/transformers/models/bert/modeling_bert.py", line 99, in forward
+    inputs_embeds = self.word_embeddings(input_ids)
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py", line 2567, in embedding
+    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+torch.AcceleratorError: CUDA error: device-side assert triggered
+"""
+OPT_TORCH_TRITON_LAUNCH = """\
+Traceback (most recent call last):
+  File "/srv/app/zoo/modes/gpu_kernel_stride.py", line 23, in double_rows
+    _double_rows[(x.shape[0],)](x, out, x.shape[1], stride, BLOCK=1024)
+  File "/opt/torch/.venv/lib/python3.12/site-packages/triton/runtime/jit.py", line 744, in run
+    kernel.run(grid_0, grid_1, grid_2, stream, kernel.function, kernel.packed_metadata, launch_metadata,
+  File "/opt/torch/.venv/lib/python3.12/site-packages/triton/backends/nvidia/driver.py", line 713, in __call__
+    self.launch(gridX, gridY, gridZ, stream, function, self.launch_cooperative_grid, self.launch_pdl,
+RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered
+"""
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (OPT_TORCH_EMBEDDING, "embedding; transformers/models/bert/modeling_bert.py:99 in forward; "),
+        (OPT_TORCH_TRITON_LAUNCH, "_double_rows; triton/backends/nvidia/driver.py:713 in __call__; "),
+    ],
+    ids=["transformers", "triton_kernel"],
+)
+def test_an_environment_in_a_folder_named_torch_makes_no_library_torchs(text, where):
+    assert launch_place(text).startswith(where)

@@ -24,9 +24,9 @@ import re
 
 from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
-from crashmatrix.verdict.gpu_logs import _KERNEL_ASSERT
+from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
-from crashmatrix.verdict.stacks import OURS, PACKAGES_DIR, Frame, is_own
+from crashmatrix.verdict.stacks import OURS, PACKAGES_DIR, Frame, is_own, is_torch_file
 
 # `Traceback (most recent call last):` at a line's start; a worker's `Original Traceback (...)` too
 _HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):[ \t]*$", re.M)
@@ -169,7 +169,7 @@ def _outermost_call(code: str) -> str:
 
 
 def _is_torch(frame: Frame) -> bool:
-    return "/torch/" in frame.file.replace("\\", "/")
+    return is_torch_file(frame.file)
 
 
 def _torch_op(inner: list[tuple[Frame, str]]) -> str:
@@ -208,5 +208,5 @@ def launch_place(text: str) -> str:
     """From a rerun under CUDA_LAUNCH_BLOCKING=1: the op that launched the failing kernel, a library's frame on
     the way, the program's line; "" where no frame is the program's."""
     frames, _exception = last_traceback(text)
-    found = _KERNEL_ASSERT.search(text)
+    found = KERNEL_ASSERT.search(text)
     return op_place(frames, found["kernel"].strip() if found else "")

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 
 _CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
+_SUBSCRIPTED = re.compile(r"\b([A-Za-z_]\w*)\[")
 # e.g. `/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
 # thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.`
-_KERNEL_ASSERT = re.compile(
+KERNEL_ASSERT = re.compile(
     r"^\S+\.cuh?:\d+: (?P<kernel>[\w:<>, ]+?): block: \[[\d,]+\], thread: \[[\d,]+\] Assertion", re.M
 )
 
@@ -36,7 +37,21 @@ def _called(code: str, kernel: str) -> str:
     if _INDEX_ASSIGNMENT.match(code):
         return kernel if kernel and not kernel.startswith("operator") else "index assignment"
     calls = _CALL.findall(code)
-    return calls[-1] if calls else ""
+    return _kernel_launch(code) or (calls[-1] if calls else "")
+
+
+def _kernel_launch(code: str) -> str:
+    """`_double_rows` in `_double_rows[(n,)](x, out, stride)`: a Triton kernel launched over its grid, the
+    op a line launches (the calls inside its grid and arguments are not)."""
+    for found in _SUBSCRIPTED.finditer(code):
+        depth = 0
+        for i in range(found.end() - 1, len(code)):
+            depth += {"[": 1, "]": -1}.get(code[i], 0)
+            if depth == 0:
+                break
+        if depth == 0 and code[i + 1 :].lstrip().startswith("("):
+            return found[1]
+    return ""
 
 
 # `x[i] = v`, `self.buf[i, j] += v`: a subscripted name on the left of the line's assignment.

@@ -97,10 +97,19 @@ def is_stdlib(frame: Frame) -> bool:
     return path.startswith("<frozen") or (bool(re.search(r"/lib/python3\.\d+/", path)) and "-packages/" not in path)
 
 
+def is_torch_file(path: str) -> bool:
+    """torch's own file: below site-packages the package `torch/`; elsewhere (torch built from a source
+    checkout) a `/torch/` folder. An environment that lives in a folder named torch (`/opt/torch/.venv`, on
+    a lent H200) makes none of its other packages torch's: transformers' frames there were taken for torch's."""
+    path = path.replace("\\", "/")
+    below = PACKAGES_DIR.split(path)
+    return below[-1].startswith("torch/") if len(below) > 1 else "/torch/" in path
+
+
 def is_library(frame: Frame) -> bool:
     """Not the user's code: the standard library, torch, crashmatrix's own files."""
     path = frame.file.replace("\\", "/")
-    return is_stdlib(frame) or path.startswith(OURS) or "/torch/" in path or "/multiprocessing/" in path
+    return is_stdlib(frame) or path.startswith(OURS) or is_torch_file(path) or "/multiprocessing/" in path
 
 
 def user_frame(thread: Thread | None) -> Frame | None:

@@ -25,7 +25,16 @@ from crashmatrix.incell import rank_report
 from crashmatrix.incell.rank import rank_of
 from crashmatrix.process import supervise
 from crashmatrix.verdict.ranks import steps_of
-from crashmatrix.verdict.stacks import Frame, ProcessStacks, Thread, is_own, main_thread, main_wait, user_frame
+from crashmatrix.verdict.stacks import (
+    Frame,
+    ProcessStacks,
+    Thread,
+    is_own,
+    is_torch_file,
+    main_thread,
+    main_wait,
+    user_frame,
+)
 
 # --- which process is which rank -------------------------------------------------
 
@@ -110,8 +119,7 @@ def _is_ddp(frame: Frame) -> bool:
 
 
 def _is_backward(frame: Frame) -> bool:
-    path = frame.file.replace("\\", "/")
-    return "/torch/" in path and (os.path.basename(path), frame.func) in _BACKWARD
+    return is_torch_file(frame.file) and (os.path.basename(frame.file), frame.func) in _BACKWARD
 
 
 def native_frames(pyspy: str, pid: int) -> list[str]:
