@@ -399,7 +399,8 @@ def _died_block(stderr: str, at: int) -> str:
     died = _DIED_THREAD.search(stderr, at)
     if died:
         return died.group(1)
-    listed = [m.group(1) for m in _LISTED_THREAD.finditer(stderr, at)]
+    # A thread listed with `<no Python frame>` tells nothing (Python 3.12 lists gloo's own there too, first)
+    listed = [m.group(1) for m in _LISTED_THREAD.finditer(stderr, at) if 'File "' in m.group(1)]
     started = [b for b in listed if b.rstrip().endswith("in _bootstrap")]
     return next((b for b in listed if b not in started), listed[0] if listed else "")
 

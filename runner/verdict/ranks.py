@@ -56,6 +56,8 @@ _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
 _FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
 # torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
 _TORCH_FATAL = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread", re.M)
+# A line of torch's fatal-signal backtrace (c10's handler): a thread's heading, one of its frames, the blank after
+TORCH_BACKTRACE_LINE = re.compile(r"^(?:SIG[A-Z0-9]+\(\d+\), PID: \d+, Thread \d+:.*|\s*frame #\d+: .*|)\n", re.M)
 _LOADER_WORKER = re.compile(r"data/_utils/worker\.py\", line \d+,? in _worker_loop")
 _TRACEBACK = "Traceback (most recent call last):"
 _CHAINED = re.compile(r"^(?:During handling of the above exception|The above exception was the direct cause)", re.M)

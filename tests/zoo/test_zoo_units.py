@@ -316,3 +316,18 @@ def test_an_installed_console_script_is_no_frame_of_the_program_and_a_users_own_
     (tmp_path / "home" / "bin").mkdir(parents=True)
     assert not is_own(Frame("<module>", str(tmp_path / "env" / "bin" / "torchrun"), "8"))
     assert is_own(Frame("main", str(tmp_path / "home" / "bin" / "train"), "12"))  # ~/bin/train: the user's
+
+
+# The zoo's torchrun_mismatch under crashmatrix on a lent H200 box (torch 2.11.0+cu130, Python 3.12; gloo on
+# CPU): rank 1's C++ terminate line, then torch's own backtrace of every one of its 6 threads (9.7 kB, which
+# the CPU box's torch 2.13 does not print), then faulthandler's dump, where Python 3.12 lists gloo's thread
+# first as `<no Python frame>`. The row read `killed_by_signal` at `libc.so.6 (pthread_kill+0x11c)`.
+def test_an_abort_told_by_terminate_past_torchs_backtrace_of_every_thread():
+    with open(os.path.join(_RANK_TEXTS, "..", "h200-torchrun-mismatch", "stderr.log"), encoding="utf-8") as f:
+        stderr = f.read().replace("{app}", _APP)
+    verdict = classify(1, stderr=stderr)
+    assert (verdict.outcome, verdict.signal, verdict.rank) == (Outcome.RANK_CRASH, "SIGABRT", 1)
+    assert verdict.signature.startswith("gloo::EnforceNotMet: op.preamble.length <= op.nbytes.")
+    assert verdict.signature.endswith("Is there a distributed collective mismatch in your code?")
+    _verdict, where = forensics.refine(verdict, Evidence(pid=1, started=0.0, stderr=stderr), kernel_log=lambda _t: [])
+    assert where == "libc.so.6 (pthread_kill+0x11c); zoo/ddp.py:53 in class_counts"
