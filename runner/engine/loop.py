@@ -466,5 +466,5 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     def stopping() -> bool:  # Ctrl-C here, or stop_everything() from another thread: a rerun ends too
         return bool(engine.interrupted) or engine.stops.stopping
 
-    launch = slot.running.launch
-    return verdict, sync_rerun.placed(engine.matrix, verdict, launch, stderr, slot.cell_dir, where, stopping)
+    where = sync_rerun.placed(engine.matrix, verdict, slot.running.launch, stderr, slot.cell_dir, where, stopping)
+    return sync_rerun.signed(verdict, where), where

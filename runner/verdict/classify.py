@@ -149,10 +149,11 @@ def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
     return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
 
 
-def signed_by_place(verdict: Verdict, where: str) -> Verdict:
+def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Verdict:
     """The verdict of a death by signal signed with the program's own frame that `where` ends with
-    (crashmatrix.verdict.signature.with_place): two segfaults in two functions are two failures."""
-    return dataclasses.replace(verdict, signature=sig_.with_place(verdict.signature, where))
+    (crashmatrix.verdict.signature.with_place): two segfaults in two functions are two failures. launched:
+    `where` is where a synchronous rerun launched the failing kernel."""
+    return dataclasses.replace(verdict, signature=sig_.with_place(verdict.signature, where, launched))
 
 
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:

@@ -296,13 +296,18 @@ _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
 SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, "memory_error", "cuda_oom"})
+# CUDA's words for a kernel's fault that name no kernel: two illegal accesses in two kernels are told apart by
+# the line that launched each, which only a synchronous rerun finds (the first run's place is wherever the
+# host next waited: a later op, the same for every kernel before it).
+SIGNED_BY_LAUNCH = frozenset({"cuda_illegal_memory_access", "cuda_illegal_instruction", "cuda_launch_failure"})
 
 
-def with_place(signature: str, where: str) -> str:
+def with_place(signature: str, where: str, launched: bool = False) -> str:
     """`killed_by_signal in app/io.py:parse_header`: a class word of a death by signal with the program's
     own innermost frame, the last part of `where`, without its line (stable across edits and machines;
-    a native library's offset never, it differs by build). Any other signature, or no such frame: as is."""
-    if signature not in SIGNED_BY_PLACE:
+    a native library's offset never, it differs by build). launched: `where` is a synchronous rerun's
+    launching line, which signs SIGNED_BY_LAUNCH's words. Any other signature, or no such frame: as is."""
+    if signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
         return signature
     own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
     return f"{signature} in {own['path']}:{own['func']}" if own else signature

@@ -22,7 +22,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
 from crashmatrix.rundir import cell_files
 from crashmatrix.verdict import gpu_logs
-from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.classify import Verdict, signed_by_place
 from crashmatrix.verdict.exception_place import launch_place
 
 SYNC_DIR = "sync"
@@ -145,6 +145,14 @@ def rerun(
     finally:
         cell_files.release(env)
     return "" if stopped() else findings(rc, sync_dir, verdict)
+
+
+def signed(verdict: Verdict, where: str) -> Verdict:
+    """A CUDA error that names no kernel (an illegal memory access), signed by the launching line its rerun
+    found (classify.signed_by_place); any other, or a `where` the rerun did not give: as it is."""
+    if not where.endswith(f", {MARK}"):
+        return verdict
+    return signed_by_place(verdict, where.removesuffix(f", {MARK}"), launched=True)
 
 
 def placed(matrix, verdict: Verdict, launch: supervise.Launch, stderr: str, cell_dir: str, where: str, stopped) -> str:
