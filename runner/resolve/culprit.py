@@ -23,6 +23,9 @@ _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
 # `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
 # raw_decode`, `app/reader.py:7 in parse_label`), which the traceback itself tells below.
 _EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
+# Triton's launcher reporting a CUDA error of the kernel it launched: the kernel is its caller's (a program's own
+# @triton.jit function, or a library's, torch's inductor), not Triton's.
+_TRITON_LAUNCH_ERROR = re.compile(r"Triton Error \[CUDA\]")
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,16 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     if forensics.died_thread_frames(stderr) or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
-    frames, _exception = last_traceback(failing_output(stderr), error)
+    frames, exception = last_traceback(failing_output(stderr), error)
+    if _TRITON_LAUNCH_ERROR.search(exception):
+        frames = [(f, code) for f, code in frames if not _below_packages(f.file).startswith("triton/")]
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
     return _of_path(raised, packages, raised=True) if _PACKAGES_DIR.match(raised) else None
+
+
+def _below_packages(path: str) -> str:
+    found = _PACKAGES_DIR.match(path.replace("\\", "/"))
+    return found["rel"] if found else ""
 
 
 def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:

@@ -20,8 +20,9 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics, peers, ranks
+from crashmatrix.verdict import forensics, peers, ranks, sync_rerun
 from crashmatrix.verdict.exception_place import exception_place, failing_output
+from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.remedies import remedy
 
 _TIMED_OUT = Outcome.TIMEOUT.value
@@ -63,17 +64,28 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     title = f"{head}: {row['error']}" if row.get("error") else kind.label(None)
     stderr, rank = own_output(run, row)
     where = str(row.get("where") or "") or _place(stderr, kind.outcome)
+    launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
+    if launched:
+        stderr = launched
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
-    by_signal = bool(kind.signal) and kind.outcome != Outcome.OOM.value
+    by_signal = bool(kind.signal)
+    oom = kind.outcome == Outcome.OOM.value  # memory ran out where it was last asked for, not where it is held
     whose = (
         None
-        if remedy(kind.signature)  # a known class, a collective timeout told by its peers too: the program's
+        if remedy(kind.signature) or oom  # a known class, a collective timeout told by its peers too: the program's
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
-    parts = [f"# {title}\n", _addressed(whose, where), _what_happened(run, bundle), _conditions(run, bundle, told)]
+    parts = [
+        f"# {title}\n",
+        _out_of_memory(where) if oom else _addressed(whose, where),
+        _what_happened(run, bundle),
+        _conditions(run, bundle, told),
+    ]
     source = "the failing run's stderr" + (" before crashmatrix stopped it" if kind.outcome == _TIMED_OUT else "")
     if rank is not None:
         source = f"rank {rank}'s own traceback (the launcher's report left out)"
+    if launched:
+        source = f"the {sync_rerun.MARK}'s stderr (CUDA_LAUNCH_BLOCKING=1: raised where the kernel was launched)"
     parts.append(_telling(stderr, source))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
     if told.has_stacks:
@@ -113,6 +125,16 @@ def own_output(run: FinishedRun, row: dict) -> tuple[str, int | None]:
     return root.text, root.rank
 
 
+def _launched_output(run: FinishedRun, row: dict) -> str:
+    """The stderr of the synchronous rerun that gave a CUDA error's `where`; "" for any other row. The first
+    run raised where the host next waited, in a later op or another library (transformers' next line after
+    the embedding that asserted): its traceback names neither the failure's place nor whose code it was."""
+    if not str(row.get("where") or "").endswith(f", {sync_rerun.MARK}"):
+        return ""
+    path = os.path.join(run.directory, str(row.get("log_dir", "")), sync_rerun.SYNC_DIR, "stderr.log")
+    return plain(read_ends(path, None)) if os.path.isfile(path) else ""
+
+
 def _packages(run: FinishedRun, bundle: Bundle) -> dict:
     """The failing interpreter's {distribution: version}, as env.json lists them."""
     interpreters = run.fingerprint.get("interpreters") or {}
@@ -122,12 +144,31 @@ def _packages(run: FinishedRun, bundle: Bundle) -> dict:
     return dict((facts or {}).get("packages") or {}) if isinstance(facts, dict) else {}
 
 
+def _out_of_memory(where: str) -> str:
+    """An out-of-memory error's addressee: the program. Its stack shows the allocation that found no memory
+    left (often in torch's code: a Linear's output), not what holds the memory."""
+    shown = (
+        f"Memory ran out at the allocation the stack shows ({where}): where it was last asked for, not what holds it."
+        if where
+        else "Memory ran out."
+    )
+    return (
+        f"{shown} Look first at what the program keeps (outputs kept across batches, a growing cache, the batch "
+        "size), then at what it calls.\n"
+    )
+
+
 def _addressed(whose: Culprit | None, where: str) -> str:
     """Whose bug the stack points to: the tracker this report is for."""
     if whose is None:
         # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
         frames = [p.strip() for p in where.split(";") if " in " in p]
         place = frames[0] if frames else where.split(";")[0].strip()
+        if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
+            return (
+                "The failing stack shows no installed library's code but Triton's launcher, which reported the fault "
+                f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the program passes it.\n"
+            )
         return (
             "The failing stack shows no installed library's code"
             + (f" (it ended in {place})" if place else "")
@@ -215,6 +256,10 @@ def telling_lines(stderr: str) -> list[str]:
     traceback to its end; without a traceback, the end of stderr. The stacks themselves go to stacks.txt."""
     lines = [ln for ln in stderr.splitlines() if ln.strip() and not _EXTENSION_MODULES.match(ln)]
     fatal = list(dict.fromkeys(ln for ln in lines if _FATAL.match(ln)))[:5]
+    asserted = [ln for ln in lines if KERNEL_ASSERT.match(ln)]  # one line per GPU thread that failed it
+    if asserted:
+        more = f"  [... and {len(asserted) - 1} more GPU threads, the same assertion]" if len(asserted) > 1 else ""
+        fatal = [asserted[0], *([more] if more else []), *fatal]
     starts = [i for i, ln in enumerate(lines) if ln.startswith("Traceback (most recent call last)")]
     tail = lines[starts[-1] :] if starts else lines[-TELLING_LINES:]
     if len(tail) > TELLING_LINES:

@@ -84,7 +84,8 @@ def _addressee(issue: str) -> str:
     found = re.search(r"^For the maintainers of ([^:]+):", issue, re.M)
     if found:
         return found.group(1)
-    assert "The failing stack shows no installed library's code" in issue, issue[:400]
+    # an out-of-memory error is the program's to look at, whatever allocation found no memory left
+    assert "The failing stack shows no installed library's code" in issue or "\nMemory ran out" in issue, issue[:400]
     return "none"
 
 
