@@ -64,6 +64,23 @@ def test_a_port_held_outside_fails_alone_too_and_is_recorded_so(tmp_path):
     assert "failed beside another cell and alone too: its port is held by something else here" in summary, summary
 
 
+def test_a_run_that_fails_alone_for_its_own_reason_is_not_blamed_on_the_port(tmp_path):
+    # seen on a lent H200: two torchrun cells of the zoo's collective mismatch on torchrun's default port 29500;
+    # alone each failed with gloo's mismatch, and summary.md said the port was held by something else
+    port = _free_port()
+    own = BINDS + "; raise ValueError('its own failure')"
+    (tmp_path / "m.yaml").write_text(
+        f'name: own\ncommand: [python, -c, "{own}"]\naxes:\n  port: [{port}]\n  copy: [1, 2]\ntimeout: 60\n'
+    )
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = rows_of(tmp_path / "run")
+    assert [(r["outcome"], r["error"]) for r in rows] == [("fail", "ValueError: its own failure")] * 2
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "failed beside another cell, then alone for a reason of their own, not the port" in summary, summary
+    assert "held by something else" not in summary
+
+
 def test_a_lost_port_is_read_from_torchs_text_and_pythons():
     # torch 2.13's TCPStore, as a real run of tests/apps/ddp_fixed_port.py wrote it (above, the same text live)
     torch_line = (

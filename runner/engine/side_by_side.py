@@ -143,10 +143,17 @@ def again_alone(run_dir: str, rows: list[dict]) -> str:
             f"{_runs(cleared)} failed only beside another cell: the program binds {port}, which two "
             "cells at once cannot share, so the matrix's cells ran one at a time from then on."
         )
-    if failed:
+    # alone, a run may lose the port again (held outside), or fail for a reason of its own: its row
+    again = [c for c in failed if lost_port(read_ends(os.path.join(run_dir, c, "stderr.log")))]
+    if again:
         said.append(
-            f"{_runs(failed)} failed beside another cell and alone too: {port} is held by something else "
+            f"{_runs(again)} failed beside another cell and alone too: {port} is held by something else "
             "here, or the program binds it twice."
+        )
+    if len(again) < len(failed):
+        said.append(
+            f"{_runs([c for c in failed if c not in again])} failed beside another cell, then alone for a reason "
+            "of their own, not the port: their rows are those runs alone."
         )
     return " ".join(said) + f" Each first try is its cell's {FIRST_TRY_LOG}."
 
