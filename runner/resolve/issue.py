@@ -69,7 +69,9 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         stderr = launched
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
-    oom = kind.outcome == Outcome.OOM.value  # memory ran out where it was last asked for, not where it is held
+    # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
+    # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
+    oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
     whose = (
         None
         if remedy(kind.signature) or oom  # a known class, a collective timeout told by its peers too: the program's
