@@ -169,7 +169,8 @@ def _addressed(whose: Culprit | None, where: str) -> str:
         if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
             return (
                 "The failing stack shows no installed library's code but Triton's launcher, which reported the fault "
-                f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the program passes it.\n"
+                f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the "
+                "program passes it.\n"
             )
         return (
             "The failing stack shows no installed library's code"
