@@ -48,35 +48,31 @@ def test_ddp_tutorial_cells_on_one_port_run_again_alone_and_pass(tmp_path):
 BINDS = "import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1].split('=')[1]))); time.sleep(1)"
 
 
+def _two_copies_at_once(tmp_path, code: str, port: int) -> tuple[list[dict], str]:
+    """`python -c code port=PORT copy=N` for copies 1 and 2 under --jobs 2: the rows and summary.md."""
+    (tmp_path / "m.yaml").write_text(
+        f'name: two\ncommand: [python, -c, "{code}"]\naxes:\n  port: [{port}]\n  copy: [1, 2]\ntimeout: 60\n'
+    )
+    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return rows_of(tmp_path / "run"), (tmp_path / "run" / "summary.md").read_text()
+
+
 def test_a_port_held_outside_fails_alone_too_and_is_recorded_so(tmp_path):
     with socket.socket() as held:  # something else of the machine's holds it
         held.bind(("127.0.0.1", 0))
         port = held.getsockname()[1]
-        (tmp_path / "m.yaml").write_text(
-            f'name: held\ncommand: [python, -c, "{BINDS}"]\naxes:\n  port: [{port}]\n  copy: [1, 2]\ntimeout: 60\n'
-        )
-        proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    rows = rows_of(tmp_path / "run")
+        rows, summary = _two_copies_at_once(tmp_path, BINDS, port)
     assert [(r["outcome"], r["error"]) for r in rows] == [("fail", "OSError: [Errno 98] Address already in use")] * 2
     assert all((tmp_path / "run" / r["log_dir"] / "first-try.log").exists() for r in rows)
-    summary = (tmp_path / "run" / "summary.md").read_text()
     assert "failed beside another cell and alone too: its port is held by something else here" in summary, summary
 
 
 def test_a_run_that_fails_alone_for_its_own_reason_is_not_blamed_on_the_port(tmp_path):
     # seen on a lent H200: two torchrun cells of the zoo's collective mismatch on torchrun's default port 29500;
     # alone each failed with gloo's mismatch, and summary.md said the port was held by something else
-    port = _free_port()
-    own = BINDS + "; raise ValueError('its own failure')"
-    (tmp_path / "m.yaml").write_text(
-        f'name: own\ncommand: [python, -c, "{own}"]\naxes:\n  port: [{port}]\n  copy: [1, 2]\ntimeout: 60\n'
-    )
-    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    rows = rows_of(tmp_path / "run")
+    rows, summary = _two_copies_at_once(tmp_path, BINDS + "; raise ValueError('its own failure')", _free_port())
     assert [(r["outcome"], r["error"]) for r in rows] == [("fail", "ValueError: its own failure")] * 2
-    summary = (tmp_path / "run" / "summary.md").read_text()
     assert "failed beside another cell, then alone for a reason of their own, not the port" in summary, summary
     assert "held by something else" not in summary
 
