@@ -32,11 +32,16 @@ KERNEL_ASSERT = (
     "thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
 )
 
+# The same error of a kernel that faulted (ILLEGAL=1): CUDA's words name no kernel and no assert is printed.
+ILLEGAL_ACCESS = CUDA_ERROR.replace("device-side assert triggered", "an illegal memory access was encountered")
+
 FUNCTIONAL = f"""
 import os, sys
 
 def embedding(idx, rows):
     if os.environ.get("CUDA_LAUNCH_BLOCKING") == "1" and idx >= rows:
+        if os.environ.get("ILLEGAL"):
+            raise RuntimeError({ILLEGAL_ACCESS!r})
         print({KERNEL_ASSERT!r}, file=sys.stderr)
         raise RuntimeError({CUDA_ERROR!r})
     return idx
@@ -44,9 +49,12 @@ def embedding(idx, rows):
 GRAPH = f"""
 import os
 
+# on a line of its own: the traceback shows the raising line, whose words must not be the other error's
+MESSAGE = {ILLEGAL_ACCESS!r} if os.environ.get("ILLEGAL") else {CUDA_ERROR!r}
+
 def _engine_run_backward(out, rows):
     if out >= rows:  # the kernel's failure, seen at the next sync
-        raise RuntimeError({CUDA_ERROR!r})
+        raise RuntimeError(MESSAGE)
 """
 TRAIN = """
 import os, sys
@@ -104,6 +112,16 @@ def test_the_rerun_names_the_launching_line_not_the_backward_sync(tmp_path):
     # The first run's traceback points at the sync; the rerun's logs sit beside it.
     assert "_engine_run_backward" in (cell / "stderr.log").read_text()
     assert KERNEL_ASSERT in (cell / "sync" / "stderr.log").read_text()
+
+
+def test_a_kernels_illegal_access_is_signed_by_the_line_its_rerun_launched_it_from(tmp_path):
+    # as an H200 showed for a Triton kernel of the program's own (tests/zoo/truth_gpu.yaml, gpu_kernel_stride):
+    # CUDA's words name no kernel, so without the launching line two faulting kernels were one failure
+    row = _row(tmp_path, env="env:\n  ILLEGAL: '1'\n")
+    assert row["outcome"] == "cuda_error"
+    assert row["signature"] == "cuda_illegal_memory_access in train.py:forward"
+    line = TRAIN.splitlines().index("    return F.embedding(IDX, ROWS)") + 1
+    assert row["where"] == f"embedding; train.py:{line} in forward, synchronous rerun"
 
 
 def test_a_failure_gone_under_synchronous_launches_is_said_to_depend_on_timing(tmp_path):
