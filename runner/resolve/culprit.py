@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from crashmatrix.verdict import forensics
 from crashmatrix.verdict.exception_place import failing_output, last_traceback
+from crashmatrix.verdict.stacks import below_packages
 
 _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
 # `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
@@ -61,14 +62,9 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
     frames, exception = last_traceback(failing_output(stderr), error)
     if _TRITON_LAUNCH_ERROR.search(exception):
-        frames = [(f, code) for f, code in frames if not _below_packages(f.file).startswith("triton/")]
+        frames = [(f, code) for f, code in frames if not below_packages(f.file).startswith("triton/")]
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
     return _of_path(raised, packages, raised=True) if _PACKAGES_DIR.match(raised) else None
-
-
-def _below_packages(path: str) -> str:
-    found = _PACKAGES_DIR.match(path.replace("\\", "/"))
-    return found["rel"] if found else ""
 
 
 def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:

@@ -26,7 +26,7 @@ from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
-from crashmatrix.verdict.stacks import OURS, PACKAGES_DIR, Frame, is_own, is_torch_file
+from crashmatrix.verdict.stacks import OURS, Frame, below_packages, is_own, is_torch_file
 
 # `Traceback (most recent call last):` at a line's start; a worker's `Original Traceback (...)` too
 _HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):[ \t]*$", re.M)
@@ -155,7 +155,7 @@ def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool
     user, code = frames[at]
     op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
     # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib)
-    library = next((f for f, _code in inner if not _is_torch(f) and PACKAGES_DIR.search(f.file)), None)
+    library = next((f for f, _code in inner if not _is_torch(f) and below_packages(f.file)), None)
     parts = (op, library_text(library) if library else "", own_text(user, frames))
     return "; ".join(p for p in parts if p)
 
@@ -185,11 +185,8 @@ def _torch_op(inner: list[tuple[Frame, str]]) -> str:
 def library_text(frame: Frame) -> str:
     """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
     standard library's folder."""
-    path = frame.file.replace("\\", "/")
-    below = PACKAGES_DIR.split(path)
-    if len(below) == 1:
-        below = _STDLIB_DIR.split(path)
-    return f"{below[-1]}:{frame.line} in {frame.func}"
+    below = below_packages(frame.file) or _STDLIB_DIR.split(frame.file.replace("\\", "/"))[-1]
+    return f"{below}:{frame.line} in {frame.func}"
 
 
 def own_text(frame: Frame, frames: list[tuple[Frame, str]]) -> str:

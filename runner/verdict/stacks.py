@@ -97,13 +97,18 @@ def is_stdlib(frame: Frame) -> bool:
     return path.startswith("<frozen") or (bool(re.search(r"/lib/python3\.\d+/", path)) and "-packages/" not in path)
 
 
+def below_packages(path: str) -> str:
+    """An installed file's path below its site-packages (`triton/runtime/jit.py`); "" for any other file."""
+    below = PACKAGES_DIR.split(path.replace("\\", "/"))
+    return below[-1] if len(below) > 1 else ""
+
+
 def is_torch_file(path: str) -> bool:
     """torch's own file: below site-packages the package `torch/`; elsewhere (torch built from a source
     checkout) a `/torch/` folder. An environment that lives in a folder named torch (`/opt/torch/.venv`, on
     a lent H200) makes none of its other packages torch's: transformers' frames there were taken for torch's."""
-    path = path.replace("\\", "/")
-    below = PACKAGES_DIR.split(path)
-    return below[-1].startswith("torch/") if len(below) > 1 else "/torch/" in path
+    below = below_packages(path)
+    return below.startswith("torch/") if below else "/torch/" in path.replace("\\", "/")
 
 
 def is_library(frame: Frame) -> bool:
