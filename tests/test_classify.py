@@ -236,7 +236,14 @@ CASES = [
         False,
         "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n",
         None,
-        ("cuda_error", "", "CUDNN_STATUS_EXECUTION_FAILED", "cudnn_error"),
+        ("cuda_error", "", "CUDNN_STATUS_EXECUTION_FAILED", "cudnn_error CUDNN_STATUS_EXECUTION_FAILED"),
+    ),
+    (
+        1,
+        False,
+        "RuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
+        None,
+        ("cuda_error", "", "CUDNN_STATUS_INTERNAL_ERROR", "cudnn_error CUDNN_STATUS_INTERNAL_ERROR"),
     ),
     (
         1,

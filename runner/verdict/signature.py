@@ -98,7 +98,14 @@ CAUSES: tuple = (
     Cause("cuda_illegal_memory_access", Outcome.CUDA_ERROR, _p(r"an illegal memory access was encountered")),
     Cause("cuda_illegal_instruction", Outcome.CUDA_ERROR, _p(r"an illegal instruction was encountered")),
     Cause("cuda_launch_failure", Outcome.CUDA_ERROR, _p(r"unspecified launch failure")),
-    Cause("cudnn_error", Outcome.CUDA_ERROR, _p(r"CUDNN_STATUS_[A-Z_]+", r"cuDNN error")),
+    # cuDNN's status tells its failures apart: it could not set itself up (INTERNAL_ERROR in cudnnCreate, on a
+    # GPU whose memory another process held), a plan it cannot run (NOT_SUPPORTED), a kernel that failed.
+    Cause(
+        "cudnn_error",
+        Outcome.CUDA_ERROR,
+        _p(r"(?P<status>CUDNN_STATUS_[A-Z_]+)", r"cuDNN error"),
+        sign="cudnn_error {status}",
+    ),
     Cause("cublas_error", Outcome.CUDA_ERROR, _p(r"CUBLAS_STATUS_[A-Z_]+", r"cuBLAS error")),
     Cause("nccl_timeout", Outcome.CUDA_ERROR, _p(r"Watchdog caught collective operation timeout")),
     Cause("nccl_error", Outcome.CUDA_ERROR, _p(r"NCCL error")),
