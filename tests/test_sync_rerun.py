@@ -304,6 +304,21 @@ def test_the_cudnn8_log_names_the_call_and_algorithm():
     )
 
 
+def test_a_real_cudnn9_handle_failure_gives_its_reason_from_the_calls_warning_block():
+    # cuDNN 9.19 on an H200, another process holding the GPU's memory (tests/zoo gpu_shared_gpu): the status is in
+    # cudnnCreate's `I!` block, its reason in the same call's `W!` block after it.
+    with open(os.path.join(ROOT, "tests", "data", "h200-cudnn", "shared_gpu.cudnn.log")) as f:
+        log = f.read()
+    failure = gpu_logs.cudnn_failure(log)
+    assert failure == (
+        "cuDNN cudnnCreate: CUDNN_STATUS_INTERNAL_ERROR "
+        "(cudaStreamCreateWithFlags(&ctx->streamPool[0][i], 0x01) != cudaSuccess)"
+    )
+    where = f"conv2d; train.py:32 in forward; {failure}, synchronous rerun"
+    assert gpu_logs.cudnn_setup_failure(where) == failure.removeprefix("cuDNN ")
+    assert gpu_logs.cudnn_setup_failure("conv2d; train.py:32 in forward, synchronous rerun") == ""
+
+
 def test_nccls_first_warning_is_the_telling_line():
     assert gpu_logs.nccl_warning(["", NCCL_LOG]) == (
         "NCCL WARN socketStartConnect: Connect to 10.0.0.2<35177> failed : Software caused connection abort "

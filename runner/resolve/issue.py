@@ -22,7 +22,7 @@ from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import forensics, peers, ranks, sync_rerun
 from crashmatrix.verdict.exception_place import exception_place, failing_output
-from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
+from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
 
 _TIMED_OUT = Outcome.TIMEOUT.value
@@ -77,9 +77,10 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         if remedy(kind.signature) or oom  # a known class, a collective timeout told by its peers too: the program's
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
+    setup = cudnn_setup_failure(where) if where.endswith(sync_rerun.MARK) else ""
     parts = [
         f"# {title}\n",
-        _out_of_memory(where) if oom else _addressed(whose, where),
+        _out_of_memory(where) if oom else _cudnn_setup(setup) if setup else _addressed(whose, where),
         _what_happened(run, bundle),
         _conditions(run, bundle, told),
     ]
@@ -157,6 +158,19 @@ def _out_of_memory(where: str) -> str:
     return (
         f"{shown} Look first at what the program keeps (outputs kept across batches, a growing cache, the batch "
         "size), then at what it calls.\n"
+    )
+
+
+def _cudnn_setup(failure: str) -> str:
+    """cuDNN that could not make its handle, where its synchronous rerun failed there too: no kernel had failed
+    before it (it would have raised at its own launch). On an H200 that was a GPU whose memory another process
+    held, while torch's own cache still had room: no "CUDA out of memory", only cuDNN's status."""
+    return (
+        f"cuDNN could not set itself up (`{failure}`): its own CUDA call failed before any of its work ran, and "
+        "the synchronous rerun found no earlier CUDA error. That is most often the GPU's memory, taken by another "
+        "process on the same GPU or by allocations outside torch's allocator, while torch's cache still had room "
+        '(so no "CUDA out of memory"). Look first at what else holds the GPU (`nvidia-smi '
+        "--query-compute-apps=pid,used_memory --format=csv` while the job runs), then at the program.\n"
     )
 
 

@@ -95,6 +95,7 @@ def cudnn_failure(log: str) -> str:
     before = next((b for lv, f, b in reversed(blocks[:failed]) if f == func and lv == "I"), "")
     context = body + before
     status = _CUDNN_STATUS.search(body)
+    reason = status["reason"] if status and status["reason"] else _reason_after(blocks[failed + 1 : failed + 2], func)
     op = _CUDNN_OP.search(context)
     engine = _CUDNN_ENGINE.search(context)
     algo = _CUDNN8_ALGO.search(context)
@@ -103,8 +104,32 @@ def cudnn_failure(log: str) -> str:
     detail = ", ".join(w for w in what if w)
     text = f"cuDNN {func}" + (f": {detail}" if detail else "")
     if status:
-        text += f": {status[1]}" + (f" ({status['reason'].strip()})" if status["reason"] else "")
+        text += f": {status[1]}" + (f" ({reason.strip()})" if reason else "")
     return text
+
+
+# cuDNN 9.19 (an H200) logs a failed call's status in its `I!` block, then its reason in a `W!` block of the
+# same call: `Error: CUDNN_STATUS_INTERNAL_ERROR; Reason: cudaStreamCreateWithFlags(...) != cudaSuccess`.
+_CUDNN_REASON = re.compile(r"Error: CUDNN_STATUS_[A-Z_]+; Reason: (?P<reason>[^\n]*)")
+
+
+def _reason_after(following: list[tuple[str, str, str]], func: str) -> str:
+    """The reason the failed call's next block gives, where that block is the same call's."""
+    for _lv, f, body in following:
+        found = _CUDNN_REASON.search(body) if f == func else None
+        if found:
+            return found["reason"]
+    return ""
+
+
+CUDNN_SETUP = "cuDNN cudnnCreate: "  # cudnn_failure's text for a failure to make cuDNN's handle
+
+
+def cudnn_setup_failure(where: str) -> str:
+    """The reason cuDNN could not make its handle, as the synchronous rerun's cuDNN log gave it (`cudnnCreate:
+    CUDNN_STATUS_INTERNAL_ERROR (cudaStreamCreateWithFlags(...) != cudaSuccess)`); "" for any other place."""
+    at = where.find(CUDNN_SETUP)
+    return where[at + len("cuDNN ") :].split(";")[0].removesuffix(", synchronous rerun") if at >= 0 else ""
 
 
 # --- NCCL -------------------------------------------------------------------------
