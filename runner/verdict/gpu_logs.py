@@ -30,14 +30,21 @@ def _called(code: str, kernel: str) -> str:
 
     An assignment into an index (`x[rows] = 1.0`) is the op itself, whatever the index expression calls:
     on an H100 `x[torch.tensor([2**20], device="cuda")] = 1.0` failed in the indexing kernel, not in
-    `tensor`. Its kernel names it where the assert gave a name (that kernel's was `operator()`)."""
+    `tensor`. A read through an index without a call (`w[mask]`) is `indexing`. Its kernel names either
+    where the assert gave a name (that kernel's was `operator()`)."""
     if code.startswith("raise"):  # the program raised it itself: the exception's class is no op
         return ""
     code = code.split("#")[0]
+    named = kernel if kernel and not kernel.startswith("operator") else ""
     if _INDEX_ASSIGNMENT.match(code):
-        return kernel if kernel and not kernel.startswith("operator") else "index assignment"
+        return named or "index assignment"
     calls = _CALL.findall(code)
-    return _kernel_launch(code) or (calls[-1] if calls else "")
+    launched = _kernel_launch(code) or (calls[-1] if calls else "")
+    if not launched and _SUBSCRIPTED.search(code):
+        # a read through an index launches the indexing kernel itself: on an H200 `class_weights[mask]`, a
+        # mask holding 255 of 4 classes, failed in IndexKernel.cu's `operator()`
+        return named or "indexing"
+    return launched
 
 
 def _kernel_launch(code: str) -> str:
