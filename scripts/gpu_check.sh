@@ -41,18 +41,21 @@ zoo_cpu=$!
 export work
 alone() {  # the truth: each GPU mode alone, and again with CUDA_LAUNCH_BLOCKING=1 (where it raises)
     local mode
-    for mode in gpu_device_mismatch gpu_hf_oov gpu_kernel_stride gpu_leak_oom; do
+    for mode in gpu_device_mismatch gpu_hf_oov gpu_kernel_stride gpu_leak_oom gpu_seg_void_label gpu_shared_gpu; do
         (cd tests/zoo/app && python3 main.py mode=$mode >"$work/alone/$mode.out" 2>"$work/alone/$mode.err"
          echo "exit $?" >>"$work/alone/$mode.err")
         (cd tests/zoo/app && CUDA_LAUNCH_BLOCKING=1 python3 main.py mode=$mode >/dev/null 2>"$work/alone/$mode.blocking.err"
          echo "exit $?" >>"$work/alone/$mode.blocking.err")
+        [[ $mode == gpu_seg_void_label || $mode == gpu_shared_gpu ]] || continue
+        (cd tests/zoo/app && CUDNN_LOGLEVEL_DBG=3 CUDNN_LOGDEST_DBG="$work/alone/$mode.cudnn.log" python3 main.py mode=$mode \
+            >/dev/null 2>"$work/alone/$mode.logged.err"; echo "exit $?" >>"$work/alone/$mode.logged.err")
     done
 }
 export -f alone
-step alone 120 bash -c alone
+step alone 200 bash -c alone
 tar -czf "$out/alone.tgz" -C "$work" alone
 
-step zoo-gpu 200 python3 -m pytest -q -p no:cacheprovider -n 0 tests/zoo/test_zoo_gpu.py -k on_a_gpu \
+step zoo-gpu 330 python3 -m pytest -q -p no:cacheprovider -n 0 tests/zoo/test_zoo_gpu.py -k on_a_gpu \
     --basetemp="$work/zoo-gpu" >"$out/pytest-zoo-gpu.log" 2>&1
 tar -czf "$out/zoo-gpu.tgz" -C "$work/zoo-gpu" .
 

@@ -78,12 +78,15 @@ def _start(base, run: str):
 
 
 def _addressee(issue: str) -> str:
-    """Whom ISSUE.md addresses: `torch`, a distribution's name, or `none` (the program's own code, libc)."""
+    """Whom ISSUE.md addresses: `torch`, a distribution's name, `gpu_memory` (what else holds the GPU), or
+    `none` (the program's own code, libc)."""
     if "For PyTorch's tracker:" in issue:
         return "torch"
     found = re.search(r"^For the maintainers of ([^:]+):", issue, re.M)
     if found:
         return found.group(1)
+    if "cuDNN could not set itself up" in issue:  # nobody's code: the GPU's memory, held elsewhere
+        return "gpu_memory"
     # an out-of-memory error is the program's to look at, whatever allocation found no memory left
     assert "The failing stack shows no installed library's code" in issue or "\nMemory ran out" in issue, issue[:400]
     return "none"
