@@ -51,6 +51,8 @@ import os
 
 # on a line of its own: the traceback shows the raising line, whose words must not be the other error's
 MESSAGE = {ILLEGAL_ACCESS!r} if os.environ.get("ILLEGAL") else {CUDA_ERROR!r}
+if os.environ.get("HEARD_BY_CUDNN"):  # the next library call, not CUDA, heard of the kernel's fault
+    MESSAGE = "cuDNN error: CUDNN_STATUS_INTERNAL_ERROR"
 
 def _engine_run_backward(out, rows):
     if out >= rows:  # the kernel's failure, seen at the next sync
@@ -122,6 +124,20 @@ def test_a_kernels_illegal_access_is_signed_by_the_line_its_rerun_launched_it_fr
     assert row["signature"] == "cuda_illegal_memory_access in train.py:forward"
     line = TRAIN.splitlines().index("    return F.embedding(IDX, ROWS)") + 1
     assert row["where"] == f"embedding; train.py:{line} in forward, synchronous rerun"
+
+
+def test_a_kernels_fault_heard_by_cudnn_is_the_kernels_failure_not_cudnns(tmp_path):
+    # On an H200 a kernel's fault came out of the next convolution as `cuDNN error:
+    # CUDNN_STATUS_INTERNAL_ERROR` (tests/zoo gpu_seg_void_label, signed there by the assertion CUDA printed).
+    # A faulting kernel prints none: its synchronous rerun raises at the launch, and that error is the failure.
+    row = _row(tmp_path, env="env:\n  ILLEGAL: '1'\n  HEARD_BY_CUDNN: '1'\n")
+    assert row["outcome"] == "cuda_error"
+    assert row["signature"] == "cuda_illegal_memory_access in train.py:forward"
+    assert row["error"] == "RuntimeError: CUDA error: an illegal memory access was encountered"
+    line = TRAIN.splitlines().index("    return F.embedding(IDX, ROWS)") + 1
+    assert row["where"] == f"embedding; train.py:{line} in forward, synchronous rerun"
+    cell = tmp_path / "run" / row["log_dir"]
+    assert "CUDNN_STATUS_INTERNAL_ERROR" in (cell / "stderr.log").read_text()  # what the first run said
 
 
 def test_a_failure_gone_under_synchronous_launches_is_said_to_depend_on_timing(tmp_path):

@@ -467,4 +467,4 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
         return bool(engine.interrupted) or engine.stops.stopping
 
     where = sync_rerun.placed(engine.matrix, verdict, slot.running.launch, stderr, slot.cell_dir, where, stopping)
-    return sync_rerun.signed(verdict, where), where
+    return sync_rerun.signed(verdict, where, os.path.join(slot.cell_dir, sync_rerun.SYNC_DIR)), where

@@ -22,7 +22,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.process import supervise
 from crashmatrix.rundir import cell_files
 from crashmatrix.verdict import gpu_logs
-from crashmatrix.verdict.classify import Verdict, signed_by_place
+from crashmatrix.verdict.classify import Verdict, classify, signed_by_place
 from crashmatrix.verdict.exception_place import launch_place
 
 SYNC_DIR = "sync"
@@ -32,6 +32,10 @@ PASSED = "passed under synchronous launches: depends on timing"
 _NO_DSA_HINT = "Compile with `TORCH_USE_CUDA_DSA`"
 # Not an asynchronous kernel failure: a rerun would only repeat it.
 _NOT_ASYNC = {"cuda_after_fork"}
+# Library statuses that an earlier kernel's fault on the context causes too: the first library call after it
+# hears of it (on an H200 a device-side assert came out as cuDNN's CUDNN_STATUS_INTERNAL_ERROR at the next
+# convolution; on an H100 as cuBLAS's at the next matmul).
+_HEARD_LATER = ("cudnn_error", "cublas_error")
 
 
 def wanted(verdict: Verdict) -> bool:
@@ -147,12 +151,25 @@ def rerun(
     return "" if stopped() else findings(rc, sync_dir, verdict)
 
 
-def signed(verdict: Verdict, where: str) -> Verdict:
+def signed(verdict: Verdict, where: str, sync_dir: str = "") -> Verdict:
     """A CUDA error that names no kernel (an illegal memory access), signed by the launching line its rerun
-    found (classify.signed_by_place); any other, or a `where` the rerun did not give: as it is."""
+    found (classify.signed_by_place); any other, or a `where` the rerun did not give: as it is. sync_dir: the
+    rerun's logs, whose own error replaces a library's status that only heard of it (_raised_first)."""
     if not where.endswith(f", {MARK}"):
         return verdict
-    return signed_by_place(verdict, where.removesuffix(f", {MARK}"), launched=True)
+    return signed_by_place(_raised_first(verdict, sync_dir), where.removesuffix(f", {MARK}"), launched=True)
+
+
+def _raised_first(verdict: Verdict, sync_dir: str) -> Verdict:
+    """The rerun's CUDA error where the first run's was a cuDNN or cuBLAS status and the rerun's is another
+    error: under synchronous launches a kernel that faulted raises at its own launch, before that library
+    ran, and its failure is the one to sign (a faulting kernel prints no assertion to sign it by)."""
+    if not sync_dir or verdict.signature.split(" ")[0] not in _HEARD_LATER:
+        return verdict
+    again = classify(1, stderr=_read(os.path.join(sync_dir, "stderr.log")))
+    if again.outcome != Outcome.CUDA_ERROR or again.signature.split(" ")[0] in _HEARD_LATER:
+        return verdict
+    return dataclasses.replace(verdict, error=again.error, signature=again.signature)
 
 
 def placed(matrix, verdict: Verdict, launch: supervise.Launch, stderr: str, cell_dir: str, where: str, stopped) -> str:

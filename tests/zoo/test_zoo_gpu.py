@@ -96,7 +96,7 @@ def _read_again(row: dict) -> dict:
         where = findings(1, sync, verdict)
     else:
         where = exception_place(failing_output(stderr), oom=verdict.outcome == Outcome.OOM, error=verdict.error)
-    verdict = sync_rerun.signed(signed_by_place(verdict, where), where)
+    verdict = sync_rerun.signed(signed_by_place(verdict, where), where, sync)
     return dict(row, outcome=verdict.outcome.value, signal=verdict.signal, signature=verdict.signature, where=where)
 
 
