@@ -335,6 +335,24 @@ def test_a_real_cudnn9_handle_failure_gives_its_reason_from_the_calls_warning_bl
     assert gpu_logs.cudnn_setup_failure("conv2d; train.py:32 in forward, synchronous rerun") == ""
 
 
+def test_a_cudnn_status_is_signed_by_the_call_that_failed_and_a_handle_says_what_frees_it():
+    from crashmatrix.outcome import Outcome
+    from crashmatrix.verdict import sync_rerun
+    from crashmatrix.verdict.classify import Verdict
+    from crashmatrix.verdict.remedies import remedy
+
+    def signed(status: str, failure: str) -> str:
+        first = Verdict(Outcome.CUDA_ERROR, "", f"RuntimeError: cuDNN error: {status}", f"cudnn_error {status}")
+        return sync_rerun.signed(first, f"conv2d; train.py:32 in forward; {failure}, synchronous rerun").signature
+
+    # the H200's shared GPU (tests/zoo gpu_shared_gpu), and a convolution that failed as it ran
+    handle = signed("CUDNN_STATUS_INTERNAL_ERROR", "cuDNN cudnnCreate: CUDNN_STATUS_INTERNAL_ERROR (x)")
+    ran = signed("CUDNN_STATUS_EXECUTION_FAILED", "cuDNN cudnnBackendExecute: convolution forward, engine 3: x")
+    assert handle == "cudnn_error CUDNN_STATUS_INTERNAL_ERROR in cudnnCreate"
+    assert ran == "cudnn_error CUDNN_STATUS_EXECUTION_FAILED in cudnnBackendExecute"
+    assert "nvidia-smi --query-compute-apps" in remedy(handle) and remedy(ran) == ""
+
+
 def test_nccls_first_warning_is_the_telling_line():
     assert gpu_logs.nccl_warning(["", NCCL_LOG]) == (
         "NCCL WARN socketStartConnect: Connect to 10.0.0.2<35177> failed : Software caused connection abort "

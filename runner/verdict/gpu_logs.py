@@ -130,6 +130,13 @@ def _reason_after(following: list[tuple[str, str, str]], func: str) -> str:
 
 
 CUDNN_SETUP = "cuDNN cudnnCreate: "  # cudnn_failure's text for a failure to make cuDNN's handle
+_CUDNN_CALL = re.compile(r"\bcuDNN (cudnn\w+)\b")
+
+
+def cudnn_call(where: str) -> str:
+    """The cuDNN call that failed, as `where` has it from cudnn_failure (`cudnnCreate`); "" where none."""
+    found = _CUDNN_CALL.search(where)
+    return found[1] if found else ""
 
 
 def cudnn_setup_failure(where: str) -> str:

@@ -41,10 +41,21 @@ DESYNC = (
 )
 
 
+# cuDNN that could not make its handle (verdict/sync_rerun.py signs it by that call): on an H200, a GPU whose
+# memory another process held, while torch's own cache still had room.
+CUDNN_SETUP = (
+    "free the GPU for cuDNN: it could not make its handle (cudnnCreate), most often because another process "
+    "holds the GPU's memory (`nvidia-smi --query-compute-apps=pid,used_memory --format=csv` lists them); end "
+    "or wait for that process, or give this job a GPU of its own (CUDA_VISIBLE_DEVICES)"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
         return REMEDIES[signature]
+    if signature.startswith("cudnn_error ") and signature.endswith(" in cudnnCreate"):
+        return CUDNN_SETUP
     peers = _PEERS_TOLD.search(signature)
     if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
         return ""

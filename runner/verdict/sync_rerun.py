@@ -157,7 +157,16 @@ def signed(verdict: Verdict, where: str, sync_dir: str = "") -> Verdict:
     rerun's logs, whose own error replaces a library's status that only heard of it (_raised_first)."""
     if not where.endswith(f", {MARK}"):
         return verdict
-    return signed_by_place(_raised_first(verdict, sync_dir), where.removesuffix(f", {MARK}"), launched=True)
+    verdict = _by_library_call(_raised_first(verdict, sync_dir), where)
+    return signed_by_place(verdict, where.removesuffix(f", {MARK}"), launched=True)
+
+
+def _by_library_call(verdict: Verdict, where: str) -> Verdict:
+    """A cuDNN status signed by the cuDNN call its rerun's log found failing (`cudnn_error
+    CUDNN_STATUS_INTERNAL_ERROR in cudnnCreate`): a handle that could not be made (on an H200, a GPU whose
+    memory another process held) is another failure than a convolution that failed as it ran."""
+    call = gpu_logs.cudnn_call(where) if verdict.signature.startswith("cudnn_error") else ""
+    return dataclasses.replace(verdict, signature=f"{verdict.signature} in {call}") if call else verdict
 
 
 def _raised_first(verdict: Verdict, sync_dir: str) -> Verdict:
