@@ -129,7 +129,7 @@ def _reason_after(following: list[tuple[str, str, str]], func: str) -> str:
     return ""
 
 
-CUDNN_SETUP = "cuDNN cudnnCreate: "  # cudnn_failure's text for a failure to make cuDNN's handle
+_CUDNN_CREATE = "cuDNN cudnnCreate: "  # cudnn_failure's text for a failure to make cuDNN's handle
 _CUDNN_CALL = re.compile(r"\bcuDNN (cudnn\w+)\b")
 
 
@@ -142,7 +142,7 @@ def cudnn_call(where: str) -> str:
 def cudnn_setup_failure(where: str) -> str:
     """The reason cuDNN could not make its handle, as the synchronous rerun's cuDNN log gave it (`cudnnCreate:
     CUDNN_STATUS_INTERNAL_ERROR (cudaStreamCreateWithFlags(...) != cudaSuccess)`); "" for any other place."""
-    at = where.find(CUDNN_SETUP)
+    at = where.find(_CUDNN_CREATE)
     return where[at + len("cuDNN ") :].split(";")[0].removesuffix(", synchronous rerun") if at >= 0 else ""
 
 
