@@ -167,10 +167,11 @@ def _cudnn_setup(failure: str) -> str:
     held, while torch's own cache still had room: no "CUDA out of memory", only cuDNN's status."""
     return (
         f"cuDNN could not set itself up (`{failure}`): its own CUDA call failed before any of its work ran, and "
-        "the synchronous rerun found no earlier CUDA error. That is most often the GPU's memory, taken by another "
-        "process on the same GPU or by allocations outside torch's allocator, while torch's cache still had room "
-        '(so no "CUDA out of memory"). Look first at what else holds the GPU (`nvidia-smi '
-        "--query-compute-apps=pid,used_memory --format=csv` while the job runs), then at the program.\n"
+        "the synchronous rerun found no earlier CUDA error. cuDNN allocates for its handle outside torch's "
+        'allocator: a GPU whose memory is taken fails it even while torch has room (no "CUDA out of memory"; '
+        "reproduced on an H200 with another process holding the memory). Look first at what else holds "
+        "the GPU (`nvidia-smi --query-compute-apps=pid,used_memory --format=csv` while the job runs) and at what "
+        "torch's own cache keeps reserved (`torch.cuda.memory_reserved()`), then at the program.\n"
     )
 
 

@@ -44,9 +44,10 @@ DESYNC = (
 # cuDNN that could not make its handle (verdict/sync_rerun.py signs it by that call): on an H200, a GPU whose
 # memory another process held, while torch's own cache still had room.
 CUDNN_SETUP = (
-    "free the GPU for cuDNN: it could not make its handle (cudnnCreate), most often because another process "
-    "holds the GPU's memory (`nvidia-smi --query-compute-apps=pid,used_memory --format=csv` lists them); end "
-    "or wait for that process, or give this job a GPU of its own (CUDA_VISIBLE_DEVICES)"
+    "leave the GPU room for cuDNN: it could not make its handle (cudnnCreate), which it allocates outside torch's "
+    "allocator. End or wait for the processes that hold the GPU's memory (`nvidia-smi "
+    "--query-compute-apps=pid,used_memory --format=csv` lists them), give this job a GPU of its own "
+    "(CUDA_VISIBLE_DEVICES), or keep torch's own cache from taking it all (a smaller batch)"
 )
 
 
