@@ -77,7 +77,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         if remedy(kind.signature) or oom  # a known class, a collective timeout told by its peers too: the program's
         else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     )
-    setup = cudnn_setup_failure(where) if where.endswith(sync_rerun.MARK) else ""
+    setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
     parts = [
         f"# {title}\n",
         _out_of_memory(where) if oom else _cudnn_setup(setup) if setup else _addressed(whose, where),

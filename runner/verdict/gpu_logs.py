@@ -129,21 +129,23 @@ def _reason_after(following: list[tuple[str, str, str]], func: str) -> str:
     return ""
 
 
-_CUDNN_CREATE = "cuDNN cudnnCreate: "  # cudnn_failure's text for a failure to make cuDNN's handle
-_CUDNN_CALL = re.compile(r"\bcuDNN (cudnn\w+)\b")
+# cudnn_failure's text in `where`: `cuDNN cudnnCreate: CUDNN_STATUS_INTERNAL_ERROR (reason)`, up to the next part
+_CUDNN_PART = re.compile(r"\bcuDNN (?P<call>cudnn\w+)(?P<rest>[^;]*)")
 
 
 def cudnn_call(where: str) -> str:
     """The cuDNN call that failed, as `where` has it from cudnn_failure (`cudnnCreate`); "" where none."""
-    found = _CUDNN_CALL.search(where)
-    return found[1] if found else ""
+    found = _CUDNN_PART.search(where)
+    return found["call"] if found else ""
 
 
 def cudnn_setup_failure(where: str) -> str:
     """The reason cuDNN could not make its handle, as the synchronous rerun's cuDNN log gave it (`cudnnCreate:
     CUDNN_STATUS_INTERNAL_ERROR (cudaStreamCreateWithFlags(...) != cudaSuccess)`); "" for any other place."""
-    at = where.find(_CUDNN_CREATE)
-    return where[at + len("cuDNN ") :].split(";")[0].removesuffix(", synchronous rerun") if at >= 0 else ""
+    found = _CUDNN_PART.search(where)
+    if not found or found["call"] != "cudnnCreate":
+        return ""
+    return (found["call"] + found["rest"]).removesuffix(", synchronous rerun")
 
 
 # --- NCCL -------------------------------------------------------------------------
