@@ -3,11 +3,13 @@
 import os
 import sys
 
+from zoo import imports_settled
 from zoo.ddp import train
 
 
 def main() -> None:
     args = dict(a.split("=", 1) for a in sys.argv[1:])
+    imports_settled()
     train(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args["mode"].replace("torchrun_", "", 1))
 
 

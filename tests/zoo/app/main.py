@@ -7,10 +7,14 @@ that fails one way PyTorch users report; tests/zoo/truth.yaml holds what each do
 import importlib
 import sys
 
+from zoo import imports_settled
+
 
 def main() -> None:
     args = dict(a.split("=", 1) for a in sys.argv[1:])
-    importlib.import_module(f"zoo.modes.{args['mode']}").main()
+    mode = importlib.import_module(f"zoo.modes.{args['mode']}")
+    imports_settled()
+    mode.main()
 
 
 if __name__ == "__main__":

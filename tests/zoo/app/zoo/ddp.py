@@ -91,6 +91,9 @@ def train(rank: int, world_size: int, mode: str) -> None:
 
 
 def spawned(rank: int, world_size: int, mode: str) -> None:
+    from zoo import imports_settled  # here, below train: the lines above are the zoo's truth
+
+    imports_settled()  # a spawned rank imported it all again
     train(rank, world_size, mode)
 
 
