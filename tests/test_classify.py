@@ -1,7 +1,10 @@
 """The pure classifier, table-driven, with the messages PyTorch, CUDA, CPython, Hydra and Lightning really print."""
 
+import os
+
 import pytest
 
+from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import classify
 from crashmatrix.verdict.signature import VOCABULARY, mask
 
@@ -586,3 +589,54 @@ def test_a_deaths_signature_takes_the_programs_frame_from_where_without_its_line
     assert with_place("killed_by_signal", "libc.so.6 (+0x19bc5c)") == "killed_by_signal"  # no frame of its own
     assert with_place("killed_by_signal", "") == "killed_by_signal"
     assert with_place("fd_exhaustion", "app/io.py:42 in parse_header") == "fd_exhaustion"  # a cause says more
+
+
+def _recorded(folder: str, name: str) -> str:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", folder, f"{name}.stderr.log")) as f:
+        return f.read()
+
+
+def _refused(name: str) -> str:
+    return _recorded("weights-only", name)
+
+
+def test_torch_loads_refusal_is_told_by_what_it_refused():
+    # Recorded: tests/data/weights-only/*.py.txt run alone (torch 2.13), a checkpoint holding a numpy scalar and
+    # one holding an argparse.Namespace: torch's first line is the same for both, the global it refused is not.
+    scalar = classify(1, stderr=_refused("numpy_scalar"))
+    namespace = classify(1, stderr=_refused("argparse_namespace"))
+    assert (scalar.outcome, scalar.error) == (
+        Outcome.FAIL,
+        "_pickle.UnpicklingError: Weights only load failed. WeightsUnpickler error: Unsupported global: "
+        "GLOBAL numpy._core.multiarray.scalar was not an allowed global by default.",
+    )
+    assert namespace.signature.endswith(": GLOBAL argparse.Namespace was not an allowed global by default.")
+    assert scalar.signature != namespace.signature
+    # torch 2.4 and 2.5 (their wording, from their source and users' reports; not run here): the reason on the
+    # advice's own line, or after a blank one
+    older = _refused("numpy_scalar").split("_pickle.UnpicklingError")[0] + (
+        "_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to "
+        "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
+        "file from a trusted source.\nPlease file an issue with the following so that we can make "
+        "`weights_only=True` compatible with your use case: WeightsUnpickler error: {}Unsupported operand 118\n"
+    )
+    for gap in ("", "\n\n"):
+        told = classify(1, stderr=older.format(gap))
+        assert told.error.endswith("Weights only load failed. WeightsUnpickler error: Unsupported operand 118")
+        assert told.signature == told.error  # a pickle opcode's number does not vary between runs
+
+
+def test_a_message_whose_first_line_ends_with_a_colon_is_told_with_the_line_it_announces():
+    # Recorded: tests/data/state-dict/state_dict.py.txt run alone (torch 2.13). load_state_dict's first line is
+    # the same for every mismatch; a missing key and a size mismatch are two failures with two fixes.
+    missing = classify(1, stderr=_recorded("state-dict", "missing"))
+    size = classify(1, stderr=_recorded("state-dict", "size"))
+    assert (
+        missing.error
+        == 'RuntimeError: Error(s) in loading state_dict for Net: Missing key(s) in state_dict: "fc.bias".'
+    )
+    assert size.error.startswith("RuntimeError: Error(s) in loading state_dict for Net: size mismatch for fc.weight:")
+    assert missing.signature != size.signature
+    # a first line that ends otherwise stays alone, and so does one that ends the output
+    assert classify(1, stderr="Traceback (most recent call last):\nValueError: bad\n\tmore").error == "ValueError: bad"
+    assert classify(1, stderr="Traceback (most recent call last):\nKeyError: missing:\n").error == "KeyError: missing:"

@@ -85,24 +85,53 @@ def _hydra_error(text: str) -> str:
 
 
 _TRACEBACK_HEAD = "Traceback (most recent call last):"
+# torch.load's weights-only refusal (the default since torch 2.6): its first line is the same for every file it
+# refuses; what it refused, and so what to allow, follows `WeightsUnpickler error:` (on that line, or after a
+# blank one in some releases' wording), before the advice (`Please use torch.serialization.add_safe_globals`).
+_WEIGHTS_ONLY_HEAD = "Weights only load failed."
+_UNPICKLER_SAYS = "WeightsUnpickler error:"
 
 
 def _traceback_exception(text: str) -> str:
-    """The exception line that ends the last traceback (its first line when the message spans several)."""
+    """The exception line that ends the last traceback (its first line when the message spans several, with the
+    next where the first ends with a colon)."""
     at = text.rfind(_TRACEBACK_HEAD)
     if at == -1:
         return ""
-    for line in text[at:].splitlines()[1:]:
+    lines = text[at:].splitlines()[1:]
+    for i, line in enumerate(lines):
         if line and not line[0].isspace():
-            return line.strip()
+            return _with_what_follows(line.strip(), lines[i + 1 :])
     return ""
 
 
+def _with_what_follows(line: str, after: list[str]) -> str:
+    """A message whose first line ends with a colon announces what follows, and what follows tells one failure
+    from another: `Error(s) in loading state_dict for Net:` is followed by `Missing key(s) in state_dict:
+    "fc.bias".` or by `size mismatch for fc.weight: ...`; the first line alone made them one."""
+    if not line.endswith(":"):
+        return line
+    following = next((a.strip() for a in after if a.strip()), "")
+    return f"{line} {following}" if following else line
+
+
+def _with_weights_only_reason(line: str, text: str) -> str:
+    """torch.load's refusal told by what it refused: its headline and its WeightsUnpickler error, on one line."""
+    head, found, _advice = line.partition(_WEIGHTS_ONLY_HEAD)
+    at = text.rfind(_UNPICKLER_SAYS)
+    if not found or at == -1:
+        return line
+    said = text[at + len(_UNPICKLER_SAYS) :].lstrip()
+    reason = said.split("\n", 1)[0].split(" Please use ", 1)[0].strip()
+    return f"{head}{_WEIGHTS_ONLY_HEAD} {_UNPICKLER_SAYS} {reason}" if reason else line
+
+
 def exception_line(text: str) -> str:
-    """The exception a user would quote: Hydra's own error, the end of the last traceback, the last
-    exception-looking line that is no warning, else the last non-empty line (Hydra's boilerplate never)."""
+    """The exception a user would quote: Hydra's own error, the end of the last traceback (torch.load's
+    refusal with what it refused), the last exception-looking line that is no warning, else the last
+    non-empty line (Hydra's boilerplate never)."""
     text = _BOILERPLATE.sub("", text)
-    found = _hydra_error(text) or _traceback_exception(text)
+    found = _hydra_error(text) or _with_weights_only_reason(_traceback_exception(text), text)
     if found:
         return found
     lines = [m.group(0).strip() for m in _PY_EXCEPTION.finditer(text)]
