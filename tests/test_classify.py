@@ -6,6 +6,7 @@ import pytest
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.remedies import remedy
 from crashmatrix.verdict.signature import VOCABULARY, mask
 
 WORKER_SEGV = """\
@@ -600,7 +601,7 @@ def _refused(name: str) -> str:
     return _recorded("weights-only", name)
 
 
-def test_torch_loads_refusal_is_told_by_what_it_refused():
+def test_torch_loads_refusal_is_told_by_what_it_refused_and_says_what_fixes_it():
     # Recorded: tests/data/weights-only/*.py.txt run alone (torch 2.13), a checkpoint holding a numpy scalar and
     # one holding an argparse.Namespace: torch's first line is the same for both, the global it refused is not.
     scalar = classify(1, stderr=_refused("numpy_scalar"))
@@ -612,6 +613,7 @@ def test_torch_loads_refusal_is_told_by_what_it_refused():
     )
     assert namespace.signature.endswith(": GLOBAL argparse.Namespace was not an allowed global by default.")
     assert scalar.signature != namespace.signature
+    assert "add_safe_globals" in remedy(scalar.signature) and "weights_only=False" in remedy(namespace.signature)
     # torch 2.4 and 2.5 (their wording, from their source and users' reports; not run here): the reason on the
     # advice's own line, or after a blank one
     older = _refused("numpy_scalar").split("_pickle.UnpicklingError")[0] + (
@@ -624,6 +626,7 @@ def test_torch_loads_refusal_is_told_by_what_it_refused():
         told = classify(1, stderr=older.format(gap))
         assert told.error.endswith("Weights only load failed. WeightsUnpickler error: Unsupported operand 118")
         assert told.signature == told.error  # a pickle opcode's number does not vary between runs
+    assert remedy(classify(1, stderr="RuntimeError: Weights only load failed.").signature) == ""
 
 
 def test_a_message_whose_first_line_ends_with_a_colon_is_told_with_the_line_it_announces():

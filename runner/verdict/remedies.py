@@ -51,12 +51,24 @@ CUDNN_SETUP = (
 )
 
 
+# torch.load's weights-only refusal (verdict/classify.py signs it by what it refused): the default since torch 2.6.
+WEIGHTS_ONLY = (
+    "torch.load loads with weights_only=True since torch 2.6: tensors and plain Python values only, and this file "
+    "holds something else (the global the error names). For a file you trust, allow that global "
+    "(`torch.serialization.add_safe_globals([...])` before loading) or load it with `torch.load(path, "
+    "weights_only=False)`; save plain values from now on (a state_dict, `float(x)` rather than a numpy scalar, "
+    "`vars(args)` rather than an argparse.Namespace)"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
         return REMEDIES[signature]
     if signature.startswith("cudnn_error ") and signature.endswith(" in cudnnCreate"):
         return CUDNN_SETUP
+    if "UnpicklingError: Weights only load failed. WeightsUnpickler error: " in signature:
+        return WEIGHTS_ONLY
     peers = _PEERS_TOLD.search(signature)
     if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
         return ""
