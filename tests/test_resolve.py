@@ -403,3 +403,23 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
         {"pyyaml": "6.0.3"},
     )
     assert raised and (raised.evidence, raised.raised) == ("yaml/parser.py", True), raised
+
+
+def test_every_kind_gets_a_bundle_of_its_own_even_where_signatures_begin_alike():
+    # Two globals torch.load refused (tests/data/weights-only): alike for 48 characters and more, one outcome.
+    from crashmatrix.outcome import FailureKind
+    from crashmatrix.resolve.repro import folder_names
+
+    refused = "_pickle.UnpicklingError: Weights only load failed. WeightsUnpickler error: Unsupported global: GLOBAL "
+    kinds = [
+        FailureKind("fail", "", refused + "numpy._core.multiarray.scalar was not an allowed global by default."),
+        FailureKind("fail", "", refused + "argparse.Namespace was not an allowed global by default."),
+        FailureKind("crash", "SIGSEGV", "killed_by_signal"),
+        FailureKind("worker_crash", "SIGSEGV", "killed_by_signal"),
+        FailureKind("fail", "", "ValueError: bad batch"),
+    ]
+    names = folder_names(kinds)
+    assert len(set(names.values())) == len(kinds), names
+    assert names[kinds[0]].startswith("_pickle.UnpicklingError-Weights-only-load-fail-")
+    assert names[kinds[2]] == "killed_by_signal-crash-SIGSEGV" and names[kinds[4]] == "ValueError-bad-batch"
+    assert folder_names(kinds) == names  # the same folders when resolve runs again

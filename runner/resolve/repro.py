@@ -15,11 +15,13 @@ would be written; a matrix's secret env entries stay the placeholder the run dir
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import signal
 import subprocess
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,10 +69,17 @@ class Bundle:
 
 
 def folder_names(kinds: Sequence[FailureKind]) -> dict[FailureKind, str]:
-    """Each kind's folder: its signature made safe for a path; two kinds of one signature add outcome and signal."""
+    """Each kind's folder: its signature made safe for a path; two kinds whose names agree add outcome and signal,
+    and where those agree too (two signatures alike in their first 48 characters: torch.load refusing two
+    globals, a state_dict's missing and unexpected keys), a digest of the signature. Every kind its own folder."""
     base = {k: _slug(k.signature or k.outcome) for k in kinds}
-    shared = {b for b in base.values() if list(base.values()).count(b) > 1}
-    return {k: (f"{b}-{k.outcome}-{k.signal}".rstrip("-") if b in shared else b) for k, b in base.items()}
+    named = _set_apart(base, lambda k, name: f"{name}-{k.outcome}-{k.signal}".rstrip("-"))
+    return _set_apart(named, lambda k, name: f"{name}-{hashlib.sha1(k.signature.encode()).hexdigest()[:8]}")
+
+
+def _set_apart(names: dict[FailureKind, str], longer) -> dict[FailureKind, str]:
+    shared = Counter(names.values())
+    return {k: (longer(k, name) if shared[name] > 1 else name) for k, name in names.items()}
 
 
 def _slug(text: str, most: int = 48) -> str:
