@@ -406,3 +406,17 @@ def test_no_pass_and_two_equally_common_failures_are_each_told_by_where_the_othe
     ]
     lines = [p.describe() for p in explain(rows, ["mode", "start_method"])]
     assert lines == ["crash SIGSEGV when mode=segv (2 of 2 matching)", "timeout when mode=hang (2 of 2 matching)"]
+
+
+def test_two_failures_whose_signatures_begin_alike_are_told_apart():
+    # torch.load refusing two globals (tests/data/weights-only): alike for their first 60 characters and more
+    from crashmatrix.answers.explain import Pattern
+
+    refused = "_pickle.UnpicklingError: Weights only load failed. WeightsUnpickler error: Unsupported global: GLOBAL "
+    scalar = Pattern((("which", "wo"),), "fail", "", 1, 1, refused + "numpy._core.multiarray.scalar was not allowed.")
+    namespace = Pattern((("which", "wo2"),), "fail", "", 1, 1, refused + "argparse.Namespace was not allowed.")
+    plain = Pattern((("which", "other"),), "fail", "", 1, 1, "ValueError: bad batch")
+    heads = [line.split(" when ")[0] for line in render_lines([scalar, namespace, plain]) if " when " in line]
+    assert len(set(heads)) == 3, heads
+    assert "numpy._core.multiarray.scalar" in heads[0] and "argparse.Namespace" in heads[1], heads
+    assert heads[2] == "fail ValueError: bad batch"  # a label that cuts alike with none is as it was

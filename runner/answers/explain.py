@@ -18,12 +18,13 @@ from __future__ import annotations
 import heapq
 import os
 import shlex
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crashmatrix.answers import set_apart
 from crashmatrix.cell import spell
-from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
+from crashmatrix.outcome import FailureKind, kind_labels, ranks_in_order, with_rank_note
 from crashmatrix.text import shorten
 from crashmatrix.verdict.remedies import remedy
 
@@ -84,15 +85,16 @@ class Pattern:
             data["fix"] = remedy(self.signature)
         return data
 
-    def _label(self, with_signature: bool = True) -> str:
+    def _label(self, with_signature: bool = True, label: str | None = None) -> str:
         kind = self.failure_kind if with_signature else FailureKind(self.outcome, self.signal)
-        return with_rank_note(kind.label(), self.ranks)
+        return with_rank_note(label or kind.label(), self.ranks)
 
-    def describe(self) -> str:
+    def describe(self, label: str | None = None) -> str:
+        """label: the kind's, where it must be set apart from another pattern's (render_lines)."""
         if not self.conditions:
             return self._describe_program()
         conds = " and ".join(f"{a}={v}" for a, v in self.conditions)
-        text = f"{self._label()} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
+        text = f"{self._label(label=label)} when {conds} ({self.failing} of {self.matching} matching{self._unknown()})"
         if self.alternatives:
             others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt) for alt in self.alternatives)
             text += f"; the data fit as well: {others}"
@@ -478,8 +480,9 @@ def render_lines(
         return ["no failing cells"]
     lines = []
     nodes = list(dict.fromkeys(str(r["node"]) for r in rows or () if r.get("node")))
+    labels = _labels_set_apart(patterns)
     for p in patterns:
-        lines.append(p.describe())
+        lines.append(p.describe(labels.get(p.failure_kind)))
         if remedy(p.signature):
             lines.append(f"  what fixes it: {remedy(p.signature)}")
         apart = set_apart.node_sentence(p.conditions, fingerprints, nodes) if fingerprints else ""
@@ -493,6 +496,15 @@ def render_lines(
         if advice:
             lines.append(advice)
     return lines
+
+
+def _labels_set_apart(patterns: Sequence[Pattern]) -> dict[FailureKind, str]:
+    """Labels for the kinds whose own labels cut alike (two signatures alike for their first 60 characters): each
+    its start and the part that tells it apart (crashmatrix.outcome.kind_labels)."""
+    own = {p.failure_kind: p.failure_kind.label() for p in patterns}
+    alike = Counter(own.values())
+    clashing = [kind for kind, label in own.items() if alike[label] > 1]
+    return kind_labels(clashing, width=90) if clashing else {}
 
 
 def findings(rows: Iterable[Mapping[str, object]], axes: Sequence[str], run: str | None = None) -> list:
