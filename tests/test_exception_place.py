@@ -16,6 +16,8 @@ Every text below is a real program's stderr, pasted as it came (paths under this
   are trimmed; nothing else left out.
 """
 
+import os
+
 import pytest
 from conftest import ROOT
 
@@ -671,3 +673,17 @@ RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered
 )
 def test_an_environment_in_a_folder_named_torch_makes_no_library_torchs(text, where):
     assert launch_place(text).startswith(where)
+
+
+def test_a_trace_torch_compile_could_not_finish_is_placed_at_the_line_that_broke_it():
+    # Recorded: tests/data/dynamo/graph_break_print.py.txt run alone (torch 2.13): under fullgraph=True a print
+    # in forward breaks the graph. The traceback ends in torch/_dynamo, called from main's call of the model;
+    # the line to change is forward's print, which only dynamo's `from user code:` block names.
+    with open(os.path.join(ROOT, "tests", "data", "dynamo", "graph_break_print.stderr.log")) as f:
+        text = f.read()
+    assert exception_place(text) == (
+        "torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:11 in forward, traced from comp.py:17 in main"
+    )
+    # without that block, the place is the call as before
+    without = text.split("\nfrom user code:\n")[0]
+    assert exception_place(without) == "torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:17 in main"

@@ -132,7 +132,38 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
         return ""
     if oom or is_out_of_memory(exception):
         return op_place(frames, allocation=True) or _join(frames[0][0], frames)
+    traced = _traced(text)
+    if traced is not None and _is_torch(frames[0][0]):
+        return _join(frames[0][0], [(traced, ""), *frames]) + _traced_from(traced, frames)
     return _join(frames[0][0], frames)
+
+
+# torch.compile's error for code it could not trace (a graph break under fullgraph=True, a backend's failure): the
+# traceback ends in torch/_dynamo, called from where the compiled model was called; the line that broke the trace
+# is in the message's `from user code:` block, innermost last.
+_USER_CODE = "\nfrom user code:\n"
+
+
+def _traced(text: str) -> Frame | None:
+    """The innermost program frame of the last `from user code:` block (else its innermost frame), or None."""
+    at = text.rfind(_USER_CODE)
+    if at == -1:
+        return None
+    block = []
+    for line in text[at + len(_USER_CODE) :].splitlines():
+        m = _FRAME.match(line)
+        if m:
+            block.append(Frame(m["func"], m["file"], m["line"]))
+        elif not line.strip() or not line[:1].isspace():
+            break
+    own = [f for f in block if is_programs(f)]
+    return (own or block)[-1] if block else None
+
+
+def _traced_from(traced: Frame, frames: list[tuple[Frame, str]]) -> str:
+    """`, traced from comp.py:17 in main`: where the compiled code was called, where that was the program's."""
+    caller = next((f for f, _code in frames if is_programs(f)), None)
+    return f", traced from {own_text(caller, frames)}" if caller and is_programs(traced) else ""
 
 
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
