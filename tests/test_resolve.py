@@ -423,3 +423,16 @@ def test_every_kind_gets_a_bundle_of_its_own_even_where_signatures_begin_alike()
     assert names[kinds[0]].startswith("_pickle.UnpicklingError-Weights-only-load-fail-")
     assert names[kinds[2]] == "killed_by_signal-crash-SIGSEGV" and names[kinds[4]] == "ValueError-bad-batch"
     assert folder_names(kinds) == names  # the same folders when resolve runs again
+
+
+def test_a_failure_of_a_known_kind_is_addressed_by_its_fix_even_where_a_library_raised_it():
+    # torch.load refuses a checkpoint in torch's own code, by design: the report said "The failing stack shows no
+    # installed library's code (it ended in torch/serialization.py...)", which its own parenthesis belied
+    from crashmatrix.resolve.issue import _addressed
+    from crashmatrix.verdict.remedies import WEIGHTS_ONLY
+
+    where = "torch/serialization.py:1609 in load; wo.py:11 in resume"
+    told = _addressed(None, where, WEIGHTS_ONLY)
+    assert told.startswith("A failure of a known kind (it ended in torch/serialization.py:1609 in load), whose fix")
+    assert "add_safe_globals" in told and "no installed library's code" not in told
+    assert _addressed(None, "app.py:3 in main").startswith("The failing stack shows no installed library's code")

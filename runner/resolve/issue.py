@@ -72,15 +72,12 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
     # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
     oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
-    whose = (
-        None
-        if remedy(kind.signature) or oom  # a known class, a collective timeout told by its peers too: the program's
-        else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
-    )
+    known = remedy(kind.signature)  # a known class, a collective timeout told by its peers too: the program's
+    whose = None if known or oom else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
     setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
     parts = [
         f"# {title}\n",
-        _out_of_memory(where) if oom else _cudnn_setup(setup) if setup else _addressed(whose, where),
+        _out_of_memory(where) if oom else _cudnn_setup(setup) if setup else _addressed(whose, where, known),
         _what_happened(run, bundle),
         _conditions(run, bundle, told),
     ]
@@ -175,12 +172,19 @@ def _cudnn_setup(failure: str) -> str:
     )
 
 
-def _addressed(whose: Culprit | None, where: str) -> str:
-    """Whose bug the stack points to: the tracker this report is for."""
+def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
+    """Whose bug the stack points to: the tracker this report is for. known: what fixes a failure of a known
+    class (verdict/remedies.py), which is the program's to do whatever code raised it (torch.load refusing a
+    checkpoint raises in torch by design)."""
     if whose is None:
         # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
         frames = [p.strip() for p in where.split(";") if " in " in p]
         place = frames[0] if frames else where.split(";")[0].strip()
+        if known:
+            return (
+                "A failure of a known kind" + (f" (it ended in {place})" if place else "") + ", whose fix is the "
+                f"program's, not a library's: {known}.\n"
+            )
         if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
             return (
                 "The failing stack shows no installed library's code but Triton's launcher, which reported the fault "
