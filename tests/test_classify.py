@@ -643,3 +643,10 @@ def test_a_message_whose_first_line_ends_with_a_colon_is_told_with_the_line_it_a
     # a first line that ends otherwise stays alone, and so does one that ends the output
     assert classify(1, stderr="Traceback (most recent call last):\nValueError: bad\n\tmore").error == "ValueError: bad"
     assert classify(1, stderr="Traceback (most recent call last):\nKeyError: missing:\n").error == "KeyError: missing:"
+
+
+def test_inductor_without_a_compiler_says_what_fixes_it():
+    # Recorded: tests/data/inductor/no_compiler.py.txt run alone with CXX=/nonexistent/g++ (torch 2.13, CPU)
+    told = classify(1, stderr=_recorded("inductor", "no_compiler"))
+    assert told.error.startswith("torch._inductor.exc.InductorError: InvalidCxxCompiler: No working C++ compiler")
+    assert "apt-get install g++" in remedy(told.signature) and 'backend="aot_eager"' in remedy(told.signature)

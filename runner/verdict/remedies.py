@@ -61,6 +61,15 @@ WEIGHTS_ONLY = (
 )
 
 
+# torch.compile's inductor compiles its CPU kernels with a C++ compiler: none found (a slim container, a CXX that
+# names none). Recorded on CPU with CXX pointing nowhere (tests/data/inductor).
+NO_CXX_COMPILER = (
+    "torch.compile's default backend (inductor) builds C++ kernels for the CPU and found no working compiler: "
+    "install one where the program runs (Debian/Ubuntu: `apt-get install g++`), or point CXX at it; meanwhile "
+    '`torch.compile(model, backend="aot_eager")` runs the same graphs without compiling them'
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -69,6 +78,8 @@ def remedy(signature: str) -> str:
         return CUDNN_SETUP
     if "UnpicklingError: Weights only load failed. WeightsUnpickler error: " in signature:
         return WEIGHTS_ONLY
+    if "InvalidCxxCompiler: No working C++ compiler found" in signature:
+        return NO_CXX_COMPILER
     peers = _PEERS_TOLD.search(signature)
     if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
         return ""
