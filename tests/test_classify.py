@@ -597,15 +597,11 @@ def _recorded(folder: str, name: str) -> str:
         return f.read()
 
 
-def _refused(name: str) -> str:
-    return _recorded("weights-only", name)
-
-
 def test_torch_loads_refusal_is_told_by_what_it_refused_and_says_what_fixes_it():
     # Recorded: tests/data/weights-only/*.py.txt run alone (torch 2.13), a checkpoint holding a numpy scalar and
     # one holding an argparse.Namespace: torch's first line is the same for both, the global it refused is not.
-    scalar = classify(1, stderr=_refused("numpy_scalar"))
-    namespace = classify(1, stderr=_refused("argparse_namespace"))
+    scalar = classify(1, stderr=_recorded("weights-only", "numpy_scalar"))
+    namespace = classify(1, stderr=_recorded("weights-only", "argparse_namespace"))
     assert (scalar.outcome, scalar.error) == (
         Outcome.FAIL,
         "_pickle.UnpicklingError: Weights only load failed. WeightsUnpickler error: Unsupported global: "
@@ -616,7 +612,7 @@ def test_torch_loads_refusal_is_told_by_what_it_refused_and_says_what_fixes_it()
     assert "add_safe_globals" in remedy(scalar.signature) and "weights_only=False" in remedy(namespace.signature)
     # torch 2.4 and 2.5 (their wording, from their source and users' reports; not run here): the reason on the
     # advice's own line, or after a blank one
-    older = _refused("numpy_scalar").split("_pickle.UnpicklingError")[0] + (
+    older = _recorded("weights-only", "numpy_scalar").split("_pickle.UnpicklingError")[0] + (
         "_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to "
         "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
         "file from a trusted source.\nPlease file an issue with the following so that we can make "

@@ -22,7 +22,7 @@ import signal
 import subprocess
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crashmatrix.bisect.failure_rate import predictive_runs_needed
@@ -77,7 +77,8 @@ def folder_names(kinds: Sequence[FailureKind]) -> dict[FailureKind, str]:
     return _set_apart(named, lambda k, name: f"{name}-{hashlib.sha1(k.signature.encode()).hexdigest()[:8]}")
 
 
-def _set_apart(names: dict[FailureKind, str], longer) -> dict[FailureKind, str]:
+def _set_apart(names: dict[FailureKind, str], longer: Callable[[FailureKind, str], str]) -> dict[FailureKind, str]:
+    """names, those two or more kinds share made longer."""
     shared = Counter(names.values())
     return {k: (longer(k, name) if shared[name] > 1 else name) for k, name in names.items()}
 

@@ -132,9 +132,9 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
         return ""
     if oom or is_out_of_memory(exception):
         return op_place(frames, allocation=True) or _join(frames[0][0], frames)
-    traced = _traced(text)
-    if traced is not None and _is_torch(frames[0][0]):
-        return _join(frames[0][0], [(traced, ""), *frames]) + _traced_from(traced, frames)
+    traced = _traced(text) if _is_torch(frames[0][0]) else None
+    if traced is not None:
+        return _traced_place(frames[0][0], traced, frames)
     return _join(frames[0][0], frames)
 
 
@@ -145,7 +145,7 @@ _USER_CODE = "\nfrom user code:\n"
 
 
 def _traced(text: str) -> Frame | None:
-    """The innermost program frame of the last `from user code:` block (else its innermost frame), or None."""
+    """The innermost program frame of the last `from user code:` block, or None."""
     at = text.rfind(_USER_CODE)
     if at == -1:
         return None
@@ -157,13 +157,15 @@ def _traced(text: str) -> Frame | None:
         elif not line.strip() or not line[:1].isspace():
             break
     own = [f for f in block if is_programs(f)]
-    return (own or block)[-1] if block else None
+    return own[-1] if own else None
 
 
-def _traced_from(traced: Frame, frames: list[tuple[Frame, str]]) -> str:
-    """`, traced from comp.py:17 in main`: where the compiled code was called, where that was the program's."""
+def _traced_place(raised: Frame, traced: Frame, frames: list[tuple[Frame, str]]) -> str:
+    """`torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:11 in forward, traced from comp.py:17 in
+    main`: torch's raising frame, the program's line that broke the trace, and its call that was traced."""
     caller = next((f for f, _code in frames if is_programs(f)), None)
-    return f", traced from {own_text(caller, frames)}" if caller and is_programs(traced) else ""
+    place = f"{library_text(raised)}; {own_text(traced, frames)}"
+    return place + (f", traced from {own_text(caller, frames)}" if caller else "")
 
 
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
