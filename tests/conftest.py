@@ -70,6 +70,15 @@ def can_unshare_mounts() -> bool:
     return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
 
 
+@functools.cache
+def has_cuda() -> bool:
+    """Whether torch sees a CUDA GPU here, asked of a child: the suite's own processes never import torch."""
+    if not os.path.exists("/dev/nvidiactl"):  # no NVIDIA driver: spare every CPU box a torch import
+        return False
+    probe = [sys.executable, "-c", "import torch; print(torch.cuda.is_available())"]
+    return subprocess.run(probe, capture_output=True, text=True).stdout.strip() == "True"
+
+
 def processes_with(needle: str) -> list[str]:
     """Live (non-zombie) processes whose environment holds needle: what a run must not leave behind."""
     found = []

@@ -3,10 +3,7 @@ that says why (a GPU cannot be faulted here: the GPU branch ran on a lent H100, 
 
 import os
 
-import pytest
-from conftest import ROOT, crashmatrix, rows_of
-
-torch = pytest.importorskip("torch")
+from conftest import ROOT, crashmatrix, has_cuda, rows_of
 
 EXPECTED_ON_GPU = {
     "cuda_assert": "cuda_error",
@@ -37,10 +34,12 @@ SIGNATURE_ON_GPU = {
 
 def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path):
     out = tmp_path / "run"
+    # Without a GPU one mode: every mode's skip is the probe's one check for CUDA, and each cell imports torch.
+    modes = list(EXPECTED_ON_GPU) if has_cuda() else ["cuda_assert"]
     r = crashmatrix(
         "run",
         os.path.join(ROOT, "matrix", "gpu.yaml"),
-        "axes.mode=[cuda_assert,cuda_oom,cuda_fork_worker,cuda_index_forward,cuda_loss_assert,nccl_duplicate_gpu]",
+        f"axes.mode=[{','.join(modes)}]",
         "--jobs",
         "2",
         "--out",
@@ -49,9 +48,9 @@ def test_cuda_faults_are_real_on_gpu_and_skips_with_a_reason_elsewhere(tmp_path)
     )
     assert r.returncode == 0, r.stderr
     rows = {row["mode"]: row for row in rows_of(out)}
-    assert set(rows) == set(EXPECTED_ON_GPU)
+    assert set(rows) == set(modes)
     for mode, row in rows.items():
-        if torch.cuda.is_available():
+        if has_cuda():
             assert row["outcome"] == EXPECTED_ON_GPU[mode], row
             assert row["signature"].startswith(SIGNATURE_ON_GPU[mode]), row
             if mode in WHERE_ON_GPU:

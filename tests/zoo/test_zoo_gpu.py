@@ -14,12 +14,10 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 
 import pytest
 import yaml
-from conftest import ROOT, crashmatrix, rows_of
+from conftest import ROOT, crashmatrix, has_cuda, rows_of
 from test_zoo import APP, TRUTH, _addressee, _identity, _pattern
 
 from crashmatrix.outcome import Outcome
@@ -44,17 +42,10 @@ timeout: 180
 """
 
 
-def _has_cuda() -> bool:
-    if not os.path.exists("/dev/nvidiactl"):  # no NVIDIA driver: spare every CPU box a torch import
-        return False
-    probe = [sys.executable, "-c", "import torch; print(torch.cuda.is_available())"]
-    return subprocess.run(probe, capture_output=True, text=True).stdout.strip() == "True"
-
-
 @pytest.fixture(scope="module")
 def live(tmp_path_factory) -> dict:
     """{mode: {"rows", "issue"}} from a real run on this machine's GPU, resolved."""
-    if not _has_cuda():
+    if not has_cuda():
         pytest.skip("needs a CUDA GPU; the recorded H200 run is checked by the tests below")
     base = tmp_path_factory.mktemp("zoo-gpu")
     (base / "gpu.yaml").write_text(MATRIX)
