@@ -4,6 +4,9 @@ tests/apps/ddp_fixed_port.py is the DDP tutorial's form (the program sets MASTER
 has the truth from running it alone (it passes) and two at once (the second to bind fails with torch's
 EADDRINUSE, and its rank 1 can break the other). Under `--jobs 2` that failure is crashmatrix's, not the
 cell's values': recorded as it came, it sent the user after an axis that does not matter.
+The test runs it with one rank in its own process (`ranks=1`): the same init_process_group on the same port
+fails the same way, at a third of the torch processes (the two-rank form is examples/ddp_fixed_port.yaml's,
+whose session the README shows).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ def _free_port() -> int:
 def test_ddp_tutorial_cells_on_one_port_run_again_alone_and_pass(tmp_path):
     port = _free_port()
     (tmp_path / "m.yaml").write_text(
-        f"name: tutorial\ncommand: [python, {APP}]\nparams: {{port: {port}, hold_s: 4}}\n"
+        f"name: tutorial\ncommand: [python, {APP}]\nparams: {{port: {port}, hold_s: 4, ranks: 1}}\n"
         "axes:\n  lr: [0.1, 0.001]\ntimeout: 120\n"
     )
     proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)

@@ -14,6 +14,9 @@ The truth, from running it alone and two at once (torch 2.13 CPU, Python 3.11, t
   `ProcessRaisedException: -- Process 0 terminated with the following error:`. Its rank 1 meanwhile joins
   the *other* program's store at that port; when spawn then ends it, the other program's rank 0 can fail
   too, with gloo's `Connection closed by peer` (seen once in three tries): neither failure is the lr's.
+- `ranks=1`: one rank in the program's own process (no mp.spawn), world size 1. Alone it passes; two at once,
+  the second fails in the same `setup` with the same DistNetworkError ... EADDRINUSE, not under spawn's
+  ProcessRaisedException, and no rank of it can reach the other program.
 """
 
 import os
@@ -48,5 +51,8 @@ def train(rank: int, world_size: int, args: dict) -> None:
 
 if __name__ == "__main__":
     arguments = dict(a.split("=", 1) for a in sys.argv[1:])
-    mp.spawn(train, args=(2, arguments), nprocs=2)
+    if arguments.get("ranks") == "1":
+        train(0, 1, arguments)  # one rank, in this process: the same init_process_group on the same port
+    else:
+        mp.spawn(train, args=(2, arguments), nprocs=2)
     print("done")
