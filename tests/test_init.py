@@ -113,13 +113,15 @@ def test_a_good_tiny_app_gets_knobs_only(tmp_path):
 
 
 def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(tmp_path):
-    """init's matrix for the real Hydra + Lightning app, cut to two spawn cells: no cell is lost to an
-    argument the app does not know, a keys axis reaches every loader, knobs never arrive as arguments."""
+    """init's matrix for the real Hydra + Lightning app, cut to two fork cells: no cell is lost to an
+    argument the app does not know, a keys axis reaches every loader, knobs never arrive as arguments.
+    Fork: nothing here depends on the start method, and each spawned worker would import the whole app again
+    (spawned workers of a Hydra app are test_hydra_launcher.py's)."""
 
     matrix, run = tmp_path / "m.yaml", tmp_path / "run"
     assert init(matrix).returncode == 0
     one_value = [
-        "axes.start_method=[spawn]",
+        "axes.start_method=[fork]",
         "axes.pin_memory=[false]",
         "axes.wandb=[offline]",
         "axes.log_images=[true]",
