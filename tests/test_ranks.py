@@ -109,6 +109,12 @@ def probe_run(tmp_path_factory):
 def test_the_ddp_probe_killed_rank_is_a_rank_crash(probe_run):
     got = {r["kill_rank"]: r for r in rows_of(probe_run)}
     assert got["-1"]["outcome"] == "pass", got["-1"]
+    # the passing cell trained on both gloo ranks, and its ranks' scratch folder went with them
+    cell = os.path.join(probe_run, got["-1"]["log_dir"])
+    with open(os.path.join(cell, "result.json")) as f:
+        metrics = json.load(f)["metrics"]
+    assert (metrics["world_size"], metrics["backend"], metrics["steps"]) == (2, "gloo", 3), metrics
+    assert not [name for name in os.listdir(cell) if name.startswith("ddp-")], os.listdir(cell)
     r = got["1"]
     assert (r["outcome"], r["signal"], r["rank"], r["error"]) == (
         "rank_crash",
