@@ -5,9 +5,10 @@ tests/apps/ddp_uneven.py (its docstring has the truth from running it alone): ra
 torchrun's "Root Cause" names rank 0, the victim. The row must name rank 1 and say it ended early, under
 torchrun and torch.multiprocessing.spawn, with the in-cell recorder (inject) and without it.
 tests/apps/ddp_unused.py: a parameter the forward never uses; a `ddp.find_unused_parameters` axis fixes it,
-and resolve must say so. Five cells of 2 ranks each, in four runs three at a time: spawn with and without the
-recorder, torchrun without it (with it, the zoo's torchrun_uneven, whose run explain and resolve are asked of
-in tests/zoo), the two ways to be uneven (a shard of one's own, a rank-dependent break) spread over them.
+and resolve must say so. Four cells of 2 ranks each, in three runs side by side: spawn with and without the
+recorder (torchrun with it is the zoo's torchrun_uneven, whose run explain and resolve are asked of in
+tests/zoo; torchrun without it, this program's recorded stderr in test_ranks.py), the two ways to be uneven
+(a shard of one's own, a rank-dependent break) spread over them.
 The timeout is only for a hang: on this busy 2-core box a cell has taken 70 s to start its ranks.
 """
 
@@ -26,12 +27,10 @@ UNEVEN = os.path.join(APPS, "ddp_uneven.py")
 UNUSED = os.path.join(APPS, "ddp_unused.py")
 ENV = {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}  # torchrun beside python
 
-TORCHRUN = f"command: [torchrun, --nproc_per_node=2, {UNEVEN}]\n"
 SPAWN = f"command: [python, {UNEVEN}]\nparams: {{launcher: spawn}}\n"
 MATRICES = {
     # torchrun with the recorder: the zoo's torchrun_uneven, with explain's and resolve's fix (tests/zoo)
     "spawn-inject": SPAWN + "inject: true\naxes: {uneven: [break]}\n",
-    "torchrun-plain": TORCHRUN + "axes: {uneven: [break]}\n",
     "spawn-plain": SPAWN + "axes: {uneven: [shard]}\n",
     "unused": f"command: [torchrun, --nproc_per_node=2, {UNUSED}]\ninject: true\n"
     "axes: {ddp.find_unused_parameters: [false, true]}\n",
@@ -69,9 +68,8 @@ def test_the_rank_that_ran_out_of_batches_is_named_with_its_steps_not_the_victim
     assert r["where"].endswith("; tests/apps/ddp_uneven.py:69 in steps"), r["where"]  # rank 0 waited there
 
 
-@pytest.mark.parametrize("name", ["torchrun-plain", "spawn-plain"])
-def test_without_the_recorder_a_peer_that_ended_cleanly_is_still_the_cause(runs, name):
-    (r,) = rows_of(runs[name])
+def test_without_the_recorder_a_peer_that_ended_cleanly_is_still_the_cause(runs):
+    (r,) = rows_of(runs["spawn-plain"])
     # stderr names no rank but the victim: a peer closed its connection and no launcher reports its failure
     assert (r["outcome"], r["rank"], r["signature"]) == ("fail", "", "rank_ended_early"), r
     assert r["error"].startswith("a peer of rank 0 ended (exit 0) while rank 0 still trained"), r["error"]
