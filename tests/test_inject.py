@@ -293,20 +293,3 @@ def test_a_bad_keys_axis_is_bad_input_naming_file_and_key(tmp_path, write, axis,
     proc = crashmatrix("show", path, cwd=tmp_path)
     assert proc.returncode == 2, proc.stdout
     assert proc.stderr.strip() == f"crashmatrix: {path}: {message}", proc.stderr
-
-
-def test_a_warning_keeps_the_frame_it_has_without_crashmatrix(tmp_path, write):
-    # torch warns with stacklevel=2; with DataLoader wrapped, that frame was crashmatrix's own
-    # (runner/incell/injection.py), which made crashmatrix look like the culprit.
-    script = write(
-        "train.py",
-        "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
-        "loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, pin_memory=True)\n"
-        "for batch in loader:\n    pass\n",
-    )
-    bare = subprocess.run([sys.executable, script], capture_output=True, text=True, cwd=tmp_path)
-    (expected,) = [line for line in bare.stderr.splitlines() if "Warning" in line]
-    path = write("m.yaml", f"name: w\ncommand: [python, {script}]\ninject: true\naxes:\n  pin_memory: [true]\n")
-    assert crashmatrix("run", path, "--out", tmp_path / "run", cwd=tmp_path).returncode == 0
-    stderr = next((tmp_path / "run" / "cells").glob("*/stderr.log")).read_text()
-    assert [line for line in stderr.splitlines() if "Warning" in line] == [expected]
