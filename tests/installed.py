@@ -1,8 +1,9 @@
 """crashmatrix as a user installs it: a wheel built from this checkout, in a fresh venv of its own.
 
-Shared by test_wheel.py and test_ocr_app.py; an editable install of a copy too (test_wheel.py).
+Shared by test_wheel.py, test_ocr_app.py and test_cell_files.py; an editable install of a copy too (test_wheel.py).
 """
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -46,7 +47,7 @@ def copy_sources(tmp_path):
     """A copy of what pip builds from, under tmp_path/src: pip leaves build/ and *.egg-info in the source
     folder, and an editable install points at it."""
     src = tmp_path / "src"
-    src.mkdir()
+    src.mkdir(parents=True)
     for name in ("runner", "probes", "hydra_plugins"):
         shutil.copytree(os.path.join(ROOT, name), src / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
@@ -55,25 +56,25 @@ def copy_sources(tmp_path):
 
 
 def build_wheel(tmp_path) -> str:
-    src = copy_sources(tmp_path)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path / "dist"),
-            str(src),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = os.listdir(tmp_path / "dist")
-    return str(tmp_path / "dist" / wheel)
+    """The wheel of this checkout, built once for the whole session: under pytest-xdist the workers share
+    it (the first to ask builds it, under a lock). tmp_path is a test's own; the wheel is read, never changed."""
+    base = tmp_path.parent  # the session's base folder, or under xdist this worker's (popen-gwN) in it
+    shared = base.parent if base.name.startswith("popen-gw") else base
+    dist = shared / "crashmatrix-wheel"
+    with open(shared / "crashmatrix-wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not dist.is_dir():
+            shutil.rmtree(shared / "crashmatrix-wheel-src", ignore_errors=True)  # what a failed build left
+            src = copy_sources(shared / "crashmatrix-wheel-src")
+            subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+                + ["-w", str(shared / "crashmatrix-wheel-building"), str(src)],
+                check=True,
+                capture_output=True,
+            )
+            os.rename(shared / "crashmatrix-wheel-building", dist)
+    (wheel,) = os.listdir(dist)
+    return str(dist / wheel)
 
 
 def install_wheel(tmp_path) -> str:
