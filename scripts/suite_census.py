@@ -3,6 +3,8 @@ and how many of those processes imported torch and Lightning.
 
     .venv/bin/python scripts/suite_census.py [pytest arguments]   (default: the Makefile's -q -n 2 --dist loadfile)
 
+CRASHMATRIX_CENSUS_KEEP=1 keeps what each test wrote (its start, wall and CPU, one file a worker).
+
 The suite is bound by CPU (two workers keep two cores busy), and most of that CPU is processes importing torch
 (1.7 CPU-s each on the 2-core development machine, Lightning 3.3 more): the count of those imports does not
 move with the box's speed, as minutes do. Every process is counted, those killed by a signal too: a `.pth`
@@ -52,6 +54,7 @@ if OUT and os.path.isdir(os.path.join(OUT, "imports")):
 import json
 import os
 import resource
+import time
 
 import pytest
 
@@ -63,10 +66,11 @@ def _cpu():
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    before = _cpu()
+    before, start = _cpu(), time.time()
     yield
+    took = {"cpu": _cpu() - before, "start": start, "wall": time.time() - start}
     with open(os.path.join(os.environ["CRASHMATRIX_CENSUS_DIR"], "tests", f"{os.getpid()}.jsonl"), "a") as f:
-        f.write(json.dumps({"file": item.nodeid.split("::")[0], "cpu": _cpu() - before}) + "\\n")
+        f.write(json.dumps({"file": item.nodeid.split("::")[0], **took}) + "\\n")
 """,
 }
 
@@ -90,7 +94,10 @@ def main(argv: list[str]) -> int:
         for path in installed:  # the venv as it was, whatever pytest did
             os.remove(path)
     print(report(out))
-    shutil.rmtree(out)
+    if os.environ.get("CRASHMATRIX_CENSUS_KEEP"):  # each test's start, wall and CPU, for a timeline
+        print(f"kept: {out}/tests/*.jsonl")
+    else:
+        shutil.rmtree(out)
     return status
 
 
