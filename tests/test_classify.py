@@ -646,3 +646,17 @@ def test_inductor_without_a_compiler_says_what_fixes_it():
     told = classify(1, stderr=_recorded("inductor", "no_compiler"))
     assert told.error.startswith("torch._inductor.exc.InductorError: InvalidCxxCompiler: No working C++ compiler")
     assert "apt-get install g++" in remedy(told.signature) and 'backend="aot_eager"' in remedy(told.signature)
+
+
+def test_a_config_value_nobody_gave_says_where_to_give_it():
+    # Recorded: tests/data/hydra-missing/missing.py.txt run alone with its config (missing.config.yaml.txt, whose
+    # model.width is `???`): Hydra prints the program's frame that read the value, and the key
+    told = classify(1, stderr=_recorded("hydra-missing", "missing"))
+    assert told.error == "omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.width", told.error
+    fix = remedy(told.signature)
+    assert "leaves `model.width` to be given (`???`)" in fix and "`model.width=VALUE` on its command line" in fix
+    assert "`params: {model.width: VALUE}`" in fix
+    # another missing key: its own fix; another omegaconf error has none of this kind
+    other = _recorded("hydra-missing", "missing").replace("model.width", "layers.0.width")
+    assert "`layers.0.width=VALUE`" in remedy(classify(1, stderr=other).signature)
+    assert remedy(classify(1, stderr="omegaconf.errors.ConfigKeyError: Key 'x' is not in struct\n").signature) == ""

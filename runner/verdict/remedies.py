@@ -70,6 +70,20 @@ NO_CXX_COMPILER = (
 )
 
 
+# omegaconf's `???`: a value the app's config leaves to whoever starts it, which nothing gave. Hydra prints the
+# program's frame that read it, so the stack shows only the program's code, and the program is not what is
+# wrong (recorded: tests/data/hydra-missing, the app run alone). The key is the message's, unmasked.
+_MISSING_CONFIG_VALUE = re.compile(r"MissingMandatoryValue: Missing mandatory value: (\S+)")
+
+
+def _missing_config_value(key: str) -> str:
+    return (
+        f"the app's config leaves `{key}` to be given (`???`) and nothing gave it: give it a value where the "
+        f"program is started, `{key}=VALUE` on its command line, or in the matrix `params: {{{key}: VALUE}}` "
+        "(or an axis of its values); a value in the app's config gives it to every run"
+    )
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -80,6 +94,9 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    missing = _MISSING_CONFIG_VALUE.search(signature)
+    if missing:
+        return _missing_config_value(missing.group(1))
     peers = _PEERS_TOLD.search(signature)
     if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
         return ""
