@@ -660,3 +660,18 @@ def test_a_config_value_nobody_gave_says_where_to_give_it():
     other = _recorded("hydra-missing", "missing").replace("model.width", "layers.0.width")
     assert "`layers.0.width=VALUE`" in remedy(classify(1, stderr=other).signature)
     assert remedy(classify(1, stderr="omegaconf.errors.ConfigKeyError: Key 'x' is not in struct\n").signature) == ""
+
+
+def test_a_library_refusing_the_programs_input_is_the_programs_to_fix():
+    # Recorded: tests/data/usage/lightning_usage.py.txt run alone, mode=resume_missing (Lightning's fit resuming
+    # from a checkpoint never written) and mode=wandb_online (no API key here). Each raises in the library by
+    # design; the bug report went to Lightning's and wandb's maintainers.
+    missing = classify(1, stderr=_recorded("usage", "resume_missing"))
+    assert missing.error == "FileNotFoundError: Checkpoint file not found: checkpoints/last.ckpt"
+    assert remedy(missing.signature).startswith("a file the program asked for is not there")
+    wandb = classify(1, stderr=_recorded("usage", "wandb_online"))
+    assert wandb.error.startswith("wandb.errors.errors.UsageError: No API key configured.")
+    assert "`wandb login`" in remedy(wandb.signature) and "`wandb` knob at `offline`" in remedy(wandb.signature)
+    # a file missing from an installed package is the install's: no remedy of the program's
+    broken = "FileNotFoundError: [Errno 2] No such file or directory: '/venv/lib/python3.11/site-packages/x/v.txt'"
+    assert remedy(classify(1, stderr=broken + "\n").signature) == ""

@@ -84,6 +84,28 @@ def _missing_config_value(key: str) -> str:
     )
 
 
+# A library asked to read a file that is not there (Lightning's `trainer.fit(ckpt_path=...)`, torch.load, a
+# dataset's folder) reports it in its own code: the path is the program's or its configuration's to fix, not the
+# library's, unless the missing file is the library's own (a path below site-packages: a broken install).
+# Recorded: tests/data/usage/resume_missing, Lightning resuming from a checkpoint that was never written.
+FILE_MISSING = (
+    "a file the program asked for is not there (the path the error names; a relative one is taken from the "
+    "program's working folder: the one crashmatrix ran from, or a Hydra app's output folder where it changes into "
+    "it): write it before this step runs (an earlier stage's output, a download) or give the path it is at; the "
+    "library that looked for it only reported it"
+)
+_FILE_MISSING = re.compile(r"^FileNotFoundError: (?!.*-packages/)")
+
+# wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
+# knob `wandb` is WANDB_MODE, which a mode the program passes itself overrides (checked: `wandb.init(mode=
+# "online")` fails the same under WANDB_MODE=offline).
+WANDB_NOT_LOGGED_IN = (
+    "wandb's online mode needs an API key where the program runs: `wandb login` there (or the key in its "
+    "environment as WANDB_API_KEY); or no upload while the crash is hunted: the matrix's `wandb` knob at "
+    "`offline` (WANDB_MODE), where the program leaves the mode to it (no `mode=` of its own in wandb.init)"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -94,6 +116,10 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    if _FILE_MISSING.match(signature):
+        return FILE_MISSING
+    if "wandb.errors.errors.UsageError: No API key configured" in signature:
+        return WANDB_NOT_LOGGED_IN
     missing = _MISSING_CONFIG_VALUE.search(signature)
     if missing:
         return _missing_config_value(missing.group(1))
