@@ -62,14 +62,17 @@ axes:
         "nofile": 300,
         "cudnn_benchmark": True,
     }
-    # num_workers=0 forced over the program's persistent_workers=True: torch would refuse it; it is dropped.
+    # num_workers=0 forced over the program's persistent_workers=True and timeout=60: torch would refuse
+    # them (for the timeout, an AssertionError when the loop starts); they are dropped.
     assert _observed(tmp_path / "run", rows["0"])["train"] == {
         "num_workers": 0,
         "pin_memory": True,
         "persistent_workers": False,
         "prefetch_factor": None,
+        "timeout": 0,
     }
-    assert _observed(tmp_path / "run", rows["1"])["train"]["persistent_workers"] is True
+    with_workers = _observed(tmp_path / "run", rows["1"])["train"]
+    assert with_workers["persistent_workers"] is True and with_workers["timeout"] == 60
 
 
 def test_a_program_without_torch_gets_its_keys_and_never_imports_torch(tmp_path, write):

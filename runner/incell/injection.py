@@ -48,8 +48,9 @@ def force_loader_arguments(arguments: dict, forced: dict, start_method: str | No
     """Overwrite a DataLoader's bound arguments with the cell's knobs, keeping them consistent.
 
     With no workers torch refuses persistent_workers, prefetch_factor and a multiprocessing
-    context, whoever set them. With workers, the cell's start_method wins over a context the
-    program passes itself: the start method is the knob under test.
+    context, whoever set them, and a timeout (how long to wait for a worker's batch: torch asserts
+    `_SingleProcessDataLoaderIter requires timeout == 0`). With workers, the cell's start_method wins
+    over a context the program passes itself: the start method is the knob under test.
     """
     arguments.update(forced)
     if int(arguments.get("num_workers") or 0) == 0:
@@ -58,6 +59,8 @@ def force_loader_arguments(arguments: dict, forced: dict, start_method: str | No
         for key in ("prefetch_factor", "multiprocessing_context"):
             if arguments.get(key) is not None:
                 arguments[key] = None
+        if arguments.get("timeout"):
+            arguments["timeout"] = 0
     elif start_method and arguments.get("multiprocessing_context") is not None:
         arguments["multiprocessing_context"] = start_method
 

@@ -41,7 +41,8 @@ class Probe(Dataset):
 
 
 def _loader_view(loader: DataLoader) -> dict:
-    return {k: getattr(loader, k) for k in ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")}
+    keys = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor", "timeout")
+    return {k: getattr(loader, k) for k in keys}
 
 
 def main(argv: list) -> None:
@@ -54,6 +55,7 @@ def main(argv: list) -> None:
         num_workers=int(cfg.get("train.num_workers", 2)),
         pin_memory=_as_bool(cfg.get("train.pin_memory", "false")),
         persistent_workers=_as_bool(cfg.get("train.persistent_workers", "true")),
+        timeout=60,  # a guard against a stuck worker, as many programs set
     )
     val = DataLoader(dataset, batch_size=4, num_workers=int(cfg.get("val.num_workers", 0)))
     seen = []
