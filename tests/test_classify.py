@@ -664,14 +664,19 @@ def test_a_config_value_nobody_gave_says_where_to_give_it():
 
 def test_a_library_refusing_the_programs_input_is_the_programs_to_fix():
     # Recorded: tests/data/usage/lightning_usage.py.txt run alone, mode=resume_missing (Lightning's fit resuming
-    # from a checkpoint never written) and mode=wandb_online (no API key here). Each raises in the library by
-    # design; the bug report went to Lightning's and wandb's maintainers.
+    # from a checkpoint never written), mode=wandb_online (no API key here) and mode=gpu_on_cpu. Each raises in
+    # the library by design; the bug report went to Lightning's and wandb's maintainers.
     missing = classify(1, stderr=_recorded("usage", "resume_missing"))
     assert missing.error == "FileNotFoundError: Checkpoint file not found: checkpoints/last.ckpt"
     assert remedy(missing.signature).startswith("a file the program asked for is not there")
     wandb = classify(1, stderr=_recorded("usage", "wandb_online"))
     assert wandb.error.startswith("wandb.errors.errors.UsageError: No API key configured.")
     assert "`wandb login`" in remedy(wandb.signature) and "`wandb` knob at `offline`" in remedy(wandb.signature)
+    # Lightning's MisconfigurationException, by its class the program's setting: recorded with mode=gpu_on_cpu,
+    # Trainer(accelerator="gpu") here, where there is none
+    misconfigured = classify(1, stderr=_recorded("usage", "gpu_on_cpu"))
+    assert misconfigured.error.endswith("MisconfigurationException: No supported gpu backend found!")
+    assert remedy(misconfigured.signature).startswith("Lightning refused a setting the program gave it")
     # a file missing from an installed package is the install's: no remedy of the program's
     broken = "FileNotFoundError: [Errno 2] No such file or directory: '/venv/lib/python3.11/site-packages/x/v.txt'"
     assert remedy(classify(1, stderr=broken + "\n").signature) == ""

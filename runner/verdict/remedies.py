@@ -106,6 +106,16 @@ WANDB_NOT_LOGGED_IN = (
 )
 
 
+# Lightning's refusal of a setting the program gave it (its class says so): raised in Lightning's code by design.
+# Recorded: tests/data/usage/gpu_on_cpu, `Trainer(accelerator="gpu")` on a machine without one.
+LIGHTNING_MISCONFIGURED = (
+    "Lightning refused a setting the program gave it (the message says which): change "
+    "that Trainer or LightningModule setting; where it asks for hardware this machine lacks (a GPU backend, "
+    'more devices), `accelerator="auto"` takes what is here, and crashmatrix\'s `init` on the app offers the '
+    "settings that run here"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -116,6 +126,8 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    if "MisconfigurationException: " in signature:
+        return LIGHTNING_MISCONFIGURED
     if _FILE_MISSING.match(signature):
         return FILE_MISSING
     if "wandb.errors.errors.UsageError: No API key configured" in signature:
