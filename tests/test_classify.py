@@ -680,3 +680,13 @@ def test_a_library_refusing_the_programs_input_is_the_programs_to_fix():
     # a file missing from an installed package is the install's: no remedy of the program's
     broken = "FileNotFoundError: [Errno 2] No such file or directory: '/venv/lib/python3.11/site-packages/x/v.txt'"
     assert remedy(classify(1, stderr=broken + "\n").signature) == ""
+
+
+@pytest.mark.parametrize("name", ["misspelled", "bad_argument"])
+def test_hydras_instantiate_of_a_bad_target_says_the_config_is_to_fix(name):
+    # Recorded: tests/data/hydra-instantiate/instantiate.py.txt run alone, +target=misspelled (a class path that
+    # does not resolve) and +target=bad_argument (a key the class does not take). Hydra prints its message, no
+    # traceback: the report said "no installed library's code (it ended in hydra/_internal/utils.py ...)"
+    told = classify(1, stderr=_recorded("hydra-instantiate", name))
+    assert told.error.startswith({"misspelled": "Error locating target 'torch.nn.Linera'"}.get(name, "Error in call"))
+    assert remedy(told.signature).startswith("Hydra could not build what the config's `_target_` names")

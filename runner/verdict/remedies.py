@@ -116,6 +116,18 @@ LIGHTNING_MISCONFIGURED = (
 )
 
 
+# Hydra's instantiate could not build what a config's `_target_` names: a class path that does not resolve, or
+# arguments the class refuses. Hydra catches it and prints its message alone, no traceback (recorded:
+# tests/data/hydra-instantiate, run alone), so the stack seems to end in Hydra's own run_and_report.
+_HYDRA_INSTANTIATE = re.compile(r"^(?:hydra\.errors\.InstantiationException: )?Error (?:locating|in call to) target '")
+HYDRA_INSTANTIATE = (
+    "Hydra could not build what the config's `_target_` names (the message says which, and why): a class path "
+    "misspelled or a module that does not import, or arguments the class does not take (a key misspelled in "
+    "that config node); fix that config node or the class it names. HYDRA_FULL_ERROR=1 in the program's "
+    "environment (the matrix's `env`) prints the chained exception's traceback"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -126,6 +138,8 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    if _HYDRA_INSTANTIATE.match(signature):
+        return HYDRA_INSTANTIATE
     if "MisconfigurationException: " in signature:
         return LIGHTNING_MISCONFIGURED
     if _FILE_MISSING.match(signature):
