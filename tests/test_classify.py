@@ -690,3 +690,19 @@ def test_hydras_instantiate_of_a_bad_target_says_the_config_is_to_fix(name):
     told = classify(1, stderr=_recorded("hydra-instantiate", name))
     assert told.error.startswith({"misspelled": "Error locating target 'torch.nn.Linera'"}.get(name, "Error in call"))
     assert remedy(told.signature).startswith("Hydra could not build what the config's `_target_` names")
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("append_existing", "Could not append to config. An item is already at 'model'."),
+        ("delete_missing", "Could not delete from config. 'nokey' does not exist."),
+    ],
+)
+def test_hydras_override_errors_are_told_by_their_headline_not_a_hint(name, error):
+    # Recorded: tests/data/hydra-overrides/overrides.py.txt (its config: overrides.config.yaml.txt) run alone with
+    # `+model=resnet` (model is there already) and `~nokey`. Hydra prints no traceback; the row said the
+    # append's last hint, "Or add a second + to add or override 'model': '++model=resnet'"
+    told = classify(1, stderr=_recorded("hydra-overrides", name))
+    assert (told.outcome.value, told.error, told.signature) == ("fail", error, error)
+    assert remedy(told.signature).startswith("Hydra refused an override the program was started with")

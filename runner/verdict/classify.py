@@ -50,13 +50,16 @@ _BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for
 # a headline, then the reason on a later line, between hints.
 _HYDRA_HEADLINE = re.compile(
     r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
+    # `+key=v` where the key is there already, `~key` where it is not (recorded: tests/data/hydra-overrides)
+    r"|Could not append to config\. An item is already at '[^']*'\.|Could not delete from config\. .*"
     r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
     # instantiate(): the app's own object raised while Hydra built it; the reason is on the next line
     r"|Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*)$",
     re.M,
 )
 _HYDRA_HINT = re.compile(
-    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s)"
+    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s"
+    r"|Either remove \+ prefix|Or add a second \+)"
 )
 
 

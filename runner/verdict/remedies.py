@@ -128,6 +128,19 @@ HYDRA_INSTANTIATE = (
 )
 
 
+# Hydra refusing an override before the app runs (classify.py tells it by Hydra's headline; no traceback).
+_HYDRA_OVERRIDE = re.compile(
+    r"^(?:Could not override '|Could not append to config\. |Could not delete from config\. "
+    r"|Error (?:parsing|merging) override)"
+)
+HYDRA_OVERRIDE = (
+    "Hydra refused an override the program was started with (the message says which, and why), before the app "
+    "ran: a key the config lacks takes `+key=value`, one it has takes no `+` (`++key=value` either way), and "
+    "`~key` deletes only a key that is there. A matrix passes its params and axes as these overrides "
+    "(pass_params: overrides), and its preflight checks their keys against the app's config"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -138,6 +151,8 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    if _HYDRA_OVERRIDE.match(signature):
+        return HYDRA_OVERRIDE
     if _HYDRA_INSTANTIATE.match(signature):
         return HYDRA_INSTANTIATE
     if "MisconfigurationException: " in signature:
