@@ -706,3 +706,11 @@ def test_hydras_override_errors_are_told_by_their_headline_not_a_hint(name, erro
     told = classify(1, stderr=_recorded("hydra-overrides", name))
     assert (told.outcome.value, told.error, told.signature) == ("fail", error, error)
     assert remedy(told.signature).startswith("Hydra refused an override the program was started with")
+
+
+def test_cuda_asked_of_a_cpu_build_of_torch_is_the_programs_setting():
+    # Recorded: tests/data/no-cuda/cpu_build.py.txt run alone here (torch 2.13.0+cpu): torch asserts in
+    # torch/cuda/__init__.py, by design, and the bug report was "For PyTorch's tracker"
+    told = classify(1, stderr=_recorded("no-cuda", "cpu_build"))
+    assert (told.outcome.value, told.error) == ("fail", "AssertionError: Torch not compiled with CUDA enabled")
+    assert remedy(told.signature).startswith("the program asks for CUDA, and the torch it ran with is a build")

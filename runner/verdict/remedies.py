@@ -141,6 +141,15 @@ HYDRA_OVERRIDE = (
 )
 
 
+# A program that asks for CUDA of a torch built without it (the CPU wheel): torch asserts in its own code, by
+# design. Recorded: tests/data/no-cuda, `.cuda()` on this CPU machine.
+NO_CUDA_BUILD = (
+    "the program asks for CUDA, and the torch it ran with is a build without it (`torch.version.cuda` is None): "
+    "run it where a CUDA build of torch and a GPU are, or on the CPU (a device setting of the program's; "
+    "crashmatrix's `init` on the app offers the settings that run here)"
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -151,6 +160,8 @@ def remedy(signature: str) -> str:
         return WEIGHTS_ONLY
     if "InvalidCxxCompiler: No working C++ compiler found" in signature:
         return NO_CXX_COMPILER
+    if signature == "AssertionError: Torch not compiled with CUDA enabled":
+        return NO_CUDA_BUILD
     if _HYDRA_OVERRIDE.match(signature):
         return HYDRA_OVERRIDE
     if _HYDRA_INSTANTIATE.match(signature):
