@@ -167,7 +167,7 @@ TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
 def test_the_template_lightning_app_sweeps_unmodified_with_knobs(tmp_path):
     # Laid out like the public Hydra + Lightning templates: config groups, a root marker, a timestamped
     # sweep directory of its own (logs/train/multiruns/<time>), Lightning's Trainer and CSV logger. One job
-    # (each imports Lightning): a knob swept over values under this launcher is test_knobs_reach_each_jobs_...
+    # (each imports Lightning): a knob swept over values under this launcher is the hydra_sweep app's, above.
     app = tmp_path / "template_app"
     shutil.copytree(TEMPLATE, app)
     proc = subprocess.run(
