@@ -483,8 +483,9 @@ def render_lines(
     labels = _labels_set_apart(patterns)
     for p in patterns:
         lines.append(p.describe(labels.get(p.failure_kind)))
-        if remedy(p.signature):
-            lines.append(f"  what fixes it: {remedy(p.signature)}")
+        fix = remedy(p.signature)
+        if fix:
+            lines.append(f"  what fixes it: {fix}")
         apart = set_apart.node_sentence(p.conditions, fingerprints, nodes) if fingerprints else ""
         if apart:
             lines.append(apart)

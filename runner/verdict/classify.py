@@ -49,12 +49,9 @@ _BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for
 # Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
 # a headline, then the reason on a later line, between hints.
 _HYDRA_HEADLINE = re.compile(
-    r"^(?:Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
-    # `+key=v` where the key is there already, `~key` where it is not (recorded: tests/data/hydra-overrides)
-    r"|Could not append to config\. An item is already at '[^']*'\.|Could not delete from config\. .*"
-    r"|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
-    # instantiate(): the app's own object raised while Hydra built it; the reason is on the next line
-    r"|Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*)$",
+    rf"^(?:{sig_.HYDRA_OVERRIDE_REFUSED}|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
+    # instantiate(): the reason is on the next line
+    rf"|{sig_.HYDRA_INSTANTIATE_FAILED})$",
     re.M,
 )
 _HYDRA_HINT = re.compile(
@@ -91,8 +88,7 @@ _TRACEBACK_HEAD = "Traceback (most recent call last):"
 # torch.load's weights-only refusal (the default since torch 2.6): its first line is the same for every file it
 # refuses; what it refused, and so what to allow, follows `WeightsUnpickler error:` (on that line, or after a
 # blank one in some releases' wording), before the advice (`Please use torch.serialization.add_safe_globals`).
-_WEIGHTS_ONLY_HEAD = "Weights only load failed."
-_UNPICKLER_SAYS = "WeightsUnpickler error:"
+_WEIGHTS_ONLY_HEAD, _UNPICKLER_SAYS = sig_.WEIGHTS_ONLY_HEAD, sig_.UNPICKLER_SAYS
 
 
 def _traceback_exception(text: str) -> str:

@@ -9,6 +9,12 @@ from __future__ import annotations
 import re
 
 from crashmatrix.verdict.ranks import COLLECTIVE_TIMEOUT, RANK_ENDED_EARLY
+from crashmatrix.verdict.signature import (
+    HYDRA_INSTANTIATE_FAILED,
+    HYDRA_OVERRIDE_REFUSED,
+    UNPICKLER_SAYS,
+    WEIGHTS_ONLY_HEAD,
+)
 
 # signature -> what fixes it, as a user would act on it
 REMEDIES = {
@@ -94,7 +100,6 @@ FILE_MISSING = (
     "it): write it before this step runs (an earlier stage's output, a download) or give the path it is at; the "
     "library that looked for it only reported it"
 )
-_FILE_MISSING = re.compile(r"^FileNotFoundError: (?!.*-packages/)")
 
 # wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
 # knob `wandb` is WANDB_MODE, which a mode the program passes itself overrides (checked: `wandb.init(mode=
@@ -119,7 +124,6 @@ LIGHTNING_MISCONFIGURED = (
 # Hydra's instantiate could not build what a config's `_target_` names: a class path that does not resolve, or
 # arguments the class refuses. Hydra catches it and prints its message alone, no traceback (recorded:
 # tests/data/hydra-instantiate, run alone), so the stack seems to end in Hydra's own run_and_report.
-_HYDRA_INSTANTIATE = re.compile(r"^(?:hydra\.errors\.InstantiationException: )?Error (?:locating|in call to) target '")
 HYDRA_INSTANTIATE = (
     "Hydra could not build what the config's `_target_` names (the message says which, and why): a class path "
     "misspelled or a module that does not import, or arguments the class does not take (a key misspelled in "
@@ -129,10 +133,6 @@ HYDRA_INSTANTIATE = (
 
 
 # Hydra refusing an override before the app runs (classify.py tells it by Hydra's headline; no traceback).
-_HYDRA_OVERRIDE = re.compile(
-    r"^(?:Could not override '|Could not append to config\. |Could not delete from config\. "
-    r"|Error (?:parsing|merging) override)"
-)
 HYDRA_OVERRIDE = (
     "Hydra refused an override the program was started with (the message says which, and why), before the app "
     "ran: a key the config lacks takes `+key=value`, one it has takes no `+` (`++key=value` either way), and "
@@ -150,28 +150,32 @@ NO_CUDA_BUILD = (
 )
 
 
+# What a signature says of its class -> what fixes it, the first that matches. The signature is the telling
+# line, masked (verdict/signature.py); Hydra's headlines start it, an exception's type may lead them.
+_BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), fix)
+    for pattern, fix in (
+        (re.escape(f"UnpicklingError: {WEIGHTS_ONLY_HEAD} {UNPICKLER_SAYS} "), WEIGHTS_ONLY),
+        (r"InvalidCxxCompiler: No working C\+\+ compiler found", NO_CXX_COMPILER),
+        (r"^AssertionError: Torch not compiled with CUDA enabled$", NO_CUDA_BUILD),
+        (rf"^(?:{HYDRA_OVERRIDE_REFUSED})", HYDRA_OVERRIDE),
+        (rf"^(?:hydra\.errors\.InstantiationException: )?(?:{HYDRA_INSTANTIATE_FAILED})", HYDRA_INSTANTIATE),
+        (r"MisconfigurationException: ", LIGHTNING_MISCONFIGURED),
+        (r"^FileNotFoundError: (?!.*-packages/)", FILE_MISSING),  # not a file of an installed package's own
+        (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
+    )
+)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
         return REMEDIES[signature]
     if signature.startswith("cudnn_error ") and signature.endswith(" in cudnnCreate"):
         return CUDNN_SETUP
-    if "UnpicklingError: Weights only load failed. WeightsUnpickler error: " in signature:
-        return WEIGHTS_ONLY
-    if "InvalidCxxCompiler: No working C++ compiler found" in signature:
-        return NO_CXX_COMPILER
-    if signature == "AssertionError: Torch not compiled with CUDA enabled":
-        return NO_CUDA_BUILD
-    if _HYDRA_OVERRIDE.match(signature):
-        return HYDRA_OVERRIDE
-    if _HYDRA_INSTANTIATE.match(signature):
-        return HYDRA_INSTANTIATE
-    if "MisconfigurationException: " in signature:
-        return LIGHTNING_MISCONFIGURED
-    if _FILE_MISSING.match(signature):
-        return FILE_MISSING
-    if "wandb.errors.errors.UsageError: No API key configured" in signature:
-        return WANDB_NOT_LOGGED_IN
+    for says, fix in _BY_TEXT:
+        if says.search(signature):
+            return fix
     missing = _MISSING_CONFIG_VALUE.search(signature)
     if missing:
         return _missing_config_value(missing.group(1))

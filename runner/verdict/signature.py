@@ -186,6 +186,19 @@ ABORT_CAUSES: tuple = (
 )
 # Not causes of their own: worker_lost, and the outcome words' signatures (crashmatrix.outcome defines those,
 # RESTATES_OUTCOME), named here for the vocabulary's sake.
+# What some libraries' failures say, read by verdict/classify.py (their telling line) and verdict/remedies.py
+# (their fix): Hydra refusing an override, and Hydra's instantiate failing, print a headline without a traceback;
+# torch.load's weights-only refusal says what it refused after its headline.
+HYDRA_OVERRIDE_REFUSED = (
+    r"Could not override '[^']*'\.|Error (?:parsing|merging) override.*"
+    # `+key=v` where the key is there already, `~key` where it is not (recorded: tests/data/hydra-overrides)
+    r"|Could not append to config\. An item is already at '[^']*'\.|Could not delete from config\. .*"
+)
+# instantiate(): the app's own object raised while Hydra built it, or its `_target_` does not resolve
+HYDRA_INSTANTIATE_FAILED = r"Error (?:in call to|locating) target '[^']*':?.*|Error instantiating '[^']*'.*"
+WEIGHTS_ONLY_HEAD = "Weights only load failed."
+UNPICKLER_SAYS = "WeightsUnpickler error:"
+
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
