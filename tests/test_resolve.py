@@ -405,6 +405,81 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     assert raised and (raised.evidence, raised.raised) == ("yaml/parser.py", True), raised
 
 
+def _raised_in(library_file: str, exception: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/app/train.py", line 12, in step\n'
+        f'  File "/v/lib/python3.11/site-packages/{library_file}", line 98, in check\n'
+        f"{exception}\n"
+    )
+
+
+def test_a_library_refusing_the_programs_input_is_the_programs_to_fix():
+    # Issue 52: PyTorch's maintainers close a report of cross_entropy refusing a batch of another size; the report
+    # names the program's line that passed it, and no tracker.
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    error = "ValueError: Expected input batch_size (4) to match target batch_size (3)."
+    whose = culprit(_raised_in("torch/nn/functional.py", error), "", {"torch": "2.13.0"}, error)
+    assert whose and whose.is_torch and not whose.owns_the_bug and not whose.undecided
+    told = _addressed(whose, "torch/nn/functional.py:3462 in cross_entropy; train.py:12 in step")
+    assert told.startswith("The program's to fix: torch refused what the program gave it."), told
+    assert "raised in torch's code (torch/nn/functional.py, torch 2.13.0)" in told
+    assert told.rstrip().endswith("Look at what the program passes it at train.py:12 in step.")
+    assert "tracker" not in told and "maintainers" not in told
+
+
+def test_a_library_that_says_the_bug_is_its_own_gets_the_report():
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    # TORCH_INTERNAL_ASSERT's words, as torch prints them
+    error = (
+        'RuntimeError: !needs_dynamic_casting INTERNAL ASSERT FAILED at "/pytorch/aten/src/ATen/native/cpu/Loops.h"'
+        ":311, please report a bug to PyTorch."
+    )
+    whose = culprit(_raised_in("torch/_tensor.py", error), "", {"torch": "2.13.0"}, error)
+    assert whose and whose.owns_the_bug and whose.admitted == "INTERNAL ASSERT FAILED"
+    told = _addressed(whose, "torch/_tensor.py:98 in check; train.py:12 in step")
+    assert told.startswith("For PyTorch's tracker: it says the bug is its own (`INTERNAL ASSERT FAILED`)"), told
+    # another library's admission, in its own words
+    error = "RuntimeError: This is a bug in Lightning, please file an issue."
+    whose = culprit(_raised_in("lightning/pytorch/loops/fit_loop.py", error), "", {"lightning": "2.5.0"}, error)
+    assert whose and whose.owns_the_bug and whose.distribution == "lightning"
+    assert _addressed(whose, "").startswith("For the maintainers of lightning: it says the bug is its own")
+    # torch's words do not make another library's refusal its bug
+    error = "ValueError: please report a bug to PyTorch if this persists"
+    whose = culprit(_raised_in("yaml/parser.py", error), "", {"pyyaml": "6.0.3"}, error)
+    assert whose and not whose.owns_the_bug
+
+
+def test_an_error_no_input_check_raises_leaves_whose_bug_undecided():
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    error = "NameError: name 'warn_once' is not defined"
+    whose = culprit(_raised_in("lightning/fabric/utilities/seed.py", error), "", {}, error)
+    assert whose and whose.undecided and not whose.owns_the_bug
+    told = _addressed(whose, "lightning/fabric/utilities/seed.py:98 in check; train.py:12 in step")
+    assert told.startswith("Whose bug this is, the evidence does not decide"), told
+    assert "the program's call at train.py:12 in step" in told
+
+
+def test_an_uncaught_cpp_exception_is_judged_as_an_exception_not_a_native_death():
+    # gloo's enforce on a collective of another size: terminate, abort, torch's backtrace in libgloo's frames
+    # (inside torch's wheel). The message asks whether the program's collectives mismatch: the program's.
+    from crashmatrix.resolve.culprit import culprit
+
+    stderr = _backtrace("/v/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so")
+    error = "what(): [enforce fail at pair.cc:N] op.preamble.length <= op.nbytes. Is there a collective mismatch?"
+    whose = culprit(stderr, "", {"torch": "2.13.0"}, error, by_signal=True)
+    assert whose and whose.is_torch and whose.raised and not whose.owns_the_bug
+    # the same backtrace without C++'s last words: a death in torch's code, torch's
+    died = culprit(stderr, "", {"torch": "2.13.0"}, "Fatal Python error: Segmentation fault", by_signal=True)
+    assert died and died.owns_the_bug
+
+
 def test_every_kind_gets_a_bundle_of_its_own_even_where_signatures_begin_alike():
     # Two globals torch.load refused (tests/data/weights-only): alike for 48 characters and more, one outcome.
     from crashmatrix.outcome import FailureKind

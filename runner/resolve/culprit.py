@@ -8,10 +8,18 @@ and version come from the package folder's own metadata
 (importlib.metadata over that site-packages folder: what the cell's interpreter would say), else from
 the failing interpreter's package list in env.json. torch is the address only when torch is that
 library; the standard C library or the program's own code is no upstream library's bug.
+
+Whose bug it is, judged as the raising library's maintainers judge it (`Culprit.admitted`, `Culprit.undecided`):
+an exception raised in a library's code is the library refusing what the program gave it, the program's to
+fix, unless the library says the bug is its own (ADMISSIONS) or the kind of exception is one no argument
+check raises (UNDECIDED_TYPES: then the evidence does not decide, and the report says so). A death by signal
+in a library's native code is the library's. An abort after C++'s `terminate called after throwing` is an
+uncaught exception (gloo's enforce on a collective of another size), judged as one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass
@@ -28,6 +36,24 @@ _EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
 # @triton.jit function, or a library's, torch's inductor), not Triton's.
 _TRITON_LAUNCH_ERROR = re.compile(r"Triton Error \[CUDA\]")
 
+# A library's own word that a failure is its bug, not the program's: what its maintainers ask to be reported.
+# (pattern, the distribution that says it, or "" for whichever library raised.)
+ADMISSIONS: tuple[tuple[str, str], ...] = (
+    (r"INTERNAL ASSERT FAILED", "torch"),  # TORCH_INTERNAL_ASSERT: "..., please report a bug to PyTorch."
+    (r"[Pp]lease report a bug to PyTorch", "torch"),
+    # another library's own words; one that names a library ("to PyTorch") is that library's
+    (r"(?i)\bthis is (?:probably |likely )?a bug in\b", ""),
+    (r"(?i)\bplease (?:report|file) (?:this |it )?(?:as )?(?:a bug|an issue|a bug report)\b(?! to )", ""),
+)
+_ADMITTED = tuple((re.compile(pattern), by) for pattern, by in ADMISSIONS)
+# Exceptions no check of a caller's input raises: a library's own code that names what it never defined.
+# Raised in a library's frame they point at that library, but a program can cause them too (a monkeypatch, an
+# incompatible version pair): the report says the evidence does not decide.
+UNDECIDED_TYPES = frozenset({"NameError", "UnboundLocalError", "SystemError"})
+# C++'s last words on an uncaught exception before abort(): an exception, judged as one (classify.py's
+# cpp_terminate).
+_UNCAUGHT_CPP = re.compile(r"^(?:terminate called after throwing|what\(\):)", re.M)
+
 
 @dataclass(frozen=True)
 class Culprit:
@@ -36,6 +62,13 @@ class Culprit:
     version: str  # "" where unknown
     evidence: str  # what on the stack names it: `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`, `yaml/parser.py`
     raised: bool = False  # an exception raised in its Python code, not a thread that died in it
+    admitted: str = ""  # the library's own words that the bug is its own (ADMISSIONS), where it said so
+    undecided: bool = False  # raised in its code by a kind of exception no check of input raises
+
+    @property
+    def owns_the_bug(self) -> bool:
+        """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug."""
+        return not self.raised or bool(self.admitted)
 
     @property
     def is_torch(self) -> bool:
@@ -53,7 +86,10 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     native = [path for _line, path in forensics.faulting_native_frames(stderr) if path]
     installed = [p for p in native if _PACKAGES_DIR.match(p.replace("\\", "/"))]
     if installed:
-        return _of_path(installed[0], packages)
+        found = _of_path(installed[0], packages)
+        if _UNCAUGHT_CPP.match(error):  # an uncaught C++ exception: raised, not died of
+            return _judged(dataclasses.replace(found, raised=True), error)
+        return found
     place = where.split(";")[0].strip().split(" (")[0]
     if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
         return _of_relative(place, "", packages)
@@ -64,7 +100,21 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     if _TRITON_LAUNCH_ERROR.search(exception):
         frames = [(f, code) for f, code in frames if not below_packages(f.file).startswith("triton/")]
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
-    return _of_path(raised, packages, raised=True) if _PACKAGES_DIR.match(raised) else None
+    if not _PACKAGES_DIR.match(raised):
+        return None
+    return _judged(_of_path(raised, packages, raised=True), f"{exception}\n{error}")
+
+
+def _judged(found: Culprit, exception: str) -> Culprit:
+    """A library that raised, with its admission that the bug is its own where it made one (in the exception's
+    own words: a warning printed earlier, another library's, says nothing of this one), or undecided by the
+    kind of exception."""
+    for pattern, by in _ADMITTED:
+        said = pattern.search(exception)
+        if said and by in ("", found.package):
+            return dataclasses.replace(found, admitted=said.group(0))
+    kind = exception.split(":", 1)[0].strip().rsplit(".", 1)[-1]
+    return dataclasses.replace(found, undecided=kind in UNDECIDED_TYPES)
 
 
 def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:

@@ -196,13 +196,39 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             + (f" (it ended in {place})" if place else "")
             + ": look first at the program's own code, then at what it calls.\n"
         )
-    # An exception is raised, not died of: a library may raise on the program's own bad input
-    how = "the error was raised in" if whose.raised else "the thread died in"
+    if whose.raised and not whose.admitted:
+        return _refused(whose, where)
+    if whose.admitted:
+        how = f"it says the bug is its own (`{whose.admitted}`), raised in"
+    else:
+        how = "the thread died in"
     if whose.is_torch:
         return f"For PyTorch's tracker: {how} torch's own code ({whose.evidence}, {whose.named()}).\n"
     return (
         f"For the maintainers of {whose.distribution}: {how} its code ({whose.evidence}, {whose.named()}), "
         "not in PyTorch's.\n"
+    )
+
+
+def _refused(whose: Culprit, where: str) -> str:
+    """An exception a library raised without saying the bug is its own: as its maintainers judge it, the library
+    refusing what the program gave it (culprit.py), the program's to fix at the line that called it; where the
+    kind of exception is one no check of input raises, undecided, and said so."""
+    frames = [p.strip() for p in where.split(";") if " in " in p]
+    caller = f" at {frames[-1]}" if len(frames) > 1 else ""
+    raised = f"{whose.distribution}'s code ({whose.evidence}, {whose.named()})"
+    if whose.undecided:
+        return (
+            f"Whose bug this is, the evidence does not decide: the error was raised in {raised}, by a kind of "
+            "error no check of a caller's input raises, yet a program can cause it too (a patched module, versions "
+            f"that do not go together). Look first at the program's call{caller}; where it passes what "
+            f"{whose.distribution}'s documentation allows, report it to {whose.distribution}'s maintainers with "
+            "this bundle.\n"
+        )
+    return (
+        f"The program's to fix: {whose.distribution} refused what the program gave it. The error was raised in "
+        f"{raised} without its saying the bug is its own: a check on its input, doing its job. Look at what the "
+        f"program passes it{caller}.\n"
     )
 
 
@@ -372,7 +398,7 @@ def _added_by_crashmatrix(arg: str, run_dir: str) -> bool:
 def _environment(run: FinishedRun, whose: Culprit | None) -> str:
     facts = run.fingerprint
     shown = [f"- {k}: {facts[k]}" for k in SUMMARY_FIELDS if facts.get(k) not in (None, "", [], {})]
-    if whose is not None and not whose.is_torch:
+    if whose is not None and not whose.is_torch:  # the library that raised, or died, whoever's fix it is
         version = whose.version or "version unknown"
         shown.append(f"- {whose.distribution}: {version} (the library on the failing stack)")
     lines = ["## Environment\n"]

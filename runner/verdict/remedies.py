@@ -18,6 +18,19 @@ from crashmatrix.verdict.signature import (
 
 # signature -> what fixes it, as a user would act on it
 REMEDIES = {
+    # A container's /dev/shm too small for what the loader's workers hand over (Docker's default is 64 MB): the
+    # machine's setting, which torch's check only reports.
+    "shm_full": (
+        "the DataLoader's workers hand their batches over in shared memory (/dev/shm), and it is full: give the "
+        "container a larger one (`docker run --shm-size=8g`; on Kubernetes an emptyDir with `medium: Memory` "
+        "mounted at /dev/shm), or ask less of it (fewer workers, a smaller prefetch_factor or batch)"
+    ),
+    # DataLoader(timeout=N): the program's own limit on a worker's batch, which torch only enforces.
+    "loader_timeout": (
+        "a DataLoader worker took longer for one batch than the loader's `timeout` the program set: raise it, or "
+        "leave it at 0 (no limit), or find what that worker waits on (slow storage, a heavy transform, a lock: "
+        "the cell's stacks.txt at a timeout)"
+    ),
     RANK_ENDED_EARLY: (
         "every rank the same number of batches: a DistributedSampler (it pads every rank to the same count; "
         "DistributedSampler(dataset, drop_last=True) drops the tail instead) rather than a shard of your own, "

@@ -78,8 +78,9 @@ def _start(base, run: str):
 
 
 def _addressee(issue: str) -> str:
-    """Whom ISSUE.md addresses: `torch`, a distribution's name, `gpu_memory` (what else holds the GPU), or
-    `none` (the program's own code, libc)."""
+    """Whose bug ISSUE.md says it is: `torch`, a distribution's name, `gpu_memory` (what else holds the GPU),
+    `undecided` (the evidence does not tell), or `none` (the program's: its own code, libc, a library's refusal of
+    its input)."""
     if "For PyTorch's tracker:" in issue:
         return "torch"
     found = re.search(r"^For the maintainers of ([^:]+):", issue, re.M)
@@ -89,7 +90,14 @@ def _addressee(issue: str) -> str:
         return "gpu_memory"
     # an out-of-memory error is the program's to look at, whatever allocation found no memory left, and so is a
     # failure of a known kind (the report says what fixes it)
-    told = ("The failing stack shows no installed library's code", "\nMemory ran out", "\nA failure of a known kind")
+    if "\nWhose bug this is, the evidence does not decide" in issue:
+        return "undecided"
+    told = (
+        "The failing stack shows no installed library's code",
+        "\nMemory ran out",
+        "\nA failure of a known kind",
+        "\nThe program's to fix: ",
+    )
     assert any(words in issue for words in told), issue[:400]
     return "none"
 
