@@ -518,7 +518,7 @@ def test_a_cpp_terminate_before_sigabrt_is_told_by_its_what_line():
     assert v.error.startswith("what(): [enforce fail at /__w/pytorch/") and v.error.endswith("in your code?")
     # the type and message, without the build's path and line; not `killed_by_signal`
     assert v.signature == (
-        "gloo::EnforceNotMet: op.preamble.length <= op.nbytes. 8 vs 4. Received data size doesn't match expected "
+        "gloo::EnforceNotMet: op.preamble.length <= op.nbytes. N vs N. Received data size doesn't match expected "
         "size. Is there a distributed collective mismatch in your code?"
     )
     shell = classify(134, stderr=TERMINATE_MISMATCH)  # through a shell: 128 + SIGABRT
@@ -621,7 +621,8 @@ def test_torch_loads_refusal_is_told_by_what_it_refused_and_says_what_fixes_it()
     for gap in ("", "\n\n"):
         told = classify(1, stderr=older.format(gap))
         assert told.error.endswith("Weights only load failed. WeightsUnpickler error: Unsupported operand 118")
-        assert told.signature == told.error  # a pickle opcode's number does not vary between runs
+        # one failure whatever number the message carries (grouping 2): this pickle opcode's, another's
+        assert told.signature == told.error.replace("118", "N")
     assert remedy(classify(1, stderr="RuntimeError: Weights only load failed.").signature) == ""
 
 

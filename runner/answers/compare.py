@@ -29,6 +29,7 @@ otherwise the comparison is bad input, naming both files and the axes that diffe
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -46,6 +47,7 @@ from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
 from crashmatrix.outcome import FailureKind, counts_as_failing, is_failure, with_rank_note
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import shorten, table
+from crashmatrix.verdict.signature import signature_class
 
 FORMATS = ("md", "github", "csv", "json")
 
@@ -198,6 +200,7 @@ class Comparison:
     timed: list = field(default_factory=list)  # per run: cell_id -> Timing of its cells that passed every run
     speed: list = field(default_factory=list)  # per run after the first: SpeedComparison against the first
     constants: list = field(default_factory=list)  # (param, [value per run]) where the runs' params differ
+    groupings: list = field(default_factory=list)  # each run's grouping version, where they differ
 
     @property
     def speed_cells(self) -> list[str]:
@@ -258,14 +261,18 @@ def machine_groups(runs: list[Run], common: list[str]) -> list[MachineGroup]:
     return out
 
 
-def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: bool = True) -> dict:
+def summarize_cells(
+    rows: list[dict], value_columns: list[str], with_signature: bool = True, by_class: bool = False
+) -> dict:
+    """{cell: its CellSummary}. with_signature=False: kinds without their signature (a results.csv from before the
+    column); by_class: kinds whose signature is its class and place (runs of two grouping versions)."""
     by_cell: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_cell[cell_and_node(r)].append(r)  # a fleet's cell on each node is a cell of its own
     cells = {}
     for cell_id, runs in by_cell.items():
         runs.sort(key=lambda r: int(r.get("repeat") or 0) if str(r.get("repeat", "")).isdigit() else 0)
-        kinds = Counter(FailureKind.from_row(r, with_signature) for r in runs)
+        kinds = Counter(_kind_of(r, with_signature, by_class) for r in runs)
         # the error line of a run that tells something about the cell, before one crashmatrix could not launch
         failures = [r for r in runs if counts_as_failing(r.get("outcome", ""))] or [
             r for r in runs if is_failure(r.get("outcome", ""))
@@ -282,6 +289,18 @@ def summarize_cells(rows: list[dict], value_columns: list[str], with_signature: 
             ranks=tuple(str(r["rank"]) for r in failures if str(r.get("rank") or "")),
         )
     return cells
+
+
+def _kind_of(row: dict, with_signature: bool, by_class: bool) -> FailureKind:
+    kind = FailureKind.from_row(row, with_signature)
+    if not by_class or not kind.signature:
+        return kind
+    return dataclasses.replace(kind, signature=signature_class(kind.signature, str(row.get("where") or "")))
+
+
+def grouping_version(run: Run) -> int:
+    """The grouping version a run's signatures were made by (env.json's; 1 for a run from before it was kept)."""
+    return int((run.fingerprint or {}).get("grouping_version") or 1)
 
 
 def load_run(source: str, label: str) -> Run:
@@ -383,10 +402,15 @@ def compare_runs(sources: list[str]) -> Comparison:
                 " compare runs of the same matrix axes"
             )
     axes = list(first.value_columns)
+    comp = Comparison(runs=runs, axes=axes)
     if not all(r.has_signature for r in runs if r.rows):
         for run in runs:
             run.cells = summarize_cells(list(run.finished.rows), run.value_columns, with_signature=False)
-    comp = Comparison(runs=runs, axes=axes)
+    elif len({grouping_version(r) for r in runs}) > 1:
+        # another version's signatures for the same failures: joined on what both versions say alike
+        comp.groupings = [grouping_version(r) for r in runs]
+        for run in runs:
+            run.cells = summarize_cells(list(run.finished.rows), run.value_columns, by_class=True)
     cell_ids = list(dict.fromkeys(c for run in runs for c in run.cells))
     order = _cell_order_key(runs, axes)
     for cell_id in sorted(cell_ids, key=order):
@@ -460,6 +484,13 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
     lines = ["# crashmatrix compare", ""]
     lines += [r.describe() + "  " for r in comp.runs] + [""]
     lines += _constants_lines(comp, fmt)  # said first: every cell below joins configurations that differ so
+    if comp.groupings:
+        versions = ", ".join(f"{r.label}: {v}" for r, v in zip(comp.runs, comp.groupings))
+        lines += [
+            f"Signatures were grouped by different versions ({versions}): failures are joined by their class and "
+            "the program's frame (`KeyError in app/data.py:lookup`), not by signature.",
+            "",
+        ]
     both = "every run" if len(comp.runs) > 2 else "both runs"
     common = len(comp.differing) + comp.same
     if comp.differing:
@@ -580,7 +611,9 @@ def to_json(comp: Comparison) -> dict:
         ],
         "axes": comp.axes,
         "differs_when": "the set of (outcome, signal, signature) kinds seen over a cell's repeats is not the same"
-        " in every run (signature left out when a run's results.csv has none)",
+        " in every run (signature left out when a run's results.csv has none; its class and the program's frame"
+        " in its place when the runs' grouping versions differ)",
+        "grouping_versions": {r.label: grouping_version(r) for r in comp.runs},
         "differing": [cell_entry(c) for c in comp.differing],
         "only_in_some": [
             dict(cell_entry(c), present_in=[r.label for r in comp.runs if c in r.cells]) for c in comp.partial

@@ -18,6 +18,7 @@ import sys
 
 from crashmatrix.machine import gpu_arch, pyfacts
 from crashmatrix.redaction import is_secret
+from crashmatrix.verdict.signature import GROUPING_VERSION
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
 _ENV_PREFIXES = (
@@ -110,6 +111,8 @@ def machine() -> dict:
         "dxg": os.path.exists("/dev/dxg"),
         "in_container": os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"),
         "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(_ENV_PREFIXES) and not is_secret(k)},
+        # how this run's failures are grouped into signatures: compare joins two versions' runs by class and place
+        "grouping_version": GROUPING_VERSION,
     }
 
 

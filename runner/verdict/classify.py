@@ -34,6 +34,7 @@ class Verdict:
     signature: str = ""
     rank: int | None = None  # a distributed cell: the global rank whose failure this is
     told: str = ""  # that rank's own output (its traceback or fatal-signal dump): where forensics finds its place
+    by_message: bool = False  # the signature is the telling line, masked: no known cause names it (signed_by_place)
 
 
 _PY_EXCEPTION = re.compile(
@@ -180,8 +181,10 @@ def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
 def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Verdict:
     """The verdict of a death by signal signed with the program's own frame that `where` ends with
     (crashmatrix.verdict.signature.with_place): two segfaults in two functions are two failures. launched:
-    `where` is where a synchronous rerun launched the failing kernel."""
-    return dataclasses.replace(verdict, signature=sig_.with_place(verdict.signature, where, launched))
+    `where` is where a synchronous rerun launched the failing kernel. An exception of no known cause is signed
+    by its place too (grouping 2)."""
+    signature = sig_.with_place(verdict.signature, where, launched, verdict.by_message)
+    return dataclasses.replace(verdict, signature=signature)
 
 
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
@@ -200,7 +203,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if report.get("status") == "nan":
         return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
-    return Verdict(Outcome.FAIL, "", line, sig_.mask(line))
+    return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
 
 
 # A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
@@ -328,7 +331,7 @@ def classify(
     if returncode == 0:
         if status == "error":
             reason = report.get("reason", "the probe reported an error")
-            return Verdict(Outcome.FAIL, "", reason, sig_.mask(reason))
+            return Verdict(Outcome.FAIL, "", reason, sig_.mask(reason), by_message=True)
         return Verdict(Outcome.PASS)
 
     if ranks_.is_distributed(stderr, recorded):

@@ -63,6 +63,7 @@ def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: s
             error=f"{verdict.error}; {long}",
             signature=f"{verdict.signature}: {mask(short)}",
             rank=verdict.rank if rank is None else rank,
+            by_message=False,  # signed by the peers' places, not by the rank's own
         ),
         short,
     )

@@ -170,7 +170,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, fix in (
         (re.escape(f"UnpicklingError: {WEIGHTS_ONLY_HEAD} {UNPICKLER_SAYS} "), WEIGHTS_ONLY),
         (r"InvalidCxxCompiler: No working C\+\+ compiler found", NO_CXX_COMPILER),
-        (r"^AssertionError: Torch not compiled with CUDA enabled$", NO_CUDA_BUILD),
+        (r"^AssertionError: Torch not compiled with CUDA enabled(?:$| in )", NO_CUDA_BUILD),
         (rf"^(?:{HYDRA_OVERRIDE_REFUSED})", HYDRA_OVERRIDE),
         (rf"^(?:hydra\.errors\.InstantiationException: )?(?:{HYDRA_INSTANTIATE_FAILED})", HYDRA_INSTANTIATE),
         (r"MisconfigurationException: ", LIGHTNING_MISCONFIGURED),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import signal as _signal
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
@@ -266,7 +267,7 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
 
 
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
-_MASKS = [
+_MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # Where C++ threw, `[enforce fail at /__w/pytorch/pytorch/third_party/gloo/.../pair.cc:456] ` or
     # `[/pytorch/.../pair.cc:553] `: the path and line differ from build to build; the message after it tells.
     (re.compile(r"\[(?:enforce fail at )?[^\s\]]*\.(?:cc|cpp|cxx|cu|cuh|c|h|hpp):\d+\]\s*"), ""),
@@ -307,8 +308,21 @@ _MASKS = [
     (re.compile(r"\b\d{4}-\d\d-\d\d[ T_]\d\d[:-]\d\d[:-]\d\d(?:[.,]\d+)?"), "…time…"),
     (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "…time…"),
     (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
+    # Grouping 2: any number a message carries (an index, a key, a size, a count) is the same failure whatever
+    # its value (`index 1462 is out of bounds`, `KeyError: 3934`), also inside a quoted id (`'img_3934.jpg'`)
+    # and in a size pair (`4x5`). Not a name's digits (`conv2d`, `layers.0`), nor a program's own exit status.
+    (re.compile(r"\b\d+x\d+\b"), "NxN"),
+    (re.compile(r"(?<![\w.])(?<!exit status )-?\d+(?![\w])"), "N"),
+    # in a quoted id, a number set apart from the name before it (`img_3934`, `sample-12`); not an op's or a
+    # layer's own name (`SqrtBackward0`, `fc1`)
+    (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z])\d+", "N", quoted.group(0))),
 ]
 MAX_LENGTH = 200
+# How failures are grouped into signatures, kept in a run's env.json (`grouping_version`; a run without it is of
+# version 1). 2: a message's numbers never split a failure, and an exception without a known cause is signed by
+# the program's frame too (with_place): two places are two failures. compare joins runs of two versions by
+# cell, class and place (signature_class).
+GROUPING_VERSION = 2
 
 
 # The program's own frame as `where` gives it: `app/io.py:42 in parse_header` (forensics.own_fault_frame).
@@ -322,15 +336,32 @@ SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, "memory_error", "c
 SIGNED_BY_LAUNCH = frozenset({"cuda_illegal_memory_access", "cuda_illegal_instruction", "cuda_launch_failure"})
 
 
-def with_place(signature: str, where: str, launched: bool = False) -> str:
+def with_place(signature: str, where: str, launched: bool = False, by_message: bool = False) -> str:
     """`killed_by_signal in app/io.py:parse_header`: a class word of a death by signal with the program's
     own innermost frame, the last part of `where`, without its line (stable across edits and machines;
     a native library's offset never, it differs by build). launched: `where` is a synchronous rerun's
-    launching line, which signs SIGNED_BY_LAUNCH's words. Any other signature, or no such frame: as is."""
-    if signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
+    launching line, which signs SIGNED_BY_LAUNCH's words. by_message: the signature is an exception's line
+    of no known cause, which the place signs too (`AssertionError in app/io.py:check`: two bare asserts in two
+    functions are two failures, as Sentry groups by in-app frames). Any other signature, or no such frame: as
+    is."""
+    if not by_message and signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
         return signature
     own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
     return f"{signature} in {own['path']}:{own['func']}" if own else signature
+
+
+_LEADING_WORD = re.compile(r"[\w.]+")
+
+
+def signature_class(signature: str, where: str) -> str:
+    """What every grouping version says alike of one failure: its class (a known cause's word, or the exception's
+    type, the signature's first word) and the program's frame (`where`'s last place, without its line):
+    `KeyError in app/data.py:lookup`, from version 1's `KeyError: 3934` and version 2's `KeyError: N in
+    app/data.py:lookup` alike."""
+    word = _LEADING_WORD.match(signature)
+    own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
+    place = f" in {own['path']}:{own['func']}" if own else ""
+    return (word.group(0) if word else signature) + place
 
 
 def mask(line: str) -> str:

@@ -179,7 +179,7 @@ def test_a_ranks_lost_worker_is_placed_where_the_job_heard_of_it_when_the_ranks_
     "name, pid, alone",
     [
         ("torchrun-kill-connection-reset-inject.err", 10314, "worker_lost"),
-        ("torchrun-kill-cut-off-inject.err", 10552, "message = connection.recv_bytes(256) # reject large message"),
+        ("torchrun-kill-cut-off-inject.err", 10552, "message = connection.recv_bytes(N) # reject large message"),
     ],
 )
 def test_a_ranks_worker_gone_without_a_word_has_the_signal_the_recorder_saw(name, pid, alone):
