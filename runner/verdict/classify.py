@@ -203,7 +203,43 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if report.get("status") == "nan":
         return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
+    first = _thread_failed_first(stderr)
+    if first is not None:
+        thread, exception = first
+        if exception != line:  # the thread's failure is the verdict, the main's its consequence
+            told = f"{exception}; in thread {thread}, first: the main then failed with {line}"
+            return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
+
+
+# threading.excepthook's header before a thread's uncaught exception's traceback (`Exception in thread
+# Thread-1 (prefetch):`); _thread's `Exception ignored in thread started by: <function f at 0x...>`.
+_THREAD_FAILED = re.compile(
+    r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)):[ \t]*\n"
+    r"(?=Traceback \(most recent call last\):)",
+    re.M,
+)
+
+
+_CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+
+
+def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
+    """(the thread's name, its exception line) of the first thread that died of an uncaught exception before
+    the run failed otherwise: a thread's death is printed and the program goes on, failing later on what the
+    thread never delivered (a KeyError for the value it never wrote), or not at all. None where no thread died,
+    or where its exception is the last thing the run printed (then it is the failure anyway)."""
+    died = _THREAD_FAILED.search(stderr)
+    if died is None:
+        return None
+    rest = stderr[died.end() :]
+    end = rest.find(_TRACEBACK_HEAD, 1)
+    while end != -1 and _CHAINED.search(rest[max(0, end - 120) : end]):  # the thread's own chained exception
+        end = rest.find(_TRACEBACK_HEAD, end + 1)
+    exception = _traceback_exception(rest if end == -1 else rest[:end])
+    if not exception:
+        return None
+    return (died["name"] or died["started_by"]).strip(), exception
 
 
 # A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.

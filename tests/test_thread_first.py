@@ -1,0 +1,57 @@
+"""A thread's uncaught exception is the failure; the main's later error on what the thread never delivered is its
+consequence (issue 52, item 3), as a rank before its peers and a worker before the main that reports it.
+
+The truth, from running tests/apps/thread_first/prefetch.py alone (python 3.11): exit 1. Python's
+threading.excepthook prints `Exception in thread Thread-1 (prefetch):` and the thread's traceback, ending at
+prefetch.py:11 in prefetch with `ZeroDivisionError: division by zero` (an empty shard); the program goes on,
+and the main fails at prefetch.py:19 in main with `KeyError: 'mean'`, the value the thread never wrote. The
+KeyError is what a user sees last, and the wrong lead.
+"""
+
+import json
+import os
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+APP = os.path.join(ROOT, "tests", "apps", "thread_first", "prefetch.py")
+
+MATRIX = """\
+name: thread-first
+command: [python, {app}]
+inject: {inject}
+axes:
+  shard: [empty]
+timeout: 60
+"""
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["alone", "inject"])
+def run(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("thread-first")
+    (tmp / "m.yaml").write_text(MATRIX.format(app=APP, inject=str(request.param).lower()))
+    ran = crashmatrix("run", "m.yaml", "--out", tmp / "run", cwd=tmp)
+    assert ran.returncode == 0, ran.stderr
+    return tmp / "run"
+
+
+def test_the_threads_exception_is_the_verdict_and_the_mains_its_consequence(run):
+    (row,) = rows_of(run)
+    assert (row["outcome"], row["exit_code"]) == ("fail", "1")
+    assert row["error"] == (
+        "ZeroDivisionError: division by zero; in thread Thread-1 (prefetch), first: the main then failed with "
+        "KeyError: 'mean'"
+    )
+    assert row["signature"] == "ZeroDivisionError: division by zero in tests/apps/thread_first/prefetch.py:prefetch"
+    assert row["where"] == "tests/apps/thread_first/prefetch.py:11 in prefetch"
+
+
+def test_the_bug_report_is_the_threads(run):
+    resolved = crashmatrix("resolve", run, cwd=run)
+    assert resolved.returncode == 0, resolved.stderr
+    with open(run / "resolution.json") as f:
+        (bundle,) = json.load(f)["repro"]
+    issue = (run / bundle["dir"] / "ISSUE.md").read_text()
+    assert issue.startswith("# fail: ZeroDivisionError: division by zero; in thread Thread-1 (prefetch), first")
+    assert "## Where\n\ntests/apps/thread_first/prefetch.py:11 in prefetch\n" in issue
+    assert "The failing stack shows no installed library's code" in issue  # the program's own arithmetic
