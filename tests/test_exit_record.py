@@ -66,7 +66,31 @@ def test_a_caught_exit_is_not_the_end_the_process_met(tmp_path):
     assert _run(tmp_path, body)[1] == ""
 
 
-def test_an_exit_0_and_a_forked_childs_exit_leave_no_record(tmp_path):
+def test_an_exit_0_leaves_no_record_and_a_forked_child_records_its_own_end(tmp_path):
+    # the child (a DataLoader worker, say) ends itself with 7 at line 5 of main.py (after the prelude's 2);
+    # the main's exit 0 is no failure to place
     body = "import os, sys\nif os.fork() == 0:\n    os._exit(7)\nos.wait()\nsys.exit(0)\n"
-    _run(tmp_path, body)
-    assert not (tmp_path / "cell" / ".stacks").exists()
+    pid, where = _run(tmp_path, body)
+    assert where == ""
+    (end,) = exit_record.children_ends(str(tmp_path / "cell"), pid)
+    assert end[1:] == (7, "main.py:5 in <module>") and end[0] != pid
+
+
+def test_multiprocessings_own_exit_that_passes_a_status_on_is_not_the_place(tmp_path):
+    # a Process whose target calls sys.exit(2): the child's place is the target's line, not popen_fork's
+    # os._exit(2) that ends it with that status afterwards
+    body = """\
+    import multiprocessing as mp, sys
+
+    def work():
+        sys.exit(2)
+
+    if __name__ == "__main__":
+        child = mp.get_context("fork").Process(target=work)
+        child.start()
+        child.join()
+        print(child.exitcode)
+    """
+    pid, _where = _run(tmp_path, body)
+    ((_child, code, where),) = exit_record.children_ends(str(tmp_path / "cell"), pid)
+    assert (code, where) == (2, "main.py:6 in work")

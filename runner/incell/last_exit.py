@@ -14,8 +14,11 @@ How each is seen, so the program behaves as it does alone:
   with the same argument. A SystemExit's traceback, if the program catches and prints it, has one frame of
   ours more; `raise SystemExit(3)` and `exit(3)` are not seen (they raise without a call to wrap).
 
-Processes this one forks (DataLoader workers) inherit the wrappers and the hook, which record nothing
-there (another pid). Standard library only (incell/__init__.py).
+Processes this one forks (DataLoader workers) inherit the wrappers and the hook, and record their own ends
+under their own pid (a spawned one installs them anew): a worker that gives up with `sys.exit(2)` in a
+Dataset's `__getitem__` is placed at that line (verdict/exit_record.py's children_ends). multiprocessing's own
+calls that only pass a process's status on (popen_fork's `os._exit(code)` after the worker's SystemExit,
+spawn's `sys.exit(exitcode)`) are not its place and record nothing. Standard library only (incell/__init__.py).
 """
 
 from __future__ import annotations
@@ -36,15 +39,14 @@ def install() -> None:
     cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
     if not cell_dir:
         return
-    pid = os.getpid()
     directory = dump_dir(cell_dir)
-    path = os.path.join(directory, f"{PREFIX}{pid}.txt")
 
     def record(call: str, frame) -> None:
-        if os.getpid() != pid:
+        if _passed_on(frame):
             return
         try:
             stack = "".join(traceback.format_stack(frame))
+            path = os.path.join(directory, f"{PREFIX}{os.getpid()}.txt")  # a forked worker's own
             _write(path, f"Traceback (most recent call last):\n{stack}{call}\n")
         except Exception:  # never in the way of the program's own end
             pass
@@ -65,6 +67,7 @@ def install() -> None:
         if event not in _KILLS:
             return
         target, signum = args
+        pid = os.getpid()
         if event == "os.kill":
             own = target == pid
         elif event == "os.killpg":
@@ -76,6 +79,15 @@ def install() -> None:
 
     sys.exit, os._exit = exit, _exit
     sys.addaudithook(audit)
+
+
+# multiprocessing's own files, whose exit calls pass a process's status on (popen_fork.py, spawn.py, forkserver.py)
+_MULTIPROCESSING = os.sep + "multiprocessing" + os.sep
+
+
+def _passed_on(frame) -> bool:
+    """Whether the exit is multiprocessing's own, ending a child with the status its target left."""
+    return _MULTIPROCESSING in frame.f_code.co_filename
 
 
 def _code(status) -> int:

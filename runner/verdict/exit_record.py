@@ -13,7 +13,10 @@ import re
 
 from crashmatrix.incell.last_exit import PREFIX
 from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.outcome import Outcome
+from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place
+from crashmatrix.verdict.signature import WORKER_EXITED, WORKER_LOST, with_place
 
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
 
@@ -40,6 +43,60 @@ def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
     """Whether pid's last recorded end is the signal it died by, sent by itself (Lightning's child observer
     SIGKILLs its own process once a rank it started has died)."""
     return bool(signal) and _met(_read(cell_dir, pid)[1], None, signal)
+
+
+def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, str]]:
+    """(pid, exit code, place) of each process but the main that ended itself with a non-zero status
+    (`sys.exit(2)` in a DataLoader worker's `__getitem__`), by pid."""
+    try:
+        names = sorted(os.listdir(dump_dir(cell_dir)))
+    except OSError:
+        return []
+    found = []
+    for name in sorted(names, key=lambda n: _mtime(os.path.join(dump_dir(cell_dir), n))):  # the first end first
+        pid = name[len(PREFIX) : -len(".txt")]
+        if not (name.startswith(PREFIX) and name.endswith(".txt") and pid.isdigit()) or int(pid) == main_pid:
+            continue
+        text, end = _read(cell_dir, int(pid))
+        if end is not None and end["code"] is not None and int(end["code"]) != 0:
+            found.append((int(pid), int(end["code"]), exception_place(text)))
+    return found
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return 0.0
+
+
+# What a cell's main process says when a worker it reads from has gone: torch's report of the exit (with or
+# without its status), a lost connection to it (worker_lost), or the failure of a batch it was unpickling from
+# the gone worker's file-descriptor sharer (FileNotFoundError in multiprocessing's resource_sharer).
+_HEARD_OF_A_WORKER = frozenset({WORKER_EXITED, WORKER_LOST})
+_LOADER_FRAMES = re.compile(r"(?:^|; )(?:torch/utils/data/|torch/multiprocessing/|multiprocessing/)")
+
+
+def worker_ended_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple[Verdict, str]:
+    """A worker process that ended itself with a status (`sys.exit(2)` in a Dataset's `__getitem__`), recorded
+    under inject, is the failure; what the main then said is its consequence, which varies from run to run
+    (torch's `exited unexpectedly`, a lost connection, a batch it could not unpickle). One outcome, one
+    signature, the worker's own line. Any other verdict, or no such record: as it is."""
+    if verdict.outcome not in (Outcome.FAIL, Outcome.WORKER_CRASH) or verdict.signal or verdict.rank is not None:
+        return verdict, where
+    if verdict.signature.split(" in ")[0] not in _HEARD_OF_A_WORKER and not _LOADER_FRAMES.search(where):
+        return verdict, where  # the main failed on its own, not in the loader's machinery
+    ends = children_ends(cell_dir, main_pid)
+    if not ends:
+        return verdict, where
+    pid, code, place = ends[0]
+    own = place.rsplit("; ", 1)[-1]
+    at = f" at {own}" if own else ""
+    error = (
+        f"a worker process (pid {pid}) ended itself with exit status {code}{at}; the main then said: {verdict.error}"
+    )
+    signature = with_place(WORKER_EXITED, place, by_message=True) if place else WORKER_EXITED
+    return Verdict(Outcome.WORKER_CRASH, "", error, signature), place or where
 
 
 def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:

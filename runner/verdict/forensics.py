@@ -39,7 +39,7 @@ from crashmatrix.verdict.exception_place import (
     last_traceback,
     own_text,
 )
-from crashmatrix.verdict.signature import last_match, mask
+from crashmatrix.verdict.signature import WORKER_EXITED, last_match, mask
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -562,6 +562,8 @@ def _where_raised(verdict: Verdict, text: str) -> str:
     if verdict.outcome in (Outcome.PASS, Outcome.SKIP, Outcome.ERROR):  # error: crashmatrix's, not the program's
         return ""
     reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
+    if verdict.signature == WORKER_EXITED:  # the worker's own line is not in the text (inject records it)
+        return _heard_of_it(text, text, reported)
     return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM, error=verdict.error)
 
 
@@ -586,9 +588,15 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # "heard of it", so that every repeat's `where` leads with the same words and ends at the same line.
     # A rank whose stack holds none of the program's frames (Lightning's loop drew the batch): the last
     # traceback that does, where the job's own process heard of the rank's failure (trainer.fit's line).
+    return _heard_of_it(heard, ev.stderr, reported)
+
+
+def _heard_of_it(heard: str, stderr: str, reported: str) -> str:
+    """`the main process heard of it in rebuild_storage_fd (reductions.py:538), at app/train.py:27 in main`: the
+    program's line whose loop heard of a worker's end; `reported` alone where no traceback shows the program's."""
     caller: Frame | None = None
     frames: list[tuple[Frame, str]] = []
-    for text in [heard, *reversed(each_traceback(ev.stderr))]:
+    for text in [heard, *reversed(each_traceback(stderr))]:
         frames, _exception = last_traceback(text)
         caller = next((f for f, _code in frames if is_programs(f)), None)
         if caller:

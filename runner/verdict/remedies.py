@@ -124,6 +124,16 @@ WANDB_NOT_LOGGED_IN = (
 )
 
 
+# A worker process that ended itself with a status, no exception (sys.exit or os._exit in a Dataset's code or in
+# a library it calls): the DataLoader can only say it exited. Recorded: tests/apps/worker_exit, run alone.
+WORKER_ENDED_ITSELF = (
+    "a worker process ended itself with a non-zero exit status instead of raising (`sys.exit`/`os._exit` in "
+    "the Dataset's code or in a library it calls; under inject `where` is that line): make it raise an exception "
+    "instead, which the DataLoader re-raises in the main process with the worker's traceback, or skip the sample "
+    "it cannot read; `num_workers=0` runs the same code in the main process, where its exit is seen"
+)
+
+
 # Lightning's refusal of a setting the program gave it (its class says so): raised in Lightning's code by design.
 # Recorded: tests/data/usage/gpu_on_cpu, `Trainer(accelerator="gpu")` on a machine without one.
 LIGHTNING_MISCONFIGURED = (
@@ -175,6 +185,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"^(?:hydra\.errors\.InstantiationException: )?(?:{HYDRA_INSTANTIATE_FAILED})", HYDRA_INSTANTIATE),
         (r"MisconfigurationException: ", LIGHTNING_MISCONFIGURED),
         (r"^FileNotFoundError: (?!.*-packages/)", FILE_MISSING),  # not a file of an installed package's own
+        (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
     )
 )

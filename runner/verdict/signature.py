@@ -67,6 +67,8 @@ def _p(*patterns: str) -> tuple:
 
 # A DataLoader worker (or a spawned child) that died by a signal, whichever.
 WORKER_SIGNAL = "worker_signal"
+# A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
+WORKER_EXITED = "worker_exited"
 # The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
 _WORKER_SIGNAL = _p(
     r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)",
@@ -155,7 +157,7 @@ CAUSES: tuple = (
     # DataLoader(timeout=N): a worker slower than N seconds; one failure whatever N the program chose
     Cause("loader_timeout", Outcome.FAIL, _p(r"DataLoader timed out after \d+ seconds")),
     Cause(
-        "worker_exited",
+        WORKER_EXITED,
         Outcome.WORKER_CRASH,
         _p(
             r"DataLoader worker \(pid\(?s?\)? [\d, ]+\) exited unexpectedly",
@@ -203,7 +205,10 @@ UNPICKLER_SAYS = "WeightsUnpickler error:"
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
-_LOST_WORKER = re.compile(r"^(?:\w+\.)*Connection(?:Reset|Refused)Error\b.*$", re.M)
+# A worker gone mid-batch: the main's connection to it fails, or, for a batch whose storage it shares by file
+# descriptor, its resource sharer's socket is gone (FileNotFoundError in rebuild_storage_fd: recorded with a
+# worker that ended itself by sys.exit(2), spawn, torch 2.13; tests/apps/worker_exit).
+_LOST_WORKER = re.compile(r"^(?:\w+\.)*(?:Connection(?:Reset|Refused)Error|FileNotFoundError)\b.*$", re.M)
 _LOST_WORKER_FRAMES = re.compile(r"rebuild_storage_fd|_pin_memory_loop|_try_get_data")
 _PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
 

@@ -1,0 +1,87 @@
+"""A DataLoader worker that ends itself with a status (issue 52, item 5): one outcome, one signature, the program's
+place, the program's fix.
+
+The truth, from running tests/apps/worker_exit/loader.py alone (torch 2.13, 2 workers, 4 runs by fork and 4 by
+spawn, each exit 1): worker 1 prints `decoder: sample 37 is corrupt, giving up` and calls `sys.exit(2)` at
+loader.py:22 in decode_failed, without a traceback. What the main process then says varies with the race: most
+often torch's SIGCHLD handler's `RuntimeError: DataLoader worker (pid N) exited unexpectedly with exit code 2`
+(printed while the main unpickles the gone worker's batch in rebuild_storage_fd), and under spawn, in 3 runs of
+4 under crashmatrix, only `FileNotFoundError: [Errno 2] No such file or directory` from that worker's file-
+descriptor sharer (multiprocessing/resource_sharer.py), which read alone looks like a missing file.
+"""
+
+import json
+import os
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.remedies import FILE_MISSING, remedy
+
+APP = os.path.join(ROOT, "tests", "apps", "worker_exit", "loader.py")
+DATA = os.path.join(ROOT, "tests", "data", "worker-exit")
+MATRIX = """\
+name: worker-exit
+command: [python, {app}]
+inject: true
+axes:
+  start_method: [fork, spawn]
+  num_workers: [2]
+repeats: 2
+timeout: 120
+"""
+PLACE = "tests/apps/worker_exit/loader.py:22 in decode_failed"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("worker-exit")
+    (tmp / "m.yaml").write_text(MATRIX.format(app=APP))
+    ran = crashmatrix("run", "m.yaml", "--jobs", "2", "--out", tmp / "run", cwd=tmp)
+    assert ran.returncode == 0, ran.stderr
+    return tmp / "run"
+
+
+def test_under_inject_one_outcome_one_signature_the_workers_own_line(run):
+    rows = rows_of(run)
+    assert len(rows) == 4
+    assert {(r["outcome"], r["signal"]) for r in rows} == {("worker_crash", "")}
+    assert {r["signature"] for r in rows} == {"worker_exited in tests/apps/worker_exit/loader.py:decode_failed"}
+    assert {r["where"] for r in rows} == {PLACE}
+    for r in rows:  # the worker's end first, then what the main said of it, whichever it was this time
+        assert f"ended itself with exit status 2 at {PLACE}; the main then said: " in r["error"], r["error"]
+
+
+def test_its_report_is_the_programs_with_the_fix(run):
+    resolved = crashmatrix("resolve", run, cwd=run)
+    assert resolved.returncode == 0, resolved.stderr
+    with open(run / "resolution.json") as f:
+        (bundle,) = json.load(f)["repro"]
+    issue = (run / bundle["dir"] / "ISSUE.md").read_text()
+    assert f"A failure of a known kind (it ended in {PLACE}), whose fix is the program's" in issue
+    assert "make it raise an exception instead" in issue and "tracker" not in issue
+
+
+def _recorded(name: str) -> str:
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        return f.read().replace("{root}", ROOT).replace("{stdlib}", os.path.dirname(os.__file__))
+
+
+def test_a_gone_workers_file_descriptor_sharer_is_a_lost_worker_not_a_missing_file():
+    verdict = classify(1, stderr=_recorded("spawn-file-not-found.err"))
+    assert (verdict.outcome, verdict.signature) == (Outcome.WORKER_CRASH, "worker_lost")
+    assert remedy(verdict.signature) != FILE_MISSING
+
+
+def test_without_inject_the_place_is_the_programs_line_that_heard_of_it():
+    stderr = _recorded("fork-alone.err")
+    verdict = classify(1, stderr=stderr)
+    assert (verdict.outcome, verdict.signature) == (Outcome.WORKER_CRASH, "worker_exited")
+    where = forensics._where_raised(verdict, stderr)
+    assert where == (
+        "the main process heard of it in rebuild_storage_fd (reductions.py:538), at "
+        "tests/apps/worker_exit/loader.py:27 in main"
+    )
