@@ -104,8 +104,9 @@ def score(runs: list, truth: dict) -> list:
         else:
             a["sig_has"] = (None, "not scored")
         same = set(t.get("same_failure_as") or ())
-        alike = sorted({x["label"] for x in entries if x["mode"] != e["mode"] and x["mode"] not in same
-                        and e["ids"] & x["ids"]})
+        alike = sorted(
+            {x["label"] for x in entries if x["mode"] != e["mode"] and x["mode"] not in same and e["ids"] & x["ids"]}
+        )
         a["distinct"] = (not alike, "same as " + ", ".join(alike) if alike else "")
         places = _alternatives(t["where"])
         got = sorted({r["where"] for r in rows})
@@ -147,8 +148,7 @@ def report(entries: list, markdown: bool) -> str:
         width = max(len(e["label"]) for e in entries)
         out.append(f"{'mode':<{width}}  " + "  ".join(f"{k:<9}" for k in ASPECTS))
         for e in entries:
-            marks = ["n/a" if e["aspects"][k][0] is None else "ok" if e["aspects"][k][0] else "UNTRUE"
-                     for k in ASPECTS]
+            marks = ["n/a" if e["aspects"][k][0] is None else "ok" if e["aspects"][k][0] else "UNTRUE" for k in ASPECTS]
             out.append(f"{e['label']:<{width}}  " + "  ".join(f"{m:<9}" for m in marks))
         out.append("")
         out.append("untrue answers, what was said against the truth:")
@@ -166,8 +166,9 @@ def report(entries: list, markdown: bool) -> str:
     out.append("")
     out.append(f"modes: {modes} ({len(entries)} scored entries: a hang counts once per run); answers scored: {answers}")
     out.append(f"untrue answers: {total} (" + ", ".join(f"{k} {v}" for k, v in per.items()) + ")")
-    out.append(f"entries with at least one untrue answer: {bad_entries} of {len(entries)}; "
-               f"modes: {bad_modes} of {modes}")
+    out.append(
+        f"entries with at least one untrue answer: {bad_entries} of {len(entries)}; modes: {bad_modes} of {modes}"
+    )
     return "\n".join(out)
 
 
@@ -199,8 +200,15 @@ def main(argv=None) -> int:
     entries = score(runs, truth)
     missing = sorted(set(truth) - {e["mode"] for e in entries})
     if args.json:
-        print(json.dumps([{"mode": e["label"], **{k: {"ok": v[0], "said": v[1]} for k, v in e["aspects"].items()}}
-                          for e in entries], indent=1))
+        print(
+            json.dumps(
+                [
+                    {"mode": e["label"], **{k: {"ok": v[0], "said": v[1]} for k, v in e["aspects"].items()}}
+                    for e in entries
+                ],
+                indent=1,
+            )
+        )
     else:
         print(report(entries, args.markdown))
     if missing:

@@ -1,6 +1,6 @@
 """A Hydra training entry point laid out as users write one: config groups under conf/, `_target_` models.
 
-    python hydra_app/train.py model=resnet18
+python hydra_app/train.py model=resnet18
 """
 
 import hydra

@@ -2,14 +2,14 @@
 
 import sys
 
+import models
 import pytorch_lightning as pl
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-import models
-
 
 def loader() -> DataLoader:
+    """16 samples of 4 features; the target is their sum."""
     x = torch.randn(16, 4)
     return DataLoader(TensorDataset(x, x.sum(1)), batch_size=4)
 
