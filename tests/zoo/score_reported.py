@@ -59,7 +59,9 @@ def _read_run(run_dir: str) -> dict:
 
 
 ADDRESS = re.compile(r"^For the maintainers of ([^:]+):", re.M)
-NOBODY = ("shows no installed library's code", "A failure of a known kind", "Memory ran out")
+# "The program's to fix:" is how ISSUE.md says a library refused the program's input (added when resolve learned
+# to say it, 2026-11-29; before, no ISSUE.md said it)
+NOBODY = ("shows no installed library's code", "A failure of a known kind", "Memory ran out", "The program's to fix:")
 
 
 def addressee_of(issue: str) -> str:
@@ -72,6 +74,8 @@ def addressee_of(issue: str) -> str:
         return found.group(1).strip()
     if any(words in head for words in NOBODY):
         return "none"
+    if "the evidence does not decide" in head:
+        return "undecided"
     first = next((line.strip() for line in issue.splitlines()[1:] if line.strip()), "")
     return f"(unaddressed) {first[:120]}"
 
