@@ -320,7 +320,7 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(?<![\w.])(?<!exit status )-?\d+(?![\w])"), "N"),
     # in a quoted id, a number set apart from the name before it (`img_3934`, `sample-12`); not an op's or a
     # layer's own name (`SqrtBackward0`, `fc1`)
-    (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z])\d+", "N", quoted.group(0))),
+    (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z\d])\d+", "N", quoted.group(0))),
 ]
 MAX_LENGTH = 200
 # How failures are grouped into signatures, kept in a run's env.json (`grouping_version`; a run without it is of

@@ -1,0 +1,149 @@
+"""`where` for a Hydra config error: the config file and key the user wrote, which Hydra's message names.
+
+Hydra prints its config errors without a traceback and ends in its own `run_and_report` (`sys.exit(1)`): a
+place true and of no help. Its message names what is wrong: the defaults list of a config that asks for an
+option its group lacks (`In 'config': Could not find 'model/resnet99'`), or the config node instantiate could
+not build (`Error in call to target 'models.MLP': TypeError(... unexpected keyword argument 'dropout')` then
+`full_key: model`). The place is that defaults entry, or that node's key in the option file that gave it, as
+`conf/config.yaml:4 in defaults.model` and `conf/model/mlp.yaml:3 in model.dropout` (paths from the app's root,
+a line and a dotted key, the form of every other place). Read from the text and the app's config folder
+(controller side: YAML read as text, never composed; never imports torch).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.verdict.app_paths import app_root, from_root
+from crashmatrix.verdict.classify import Verdict
+
+_NOT_FOUND = re.compile(r"^In '(?P<config>[^']+)': Could not find '(?P<group>[^'\n]+)/(?P<option>[^'/\n]+)'", re.M)
+_INSTANTIATE = re.compile(r"^Error (?:in call to|locating) target '(?P<target>[^']+)'", re.M)
+_FULL_KEY = re.compile(r"^full_key: (?P<key>\S+)", re.M)
+_OVERRIDES = re.compile(r"^Error executing job with overrides: \[(?P<list>.*)\]$", re.M)
+# the argument a class refused: `unexpected keyword argument 'dropout'`, `missing 1 required positional
+# argument: 'width'`
+_ARGUMENT = re.compile(
+    r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
+)
+_YAML = (".yaml", ".yml")
+
+
+def config_place(text: str, script: str, config_dir: str, config_name: str, arguments: Sequence[str] = ()) -> str:
+    """The config file and key Hydra's error in text names, as `path:line in key`; "" where it names none or
+    the file is not in the app's config folder. arguments: the overrides the run was given; where the option
+    came from one, it leads the place (`override model=resnet99; conf/config.yaml:2 in defaults.model`)."""
+    root = app_root(os.path.abspath(script))
+    missing = _NOT_FOUND.search(text)
+    if missing:
+        path = _config_file(config_dir, missing["config"])
+        key = missing["group"].replace("/", ".")
+        line = _defaults_line(path, missing["group"]) if path else None
+        if not (path and line):
+            return ""
+        given = next((a for a in arguments if _override_of(a) == (missing["group"], missing["option"])), "")
+        return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
+    target = _INSTANTIATE.search(text)
+    full_key = _FULL_KEY.search(text[target.end() :]) if target else None
+    if not full_key:
+        return ""
+    key = full_key["key"]
+    path = _node_file(text, config_dir, config_name, key, arguments)
+    if not path:
+        return ""
+    refused = _ARGUMENT.search(text[target.end() :]) if target else None
+    argument = (refused["name"] or refused["req"]) if refused else ""
+    line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
+    return f"{from_root(path, root)}:{line} in {key}" + (f".{argument}" if argument else "")
+
+
+def _config_file(config_dir: str, name: str) -> str:
+    for ext in _YAML:
+        path = os.path.join(config_dir, name + ext)
+        if os.path.isfile(path):
+            return path
+    return ""
+
+
+def _lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def _defaults_line(path: str, group: str) -> int | None:
+    """The line of the defaults list's entry for group (`- model: mlp`, `- override /model: mlp`), else the line
+    of `defaults:` itself (an option added by `+model=...` has no entry)."""
+    entry = re.compile(rf"^\s*-\s*(?:override\s+)?/?{re.escape(group)}(?:@\S+)?\s*:")
+    start = None
+    for number, line in enumerate(_lines(path), 1):
+        if line.startswith("defaults:"):
+            start = number
+        elif start and entry.match(line):
+            return number
+    return start
+
+
+def _override_of(argument: str) -> tuple[str, str]:
+    """(key, value) of an override as Hydra's grammar writes it (`model=mlp`, `+model=mlp`, `~model`)."""
+    name, _, value = argument.lstrip("+~").partition("=")
+    return name, value
+
+
+def _node_file(text: str, config_dir: str, config_name: str, key: str, arguments: Sequence[str]) -> str:
+    """The option file that gave the node at key: its group's option, as the job's overrides chose it or the
+    primary config's defaults list does; the primary config itself where key is no group."""
+    group = key.split(".")[0]
+    if os.path.isdir(os.path.join(config_dir, group)):
+        option = (
+            _chosen(text, group)
+            or next((v for k, v in map(_override_of, arguments) if k == group and v), "")
+            or _default_option(_config_file(config_dir, config_name), group)
+        )
+        if option:
+            return _config_file(os.path.join(config_dir, group), option)
+    return _config_file(config_dir, config_name)
+
+
+def _chosen(text: str, group: str) -> str:
+    said = _OVERRIDES.search(text)
+    for item in re.findall(r"'([^']*)'", said["list"]) if said else ():
+        name, value = _override_of(item)
+        if name == group and value:
+            return value
+    return ""
+
+
+def _default_option(path: str, group: str) -> str:
+    line = _defaults_line(path, group) if path else None
+    if not line:
+        return ""
+    value = _lines(path)[line - 1].split(":", 1)[-1].strip()
+    return "" if value in ("", "null", "???") else value
+
+
+def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str]) -> str:
+    """`where` for a Hydra config error: its config file and key (signed_by_place then signs the verdict with
+    it); any other verdict's `where` as it is. matrix: the run's, whose command may be a Hydra app; argv: the
+    run's."""
+    if verdict.outcome is not Outcome.FAIL or not (_NOT_FOUND.search(text) or _INSTANTIATE.search(text)):
+        return where
+    from crashmatrix.app.preflight import hydra_app  # only for a Hydra config error: nothing more at start-up
+
+    app = hydra_app(matrix)
+    if app is None or isinstance(app, str):
+        return where
+    script = os.path.abspath(app.script)
+    at = next((i for i, a in enumerate(argv) if os.path.abspath(a) == script), None)
+    given = list(argv[at + 1 :]) if at is not None else []
+    return config_place(text, script, app.config_dir, app.config_name, given) or where
+
+
+def _key_line(path: str, key: str) -> int | None:
+    top = re.compile(rf"^\s*{re.escape(key)}\s*:")
+    return next((n for n, line in enumerate(_lines(path), 1) if top.match(line)), None)

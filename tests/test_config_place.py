@@ -1,0 +1,60 @@
+"""A Hydra config error is placed at the config file and key the user wrote (issue 52, item 6), not at Hydra's
+own `run_and_report` that ends the process.
+
+The truth, from running tests/zoo/app/hydra_app/train.py alone (Hydra 1.3, written without reading
+crashmatrix's rules, tests/zoo/truth_reported.yaml): `model=resnet99` exits 1 with `In 'config': Could not find
+'model/resnet99'` and the group's options, no traceback (the option asked for by that override, of the group
+the defaults list entry at conf/config.yaml:2 names); `model=mlp` exits 1 with `Error in call to target
+'models.MLP': TypeError("MLP.__init__() got an unexpected keyword argument 'dropout'")` and `full_key: model`
+(the key `dropout` at conf/model/mlp.yaml:5). Under inject both were placed at
+`hydra/_internal/utils.py:303 in run_and_report`, Hydra's sys.exit(1).
+"""
+
+import os
+
+from conftest import ROOT, run_rows
+
+from crashmatrix.verdict.config_place import config_place
+
+APP = os.path.join(ROOT, "tests", "zoo", "app", "hydra_app")
+MATRIX = f"""\
+name: hydra-config
+command: [python, {APP}/train.py]
+inject: true
+axes:
+  model: [resnet99, mlp]
+timeout: 120
+"""
+
+
+def test_a_config_error_is_placed_at_its_file_and_key(tmp_path, write):
+    rows = {r["model"]: r for r in run_rows(write("m.yaml", MATRIX), tmp_path, "--jobs", "2", "--no-preflight")}
+    missing, refused = rows["resnet99"], rows["mlp"]
+    assert missing["outcome"] == refused["outcome"] == "fail"
+    assert missing["where"] == "override model=resnet99; hydra_app/conf/config.yaml:2 in defaults.model"
+    assert missing["signature"].endswith(" in hydra_app/conf/config.yaml:defaults.model")
+    assert "'model/resnet99'" in missing["signature"]  # the option's own digits are its name
+    assert refused["where"] == "hydra_app/conf/model/mlp.yaml:5 in model.dropout"
+    assert refused["signature"].endswith(
+        "unexpected keyword argument 'dropout'\") in hydra_app/conf/model/mlp.yaml:model.dropout"
+    )
+
+
+def test_the_node_file_is_the_option_the_defaults_list_chose(tmp_path):
+    # no override named the option: the primary config's defaults list did (`- model: mlp`)
+    conf = tmp_path / "conf"
+    (conf / "model").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (conf / "config.yaml").write_text("defaults:\n  - optim: sgd\n  - model: mlp\n  - _self_\n")
+    (conf / "model" / "mlp.yaml").write_text("_target_: models.MLP\nwidth: 8\n")
+    text = (
+        "Error locating target 'models.MLPX', set env var HYDRA_FULL_ERROR=1 to see chained exception.\n"
+        "full_key: model\n"
+    )
+    script = str(tmp_path / "train.py")
+    assert config_place(text, script, str(conf), "config") == "conf/model/mlp.yaml:1 in model"
+    missing = "In 'config': Could not find 'optim/adamw'\n\nAvailable options in 'optim':\n\tsgd\n"
+    assert config_place(missing, script, str(conf), "config", ["optim=adamw"]) == (
+        "override optim=adamw; conf/config.yaml:2 in defaults.optim"
+    )
+    assert config_place("ValueError: bad\n", script, str(conf), "config") == ""
