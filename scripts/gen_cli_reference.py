@@ -2,7 +2,7 @@
 
 `make docs` runs it before `mkdocs build`, and mkdocs.yml names it as a hook (on_pre_build), so a bare
 `mkdocs build` or `mkdocs serve` writes it too. The page is every verb's `--help`, as argparse prints
-it at 100 columns: its usage, its options and its examples. The file is generated, not kept in git.
+it at 80 columns: its usage, its options and its examples. The file is generated, not kept in git.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ def _parser() -> argparse.ArgumentParser:
 def page() -> str:
     parser = _parser()
     columns = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "100"  # argparse wraps at the terminal's width: one width, one page
+    # argparse wraps at the terminal's width: one width, one page, and 80 fits the site's column
+    os.environ["COLUMNS"] = "80"
     try:
         return _page(parser)
     finally:
