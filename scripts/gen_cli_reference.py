@@ -16,9 +16,19 @@ OUT = os.path.join(ROOT, "docs", "reference", "cli.md")
 
 
 def _parser() -> argparse.ArgumentParser:
-    # the source tree's crashmatrix (runner/), whether or not an install is on the path
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
+    try:
+        import crashmatrix  # noqa: F401  (installed, editable as `make venv` does, or on the path)
+    except ImportError:
+        # a bare checkout: runner/ is the package crashmatrix (pyproject's package-dir)
+        import importlib.util
+
+        runner = os.path.join(ROOT, "runner")
+        spec = importlib.util.spec_from_file_location(
+            "crashmatrix", os.path.join(runner, "__init__.py"), submodule_search_locations=[runner]
+        )
+        assert spec and spec.loader
+        sys.modules["crashmatrix"] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
     from crashmatrix.cli import _parser as parser
 
     return parser()
