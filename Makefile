@@ -19,20 +19,21 @@ PYTEST_ARGS ?=
 # small box busy (a test file's runs stay together, --dist loadfile). TEST_WORKERS=0 runs it serially.
 TEST_WORKERS ?= 2
 
-.PHONY: matrix test typecheck venv selftest bench clean-venv help
+.PHONY: matrix test typecheck venv selftest bench docs clean-venv help
 
 help:
 	@echo "make matrix   run $(MATRIX) (ARGS='--jobs 2 repeats=3' to pass more)"
 	@echo "make test     the type check, then the test suite"
 	@echo "make selftest every way to die, classified"
 	@echo "make bench    the benchmarks in bench/"
+	@echo "make docs     the documentation site, into site/ (mkdocs build --strict)"
 
 venv:
 	@$(PYTHON) scripts/make_venv.py $(VENV) '$(TORCH_SPEC)'
 	@$(MAKE) --no-print-directory $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml $(VENV)/.python
-	$(PY) -m pip install -q -e '.[dev,forensics]'
+	$(PY) -m pip install -q -e '.[dev,forensics,docs]'
 	@# The editable install gives Hydra our plugins (docs/hydra.md): the link an earlier version of this
 	@# target made for them is no longer needed.
 	@rm -rf $(VENV)/hydra-plugins $(VENV)/lib/python*/site-packages/_crashmatrix_hydra_plugins.pth
@@ -64,6 +65,11 @@ test: typecheck
 bench: venv
 	@# every script runs; one that misses a goal says so and exits 1, and make reports it at the end
 	@status=0; for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || status=1; done; exit $$status
+
+docs: venv
+	@# the verbs' reference from the parser itself (mkdocs.yml runs the same script as a hook)
+	$(PY) scripts/gen_cli_reference.py
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
 clean-venv:
 	rm -rf $(VENV)

@@ -50,7 +50,54 @@ def _parser() -> argparse.ArgumentParser:
         help="the GPUs each cell will have (default: what this machine shows, without importing torch); "
         "an app asking for more gets params that run with N",
     )
+    _examples(verbs)
     return parser
+
+
+# Each verb's --help ends with how users call it (tests/test_cli_help.py checks every verb has some).
+EXAMPLES = {
+    "run": """\
+  crashmatrix run matrix/default.yaml --jobs 2
+  crashmatrix run examples/quickstart/matrix.yaml repeats=3 --out results/quickstart""",
+    "rerun": """\
+  crashmatrix rerun results/quickstart --failing repeats=10""",
+    "show": """\
+  crashmatrix show matrix/default.yaml
+  crashmatrix show matrix/dataloader.yaml repeats=3 --format csv""",
+    "report": """\
+  crashmatrix report results/quickstart --by start_method,num_workers
+  crashmatrix report results/quickstart --format junit > junit.xml""",
+    "compare": """\
+  crashmatrix compare results/wsl2-box results/native-box""",
+    "bisect": """\
+  crashmatrix bisect results/quickstart
+  crashmatrix bisect matrix.yaml --good start_method=spawn --bad start_method=fork num_workers=2""",
+    "hunt": """\
+  crashmatrix hunt examples/overlapping.yaml --order 4 --jobs 2""",
+    "explain": """\
+  crashmatrix explain results/quickstart
+  crashmatrix explain results/quickstart --json""",
+    "resolve": """\
+  crashmatrix resolve results/quickstart""",
+    "env": """\
+  crashmatrix env
+  crashmatrix env --json > env.json""",
+    "probes": """\
+  crashmatrix probes""",
+    "knobs": """\
+  crashmatrix knobs""",
+    "init": """\
+  crashmatrix init src/train.py
+  crashmatrix init src/train.py --gpus-per-cell 4 --out gpu-matrix.yaml""",
+}
+
+
+def _examples(verbs) -> None:
+    """Every verb's help ends with its examples, laid out as written (RawDescriptionHelpFormatter)."""
+    for name, verb in verbs.choices.items():
+        if name in EXAMPLES:
+            verb.epilog = "examples:\n" + EXAMPLES[name]
+            verb.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 class _Version(argparse.Action):
