@@ -452,7 +452,7 @@ def _where_it_hangs(slot: _Slot) -> None:
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     """forensics' verdict and `where` (where the output tells none: the main process's own sys.exit, os._exit
     or kill, verdict/exit_record.py), then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
-    from crashmatrix.verdict import config_place, exit_record, forensics, peers, sync_rerun
+    from crashmatrix.verdict import config_place, exit_record, forensics, hook_place, peers, sync_rerun
     from crashmatrix.verdict.classify import signed_by_place
 
     verdict, where = forensics.refine(verdict, slot.evidence)
@@ -463,6 +463,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     if not slot.running.timed_out:  # a worker that ended itself first: the main's words are its consequence
         verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid)
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv)
+    where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
 

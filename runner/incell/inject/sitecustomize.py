@@ -66,6 +66,7 @@ def _apply() -> None:
     is_root = not in_worker and _ROOT_VAR not in os.environ
     if is_root:
         os.environ[_ROOT_VAR] = str(os.getpid())
+        _load("hook_place").install()  # which hook of the program's LightningModule Lightning refused
     if is_root or in_worker:  # a forked worker inherits it; a spawned one records its own end too
         _load("last_exit").install()  # where it ends itself without a word (sys.exit(3), os._exit, SIGKILL)
     if in_worker:
