@@ -8,11 +8,16 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from crashmatrix.verdict.app_paths import app_root, from_root
 
 # the package folder (runner/ in a checkout), one above this subpackage
 OURS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
+_STDLIB_DIR = re.compile(r"/lib/python3\.\d+/")
+_PROBES = os.path.join(os.path.dirname(OURS), "probes") + "/"
 
 
 # --- stacks: parsing -------------------------------------------------------------
@@ -226,3 +231,42 @@ def is_own(frame: Frame) -> bool:
     return not (
         is_stdlib(frame) or PACKAGES_DIR.search(path) or _is_console_script(path) or path.startswith((OURS, "<"))
     )
+
+
+# --- a frame as `where` names it ---------------------------------------------------
+
+
+def is_probe(path: str) -> bool:
+    return path.startswith(_PROBES) or "/crashmatrix/probes/" in path
+
+
+def is_programs(frame: Frame) -> bool:
+    """The program's own code; a probe stands for the program. torch is never the program's, installed from
+    a source checkout (outside site-packages) too."""
+    return is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not is_torch_file(frame.file))
+
+
+def program_place(frame: Frame, frames: Sequence[Frame]) -> str:
+    """`app/data/reader.py:7 in parse_label`: the program's frame by its path from the app's root (the root
+    found from the outermost own frame of `frames`, its stack, as app_paths.app_root finds it); a probe's as
+    `probes/fault.py`."""
+    path = frame.file.replace("\\", "/")
+    if is_probe(path):
+        root = os.path.dirname(os.path.dirname(path))
+    else:
+        outermost = next((f for f in reversed(frames) if is_programs(f) and not is_probe(f.file)), frame)
+        root = app_root(outermost.file)
+    return f"{from_root(path, root)}:{frame.line} in {frame.func}"
+
+
+def library_text(frame: Frame) -> str:
+    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
+    standard library's folder."""
+    below = below_packages(frame.file) or _STDLIB_DIR.split(frame.file.replace("\\", "/"))[-1]
+    return f"{below}:{frame.line} in {frame.func}"
+
+
+def place_text(frame: Frame, frames: Sequence[Frame]) -> str:
+    """A frame of a stack (`frames`, innermost first) as `where` names it: the program's from the app's root,
+    a library's below site-packages or the standard library's folder."""
+    return program_place(frame, frames) if is_programs(frame) else library_text(frame)
