@@ -39,7 +39,7 @@ from crashmatrix.verdict.exception_place import (
     last_traceback,
     own_text,
 )
-from crashmatrix.verdict.signature import last_match, mask
+from crashmatrix.verdict.signature import hang_signature, last_match
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -516,8 +516,8 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         if clause:
             verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
         if verdict.signature == HANG and where:
-            # Two hangs in two places are two failures: where it waits (lines masked) tells them apart.
-            verdict = dataclasses.replace(verdict, signature=f"{HANG}: {mask(where)}")
+            # Two hangs in two places are two failures: signed by where each waits (signature.hang_signature).
+            verdict = dataclasses.replace(verdict, signature=hang_signature(where))
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
