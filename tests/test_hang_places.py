@@ -9,6 +9,7 @@ faulthandler's, which every cell has on (PYTHONFAULTHANDLER), dumped as SIGABRT 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -159,6 +160,7 @@ def test_without_inject_every_python_process_left_its_stacks(hangs):
     assert row["error"].startswith("timed out after 3 s; main in deadlock (deadlock.py:14); child "), row
     assert row["error"].endswith(" in produce (deadlock.py:6)"), row
     assert "Fatal Python error: Aborted" in (cell / "stderr.log").read_text()
+    assert json.loads((cell / "result.json").read_text())["stderr_at_kill"] == 0  # the dumps came after it
     assert not list(cell.glob("core*")) and not list((hangs["tmp"] / "app").glob("core*"))
 
 
