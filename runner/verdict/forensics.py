@@ -237,12 +237,17 @@ _ABORT_EACH_S = 1.0  # one process's dump; a few ms unless the program's own han
 def abort_dumps(pids: list[int], tree: list[int]) -> dict[int, str]:
     """faulthandler's dump of each of pids that dumps on SIGABRT, ending it so (above); tree: every
     process of the cell, stopped meanwhile. Bounded by _DUMP_WAIT_S in all."""
-    chosen = [(pid, path) for pid in pids if _dumps_on_abort(pid) and (path := _stderr_file(pid))]
+    # One stopped before (by the program, a debugger) stays stopped: it is neither stopped nor continued here.
+    tree = [pid for pid in tree if _state(pid) not in ("T", "t", "Z", "X", "x", "")]
+    chosen = [(pid, path) for pid in pids if pid in tree and _dumps_on_abort(pid) and (path := _stderr_file(pid))]
     if not chosen:
         return {}
     out: dict[int, str] = {}
     deadline = time.monotonic() + _DUMP_WAIT_S
     supervise.signal_all(tree, signal.SIGSTOP)
+    stopping = time.monotonic() + 0.2  # a signal is delivered when its process next runs: on a busy box, later
+    while time.monotonic() < stopping and not all(_state(pid) in ("T", "Z", "X", "x", "") for pid in tree):
+        time.sleep(0.002)
     try:
         for pid, path in chosen:
             start = _size(path)
@@ -292,13 +297,18 @@ def _no_core_file(pid: int) -> None:
         pass
 
 
-def _ended(pid: int) -> bool:
-    """Gone, or a zombie: its dump is written."""
+def _state(pid: int) -> str:
+    """The process's state letter in /proc (R, S, D, T, Z...); "" where it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return f.read().rpartition(")")[2].split()[0] in ("Z", "X", "x")
+            return f.read().rpartition(")")[2].split()[0]
     except (OSError, IndexError):
-        return True
+        return ""
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie: its dump is written."""
+    return _state(pid) in ("Z", "X", "x", "")
 
 
 def _in_start_order(pids: Collection[int], root: int) -> list[int]:
