@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -259,3 +260,39 @@ def test_the_error_names_a_ranks_place_by_its_file_alone():
         _brief("waits in DataLoader _get_data (dataloader.py:1464)")
         == "waits in DataLoader _get_data (dataloader.py:1464)"
     )
+
+
+def _sleeper(tmp_path, name: str) -> tuple[subprocess.Popen, str]:
+    """A Python process with faulthandler on, its stderr a file, once it is ready (it says so)."""
+    err = str(tmp_path / f"{name}.err")
+    code = "import time\nprint('ready', flush=True)\ndef wait():\n    time.sleep(60)\nwait()\n"
+    with open(err, "w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    return proc, err
+
+
+def test_faulthandlers_dump_on_sigabrt_and_a_stopped_process_is_left_as_it_was(tmp_path):
+    from crashmatrix.verdict import forensics
+
+    running, err = _sleeper(tmp_path, "running")
+    stopped, _err = _sleeper(tmp_path, "stopped")
+    try:
+        os.kill(stopped.pid, signal.SIGSTOP)
+        os.waitpid(stopped.pid, os.WUNTRACED)  # returns once it is stopped
+        stopped_state = forensics._state(stopped.pid)
+        dumps = forensics.abort_dumps([running.pid, stopped.pid], [running.pid, stopped.pid])
+        assert running.wait(timeout=10) == -signal.SIGABRT
+        assert dumps[running.pid].startswith("Fatal Python error: Aborted\n")
+        assert 'File "<string>", line 4 in wait' in dumps[running.pid]
+        assert stopped.pid not in dumps and forensics._state(stopped.pid) == stopped_state == "T"
+    finally:
+        for proc in (running, stopped):
+            proc.kill()
+            proc.wait()
