@@ -45,6 +45,7 @@ if __name__ == "__main__":
 BUSY = """\
 import signal
 import sys
+import threading
 
 
 def loop():
@@ -55,7 +56,7 @@ def loop():
 
 def loop_with_own_abort_handler():
     signal.signal(signal.SIGABRT, lambda signum, frame: print("own SIGABRT handler ran", file=sys.stderr))
-    loop()
+    threading.Event().wait()  # no CPU burnt: a signal's Python handler still runs in the main thread's wait
 """
 
 DEADLOCK = """\
