@@ -43,7 +43,8 @@ def test_a_hanging_worker_is_located_in_the_users_frame(inject_run):
     assert error.startswith("timed out after 8 s; main waits in DataLoader _get_data (dataloader.py:"), error
     assert "; worker " in error and error.endswith(" in read_frame (video.py:8)"), error
     assert row["where"].startswith("main DataLoader _get_data (dataloader.py:")
-    assert row["where"].endswith("worker read_frame (video.py:8)")
+    assert row["where"].endswith("worker tests/apps/video.py:8 in read_frame")  # from the root: the checkout
+    assert row["signature"] == "hang in main DataLoader _get_data (dataloader.py:N); tests/apps/video.py:read_frame"
 
 
 def test_stacks_txt_holds_the_main_process_and_the_stuck_worker(inject_run):

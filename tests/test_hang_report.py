@@ -46,7 +46,7 @@ def test_a_hangs_report_reads_what_it_wrote_before_the_kill(tmp_path):
     ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     (row,) = rows_of(tmp_path / "run")
-    assert row["outcome"] == "timeout" and row["where"] in (f"main in wait_for_go (app.py:{n})" for n in (19, 20)), row
+    assert row["outcome"] == "timeout" and row["where"] in (f"main app.py:{n} in wait_for_go" for n in (19, 20)), row
     cell = tmp_path / "run" / row["log_dir"]
     assert "ParserError" in (cell / "stderr.log").read_text()  # the program did answer the kill so
     assert json.loads((cell / "result.json").read_text())["stderr_at_kill"] == len("waiting for go.flag\n")
@@ -55,6 +55,6 @@ def test_a_hangs_report_reads_what_it_wrote_before_the_kill(tmp_path):
     assert resolved.returncode == 0, resolved.stderr
     (bundle,) = json.loads((tmp_path / "run" / "resolution.json").read_text())["repro"]
     issue = (tmp_path / "run" / bundle["dir"] / "ISSUE.md").read_text()
-    assert "The failing stack shows no installed library's code (it ended in main in wait_for_go" in issue
+    assert "The failing stack shows no installed library's code (it ended in main app.py:" in issue
     assert "PyYAML" not in issue and "ParserError" not in issue
     assert "From the failing run's stderr before crashmatrix stopped it:\n\n```text\nwaiting for go.flag\n```" in issue

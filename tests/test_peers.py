@@ -72,7 +72,10 @@ def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
         "Timed out waiting 4000ms for recv operation to complete; rank 1 at ddp_left_running.py:29 in fetch_shard, "
         "outside any collective; rank 0 waits in all_reduce (ddp_left_running.py:39)"
     ), row["error"]
-    assert row["where"] == "rank 1 ddp_left_running.py:29 in fetch_shard; rank 0 all_reduce (ddp_left_running.py:39)"
+    # where names the program's frames from the app's root (the checkout); the error by their file alone
+    assert row["where"] == (
+        "rank 1 tests/apps/ddp_left_running.py:29 in fetch_shard; rank 0 all_reduce (tests/apps/ddp_left_running.py:39)"
+    )
     stacks = (tmp_path / "run" / row["log_dir"] / "stacks.txt").read_text()
     assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0], stacks
 
@@ -90,8 +93,12 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
         "Timed out waiting 4000ms for recv operation to complete; every rank waits in a collective; "
         "rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier (ddp_desync.py:22)"
     ), row["error"]
-    assert row["where"] == "rank 0 all_reduce (ddp_desync.py:24); rank 1 barrier (ddp_desync.py:22)"
-    assert row["signature"].endswith(": rank N all_reduce (ddp_desync.py:N); rank N barrier (ddp_desync.py:N)")
+    assert (
+        row["where"] == "rank 0 all_reduce (tests/apps/ddp_desync.py:24); rank 1 barrier (tests/apps/ddp_desync.py:22)"
+    )
+    assert row["signature"].endswith(
+        ": rank N all_reduce (tests/apps/ddp_desync.py:N); rank N barrier (tests/apps/ddp_desync.py:N)"
+    )
     resolved = crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)
     assert resolved.returncode == 0, resolved.stderr
     (issue,) = (tmp_path / "run" / "repro").glob("*/ISSUE.md")
@@ -108,12 +115,12 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
         # the zoo's torchrun_collective_timeout and tests/apps/ddp_desync.py, as their rows sign them
         (
             "RuntimeError: Timed out waiting 4000ms for send operation to complete: "
-            "rank N ddp.py:N in wait_for_shard; rank N DDP forward (ddp.py:N)",
+            "rank N zoo/ddp.py:N in wait_for_shard; rank N DDP forward (zoo/ddp.py:N)",
             remedies.STRAGGLER,
         ),
         (
             "RuntimeError: Timed out waiting 4000ms for recv operation to complete: "
-            "rank N all_reduce (ddp_desync.py:N); rank N barrier (ddp_desync.py:N)",
+            "rank N all_reduce (tests/apps/ddp_desync.py:N); rank N barrier (tests/apps/ddp_desync.py:N)",
             remedies.DESYNC,
         ),
         (

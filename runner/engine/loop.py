@@ -442,11 +442,13 @@ def _where_it_hangs(slot: _Slot) -> None:
     it had written to stderr by then."""
     from crashmatrix.verdict import forensics
 
-    slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
+    # First: a process with no other way to give its stacks writes them to stderr as it is ended
+    # (forensics.abort_dumps), which is the kill's output, not the hang's.
     try:
         slot.evidence.stderr_at_kill = os.path.getsize(slot.running.launch.stderr_path)
     except OSError:
         pass
+    slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
 
 
 def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:

@@ -19,22 +19,27 @@ crashmatrix's own frames (its child, the in-cell code) are never the place; its 
 
 from __future__ import annotations
 
-import os
 import re
 
 from crashmatrix.verdict import ranks
-from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
-from crashmatrix.verdict.stacks import OURS, Frame, below_packages, is_own, is_torch_file
+from crashmatrix.verdict.stacks import (
+    OURS,
+    Frame,
+    below_packages,
+    is_probe,
+    is_programs,
+    is_torch_file,
+    library_text,
+    program_place,
+)
 
 # `Traceback (most recent call last):` at a line's start; a worker's `Original Traceback (...)` too
 _HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):[ \t]*$", re.M)
 _FRAME = re.compile(r'^[ \t]+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)[ \t]*$')
-_STDLIB_DIR = re.compile(r"/lib/python3\.\d+/")
 # The folder a cell's PYTHONPATH gets crashmatrix from (process/package_path.py), or an installed crashmatrix.
 _OUR_COPY = re.compile(r"/(?:\.crashmatrix-path|site-packages|dist-packages)/crashmatrix/")
-_PROBES = os.path.join(os.path.dirname(OURS), "probes") + "/"
 # An exception's class and message that say memory ran out (signature.py's memory causes, torch's CUDA OOM).
 _OUT_OF_MEMORY = re.compile(
     r"^(?:[\w.]+\.)?(?:OutOfMemoryError|MemoryError)\b|CUDA out of memory|can't allocate memory|std::bad_alloc", re.M
@@ -99,17 +104,7 @@ def is_ours(path: str) -> bool:
     """crashmatrix's own file (its child, the in-cell code), in this checkout, a cell's copy or installed;
     its probes are not: they stand for a program."""
     path = path.replace("\\", "/")
-    return not _is_probe(path) and (path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)))
-
-
-def _is_probe(path: str) -> bool:
-    return path.startswith(_PROBES) or "/crashmatrix/probes/" in path
-
-
-def is_programs(frame: Frame) -> bool:
-    """The program's own code; a probe stands for the program. torch is never the program's, installed from
-    a source checkout (outside site-packages) too."""
-    return _is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not _is_torch(frame))
+    return not is_probe(path) and (path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)))
 
 
 def failing_output(stderr: str) -> str:
@@ -215,23 +210,10 @@ def _torch_op(inner: list[tuple[Frame, str]]) -> str:
     return called_op(torch_frames[0][1], "") if torch_frames else ""
 
 
-def library_text(frame: Frame) -> str:
-    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
-    standard library's folder."""
-    below = below_packages(frame.file) or _STDLIB_DIR.split(frame.file.replace("\\", "/"))[-1]
-    return f"{below}:{frame.line} in {frame.func}"
-
-
 def own_text(frame: Frame, frames: list[tuple[Frame, str]]) -> str:
-    """`app/data/reader.py:7 in parse_label`: the program's frame by its path from the app's root (the root
-    found from its outermost own frame, as app_paths.app_root finds it); a probe's as `probes/fault.py`."""
-    path = frame.file.replace("\\", "/")
-    if _is_probe(path):
-        root = os.path.dirname(os.path.dirname(path))
-    else:
-        outermost = next((f for f, _code in reversed(frames) if is_programs(f) and not _is_probe(f.file)), frame)
-        root = app_root(outermost.file)
-    return f"{from_root(path, root)}:{frame.line} in {frame.func}"
+    """`app/data/reader.py:7 in parse_label`: the program's frame by its path from the app's root
+    (stacks.program_place, from the traceback's frames)."""
+    return program_place(frame, [f for f, _code in frames])
 
 
 def launch_place(text: str) -> str:

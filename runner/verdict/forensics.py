@@ -2,9 +2,11 @@
 
 - A timeout: before the kill, every process of the cell's tree that caught
   crashmatrix.incell.stackdump's signal dumps the Python stacks of all its threads, py-spy
-  adds native frames where installed, and everything goes to `stacks.txt` in
-  the cell directory. The error then names what the main thread waits on and
-  the innermost user frame of a stuck worker.
+  adds native frames where installed, and a Python process that neither gave is ended by SIGABRT,
+  on which faulthandler (on in every cell: PYTHONFAULTHANDLER) dumps every thread's stack first
+  (abort_dumps). Everything goes to `stacks.txt` in the cell directory. The error then names what the
+  main thread waits on and the innermost user frame of a stuck worker; `where` gives those frames
+  by their path from the app's root.
 - A death by signal: the faulting library from torch's fatal-signal backtrace
   in stderr.log, else from the kernel's `segfault at ... in libX.so[...]` line; an extension
   module by its path below site-packages; then the program's own innermost frame from
@@ -21,6 +23,7 @@ import dataclasses
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -39,7 +42,7 @@ from crashmatrix.verdict.exception_place import (
     last_traceback,
     own_text,
 )
-from crashmatrix.verdict.signature import WORKER_EXITED, last_match, mask
+from crashmatrix.verdict.signature import WORKER_EXITED, hang_signature, last_match
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -106,9 +109,10 @@ def _size(path: str) -> int:
         return 0
 
 
-def _read(path: str, limit: int = 512 * 1024) -> str:
+def _read(path: str, limit: int = 512 * 1024, offset: int = 0) -> str:
     try:
         with open(path, "rb") as f:
+            f.seek(offset)
             return f.read(limit).decode("utf-8", errors="replace")
     except OSError:
         return ""
@@ -170,14 +174,21 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     if not tree:
         return "", ""
     pids = _in_start_order(tree, root)
+    # What names each process, read while all live: the last resort below ends some of them.
+    stats, environs = supervise.process_stats(), {pid: supervise.environ(pid) for pid in pids}
+    cmdlines = {pid: _cmdline(pid) for pid in pids}
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
+    unknown = [pid for pid in pids if not (parse_faulthandler(dumps.get(pid, "")) or parse_pyspy(spies.get(pid, "")))]
+    aborted = abort_dumps(unknown, pids)
     procs = []
     for pid in pids:
-        p = ProcessStacks(pid, _cmdline(pid), dumps.get(pid, ""), spies.get(pid, ""))
+        p = ProcessStacks(pid, cmdlines[pid], dumps.get(pid) or aborted.get(pid, ""), spies.get(pid, ""))
+        p.aborted = bool(aborted.get(pid))
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
-    ranks = straggler.ranks_of(pids, cell_dir, spawned={p.pid for p in procs if straggler.spawned(p)})
+    spawned = {p.pid for p in procs if straggler.spawned(p)}
+    ranks = straggler.ranks_of(pids, cell_dir, spawned, stats=stats, environs=environs)
     order = {pid: i for i, pid in enumerate(pids)}
     procs.sort(key=lambda p: _stacks_place(p.pid, root, ranks.get(p.pid), order[p.pid]))
     _write_stacks(os.path.join(cell_dir, STACKS_FILE), procs, root, {pid: _rank_role(r) for pid, r in ranks.items()})
@@ -187,6 +198,117 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
         helpers = [(ranks[p.pid].rank, p) for p in procs if p.pid in ranks and not ranks[p.pid].own]
         return straggler.summarize(own, helpers)
     return summarize(by_pid.get(root), [p for p in procs if p.pid != root])
+
+
+# --- stacks with nothing of crashmatrix's in the cell: faulthandler's own dump ---------------------
+#
+# Without inject nothing of crashmatrix runs in the program, and py-spy is an optional extra. What every
+# cell's Python processes have is faulthandler: launch.cell_env sets PYTHONFAULTHANDLER=1, which a spawned
+# interpreter (spawn, forkserver, a DataLoader worker under spawn, torchrun's ranks) reads from its
+# environment and a forked child inherits with its signal handlers. On a fatal signal it writes every
+# thread's Python stack to the process's stderr, then re-raises the signal. So a process whose stacks
+# nothing else gave is sent SIGABRT, last, at the timeout, and its stacks are read from its stderr file.
+#
+# What it changes for the program: nothing while it runs (the variable was there before, for crashes);
+# at the timeout, such a process dies by SIGABRT instead of the SIGTERM that follows, so its own SIGTERM
+# handler (a checkpoint on SIGTERM) does not run. What it wrote before the kill, all the verdict reads
+# (loop._where_it_hangs measures stderr_at_kill before asking), is unchanged; stderr.log ends with the dump.
+#
+# Why SIGABRT among faulthandler's signals (SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL): a DataLoader worker
+# replaces SIGSEGV's, SIGBUS's and SIGFPE's handlers with torch's own (`ERROR: Unexpected segmentation
+# fault`, no Python stack) and keeps faulthandler's on SIGABRT; SIGILL would make the log claim an illegal
+# instruction. SIGUSR1/SIGUSR2 are no faulthandler signal (and Lightning's and submitit's handlers). A
+# program that set its own SIGABRT handler (signal.signal) replaced faulthandler's: that handler runs
+# instead, the process has no stacks in stacks.txt, and it is ended as every process is, with SIGTERM
+# then SIGKILL; a process that ignores SIGABRT, or has faulthandler off (its SIGABRT not caught), or is not
+# a Python interpreter (wandb-core's Go runtime would print its goroutines) is never sent it.
+#
+# The tree is stopped (SIGSTOP) while one process at a time dumps and ends: the others cannot react to its
+# death (a DataLoader raising for its lost worker) nor write into the same stderr meanwhile, so each dump is
+# whole and is the process's own. Every process is continued (SIGCONT) after. multiprocessing's resource
+# tracker is spared: it unlinks the program's leaked shared memory once the others are gone. A core file
+# is not wanted: the process's RLIMIT_CORE is set to 0 first (prlimit; its files are the program's tree).
+
+ABORT_SIGNAL = signal.SIGABRT
+_FATAL_ABORT = "Fatal Python error: Aborted"
+_ABORT_EACH_S = 1.0  # one process's dump; a few ms unless the program's own handler caught it
+
+
+def abort_dumps(pids: list[int], tree: list[int]) -> dict[int, str]:
+    """faulthandler's dump of each of pids that dumps on SIGABRT, ending it so (above); tree: every
+    process of the cell, stopped meanwhile. Bounded by _DUMP_WAIT_S in all."""
+    # One stopped before (by the program, a debugger) stays stopped: it is neither stopped nor continued here.
+    tree = [pid for pid in tree if _state(pid) not in ("T", "t", "Z", "X", "x", "")]
+    chosen = [(pid, path) for pid in pids if pid in tree and _dumps_on_abort(pid) and (path := _stderr_file(pid))]
+    if not chosen:
+        return {}
+    out: dict[int, str] = {}
+    deadline = time.monotonic() + _DUMP_WAIT_S
+    supervise.signal_all(tree, signal.SIGSTOP)
+    stopping = time.monotonic() + 0.2  # a signal is delivered when its process next runs: on a busy box, later
+    while time.monotonic() < stopping and not all(_state(pid) in ("T", "Z", "X", "x", "") for pid in tree):
+        time.sleep(0.002)
+    try:
+        for pid, path in chosen:
+            start = _size(path)
+            _no_core_file(pid)
+            supervise.signal_all([pid], ABORT_SIGNAL)
+            supervise.signal_all([pid], signal.SIGCONT)
+            until = min(deadline, time.monotonic() + _ABORT_EACH_S)
+            while not _ended(pid) and time.monotonic() < until:
+                time.sleep(0.005)
+            text = _read(path, offset=start)
+            at = text.find(_FATAL_ABORT)
+            out[pid] = text[at:] if at >= 0 else ""
+            if time.monotonic() >= deadline:
+                break
+    finally:
+        supervise.signal_all(tree, signal.SIGCONT)
+    return out
+
+
+def _dumps_on_abort(pid: int) -> bool:
+    """A Python interpreter that catches SIGABRT (faulthandler's handler, or the program's own), not
+    multiprocessing's resource tracker or forkserver."""
+    try:
+        exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return False
+    return exe.startswith(("python", "pypy")) and catches(pid, ABORT_SIGNAL) and not supervise.kept_by_design(pid)
+
+
+def _stderr_file(pid: int) -> str:
+    """The regular file the process's stderr writes to (the cell's stderr.log, a launcher's log of a
+    rank), where its dump can be read back; "" for a pipe, a terminal, /dev/null."""
+    try:
+        path = os.readlink(f"/proc/{pid}/fd/2")
+    except OSError:
+        return ""
+    return path if os.path.isabs(path) and os.path.isfile(path) else ""
+
+
+def _no_core_file(pid: int) -> None:
+    import resource  # here: only a timeout without inject's dumps needs it
+
+    try:
+        _soft, hard = resource.prlimit(pid, resource.RLIMIT_CORE)
+        resource.prlimit(pid, resource.RLIMIT_CORE, (0, hard))
+    except (OSError, ValueError):
+        pass
+
+
+def _state(pid: int) -> str:
+    """The process's state letter in /proc (R, S, D, T, Z...); "" where it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie: its dump is written."""
+    return _state(pid) in ("Z", "X", "x", "")
 
 
 def _in_start_order(pids: Collection[int], root: int) -> list[int]:
@@ -238,11 +360,17 @@ def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[
         if pin is not None:
             parts.append(f"(thread {pin.ident} is the pin-memory thread)\n")
         if p.faulthandler:
-            parts.append("--- Python stacks of every thread (faulthandler)\n" + p.faulthandler.rstrip() + "\n")
+            how = "faulthandler, as SIGABRT ended the process" if p.aborted else "faulthandler"
+            parts.append(f"--- Python stacks of every thread ({how})\n" + p.faulthandler.rstrip() + "\n")
         if p.pyspy:
             parts.append("--- py-spy dump\n" + p.pyspy.rstrip() + "\n")
-        if not (p.faulthandler or p.pyspy):
-            parts.append("(no stacks: not a Python process of the cell, or py-spy is not installed)\n")
+        if not (p.faulthandler or p.pyspy) and p.role in ("resource tracker", "forkserver"):
+            parts.append("(no stacks: multiprocessing's own helper, not asked to end with a dump)\n")
+        elif not (p.faulthandler or p.pyspy):
+            parts.append(
+                "(no stacks: not a Python process, faulthandler off or its SIGABRT handler the program's own,"
+                " or its stderr not a file)\n"
+            )
         parts.append("\n")
     try:
         with open(path, "w", encoding="utf-8") as f:
@@ -516,8 +644,8 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         if clause:
             verdict = dataclasses.replace(verdict, error=verdict.error.split(";")[0] + "; " + clause)
         if verdict.signature == HANG and where:
-            # Two hangs in two places are two failures: where it waits (lines masked) tells them apart.
-            verdict = dataclasses.replace(verdict, signature=f"{HANG}: {mask(where)}")
+            # Two hangs in two places are two failures: signed by where each waits (signature.hang_signature).
+            verdict = dataclasses.replace(verdict, signature=hang_signature(where))
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)

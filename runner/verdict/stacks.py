@@ -8,11 +8,16 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from crashmatrix.verdict.app_paths import app_root, from_root
 
 # the package folder (runner/ in a checkout), one above this subpackage
 OURS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES_DIR = re.compile(r"/(?:site|dist)-packages/")
+_STDLIB_DIR = re.compile(r"/lib/python3\.\d+/")
+_PROBES = os.path.join(os.path.dirname(OURS), "probes") + "/"
 
 
 # --- stacks: parsing -------------------------------------------------------------
@@ -137,15 +142,40 @@ _SITES = [
 ]
 
 
-def main_wait(thread: Thread | None) -> str:
-    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
+def _main_site(thread: Thread | None) -> tuple[str, Frame | None]:
+    """(a usual wait's label, its frame), else ("", the innermost user frame, or the innermost frame)."""
     frames = thread.frames if thread else []
     for test, label in _SITES:
         for f in frames:
             if test(f.func, f.file.replace("\\", "/")):
-                return f"waits in {label.format(func=f.func)} ({os.path.basename(f.file)}:{f.line})"
-    f = user_frame(thread) or (thread.frames[0] if thread and thread.frames else None)
+                return label.format(func=f.func), f
+    return "", user_frame(thread) or (frames[0] if frames else None)
+
+
+def main_wait(thread: Thread | None) -> str:
+    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
+    label, f = _main_site(thread)
+    if label and f:
+        return f"waits in {label} ({os.path.basename(f.file)}:{f.line})"
     return f"in {f.short()}" if f else ""
+
+
+def main_place(thread: Thread | None) -> str:
+    """`where`'s words for the main thread: a usual wait as main_wait names it (`DataLoader _get_data
+    (dataloader.py:1133)`), else its frame from the app's root (`app/busy.py:3 in loop`)."""
+    label, f = _main_site(thread)
+    if f is None:
+        return ""
+    return f"{label} ({os.path.basename(f.file)}:{f.line})" if label else place_text(f, thread.frames if thread else [])
+
+
+def helper_frame(thread: Thread | None) -> Frame | None:
+    """A helper process's innermost user frame above the loop multiprocessing runs it in: a forked child's
+    stack goes on down into its parent's (`p.start()`, the loop over a DataLoader), which is not where the
+    child is; an idle DataLoader worker has none."""
+    frames = thread.frames if thread else []
+    loop = next((i for i, f in enumerate(frames) if f.func in ("_worker_loop", "_bootstrap")), len(frames))
+    return user_frame(Thread(thread.ident, frames[:loop])) if thread else None
 
 
 @dataclass
@@ -155,6 +185,7 @@ class ProcessStacks:
     faulthandler: str = ""
     pyspy: str = ""
     threads: list = field(default_factory=list)
+    aborted: bool = False  # its faulthandler dump is the one SIGABRT made as it ended it (forensics.abort_dumps)
 
     @property
     def role(self) -> str:
@@ -171,30 +202,33 @@ class ProcessStacks:
 
 
 def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[str, str]:
-    """(for `error`, for `where`): the main thread's wait and each stuck worker's user frame."""
+    """(for `error`, for `where`): the main thread's wait and each stuck helper's user frame; `where` names
+    the program's frames by their path from the app's root (`main app/busy.py:3 in loop`)."""
     long, short = [], []
     if root is not None:
-        wait = main_wait(main_thread(root.threads, root.pid))
+        thread = main_thread(root.threads, root.pid)
+        wait = main_wait(thread)
         if wait:
             long.append(f"main {wait}")
-            short.append("main " + wait.replace("waits in ", ""))
+            short.append(f"main {main_place(thread)}")
         pin = root.pin_thread()
         pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
         # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
-        if pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
+        if pin and pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
             long.append(f"pin-memory thread in {pin_frame.short()}")
-            short.append(f"pin-memory thread {pin_frame.short()}")
+            short.append(f"pin-memory thread {place_text(pin_frame, pin.frames)}")
     # multiprocessing's helpers start from `-c` code (`<string>`), which is not the user's
     framed = [
-        (p, user_frame(main_thread(p.threads, p.pid)))
+        (p, thread, helper_frame(thread))
         for p in others
         if p.role not in ("resource tracker", "forkserver")
+        for thread in [main_thread(p.threads, p.pid)]
     ]
-    stuck = [(p, f) for p, f in framed if f is not None]
-    for p, f in stuck[:2]:
+    stuck = [(p, t, f) for p, t, f in framed if t is not None and f is not None]
+    for p, t, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} in {f.short()}")
-        short.append(f"{word} {f.short()}")
+        short.append(f"{word} {place_text(f, t.frames)}")
     if len(stuck) > 2:
         long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
     return "; ".join(long), "; ".join(short)
@@ -226,3 +260,42 @@ def is_own(frame: Frame) -> bool:
     return not (
         is_stdlib(frame) or PACKAGES_DIR.search(path) or _is_console_script(path) or path.startswith((OURS, "<"))
     )
+
+
+# --- a frame as `where` names it ---------------------------------------------------
+
+
+def is_probe(path: str) -> bool:
+    return path.startswith(_PROBES) or "/crashmatrix/probes/" in path
+
+
+def is_programs(frame: Frame) -> bool:
+    """The program's own code; a probe stands for the program. torch is never the program's, installed from
+    a source checkout (outside site-packages) too."""
+    return is_probe(frame.file.replace("\\", "/")) or (is_own(frame) and not is_torch_file(frame.file))
+
+
+def program_place(frame: Frame, frames: Sequence[Frame]) -> str:
+    """`app/data/reader.py:7 in parse_label`: the program's frame by its path from the app's root (the root
+    found from the outermost own frame of `frames`, its stack, as app_paths.app_root finds it); a probe's as
+    `probes/fault.py`."""
+    path = frame.file.replace("\\", "/")
+    if is_probe(path):
+        root = os.path.dirname(os.path.dirname(path))
+    else:
+        outermost = next((f for f in reversed(frames) if is_programs(f) and not is_probe(f.file)), frame)
+        root = app_root(outermost.file)
+    return f"{from_root(path, root)}:{frame.line} in {frame.func}"
+
+
+def library_text(frame: Frame) -> str:
+    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
+    standard library's folder."""
+    below = below_packages(frame.file) or _STDLIB_DIR.split(frame.file.replace("\\", "/"))[-1]
+    return f"{below}:{frame.line} in {frame.func}"
+
+
+def place_text(frame: Frame, frames: Sequence[Frame]) -> str:
+    """A frame of a stack (`frames`, innermost first) as `where` names it: the program's from the app's root,
+    a library's below site-packages or the standard library's folder."""
+    return program_place(frame, frames) if is_programs(frame) else library_text(frame)

@@ -29,10 +29,12 @@ from crashmatrix.verdict.stacks import (
     Frame,
     ProcessStacks,
     Thread,
+    helper_frame,
     is_own,
     is_torch_file,
     main_thread,
     main_wait,
+    place_text,
     user_frame,
 )
 
@@ -69,16 +71,25 @@ def spawned(p: ProcessStacks) -> bool:
     return False
 
 
-def ranks_of(pids: list[int], cell_dir: str, spawned: Collection[int] = ()) -> dict[int, RankOf]:
+def ranks_of(
+    pids: list[int],
+    cell_dir: str,
+    spawned: Collection[int] = (),
+    *,
+    stats: dict[int, tuple[int, int]] | None = None,
+    environs: dict[int, dict[str, str]] | None = None,
+) -> dict[int, RankOf]:
     """Each pid of the tree with a rank: its own, or the rank of its nearest ancestor that has one.
 
     A rank by what it wrote, else by its environment, else (`spawned`: torch's spawn started it, and it
     wrote nothing: no inject, or it drew no batch yet) by its place among its parent's spawned children
-    in the order they started, which is the index spawn gave each."""
+    in the order they started, which is the index spawn gave each. stats and environs: the processes'
+    (supervise.process_stats, supervise.environ) as read while they lived, where they may have ended since."""
     written = written_ranks(cell_dir)
-    stats = supervise.process_stats()
+    stats = supervise.process_stats() if stats is None else stats
     parent = {pid: ppid for pid, (ppid, _start) in stats.items()}
-    direct: dict[int, int | None] = {pid: written.get(pid, rank_of(supervise.environ(pid))) for pid in pids}
+    environ = {pid: (environs or {}).get(pid) or supervise.environ(pid) for pid in pids}
+    direct: dict[int, int | None] = {pid: written.get(pid, rank_of(environ[pid])) for pid in pids}
     unnamed = sorted((p for p in spawned if direct.get(p) is None), key=lambda p: (stats.get(p, (0, 0))[1], p))
     for ppid in {parent.get(p) for p in unnamed}:
         for index, pid in enumerate(p for p in unnamed if parent.get(p) == ppid):
@@ -168,8 +179,18 @@ def collective(p: ProcessStacks) -> str:
     return ""
 
 
-def _place(frame: Frame | None) -> str:
-    return f"{os.path.basename(frame.file)}:{frame.line} in {frame.func}" if frame else ""
+def _place(frame: Frame | None, thread: Thread | None) -> str:
+    """`app/train.py:58 in main`: the program's frame by its path from the app's root, as every place."""
+    return place_text(frame, thread.frames if thread else [frame]) if frame else ""
+
+
+_FOLDERS = re.compile(r"[^\s()]*/(?=[^\s/()]+:\d+\b)")
+
+
+def _brief(text: str) -> str:
+    """The error's words for a place: its file name alone (`ddp_hang.py:20 in main`), as the error names every
+    frame; `where` has the path."""
+    return _FOLDERS.sub("", text)
 
 
 def _grouped(ranks: list[int]) -> str:
@@ -193,16 +214,7 @@ def state(p: ProcessStacks, rank: int | RankOf) -> RankState:
     thread = main_thread(p.threads, p.pid)
     ended = "" if not of.ended else "ended" + ("" if of.steps is None else f" after {of.steps} steps")
     where = collective(p)
-    return RankState(of.rank, where, _place(own_frame(thread)), main_wait(thread), bool(p.threads), ended)
-
-
-def _helper_frame(p: ProcessStacks) -> Frame | None:
-    """A helper's innermost frame of the program's own, above the loop multiprocessing runs it in: a
-    forked DataLoader worker's stack goes on down into its rank's, which is not where the worker is."""
-    thread = main_thread(p.threads, p.pid)
-    frames = thread.frames if thread else []
-    loop = next((i for i, f in enumerate(frames) if f.func in ("_worker_loop", "_bootstrap")), len(frames))
-    return user_frame(Thread(thread.ident, frames[:loop])) if thread else None
+    return RankState(of.rank, where, _place(own_frame(thread), thread), main_wait(thread), bool(p.threads), ended)
 
 
 def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]]) -> tuple[str, str]:
@@ -219,7 +231,7 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         else:
             at = f"at {s.place}" if s.place else "at an unknown place"
         tail = ", outside any collective" if inside else ""
-        long.append(f"rank {s.rank} {at}{tail}")
+        long.append(f"rank {s.rank} {_brief(at)}{tail}")
         short.append(f"rank {s.rank} {at.removeprefix('at ')}")
     groups: dict[tuple[str, str], list[int]] = {}
     for s in sorted(inside, key=lambda s: s.rank):
@@ -228,16 +240,17 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         line = place.split(" in ")[0]
         where = f" ({line})" if line else ""
         verb = "waits" if len(ranks) == 1 else "wait"
-        long.append(f"{_grouped(ranks)} {verb} in {waits_in}{where}")
+        long.append(f"{_grouped(ranks)} {verb} in {waits_in}{_brief(where)}")
         short.append(f"{_grouped(ranks)} {waits_in}{where}")
     if inside and not outside and all(s.stacked for s in states):
         long.insert(0, "every rank waits in a collective")
     unknown = sorted(s.rank for s in states if not s.stacked and not s.ended)
     if unknown:
         long.append(f"{_grouped(unknown)}: no stacks")
-    stuck = [(rank, p, f) for rank, p in helpers if (f := _helper_frame(p)) is not None]
-    for rank, p, f in stuck[:2]:
+    threads = [(rank, p, main_thread(p.threads, p.pid)) for rank, p in helpers]
+    stuck = [(rank, p, t, f) for rank, p, t in threads if (f := helper_frame(t)) is not None]
+    for rank, p, t, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} of rank {rank} in {f.short()}")
-        short.append(f"{word} of rank {rank} {f.short()}")
+        short.append(f"{word} of rank {rank} {_place(f, t)}")
     return "; ".join(long), "; ".join(short)

@@ -17,9 +17,9 @@ from crashmatrix.verdict.ranks import Recorded
 
 # where two zoo hangs waited (crashmatrix's `where` of each, from stacks.txt), and where a repeat caught
 # the first one a line further on
-MAIN_WAITS = "main in wait_for_dataset (main_hang.py:9)"
-MAIN_WAITS_NEXT_LINE = "main in wait_for_dataset (main_hang.py:8)"
-WORKER_LOCKED = "main DataLoader _get_data (dataloader.py:1464); worker encode (fork_lock.py:24)"
+MAIN_WAITS = "main zoo/modes/main_hang.py:9 in wait_for_dataset"
+MAIN_WAITS_NEXT_LINE = "main zoo/modes/main_hang.py:8 in wait_for_dataset"
+WORKER_LOCKED = "main DataLoader _get_data (dataloader.py:1464); worker zoo/modes/fork_lock.py:24 in encode"
 
 
 def _hang(where: str) -> Verdict:
@@ -29,11 +29,11 @@ def _hang(where: str) -> Verdict:
 
 
 def test_two_hangs_in_two_places_are_two_signatures_and_one_place_is_one():
-    assert _hang(MAIN_WAITS).signature == "hang: main in wait_for_dataset (main_hang.py:N)"
+    assert _hang(MAIN_WAITS).signature == "hang in zoo/modes/main_hang.py:wait_for_dataset"
     assert _hang(MAIN_WAITS_NEXT_LINE).signature == _hang(MAIN_WAITS).signature
     assert (
         _hang(WORKER_LOCKED).signature
-        == "hang: main DataLoader _get_data (dataloader.py:N); worker encode (fork_lock.py:N)"
+        == "hang in main DataLoader _get_data (dataloader.py:N); zoo/modes/fork_lock.py:encode"
     )
 
 

@@ -1,0 +1,299 @@
+"""A hang's stacks and place with inject and without, and without py-spy: real hangs through the command line.
+
+The programs are a user's project (`pyproject.toml` is the root marker `where` counts from) with two hangs of
+the standard library alone: a busy loop, and a multiprocessing queue deadlock (the child's second put waits
+for room in a queue of one, the parent joins the child before it gets), its child forked or spawned. py-spy
+is hidden from crashmatrix (the `forensics` extra installs it here): without inject the stacks are
+faulthandler's, which every cell has on (PYTHONFAULTHANDLER), dumped as SIGABRT ends each process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, processes_with, rows_of
+
+from crashmatrix.verdict import stacks
+from crashmatrix.verdict.signature import hang_signature
+from crashmatrix.verdict.straggler import _brief
+
+MAIN = """\
+import sys
+
+if __name__ == "__main__":
+    prog = dict(a.split("=", 1) for a in sys.argv[1:])["prog"]
+    if prog == "busy":
+        from busy import loop
+
+        loop()
+    elif prog == "own_abort":
+        from busy import loop_with_own_abort_handler
+
+        loop_with_own_abort_handler()
+    else:
+        from deadlock import deadlock
+
+        deadlock("spawn" if prog == "deadlock_spawn" else "fork")
+"""
+
+BUSY = """\
+import signal
+import sys
+import threading
+
+
+def loop():
+    n = 0
+    while True:
+        n += 1
+
+
+def loop_with_own_abort_handler():
+    signal.signal(signal.SIGABRT, lambda signum, frame: print("own SIGABRT handler ran", file=sys.stderr))
+    threading.Event().wait()  # no CPU burnt: a signal's Python handler still runs in the main thread's wait
+"""
+
+DEADLOCK = """\
+import multiprocessing
+
+
+def produce(queue):
+    for item in range(2):
+        queue.put(item)  # a queue of one: the second put waits for room nobody makes
+
+
+def deadlock(method):
+    context = multiprocessing.get_context(method)
+    queue = context.Queue(maxsize=1)
+    child = context.Process(target=produce, args=(queue,))
+    child.start()
+    child.join()  # before any get: waits for a child that waits for room
+    print(queue.get())
+"""
+
+# crashmatrix as a user without py-spy runs it
+NO_PYSPY = (
+    "import runpy, sys\n"
+    "from crashmatrix.verdict import forensics\n"
+    "forensics.pyspy_path = lambda: None\n"
+    "sys.argv = ['crashmatrix'] + sys.argv[1:]\n"
+    "runpy.run_module('crashmatrix', run_name='__main__')\n"
+)
+
+MATRICES = {
+    # repeats: one hang keeps one signature
+    "plain": "inject: false\naxes:\n  prog: [busy, deadlock]\nrepeats: 2\ntimeout: 3\n",
+    "inject": "inject: true\naxes:\n  prog: [busy, deadlock]\ntimeout: 3\n",
+    # a spawned interpreter starts slower on a loaded box than a forked child: a longer timeout
+    "more": "inject: false\naxes:\n  prog: [deadlock_spawn, own_abort]\ntimeout: 6\n",
+}
+
+
+@pytest.fixture(scope="module")
+def hangs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hangs")
+    (tmp / "pyproject.toml").write_text("[project]\nname = 'hangs'\n")
+    (tmp / "app").mkdir()
+    for name, text in (("main.py", MAIN), ("busy.py", BUSY), ("deadlock.py", DEADLOCK)):
+        (tmp / "app" / name).write_text(text)
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    started = {}
+    for name, body in MATRICES.items():
+        (tmp / f"{name}.yaml").write_text(f"name: {name}\ncommand: [python, app/main.py]\n{body}kill_grace: 1\n")
+        started[name] = subprocess.Popen(
+            [sys.executable, "-c", NO_PYSPY, "run", f"{name}.yaml", "--out", name, "--jobs", "2"],
+            cwd=tmp,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    for name, proc in started.items():
+        _out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, (name, err)
+    return {"tmp": tmp, **{name: rows_of(tmp / name) for name in MATRICES}}
+
+
+def _rows(hangs, matrix: str, prog: str) -> list[dict]:
+    return [r for r in hangs[matrix] if r["prog"] == prog]
+
+
+PLACES = {
+    "busy": (r"main app/busy\.py:\d+ in loop", "hang in app/busy.py:loop"),
+    "deadlock": (
+        r"main app/deadlock\.py:14 in deadlock; child app/deadlock\.py:6 in produce",
+        "hang in app/deadlock.py:deadlock; app/deadlock.py:produce",
+    ),
+}
+
+
+@pytest.mark.parametrize("matrix", ["plain", "inject"])
+@pytest.mark.parametrize("prog", sorted(PLACES))
+def test_a_hang_is_placed_from_the_apps_root_with_inject_and_without(hangs, matrix, prog):
+    where, signature = PLACES[prog]
+    for row in _rows(hangs, matrix, prog):
+        assert row["outcome"] == "timeout" and row["signal"] == "" and row["exit_code"] == "", row
+        assert re.fullmatch(where, row["where"]), row
+        assert row["signature"] == signature, row
+
+
+def test_one_hang_keeps_one_signature_over_repeats_and_two_hangs_have_two(hangs):
+    signatures = {prog: {r["signature"] for r in _rows(hangs, "plain", prog)} for prog in PLACES}
+    assert [len(_rows(hangs, "plain", prog)) for prog in PLACES] == [2, 2]
+    assert all(len(found) == 1 for found in signatures.values()), signatures
+    assert signatures["busy"] != signatures["deadlock"]
+
+
+def test_without_inject_every_python_process_left_its_stacks(hangs):
+    (row,) = [r for r in _rows(hangs, "plain", "deadlock") if r["repeat"] == "0"]
+    cell = hangs["tmp"] / "plain" / row["log_dir"]
+    text = (cell / "stacks.txt").read_text()
+    parts = text.split("=== pid ")[1:]
+    assert [p.split("(", 1)[1].split(")", 1)[0] for p in parts] == ["main", "child"], text
+    assert all("(faulthandler, as SIGABRT ended the process)" in p for p in parts), text
+    assert 'deadlock.py", line 14 in deadlock' in parts[0] and 'deadlock.py", line 6 in produce' in parts[1]
+    # the error keeps its short words, and the verdict read only what the program wrote before the kill
+    assert row["error"].startswith("timed out after 3 s; main in deadlock (deadlock.py:14); child "), row
+    assert row["error"].endswith(" in produce (deadlock.py:6)"), row
+    assert "Fatal Python error: Aborted" in (cell / "stderr.log").read_text()
+    assert json.loads((cell / "result.json").read_text())["stderr_at_kill"] == 0  # the dumps came after it
+    assert not list(cell.glob("core*")) and not list((hangs["tmp"] / "app").glob("core*"))
+
+
+def test_a_spawned_child_reads_faulthandler_from_its_environment(hangs):
+    (row,) = _rows(hangs, "more", "deadlock_spawn")
+    assert row["where"] == "main app/deadlock.py:14 in deadlock; child app/deadlock.py:6 in produce", row
+    assert row["signature"] == "hang in app/deadlock.py:deadlock; app/deadlock.py:produce", row
+    text = (hangs["tmp"] / "more" / row["log_dir"] / "stacks.txt").read_text()
+    # spawn's resource tracker is left to clean up after the program: not asked to dump and end
+    assert "(resource tracker): " in text and "(no stacks: multiprocessing's own helper" in text, text
+
+
+def test_a_programs_own_sigabrt_handler_runs_instead_and_the_hang_ends_as_before(hangs):
+    (row,) = _rows(hangs, "more", "own_abort")
+    cell = hangs["tmp"] / "more" / row["log_dir"]
+    assert (row["outcome"], row["signature"], row["where"]) == ("timeout", "hang", ""), row
+    assert "own SIGABRT handler ran" in (cell / "stderr.log").read_text()
+    assert "(no stacks: " in (cell / "stacks.txt").read_text()
+    # its wait for a dump that does not come is bounded (a second), then SIGTERM ends it
+    assert float(row["duration_s"]) < 6 + 1 + 1 + 3, row
+
+
+def test_no_process_of_the_hangs_outlives_them(hangs):
+    for name in MATRICES:
+        assert processes_with(f"CRASHMATRIX_RUN_DIR={hangs['tmp'] / name}") == []
+
+
+# --- the words, without processes ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "where, signature",
+    [
+        ("main app/busy.py:3 in loop", "hang in app/busy.py:loop"),
+        ("main app/busy.py:4 in loop", "hang in app/busy.py:loop"),
+        (
+            "main app/deadlock.py:14 in deadlock; child app/deadlock.py:6 in produce",
+            "hang in app/deadlock.py:deadlock; app/deadlock.py:produce",
+        ),
+        # two workers stuck alike in one repeat, one in the next: one hang
+        (
+            "main DataLoader _get_data (dataloader.py:1464); worker app/video.py:8 in read_frame; worker "
+            "app/video.py:9 in read_frame",
+            "hang in main DataLoader _get_data (dataloader.py:N); app/video.py:read_frame",
+        ),
+        (
+            "rank 1 zoo/ddp.py:58 in wait_for_shard; rank 0 DDP forward (zoo/ddp.py:84)",
+            "hang in zoo/ddp.py:wait_for_shard; rank N DDP forward (zoo/ddp.py:N)",
+        ),
+        ("", "hang"),
+    ],
+)
+def test_a_hang_is_signed_by_its_places_without_lines_roles_or_pids(where, signature):
+    assert hang_signature(where) == signature
+
+
+def test_the_main_and_a_forked_childs_frames_are_named_from_the_apps_root(tmp_path):
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "app").mkdir()
+    entry, target = tmp_path / "app" / "main.py", tmp_path / "app" / "work.py"
+    mp = "/usr/lib/python3.11/multiprocessing"
+    main = stacks.ProcessStacks(1, "python app/main.py")
+    main.threads = stacks.parse_faulthandler(
+        "Current thread 0x1 (most recent call first):\n"
+        f'  File "{mp}/popen_fork.py", line 27 in poll\n'
+        f'  File "{entry}", line 9 in run\n'
+        f'  File "{entry}", line 12 in <module>\n'
+    )
+    child = stacks.ProcessStacks(2, "python app/main.py")
+    child.threads = stacks.parse_faulthandler(
+        "Current thread 0x1 (most recent call first):\n"
+        f'  File "{target}", line 5 in produce\n'
+        f'  File "{mp}/process.py", line 314 in _bootstrap\n'
+        f'  File "{entry}", line 8 in run\n'
+        f'  File "{entry}", line 12 in <module>\n'
+    )
+    # a forked child's stack goes on into its parent's: with none of the program's frames above
+    # multiprocessing's _bootstrap, it is idle, not stuck at its parent's line
+    idle = stacks.ProcessStacks(3, "python app/main.py")
+    idle.threads = stacks.parse_faulthandler(
+        "Current thread 0x1 (most recent call first):\n"
+        f'  File "{mp}/synchronize.py", line 95 in __enter__\n'
+        f'  File "{mp}/process.py", line 314 in _bootstrap\n'
+        f'  File "{entry}", line 8 in run\n'
+        f'  File "{entry}", line 12 in <module>\n'
+    )
+    error, where = stacks.summarize(main, [child, idle])
+    assert where == "main app/main.py:9 in run; child app/work.py:5 in produce"
+    assert error == "main in run (main.py:9); child 2 in produce (work.py:5)"
+
+
+def test_the_error_names_a_ranks_place_by_its_file_alone():
+    assert _brief("at examples/ddp_hang.py:20 in main") == "at ddp_hang.py:20 in main"
+    assert _brief(" (zoo/ddp.py:84)") == " (ddp.py:84)"
+    assert (
+        _brief("waits in DataLoader _get_data (dataloader.py:1464)")
+        == "waits in DataLoader _get_data (dataloader.py:1464)"
+    )
+
+
+def _sleeper(tmp_path, name: str) -> tuple[subprocess.Popen, str]:
+    """A Python process with faulthandler on, its stderr a file, once it is ready (it says so)."""
+    err = str(tmp_path / f"{name}.err")
+    code = "import time\nprint('ready', flush=True)\ndef wait():\n    time.sleep(60)\nwait()\n"
+    with open(err, "w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    return proc, err
+
+
+def test_faulthandlers_dump_on_sigabrt_and_a_stopped_process_is_left_as_it_was(tmp_path):
+    from crashmatrix.verdict import forensics
+
+    running, err = _sleeper(tmp_path, "running")
+    stopped, _err = _sleeper(tmp_path, "stopped")
+    try:
+        os.kill(stopped.pid, signal.SIGSTOP)
+        os.waitpid(stopped.pid, os.WUNTRACED)  # returns once it is stopped
+        stopped_state = forensics._state(stopped.pid)
+        dumps = forensics.abort_dumps([running.pid, stopped.pid], [running.pid, stopped.pid])
+        assert running.wait(timeout=10) == -signal.SIGABRT
+        assert dumps[running.pid].startswith("Fatal Python error: Aborted\n")
+        assert 'File "<string>", line 4 in wait' in dumps[running.pid]
+        assert stopped.pid not in dumps and forensics._state(stopped.pid) == stopped_state == "T"
+    finally:
+        for proc in (running, stopped):
+            proc.kill()
+            proc.wait()
