@@ -248,11 +248,21 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     import sys
     import time
 
-    from conftest import ROOT, processes_with
+    from conftest import ROOT, lines_from, processes_with
 
-    mark = tmp_path / "slow"
-    # Once the mark exists, every cell says it started and then runs for a minute.
-    slow = f"import os, time\nif os.path.exists({str(mark)!r}):\n    open({str(mark)!r} + f'.{{os.getpid()}}', 'w').close()\n    time.sleep(60)\n"
+    # Every configuration but the bad one says it started (its pid into a FIFO) and then runs for a minute:
+    # the bisect's first run (bad, a crash) ends, and the next two, one per worker thread, hold both threads.
+    # Which cells are slow is the program's to say, not the test's timing: a mark the test set once it read
+    # the first result let a starved test set it after the bisect's last cell had started (it never stopped).
+    started = tmp_path / "started"
+    os.mkfifo(started)
+    reader = os.open(started, os.O_RDONLY | os.O_NONBLOCK)
+    ours = os.open(started, os.O_WRONLY | os.O_NONBLOCK)  # a writer that stays: no end of file between cells
+    slow = (
+        f"import os, sys, time\nif sorted(sys.argv[1:]) != {sorted(ALL_BAD)!r}:\n"
+        f"    fd = os.open({str(started)!r}, os.O_WRONLY)\n    os.write(fd, b'%d\\n' % os.getpid())\n"
+        "    os.close(fd)\n    time.sleep(60)\n"
+    )
     script = write("crashy.py", slow + CRASHY.format(crash=DETERMINISTIC))
     path = write("m.yaml", MATRIX.format(script=script))
     proc = subprocess.Popen(
@@ -264,14 +274,12 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
         stderr=subprocess.PIPE,
         text=True,
     )
-    for line in proc.stdout:
-        if line.startswith("[  1]"):
-            break
-    mark.touch()
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("slow.*")) and time.monotonic() < deadline:
-        time.sleep(0.05)  # polling for a slow cell to have started, bounded
-    assert list(tmp_path.glob("slow.*")), "no slow cell started"
+    try:
+        slow_cells = lines_from(reader, 2, within=60)  # both worker threads' cells are running
+    finally:
+        os.close(reader)
+        os.close(ours)
+    assert len(slow_cells) == 2, f"slow cells started: {slow_cells}"
     stopped_at = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     try:
