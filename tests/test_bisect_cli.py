@@ -78,6 +78,7 @@ def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
     assert len(rows_of(tmp_path / "b")) == 8
 
 
+@pytest.mark.slow
 def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):
     path = planted_matrix(tmp_path, write, crash=FLAKY)
     proc = crashmatrix(
@@ -91,6 +92,7 @@ def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path,
     assert "clean runs needed to believe a pass" in proc.stdout and "failure rate" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     # bad: forkserver + offline exits 3; the target is that `fail`, and the SIGSEGV never enters.
@@ -113,6 +115,7 @@ def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
     assert data["outcome"] == "fail"
 
 
+@pytest.mark.slow
 def test_bad_configuration_that_passes_exits_1(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     proc = crashmatrix(
@@ -123,6 +126,7 @@ def test_bad_configuration_that_passes_exits_1(tmp_path, write):
     assert json.loads((tmp_path / "b" / "bisect.json").read_text())["outcome"] is None
 
 
+@pytest.mark.slow
 def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     small = ['axes.precision=["32"]', "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
@@ -154,6 +158,7 @@ def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     assert data["minimal"] in ({"start_method": "forkserver"}, {"wandb": "offline"})
 
 
+@pytest.mark.slow
 def test_bisect_bad_input(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     for args, fragment in (
@@ -168,6 +173,7 @@ def test_bisect_bad_input(tmp_path, write):
         assert fragment in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     proc = crashmatrix(
@@ -181,6 +187,7 @@ def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, writ
     assert "partial (run budget spent)" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_budget_spent_while_estimating_says_what_the_bad_configuration_did(tmp_path, write):
     # The default mode first runs the bad configuration 8 times to learn its failure rate; 5 runs end
     # that stage. The crash was seen 5 of 5 times: saying "did not fail" would be false.
@@ -197,6 +204,7 @@ def test_a_budget_spent_while_estimating_says_what_the_bad_configuration_did(tmp
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])  # Ctrl-C; `timeout` or a scheduler's stop
+@pytest.mark.slow
 def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     import os
     import signal
@@ -239,6 +247,7 @@ def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
 
 
+@pytest.mark.slow
 def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     """--jobs 2: cells run in the bisect's worker threads while the stop arrives in the main one; it must
     end them (one StopRegistry for the whole bisect), not wait for them."""
@@ -294,6 +303,7 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
 
 
+@pytest.mark.slow
 def test_bisect_run_counts_the_runs_rows_as_evidence_and_runs_less(tmp_path, write):
     """Issue 26: from a run where the bad configuration failed 8 of 8, bisect RUN ran it 8 more times before
     its first step. Its rows are evidence of the failure rate (and the good configuration's passes)."""

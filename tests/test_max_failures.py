@@ -2,7 +2,10 @@
 
 from collections import Counter
 
+import pytest
 from conftest import crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # real runs stopped early (test_resume_options keeps one live resume quick)
 
 # 32 cells of a tiny plain-Python program (no torch): b=3 dies by SIGSEGV, a=0 b=2 exits 3; 9 failing cells.
 MATRIX = """\

@@ -80,6 +80,7 @@ def as_printed(tmp_path, command: str) -> subprocess.CompletedProcess:
     return crashmatrix(*argv[1:], cwd=tmp_path, env={"WORK": str(tmp_path)}, timeout=240)
 
 
+@pytest.mark.slow
 def test_a_local_run_resumed_as_printed_keeps_its_jobs_and_max_failures(tmp_path):
     matrix = held_matrix(tmp_path, 8)
     _out, err = interrupted(tmp_path, ["run", matrix, "--out", "run", "--jobs", "2", "--max-failures", "2"], 2)
@@ -112,6 +113,7 @@ def test_an_option_given_again_overrides_the_kept_one_and_says_so(tmp_path):
     assert json.loads((tmp_path / "run" / "options.json").read_text())["options"]["--jobs"] == 2
 
 
+@pytest.mark.slow
 def test_a_hunt_resumed_as_printed_keeps_its_executor(tmp_path):
     """hunt-options.json kept the executor and --resume never read it back: the hunt went on locally."""
     matrix = held_matrix(tmp_path, 4)
@@ -126,6 +128,7 @@ def test_a_hunt_resumed_as_printed_keeps_its_executor(tmp_path):
     assert rows_of(tmp_path / "h") and (tmp_path / "h" / "hunt.json").exists()
 
 
+@pytest.mark.slow
 def test_a_slurm_run_resumed_as_printed_goes_on_through_slurm(slurm_cluster, tmp_path):
     """Resumed as printed (`crashmatrix run --resume DIR`), a Slurm run went on locally."""
     matrix = held_matrix(tmp_path, 2, "executor: {partition: debug, poll_s: 0.2}\n")
@@ -141,6 +144,7 @@ def test_a_slurm_run_resumed_as_printed_goes_on_through_slurm(slurm_cluster, tmp
     assert {r["host"] for r in rows} and any(n.startswith("env-") for n in os.listdir(tmp_path / "run"))
 
 
+@pytest.mark.slow
 def test_a_fleet_resumed_as_printed_goes_on_on_every_node(slurm_cluster, tmp_path):
     """An interrupted fleet printed `crashmatrix run --resume DIR`, which, run as printed, exited 2 (a fleet
     needs --executor slurm): its executor is kept now."""
@@ -158,6 +162,7 @@ def test_a_fleet_resumed_as_printed_goes_on_on_every_node(slurm_cluster, tmp_pat
 
 
 @pytest.mark.parametrize("verb", ["run", "hunt"])
+@pytest.mark.slow
 def test_resume_refuses_another_verbs_run_directory(tmp_path, verb):
     matrix = held_matrix(tmp_path, 1)
     (tmp_path / "resumed").touch()
