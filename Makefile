@@ -63,8 +63,9 @@ test: typecheck
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The edit loop: every test not marked `slow` (pyproject.toml's marker; the marks are in the test files), in the
-# same two workers. `make test` stays the whole suite, and what lands passes it.
-test-quick: venv
+# same two workers. `make test` stays the whole suite, and what lands passes it. An existing .venv is only brought
+# up to date (`make venv` asks its interpreter for torch each time: a torch import per loop).
+test-quick: $(if $(wildcard $(VENV)/.python),$(VENV)/.installed,venv)
 	@$(PY) -m compileall -q runner probes hydra_plugins tests examples scripts bench > /dev/null
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow" $(PYTEST_ARGS)
 
