@@ -19,11 +19,12 @@ PYTEST_ARGS ?=
 # small box busy (a test file's runs stay together, --dist loadfile). TEST_WORKERS=0 runs it serially.
 TEST_WORKERS ?= 2
 
-.PHONY: matrix test typecheck venv selftest bench docs clean-venv help
+.PHONY: matrix test test-quick typecheck venv selftest bench docs clean-venv help
 
 help:
 	@echo "make matrix   run $(MATRIX) (ARGS='--jobs 2 repeats=3' to pass more)"
 	@echo "make test     the type check, then the test suite"
+	@echo "make test-quick  the edit loop: the tests not marked slow (under 2 minutes on 2 cores)"
 	@echo "make selftest every way to die, classified"
 	@echo "make bench    the benchmarks in bench/"
 	@echo "make docs     the documentation site, into site/ (mkdocs build --strict)"
@@ -61,6 +62,13 @@ test: typecheck
 	@# machine) every one of the suite's thousands of processes compiled crashmatrix anew, 4% of its CPU
 	@$(PY) -m compileall -q runner probes hydra_plugins tests examples scripts bench > /dev/null
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# The edit loop: every test not marked `slow` (pyproject.toml's marker; the marks are in the test files), in the
+# same two workers. `make test` stays the whole suite, and what lands passes it. An existing .venv is only brought
+# up to date (`make venv` asks its interpreter for torch each time: a torch import per loop).
+test-quick: $(if $(wildcard $(VENV)/.python),$(VENV)/.installed,venv)
+	@$(PY) -m compileall -q runner probes hydra_plugins tests examples scripts bench > /dev/null
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow" $(PYTEST_ARGS)
 
 bench: venv
 	@# every script runs; one that misses a goal says so and exits 1, and make reports it at the end

@@ -9,6 +9,7 @@ import os
 import sys
 
 from crashmatrix.errors import BadInput
+from crashmatrix.rundir import kept_options
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,7 +140,11 @@ def _running_verbs(verbs) -> None:
     run.add_argument("matrix", nargs="?", help="the matrix YAML file (optional with --resume)")
     run.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
     run.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
-    run.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
+    run.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="run only what DIR is missing, with the options it started with (given: instead)",
+    )
     _running_options(run)
 
     rerun = verbs.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
@@ -210,7 +215,9 @@ def _hunt_verb(verbs) -> None:
         "--max-runs", type=int, help="stop with the best answer so far after this many runs (default 200)"
     )
     hunt.add_argument("--jobs", type=int, help="cells run at once (default 1)")
-    hunt.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    hunt.add_argument(
+        "--executor", choices=["local", "submitit-local", "slurm"], help="where cells run (default local)"
+    )
     hunt.add_argument("--out", help="the hunt's run directory (default results/hunt-<name>-<timestamp>/)")
     hunt.add_argument("--resume", metavar="DIR", help="go on with an interrupted hunt (its options are kept)")
     hunt.add_argument("--from", dest="from_run", metavar="RUN", help="start from a finished run's rows")
@@ -220,8 +227,10 @@ def _hunt_verb(verbs) -> None:
 
 def _running_options(verb: argparse.ArgumentParser) -> None:
     """How cells run: the options run and rerun share."""
-    verb.add_argument("--jobs", type=int, default=1, help="cells at once on this machine")
-    verb.add_argument("--executor", choices=["local", "submitit-local", "slurm"], default="local")
+    verb.add_argument("--jobs", type=int, help="cells at once on this machine (default 1)")
+    verb.add_argument(
+        "--executor", choices=["local", "submitit-local", "slurm"], help="where cells run (default local)"
+    )
     verb.add_argument("--gpus", help="comma-separated GPU ids: each running cell gets its own via CUDA_VISIBLE_DEVICES")
     verb.add_argument(
         "--gpus-per-cell", type=int, metavar="K", help="GPUs each running cell gets (default 1; with --gpus)"
@@ -289,14 +298,51 @@ def _resumed(args):
     return resumed_matrix(args.resume, given, overrides, _load)
 
 
+# run's options kept in its run directory (rundir/kept_options.py), by flag: the argparse names they fill
+_RUN_OPTIONS = {
+    "--jobs": "jobs",
+    "--executor": "executor",
+    "--gpus": "gpus",
+    "--gpus-per-cell": "gpus_per_cell",
+    "--max-failures": "max_failures",
+    "--strict": "strict",
+}
+
+
+def _given(args, flags) -> dict:
+    """The options of `flags` given on this command line (a switch not given, False, counts as not given)."""
+    return {flag: (getattr(args, name) if getattr(args, name) is not False else None) for flag, name in flags.items()}
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def cmd_run(args) -> int:
     if args.resume:
         matrix = _resumed(args)
+        kept = kept_options.read(args.resume, "run")
+        for flag, value in kept_options.resumed(kept, _given(args, _RUN_OPTIONS), _say).items():
+            if flag in _RUN_OPTIONS:
+                setattr(args, _RUN_OPTIONS[flag], value)
+        _completing(args, kept)
     elif args.matrix is None:
         raise BadInput("run: give a matrix file (crashmatrix run matrix/default.yaml), or --resume DIR")
     else:
         matrix = _load(args.matrix, args.overrides)
     return _execute(args, matrix, out=args.out, resume=args.resume)
+
+
+def _completing(args, kept: dict) -> None:
+    """A run that stopped early on its kept --max-failures: its --resume completes it (as the early stop
+    said), rather than stop again at once; a --max-failures given again stops it anew."""
+    from crashmatrix.runmatrix import max_failures_reached
+
+    given = args.max_failures != kept.get("--max-failures")
+    if args.max_failures is None or given or not max_failures_reached(args.resume, args.max_failures):
+        return
+    _say(f"crashmatrix: the run stopped early at its --max-failures {args.max_failures}; this resume completes it")
+    args.max_failures = None
 
 
 def cmd_rerun(args) -> int:
@@ -321,15 +367,18 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
     for flag, value in (("--jobs", args.jobs), ("--max-failures", args.max_failures)):
         if value is not None and value < 1:
             raise BadInput(f"{flag}: expected a whole number >= 1, got {value}")
+    args.executor = args.executor or "local"
+    kept = {flag: getattr(args, name) for flag, name in _RUN_OPTIONS.items()}  # as given, for --resume
     gpus = None
     if args.gpus is not None:
         from crashmatrix.process.gpus import gpu_sets
 
         gpus = gpu_sets(args.gpus, args.gpus_per_cell)
         # A cell per GPU set unless told otherwise; never more cells at once than sets.
-        args.jobs = len(gpus) if args.jobs == 1 else min(args.jobs, len(gpus))
+        args.jobs = len(gpus) if args.jobs in (None, 1) else min(args.jobs, len(gpus))
     elif args.gpus_per_cell is not None:
         raise BadInput("--gpus-per-cell: goes with --gpus (the ids to share out, e.g. --gpus 0,1,2,3)")
+    args.jobs = 1 if args.jobs is None else args.jobs
     if gpus and args.executor != "local":
         raise BadInput("--gpus: only with --executor local (on Slurm, ask for GPUs with executor.gpus_per_task)")
     matrix = _fleet_choice(args, matrix)
@@ -348,6 +397,7 @@ def _execute(args, matrix, *, out, resume=None, selection=None) -> int:
         executor=args.executor,
         max_failures=args.max_failures,
         selection=selection,
+        options=kept,
     )
     if outcome.interrupted:
         return 130
@@ -521,7 +571,7 @@ def cmd_hunt(args) -> int:
         confidence=0.95 if args.confidence is None else args.confidence,
         max_runs=args.max_runs or hunt.DEFAULT_MAX_RUNS,
         jobs=1 if args.jobs is None else args.jobs,
-        executor=args.executor,
+        executor=args.executor or "local",
         from_run=args.from_run,
     )
     if args.resume:
@@ -533,18 +583,21 @@ def cmd_hunt(args) -> int:
         if given:
             raise BadInput(
                 f"hunt --resume {args.resume}: {', '.join(given)}: the hunt's options are kept;"
-                " of them only --max-runs and --jobs may change"
+                " of them only --max-runs, --jobs and --executor may change"
             )
         saved = hunt.read_options(args.resume)
         matrix = _resumed(args)
+        changed = {"--max-runs": args.max_runs, "--jobs": args.jobs, "--executor": args.executor}
+        now = kept_options.resumed(saved, changed, _say)
         options = dataclasses.replace(
             options,
-            order=saved["order"],
-            confidence=saved["confidence"],
+            order=saved["--order"],
+            confidence=saved["--confidence"],
             seed=saved["seed"],
-            from_run=saved["from_run"],
-            max_runs=args.max_runs or saved["max_runs"],
-            jobs=saved["jobs"] if args.jobs is None else args.jobs,
+            from_run=saved["--from"],
+            max_runs=now["--max-runs"],
+            jobs=now["--jobs"],
+            executor=now.get("--executor") or "local",
         )
         out = args.resume
     else:
@@ -554,6 +607,7 @@ def cmd_hunt(args) -> int:
         matrix = _load(args.matrix, args.overrides)
         options = dataclasses.replace(options, seed=matrix.seed)
         out = args.out or hunt.default_out(matrix.name)
+    args.executor = options.executor  # the kept one, on --resume
     matrix = _fleet_choice(args, _sync_choice(args, matrix))
     outcome = hunt.run_hunt(matrix, options, out=out, resume=bool(args.resume))
     return 130 if outcome.interrupted else 0

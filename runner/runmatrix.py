@@ -6,6 +6,7 @@ import os
 import socket
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from crashmatrix.app import preflight
@@ -21,6 +22,7 @@ from crashmatrix.outcome import counts_as_failing
 from crashmatrix.process.stops import ExecutorOutcome
 from crashmatrix.report.summary import Progress, findings_section, summary_text
 from crashmatrix.rerun import SELECTION_FILE, read_selection
+from crashmatrix.rundir import kept_options
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.rundir.store import RunDir, read_fingerprint, read_rows
 from crashmatrix.text import shown_path
@@ -147,21 +149,20 @@ def run_matrix(
     executor: str = "local",
     max_failures: int | None = None,
     selection=None,
+    options: dict | None = None,
 ) -> RunOutcome:
     """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory.
 
-    out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing
-    runs (and `error` rows) run again. jobs: cells at a time (per Slurm job with a submitit executor).
-    gpus: CUDA_VISIBLE_DEVICES sets, one per running cell. executor: local | submitit-local | slurm.
-    max_failures: no new run starts after that many failing runs. Progress and the summary go to
-    `stream`; results.csv, summary.md and report.html to the run directory.
-    """
+    out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing runs (and `error`
+    rows) run again. jobs: cells at a time (per Slurm job with a submitit executor). gpus: CUDA_VISIBLE_DEVICES sets,
+    one per running cell. executor: local | submitit-local | slurm. max_failures: no new run starts after that many
+    failing runs. options: by flag, kept for --resume. Progress to `stream`, results to the run directory."""
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
     nodes = fleet.of_matrix(matrix, executor)  # asked of Slurm before anything is written or sent
     preflight.check(matrix, cells)  # before the run directory: a refused override writes nothing
     runs = _fleet_runs(cell_runs(matrix, cells), nodes, selection, resume)
-    store, done = _open_run_dir(matrix, out, resume, value_columns, selection)
+    store, done = _open_run_dir(matrix, out, resume, value_columns, selection, options)
     todo = [r for r in runs if r.key not in done]
     first = read_fingerprint(store.path) if resume else {}
     pending = start_fingerprint(cells, first, with_torch_fingerprint)
@@ -244,14 +245,17 @@ def _fleet_runs(runs: list, nodes: list[str], selection, resume: str | None) -> 
 
 
 def _open_run_dir(
-    matrix: Matrix, out: str | None, resume: str | None, value_columns: list[str], selection
+    matrix: Matrix, out: str | None, resume: str | None, value_columns: list[str], selection, options: dict | None
 ) -> tuple[RunDir, set]:
-    """(the run directory, the runs it already has): reopened for --resume, else created."""
+    """(the run directory, the runs it already has): reopened for --resume, else created with the matrix
+    and the options it starts with, both kept for --resume."""
     if resume:
         store = RunDir(resume)
         return store, store.reopen(value_columns)
     store = RunDir(out or default_out(matrix))
     store.create(matrix.to_yaml_dict(), value_columns)
+    if options is not None:
+        kept_options.keep(store.path, "run", options)
     if selection:
         store.write_json(SELECTION_FILE, selection.to_json())
     return store, set()
@@ -370,17 +374,25 @@ def _announce(matrix: Matrix, cells, runs, done, todo, jobs: int, executor: str,
     print(f"crashmatrix: machine: {fp.one_line(facts)}", file=stream, flush=True)
 
 
+def max_failures_reached(run_dir: str, max_failures: int) -> bool:
+    """Whether the run in run_dir stopped early on max_failures (its failing rows, on any one node of a fleet,
+    reached it): a --resume then completes the run, as the early stop said, rather than stop at once."""
+    rows, _columns, _path = read_rows(run_dir)
+    failing = Counter(r.get("node") or "" for r in rows if counts_as_failing(r.get("outcome") or ""))
+    return any(n >= max_failures for n in failing.values())
+
+
 def _early_stop_text(failing: int, path: str, nodes: list[str]) -> str:
     stopped = [n for n in nodes if fleet.stopped(path, n)]
     where = f" on {', '.join(stopped)} (--max-failures counts per node)" if stopped else ""
-    resume = f"`crashmatrix run --resume {shown_path(path)}{' --executor slurm' if stopped else ''}`"
+    resume = f"`{kept_options.resume_command('run', path)}`"  # its executor and options are kept
     return f"stopped early{where} after {failing} failing runs; {resume} completes it"
 
 
 def _closing_line(path: str, completed: bool, interrupted_by, early: str, stream) -> None:
     if not completed:
         print(
-            f"crashmatrix: interrupted ({interrupted_by}); resume with: crashmatrix run --resume {shown_path(path)}",
+            f"crashmatrix: interrupted ({interrupted_by}); resume with: {kept_options.resume_command('run', path)}",
             file=sys.stderr,
             flush=True,
         )

@@ -2,11 +2,13 @@ import atexit
 import csv
 import functools
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -97,6 +99,22 @@ def processes_with(needle: str) -> list[str]:
         except (OSError, IndexError):
             continue
     return found
+
+
+def lines_from(fd: int, n: int, within: float) -> list[str]:
+    """The first n lines written to the pipe or FIFO read end fd (opened O_NONBLOCK), waiting on the pipe
+    itself (select) for at most `within` seconds: fewer when they did not come."""
+    got = b""
+    end = time.monotonic() + within
+    while got.count(b"\n") < n:
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:  # every writer closed: nothing more can come
+            break
+        got += chunk
+    return got.decode().splitlines()[:n]
 
 
 @pytest.fixture

@@ -29,6 +29,8 @@ import pytest
 from conftest import ROOT, crashmatrix
 from test_resolve import CRASHY  # the app that segfaults for a=1 c=2
 
+pytestmark = pytest.mark.slow  # real runs whose advice is followed
+
 PLANTED = """\
 name: planted
 command: [python, crashy.py]

@@ -3,6 +3,8 @@
 import pytest
 from conftest import crashmatrix
 
+pytestmark = pytest.mark.slow  # 73 command lines, a controller process each
+
 GOOD = "name: ok\nprobe: fault\naxes:\n  mode: [pass]\n"
 
 CASES = [

@@ -78,6 +78,7 @@ def test_deterministic_three_of_seven_in_eight_runs(tmp_path, write):
     assert len(rows_of(tmp_path / "b")) == 8
 
 
+@pytest.mark.slow
 def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path, write):
     path = planted_matrix(tmp_path, write, crash=FLAKY)
     proc = crashmatrix(
@@ -91,6 +92,7 @@ def test_a_flaky_crash_is_still_found_exactly_and_the_numbers_are_said(tmp_path,
     assert "clean runs needed to believe a pass" in proc.stdout and "failure rate" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     # bad: forkserver + offline exits 3; the target is that `fail`, and the SIGSEGV never enters.
@@ -113,6 +115,7 @@ def test_a_different_failure_is_reported_not_accepted(tmp_path, write):
     assert data["outcome"] == "fail"
 
 
+@pytest.mark.slow
 def test_bad_configuration_that_passes_exits_1(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     proc = crashmatrix(
@@ -123,6 +126,7 @@ def test_bad_configuration_that_passes_exits_1(tmp_path, write):
     assert json.loads((tmp_path / "b" / "bisect.json").read_text())["outcome"] is None
 
 
+@pytest.mark.slow
 def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     small = ['axes.precision=["32"]', "axes.cudnn.benchmark=[false]", "axes.persistent_workers=[false]"]
@@ -154,6 +158,7 @@ def test_bisect_a_finished_run_and_explain_it(tmp_path, write):
     assert data["minimal"] in ({"start_method": "forkserver"}, {"wandb": "offline"})
 
 
+@pytest.mark.slow
 def test_bisect_bad_input(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     for args, fragment in (
@@ -168,6 +173,7 @@ def test_bisect_bad_input(tmp_path, write):
         assert fragment in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, write):
     path = planted_matrix(tmp_path, write)
     proc = crashmatrix(
@@ -181,6 +187,7 @@ def test_max_runs_ends_with_the_best_answer_so_far_marked_partial(tmp_path, writ
     assert "partial (run budget spent)" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_budget_spent_while_estimating_says_what_the_bad_configuration_did(tmp_path, write):
     # The default mode first runs the bad configuration 8 times to learn its failure rate; 5 runs end
     # that stage. The crash was seen 5 of 5 times: saying "did not fail" would be false.
@@ -197,6 +204,7 @@ def test_a_budget_spent_while_estimating_says_what_the_bad_configuration_did(tmp
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])  # Ctrl-C; `timeout` or a scheduler's stop
+@pytest.mark.slow
 def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     import os
     import signal
@@ -239,6 +247,7 @@ def test_a_stopped_bisect_writes_the_best_answer_so_far(tmp_path, write, stop):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
 
 
+@pytest.mark.slow
 def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     """--jobs 2: cells run in the bisect's worker threads while the stop arrives in the main one; it must
     end them (one StopRegistry for the whole bisect), not wait for them."""
@@ -248,11 +257,21 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     import sys
     import time
 
-    from conftest import ROOT, processes_with
+    from conftest import ROOT, lines_from, processes_with
 
-    mark = tmp_path / "slow"
-    # Once the mark exists, every cell says it started and then runs for a minute.
-    slow = f"import os, time\nif os.path.exists({str(mark)!r}):\n    open({str(mark)!r} + f'.{{os.getpid()}}', 'w').close()\n    time.sleep(60)\n"
+    # Every configuration but the bad one says it started (its pid into a FIFO) and then runs for a minute:
+    # the bisect's first run (bad, a crash) ends, and the next two, one per worker thread, hold both threads.
+    # Which cells are slow is the program's to say, not the test's timing: a mark the test set once it read
+    # the first result let a starved test set it after the bisect's last cell had started (it never stopped).
+    started = tmp_path / "started"
+    os.mkfifo(started)
+    reader = os.open(started, os.O_RDONLY | os.O_NONBLOCK)
+    ours = os.open(started, os.O_WRONLY | os.O_NONBLOCK)  # a writer that stays: no end of file between cells
+    slow = (
+        f"import os, sys, time\nif sorted(sys.argv[1:]) != {sorted(ALL_BAD)!r}:\n"
+        f"    fd = os.open({str(started)!r}, os.O_WRONLY)\n    os.write(fd, b'%d\\n' % os.getpid())\n"
+        "    os.close(fd)\n    time.sleep(60)\n"
+    )
     script = write("crashy.py", slow + CRASHY.format(crash=DETERMINISTIC))
     path = write("m.yaml", MATRIX.format(script=script))
     proc = subprocess.Popen(
@@ -264,14 +283,12 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
         stderr=subprocess.PIPE,
         text=True,
     )
-    for line in proc.stdout:
-        if line.startswith("[  1]"):
-            break
-    mark.touch()
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("slow.*")) and time.monotonic() < deadline:
-        time.sleep(0.05)  # polling for a slow cell to have started, bounded
-    assert list(tmp_path.glob("slow.*")), "no slow cell started"
+    try:
+        slow_cells = lines_from(reader, 2, within=60)  # both worker threads' cells are running
+    finally:
+        os.close(reader)
+        os.close(ours)
+    assert len(slow_cells) == 2, f"slow cells started: {slow_cells}"
     stopped_at = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     try:
@@ -286,6 +303,7 @@ def test_a_stop_ends_the_cells_of_every_worker_thread(tmp_path, write):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={tmp_path / 'b'}") == []
 
 
+@pytest.mark.slow
 def test_bisect_run_counts_the_runs_rows_as_evidence_and_runs_less(tmp_path, write):
     """Issue 26: from a run where the bad configuration failed 8 of 8, bisect RUN ran it 8 more times before
     its first step. Its rows are evidence of the failure rate (and the good configuration's passes)."""

@@ -267,6 +267,7 @@ def bisected(tmp_path_factory):
     return tmp, proc
 
 
+@pytest.mark.slow
 def test_bisect_run_finds_the_unlisted_boundary_of_a_real_crash(bisected):
     tmp, proc = bisected
     assert proc.returncode == 0, proc.stderr
@@ -282,6 +283,7 @@ def test_bisect_run_finds_the_unlisted_boundary_of_a_real_crash(bisected):
     assert f"in {len(tried)} runs" in proc.stdout
 
 
+@pytest.mark.slow
 def test_bisect_run_says_how_memory_scales_and_what_fits(bisected):
     tmp, proc = bisected
     b = json.loads((tmp / "b" / "bisect.json").read_text())["boundary"]
@@ -294,6 +296,7 @@ def test_bisect_run_says_how_memory_scales_and_what_fits(bisected):
     assert "peak RSS" in proc.stdout and "MB at 48" in proc.stdout
 
 
+@pytest.mark.slow
 def test_two_listed_values_narrow_only_under_axis(bisected):
     # an override that keeps two of the values: another experiment (the rows are not counted), and two
     # values alone are no order: delta debugging, unless --axis names the axis
@@ -310,6 +313,7 @@ def test_two_listed_values_narrow_only_under_axis(bisected):
     assert "its rows are not counted" in named.stdout
 
 
+@pytest.mark.slow
 def test_bisect_boundary_options_bad_input(bisected):
     tmp, _ = bisected
     for args, fragment in (

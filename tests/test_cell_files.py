@@ -18,6 +18,8 @@ import pytest
 from conftest import ROOT, crashmatrix, rows_of
 from installed import install_wheel
 
+pytestmark = pytest.mark.slow  # real cells writing files
+
 APPS = os.path.join(ROOT, "tests", "apps")
 TEMPLATE = os.path.join(APPS, "template_app")
 

@@ -9,6 +9,8 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, only_cell_stdout, processes_with, rows_of, run_rows
 
+pytestmark = pytest.mark.slow  # the failure zoo of the run, every way to die
+
 SELFTEST = """\
 name: dying
 probe: fault

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, crashmatrix
 
 
@@ -44,6 +45,7 @@ def test_version_prints_the_source_trees_version_and_exits_0(tmp_path):
     assert "--version" in crashmatrix("-h", cwd=tmp_path).stdout
 
 
+@pytest.mark.slow
 def test_show_prints_the_cells_in_every_format(tmp_path):
     matrix = os.path.join(ROOT, "matrix", "default.yaml")
     table = crashmatrix("show", matrix, cwd=tmp_path)
@@ -61,6 +63,7 @@ def test_probes_lists_every_probe_and_its_parameters(tmp_path):
     assert "    start_method = " in out and "    kill_rank = -1" in out
 
 
+@pytest.mark.slow
 def test_env_names_the_machine(tmp_path):
     facts = json.loads(crashmatrix("env", "--json", cwd=tmp_path).stdout)
     for key in (

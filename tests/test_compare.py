@@ -82,6 +82,7 @@ def _table_ids(text: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_markdown_lists_exactly_the_differing_cells_the_ones_apart_and_the_fingerprint(runs):
     tmp, ids = runs
     proc = crashmatrix("compare", "A", "B", cwd=tmp)
@@ -119,6 +120,7 @@ def test_markdown_lists_exactly_the_differing_cells_the_ones_apart_and_the_finge
     assert "torch" not in fingerprint  # same torch on both sides: not listed
 
 
+@pytest.mark.slow
 def test_csv_has_the_contract_columns_and_one_row_per_differing_cell(runs):
     tmp, ids = runs
     proc = crashmatrix("compare", "A/results.csv", "B/results.csv", "--format", "csv", cwd=tmp)
@@ -135,6 +137,7 @@ def test_csv_has_the_contract_columns_and_one_row_per_differing_cell(runs):
     assert row["error_b"] == "Fatal Python error: Segmentation fault"
 
 
+@pytest.mark.slow
 def test_json_and_three_runs(runs):
     tmp, ids = runs
     proc = crashmatrix("compare", "A", "B", "--format", "json", cwd=tmp)
@@ -165,6 +168,7 @@ def test_json_and_three_runs(runs):
     ]
 
 
+@pytest.mark.slow
 def test_bad_input_exits_2_naming_the_file(runs, tmp_path):
     tmp, _ = runs
     proc = crashmatrix("compare", "A", "no-such-run", cwd=tmp)
@@ -234,6 +238,7 @@ def test_when_a_cell_differs_with_repeats_python_api(tmp_path):
     assert "3 of 5 cells in both runs differ" in text and "no env.json" in text.lower()
 
 
+@pytest.mark.slow
 def test_same_outcome_for_another_cause_differs_and_shows_the_signature(tmp_path):
     # Two results.csv as two machines wrote them: the same cell fails on both, for different causes.
     head = "cell_id,repeat,num_workers,outcome,signal,exit_code,error,duration_s,host,log_dir,signature,where\n"
@@ -255,6 +260,7 @@ def test_same_outcome_for_another_cause_differs_and_shows_the_signature(tmp_path
     assert "fail fd_exhaustion" in md and "fail missing_main_guard" in md
 
 
+@pytest.mark.slow
 def test_runs_whose_constants_differ_say_so_before_the_cells_they_join(tmp_path):
     # Two sweeps of model=crnn and model=vit, each a constant (params): cell ids join on axis values
     # alone, so their cells join one by one, and the model that sets them apart must be said.

@@ -13,6 +13,8 @@ import json
 import pytest
 from conftest import crashmatrix
 
+pytestmark = pytest.mark.slow  # real runs timed and compared
+
 PROGRAM = """\
 import os, sys, time
 args = dict(a.split("=", 1) for a in sys.argv[1:])

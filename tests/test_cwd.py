@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from conftest import crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # real runs from other folders
 
 APP = '''\
 """Reads its labels from data/labels.txt, relative to where it is started, as many training scripts do."""

@@ -139,6 +139,7 @@ def test_bisect_json_holds_the_contract_keys():
 # --------------------------------------------------------------------------- flaky
 
 
+@pytest.mark.slow
 def test_flaky_answer_exact_in_at_least_99_percent_of_trials():
     # 2 culprits among 6 changes, every placement in turn, crash rate 0.3, 0.5 and
     # 0.7; the default settings aim at 99% (measured 99.1-99.6% per rate, 99.4% here),
@@ -211,6 +212,7 @@ def test_a_rate_near_one_still_needs_several_clean_runs():
     assert predictive_runs_needed(20, 20, 0.002) == 3
 
 
+@pytest.mark.slow
 def test_flaky_answer_exact_across_failure_rates_and_sizes():
     # the default settings aim at a miss under 1% per answer at every failure
     # rate; the cell that comes closest is one culprit among 7 at p = 0.3 (six

@@ -623,6 +623,7 @@ def test_no_traceback_no_place():
     assert launch_place("") == ""
 
 
+@pytest.mark.slow
 def test_an_exceptions_place_addresses_no_library_for_the_programs_own_raise_or_the_standard_librarys():
     from crashmatrix.resolve.culprit import culprit
 

@@ -7,7 +7,10 @@ import subprocess
 import sys
 import time
 
+import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
+
+pytestmark = pytest.mark.slow  # submitit jobs
 
 SCRIPT = """\
 import os, signal, sys, time

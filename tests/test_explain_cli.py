@@ -3,7 +3,10 @@
 import json
 import os
 
+import pytest
 from conftest import ROOT, crashmatrix
+
+pytestmark = pytest.mark.slow  # real runs explained (explain's pure tests are test_explain)
 
 OVERLAPPING = os.path.join(ROOT, "examples", "overlapping.yaml")
 

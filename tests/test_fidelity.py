@@ -23,6 +23,8 @@ import pytest
 import yaml
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # real programs under inject
+
 APPS = os.path.join(ROOT, "tests", "apps", "fidelity")
 # Every case runs in a folder of its own (its files are compared), through `exec`: the program is the
 # cell's process itself, as `python prog.py` would be.

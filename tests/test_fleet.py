@@ -18,6 +18,8 @@ from xml.etree import ElementTree
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # a real two-node Slurm cluster
+
 CHECKSUM = "import fleetlib\nfleetlib.checksum()\n"
 LOADER = """\
 import os, sys, time

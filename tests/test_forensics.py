@@ -36,6 +36,7 @@ def inject_run(tmp_path_factory):
     return {"out": tmp / "run", "rows": {r["mode"]: r for r in rows_of(tmp / "run")}}
 
 
+@pytest.mark.slow
 def test_a_hanging_worker_is_located_in_the_users_frame(inject_run):
     row = inject_run["rows"]["hang"]
     assert row["outcome"] == "timeout"
@@ -47,6 +48,7 @@ def test_a_hanging_worker_is_located_in_the_users_frame(inject_run):
     assert row["signature"] == "hang in main DataLoader _get_data (dataloader.py:N); tests/apps/video.py:read_frame"
 
 
+@pytest.mark.slow
 def test_stacks_txt_holds_the_main_process_and_the_stuck_worker(inject_run):
     cell = inject_run["out"] / inject_run["rows"]["hang"]["log_dir"]
     stacks = (cell / "stacks.txt").read_text()
@@ -62,16 +64,19 @@ def test_stacks_txt_holds_the_main_process_and_the_stuck_worker(inject_run):
     assert not (cell / ".stacks").exists()  # the per-process dump files are not left behind
 
 
+@pytest.mark.slow
 def test_the_hung_tree_is_gone(inject_run):
     assert processes_with(f"CRASHMATRIX_RUN_DIR={inject_run['out']}") == []
 
 
+@pytest.mark.slow
 def test_a_segfault_inside_libc_names_libc(inject_run):
     row = inject_run["rows"]["segv_libc"]
     assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV")
     assert row["where"].startswith("libc.so"), row
 
 
+@pytest.mark.slow
 def test_probe_crashes_name_the_faulting_library(tmp_path, write):
     path = write("p.yaml", "name: p\nprobe: fault\naxes:\n  mode: [segv_torch, worker_segv]\ntimeout: 60\n")
     proc = crashmatrix("run", path, "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
@@ -111,6 +116,7 @@ def lmdb_run(tmp_path_factory):
     return {"out": tmp / "run", "rows": {os.path.basename(r["data"]): r for r in rows_of(tmp / "run")}}
 
 
+@pytest.mark.slow
 def test_a_sigbus_inside_an_extension_names_its_package_and_the_programs_line(lmdb_run):
     import lmdb
 
@@ -129,6 +135,7 @@ def test_a_sigbus_inside_an_extension_names_its_package_and_the_programs_line(lm
     assert row["where"] in (lmdb_run["out"] / "summary.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_kernel_line_about_an_extension_is_completed_from_faulthandlers_list(lmdb_run):
     # The kernel names a file only. The cell's real stderr.log (faulthandler's `Extension modules:`
     # line) says which package's `cpython` module it is. The kernel's line is in its own format.
@@ -165,6 +172,7 @@ def test_a_library_is_named_by_its_file_and_an_extension_by_its_package(path, na
     assert forensics.library_name(path) == name
 
 
+@pytest.mark.slow
 def test_a_worker_segfault_names_the_programs_line_in_the_worker(tmp_path):
     # The README's quickstart: a forked DataLoader worker segfaults in the app's __getitem__. The worker's
     # own handler would take faulthandler's place; under crashmatrix the worker dumps its stack first.

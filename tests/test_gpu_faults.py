@@ -3,7 +3,10 @@ that says why (a GPU cannot be faulted here: the GPU branch ran on a lent H100, 
 
 import os
 
+import pytest
 from conftest import ROOT, crashmatrix, has_cuda, rows_of
+
+pytestmark = pytest.mark.slow  # real CUDA faults (on a GPU; a skip elsewhere after a torch import)
 
 EXPECTED_ON_GPU = {
     "cuda_assert": "cuda_error",

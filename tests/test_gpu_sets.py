@@ -25,6 +25,7 @@ print(os.environ["CUDA_VISIBLE_DEVICES"])
 """
 
 
+@pytest.mark.slow
 def test_gpus_per_cell_gives_running_cells_disjoint_sets(tmp_path):
     (tmp_path / "cell.py").write_text(CELL)
     (tmp_path / "m.yaml").write_text("name: g\ncommand: [python, cell.py]\naxes:\n  i: [0, 1, 2, 3]\ntimeout: 60\n")

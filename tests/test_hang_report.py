@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # a real hang, killed
 
 APP = '''\
 """Waits for a file nobody writes; on SIGTERM it saves its state with PyYAML, which fails."""

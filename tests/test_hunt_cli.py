@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 CRASHY = """\
@@ -35,6 +36,7 @@ def hunted_cells(run_dir):
     return [(r["cell_id"], r["repeat"], r["a"], r["b"], r["c"], r["outcome"]) for r in rows_of(run_dir)]
 
 
+@pytest.mark.slow
 def test_hunt_names_the_whole_conjunction_from_nothing(tmp_path, write):
     proc = crashmatrix("hunt", planted(write), "--jobs", "2", "--out", tmp_path / "h", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -57,6 +59,7 @@ def test_hunt_names_the_whole_conjunction_from_nothing(tmp_path, write):
     assert json.loads(explained.stdout)[0]["conditions"] == {"a": "1", "c": "2"}
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume_runs_what_the_hunt_would_have_run(tmp_path, write):
     matrix = planted(write)
     whole = crashmatrix("hunt", matrix, "--out", tmp_path / "whole", cwd=tmp_path)
@@ -94,6 +97,7 @@ def test_ctrl_c_then_resume_runs_what_the_hunt_would_have_run(tmp_path, write):
     )
 
 
+@pytest.mark.slow
 def test_from_a_finished_run_needs_no_new_run_when_it_already_tells(tmp_path, write):
     matrix = planted(write)
     assert crashmatrix("run", matrix, "--out", tmp_path / "full", cwd=tmp_path).returncode == 0
@@ -105,6 +109,7 @@ def test_from_a_finished_run_needs_no_new_run_when_it_already_tells(tmp_path, wr
     assert data["causes"][0]["named_after"] <= data["runs"]  # this hunt's runs, not the finished run's rows
 
 
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line(tmp_path, write):
     matrix = planted(write)
     for args, words in (
@@ -132,6 +137,7 @@ def test_the_budget_ends_a_hunt_with_its_best_so_far_said_plainly(tmp_path, writ
     assert "values not yet run clean 5 times" in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_program_that_always_fails_is_named_as_the_program(tmp_path, write):
     script = write("broken.py", "raise SystemExit('config error: unknown key lr_sheduler')\n")
     matrix = write("b.yaml", MATRIX.format(script=script))

@@ -49,6 +49,7 @@ TRIPLE = when(a="1", c="2", f="0")
 
 
 @pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow
 def test_deterministic_triple_is_named_whole_within_the_covering_budget(seed):
     state, runs = run_hunt(space_3_7(), lambda cell, rng: SEGV if holds(cell, TRIPLE) else None, seed)
     assert state.complete
@@ -59,6 +60,7 @@ def test_deterministic_triple_is_named_whole_within_the_covering_budget(seed):
 
 
 @pytest.mark.parametrize("seed", range(5))
+@pytest.mark.slow
 def test_a_triple_failing_half_the_time_is_named_with_its_rate(seed):
     state, runs = run_hunt(
         space_3_7(), lambda cell, rng: SEGV if holds(cell, TRIPLE) and rng.random() < 0.5 else None, seed
@@ -87,6 +89,7 @@ def test_two_independent_causes_of_two_kinds_are_both_named(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
+@pytest.mark.slow
 def test_a_crash_masking_an_exception_is_unknown_not_a_counter_example(seed):
     """Where both hold, the crash comes first: those cells never show the exception, never pass either."""
     pair = when(a="1", b="0")  # overlaps the crash's a=1
@@ -131,6 +134,7 @@ def test_nothing_fails_then_every_conjunction_ran_clean_enough_for_a_flaky_cause
     assert len(evidence.runs) <= 24  # 4 cells cover the 12 pairs: 20 runs at best
 
 
+@pytest.mark.slow
 def test_before_any_failure_the_least_tested_conjunctions_run_first():
     """Nothing fails in 3^7: each cell is the one most likely to fail next, so the 945 triples reach their
     5 clean runs each in ~160 cells (945 / 35 per cell: 135 at best); the covering plan's rows repeated took ~200."""

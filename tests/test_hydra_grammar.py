@@ -7,6 +7,7 @@ config it composed and the arguments it got; each test asserts on those lines.
 import json
 import os
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.matrix.app_args import arguments
@@ -30,6 +31,7 @@ def _printed(run_dir) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_every_form_of_the_grammar_reaches_the_app(tmp_path):
     matrix = _matrix(
         tmp_path,
@@ -68,6 +70,7 @@ axes:
     assert printed["default"][1]["trainer"]["accelerator"] == "cpu"
 
 
+@pytest.mark.slow
 def test_an_axis_of_group_choices_with_a_key_inside_each(tmp_path):
     matrix = _matrix(tmp_path, "axes:\n  logger: [wandb]\n  logger.wandb.offline: [false, true]\n")
     proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
@@ -103,6 +106,7 @@ def test_command_line_overrides_reach_a_key_inside_a_choice(tmp_path):
     assert load_matrix(matrix, ["params.logger=csv"]).params == {"logger": "csv", "logger.wandb.offline": True}
 
 
+@pytest.mark.slow
 def test_a_params_key_written_with_plus_is_overridden_by_the_apps_name_for_it(tmp_path):
     # issue 32: `+trainer.precision` adds a key the app's config lacks; the command line names it as the
     # app does (Hydra's grammar takes no + inside a key), and the hint for a near miss says that form.

@@ -8,8 +8,11 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 import yaml
 from conftest import ROOT, crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # Hydra sweeps of real jobs (Lightning's template among them)
 
 APP = os.path.join(ROOT, "tests", "apps", "hydra_sweep")
 

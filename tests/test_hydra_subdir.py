@@ -17,6 +17,8 @@ import pytest
 import yaml
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # Hydra sweeps of real jobs
+
 APP = os.path.join(ROOT, "tests", "apps", "hydra_subdir")
 SWEPT = ("lr=0.1,0.2", "+crashmatrix.num_workers=0,2")
 CONSTANTS = ("model=vit", "trainer.devices=1", "+trainer.limit_train_batches=2", "trainer.max_epochs=choice(3)")

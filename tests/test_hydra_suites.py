@@ -5,11 +5,14 @@ LauncherTestSuite runs sweeps in this process (Hydra's pytest plugin gives its f
 runs in a fresh process of its own. IntegrationTestSuite runs real apps, written by the suite, with `-m`.
 """
 
+import pytest
 from hydra.core.plugins import Plugins
 from hydra.plugins.launcher import Launcher
 from hydra.plugins.sweeper import Sweeper
 from hydra.test_utils.launcher_common_tests import IntegrationTestSuite, LauncherTestSuite
 from pytest import mark
+
+pytestmark = pytest.mark.slow  # Hydra's own launcher and sweeper suites: 30 sweeps of real jobs
 
 
 def test_hydra_discovers_the_launcher_and_the_sweeper():

@@ -7,9 +7,12 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 import yaml
 from conftest import rows_of
 from test_hydra_launcher import APP, _sweep
+
+pytestmark = pytest.mark.slow  # Hydra sweeps of real jobs
 
 
 def test_pairwise_over_four_axes_of_three_runs_nine_jobs_covering_every_pair(tmp_path):

@@ -18,6 +18,7 @@ def init(out, app=APP, *extra, env=None):
     return crashmatrix("init", app, "--out", out, *extra, cwd=ROOT, env=env)
 
 
+@pytest.mark.slow
 def test_init_writes_the_app_suspects_as_axes_and_show_accepts_it(tmp_path):
     from crashmatrix.matrix.spec import load_matrix
 
@@ -89,6 +90,7 @@ HYDRA_APP = 'import hydra\n\n@hydra.main(config_path="conf", config_name="config
     ],
     ids=["missing", "not-hydra", "syntax", "computed-path", "no-folder", "bad-yaml", "missing-group"],
 )
+@pytest.mark.slow
 def test_bad_apps_exit_2_with_one_line_naming_the_file(tmp_path, source, config, reason):
     app = tmp_path / "app.py" if source is None else _app(tmp_path, source, config)
     out = tmp_path / "m.yaml"
@@ -100,6 +102,7 @@ def test_bad_apps_exit_2_with_one_line_naming_the_file(tmp_path, source, config,
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_good_tiny_app_gets_knobs_only(tmp_path):
     app = _app(tmp_path, HYDRA_APP, "lr: 0.1\nloader: {num_workers: 4, pin_memory: true}\n")
     done = init(tmp_path / "m.yaml", app)
@@ -112,6 +115,7 @@ def test_a_good_tiny_app_gets_knobs_only(tmp_path):
     assert m.strategy == "full"
 
 
+@pytest.mark.slow
 def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(tmp_path):
     """init's matrix for the real Hydra + Lightning app, cut to two fork cells: no cell is lost to an
     argument the app does not know, a keys axis reaches every loader, knobs never arrive as arguments.
@@ -167,6 +171,7 @@ def test_the_written_matrix_runs_as_written_and_the_app_gets_only_its_own_keys(t
         assert f"train_dataloader: num_workers={workers} pin_memory=False persistent_workers={workers != '0'}" in logged
 
 
+@pytest.mark.slow
 def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
     out = str(tmp_path / "m.yaml")
     code = (
@@ -182,6 +187,7 @@ def test_init_imports_neither_torch_nor_hydra_in_the_controller(tmp_path):
 TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
 
 
+@pytest.mark.slow
 def test_init_offers_the_template_apps_groups_and_missing_precision_and_its_matrix_runs(tmp_path):
     """The template layout: a logger group null by default with wandb among its options, trainer
     options gpu and ddp, and precision only as a comment. The matrix init writes runs as written
@@ -235,6 +241,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_nested_group_and_a_null_group_become_axes_that_pick_options(tmp_path):
     files = {
         "conf/config.yaml": "defaults:\n  - _self_\n  - logger: null\n  - system/device: cpu\nx: 1\n",
@@ -277,6 +284,7 @@ def _no_gpu_here() -> dict | None:
     return {"CUDA_VISIBLE_DEVICES": ""} if shown else None
 
 
+@pytest.mark.slow
 def test_init_on_a_gpu_app_without_a_gpu_offers_what_runs_here_and_it_runs(tmp_path):
     """The app's default trainer asks for 2 GPUs (configs/trainer/gpu.yaml); its DataLoaders pin memory
     and keep their workers in code (src/datamodule.py). Alone it fails here. init says so, fixes the
@@ -344,6 +352,7 @@ def test_init_on_a_gpu_app_without_a_gpu_offers_what_runs_here_and_it_runs(tmp_p
         ("4", {}, ["gpu", "ddp"], 0),
     ],
 )
+@pytest.mark.slow
 def test_init_fits_the_app_to_the_gpus_a_cell_will_have(tmp_path, gpus, params, trainer, notes):
     """--gpus-per-cell: a matrix written on a login node for GPU nodes, or on a smaller box."""
     from crashmatrix.matrix.spec import load_matrix
@@ -355,6 +364,7 @@ def test_init_fits_the_app_to_the_gpus_a_cell_will_have(tmp_path, gpus, params, 
     assert m.params == params and m.axes["trainer"] == trainer
 
 
+@pytest.mark.slow
 def test_init_reads_knobs_from_the_modules_the_app_imports_and_no_others(tmp_path):
     files = {
         "pyproject.toml": "[project]\nname = 'x'\n",

@@ -18,6 +18,7 @@ def _observed(run, row) -> dict:
         return json.load(f)
 
 
+@pytest.mark.slow
 def test_knobs_are_forced_from_outside_and_only_the_programs_keys_arrive(tmp_path, write):
     path = write(
         "m.yaml",
@@ -113,6 +114,7 @@ axes:
     ]
 
 
+@pytest.mark.slow
 def test_a_knob_that_cannot_be_applied_is_said_and_the_program_still_runs(tmp_path, write):
     script = write(
         "own.py",
@@ -144,6 +146,7 @@ if __name__ == "__main__":
     )
 
 
+@pytest.mark.slow
 def test_an_inject_cell_loads_only_the_in_cell_code_and_none_of_the_controllers_libraries(tmp_path, write):
     # The cell is the user's process: the controller's modules, or yaml, hydra, tabulate and submitit
     # through them, would change what is being debugged.
@@ -196,6 +199,7 @@ print(seen, finders)
     assert proc.stdout.strip() == "[('first', 7), ('said', 'ZeroDivisionError'), ('second', 7), ('late', 7)] 1"
 
 
+@pytest.mark.slow
 def test_shm_mb_gives_an_unmodified_program_the_real_small_shm_failure(tmp_path, write):
     # 2 samples x 4 MiB per batch against an 8 MiB /dev/shm, from fork workers. Where no private
     # mount namespace can be made the cell must be a skip with the reason instead.
@@ -225,6 +229,7 @@ axes:
 # ------------------------------------------------------------------ the {values, keys} axis form
 
 
+@pytest.mark.slow
 def test_a_keys_axis_is_shown_overridden_and_bisected_by_its_values(tmp_path, write):
     path = write(
         "m.yaml",

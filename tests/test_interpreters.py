@@ -15,6 +15,8 @@ import time
 import pytest
 from conftest import crashmatrix
 
+pytestmark = pytest.mark.slow  # real interpreters fingerprinted
+
 
 def make_venv(path) -> str:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)

@@ -4,7 +4,10 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
+import pytest
 from conftest import crashmatrix
+
+pytestmark = pytest.mark.slow  # real runs (report's live cell is test_report's)
 
 # A real program: pass, death by SIGSEGV, exit 3 with markup and a terminal escape in its error line, a skip
 # reported through CRASHMATRIX_REPORT. The skip run of repeat 0 deletes the program, so every run of

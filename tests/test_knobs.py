@@ -53,6 +53,7 @@ def test_a_knob_typo_under_inject_is_refused_before_any_cell(tmp_path):
     assert not (tmp_path / "ran").exists() and not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_app_keys_forces_a_name_near_a_knob_through_as_the_programs_own(tmp_path):
     (tmp_path / "app.py").write_text(APP)
     (tmp_path / "m.yaml").write_text(TYPO + "app_keys: [num_worker]\n")
@@ -73,6 +74,7 @@ def test_app_keys_forces_a_name_near_a_knob_through_as_the_programs_own(tmp_path
         ("app_keys: num_worker\n", "app_keys: expected a list"),
     ],
 )
+@pytest.mark.slow
 def test_app_keys_cannot_name_a_knob(tmp_path, extra, message):
     (tmp_path / "m.yaml").write_text(TYPO + extra)
     proc = crashmatrix("show", "m.yaml", cwd=tmp_path)
@@ -116,6 +118,7 @@ def test_typo_check_spares_the_programs_usual_keys():
         ("repeat=3", "repeat: unknown key; did you mean repeats?"),
     ],
 )
+@pytest.mark.slow
 def test_an_override_of_a_missing_key_gets_crashmatrix_advice_not_hydras(tmp_path, override, message):
     (tmp_path / "m.yaml").write_text(TYPO.replace("num_worker:", "num_workers:"))
     proc = crashmatrix("show", "m.yaml", override, cwd=tmp_path)
@@ -123,6 +126,7 @@ def test_an_override_of_a_missing_key_gets_crashmatrix_advice_not_hydras(tmp_pat
     assert proc.stderr.strip() == f"crashmatrix: m.yaml: override '{override}': {message}"
 
 
+@pytest.mark.slow
 def test_show_says_which_axes_are_knobs_and_which_the_apps_own(tmp_path):
     (tmp_path / "m.yaml").write_text(
         "name: k\ncommand: [prog]\ninject: true\naxes:\n"

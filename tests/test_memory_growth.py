@@ -64,6 +64,7 @@ def _memory(run, row) -> dict:
     return json.loads((run / row["log_dir"] / "result.json").read_text())["metrics"]["memory"]
 
 
+@pytest.mark.slow
 def test_a_loop_that_keeps_its_outputs_grows_by_what_it_keeps_and_a_healthy_one_does_not(run):
     kept, healthy = _row(run, "true", "false"), _row(run, "false", "false")
     assert (kept["outcome"], healthy["outcome"]) == ("pass", "pass"), (kept["error"], healthy["error"])
@@ -75,6 +76,7 @@ def test_a_loop_that_keeps_its_outputs_grows_by_what_it_keeps_and_a_healthy_one_
     assert len(memory["step"]) >= memory_sampler.MIN_SAMPLES and len(memory["step"]) == len(memory["main_mb"])
 
 
+@pytest.mark.slow
 def test_workers_that_grow_are_told_apart_from_the_main_process(run):
     row = _row(run, "false", "true")
     memory = _memory(run, row)
@@ -83,6 +85,7 @@ def test_workers_that_grow_are_told_apart_from_the_main_process(run):
     assert 0.8 <= float(row["rss_growth_mb_per_step"]) <= 1.2  # the tree's: main and workers together
 
 
+@pytest.mark.slow
 def test_a_cell_killed_as_it_grows_still_says_how_it_grew(run):
     # killed by SIGKILL at step 80: no report at exit, only the samples it wrote at most a second before
     row = _row(run, "true", "false", num_workers="0")
@@ -91,6 +94,7 @@ def test_a_cell_killed_as_it_grows_still_says_how_it_grew(run):
     assert not (run / row["log_dir"] / "memory.json").exists()  # folded into result.json
 
 
+@pytest.mark.slow
 def test_explain_names_each_growing_value_and_its_process(run):
     done = crashmatrix("explain", run, cwd=run)
     assert done.returncode == 0, done.stderr
@@ -120,6 +124,7 @@ def test_explain_names_each_growing_value_and_its_process(run):
     assert all("outcome" not in f and 0.8 <= f["mb_per_step"] <= 1.2 for f in found)
 
 
+@pytest.mark.slow
 def test_summary_report_and_junit_say_where_memory_grows(run):
     summary = (run / "summary.md").read_text()
     assert "## Findings beyond failure" in summary and "when worker_cache=true (loader workers" in summary

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # the Hydra + Lightning app
 
 # The app's own config has no workers anywhere: only the forced num_workers knob gives its loaders
 # workers, so a worker_crash proves the knob arrived. Pairwise over three two-valued axes holds every

@@ -59,6 +59,7 @@ def test_a_rank_stopped_after_a_peer_timed_out_did_not_end_early():
     assert ranks.root_failure(stderr, left).ended_early == "rank 1 ended (exit 0) after 2 steps; rank 0 was at step 3"
 
 
+@pytest.mark.slow
 def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
     """tests/apps/ddp_left_running.py (its docstring has the truth): rank 0 is the main process, as Lightning's
     ddp makes it; rank 1, which it started, is still running when rank 0's collective times out."""
@@ -80,6 +81,7 @@ def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
     assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0], stacks
 
 
+@pytest.mark.slow
 def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path):
     """tests/apps/ddp_desync.py (its docstring has the truth): rank 1 in barrier, rank 0 in all_reduce; both
     time out, either first."""

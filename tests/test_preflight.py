@@ -26,6 +26,7 @@ def _nothing_ran(tmp_path) -> None:
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_key_missing_from_the_config_names_plus_key_within_seconds(tmp_path):
     matrix = _matrix(tmp_path, "params: {trainer.precision: 16}\naxes: {trainer: [default, gpu]}\n")
     start = time.monotonic()
@@ -42,6 +43,7 @@ def test_a_key_missing_from_the_config_names_plus_key_within_seconds(tmp_path):
     _nothing_ran(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_bad_group_choice_lists_the_groups_options(tmp_path):
     matrix = _matrix(tmp_path, "axes:\n  logger: [csv, wandbb]\n")
     proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
@@ -64,6 +66,7 @@ def test_a_bad_group_choice_lists_the_groups_options(tmp_path):
         ("{trainr.max_epochs: 3}", "did you mean trainer.max_epochs? (a new key: +trainr.max_epochs)"),
     ],
 )
+@pytest.mark.slow
 def test_each_refusal_says_what_to_write(tmp_path, params, fix):
     proc = crashmatrix("show", _matrix(tmp_path, f"params: {params}\n"), cwd=tmp_path)
     assert proc.returncode == 0  # show starts no cell: nothing to check
@@ -74,6 +77,7 @@ def test_each_refusal_says_what_to_write(tmp_path, params, fix):
 
 
 @pytest.mark.parametrize("way_out", ["flag", "matrix key"])
+@pytest.mark.slow
 def test_no_preflight_lets_the_cells_meet_hydras_refusal(tmp_path, way_out):
     body = "params: {trainer.precision: 16}\n" + ("preflight: false\n" if way_out == "matrix key" else "")
     flags = ["--no-preflight"] if way_out == "flag" else []
@@ -84,6 +88,7 @@ def test_no_preflight_lets_the_cells_meet_hydras_refusal(tmp_path, way_out):
     assert "precision" in row["error"]
 
 
+@pytest.mark.slow
 def test_rerun_checks_the_overrides_it_adds(tmp_path):
     matrix = _matrix(tmp_path, "axes: {trainer: [default]}\n")
     assert crashmatrix("run", matrix, "--out", tmp_path / "first", cwd=tmp_path).returncode == 0
@@ -95,6 +100,7 @@ def test_rerun_checks_the_overrides_it_adds(tmp_path):
     assert not (tmp_path / "again").exists()
 
 
+@pytest.mark.slow
 def test_bisect_checks_good_and_bad_before_its_first_run(tmp_path):
     matrix = _matrix(tmp_path, "axes:\n  logger: [csv, wandbb]\n  trainer: [default, gpu]\n")
     args = ["--good", "logger=csv", "trainer=default", "--bad", "logger=wandbb", "trainer=gpu"]
@@ -104,6 +110,7 @@ def test_bisect_checks_good_and_bad_before_its_first_run(tmp_path):
     _nothing_ran(tmp_path)
 
 
+@pytest.mark.slow
 def test_hunt_checks_every_axis_value_before_its_first_run(tmp_path):
     matrix = _matrix(tmp_path, "axes:\n  logger: [csv, wandbb]\n  trainer: [default, gpu]\n")
     proc = crashmatrix("hunt", matrix, "--out", tmp_path / "run", cwd=tmp_path)
@@ -113,6 +120,7 @@ def test_hunt_checks_every_axis_value_before_its_first_run(tmp_path):
     _nothing_ran(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_config_only_the_app_can_compose_is_skipped_with_a_note(tmp_path):
     (tmp_path / "conf").mkdir()
     app = tmp_path / "stored.py"
@@ -146,6 +154,7 @@ def test_a_config_only_the_app_can_compose_is_skipped_with_a_note(tmp_path):
         ),
     ],
 )
+@pytest.mark.slow
 def test_knob_names_and_the_apps_keys_agree(tmp_path, body, message):
     matrix = _matrix(tmp_path, body)
     proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
@@ -175,6 +184,7 @@ KEY_SETS = [
 
 
 @pytest.mark.parametrize("layout", ["groups", "own hydra group"])
+@pytest.mark.slow
 def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
     """The child reuses a composed config and leaves Hydra's own config out where it can: for every set,
     the same config as Hydra's compose, or a refusal where Hydra refuses."""
@@ -215,6 +225,7 @@ def test_the_short_way_composes_what_hydra_composes(tmp_path, layout):
     assert 0 < refused < len(GROUP_SETS) * len(KEY_SETS) / 2
 
 
+@pytest.mark.slow
 def test_each_value_checks_every_value_without_the_product(tmp_path):
     """hunt's call: every axis value once, the other axes at their first values."""
     from crashmatrix.app import preflight

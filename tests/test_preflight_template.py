@@ -5,7 +5,10 @@ import glob
 import os
 import time
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # Lightning's template app composed and run
 
 TEMPLATE = os.path.join(ROOT, "tests", "apps", "template_app")
 

@@ -122,11 +122,13 @@ def test_the_workload_probes_document_the_common_params_without_importing_torch(
 # --------------------------------------------------------------- hardware and model
 
 
+@pytest.mark.slow
 def test_cuda_basics_runs_on_cpu(tmp_path):
     m, _ = metrics_of("cuda_basics", {"device": "cpu", "steps": 2}, tmp_path)
     assert COMMON_METRICS <= set(m) and m["steps"] == 2 and m["device"] == "cpu"
 
 
+@pytest.mark.slow
 def test_device_cuda_without_cuda_is_a_skip(tmp_path):
     if has_cuda():
         pytest.skip("this box has CUDA")
@@ -136,6 +138,7 @@ def test_device_cuda_without_cuda_is_a_skip(tmp_path):
     assert f"crashmatrix: skip: {reason}" in err
 
 
+@pytest.mark.slow
 def test_model_bf16_mixed_on_cpu(tmp_path):
     m, _ = metrics_of("model", {"steps": 3, "image_size": 32, "precision": "bf16-mixed"}, tmp_path)
     assert m["precision"] == "cpu-autocast-bfloat16" and m["steps"] == 3
@@ -144,12 +147,14 @@ def test_model_bf16_mixed_on_cpu(tmp_path):
 # ---------------------------------------------------------------------- train
 
 
+@pytest.mark.slow
 def test_train_plain(tmp_path):
     m, _ = metrics_of("train", {"steps": 4, "val_steps": 1, "image_size": 32}, tmp_path)
     assert COMMON_METRICS <= set(m)
     assert m["steps"] == 4 and m["final_loss"] > 0 and m["wandb"] == "disabled"
 
 
+@pytest.mark.slow
 def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
     params = {
         "steps": 4,
@@ -181,6 +186,7 @@ def test_train_workers_files_and_wandb_offline_write_a_run(tmp_path):
     assert processes_tagged(tag) == []
 
 
+@pytest.mark.slow
 def test_inject_nan_ends_as_nonfinite(tmp_path):
     rc, report, _, err = run_probe("train", {"steps": 4, "image_size": 32, "inject_nan_at": 1}, tmp_path)
     assert rc == 1 and report == {"status": "nan", "reason": "loss is nan at step 1"}, (rc, report, err)
@@ -201,6 +207,7 @@ FD_CELL = {
 }
 
 
+@pytest.mark.slow
 def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
     rc, report, _, err = run_probe("dataloader", FD_CELL, tmp_path)
     assert rc == 1 and report is None, err
@@ -210,6 +217,7 @@ def test_fd_exhaustion_fails_with_too_many_open_files(tmp_path):
 @pytest.mark.parametrize(
     "twin", [{"sharing_strategy": "file_system"}, {"rlimit.nofile": 4096}], ids=["file_system", "high_nofile"]
 )
+@pytest.mark.slow
 def test_fd_cell_twins_pass(tmp_path, twin):
     tag = uuid.uuid4().hex
     m, _ = metrics_of("dataloader", {**FD_CELL, **twin}, tmp_path, tag=tag)
@@ -219,6 +227,7 @@ def test_fd_cell_twins_pass(tmp_path, twin):
 
 
 @pytest.mark.skipif(not can_unshare_mounts(), reason="needs root (a private mount namespace for /dev/shm)")
+@pytest.mark.slow
 def test_small_shm_fails_in_the_worker(tmp_path):
     # 4 samples x 4 tensors x 1 MiB = 16 MiB per batch against an 8 MiB /dev/shm
     rc, report, _, err = run_probe(
@@ -232,6 +241,7 @@ def test_small_shm_fails_in_the_worker(tmp_path):
     assert "No space left on device" in err
 
 
+@pytest.mark.slow
 def test_the_rate_counts_from_the_loaders_start_and_few_batches_give_none(tmp_path):
     params = {"num_workers": 2, "start_method": "spawn", "batch_size": 4, "tensor_kb": 4}
     m, _ = metrics_of("dataloader", {**params, "steps": 16}, tmp_path)
@@ -243,6 +253,7 @@ def test_the_rate_counts_from_the_loaders_start_and_few_batches_give_none(tmp_pa
     assert few["steps_per_s"] is None and few["first_batch_s"] > 0, few
 
 
+@pytest.mark.slow
 def test_worker_segfault_is_reported_by_the_main_process(tmp_path):
     rc, report, _, err = run_probe("dataloader", {"num_workers": 2, "steps": 3, "worker_fault": "segv"}, tmp_path)
     assert rc == 1 and report is None  # the main process exits normally: the class must come from stderr

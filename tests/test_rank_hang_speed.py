@@ -18,6 +18,8 @@ from conftest import ROOT, crashmatrix, processes_with, rows_of
 from crashmatrix.verdict import forensics, straggler
 from crashmatrix.verdict.stacks import ProcessStacks, parse_faulthandler
 
+pytestmark = pytest.mark.slow  # distributed ranks that hang
+
 APPS = os.path.join(ROOT, "tests", "apps")
 MARK = f"CRASHMATRIX_TEST_RANKS={uuid.uuid4().hex}"
 TORCHRUN = ["python", "-m", "torch.distributed.run", "--nproc_per_node=2", "--standalone"]

@@ -17,6 +17,8 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
+pytestmark = pytest.mark.slow  # torchrun and Lightning ranks
+
 APPS = os.path.join(ROOT, "tests", "apps")
 LIGHTNING = os.path.join(APPS, "lightning_ddp", "train.py")
 BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside the interpreter

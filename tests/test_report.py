@@ -63,6 +63,7 @@ def _rows(md: str, header_start: str) -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 def test_pivot_over_one_axis(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a", cwd=tmp)
@@ -90,6 +91,7 @@ def _header(md: str, header_start: str) -> list[str]:
     return [c.strip() for c in line.strip("|").split("|")]
 
 
+@pytest.mark.slow
 def test_pivot_over_two_axes(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a,b", "--format", "github", cwd=tmp)
@@ -100,6 +102,7 @@ def test_pivot_over_two_axes(run):
     ]
 
 
+@pytest.mark.slow
 def test_pivot_csv_is_a_long_table_for_pandas(run):
     import pandas as pd
 
@@ -125,6 +128,7 @@ def test_pivot_csv_is_a_long_table_for_pandas(run):
     assert failing.to_dict() == {2: 3}
 
 
+@pytest.mark.slow
 def test_unknown_axis_is_bad_input_naming_the_axes(run):
     tmp, _ = run
     proc = crashmatrix("report", "run", "--by", "a,num_workers", cwd=tmp)
@@ -135,6 +139,7 @@ def test_unknown_axis_is_bad_input_naming_the_axes(run):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_report_html_is_self_contained_and_shows_every_cell(run):
     tmp, ids = run
     path = tmp / "run" / "report.html"
@@ -153,6 +158,7 @@ def test_report_html_is_self_contained_and_shows_every_cell(run):
     assert "Report: [report.html](report.html)" in (tmp / "run" / "summary.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_speed_column_or_panel_with_no_figures_is_left_out(run):
     # The program has no DataLoader: its runs have wall times and nothing else. A column or a panel that is
     # all "—" (first batch s, steps/s) says nothing: neither summary.md (the console's) nor report.html's
@@ -245,6 +251,7 @@ def _bar_labels(html: str, chart: str) -> list[list[str]]:
     return [re.findall(r'text-anchor="end">([^<]*)<title>', svg) for svg in block.split("</svg>")[:-1]]
 
 
+@pytest.mark.slow
 def test_report_html_tells_long_values_apart_and_shows_failing_durations(tmp_path):
     """Two data paths that share 50 characters: every bar label differs, names what differs and fits the
     chart; a failing cell's wall time is in the failing cells' table and in the table of all cells."""
@@ -285,6 +292,7 @@ def test_report_html_tells_long_values_apart_and_shows_failing_durations(tmp_pat
         (["p/x1-long-long-long-a", "p/x1-long-long-long-b", "p/y"], 8, None),
     ],
 )
+@pytest.mark.slow
 def test_short_labels_keep_what_tells_values_apart(values, width, expected):
     from crashmatrix.report.short_labels import tell_apart
 

@@ -10,6 +10,8 @@ import subprocess
 import pytest
 from conftest import crashmatrix
 
+pytestmark = pytest.mark.slow  # real runs reported
+
 # Dies by SIGSEGV only where three values meet: pairwise sees it in one cell, with bystanders.
 CRASH = """\
 import os, signal, sys

@@ -5,7 +5,10 @@ crashmatrix could not launch (outcome error) apart from them, under one rule."""
 import os
 import re
 
+import pytest
 from conftest import crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # real runs (report's live cell is test_report's)
 
 TWO_CAUSES = """\
 import sys

@@ -21,6 +21,8 @@ import sys
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # distributed ranks reproduced
+
 DDP_TRAIN = os.path.join(ROOT, "tests", "apps", "ddp_train.py")
 ENV = {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}  # torchrun
 LAUNCHERS = {

@@ -6,6 +6,8 @@ import os
 import pytest
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of, run_rows
 
+pytestmark = pytest.mark.slow  # real reproductions
+
 
 @pytest.mark.skipif(not can_unshare_mounts(), reason="a private /dev/shm needs root and unshare -m")
 def test_dataloader_matrix_fails_in_exactly_the_predicted_cells(tmp_path):

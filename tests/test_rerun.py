@@ -38,6 +38,7 @@ def _first_run(tmp_path, finished):
     return failing
 
 
+@pytest.mark.slow
 def test_rerun_failing_runs_exactly_the_failing_cells_with_the_new_repeats_and_compare_joins(tmp_path, finished):
     failing = _first_run(tmp_path, finished)  # the `flaky` file is not in tmp_path: the SIGSEGV cells pass now
     proc = crashmatrix("rerun", "run", "--failing", "repeats=3", "--out", "again", cwd=tmp_path)
@@ -53,6 +54,7 @@ def test_rerun_failing_runs_exactly_the_failing_cells_with_the_new_repeats_and_c
     assert changed == {("0", "2"): ("crash", "pass"), ("1", "2"): ("crash", "pass"), ("2", "2"): ("crash", "pass")}
 
 
+@pytest.mark.slow
 def test_resume_of_a_stopped_rerun_completes_only_its_cells(tmp_path, finished):
     failing = _first_run(tmp_path, finished)
     (tmp_path / "flaky").write_text("")
@@ -75,6 +77,7 @@ def test_rerun_without_failing_runs_every_cell_into_a_default_directory_beside_t
     )
 
 
+@pytest.mark.slow
 def test_rerun_bad_input_and_nothing_to_rerun(tmp_path):
     (tmp_path / "m.yaml").write_text(MATRIX.replace("a: [0, 1, 2]", "a: [0]"))
     assert crashmatrix("run", "m.yaml", "--out", "clean", cwd=tmp_path).returncode == 0

@@ -16,6 +16,8 @@ import shlex
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # real runs, reruns and reproductions
+
 SPEED = f"""\
 name: loader-speed
 command: [python, {ROOT}/tests/apps/loader_speed.py]

@@ -137,6 +137,7 @@ def write_run(run, knob: str, bad, good) -> None:
 
 
 @pytest.mark.parametrize("knob", list(WALK))
+@pytest.mark.slow
 def test_resolve_recommends_each_knob_with_how_to_apply_it(knob, tmp_path):
     bad, good, (where, line) = WALK[knob]
     run = tmp_path / "run"

@@ -9,7 +9,10 @@ import tempfile
 import time
 from collections import Counter
 
+import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
+
+pytestmark = pytest.mark.slow  # runs killed and resumed
 
 # Cells that take a moment each (a real sleep in the child, not in the test), some of them crashing.
 MATRIX = """\

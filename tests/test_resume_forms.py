@@ -7,6 +7,8 @@ import json
 import pytest
 from conftest import crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # runs and hunts resumed (test_resume_options keeps one live resume quick)
+
 PROGRAM = """\
 import os, signal, sys
 args = dict(a.split("=", 1) for a in sys.argv[1:])

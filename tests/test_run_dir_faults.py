@@ -13,6 +13,8 @@ from collections import Counter
 import pytest
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
 
+pytestmark = pytest.mark.slow  # a full disk and an unwritable run directory, for real
+
 # Each cell writes 100 KB to its stdout.log and lives a moment (a real sleep in the child), so with
 # --jobs 2 another cell is still running when the disk fills.
 MATRIX = """\

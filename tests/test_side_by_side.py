@@ -14,9 +14,12 @@ from __future__ import annotations
 import os
 import socket
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.engine import side_by_side
+
+pytestmark = pytest.mark.slow  # DDP cells on one port
 
 APP = os.path.join(ROOT, "tests", "apps", "ddp_fixed_port.py")
 

@@ -4,11 +4,13 @@ import csv
 import os
 import sys
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of, run_rows
 
 APPS = os.path.join(ROOT, "tests", "apps")
 
 
+@pytest.mark.slow
 def test_fd_exhaustion_repeated_4_times_has_one_outcome_signal_and_signature(tmp_path, write):
     # The dataloader matrix's fd-exhaustion cell (matrix/dataloader.yaml): descriptors run out in the main
     # process, in the workers' feeder threads or in the resource sharer, whichever comes first. Each
@@ -76,6 +78,7 @@ timeout: 60
     assert bad["signature"] == bad["error"]  # no pid or path in it: the line itself is the identity
 
 
+@pytest.mark.slow
 def test_lightning_misconfiguration_is_the_error(tmp_path, write):
     path = write(
         "pl.yaml",
@@ -116,6 +119,7 @@ def _make_old(run_dir, drop_repeat: str):
     return header
 
 
+@pytest.mark.slow
 def test_an_older_results_csv_without_signature_still_resumes_reports_compares_and_explains(tmp_path, write):
     path = write(
         "old.yaml",
@@ -172,6 +176,7 @@ raise RuntimeError(
 """
 
 
+@pytest.mark.slow
 def test_escape_codes_and_variable_tails_stay_out_of_results_csv(tmp_path, write):
     app = write("escaping.py", ESCAPING_APP)
     path = write(

@@ -59,6 +59,7 @@ def _slow_line(text: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_explain_names_spawn_with_workers_as_slow_with_its_ratio_and_first_batches(run):
     told = crashmatrix("explain", "run", cwd=run)
     assert told.returncode == 0, told.stderr
@@ -81,6 +82,7 @@ def test_explain_names_spawn_with_workers_as_slow_with_its_ratio_and_first_batch
     assert entry["text"] == line
 
 
+@pytest.mark.slow
 def test_summary_and_report_html_say_it_and_the_grid_marks_the_square(run):
     summary = (run / "run" / "summary.md").read_text()
     section = summary.split("## Findings beyond failure", 1)[1]
@@ -99,6 +101,7 @@ def test_summary_and_report_html_say_it_and_the_grid_marks_the_square(run):
     assert f"Dashed: the slow cells, {SLOW_WHEN}" in html
 
 
+@pytest.mark.slow
 def test_junit_keeps_slow_runs_passed_with_a_property(run):
     xml = crashmatrix("report", "run", "--format", "junit", cwd=run)
     suite = ET.fromstring(xml.stdout).find("testsuite")
@@ -113,6 +116,7 @@ def test_junit_keeps_slow_runs_passed_with_a_property(run):
     assert all(p[0].startswith("slow: ") for p in marked.values() if p)
 
 
+@pytest.mark.slow
 def test_resolve_says_what_to_avoid_and_what_it_costs(run):
     done = crashmatrix("resolve", "run", cwd=run)
     assert done.returncode == 0, done.stderr
@@ -128,6 +132,7 @@ def test_resolve_says_what_to_avoid_and_what_it_costs(run):
     assert "spawn" not in json.dumps(data["recommended"]["values"]) or data["recommended"]["values"]["num_workers"] == 0
 
 
+@pytest.mark.slow
 def test_the_speed_columns_rate_spawned_workers_slower_than_forked_and_first_batch_shows_why(run):
     rows = [r for r in rows_of(run / "run") if r["num_workers"] == "1"]
     by = {(r["start_method"], r["repeat"]): r for r in rows}
@@ -340,6 +345,7 @@ def test_where_the_time_goes(speed, where, said):
     assert slow.where == where and slow.text().endswith(said), slow.text()
 
 
+@pytest.mark.slow
 def test_explain_json_lists_failures_first_then_findings(tmp_path):
     rows = []
     for r in range(2):
@@ -361,6 +367,7 @@ def test_explain_json_lists_failures_first_then_findings(tmp_path):
     assert entries[1]["finding"] == "slow" and entries[1]["where"] is None  # no speed columns: not told
 
 
+@pytest.mark.slow
 def test_the_rerun_it_advises_runs_as_printed(tmp_path, write):
     # A real run of two quick cells, one run each; its table then says what a busy machine could have
     # said (b=1 2.5× slower), and the command explain prints for that runs, as printed.

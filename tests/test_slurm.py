@@ -4,10 +4,13 @@ the same outcomes and signals as locally; a job cancelled with scancel mid-run, 
 import json
 import os
 
+import pytest
 from conftest import crashmatrix, processes_with, rows_of
 from test_executors import SCRIPT, matrix_text, outcomes, start_until_holding
 from test_hunt_cli import CRASHY, hunted_cells
 from test_hunt_cli import MATRIX as HUNT_MATRIX
+
+pytestmark = pytest.mark.slow  # a real Slurm cluster
 
 EXPECTED = [("0", "pass", ""), ("1", "pass", ""), ("2", "crash", "SIGSEGV"), ("3", "pass", "")]
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from slurm_cluster import SlurmCluster
 
+pytestmark = pytest.mark.slow  # a real Slurm cluster
+
 submitit = pytest.importorskip("submitit")
 cloudpickle = pytest.importorskip("cloudpickle")  # a dependency of submitit
 

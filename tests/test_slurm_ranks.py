@@ -9,6 +9,8 @@ import os
 import pytest
 from conftest import crashmatrix, processes_with, rows_of
 
+pytestmark = pytest.mark.slow  # a real Slurm cluster
+
 # Each rank prints what crashmatrix gave it and the all_reduce of rank+1 over the ranks.
 PROGRAM = """\
 import json, os, signal, sys, time

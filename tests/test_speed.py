@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 import shutil
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # real cells timed
 
 SPEED_HEADERS = ["wall s", "first batch s", "first batches total s", "steps/s"]
 

@@ -5,7 +5,10 @@ Each suggestion is run for real, as printed, from the directory the user is in."
 import re
 import shlex
 
+import pytest
 from conftest import crashmatrix
+
+pytestmark = pytest.mark.slow  # real runs
 
 SCRIPT = """\
 import os, signal, sys

@@ -105,6 +105,7 @@ def _row(tmp_path, *args, env: str = "") -> dict:
     return row
 
 
+@pytest.mark.slow
 def test_the_rerun_names_the_launching_line_not_the_backward_sync(tmp_path):
     row = _row(tmp_path)
     assert (row["outcome"], row["signature"]) == ("cuda_error", "cuda_device_assert")
@@ -116,6 +117,7 @@ def test_the_rerun_names_the_launching_line_not_the_backward_sync(tmp_path):
     assert KERNEL_ASSERT in (cell / "sync" / "stderr.log").read_text()
 
 
+@pytest.mark.slow
 def test_a_kernels_illegal_access_is_signed_by_the_line_its_rerun_launched_it_from(tmp_path):
     # as an H200 showed for a Triton kernel of the program's own (tests/zoo/truth_gpu.yaml, gpu_kernel_stride):
     # CUDA's words name no kernel, so without the launching line two faulting kernels were one failure
@@ -126,6 +128,7 @@ def test_a_kernels_illegal_access_is_signed_by_the_line_its_rerun_launched_it_fr
     assert row["where"] == f"embedding; train.py:{line} in forward, synchronous rerun"
 
 
+@pytest.mark.slow
 def test_a_kernels_fault_heard_by_cudnn_is_the_kernels_failure_not_cudnns(tmp_path):
     # On an H200 a kernel's fault came out of the next convolution as `cuDNN error:
     # CUDNN_STATUS_INTERNAL_ERROR` (tests/zoo gpu_seg_void_label, signed there by the assertion CUDA printed).
@@ -140,12 +143,14 @@ def test_a_kernels_fault_heard_by_cudnn_is_the_kernels_failure_not_cudnns(tmp_pa
     assert "CUDNN_STATUS_INTERNAL_ERROR" in (cell / "stderr.log").read_text()  # what the first run said
 
 
+@pytest.mark.slow
 def test_a_failure_gone_under_synchronous_launches_is_said_to_depend_on_timing(tmp_path):
     row = _row(tmp_path, env="env:\n  FLAKY: '1'\n")
     assert row["outcome"] == "cuda_error"
     assert row["where"] == "passed under synchronous launches: depends on timing"
 
 
+@pytest.mark.slow
 def test_no_sync_rerun_leaves_where_as_the_first_run_found_it(tmp_path):
     row = _row(tmp_path, "--no-sync-rerun")
     assert row["outcome"] == "cuda_error"
@@ -162,6 +167,7 @@ raise RuntimeError({CUDA_ERROR!r})
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_the_rerun_ends_it_and_the_run(tmp_path):
     (tmp_path / "hang.py").write_text(HANGS_WHEN_SYNCHRONOUS)
     (tmp_path / "m.yaml").write_text("name: m\ncommand: [python, hang.py]\npass_params: none\ntimeout: 600\n")
@@ -285,6 +291,7 @@ conv()
     ],
     ids=["cudnn", "nccl"],
 )
+@pytest.mark.slow
 def test_cudnn_and_nccl_errors_rerun_with_their_libraries_logs(tmp_path, error, log, where):
     (tmp_path / "lib.py").write_text(LIBRARY_FAILURE)
     (tmp_path / "m.yaml").write_text(

@@ -22,6 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from conftest import ROOT, crashmatrix, processes_with, rows_of
 
+pytestmark = pytest.mark.slow  # distributed ranks
+
 APPS = os.path.join(ROOT, "tests", "apps")
 UNEVEN = os.path.join(APPS, "ddp_uneven.py")
 UNUSED = os.path.join(APPS, "ddp_unused.py")

@@ -10,7 +10,10 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
+
+pytestmark = pytest.mark.slow  # a real user environment
 
 
 def _venv_with_torch(where, version: str) -> str:

@@ -5,8 +5,11 @@ import json
 import os
 import subprocess
 
+import pytest
 from conftest import only_cell_stdout
 from installed import build_wheel, install_editable, install_wheel, pyproject_version
+
+pytestmark = pytest.mark.slow  # a wheel built and installed
 
 
 def test_the_wheel_installed_in_a_fresh_venv_runs_an_inject_cell(tmp_path):

@@ -10,6 +10,8 @@ import os
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # a live run of every app's exception, once for the module
+
 APP = os.path.join(ROOT, "tests", "apps", "raising_app", "train.py")
 # torch's import is most of a cell's time: two modes import it (embedding's place is in the table test only)
 MODES = ["own_raise", "json", "pil", "memory", "torch_alloc", "worker", "chained", "ignored"]

@@ -56,8 +56,7 @@ def _end_tree(running: supervise.Running, kill_grace: float, stops: StopRegistry
     supervise.forget(running.launch.token)
     stops.unregister(running.pid)
     supervise.reap_orphans()
-    if running.pidfd is not None:
-        os.close(running.pidfd)
+    running.close_pidfd()  # once: a stop from another thread may have closed it already
     return leftovers
 
 

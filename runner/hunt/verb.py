@@ -32,11 +32,11 @@ from crashmatrix.matrix.expand import matches
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.outcome import FailureKind, is_run_error
 from crashmatrix.process.interrupts import catching
+from crashmatrix.rundir import kept_options
 from crashmatrix.rundir.store import RunDir, RunResult, read_rows
 from crashmatrix.rundir.unwritable import RunDirUnwritable
 from crashmatrix.text import shown_path
 
-OPTIONS_FILE = "hunt-options.json"
 NAMED_FILE = "hunt-named.json"  # when each cause was named: hunt.json's named_after, kept across --resume
 DEFAULT_MAX_RUNS = 200
 
@@ -174,7 +174,9 @@ def _open(matrix: Matrix, options: HuntOptions, out: str, resume: bool) -> tuple
         rows, _cols, _path = read_rows(store.path)
         return store, rows
     store.create(matrix.to_yaml_dict(), list(matrix.axes))
-    store.write_json(OPTIONS_FILE, {**options.__dict__, "from_run": _absolute(options.from_run)})
+    kept_options.keep(
+        store.path, "hunt", kept_options.hunt_flags({**options.__dict__, "from_run": _absolute(options.from_run)})
+    )
     return store, []
 
 
@@ -183,13 +185,14 @@ def _absolute(path: str | None) -> str | None:
 
 
 def read_options(run_dir: str) -> dict:
-    """The options an interrupted hunt was started with (its run directory's hunt-options.json)."""
-    path = os.path.join(run_dir, OPTIONS_FILE)
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        raise BadInput(f"{run_dir}: not a hunt's run directory (no readable {OPTIONS_FILE})") from None
+    """The options an interrupted hunt was started with, by flag (its run directory's options.json, or an
+    older one's hunt-options.json)."""
+    made_by, options = kept_options.read_any(run_dir)
+    if made_by is not None and made_by != "hunt":
+        kept_options.read(run_dir, "hunt")  # refused, naming the verb that made it
+    if made_by != "hunt":
+        raise BadInput(f"{run_dir}: not a hunt's run directory (no hunt's options in {kept_options.OPTIONS_FILE})")
+    return options
 
 
 class _Announcer:
@@ -267,10 +270,10 @@ def run_hunt(matrix: Matrix, options: HuntOptions, *, out: str, resume: bool = F
             state, stopped = _search(evidence, runner, options, len(rows), announcer)
     except RunDirUnwritable as e:  # a full disk: every row written so far is kept, and --resume goes on
         pending.stop()
-        raise RunDirUnwritable(e.path, e.error, f"crashmatrix hunt --resume {shown_path(store.path)}") from None
+        raise RunDirUnwritable(e.path, e.error, kept_options.resume_command("hunt", store.path)) from None
     if stopped == "interrupted":
         pending.stop()
-        closing = f"hunt: interrupted after {runner.count} runs; go on with: crashmatrix hunt --resume {shown_path(store.path)}"
+        closing = f"hunt: interrupted after {runner.count} runs; go on with: {kept_options.resume_command('hunt', store.path)}"
     else:
         if not resume:
             facts = pending.finish()

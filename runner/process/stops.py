@@ -9,7 +9,6 @@ signal handlers) keeps its own.
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -110,10 +109,6 @@ class StopRegistry:
             supervise.kill_tree(running.launch.token, 0.0)
             supervise.forget(running.launch.token)
             cell_files.release(running.launch.env)
-            if running.pidfd is not None:
-                try:
-                    os.close(running.pidfd)
-                except OSError:
-                    pass
+            running.close_pidfd()
             self.unregister(running.pid)
         supervise.reap_orphans()

@@ -73,10 +73,22 @@ class Running:
     term_sent_at: float | None = None
     timed_out: bool = False
     leftovers: list = field(default_factory=list)
+    _pidfd_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def pid(self) -> int:
         return self.popen.pid
+
+    def close_pidfd(self) -> None:
+        """Close the pidfd, once: a stop from another thread (StopRegistry.end) and the engine that owns the
+        run both end it, and a second os.close of the number would close whatever file took it meanwhile."""
+        with self._pidfd_lock:
+            fd, self.pidfd = self.pidfd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def start(launch: Launch, timeout: float | None) -> Running:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from crashmatrix.answers import explain
 from crashmatrix.cell import spell
 from crashmatrix.outcome import FailureKind, ranks_in_order, with_rank_note
+from crashmatrix.rundir import kept_options
 from crashmatrix.rundir.finished_run import FinishedRun
 
 CONFIDENCE = 0.95  # what a cause must reach to be named (hunt's default; a hunt's own option where it has one)
@@ -99,7 +100,7 @@ def _read_json(path: str):
 
 
 def _from_hunt(run: FinishedRun, rows: Sequence[dict], hunt: dict) -> Findings:
-    options = _read_json(os.path.join(run.directory, "hunt-options.json")) or {}
+    _verb, options = kept_options.read_any(run.directory)  # the hunt's, by flag
     out = []
     for entry in list(hunt["causes"]) + list(hunt.get("noise") or []):
         kind = FailureKind(entry.get("outcome", ""), entry.get("signal", ""), entry.get("signature", ""))
@@ -115,7 +116,7 @@ def _from_hunt(run: FinishedRun, rows: Sequence[dict], hunt: dict) -> Findings:
     return Findings(
         "hunt",
         tuple(out),
-        float(options.get("confidence") or CONFIDENCE),
+        float(options.get("--confidence") or CONFIDENCE),
         bool(hunt.get("complete")),
         int(hunt.get("runs") or 0),
     )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from crashmatrix.hunt.search import clean_runs_needed
 from crashmatrix.resolve.choose import Choice
 from crashmatrix.resolve.failures import Findings
+from crashmatrix.rundir import kept_options
 from crashmatrix.rundir.finished_run import FinishedRun
 
 
@@ -105,10 +106,10 @@ def _settle_command(run: FinishedRun, given: str, findings: Findings, repeats: i
     if not _has_matrix(run):
         return ""
     if findings.source == "hunt":
-        if not os.path.exists(os.path.join(run.directory, "hunt-options.json")):  # a sweeper's hunt: no --resume
+        if not kept_options.kept_by(run.directory, "hunt"):  # a sweeper's hunt: no --resume
             return ""
         spent = findings.hunt_runs or len(run.rows)
-        return f"crashmatrix hunt --resume {shlex.quote(given)} --max-runs {max(2 * spent, spent + 50)}"
+        return f"{kept_options.resume_command('hunt', given)} --max-runs {max(2 * spent, spent + 50)}"
     if run.strategy == "full":
         return _rerun(given, repeats)
     matrix = shlex.quote(os.path.join(given, "matrix.yaml"))

@@ -76,8 +76,7 @@ def _wait(running: supervise.Running, timeout: float | None, stopped) -> int | N
         if running.popen.poll() is None:
             running.popen.kill()
             running.popen.wait()
-        if running.pidfd is not None:
-            os.close(running.pidfd)
+        running.close_pidfd()
 
 
 def _read(path: str, limit: int = 4 * 1024 * 1024) -> str:

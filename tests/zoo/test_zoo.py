@@ -24,6 +24,8 @@ import pytest
 import yaml
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
 
+pytestmark = pytest.mark.slow  # the failure zoo: 41 modes, 3 repeats, torch in most
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
 with open(os.path.join(HERE, "truth.yaml")) as _f:

@@ -26,6 +26,8 @@ from crashmatrix.verdict.classify import classify, signed_by_place
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.sync_rerun import findings
 
+pytestmark = pytest.mark.slow  # the failure zoo's GPU modes
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "truth_gpu.yaml")) as _f:
     GPU_TRUTH: dict = yaml.safe_load(_f)
