@@ -82,6 +82,11 @@ NON_FINITE = "non_finite"  # the probe saw a nan/inf loss
 LAUNCH_ERROR = "launch_error"  # outcome error: crashmatrix could not start the cell
 JOB_LOST = "job_lost"  # outcome error: a submitit/Slurm job ended without the cell's result
 RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST})
+# How failures are grouped into signatures (crashmatrix.verdict.signature), kept in a run's env.json
+# (`grouping_version`; a run without it is of version 1). 2: a message's numbers never split a failure, and an
+# exception without a known cause is signed by the program's frame too (with_place): two places are two
+# failures. compare joins runs of two versions by cell, class and place (signature_class).
+GROUPING_VERSION = 2
 
 
 def _beyond_outcome(signature: str) -> str:

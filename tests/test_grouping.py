@@ -13,7 +13,8 @@ import shutil
 import pytest
 from conftest import crashmatrix, rows_of
 
-from crashmatrix.verdict.signature import GROUPING_VERSION, mask, signature_class, with_place
+from crashmatrix.outcome import GROUPING_VERSION
+from crashmatrix.verdict.signature import mask, signature_class, with_place
 
 APP = """\
 import random, sys

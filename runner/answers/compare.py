@@ -479,18 +479,24 @@ def _constants_lines(comp: Comparison, fmt: str) -> list[str]:
     ]
 
 
+def _grouping_lines(comp: Comparison) -> list[str]:
+    """What compare says where the runs' signatures were grouped by different versions."""
+    if not comp.groupings:
+        return []
+    versions = ", ".join(f"{r.label}: {v}" for r, v in zip(comp.runs, comp.groupings))
+    return [
+        f"Signatures were grouped by different versions ({versions}): failures are joined by their class and "
+        "the program's frame (`KeyError in app/data.py:lookup`), not by signature.",
+        "",
+    ]
+
+
 def to_markdown(comp: Comparison, fmt: str = "md") -> str:
     labels = [r.label for r in comp.runs]
     lines = ["# crashmatrix compare", ""]
     lines += [r.describe() + "  " for r in comp.runs] + [""]
     lines += _constants_lines(comp, fmt)  # said first: every cell below joins configurations that differ so
-    if comp.groupings:
-        versions = ", ".join(f"{r.label}: {v}" for r, v in zip(comp.runs, comp.groupings))
-        lines += [
-            f"Signatures were grouped by different versions ({versions}): failures are joined by their class and "
-            "the program's frame (`KeyError in app/data.py:lookup`), not by signature.",
-            "",
-        ]
+    lines += _grouping_lines(comp)
     both = "every run" if len(comp.runs) > 2 else "both runs"
     common = len(comp.differing) + comp.same
     if comp.differing:
@@ -542,10 +548,13 @@ def to_markdown(comp: Comparison, fmt: str = "md") -> str:
             for interpreter, name, versions in comp.packages
         ]
         lines += [table(rows, ["interpreter", "package"] + labels, fmt, numparse=False), ""]
-    missing = [r.label for r in comp.runs if not r.fingerprint]
-    if missing:
-        lines += [f"No env.json for {', '.join(missing)}: fingerprints not compared there.", ""]
+    lines += _no_fingerprint_lines(comp)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _no_fingerprint_lines(comp: Comparison) -> list[str]:
+    missing = [r.label for r in comp.runs if not r.fingerprint]
+    return [f"No env.json for {', '.join(missing)}: fingerprints not compared there.", ""] if missing else []
 
 
 def to_csv(comp: Comparison) -> str:

@@ -17,8 +17,8 @@ import subprocess
 import sys
 
 from crashmatrix.machine import gpu_arch, pyfacts
+from crashmatrix.outcome import GROUPING_VERSION
 from crashmatrix.redaction import is_secret
-from crashmatrix.verdict.signature import GROUPING_VERSION
 
 # Environment variables that change how training behaves; secrets are filtered out anyway.
 _ENV_PREFIXES = (

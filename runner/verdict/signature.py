@@ -59,6 +59,7 @@ class Cause:
     # The signature from a match's groups (masked), e.g. "{file}: {kernel}: {condition}"; the name when
     # empty or when the matching pattern lacks a group it names. A group named `told` is the error line.
     sign: str = ""
+    code: bool = False  # the groups are code (a kernel's assertion): their numbers are kept
 
 
 def _p(*patterns: str) -> tuple:
@@ -95,6 +96,7 @@ CAUSES: tuple = (
         Outcome.CUDA_ERROR,
         _p(_KERNEL_ASSERTION, r"device-side assert triggered"),
         sign="{file}: {kernel}: {condition}",
+        code=True,
     ),
     Cause("cuda_oom", Outcome.OOM, _p(r"CUDA out of memory", r"OutOfMemoryError")),
     Cause("cuda_after_fork", Outcome.CUDA_ERROR, _p(r"Cannot re-initialize CUDA in forked subprocess")),
@@ -231,7 +233,8 @@ class Found:
         if not self.cause.sign:
             return self.cause.name
         try:
-            return mask(self.cause.sign.format(**{k: v.strip() for k, v in self.match.groupdict("").items()}))
+            filled = self.cause.sign.format(**{k: v.strip() for k, v in self.match.groupdict("").items()})
+            return mask(filled, numbers=not self.cause.code)
         except KeyError:  # the pattern that matched does not carry the sign's groups
             return self.cause.name
 
@@ -313,9 +316,12 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b\d{4}-\d\d-\d\d[ T_]\d\d[:-]\d\d[:-]\d\d(?:[.,]\d+)?"), "…time…"),
     (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "…time…"),
     (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
-    # Grouping 2: any number a message carries (an index, a key, a size, a count) is the same failure whatever
-    # its value (`index 1462 is out of bounds`, `KeyError: 3934`), also inside a quoted id (`'img_3934.jpg'`)
-    # and in a size pair (`4x5`). Not a name's digits (`conv2d`, `layers.0`), nor a program's own exit status.
+]
+# Grouping 2 (outcome.GROUPING_VERSION): any number a message carries (an index, a key, a size, a count) is the
+# same failure whatever its value (`index 1462 is out of bounds`, `KeyError: 3934`), also inside a quoted id
+# (`'img_3934.jpg'`) and in a size pair (`4x5`). Not a name's digits (`conv2d`, `layers.0`), nor a program's own
+# exit status; nor a kernel's assertion, which is code (Cause.code_groups).
+_NUMBER_MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b\d+x\d+\b"), "NxN"),
     (re.compile(r"(?<![\w.])(?<!exit status )-?\d+(?![\w])"), "N"),
     # in a quoted id, a number set apart from the name before it (`img_3934`, `sample-12`); not an op's or a
@@ -323,11 +329,6 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z\d])\d+", "N", quoted.group(0))),
 ]
 MAX_LENGTH = 200
-# How failures are grouped into signatures, kept in a run's env.json (`grouping_version`; a run without it is of
-# version 1). 2: a message's numbers never split a failure, and an exception without a known cause is signed by
-# the program's frame too (with_place): two places are two failures. compare joins runs of two versions by
-# cell, class and place (signature_class).
-GROUPING_VERSION = 2
 
 
 # The program's own frame as `where` gives it: `app/io.py:42 in parse_header` (forensics.own_fault_frame).
@@ -390,9 +391,10 @@ def hang_signature(where: str) -> str:
     return mask(f"{HANG} in " + "; ".join(parts)) if parts else HANG
 
 
-def mask(line: str) -> str:
-    """The line with what differs between two runs of the same failure replaced by a placeholder."""
+def mask(line: str, numbers: bool = True) -> str:
+    """The line with what differs between two runs of the same failure replaced by a placeholder. numbers=False:
+    the numbers it carries are kept (a kernel's assertion is code: `t >= 0`)."""
     text = " ".join(plain(str(line)).split())
-    for pattern, replacement in _MASKS:
+    for pattern, replacement in _MASKS + _NUMBER_MASKS if numbers else _MASKS:
         text = pattern.sub(replacement, text)
     return text[:MAX_LENGTH]
