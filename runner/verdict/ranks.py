@@ -74,6 +74,12 @@ _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following err
 _SPAWN_EXITED = re.compile(
     r"ProcessExitedException: process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))"
 )
+# Slurm's report of a task (a rank, under srun) that ended badly: `srun: error: node1: task 3: Segmentation fault
+# (core dumped)`, `srun: error: node1: task 1: Exited with exit code 1`.
+_SRUN_TASK = re.compile(
+    r"^srun: error: \S+: task (\d+): (?:(?P<text>[A-Z][A-Za-z /]+?)(?: \(core dumped\))?|Exited with exit code \d+)\s*$",
+    re.M,
+)
 # What marks output as a distributed job's even when no line names a rank (Lightning's ddp under Hydra).
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
 
@@ -119,6 +125,7 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
         or _SPAWN_RAISED.search(stderr)
         or _SPAWN_EXITED.search(stderr)
         or "ChildFailedError" in stderr
+        or _SRUN_TASK.search(stderr)
         or _DISTRIBUTED.search(stderr)
     )
 
@@ -334,6 +341,8 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
         found.append(RankFailure(int(m.group(1)), m.start(), text=text))
     for m in _SPAWN_EXITED.finditer(stderr):
         found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or ""))
+    for m in _SRUN_TASK.finditer(stderr):
+        found.append(RankFailure(int(m.group(1)), m.start(), signal=SIGNAL_TEXT.get(m.group("text") or "", "")))
     return found
 
 
