@@ -32,6 +32,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     resolve.add_argument("run", help="a run directory: a run, a rerun, a hunt or a Hydra sweep")
 
+    diagnose = verbs.add_parser(
+        "diagnose", help="the verdict of a failed job from its log alone: outcome, rank, place, whose fix"
+    )
+    diagnose.add_argument(
+        "logs", nargs="+", metavar="LOG", help="log files (one job's parts: per-rank logs), a --log-dir folder, or -"
+    )
+    diagnose.add_argument("--json", action="store_true", help="the row, with results.csv's keys")
+
     env = verbs.add_parser("env", help="the environment fingerprint of this machine")
     env.add_argument("--json", action="store_true")
 
@@ -79,6 +87,9 @@ EXAMPLES = {
   crashmatrix explain results/quickstart --json""",
     "resolve": """\
   crashmatrix resolve results/quickstart""",
+    "diagnose": """\
+  crashmatrix diagnose slurm-4242.out
+  crashmatrix diagnose torchrun-logs/ --json""",
     "env": """\
   crashmatrix env
   crashmatrix env --json > env.json""",
@@ -602,6 +613,29 @@ def cmd_resolve(args) -> int:
     return 0
 
 
+def cmd_diagnose(args) -> int:
+    from crashmatrix.resolve.diagnose import diagnose, printed
+    from crashmatrix.resolve.log_text import read_logs
+
+    found = diagnose(read_logs(args.logs))
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    **found.row,
+                    "found": found.found,
+                    "whose": found.whose,
+                    "fix": found.fix,
+                    "cannot_tell": found.cannot_tell,
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(printed(found))
+    return 0
+
+
 def cmd_env(args) -> int:
     from crashmatrix.machine import fingerprint
 
@@ -680,6 +714,7 @@ COMMANDS = {
     "hunt": cmd_hunt,
     "explain": cmd_explain,
     "resolve": cmd_resolve,
+    "diagnose": cmd_diagnose,
     "env": cmd_env,
     "probes": cmd_probes,
     "knobs": cmd_knobs,

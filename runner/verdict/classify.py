@@ -327,6 +327,17 @@ def _told_by_recorder(
     return Verdict(Outcome.WORKER_CRASH, sig, error, sig_.WORKER_SIGNAL, rank, told)
 
 
+def tells_a_failure(text: str) -> bool:
+    """Whether the text tells a failure the rules can read (crashmatrix diagnose: a log with none is "no failure
+    found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, a rank's."""
+    text = plain(text)
+    if sig_.find_cause(text) or _FATAL.search(text) or _CUDA.search(text) or _hydra_error(text):
+        return True
+    if _TRACEBACK_HEAD in text or ranks_.root_failure(text) is not None:
+        return True
+    return any(not _WARNING.match(m.group(0).strip()) for m in _PY_EXCEPTION.finditer(text))
+
+
 def classify(
     returncode: int | None,
     *,
