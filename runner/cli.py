@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
 EXAMPLES = {
     "run": """\
   crashmatrix run matrix/default.yaml --jobs 2
-  crashmatrix run examples/quickstart/matrix.yaml repeats=3 --out results/quickstart""",
+  crashmatrix run -a start_method=fork,spawn -a num_workers=0,2 -- python train.py lr=0.1""",
     "rerun": """\
   crashmatrix rerun results/quickstart --failing repeats=10""",
     "show": """\
@@ -151,6 +151,15 @@ def _running_verbs(verbs) -> None:
     run.add_argument("overrides", nargs="*", help="Hydra overrides: repeats=3 axes.num_workers=[0,4] ~axes.wandb")
     run.add_argument("--out", help="the run directory (default results/<name>-<timestamp>/)")
     run.add_argument("--resume", metavar="DIR", help="run only what DIR is missing")
+    run.add_argument(
+        "-a",
+        "--axis",
+        action="append",
+        default=[],
+        metavar="AXIS=V1,V2",
+        help="with -- CMD: an axis in Hydra's sweep grammar (start_method=fork,spawn; lr=range(1,4))",
+    )
+    run.add_argument("-r", "--repeats", type=int, metavar="N", help="with -- CMD: runs of each cell")
     _running_options(run)
 
     rerun = verbs.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
@@ -301,6 +310,13 @@ def _resumed(args):
 
 
 def cmd_run(args) -> int:
+    command = getattr(args, "command", None)
+    if command is not None:
+        return _run_command(args, command)
+    if args.axis or args.repeats is not None:
+        raise BadInput(
+            "run: -a and -r go with a command after -- (crashmatrix run -a num_workers=0,2 -- python train.py)"
+        )
     if args.resume:
         matrix = _resumed(args)
     elif args.matrix is None:
@@ -308,6 +324,31 @@ def cmd_run(args) -> int:
     else:
         matrix = _load(args.matrix, args.overrides)
     return _execute(args, matrix, out=args.out, resume=args.resume)
+
+
+def _run_command(args, command: list[str]) -> int:
+    """`run [-a ...] -- CMD ARGS...`: the command as typed is the matrix's one cell (matrix/from_command.py),
+    written to a file and run as any matrix; the run directory keeps it (matrix.yaml)."""
+    import tempfile
+
+    import yaml
+
+    from crashmatrix.matrix.from_command import command_matrix
+
+    if args.matrix is not None or args.resume:
+        given = args.matrix or f"--resume {args.resume}"
+        raise BadInput(f"run: a matrix file or a command after --, not both ({given}; run --resume DIR alone)")
+    data = command_matrix(command, args.axis, args.repeats, os.getcwd())
+    with tempfile.TemporaryDirectory(prefix="crashmatrix-command-") as folder:
+        path = os.path.join(folder, f"{data['name']}.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            yaml.safe_dump(data, f, sort_keys=False)
+        try:
+            matrix = _load(path, args.overrides)
+        except BadInput as e:  # name what the user typed, not a file they never saw
+            said = str(e).replace(f" or beside the matrix file ({folder})", "")
+            raise BadInput(said.replace(path, "run -- " + " ".join(command[:3]))) from None
+        return _execute(args, matrix, out=args.out)
 
 
 def cmd_rerun(args) -> int:
@@ -725,7 +766,14 @@ COMMANDS = {
 def _parse(argv):
     """Overrides may also follow the options (`rerun RUN --failing repeats=3`), which argparse alone refuses."""
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = None
+    if argv[:1] == ["run"] and "--" in argv:  # `run [options] -- CMD ARGS...`: the command, verbatim
+        at = argv.index("--")
+        argv, command = argv[:at], argv[at + 1 :]
     args, extra = parser.parse_known_args(argv)
+    if command is not None:
+        args.command = command
     if extra:
         if not hasattr(args, "overrides") or any(a.startswith("-") for a in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
