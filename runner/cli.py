@@ -39,6 +39,10 @@ def _parser() -> argparse.ArgumentParser:
         "logs", nargs="+", metavar="LOG", help="log files (one job's parts: per-rank logs), a --log-dir folder, or -"
     )
     diagnose.add_argument("--json", action="store_true", help="the row, with results.csv's keys")
+    diagnose.add_argument(
+        "--matrix", metavar="FILE", help="write the matrix that would find the cause (a new file; with --command)"
+    )
+    diagnose.add_argument("--command", metavar="CMD", help="the failing job's command, for --matrix: 'python train.py'")
 
     env = verbs.add_parser("env", help="the environment fingerprint of this machine")
     env.add_argument("--json", action="store_true")
@@ -658,22 +662,26 @@ def cmd_diagnose(args) -> int:
     from crashmatrix.resolve.diagnose import diagnose, printed
     from crashmatrix.resolve.log_text import read_logs
 
+    if args.command is not None and not args.matrix:
+        raise BadInput("--command: goes with --matrix FILE (the matrix to write)")
     found = diagnose(read_logs(args.logs))
+    proposal = None
+    if args.matrix and found.found:
+        from crashmatrix.resolve.propose import write_proposal
+
+        proposal = write_proposal(args.matrix, found.row, args.command, os.getcwd())
     if args.json:
-        print(
-            json.dumps(
-                {
-                    **found.row,
-                    "found": found.found,
-                    "whose": found.whose,
-                    "fix": found.fix,
-                    "cannot_tell": found.cannot_tell,
-                },
-                indent=2,
-            )
-        )
-    else:
-        print(printed(found))
+        said = {"found": found.found, "whose": found.whose, "fix": found.fix, "cannot_tell": found.cannot_tell}
+        if proposal:
+            said["matrix"] = args.matrix
+        print(json.dumps({**found.row, **said}, indent=2))
+        return 0
+    print(printed(found))
+    if proposal:
+        print(f"wrote {args.matrix}: sweeps {', '.join(a.split('=', 1)[0] for a in proposal[1])}")
+        print(f"run:  crashmatrix run {args.matrix}")
+    elif args.matrix:
+        print("no matrix written: no failure found to look for")
     return 0
 
 

@@ -163,3 +163,25 @@ def test_torchruns_log_dir_names_the_rank_that_failed_first(tmp_path):
     console = tmp_path / "console.log"
     console.write_text(done.stdout + done.stderr)
     assert _row(str(console))["rank"] in ("1", ""), done.stderr[-2000:]
+
+
+def test_diagnose_proposes_the_matrix_that_finds_the_planted_cause(tmp_path):
+    shutil.copy(os.path.join(ROOT, "tests/apps/no_main_guard.py"), tmp_path / "app.py")
+    # the failing job's log: the program under spawn, where it has no main guard
+    failed = crashmatrix(
+        "run", "-a", "start_method=spawn", "--out", tmp_path / "job", "--", "python", "app.py", cwd=tmp_path
+    )
+    assert failed.returncode == 0, failed.stderr
+    (cell,) = os.listdir(tmp_path / "job" / "cells")
+    log = tmp_path / "job" / "cells" / cell / "stderr.log"
+    out = crashmatrix("diagnose", log, "--matrix", "found.yaml", "--command", "python app.py", cwd=tmp_path)
+    assert out.returncode == 0 and "run:  crashmatrix run found.yaml" in out.stdout, out.stdout + out.stderr
+    again = crashmatrix("diagnose", log, "--matrix", "found.yaml", "--command", "python app.py", cwd=tmp_path)
+    assert again.returncode == 2 and "never writes over" in again.stderr  # the file it wrote stays
+    ran = crashmatrix("run", "found.yaml", "--out", tmp_path / "found", cwd=tmp_path)  # as written
+    assert ran.returncode == 0, ran.stderr
+    explained = json.loads(crashmatrix("explain", tmp_path / "found", "--json", cwd=tmp_path).stdout)
+    found = {e["conditions"]["start_method"] for e in explained if e.get("signature") == "missing_main_guard"}
+    assert found == {"spawn", "forkserver"}  # and fork passes: the planted cause, named
+    lone = crashmatrix("diagnose", log, "--command", "python app.py", cwd=tmp_path)
+    assert lone.returncode == 2 and "--matrix" in lone.stderr
