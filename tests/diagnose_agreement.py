@@ -29,6 +29,9 @@ RUNS = sorted(
         os.path.dirname(p)
         for p in glob.glob(os.path.join(ROOT, "tests/zoo/recorded/*/*/results.csv"))
         + glob.glob(os.path.join(ROOT, "results/reference/*/results.csv"))
+        # the GPU runs the project shares beside its checkouts (issue 49, 4), where this checkout has them
+        + glob.glob(os.path.join(ROOT, "..", "shared", "gpu-runs", "*", "results.csv"))
+        + glob.glob(os.path.join(ROOT, "shared", "gpu-runs", "*", "results.csv"))
     }
 )
 # why a field of a case is the run's alone -> the fields
@@ -52,7 +55,11 @@ RECORDED_BEFORE = {
     # a worker's own sys.exit, which the cell recorded (exit_record.worker_ended_itself): in this repeat the
     # main process's words came first
     "tests/zoo/recorded/reported-before/single/cells/5bad8d7f8a-r2": "exit_record",
+    # the shared H200 runs were written by main at 34f52f4, before an oom's and a worker's exception were placed
+    "shared/gpu-runs/h200-faults/cells/f31b01159d-r0": "recorded_before",
+    "shared/gpu-runs/h200-faults/cells/db5c7d046e-r0": "recorded_before",
 }
+SHARED_RUNS = [r for r in RUNS if os.sep + "gpu-runs" + os.sep in r]
 
 
 def _grouping(run: str) -> int:
@@ -107,7 +114,7 @@ def agreement() -> tuple[Counter, Counter, Counter, list]:
     agree, total, run_only, differ = Counter(), Counter(), Counter(), []
     for run, cell, row in cases():
         got = diagnosed(cell)
-        why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT)) or situation(cell, row)
+        why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT).removeprefix("../")) or situation(cell, row)
         if not why and not got.get("where") and row.get("where") and row["outcome"] in ("fail", "crash"):
             why = "exit_record"  # the loop's rule: no place in the output, the process's own exit recorded
         for field in FIELDS:

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 from conftest import ROOT, crashmatrix
-from diagnose_agreement import FIELDS, agreement
+from diagnose_agreement import FIELDS, SHARED_RUNS, agreement
 
 from crashmatrix.errors import BadInput
 from crashmatrix.resolve import log_text
@@ -33,6 +33,8 @@ def test_every_recorded_cell_diagnosed_from_its_text_agrees_with_its_row():
     agree, total, run_only, differ = agreement()
     assert not differ, "\n".join(map(repr, differ[:20]))
     assert total["outcome"] >= 140 and total["where"] >= 100
+    if not SHARED_RUNS:  # docs/diagnose.md's table counts ../shared/gpu-runs too
+        pytest.skip("agreed; the table's counts include ../shared/gpu-runs, which this checkout lacks")
     table = open(os.path.join(ROOT, "docs/diagnose.md"), encoding="utf-8").read()
     for field in FIELDS:  # the table in the docs is this test's
         assert f"| {field} | {agree[field]} of {total[field]} | {run_only[field]} |" in table, field
