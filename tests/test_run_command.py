@@ -31,6 +31,11 @@ def test_the_command_as_typed_is_one_cell_and_its_matrix_is_kept(tmp_path):
     assert kept["cwd"] == str(tmp_path) and kept["inject"] is False and kept["axes"] == {}
     stdout = open(tmp_path / "one" / row["log_dir"] / "stdout.log").read()
     assert "lr 0.1" in stdout
+    csv_path = tmp_path / "one" / "results.csv"
+    csv_path.write_text(csv_path.read_text().splitlines()[0] + "\n")  # its row lost: --resume runs it again
+    resumed = crashmatrix("run", "--resume", tmp_path / "one", cwd=ROOT)
+    assert resumed.returncode == 0, resumed.stderr
+    assert [r["outcome"] for r in _rows(tmp_path / "one")] == ["pass"]
 
 
 def test_axes_on_the_command_line_then_rerun_explain_and_resolve(tmp_path):
