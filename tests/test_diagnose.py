@@ -187,3 +187,23 @@ def test_diagnose_proposes_the_matrix_that_finds_the_planted_cause(tmp_path):
     assert found == {"spawn", "forkserver"}  # and fork passes: the planted cause, named
     lone = crashmatrix("diagnose", log, "--command", "python app.py", cwd=tmp_path)
     assert lone.returncode == 2 and "--matrix" in lone.stderr
+
+
+NCCL_WATCHDOG = """\
+[rank0]:[E1129 01:00:00.000000 123 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation \
+timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for 600012 \
+milliseconds before timing out.
+terminate called after throwing an instance of 'c10::DistBackendError'
+  what():  [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: [Rank 0] \
+Watchdog caught collective operation timeout
+E1129 01:00:02.000000 100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 0 \
+(pid: 123) of binary: /usr/bin/python
+"""
+
+
+def test_an_nccl_watchdog_timeout_says_what_only_the_peers_stacks_tell(tmp_path):
+    log = tmp_path / "nccl.log"
+    log.write_text(NCCL_WATCHDOG)
+    found = diagnose(read_logs([str(log)]))
+    assert (found.row["outcome"], found.row["signature"]) == ("cuda_error", "nccl_timeout")
+    assert any("waited for" in said for said in found.cannot_tell)

@@ -120,7 +120,13 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         )
     elif verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH, Outcome.WORKER_CRASH) and verdict.signal == "SIGKILL":
         said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
-    if verdict is not None and verdict.outcome is Outcome.CUDA_ERROR:
+    collective = ranks_.COLLECTIVE_TIMEOUT.search(text)
+    if collective:
+        said.append(
+            "where the rank the others waited for was: a cell asks every surviving rank for its stacks "
+            "(verdict/peers.py); a log has only what each printed"
+        )
+    if verdict is not None and verdict.outcome is Outcome.CUDA_ERROR and not collective:
         said.append(
             "the line that launched the failing kernel: CUDA errors are asynchronous (a cell reruns with "
             "CUDA_LAUNCH_BLOCKING=1 to find it)"
