@@ -8,8 +8,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
-import sys
 
 import pytest
 from conftest import ROOT, crashmatrix
@@ -139,32 +137,6 @@ def test_a_huge_log_is_read_in_bounded_memory_with_its_failure_from_the_middle(t
     assert len(log.text) < 200 * 1024 and log.left_out > 1_000_000
     row = diagnose(log).row
     assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGBUS", "2")
-
-
-@pytest.mark.skipif(shutil.which("torchrun", path=os.path.dirname(sys.executable)) is None, reason="no torchrun")
-def test_torchruns_log_dir_names_the_rank_that_failed_first(tmp_path):
-    logs = tmp_path / "logs"
-    torchrun = os.path.join(os.path.dirname(sys.executable), "torchrun")
-    app = os.path.join(ROOT, "tests/apps/gloo_rank1_raises.py")
-    done = subprocess.run(
-        [torchrun, "--nproc_per_node=2", "--log-dir", str(logs), "--redirects", "3", app],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
-    assert done.returncode != 0
-    out = crashmatrix("diagnose", str(logs), "--json", cwd=ROOT)
-    assert out.returncode == 0, out.stderr
-    row = json.loads(out.stdout)
-    assert (row["outcome"], row["rank"]) == ("fail", "1"), row
-    assert row["error"] == "ValueError: shard 1 is empty"
-    assert row["where"].endswith("gloo_rank1_raises.py:10 in load_shard"), row["where"]
-    # torchrun's own console output: its Root Cause block and the ranks' prefixed tracebacks
-    console = tmp_path / "console.log"
-    console.write_text(done.stdout + done.stderr)
-    assert _row(str(console))["rank"] in ("1", ""), done.stderr[-2000:]
 
 
 def test_diagnose_proposes_the_matrix_that_finds_the_planted_cause(tmp_path):

@@ -5,6 +5,7 @@ Cost: a stdlib app (a pool of one worker): 1 + 8 + 2 cell runs; one torchrun of 
 all)."""
 
 import csv
+import json
 import os
 import shutil
 
@@ -85,13 +86,23 @@ def test_bad_command_lines_exit_2_with_one_line(tmp_path, args, said):
     assert "Traceback" not in out.stderr and "crashmatrix-command-" not in out.stderr
 
 
-def test_a_torchrun_command_is_a_distributed_cell(tmp_path):
+def test_a_torchrun_command_is_a_distributed_cell_and_its_log_dir_diagnoses_alike(tmp_path):
+    # one torchrun serves both doors: the cell's row, and `diagnose` of the --log-dir files torchrun wrote
+    # (--tee: its console output is prefixed `[default1]:` too, which the rules read as rank labels)
     app = os.path.join(ROOT, "tests/apps/gloo_rank1_raises.py")
     out = crashmatrix(
-        "run", "--out", tmp_path / "ddp", "--", "python", "-m", "torch.distributed.run", "--nproc_per_node=2", app,
-        cwd=tmp_path,
-        env={"OMP_NUM_THREADS": "1"},
+        "run", "--out", tmp_path / "ddp", "--", "python", "-m", "torch.distributed.run", "--nproc_per_node=2",
+        "--log-dir", "logs", "--tee", "3", app, cwd=tmp_path, env={"OMP_NUM_THREADS": "1"},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     (row,) = _rows(tmp_path / "ddp")
     assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "ValueError: shard 1 is empty"), row
+    assert row["where"].endswith("gloo_rank1_raises.py:10 in load_shard"), row["where"]
+    for log in (tmp_path / "logs", tmp_path / "ddp" / row["log_dir"] / "stderr.log"):  # per-rank files; console
+        said = crashmatrix("diagnose", log, "--json", cwd=tmp_path)
+        assert said.returncode == 0, said.stderr
+        got = json.loads(said.stdout)
+        assert {k: got[k] for k in ("outcome", "rank", "error", "signature")} == {
+            k: row[k] for k in ("outcome", "rank", "error", "signature")
+        }, (log, got)
+        assert got["where"].endswith("gloo_rank1_raises.py:10 in load_shard"), got["where"]

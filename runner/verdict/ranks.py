@@ -84,6 +84,29 @@ _SRUN_TASK = re.compile(
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
 
 
+# torchrun --tee/--redirects: every line of a rank's output prefixed with its role and local rank (`[default1]:`,
+# log_line_prefix_template's default), before torch's own `[rank1]:` where that is there too.
+_ROLE_PREFIX = re.compile(r"^\[(?P<role>[A-Za-z_][A-Za-z_-]*?)(?P<n>\d+)\]:(?P<rank>\[rank\d+\]:)?", re.M)
+_ROLE_BEFORE_RANK = re.compile(r"^\[([A-Za-z_][A-Za-z_-]*?)\d+\]:\[rank\d+\]:", re.M)
+
+
+def without_role_prefix(text: str) -> str:
+    """The text with torchrun's `[default1]:` line prefixes read as rank labels: dropped before torch's own
+    `[rank1]:`, else made `[rank1]: ` (the local rank: the rank on one node), so that the rank rules read a
+    tee'd job's output as they read a plain one. Only torchrun's default role, or a role seen before a
+    `[rankN]:` label, is read so: a program's own `[step1]:` lines stay as they are."""
+    if "]:" not in text:
+        return text
+    roles = {"default"} | {m.group(1) for m in _ROLE_BEFORE_RANK.finditer(text)}
+
+    def relabelled(m: re.Match) -> str:
+        if m["role"] not in roles or m["role"] == "rank":
+            return m.group(0)
+        return m["rank"] or f"[rank{m['n']}]: "
+
+    return _ROLE_PREFIX.sub(relabelled, text)
+
+
 @dataclass(frozen=True)
 class RankFailure:
     """One process's failure: its rank where known, its signal or its own text, where it stands in stderr."""
