@@ -138,6 +138,12 @@ def test_a_huge_log_is_read_in_bounded_memory_with_its_failure_from_the_middle(t
     assert len(log.text) < 200 * 1024 and log.left_out > 1_000_000
     row = diagnose(log).row
     assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGBUS", "2")
+    # a line without end (a progress bar redrawn with \r, binary junk) is skipped, not held to its end
+    monkeypatch.setattr(log_text, "_LONGEST_LINE", 32 * 1024)
+    endless = tmp_path / "endless.log"
+    endless.write_bytes(b"ValueError: the head\n" + b"=" * 3_000_000)
+    log = read_logs([str(endless)])
+    assert len(log.text) < 200 * 1024 and diagnose(log).row["error"] == "ValueError: the head"
 
 
 def test_diagnose_proposes_the_matrix_that_finds_the_planted_cause(tmp_path):

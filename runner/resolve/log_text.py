@@ -21,6 +21,7 @@ HEAD = 1024 * 1024
 TAIL = 2 * 1024 * 1024  # a cell reads 64 kB and 256 kB of its stderr (rundir/cell_logs.py): a log holds stdout too
 MIDDLE_CAP = 1024 * 1024  # of the middle's telling lines, kept at most
 _CHUNK = 1024 * 1024
+_LONGEST_LINE = 1024 * 1024  # of the middle: a longer one is skipped, not kept in memory to its end
 
 # A line of the middle the rules may need: a failure's own words, a launcher's or a scheduler's report. Literal
 # words, each looked for with bytes.find (a regular expression's alternation of them scans at a tenth the speed).
@@ -113,7 +114,7 @@ def _read_bounded(path: str, stdin=None) -> tuple[bytes, int]:
 
 def _bounded(stream: typing.BinaryIO) -> tuple[bytes, int]:
     head = stream.read(HEAD)
-    if len(head) < HEAD:
+    if len(head) < HEAD or _binary(head):  # a binary file is refused by its head: the rest is not read
         return head, 0
     tail, middle = b"", _Middle()
     while True:
@@ -146,6 +147,9 @@ class _Middle:
         text = self.carry + spill
         end = text.rfind(b"\n") + 1  # whole lines only; the rest waits for the next spill
         text, self.carry = text[:end], text[end:]
+        if len(self.carry) > _LONGEST_LINE:  # a line without end (a progress bar's, binary): not kept whole
+            self.skipped += len(self.carry)
+            self.carry = b""
         kept_here = 0
         for start, stop in _telling_lines(text):
             if self.size >= MIDDLE_CAP:
@@ -174,11 +178,16 @@ def _telling_lines(text: bytes) -> list[tuple[int, int]]:
     return lines
 
 
+def _binary(head: bytes) -> bool:
+    """A log may hold a few NULs (torch's fatal-signal handler writes some): a file of many is no log."""
+    sample = head[: 64 * 1024]
+    return sample.count(b"\0") > len(sample) // 20
+
+
 def _as_text(raw: bytes, path: str) -> str:
     """The bytes as text; BadInput where they are no text (a NUL in the first 64 kB, or mostly undecodable)."""
     sample = raw[: 64 * 1024]
-    # A log may hold a few NULs (torch's fatal-signal handler writes some): a file of many is no log.
-    if sample.count(b"\0") > len(sample) // 20:
+    if _binary(sample):
         raise BadInput(f"{path}: a binary file, not a log (give the job's output as text)")
     text = raw.decode("utf-8", errors="replace")
     if sample and text[: len(sample)].count("\ufffd") > len(sample) // 10:
