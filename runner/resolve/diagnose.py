@@ -5,8 +5,9 @@ One set of rules, two doors: the text goes through the very functions a cell's e
 fix it is through resolve/issue.py's whose_fix (ISSUE.md's addressee) and verdict/remedies.py. What this
 module adds is only what a cell knows from its run and a log does not: the exit status. A log is read as a
 failed job's (classify with an exit status of 1), or as a death by the signal its text names (faulthandler's
-`Fatal Python error: Segmentation fault`, Slurm's `task 3: Segmentation fault`, a shell's `Segmentation
-fault (core dumped)`) where no other failure is told. What only a run knows is said, never guessed.
+`Fatal Python error: Segmentation fault`, a shell's `Segmentation fault (core dumped)`) where no other failure
+is told; Slurm's `task 3: Segmentation fault` is a rank's, read by verdict/ranks.py as in a cell's output.
+What only a run knows is said, never guessed.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ from crashmatrix.verdict.signature import SIGNAL_TEXT
 ROW_KEYS = ("outcome", "signal", "exit_code", "error", "signature", "where", "rank")
 
 _SIGNAL_WORDS = "|".join(re.escape(t) for t in SIGNAL_TEXT)
-# How a log says its main process died by a signal, where no launcher labels it with a rank.
+# How a log says its main process died by a signal, where no launcher labels it with a rank (Slurm's task
+# lines and torchrun's exitcode do: verdict/ranks.py reads those, for a cell's output and a log alike).
 _DIED_BY = (
     re.compile(rf"^Fatal Python error: (?P<text>{_SIGNAL_WORDS})\s*$", re.M),  # faulthandler
-    re.compile(rf"^srun: error: \S+: tasks? [\d,-]+: (?P<text>{_SIGNAL_WORDS})(?: \(core dumped\))?\s*$", re.M),
     re.compile(rf"(?:^|: line \d+: +\d+ )(?P<text>{_SIGNAL_WORDS}) +\(core dumped\).*$", re.M),  # a shell's
 )
 
