@@ -33,6 +33,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     resolve.add_argument("run", help="a run directory: a run, a rerun, a hunt or a Hydra sweep")
 
+    diagnose = verbs.add_parser(
+        "diagnose", help="the verdict of a failed job from its log alone: outcome, rank, place, whose fix"
+    )
+    diagnose.add_argument(
+        "logs", nargs="+", metavar="LOG", help="log files (one job's parts: per-rank logs), a --log-dir folder, or -"
+    )
+    diagnose.add_argument("--json", action="store_true", help="the row, with results.csv's keys")
+    diagnose.add_argument(
+        "--matrix", metavar="FILE", help="write the matrix that would find the cause (a new file; with --command)"
+    )
+    diagnose.add_argument("--command", metavar="CMD", help="the failing job's command, for --matrix: 'python train.py'")
+
     env = verbs.add_parser("env", help="the environment fingerprint of this machine")
     env.add_argument("--json", action="store_true")
 
@@ -59,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
 EXAMPLES = {
     "run": """\
   crashmatrix run matrix/default.yaml --jobs 2
-  crashmatrix run examples/quickstart/matrix.yaml repeats=3 --out results/quickstart""",
+  crashmatrix run -a start_method=fork,spawn -a num_workers=0,2 -- python train.py lr=0.1""",
     "rerun": """\
   crashmatrix rerun results/quickstart --failing repeats=10""",
     "show": """\
@@ -80,6 +92,9 @@ EXAMPLES = {
   crashmatrix explain results/quickstart --json""",
     "resolve": """\
   crashmatrix resolve results/quickstart""",
+    "diagnose": """\
+  crashmatrix diagnose slurm-4242.out
+  crashmatrix diagnose torchrun-logs/ --json""",
     "env": """\
   crashmatrix env
   crashmatrix env --json > env.json""",
@@ -145,6 +160,15 @@ def _running_verbs(verbs) -> None:
         metavar="DIR",
         help="run only what DIR is missing, with the options it started with (given: instead)",
     )
+    run.add_argument(
+        "-a",
+        "--axis",
+        action="append",
+        default=[],
+        metavar="AXIS=V1,V2",
+        help="with -- CMD: an axis in Hydra's sweep grammar (start_method=fork,spawn; lr=range(1,4))",
+    )
+    run.add_argument("-r", "--repeats", type=int, metavar="N", help="with -- CMD: runs of each cell")
     _running_options(run)
 
     rerun = verbs.add_parser("rerun", help="run the cells of a finished run again into a new run directory")
@@ -319,6 +343,13 @@ def _say(line: str) -> None:
 
 
 def cmd_run(args) -> int:
+    command = getattr(args, "command", None)
+    if command is not None:
+        return _run_command(args, command)
+    if args.axis or args.repeats is not None:
+        raise BadInput(
+            "run: -a and -r go with a command after -- (crashmatrix run -a num_workers=0,2 -- python train.py)"
+        )
     if args.resume:
         matrix = _resumed(args)
         kept = kept_options.read(args.resume, "run")
@@ -343,6 +374,31 @@ def _completing(args, kept: dict) -> None:
         return
     _say(f"crashmatrix: the run stopped early at its --max-failures {args.max_failures}; this resume completes it")
     args.max_failures = None
+
+
+def _run_command(args, command: list[str]) -> int:
+    """`run [-a ...] -- CMD ARGS...`: the command as typed is the matrix's one cell (matrix/from_command.py),
+    written to a file and run as any matrix; the run directory keeps it (matrix.yaml)."""
+    import tempfile
+
+    import yaml
+
+    from crashmatrix.matrix.from_command import command_matrix
+
+    if args.matrix is not None or args.resume:
+        given = args.matrix or f"--resume {args.resume}"
+        raise BadInput(f"run: a matrix file or a command after --, not both ({given}; run --resume DIR alone)")
+    data = command_matrix(command, args.axis, args.repeats, os.getcwd())
+    with tempfile.TemporaryDirectory(prefix="crashmatrix-command-") as folder:
+        path = os.path.join(folder, f"{data['name']}.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            yaml.safe_dump(data, f, sort_keys=False)
+        try:
+            matrix = _load(path, args.overrides)
+        except BadInput as e:  # name what the user typed, not a file they never saw
+            said = str(e).replace(f" or beside the matrix file ({folder})", "")
+            raise BadInput(said.replace(path, "run -- " + " ".join(command[:3]))) from None
+        return _execute(args, matrix, out=args.out)
 
 
 def cmd_rerun(args) -> int:
@@ -656,6 +712,33 @@ def cmd_resolve(args) -> int:
     return 0
 
 
+def cmd_diagnose(args) -> int:
+    from crashmatrix.resolve.diagnose import diagnose, printed
+    from crashmatrix.resolve.log_text import read_logs
+
+    if args.command is not None and not args.matrix:
+        raise BadInput("--command: goes with --matrix FILE (the matrix to write)")
+    found = diagnose(read_logs(args.logs))
+    proposal = None
+    if args.matrix and found.found:
+        from crashmatrix.resolve.propose import write_proposal
+
+        proposal = write_proposal(args.matrix, found.row, args.command, os.getcwd())
+    if args.json:
+        said = {"found": found.found, "whose": found.whose, "fix": found.fix, "cannot_tell": found.cannot_tell}
+        if proposal:
+            said["matrix"] = args.matrix
+        print(json.dumps({**found.row, **said}, indent=2))
+        return 0
+    print(printed(found))
+    if proposal:
+        print(f"wrote {args.matrix}: sweeps {', '.join(a.split('=', 1)[0] for a in proposal[1])}")
+        print(f"run:  crashmatrix run {args.matrix}")
+    elif args.matrix:
+        print("no matrix written: no failure found to look for")
+    return 0
+
+
 def cmd_env(args) -> int:
     from crashmatrix.machine import fingerprint
 
@@ -734,6 +817,7 @@ COMMANDS = {
     "hunt": cmd_hunt,
     "explain": cmd_explain,
     "resolve": cmd_resolve,
+    "diagnose": cmd_diagnose,
     "env": cmd_env,
     "probes": cmd_probes,
     "knobs": cmd_knobs,
@@ -744,7 +828,14 @@ COMMANDS = {
 def _parse(argv):
     """Overrides may also follow the options (`rerun RUN --failing repeats=3`), which argparse alone refuses."""
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = None
+    if argv[:1] == ["run"] and "--" in argv:  # `run [options] -- CMD ARGS...`: the command, verbatim
+        at = argv.index("--")
+        argv, command = argv[:at], argv[at + 1 :]
     args, extra = parser.parse_known_args(argv)
+    if command is not None:
+        args.command = command
     if extra:
         if not hasattr(args, "overrides") or any(a.startswith("-") for a in extra):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -50,8 +50,14 @@ def test_the_readme_session_is_real(tmp_path):
             )
 
 
-def test_the_readme_starts_with_the_two_commands_and_stays_short():
+def test_the_readme_starts_with_the_two_commands_and_both_doors_and_stays_short():
     text = open(README, encoding="utf-8").read()
     assert len(text.splitlines()) < 200
     first_block = re.search(r"^```[a-z]*\n(.*?)^```$", text, re.S | re.M).group(1)
-    assert [line.split()[:2] for line in first_block.splitlines()] == [["make", "matrix"], ["make", "test"]]
+    # make matrix and make test, then the two doors of issue 49: a failed job's log, and a command as typed
+    assert [line.split()[:2] for line in first_block.splitlines()] == [
+        ["make", "matrix"],
+        ["make", "test"],
+        ["crashmatrix", "diagnose"],
+        ["crashmatrix", "run"],
+    ]

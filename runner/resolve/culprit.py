@@ -20,6 +20,7 @@ uncaught exception (gloo's enforce on a collective of another size), judged as o
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -138,17 +139,26 @@ def _of_relative(rel: str, site: str, packages: dict, raised: bool = False) -> C
 
 def _metadata(site: str, rel: str, top: str) -> tuple[str, str] | None:
     """(distribution, version) of the distribution in `site` that installed `rel` (or package `top`)."""
+    for name, version, files in _installed(site):
+        if rel in files or any(f.startswith(top + "/") for f in files):
+            return name, version
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _installed(site: str) -> tuple[tuple[str, str, frozenset], ...]:
+    """Every distribution in `site` with its files, read once per folder: reading a RECORD builds a path object
+    per file (torch's: tens of thousands), a second per failure for each distribution listed before it."""
     from importlib import metadata
 
     try:
         dists = list(metadata.distributions(path=[site]))
     except OSError:
-        return None
-    for dist in dists:
-        files = {str(f).replace("\\", "/") for f in dist.files or ()}
-        if rel in files or any(f.startswith(top + "/") for f in files):
-            return dist.metadata["Name"], dist.version
-    return None
+        return ()
+    return tuple(
+        (dist.metadata["Name"], dist.version, frozenset(str(f).replace("\\", "/") for f in dist.files or ()))
+        for dist in dists
+    )
 
 
 def _normal(name: str) -> str:

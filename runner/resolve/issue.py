@@ -67,17 +67,10 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
     if launched:
         stderr = launched
-    # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
-    by_signal = bool(kind.signal)
-    # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
-    # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
-    oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
-    known = remedy(kind.signature)  # a known class, a collective timeout told by its peers too: the program's
-    whose = None if known or oom else culprit(stderr, where, _packages(run, bundle), row.get("error") or "", by_signal)
-    setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
+    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle))
     parts = [
         f"# {title}\n",
-        _out_of_memory(where) if oom else _cudnn_setup(setup) if setup else _addressed(whose, where, known),
+        addressee,
         _what_happened(run, bundle),
         _conditions(run, bundle, told),
     ]
@@ -92,6 +85,23 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
     parts += [_reproduce(run, bundle, told), _environment(run, whose)]
     return "\n".join(parts)
+
+
+def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tuple[str, Culprit | None]:
+    """(the paragraph saying whose fix a failure is, the library its stack points to): ISSUE.md's and
+    `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
+    object with those three)."""
+    # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
+    by_signal = bool(kind.signal)
+    # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
+    # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
+    oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
+    known = remedy(kind.signature)  # a known class, a collective timeout told by its peers too: the program's
+    whose = None if known or oom else culprit(stderr, where, packages, error, by_signal)
+    setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
+    if oom:
+        return _out_of_memory(where), whose
+    return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
 
 
 def _place(stderr: str, outcome: str) -> str:

@@ -26,6 +26,14 @@ from crashmatrix.plain_text import plain
 from crashmatrix.rundir.unwritable import check_not_full, writing
 
 FIRST_COLUMNS = ["cell_id", "repeat"]
+ERROR_LENGTH, WHERE_LENGTH = 500, 300  # results.csv's error and where, at most
+
+
+def one_line(text, limit: int) -> str:
+    """A row's text column as results.csv keeps it: plain, on one line, at most `limit` characters."""
+    return " ".join(plain(str(text)).split())[:limit]
+
+
 RESULT_COLUMNS = ["outcome", "signal", "exit_code", "error", "duration_s", "host", "log_dir"]
 # After the contract's first columns: what identifies the failure (crashmatrix.verdict.signature), where it died
 # or hung, in a distributed cell the global rank whose failure it is (crashmatrix.verdict.ranks), and the node
@@ -107,12 +115,12 @@ class RunResult:
             outcome=self.outcome,
             signal=self.signal,
             exit_code="" if self.exit_code is None else self.exit_code,
-            error=" ".join(plain(str(self.error)).split())[:500],
+            error=one_line(self.error, ERROR_LENGTH),
             duration_s=f"{self.duration_s:.3f}",
             host=self.host,
             log_dir=self.log_dir,
             signature=plain(self.signature),
-            where=" ".join(plain(str(self.where)).split())[:300],
+            where=one_line(self.where, WHERE_LENGTH),
             rank="" if self.rank is None else self.rank,
             node=self.node,
         )

@@ -327,6 +327,17 @@ def _told_by_recorder(
     return Verdict(Outcome.WORKER_CRASH, sig, error, sig_.WORKER_SIGNAL, rank, told)
 
 
+def tells_a_failure(text: str) -> bool:
+    """Whether the text tells a failure the rules can read (crashmatrix diagnose: a log with none is "no failure
+    found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, a rank's."""
+    text = ranks_.without_role_prefix(plain(text))
+    if sig_.find_cause(text) or _FATAL.search(text) or _CUDA.search(text) or _hydra_error(text):
+        return True
+    if _TRACEBACK_HEAD in text or ranks_.root_failure(text) is not None:
+        return True
+    return any(not _WARNING.match(m.group(0).strip()) for m in _PY_EXCEPTION.finditer(text))
+
+
 def classify(
     returncode: int | None,
     *,
@@ -340,6 +351,7 @@ def classify(
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
     recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
+    stderr = ranks_.without_role_prefix(stderr)  # torchrun --tee's `[default1]:`: the ranks' labels read as plain
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}
 

@@ -74,8 +74,37 @@ _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following err
 _SPAWN_EXITED = re.compile(
     r"ProcessExitedException: process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))"
 )
+# Slurm's report of a task (a rank, under srun) that ended badly: `srun: error: node1: task 3: Segmentation fault
+# (core dumped)`, `srun: error: node1: task 1: Exited with exit code 1`.
+_SRUN_TASK = re.compile(
+    r"^srun: error: \S+: task (\d+): (?:(?P<text>[A-Z][A-Za-z /]+?)(?: \(core dumped\))?|Exited with exit code \d+)\s*$",
+    re.M,
+)
 # What marks output as a distributed job's even when no line names a rank (Lightning's ddp under Hydra).
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
+
+
+# torchrun --tee/--redirects: every line of a rank's output prefixed with its role and local rank (`[default1]:`,
+# log_line_prefix_template's default), before torch's own `[rank1]:` where that is there too.
+_ROLE_PREFIX = re.compile(r"^\[(?P<role>[A-Za-z_][A-Za-z_-]*?)(?P<n>\d+)\]:(?P<rank>\[rank\d+\]:)?", re.M)
+_ROLE_BEFORE_RANK = re.compile(r"^\[([A-Za-z_][A-Za-z_-]*?)\d+\]:\[rank\d+\]:", re.M)
+
+
+def without_role_prefix(text: str) -> str:
+    """The text with torchrun's `[default1]:` line prefixes read as rank labels: dropped before torch's own
+    `[rank1]:`, else made `[rank1]: ` (the local rank: the rank on one node), so that the rank rules read a
+    tee'd job's output as they read a plain one. Only torchrun's default role, or a role seen before a
+    `[rankN]:` label, is read so: a program's own `[step1]:` lines stay as they are."""
+    if "]:" not in text:
+        return text
+    roles = {"default"} | {m.group(1) for m in _ROLE_BEFORE_RANK.finditer(text)}
+
+    def relabelled(m: re.Match) -> str:
+        if m["role"] not in roles or m["role"] == "rank":
+            return m.group(0)
+        return m["rank"] or f"[rank{m['n']}]: "
+
+    return _ROLE_PREFIX.sub(relabelled, text)
 
 
 @dataclass(frozen=True)
@@ -119,6 +148,7 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
         or _SPAWN_RAISED.search(stderr)
         or _SPAWN_EXITED.search(stderr)
         or "ChildFailedError" in stderr
+        or _SRUN_TASK.search(stderr)
         or _DISTRIBUTED.search(stderr)
     )
 
@@ -334,6 +364,8 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
         found.append(RankFailure(int(m.group(1)), m.start(), text=text))
     for m in _SPAWN_EXITED.finditer(stderr):
         found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or ""))
+    for m in _SRUN_TASK.finditer(stderr):
+        found.append(RankFailure(int(m.group(1)), m.start(), signal=SIGNAL_TEXT.get(m.group("text") or "", "")))
     return found
 
 

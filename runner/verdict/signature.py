@@ -99,6 +99,9 @@ CAUSES: tuple = (
         code=True,
     ),
     Cause("cuda_oom", Outcome.OOM, _p(r"CUDA out of memory", r"OutOfMemoryError")),
+    # Slurm's step daemon: the job's memory cgroup hit its limit and the kernel killed a task (the task itself
+    # says only `Killed`, or nothing).
+    Cause("slurm_oom_kill", Outcome.OOM, _p(r"slurmstepd: error: Detected \d+ oom[-_]kill events?.*")),
     Cause("cuda_after_fork", Outcome.CUDA_ERROR, _p(r"Cannot re-initialize CUDA in forked subprocess")),
     Cause("cuda_illegal_memory_access", Outcome.CUDA_ERROR, _p(r"an illegal memory access was encountered")),
     Cause("cuda_illegal_instruction", Outcome.CUDA_ERROR, _p(r"an illegal instruction was encountered")),

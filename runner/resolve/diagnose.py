@@ -1,0 +1,160 @@
+"""`crashmatrix diagnose LOG...`: the verdict a cell would get, from a failed job's text alone.
+
+One set of rules, two doors: the text goes through the very functions a cell's end goes through
+(verdict/classify.py's classify, forensics.refine for `where`, signed_by_place for the signature) and whose
+fix it is through resolve/issue.py's whose_fix (ISSUE.md's addressee) and verdict/remedies.py. What this
+module adds is only what a cell knows from its run and a log does not: the exit status. A log is read as a
+failed job's (classify with an exit status of 1), or as a death by the signal its text names (faulthandler's
+`Fatal Python error: Segmentation fault`, a shell's `Segmentation fault (core dumped)`) where no other failure
+is told; Slurm's `task 3: Segmentation fault` is a rank's, read by verdict/ranks.py as in a cell's output.
+What only a run knows is said, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from dataclasses import dataclass, field
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.resolve.issue import whose_fix
+from crashmatrix.resolve.log_text import Log
+from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
+from crashmatrix.verdict import forensics
+from crashmatrix.verdict import ranks as ranks_
+from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
+from crashmatrix.verdict.evidence import Evidence
+from crashmatrix.verdict.remedies import remedy
+from crashmatrix.verdict.signature import SIGNAL_TEXT
+
+# results.csv's keys a log can fill; the others (duration_s, host, log_dir, metrics) only a run has.
+ROW_KEYS = ("outcome", "signal", "exit_code", "error", "signature", "where", "rank")
+
+_SIGNAL_WORDS = "|".join(re.escape(t) for t in SIGNAL_TEXT)
+# How a log says its main process died by a signal, where no launcher labels it with a rank (Slurm's task
+# lines and torchrun's exitcode do: verdict/ranks.py reads those, for a cell's output and a log alike).
+_DIED_BY = (
+    re.compile(rf"^Fatal Python error: (?P<text>{_SIGNAL_WORDS})\s*$", re.M),  # faulthandler
+    re.compile(rf"(?:^|: line \d+: +\d+ )(?P<text>{_SIGNAL_WORDS}) +\(core dumped\).*$", re.M),  # a shell's
+)
+
+
+@dataclass
+class Diagnosis:
+    found: bool  # a failure is told; False: "no failure found"
+    row: dict = field(default_factory=dict)  # results.csv's keys: what a cell's row would say
+    whose: str = ""  # whose fix it is (ISSUE.md's addressee paragraph)
+    fix: str = ""  # the fix of a known kind (verdict/remedies.py), else ""
+    cannot_tell: list[str] = field(default_factory=list)  # what only a run would know
+    names: list[str] = field(default_factory=list)
+
+
+def diagnose(log: Log) -> Diagnosis:
+    """The verdict of the job whose text `log` is."""
+    text = log.text
+    if not tells_a_failure(text):
+        return Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
+    verdict = _judged(text)
+    ev = Evidence(pid=0, started=0.0, stderr=text)  # no process to ask, no kernel log of that machine to read
+    verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
+    verdict = signed_by_place(verdict, where)
+    row = {
+        "outcome": verdict.outcome.value,
+        "signal": verdict.signal,
+        "exit_code": "",
+        "error": one_line(verdict.error, ERROR_LENGTH),
+        "signature": verdict.signature,
+        "where": one_line(where, WHERE_LENGTH),
+        "rank": "" if verdict.rank is None else str(verdict.rank),
+    }
+    whose, _culprit = whose_fix(_Kind(row), verdict.told or text, where, verdict.error, {})
+    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature), _cannot_tell(verdict, text, log), log.names)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """A row's failure kind as whose_fix reads it (outcome, signal, signature)."""
+
+    row: dict
+
+    @property
+    def outcome(self) -> str:
+        return self.row["outcome"]
+
+    @property
+    def signal(self) -> str:
+        return self.row["signal"]
+
+    @property
+    def signature(self) -> str:
+        return self.row["signature"]
+
+
+def told_signal(text: str) -> str:
+    """The signal the log says its process died by (SIGSEGV), where it says one; else ""."""
+    for pattern in _DIED_BY:
+        found = list(pattern.finditer(text))
+        if found:
+            return SIGNAL_TEXT[found[-1].group("text")]
+    return ""
+
+
+def _judged(text: str) -> Verdict:
+    """classify's verdict, the exit status unknown: a failed job's (1); where that tells only the last line and
+    the text names a signal its process died by, a death by that signal (as a cell whose status was -N)."""
+    verdict = classify(1, stderr=text)
+    if verdict.outcome is not Outcome.FAIL or verdict.rank is not None:
+        return verdict
+    sig = told_signal(text)
+    if not sig or sig in ("SIGTERM", "SIGINT"):
+        return verdict
+    return classify(-signal.Signals[sig].value, stderr=text)
+
+
+def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
+    """What only the run would know, for this log."""
+    said = ["the exit status: a log does not carry it (exit_code is left empty)"]
+    if verdict is None:
+        said.append(
+            "a hang: a job killed for its time limit that printed no stacks looks like one that succeeded "
+            "(run it under crashmatrix with a timeout: its stacks are saved before the kill)"
+        )
+    elif verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH, Outcome.WORKER_CRASH) and verdict.signal == "SIGKILL":
+        said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
+    collective = ranks_.COLLECTIVE_TIMEOUT.search(text)
+    if collective:
+        said.append(
+            "where the rank the others waited for was: a cell asks every surviving rank for its stacks "
+            "(verdict/peers.py); a log has only what each printed"
+        )
+    if verdict is not None and verdict.outcome is Outcome.CUDA_ERROR and not collective:
+        said.append(
+            "the line that launched the failing kernel: CUDA errors are asynchronous (a cell reruns with "
+            "CUDA_LAUNCH_BLOCKING=1 to find it)"
+        )
+    if ranks_.is_distributed(text) and len(log.names) > 1:
+        said.append(
+            "the order of the ranks' failures in time: separate files share no clock (consequences are told apart)"
+        )
+    if log.left_out:
+        said.append(f"{log.left_out / 1e6:.1f} MB of the log's middle were read for their telling lines only")
+    return said
+
+
+def printed(found: Diagnosis) -> str:
+    """The diagnosis for a person: the verdict's fields, whose fix, what the log cannot tell."""
+    if not found.found:
+        lines = [f"no failure found in {', '.join(found.names)}: no traceback, fatal error or failing rank"]
+    else:
+        row = found.row
+        head = " ".join(p for p in (row["outcome"], row["signal"]) if p)
+        lines = [head + (f" (rank {row['rank']} failed first)" if row["rank"] else "")]
+        for key in ("error", "signature", "where"):
+            if row[key]:
+                lines.append(f"  {key + ':':10} {row[key]}")
+        lines.append(f"  {'whose:':10} {found.whose}")
+        if found.fix:
+            lines.append(f"  {'fix:':10} {found.fix}")
+    lines.append("the log cannot tell:")
+    lines += [f"  - {said}" for said in found.cannot_tell]
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""Every recorded cell, diagnosed from its stderr.log alone, against the row its run gave (issue 49: one set of
+rules, two doors). Shared by tests/test_diagnose_agreement.py and scripts' table in docs/diagnose.md.
+
+What only a run knows is named per case (RUN_ONLY: why, by the cell's situation), never waved through:
+- timeout: the kill at the time limit and the stacks saved before it (stacks.txt), not in stderr;
+- sync_rerun: a cuda_error's synchronous rerun (CUDA_LAUNCH_BLOCKING=1), whose output is its own;
+- exit_record: where the process ended itself (sys.exit, os._exit, a worker's), recorded in the cell;
+- grouping: a row recorded under grouping version 1 (before 2026-11-29's version 2): its signature is compared
+  by the class and place every version says alike (signature_class), as compare joins two versions.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+from collections import Counter
+
+from conftest import ROOT
+
+from crashmatrix.resolve.diagnose import diagnose
+from crashmatrix.resolve.log_text import read_logs
+from crashmatrix.verdict.signature import GROUPING_VERSION, signature_class
+
+FIELDS = ("outcome", "signal", "rank", "signature", "where", "error")
+RUNS = sorted(
+    {
+        os.path.dirname(p)
+        for p in glob.glob(os.path.join(ROOT, "tests/zoo/recorded/*/*/results.csv"))
+        + glob.glob(os.path.join(ROOT, "results/reference/*/results.csv"))
+        # the GPU runs the project shares beside its checkouts (issue 49, 4), where this checkout has them
+        + glob.glob(os.path.join(ROOT, "..", "shared", "gpu-runs", "*", "results.csv"))
+        + glob.glob(os.path.join(ROOT, "shared", "gpu-runs", "*", "results.csv"))
+    }
+)
+# why a field of a case is the run's alone -> the fields
+RUN_ONLY = {
+    "timeout": ("outcome", "signature", "where", "error", "rank"),
+    "sync_rerun": ("where", "error", "signature"),
+    "exit_record": ("where",),
+    # a run recorded before the rule that reads it today: its row says what that day's code said
+    "recorded_before": ("signature", "where", "error"),
+}
+# Cases whose row an older rule wrote, by their cell folder (below the repository): why.
+RECORDED_BEFORE = {
+    # `where` for an exception and for a death by signal came after 2026-11-24 (issue 21's place)
+    "results/reference/h100-2026-11-24-async/cells/f31b01159d-r0": "recorded_before",
+    "results/reference/h100-2026-11-24-async/cells/db5c7d046e-r0": "recorded_before",
+    "results/reference/h100-2026-11-24-async/cells/9032550245-r0": "recorded_before",
+    # a thread's uncaught exception as the first failure came after this recording (classify's thread rule)
+    "tests/zoo/recorded/reported-before/single/cells/bf0d1a398f-r0": "recorded_before",
+    "tests/zoo/recorded/reported-before/single/cells/bf0d1a398f-r1": "recorded_before",
+    "tests/zoo/recorded/reported-before/single/cells/bf0d1a398f-r2": "recorded_before",
+    # a worker's own sys.exit, which the cell recorded (exit_record.worker_ended_itself): in this repeat the
+    # main process's words came first
+    "tests/zoo/recorded/reported-before/single/cells/5bad8d7f8a-r2": "exit_record",
+    # the shared H200 runs were written by main at 34f52f4, before an oom's and a worker's exception were placed
+    "shared/gpu-runs/h200-faults/cells/f31b01159d-r0": "recorded_before",
+    "shared/gpu-runs/h200-faults/cells/db5c7d046e-r0": "recorded_before",
+}
+SHARED_RUNS = [r for r in RUNS if os.sep + "gpu-runs" + os.sep in r]
+
+
+def _grouping(run: str) -> int:
+    try:
+        with open(os.path.join(run, "env.json"), encoding="utf-8") as f:
+            return int(json.load(f).get("grouping_version") or 1)
+    except (OSError, ValueError):
+        return 1
+
+
+def situation(cell_dir: str, row: dict) -> str:
+    """Why some of this case's fields are the run's alone ("" where none is)."""
+    if row["outcome"] == "timeout":
+        return "timeout"
+    if os.path.isdir(os.path.join(cell_dir, "sync")) or "synchronous rerun" in row.get("where", ""):
+        return "sync_rerun"
+    return ""
+
+
+def cases():
+    """(run, cell_dir, row) for every recorded row whose cell kept its stderr.log."""
+    for run in RUNS:
+        with open(os.path.join(run, "results.csv"), newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                cell = os.path.join(run, row["log_dir"])
+                if os.path.isfile(os.path.join(cell, "stderr.log")):
+                    yield run, cell, row
+
+
+def diagnosed(cell: str) -> dict:
+    """The row `crashmatrix diagnose` gives a cell's stderr.log: an empty log, or one with no failure, as pass."""
+    from crashmatrix.errors import BadInput
+
+    try:
+        found = diagnose(read_logs([os.path.join(cell, "stderr.log")]))
+    except BadInput:  # an empty stderr.log: nothing to tell
+        return {"outcome": "pass"}
+    return found.row if found.found else {"outcome": "pass"}
+
+
+def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str, str]:
+    want, have = row.get(field) or "", got.get(field) or ""
+    if field == "signature" and _grouping(run) != GROUPING_VERSION:
+        # the place that signs it is the row's where `where` is the run's alone
+        theirs = row.get("where") or ""
+        return signature_class(want, theirs), signature_class(have, theirs if why else got.get("where") or "")
+    return want, have
+
+
+def agreement() -> tuple[Counter, Counter, Counter, list]:
+    """Per field: agreeing cases, compared cases, cases left out as the run's alone; and every disagreement."""
+    agree, total, run_only, differ = Counter(), Counter(), Counter(), []
+    for run, cell, row in cases():
+        got = diagnosed(cell)
+        why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT).removeprefix("../")) or situation(cell, row)
+        if not why and not got.get("where") and row.get("where") and row["outcome"] in ("fail", "crash"):
+            why = "exit_record"  # the loop's rule: no place in the output, the process's own exit recorded
+        for field in FIELDS:
+            if field not in row:  # a column added after this run was recorded (rank: 2026-11-25)
+                continue
+            if field in RUN_ONLY.get(why, ()):
+                run_only[field] += 1
+                continue
+            total[field] += 1
+            want, have = compared(run, row, got, field, why)
+            if want == have:
+                agree[field] += 1
+            else:
+                differ.append((os.path.relpath(cell, ROOT), field, want, have))
+    return agree, total, run_only, differ
