@@ -19,9 +19,10 @@ from collections import Counter
 
 from conftest import ROOT
 
+from crashmatrix.outcome import GROUPING_VERSION
 from crashmatrix.resolve.diagnose import diagnose
 from crashmatrix.resolve.log_text import read_logs
-from crashmatrix.verdict.signature import GROUPING_VERSION, signature_class
+from crashmatrix.verdict.signature import signature_class
 
 FIELDS = ("outcome", "signal", "rank", "signature", "where", "error")
 RUNS = sorted(

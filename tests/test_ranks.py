@@ -88,7 +88,9 @@ def test_report_and_junit_say_the_rank(lightning):
     explained = crashmatrix("explain", lightning, cwd=lightning)
     # no job passed (rank 0 and rank 1 each segfault in one), so the crash is named with both its ranks
     assert "rank_crash SIGSEGV (ranks 0, 1) in 2 of 3 cells" in explained.stdout, explained.stdout
-    assert "fail ValueError: bad batch on rank N (rank 0) when fault=raise:0" in explained.stdout
+    assert (
+        "fail ValueError: bad batch on rank N in train.py:training_step (rank 0) when fault=raise:0" in explained.stdout
+    )
 
 
 # ---------------------------------------------------------------- the ddp probe: explain, hunt, bisect, resolve

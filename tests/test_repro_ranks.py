@@ -57,7 +57,8 @@ def test_the_rank_that_raised_is_the_verdict_not_the_sigterm_torchrun_sent(resol
     assert (row["outcome"], row["signal"], row["rank"]) == ("fail", "", "1"), row
     assert row["error"] == "ValueError: bad batch on rank 1"
     assert row["where"] == "ddp_train.py:46 in train"  # its path from the app's root: the script's folder
-    assert row["signature"] == "ValueError: bad batch on rank N"  # the same failure on any rank
+    # the same failure on any rank, signed by its place (grouping 2)
+    assert row["signature"] == "ValueError: bad batch on rank N in ddp_train.py:train"
     header = list(row)
     assert header[header.index("where") + 1] == "rank"
 
@@ -84,7 +85,9 @@ def test_the_torchrun_repro_runs_from_anywhere_and_says_it_reproduced(resolved, 
     assert f"- {resolved / 'ddp_train.py'}\n" in matrix.read_text()  # torchrun's script argument, absolute
     proc = crashmatrix("run", matrix, "--out", "again", cwd=tmp_path, env=ENV)  # another folder
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "reproduced: 1 of 1 runs failed with fail ValueError: bad batch on rank N"
+    assert proc.stdout.splitlines()[-1] == (
+        "reproduced: 1 of 1 runs failed with fail ValueError: bad batch on rank N in ddp_train.py:train"
+    )
     assert re.search(r"^- torchrun$", (resolved / "torchrun" / "matrix.yaml").read_text(), re.M)
 
 

@@ -3,11 +3,12 @@
 Lightning refuses what a hook of the program returned after the hook has returned: a `training_step` that
 returns a float, a `configure_optimizers` whose ReduceLROnPlateau lacks its `monitor`. Its exception names the
 hook (`` `training_step` must return a Tensor ``), and its traceback shows Lightning's loop and the program's
-`trainer.fit` only: the hook's own code is on no stack. At the uncaught exception this process's excepthook
+`trainer.fit` only: the hook's own code is on no stack. At the uncaught exception crashmatrix
 looks, in its traceback's frames, for the program's LightningModule (an object whose class descends from one
 named LightningModule), and records the place of each hook the message names that the program's class
-defines (`<cell dir>/.stacks/hook-PID.txt`, one `path:line in Class.hook` a line), then calls the hook it
-replaced with the same arguments: the program prints and exits as it does alone. Standard library only.
+defines (`<cell dir>/.stacks/hook-PID.txt`, one `path:line in Class.hook` a line). It is told of the exception
+by the audit event Python raises before it calls sys.excepthook, so no hook of the program's or of Python's
+is replaced: the program prints and exits as it does alone. Standard library only.
 """
 
 from __future__ import annotations
@@ -29,16 +30,19 @@ def install() -> None:
     cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
     if not cell_dir:
         return
-    replaced = sys.excepthook
 
-    def excepthook(kind, value, tb):
+    # Python raises this audit event as it hands an uncaught exception to sys.excepthook: seen so, the program's
+    # own hook (or Python's) stays the one installed, as a program that compares it with sys.__excepthook__ sees.
+    def audit(event: str, args: tuple) -> None:
+        if event != "sys.excepthook":
+            return
         try:
+            _hook, _kind, value, tb = args
             _record(cell_dir, value, tb)
         except Exception:  # never in the way of the program's own report
             pass
-        replaced(kind, value, tb)
 
-    sys.excepthook = excepthook
+    sys.addaudithook(audit)
 
 
 def _record(cell_dir: str, value: BaseException, tb) -> None:
