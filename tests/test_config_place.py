@@ -12,6 +12,7 @@ the defaults list entry at conf/config.yaml:2 names); `model=mlp` exits 1 with `
 
 import os
 
+import pytest
 from conftest import ROOT, run_rows
 
 from crashmatrix.verdict.config_place import config_place
@@ -27,6 +28,7 @@ timeout: 120
 """
 
 
+@pytest.mark.slow  # a real Hydra app, two cells
 def test_a_config_error_is_placed_at_its_file_and_key(tmp_path, write):
     rows = {r["model"]: r for r in run_rows(write("m.yaml", MATRIX), tmp_path, "--jobs", "2", "--no-preflight")}
     missing, refused = rows["resnet99"], rows["mlp"]

@@ -146,6 +146,7 @@ def test_a_huge_log_is_read_in_bounded_memory_with_its_failure_from_the_middle(t
     assert len(log.text) < 200 * 1024 and diagnose(log).row["error"] == "ValueError: the head"
 
 
+@pytest.mark.slow  # the proposed matrix run for real
 def test_diagnose_proposes_the_matrix_that_finds_the_planted_cause(tmp_path):
     shutil.copy(os.path.join(ROOT, "tests/apps/no_main_guard.py"), tmp_path / "app.py")
     # the failing job's log: the program under spawn, where it has no main guard

@@ -10,10 +10,13 @@ import subprocess
 import sys
 import time
 
+import pytest
 from conftest import ROOT, crashmatrix
 
 from crashmatrix.resolve.diagnose import diagnose
 from crashmatrix.resolve.log_text import read_logs
+
+pytestmark = pytest.mark.slow  # a live Slurm job beside the recordings
 
 DATA = os.path.join(ROOT, "tests/data/diagnose")
 

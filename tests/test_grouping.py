@@ -16,6 +16,8 @@ from conftest import crashmatrix, rows_of
 from crashmatrix.outcome import GROUPING_VERSION
 from crashmatrix.verdict.signature import mask, signature_class, with_place
 
+pytestmark = pytest.mark.slow  # a real run of four failures, 3 repeats each
+
 APP = """\
 import random, sys
 

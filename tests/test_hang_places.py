@@ -23,6 +23,8 @@ from crashmatrix.verdict import stacks
 from crashmatrix.verdict.signature import hang_signature
 from crashmatrix.verdict.straggler import _brief
 
+pytestmark = pytest.mark.slow  # real hangs under short timeouts
+
 MAIN = """\
 import sys
 

@@ -10,7 +10,10 @@ import os
 import re
 import shutil
 
+import pytest
 from conftest import ROOT, crashmatrix
+
+pytestmark = pytest.mark.slow  # the README's session run for real
 
 README = os.path.join(ROOT, "README.md")
 

@@ -13,6 +13,8 @@ import pytest
 import yaml
 from conftest import ROOT, crashmatrix
 
+pytestmark = pytest.mark.slow  # real runs of commands, a real torchrun
+
 APP = os.path.join(ROOT, "tests/apps/start_method_app.py")
 
 

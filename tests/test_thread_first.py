@@ -14,6 +14,8 @@ import os
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
+pytestmark = pytest.mark.slow  # real runs, alone and under inject, resolved
+
 APP = os.path.join(ROOT, "tests", "apps", "thread_first", "prefetch.py")
 
 MATRIX = """\

@@ -45,6 +45,7 @@ def run(tmp_path_factory):
     return tmp / "run"
 
 
+@pytest.mark.slow  # real DataLoader workers, fork and spawn
 def test_under_inject_one_outcome_one_signature_the_workers_own_line(run):
     rows = rows_of(run)
     assert len(rows) == 4
@@ -55,6 +56,7 @@ def test_under_inject_one_outcome_one_signature_the_workers_own_line(run):
         assert f"ended itself with exit status 2 at {PLACE}; the main then said: " in r["error"], r["error"]
 
 
+@pytest.mark.slow
 def test_its_report_is_the_programs_with_the_fix(run):
     resolved = crashmatrix("resolve", run, cwd=run)
     assert resolved.returncode == 0, resolved.stderr

@@ -23,6 +23,8 @@ import yaml
 from conftest import ROOT, crashmatrix
 from score_reported import ASPECTS, _read_run, score
 
+pytestmark = pytest.mark.slow  # the held-out modes run live, resolved
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
 with open(os.path.join(HERE, "truth_reported.yaml")) as _f:
