@@ -80,9 +80,9 @@ def situation(cell_dir: str, row: dict) -> str:
     return ""
 
 
-def cases():
+def cases(runs=RUNS):
     """(run, cell_dir, row) for every recorded row whose cell kept its stderr.log."""
-    for run in RUNS:
+    for run in runs:
         with open(os.path.join(run, "results.csv"), newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 cell = os.path.join(run, row["log_dir"])
@@ -110,10 +110,10 @@ def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str,
     return want, have
 
 
-def agreement() -> tuple[Counter, Counter, Counter, list]:
+def agreement(runs=RUNS) -> tuple[Counter, Counter, Counter, list]:
     """Per field: agreeing cases, compared cases, cases left out as the run's alone; and every disagreement."""
     agree, total, run_only, differ = Counter(), Counter(), Counter(), []
-    for run, cell, row in cases():
+    for run, cell, row in cases(runs):
         got = diagnosed(cell)
         why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT).removeprefix("../")) or situation(cell, row)
         if not why and not got.get("where") and row.get("where") and row["outcome"] in ("fail", "crash"):
