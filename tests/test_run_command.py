@@ -93,10 +93,15 @@ def test_a_torchrun_command_is_a_distributed_cell_and_its_log_dir_diagnoses_alik
     # (--tee: its console output is prefixed `[default1]:` too, which the rules read as rank labels)
     app = os.path.join(ROOT, "tests/apps/gloo_rank1_raises.py")
     out = crashmatrix(
-        "run", "--out", tmp_path / "ddp", "--", "python", "-m", "torch.distributed.run", "--nproc_per_node=2",
-        "--log-dir", "logs", "--tee", "3", app, cwd=tmp_path, env={"OMP_NUM_THREADS": "1"},
+        "run", "-a", "num_threads=1", "--out", tmp_path / "ddp", "--", "python", "-m", "torch.distributed.run",
+        "--nproc_per_node=2", "--log-dir", "logs", "--tee", "3", app, cwd=tmp_path, env={"OMP_NUM_THREADS": "1"},
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
+    kept = yaml.safe_load(open(tmp_path / "ddp" / "matrix.yaml"))  # a knob of one value: applied to every rank
+    assert kept["inject"] is True and kept["params"] == {"num_threads": 1} and kept["axes"] == {}
+    told = crashmatrix("explain", tmp_path / "ddp", cwd=tmp_path)
+    said = "fail (rank 1) in every cell (1 of 1): the program itself, not a configuration — ValueError: shard 1"
+    assert told.returncode == 0 and told.stdout.startswith(said), told.stdout
     (row,) = _rows(tmp_path / "ddp")
     assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "ValueError: shard 1 is empty"), row
     assert row["where"].endswith("gloo_rank1_raises.py:10 in load_shard"), row["where"]
