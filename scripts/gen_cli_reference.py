@@ -1,4 +1,5 @@
-"""Write docs/reference/cli.md from the command line's own parser, so the verbs' reference cannot drift.
+"""Write the verbs' reference page (cli.md, in the docs' reference folder) from the command line's own parser,
+so that it cannot drift.
 
 `make docs` runs it before `mkdocs build`, and mkdocs.yml names it as a hook (on_pre_build), so a bare
 `mkdocs build` or `mkdocs serve` writes it too. The page is every verb's `--help`, as argparse prints

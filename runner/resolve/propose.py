@@ -15,6 +15,7 @@ import shlex
 
 from crashmatrix.errors import BadInput
 from crashmatrix.matrix.from_command import command_matrix
+from crashmatrix.outcome import Outcome
 
 _LOADER = ["start_method=fork,spawn,forkserver", "num_workers=0,2", "pin_memory=false,true"]
 # signature's class word (or its outcome) -> the axes to sweep, in Hydra's sweep grammar
@@ -28,9 +29,9 @@ SUSPECTS: dict[str, list[str]] = {
     "fd_exhaustion": ["sharing_strategy=file_descriptor,file_system", "num_workers=0,2", "rlimit.nofile=1024,65536"],
     "pin_memory_thread": ["pin_memory=false,true", "num_workers=0,2"],
     "cudnn_error": ["cudnn.benchmark=false,true", "cudnn.deterministic=false,true", "env.CUDA_LAUNCH_BLOCKING=0,1"],
-    "cuda_error": ["cudnn.enabled=false,true", "env.CUDA_LAUNCH_BLOCKING=0,1"],
+    Outcome.CUDA_ERROR.value: ["cudnn.enabled=false,true", "env.CUDA_LAUNCH_BLOCKING=0,1"],
     "nccl_timeout": ["ddp.find_unused_parameters=false,true", "ddp.static_graph=false,true"],
-    "rank_crash": ["start_method=fork,spawn", "num_workers=0,2"],
+    Outcome.RANK_CRASH.value: ["start_method=fork,spawn", "num_workers=0,2"],
     "memory_error": ["num_workers=0,2", "persistent_workers=false,true"],
 }
 _DEFAULT = ["start_method=fork,spawn", "num_workers=0,2", "pin_memory=false,true"]
