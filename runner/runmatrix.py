@@ -190,11 +190,36 @@ def run_matrix(
     if not completed:
         pending.stop()
     facts = _final_fingerprint(store, first, pending, executor, nodes)
+    if completed and executor == "local":
+        _trace_growing(matrix, store, stream)
     early = _early_stop_text(collected.failing, store.path, nodes) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _say_reproduced(matrix, store, stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
     return RunOutcome(store.path, collected.results, len(runs), not completed)
+
+
+def _trace_growing(matrix: Matrix, store: RunDir, stream) -> None:
+    """Run each growing conjunction's cell once more, traced, so that its finding names what it keeps and the
+    line that makes it (crashmatrix.engine.memory_trace); only where the matrix injects."""
+    if not matrix.inject:
+        return
+    from crashmatrix.answers import growth
+    from crashmatrix.engine import memory_trace
+
+    run = FinishedRun.load(store.path)
+    found = growth.findings(run.rows, run.answer_axes, store.path)
+    cells = list(dict.fromkeys(g.cells[0] for g in found if g.measure in growth.TRACED and g.cells))
+    if not cells:
+        return
+    print(
+        f"crashmatrix: memory grows in {len(cells)} cell{'s' if len(cells) > 1 else ''}; running "
+        f"{'them' if len(cells) > 1 else 'it'} once more with tracemalloc, to tell which line keeps it "
+        f"({shown_path(os.path.join(store.path, memory_trace.DIR_NAME))}/)",
+        file=stream,
+        flush=True,
+    )
+    memory_trace.trace(matrix, store.path, cells, store.value_columns)
 
 
 def _say_reproduced(matrix: Matrix, store: RunDir, stream) -> None:
