@@ -148,14 +148,12 @@ def run_matrix(
     max_failures: int | None = None,
     selection=None,
 ) -> RunOutcome:
-    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory.
-
-    out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing
-    runs (and `error` rows) run again. jobs: cells at a time (per Slurm job with a submitit executor).
-    gpus: CUDA_VISIBLE_DEVICES sets, one per running cell. executor: local | submitit-local | slurm.
-    max_failures: no new run starts after that many failing runs. Progress and the summary go to
-    `stream`; results.csv, summary.md and report.html to the run directory.
-    """
+    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory. out: a new run
+    directory (default results/<name>-<time>); resume: an existing one, whose missing runs (and `error` rows)
+    run again. jobs: cells at a time (per Slurm job with a submitit executor). gpus: CUDA_VISIBLE_DEVICES sets,
+    one per running cell. executor: local | submitit-local | slurm. max_failures: no new run starts after that
+    many failing runs. Progress and the summary go to `stream`; results.csv, summary.md and report.html to the
+    run directory; a growing cell's traced rerun (when run here) to its memory_trace/."""
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
     nodes = fleet.of_matrix(matrix, executor)  # asked of Slurm before anything is written or sent

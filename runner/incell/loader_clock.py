@@ -151,12 +151,12 @@ def loader_figures(clocks: list[LoaderClock], workers: dict[int, dict]) -> dict:
     import_s = [sum(float(v) for k, v in (w.get("imports") or {}).items() if "(" not in k) for w in told]
     # the waits that workers kept alive would not have had: every start of a loader's workers after its first
     restarts = [c.passes[s[0]][1] - c.passes[s[0]][0] for c in drawn for s in c.starts[1:]]
-    timeline = [
+    timeline = sorted(  # every loader's passes in the order they started
         [round(p[0] - origin, 3), round(p[1] - p[0], 3), round(p[2] - p[0], 3), _started_in(c, i)]
         for c in drawn
         for i, p in enumerate(c.passes)
         if p[3] > 0
-    ][:MAX_TIMELINE]
+    )[:MAX_TIMELINE]
     out: dict = {
         "passes": sum(len(c.drawn()) for c in drawn),
         "workers_started": sum(s[2] for _, s in starts),
