@@ -113,7 +113,7 @@ def why(
 ) -> Why | None:
     """The because-clause of a slow conjunction's finding; None where its runs' figures do not tell.
     where: the part of the wall time that grew most (crashmatrix.answers.slow)."""
-    mine = [(r, f) for r in slow_runs if (f := loader_of(run_dir, r))]
+    mine = _slowest_cell([(r, f) for r in slow_runs if (f := loader_of(run_dir, r))])
     if not mine:
         return None
     started = _median([f.get("workers_started") for _, f in mine])
@@ -125,10 +125,22 @@ def why(
     return None
 
 
+def _slowest_cell(runs: list) -> list:
+    """The runs of the slowest cell among them: cells of one conjunction can differ in what makes them slow
+    (workers kept alive or not), and a median over both describes neither."""
+    cells: dict[str, list] = {}
+    for row, figures in runs:
+        cells.setdefault(str(row.get("cell_id", "")), []).append((row, figures))
+    if not cells:
+        return []
+    return max(cells.values(), key=lambda c: _median([_wall(r) for r, _ in c]) or 0.0)
+
+
 def _worker_starts(mine, rows, axes, conditions) -> Why:
     figures = [f for _, f in mine]
     started = round(_median([f.get("workers_started") for f in figures]) or 0)
     passes = round(_median([f.get("starting_passes") for f in figures]) or 0)
+    loaders = round(_median([f.get("starting_loaders") or 1 for f in figures]) or 1)
     methods = sorted({m for f in figures for m in f.get("methods") or []})
     persistent = any(f.get("persistent") for f in figures)
     each = _median([f.get("worker_first_batch_s") for f in figures])
@@ -143,9 +155,13 @@ def _worker_starts(mine, rows, axes, conditions) -> Why:
     method = "/".join(_STARTED.get(m, m) for m in methods) if methods else "loader"
     per_pass = started / passes if passes else started
     text = f"because {started} {method} workers started"
-    if passes > 1:
-        kept = "persistent, yet started again" if persistent else "not persistent"
-        text += f" ({per_pass:.0f} per pass, {passes} passes: {kept})"
+    of = f" of {loaders} loaders" if loaders > 1 else ""
+    if persistent:  # once per loader: train, validation and test loaders each start their own
+        text += (
+            f" ({started / max(1, loaders):.0f} per loader, {loaders} loader{'s' if loaders > 1 else ''}: persistent)"
+        )
+    elif passes > 1:
+        text += f" ({per_pass:.0f} per pass, {passes} passes{of}: not persistent)"
     if each is not None:
         text += f", each {_s(each)} to its first batch"
         if imports:
@@ -156,7 +172,7 @@ def _worker_starts(mine, rows, axes, conditions) -> Why:
                 text += f" ({', '.join(inner)} of that)"
     slow_s = _median([_wall(r) for r, _ in mine]) or 0.0
     remedies = []
-    if not persistent and passes > 1:
+    if not persistent and passes > loaders:
         kept_s = _median([w - float(f.get("restart_s") or 0.0) for r, f in mine if (w := _wall(r)) is not None])
         remedies.append(_measured(rows, axes, conditions, "persistent_workers", "true", kept_s))
     if any(m in ("spawn", "forkserver") for m in methods):
@@ -164,6 +180,7 @@ def _worker_starts(mine, rows, axes, conditions) -> Why:
     data = {
         "workers_started": started,
         "starting_passes": passes,
+        "starting_loaders": loaders,
         "methods": methods,
         "persistent": persistent,
         "worker_first_batch_s": each,

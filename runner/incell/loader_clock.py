@@ -161,6 +161,7 @@ def loader_figures(clocks: list[LoaderClock], workers: dict[int, dict]) -> dict:
         "passes": sum(len(c.drawn()) for c in drawn),
         "workers_started": sum(s[2] for _, s in starts),
         "starting_passes": len(starts),
+        "starting_loaders": len({id(c) for c, _ in starts}),
         "methods": sorted({s[1] for _, s in starts}),
         "persistent": any(s[3] for _, s in starts),
         "worker_first_batch_s": round(statistics.median(each), 3) if each else None,
