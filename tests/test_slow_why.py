@@ -22,7 +22,7 @@ name: decode-cache
 command: [python, {ROOT}/tests/apps/decode_cache.py]
 inject: true
 params:
-  steps: 80
+  steps: 70
   cache_decoded: true
 env: {{MALLOC_MMAP_THRESHOLD_: "131072"}}
 axes:
