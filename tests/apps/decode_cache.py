@@ -1,9 +1,9 @@
 """A loader whose dataset decodes each item (a stand-in for JPEG decoding) and may cache what it decoded.
 
-Its own keys (key=value): steps (STEPS batches of BATCH, one pass), cache_decoded (false), num_workers (0).
+Its own keys (key=value): steps (STEPS batches, one pass), cache_decoded (false), num_workers (0), decode_ms (25).
 - Decoding an item costs DECODE_S (a sleep: the timings hold on a busy 2-core box) and makes a float32
   [3, 128, 128] image (192 KiB, line 44). Without workers the loop waits for every decode (input-bound: 4
-  decodes a step against a model step of a few milliseconds); with 4 workers they run side by side.
+  decodes a step against a model step of a few milliseconds); with workers they run side by side.
 - cache_decoded=true keeps every decoded image in a dict on the dataset (`self.cache[i] = image`, line 38), as
   datasets that cache decoded samples do; each item is asked for once, so the cache only grows: 0.75 MiB a
   step (BATCH images), in the main process without workers and in the workers with them.
@@ -52,6 +52,8 @@ def rss_mb() -> float:
 
 
 def main(args: dict) -> None:
+    global DECODE_S
+    DECODE_S = float(args.get("decode_ms", DECODE_S * 1000)) / 1000  # forked workers inherit it
     steps = int(args.get("steps", STEPS))
     loader = DataLoader(
         Decoded(steps * BATCH, args.get("cache_decoded") == "true"),
