@@ -151,12 +151,12 @@ def run_matrix(
     selection=None,
     options: dict | None = None,
 ) -> RunOutcome:
-    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory.
-
-    out: a new run directory (default results/<name>-<time>); resume: an existing one, whose missing runs (and `error`
-    rows) run again. jobs: cells at a time (per Slurm job with a submitit executor). gpus: CUDA_VISIBLE_DEVICES sets,
-    one per running cell. executor: local | submitit-local | slurm. max_failures: no new run starts after that many
-    failing runs. options: by flag, kept for --resume. Progress to `stream`, results to the run directory."""
+    """Run the matrix's cells (with a rerun's Selection, only its cells) into a run directory. out: a new one
+    (default results/<name>-<time>); resume: an existing one, whose missing runs (and `error` rows) run again.
+    jobs: cells at a time (per Slurm job with submitit). gpus: CUDA_VISIBLE_DEVICES sets, one per running cell.
+    executor: local | submitit-local | slurm. max_failures: no new run starts after that many failing runs.
+    options: by flag, kept for --resume. Progress to `stream`, results to the run directory; a growing cell's
+    traced rerun (when run here) to its memory_trace/."""
     stream = stream or sys.stdout
     cells, value_columns = _cells_to_run(matrix, selection, resume)
     nodes = fleet.of_matrix(matrix, executor)  # asked of Slurm before anything is written or sent
@@ -187,15 +187,39 @@ def run_matrix(
     except Exception:
         pending.stop()  # a run ended by its run directory (a full disk) leaves no child behind
         raise
-    completed = ended.completed
-    if not completed:
+    if not (completed := ended.completed):
         pending.stop()
     facts = _final_fingerprint(store, first, pending, executor, nodes)
+    if completed and executor == "local":
+        _trace_growing(matrix, store, stream)
     early = _early_stop_text(collected.failing, store.path, nodes) if ended.stopped_early and completed else ""
     summarise(matrix, store, facts, expected=len(runs), completed=completed, early=early, stream=stream)
     _say_reproduced(matrix, store, stream)
     _closing_line(store.path, completed, ended.interrupted_by, early, stream)
     return RunOutcome(store.path, collected.results, len(runs), not completed)
+
+
+def _trace_growing(matrix: Matrix, store: RunDir, stream) -> None:
+    """Run each growing conjunction's cell once more, traced, so that its finding names what it keeps and the
+    line that makes it (crashmatrix.engine.memory_trace); only where the matrix injects."""
+    if not matrix.inject:
+        return
+    from crashmatrix.answers import growth
+    from crashmatrix.engine import memory_trace
+
+    run = FinishedRun.load(store.path)
+    found = growth.findings(run.rows, run.answer_axes, store.path)
+    cells = list(dict.fromkeys(g.cells[0] for g in found if g.measure in growth.TRACED and g.cells))
+    if not cells:
+        return
+    print(
+        f"crashmatrix: memory grows in {len(cells)} cell{'s' if len(cells) > 1 else ''}; running "
+        f"{'them' if len(cells) > 1 else 'it'} once more with tracemalloc, to tell which line keeps it "
+        f"({shown_path(os.path.join(store.path, memory_trace.DIR_NAME))}/)",
+        file=stream,
+        flush=True,
+    )
+    memory_trace.trace(matrix, store.path, cells, store.value_columns)
 
 
 def _say_reproduced(matrix: Matrix, store: RunDir, stream) -> None:

@@ -100,15 +100,19 @@ def test_explain_names_each_growing_value_and_its_process(run):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     section = lines[lines.index("Findings beyond failure:") :]
+    # the main process's growth, run once more traced (issue 50): what it keeps and the line that makes it
     main = re.fullmatch(
         r"memory grows (\S+) MB a step when cache_preds=true \(main process; 2 of 2 cells\); "
-        r"1 of 2 runs grew to crash SIGKILL",
+        r"1 of 2 runs grew to crash SIGKILL: float32 \[262144\] tensors kept, created at "
+        r"tests/apps/keeps_outputs.py:66 in main \((\d+) alive at step (\d+), in an instrumented rerun\)",
         section[1],
     )
     workers = re.fullmatch(
         r"memory grows (\S+) MB a step when worker_cache=true \(loader workers; 1 of 1 cells\)", section[2]
     )
     assert main and workers, section
+    # one kept a step since the first batch (the traced run keeps every output from its first step)
+    assert int(main.group(3)) >= 40 and int(main.group(2)) >= int(main.group(3)) - 2, section
     assert 0.8 <= float(main.group(1)) <= 1.2 and 0.8 <= float(workers.group(1)) <= 1.2, section
     # the SIGKILL is a failure of its own, explained first, as ever
     assert lines.index("Findings beyond failure:") > next(i for i, x in enumerate(lines) if "SIGKILL" in x)
@@ -122,6 +126,9 @@ def test_explain_names_each_growing_value_and_its_process(run):
         ("memory_growth", {"worker_cache": "true"}, "loader workers"),
     ]
     assert all("outcome" not in f and 0.8 <= f["mb_per_step"] <= 1.2 for f in found)
+    assert found[0]["kept"]["place"] == "tests/apps/keeps_outputs.py:66 in main" and found[1]["kept"] is None
+    # the traced rerun is a run directory of its own, of the one growing cell, its rows not the matrix's
+    assert len(rows_of(run / "memory_trace")) == 1 and len(rows_of(run)) == 4
 
 
 @pytest.mark.slow
@@ -130,7 +137,9 @@ def test_summary_report_and_junit_say_where_memory_grows(run):
     assert "## Findings beyond failure" in summary and "when worker_cache=true (loader workers" in summary
     html = (run / "report.html").read_text()
     assert "<h2>Findings beyond failure</h2>" in html and "<script" not in html
-    assert html.count("<polyline") >= 3  # the growing cells' memory over their steps
+    # each growth finding's growing run beside a flat one, on one chart under a caption that wraps
+    assert html.count("<polyline") == 4 and html.count('<figure class="chart">') == 2
+    assert "(grows)" in html and "(flat)" in html and "<figcaption>main process RSS: memory grows" in html
 
     xml = ET.fromstring(crashmatrix("report", run, "--format", "junit", cwd=run).stdout)
     cases = {c.get("name").split(" ", 2)[2]: c for c in xml.iter("testcase")}

@@ -388,3 +388,47 @@ def test_the_rerun_it_advises_runs_as_printed(tmp_path, write):
     assert again.returncode == 0, again.stderr
     (new,) = [d for d in (tmp_path / "results").iterdir() if d.name != "q"]
     assert len(rows_of(new)) == 6  # 2 cells, 3 runs each
+
+
+# ------------------------------------------------------------------ why (issue 50), on the same run
+
+
+def test_the_finding_says_why_in_the_programs_terms_and_resolve_what_removes_it(run):
+    # spawn with 1 worker that does not persist, 3 epochs: 3 fresh interpreters, each importing torch (and the
+    # 3 s main module) before its first batch; the fork cells of the same run are the measured alternative
+    line = _slow_line(crashmatrix("explain", "run", cwd=run).stdout)
+    because = re.search(
+        r"; because 3 spawned workers started \(1 per pass, 3 passes: not persistent\), each (\S+) s to its first "
+        r"batch, (\S+) s of it importing torch$",
+        line,
+    )
+    assert because, line
+    each, importing = float(because.group(1)), float(because.group(2))
+    assert each > 3.0 and 0.3 < importing < each, line  # the slow main module's 3 s are not an import
+
+    (entry,) = json.loads(crashmatrix("explain", "run", "--json", cwd=run).stdout)
+    why = entry["why"]
+    assert why["cause"] == "worker starts" and why["methods"] == ["spawn"] and why["imports_named"] == ["torch"]
+    remedies = {tuple(r["values"].items()): r for r in why["remedies"]}
+    # persistent_workers is not an axis here: estimated (the wall time less the restarts' waits); fork measured
+    kept, fork = remedies[(("persistent_workers", "true"),)], remedies[(("start_method", "fork"),)]
+    assert not kept["measured"] and kept["duration_s"] < why["slow_s"] - each, why
+    assert fork["measured"] and fork["runs"] == 2 and fork["duration_s"] < why["slow_s"]
+
+    (line,) = [x for x in crashmatrix("resolve", "run", cwd=run).stdout.splitlines() if x.startswith("avoid: ")]
+    assert re.search(
+        r"; instead: persistent_workers=true: \S+ s against \S+ s \(estimated\); or start_method=fork: \S+ s "
+        r"against \S+ s \(measured, 2 runs\)$",
+        line,
+    ), line
+
+
+def test_report_html_draws_the_slow_cells_passes_beside_a_fast_cells(run):
+    html = (run / "run" / "report.html").read_text()
+    section = html.split("<h3>Loader passes: the slow cell beside a fast one</h3>", 1)[1].split("</div>", 1)[0]
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", section)
+    assert len(captions) == 2 and captions[0].startswith("slow: start_method=spawn num_workers=1")
+    assert captions[1].startswith("fast: "), captions
+    slow, fast = section.split("<figcaption>fast: ", 1)
+    assert slow.count(">pass ") == fast.count(">pass ") == 3  # 3 epochs each, on one time scale
+    assert slow.count(">1w</text>") == 3  # each of the slow cell's passes started its worker again

@@ -508,13 +508,16 @@ def _labels_set_apart(patterns: Sequence[Pattern]) -> dict[FailureKind, str]:
     return kind_labels(clashing, width=90) if clashing else {}
 
 
-def findings(rows: Iterable[Mapping[str, object]], axes: Sequence[str], run: str | None = None) -> list:
+def findings(
+    rows: Iterable[Mapping[str, object]], axes: Sequence[str], run: str | None = None, run_dir: str | None = None
+) -> list:
     """Findings beyond failure, from the same table: slow cells (crashmatrix.answers.slow). Each has
-    `conditions`, `text()` and `to_json()`. run: the run directory as the user gave it, for advice."""
+    `conditions`, `text()` and `to_json()`. run: the run directory as the user gave it, for advice; run_dir:
+    where its cells' files are, for why they are slow."""
     from crashmatrix.answers import slow
 
     rows = list(rows)
-    return [*slow.find_slow(rows, axes, explain, run=run)]
+    return [*slow.find_slow(rows, axes, explain, run=run, run_dir=run_dir)]
 
 
 def findings_lines(found: Sequence) -> list[str]:

@@ -17,4 +17,4 @@ def beyond_failure(
     """Slow conjunctions, then growing ones. run_dir: where the cells' memory samples are; shown: the run
     directory as the user gave it, for advice."""
     rows = list(rows)
-    return [*explain.findings(rows, axes, run=shown), *growth.findings(rows, axes, run_dir)]
+    return [*explain.findings(rows, axes, run=shown, run_dir=run_dir), *growth.findings(rows, axes, run_dir)]

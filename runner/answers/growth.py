@@ -24,9 +24,10 @@ import os
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from crashmatrix.answers import explain
+from crashmatrix.answers.kept import Kept, kept_of
 from crashmatrix.cell import spell
 from crashmatrix.incell.memory_sampler import later_growth
 from crashmatrix.outcome import FailureKind, Outcome
@@ -54,6 +55,8 @@ class Growth:
     matching: int  # cells matched
     ended: tuple[tuple[str, int], ...] = ()  # how matched growing runs failed (`oom`, `crash SIGKILL`), and how many
     runs: int = 0  # matched growing runs
+    cells: tuple[str, ...] = field(default=(), compare=False)  # the growing cells' ids, most growing first
+    kept: Kept | None = field(default=None, compare=False)  # what it keeps, where its instrumented rerun told
 
     def text(self) -> str:
         """`memory grows 21 MB a step when cache_preds=true (main process; 2 of 2 cells)`."""
@@ -66,6 +69,8 @@ class Growth:
         )
         for kind, n in self.ended:  # how memory grew to a failure: an OOM, the kernel's SIGKILL
             line += f"; {n} of {self.runs} runs grew to {kind}"
+        if self.kept is not None:
+            line += f": {self.kept.text()}"
         return line
 
     def to_json(self) -> dict:
@@ -78,6 +83,7 @@ class Growth:
             "growing": self.growing,
             "matching": self.matching,
             "ended": dict(self.ended),
+            "kept": self.kept.to_json() if self.kept else None,
             "text": self.text(),
         }
 
@@ -153,7 +159,7 @@ def findings(rows: Iterable[Mapping], axes: Sequence[str], run_dir: str | None =
     row's result.json tells the main process from the loader workers."""
     rows, axes = list(rows), list(axes)
     judged: list[dict] = []  # explain's rows, one per run and measure
-    seen: dict[tuple[str, tuple], list[tuple[float, str]]] = {}  # (measure, cell key) -> [(slope, failure)]
+    seen: dict[tuple[str, tuple], list[tuple[float, str, str]]] = {}  # (measure, key) -> [(slope, failure, cell)]
     for row in rows:
         memory = cell_memory(run_dir, row)
         steps = _number(row.get("steps")) or _last_step(memory)
@@ -168,10 +174,10 @@ def findings(rows: Iterable[Mapping], axes: Sequence[str], run_dir: str | None =
             )
             judged.append({**values, **outcome})
             if growing:
-                seen.setdefault((measure, key), []).append((slope, _failure(row)))
+                seen.setdefault((measure, key), []).append((slope, _failure(row), str(row.get("cell_id", ""))))
     if not seen:
         return []
-    found = [_growth(p, axes, seen) for p in explain.explain(judged, axes) if p.signature.startswith(_KIND)]
+    found = [_growth(p, axes, seen, run_dir) for p in explain.explain(judged, axes) if p.signature.startswith(_KIND)]
     return sorted(found, key=lambda g: (-g.growing, list(MEASURES).index(g.measure), len(g.conditions)))
 
 
@@ -181,7 +187,10 @@ def _failure(row: Mapping) -> str:
     return kind.label() if kind.is_failure else ""
 
 
-def _growth(pattern: explain.Pattern, axes: list[str], seen: dict) -> Growth:
+TRACED = ("main", "tree")  # the measures whose memory the instrumented rerun's census sees: the main process's
+
+
+def _growth(pattern: explain.Pattern, axes: list[str], seen: dict, run_dir: str | None) -> Growth:
     measure = pattern.signature.split(":", 1)[1]
     wanted = dict(pattern.conditions)
     runs = [
@@ -190,14 +199,18 @@ def _growth(pattern: explain.Pattern, axes: list[str], seen: dict) -> Growth:
         if m == measure and all(key[axes.index(a)] == v for a, v in wanted.items())
         for run in found
     ]
+    # a passing run first (a run that died may not reach a census), the fastest growing of them first
+    cells = tuple(dict.fromkeys(cell for _, _, cell in sorted(runs, key=lambda r: (r[1] == "", r[0]), reverse=True)))
     return Growth(
         conditions=pattern.conditions,
         measure=measure,
-        mb_per_step=round(statistics.median(slope for slope, _ in runs), 2) if runs else 0.0,
+        mb_per_step=round(statistics.median(slope for slope, _, _ in runs), 2) if runs else 0.0,
         growing=pattern.failing,
         matching=pattern.matching,
-        ended=tuple(Counter(kind for _, kind in runs if kind).most_common()),
+        ended=tuple(Counter(kind for _, kind, _ in runs if kind).most_common()),
         runs=len(runs),
+        cells=cells,
+        kept=kept_of(run_dir, cells) if measure in TRACED else None,
     )
 
 

@@ -30,6 +30,7 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from crashmatrix.answers.slow_why import Why, why
 from crashmatrix.cell import spell
 from crashmatrix.outcome import Outcome, is_pass, is_run_error
 
@@ -64,6 +65,7 @@ class Slow:
     steps_per_s: tuple[float, float] | None = None  # (its runs', the others') median rate, where measured
     alternatives: tuple[Conditions, ...] = ()  # conjunctions the data fit as well
     command: str = field(default="", compare=False)  # the rerun that can tell, when not sure
+    why: Why | None = field(default=None, compare=False)  # what its time is made of (slow_why.py), where told
 
     def when(self) -> str:
         return " and ".join(f"{a}={v}" for a, v in self.conditions)
@@ -74,13 +76,16 @@ class Slow:
         head = f"{self.ratio:.1f}× the median wall time when {self.when()} ({self.slow_runs} of {self.runs} runs"
         if not self.sure:
             tell = f"; rerun with repeats={REPEATS_TO_TELL}" + (f": `{self.command}`" if self.command else "")
-            return f"slow?: {head}); 1 run a cell: a {self.ratio:.1f}× difference could be noise{tell}"
+            because = f"; {self.why.text}" if self.why is not None else ""
+            return f"slow?: {head}); 1 run a cell: a {self.ratio:.1f}× difference could be noise{tell}{because}"
         if self.noise is None:
             noise = "; 1 run a cell, noise not measured"
         else:
             noise = f", each slower than every other run; repeats vary by up to {self.noise:.2g}×"
         where = self.where_text()
         text = f"slow: {head}{noise})" + (f"; {where}" if where else "")
+        if self.why is not None:
+            text += f"; {self.why.text}"
         if self.alternatives:
             text += "; the data fit as well: " + "; ".join(
                 " and ".join(f"{a}={v}" for a, v in c) for c in self.alternatives
@@ -120,6 +125,8 @@ class Slow:
         }
         if self.alternatives:
             data["alternatives"] = [dict(c) for c in self.alternatives]
+        if self.why is not None:
+            data["why"] = self.why.to_json()
         return data
 
 
@@ -180,9 +187,16 @@ def _split(cells: _Timed) -> tuple[set, set, float] | None:
     return {k for _, k in medians[at:]}, {k for _, k in medians[:at]}, gap
 
 
-def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, run: str | None = None) -> list[Slow]:
+def find_slow(
+    rows: Iterable[Mapping],
+    axes: Sequence[str],
+    separate: Separate,
+    run: str | None = None,
+    run_dir: str | None = None,
+) -> list[Slow]:
     """The slow conjunctions of a finished run, most slow runs first; [] where no cell stands out.
-    separate: explain.explain. run: the run directory as the user gave it, for the rerun command."""
+    separate: explain.explain. run: the run directory as the user gave it, for the rerun command; run_dir:
+    where its cells' result.json are, for why (slow_why.py)."""
     rows, axes = list(rows), list(axes)
     cells = _timed(rows, axes)
     split = _split(cells)
@@ -211,6 +225,9 @@ def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, 
         if not walls:
             continue
         figures = _where(_runs(cells, matched), _runs(cells, fast))
+        because = why(
+            figures.get("where", ""), _runs(cells, matched), _runs(cells, fast), rows, axes, pattern.conditions, run_dir
+        )
         found.append(
             Slow(
                 conditions=tuple(pattern.conditions),
@@ -225,6 +242,7 @@ def find_slow(rows: Iterable[Mapping], axes: Sequence[str], separate: Separate, 
                 sure=sure,
                 alternatives=tuple(tuple(c) for c in pattern.alternatives),
                 command=command,
+                why=because,
                 **figures,
             )
         )

@@ -8,6 +8,7 @@ could look a name up through another's hook half-way, a re-entrant search that r
 from __future__ import annotations
 
 import sys
+import time
 
 
 def _run(callbacks: list, module) -> None:
@@ -42,17 +43,53 @@ class _RunAfter:
         return getattr(self._loader, name)
 
 
+ALWAYS_TIMED = frozenset({"torch"})
+
+
+class _Timed:
+    """A module loader that tells how long an outermost import took (time_outermost)."""
+
+    def __init__(self, loader, finder: _AfterImport, name: str):
+        self._loader, self._finder, self._name = loader, finder, name
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        if getattr(module, "__spec__", None) is not None and module.__spec__.loader is self:
+            module.__spec__.loader = self._loader
+        if getattr(module, "__loader__", None) is self:
+            module.__loader__ = self._loader
+        self._finder.depth += 1
+        began = time.perf_counter()
+        try:
+            self._loader.exec_module(module)
+        finally:
+            self._finder.depth -= 1
+            record = self._finder.timing
+            if record is not None:
+                # a nested one is told as within the one around it
+                record(self._name if self._finder.depth == 0 else f"{self._name} (within)", time.perf_counter() - began)
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
 class _AfterImport:
     """A meta path finder that watches a few module names and never imports anything itself."""
 
     def __init__(self):
         self.waiting: dict[str, list] = {}
+        self.timing = None  # record(name, seconds) of each outermost import, where asked (time_outermost)
+        self.depth = 0  # outermost imports running
 
     def find_spec(self, name, path, target=None):
         # Taken before searching: another finder may look the same name up again (re-entrantly),
         # and the callbacks must run once.
         callbacks = self.waiting.pop(name, None)
-        if callbacks is None:
+        # outermost imports, and torch's wherever it is made (inside pytorch_lightning's, say)
+        timed = self.timing is not None and (self.depth == 0 and "." not in name or name in ALWAYS_TIMED)
+        if callbacks is None and not timed:
             return None
         for finder in sys.meta_path:
             find = getattr(finder, "find_spec", None)
@@ -62,10 +99,14 @@ class _AfterImport:
             if spec is not None:
                 break
         else:
-            self.waiting[name] = callbacks
+            if callbacks is not None:
+                self.waiting[name] = callbacks
             return None
         if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _RunAfter(spec.loader, callbacks)
+            if callbacks is not None:
+                spec.loader = _RunAfter(spec.loader, callbacks)
+            if timed:
+                spec.loader = _Timed(spec.loader, self, name)
         return spec
 
 
@@ -86,3 +127,9 @@ def after_import(name: str, callback, on_error) -> None:
         _run([(callback, on_error)], module)
         return
     _finder().waiting.setdefault(name, []).append((callback, on_error))
+
+
+def time_outermost(record) -> None:
+    """record(name, seconds) after each outermost import of a top-level module from now on (one not made
+    while another is running: the `torch` a program imports, not the `numpy` torch imports)."""
+    _finder().timing = record

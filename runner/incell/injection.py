@@ -23,7 +23,7 @@ import sys
 import time
 from _thread import _local
 
-from . import importhook, knobs, rank_report
+from . import importhook, knobs, memory_trace, rank_report
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
 from .memory_sampler import SAMPLER
@@ -83,6 +83,7 @@ def patch_dataloader(module, forced: dict, start_method: str | None) -> None:
         )
     loader_cls.__iter__ = _PassStart(loader_cls.__iter__)
     iter_cls._num_yielded = _BatchCount()
+    iter_cls._sampler_iter = _AskFor()
 
 
 def patch_ddp(module, forced: dict) -> None:
@@ -177,8 +178,31 @@ class _BatchCount:
             return
         clock = vars(iterator).get(_CLOCK)
         if clock is not None:
-            clock.tick()
+            clock.tick(iterator)
             SAMPLER.step(iterator)
+            if memory_trace.TRACER is not None:  # the instrumented rerun of a growing cell only
+                memory_trace.TRACER.step()
+
+
+class _AskFor:
+    """torch's `_sampler_iter` of a DataLoader iterator, kept where torch keeps it; torch reads it first
+    thing in `__next__`, so its first read after a batch is when the program asks for the next one (the
+    loader clock's ask: how long the loop waits for its batches against how long it works on them)."""
+
+    def __get__(self, iterator, owner=None):
+        if iterator is None:
+            return self
+        state = iterator.__dict__  # the fewest steps: torch reads it two or three times a batch
+        clock = state.get(_CLOCK)
+        if clock is not None and clock.asked is None:
+            clock.asked = time.perf_counter()
+        try:
+            return state["_sampler_iter"]
+        except KeyError:
+            raise AttributeError(f"{type(iterator).__name__!r} object has no attribute '_sampler_iter'") from None
+
+    def __set__(self, iterator, value) -> None:
+        vars(iterator)["_sampler_iter"] = value
 
 
 # --------------------------------------------------------------------------- metrics
@@ -299,6 +323,7 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
         _at_exit(_spawned_rank_at_exit)
     if report_path:
         SAMPLER.write_to(os.path.join(os.path.dirname(report_path), "memory.json"))
+        memory_trace.install(os.environ.get("CRASHMATRIX_CELL_DIR"))
         pid = os.getpid()
 
         # atexit, not a wrapper around main: Lightning and Hydra end with sys.exit. A forked child

@@ -41,7 +41,7 @@ from crashmatrix.report.html_explain import (
     slow_mark,
     with_code,
 )
-from crashmatrix.report.memory_chart import growth_section
+from crashmatrix.report.memory_chart import growth_section, startup_section
 from crashmatrix.report.pivot import rate_text
 from crashmatrix.report.summary import NOT_RUN_HEADERS, NOT_RUN_NOTE, NOT_RUN_TITLE, not_run_cells, outcome_counts
 from crashmatrix.rundir.cell_files import OUTPUTS
@@ -80,6 +80,9 @@ td.values{overflow-wrap:anywhere;min-width:12em}
 .caveat{background:#fff6d6;border-left:4px solid #e0a800;padding:.4em .7em;max-width:60em}
 .chart h3{font-size:1em;margin:.8em 0 .2em}.chart svg{margin-right:1.2em;vertical-align:top}
 td.slow{outline:3px dashed #111;outline-offset:-5px}
+.charts{display:flex;flex-wrap:wrap;align-items:flex-start}
+figure.chart{margin:0 1.2em 1em 0;max-width:560px}
+figure.chart figcaption{font-size:.85em;font-weight:600;margin-bottom:.3em;overflow-wrap:anywhere}
 """
 
 
@@ -360,7 +363,8 @@ def render(run: FinishedRun) -> str:
     seen = Explained(run)
     parts += explain_section(seen)
     parts += findings_section(seen)
-    parts += growth_section(run)  # the charts of memory over the steps of the cells that grow
+    parts += startup_section(run, seen.findings)  # the slow cells' loader passes beside a fast cell's
+    parts += growth_section(run)  # the memory of the cells that grow beside a flat one's
     parts += _axis_sections(rows, value_columns, run.listed, seen)
     parts += _failing_section(cells, ordered, run_dir, rows)
     parts += _not_run_section(rows, value_columns, run_dir)

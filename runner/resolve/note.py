@@ -117,9 +117,14 @@ def avoid_text(s: Slow) -> str:
     """`start_method=spawn and num_workers=2: 4.9× the time (first batches 26 s of its 44 s; 4 of 4 runs)`;
     a slowness one run a cell cannot tell says so, with the rerun that can."""
     if not s.sure:
-        return f"{s.when()}, perhaps: {s.ratio:.1f}× the time, in 1 run a cell (could be noise; to tell: `{s.command}`)"
-    where = f"{s.where_text()}; " if s.where else ""
-    return f"{s.when()}: {s.ratio:.1f}× the time ({where}{s.slow_runs} of {s.runs} runs)"
+        text = f"{s.when()}, perhaps: {s.ratio:.1f}× the time, in 1 run a cell (could be noise; to tell: `{s.command}`)"
+    else:
+        where = f"{s.where_text()}; " if s.where else ""
+        text = f"{s.when()}: {s.ratio:.1f}× the time ({where}{s.slow_runs} of {s.runs} runs)"
+    if s.why is not None and s.why.remedies:
+        slow_s = s.why.figures.get("slow_s") or s.median_s
+        text += "; instead: " + "; or ".join(r.text(slow_s) for r in s.why.remedies)
+    return text
 
 
 def tie_text(choice) -> str:

@@ -51,7 +51,9 @@ def resolve_run(given: str) -> note.Resolved:
     unsure = cannot_tell(run, given, found, choice)
     bundles = repro.plan(run, configs, defaults, found.failures, found.confidence)
     applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
-    avoid = [f for f in explain.findings(rows, run.answer_axes, run=given) if isinstance(f, Slow)]
+    avoid = [
+        f for f in explain.findings(rows, run.answer_axes, run=given, run_dir=run.directory) if isinstance(f, Slow)
+    ]
     resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied, machines, avoid)
     resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
     secrets = repro.secret_values()

@@ -71,6 +71,8 @@ def _apply() -> None:
         _load("last_exit").install()  # where it ends itself without a word (sys.exit(3), os._exit, SIGKILL)
     if in_worker:
         params = knobs.for_worker(params)
+        # a fresh interpreter's imports before its loop: what a spawned DataLoader worker pays each start
+        _load("worker_start").install(_load("importhook"))
     try:
         knobs.apply(params, first=is_root, in_worker=in_worker, say=injection.warn)
     except knobs.Unavailable as e:

@@ -1,0 +1,148 @@
+"""What a growing cell keeps, and the program's line that makes it (issue 50, item 2), from the census of its
+instrumented rerun (runner/incell/memory_trace.py, run by crashmatrix.engine.memory_trace into
+`<run>/memory_trace/`): `float32 [262144] tensors kept, created at tests/apps/keeps_outputs.py:66 in main
+(79 alive at step 80, in an instrumented rerun)`.
+
+The group that grew most between the first census and the last: live tensors by dtype, shape and the frames
+that made them, or, where Python objects grew more than any tensor group (a cache of bytes), those by the
+frames that allocated them. The program's frame is the innermost one outside the Python library,
+site-packages and crashmatrix's own code, named by its path from the app's root and its function (read from
+the file). Pure but for reading those files.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import functools
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from crashmatrix.verdict.app_paths import app_root, from_root
+
+TRACE_DIR = "memory_trace"  # crashmatrix.engine.memory_trace.DIR_NAME (the engine sits above the answers)
+KEPT_FILE = "kept.json"  # crashmatrix.incell.memory_trace.FILE_NAME
+_LIBRARY = ("/site-packages/", "/dist-packages/", "/runner/incell/", "/crashmatrix/incell/", "/_crashmatrix/")
+
+
+@dataclass(frozen=True)
+class Kept:
+    what: str  # `float32 [262144] tensors`, `Python objects`
+    place: str  # `tests/apps/keeps_outputs.py:66 in main`
+    alive: int  # how many at the last census
+    step: int  # the last census's step
+    first_step: int
+    mb: float  # how much more than at the first census
+
+    def text(self) -> str:
+        return f"{self.what} kept, created at {self.place} ({self.alive} alive at step {self.step}, in an instrumented rerun)"
+
+    def to_json(self) -> dict:
+        return {
+            "what": self.what,
+            "place": self.place,
+            "alive": self.alive,
+            "step": self.step,
+            "first_step": self.first_step,
+            "mb": self.mb,
+            "text": self.text(),
+        }
+
+
+def traced_cells(run_dir: str | None) -> dict[str, str]:
+    """cell_id -> its traced run's folder, from <run>/memory_trace/results.csv; {} where none ran."""
+    if not run_dir:
+        return {}
+    where = os.path.join(run_dir, TRACE_DIR)
+    try:
+        with open(os.path.join(where, "results.csv"), newline="", encoding="utf-8") as f:
+            return {r["cell_id"]: os.path.join(where, r["log_dir"]) for r in csv.DictReader(f) if r.get("log_dir")}
+    except (OSError, KeyError, csv.Error):
+        return {}
+
+
+def kept_of(run_dir: str | None, cell_ids: Sequence[str]) -> Kept | None:
+    """What the first traced cell of `cell_ids` kept; None where none was traced or its census says nothing."""
+    traced = traced_cells(run_dir)
+    for cell_id in cell_ids:
+        folder = traced.get(cell_id)
+        if folder is None:
+            continue
+        try:
+            with open(os.path.join(folder, KEPT_FILE), encoding="utf-8") as f:
+                census = json.load(f)
+        except (OSError, ValueError):
+            continue
+        found = from_census(census)
+        if found is not None:
+            return found
+    return None
+
+
+def from_census(census: Mapping) -> Kept | None:
+    """The group that grew most in a census (memory_trace.py's kept.json)."""
+    step, first = int(census.get("step") or 0), int(census.get("first_step") or 0)
+    best: tuple[float, Kept] | None = None
+    for group in census.get("tensors") or []:
+        grown = float(group["mb"][1]) - float(group["mb"][0])
+        place = program_place(group.get("frames") or [])
+        if place is None:
+            continue
+        shape = ", ".join(str(n) for n in group.get("shape") or [])
+        kept = Kept(
+            f"{group.get('dtype')} [{shape}] tensors", place, int(group["count"][1]), step, first, round(grown, 1)
+        )
+        if best is None or grown > best[0]:
+            best = (grown, kept)
+    for group in census.get("objects") or []:
+        grown = float(group.get("mb") or 0.0)
+        place = program_place(group.get("frames") or [])
+        if place is None or (best is not None and grown <= best[0]):
+            continue
+        kept = Kept(
+            f"{_mb(grown)} of Python objects", place, int(group.get("count") or 0), step, first, round(grown, 1)
+        )
+        best = (grown, kept)
+    return best[1] if best else None
+
+
+def _mb(value: float) -> str:
+    return f"{value:.0f} MB" if value >= 10 else f"{value:.2g} MB"
+
+
+def _is_library(path: str) -> bool:
+    if path.startswith("<") or any(part in path for part in _LIBRARY):
+        return True
+    return "/lib/python3" in path and "/site-packages/" not in path  # the standard library
+
+
+def program_place(frames: Sequence[Sequence]) -> str | None:
+    """`path:line in function` of the innermost program frame (innermost first); None where all are library."""
+    own = [(str(f[0]), int(f[1])) for f in frames if not _is_library(str(f[0]))]
+    if not own:
+        return None
+    path, line = own[0]
+    root = app_root(own[-1][0])  # the outermost own frame's file: the entry script, as forensics does
+    return f"{from_root(path, root)}:{line} in {function_at(path, line)}"
+
+
+@functools.lru_cache(maxsize=64)
+def _functions(path: str) -> tuple[tuple[int, int, str], ...]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    return tuple(
+        (node.lineno, node.end_lineno or node.lineno, node.name)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
+
+
+def function_at(path: str, line: int) -> str:
+    """The innermost function of `path` around `line`; `<module>` outside any."""
+    around = [(start, name) for start, end, name in _functions(path) if start <= line <= end]
+    return max(around)[1] if around else "<module>"
