@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crashmatrix.cell import spell
+from crashmatrix.outcome import Outcome
 
 WORKER_STARTS, INPUT_BOUND, COMPUTE_BOUND = "worker starts", "input-bound", "compute-bound"
 _STARTED = {"spawn": "spawned", "fork": "forked", "forkserver": "forkserver"}
@@ -224,7 +225,7 @@ def _matching(rows, axes, conditions, axis, value) -> list[Mapping]:
     return [
         r
         for r in rows
-        if str(r.get("outcome")) == "pass"
+        if str(r.get("outcome")) == Outcome.PASS.value
         and spell(r.get(axis, "")) == value
         and all(spell(r.get(a, "")) == v for a, v in wanted.items())
     ]

@@ -21,6 +21,7 @@ from crashmatrix.answers import growth
 from crashmatrix.answers.slow import Slow
 from crashmatrix.answers.slow_why import loader_of
 from crashmatrix.cell import spell
+from crashmatrix.outcome import Outcome
 from crashmatrix.rundir.finished_run import FinishedRun
 
 MAX_CHARTS = 6
@@ -166,7 +167,7 @@ def _wall(row) -> float:
 
 def startup_section(run: FinishedRun, found: list) -> list[str]:
     """For each slow finding: its slowest run's passes beside the fastest other cell's, on one time scale."""
-    rows, axes = [r for r in run.rows if r.get("outcome") == "pass"], list(run.answer_axes)
+    rows, axes = [r for r in run.rows if r.get("outcome") == Outcome.PASS.value], list(run.answer_axes)
     charts = []
     for slow in [f for f in found if isinstance(f, Slow)][:MAX_CHARTS]:
         mine = sorted((r for r in rows if slow.holds(r) and _timeline(run, r)), key=_wall)
