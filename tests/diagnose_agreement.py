@@ -37,7 +37,16 @@ RUNS = sorted(
 )
 # why a field of a case is the run's alone -> the fields
 RUN_ONLY = {
-    "timeout": ("outcome", "signature", "where", "error", "rank"),
+    # the kill's answers (`killed by signal: Terminated`) are in the log, the kill is the run's
+    "timeout": ("outcome", "signal", "signature", "where", "error", "rank"),
+    # a collective's timeout placed by the stacks of the ranks the launcher stopped (stacks.txt)
+    "peer_stacks": ("where", "signature", "rank", "error"),
+    # the in-cell recorder's word of each rank (result.json's metrics.ranks): which rank ended early and at
+    # which step, whose worker it saw die where the rank's own traceback was cut short
+    "rank_report": ("rank", "error"),
+    # a program that exits with its own status and no traceback (`sys.exit(3)` after its own message): the log
+    # holds no failure, the status is the run's
+    "exit_status": ("outcome", "signature", "where", "error"),
     "sync_rerun": ("where", "error", "signature"),
     "exit_record": ("where",),
     # a run recorded before the rule that reads it today: its row says what that day's code said
@@ -71,13 +80,28 @@ def _grouping(run: str) -> int:
         return 1
 
 
-def situation(cell_dir: str, row: dict) -> str:
-    """Why some of this case's fields are the run's alone ("" where none is)."""
+def situation(cell_dir: str, row: dict, got: dict | None = None) -> str:
+    """Why some of this case's fields are the run's alone ("" where none is). got: what diagnose said."""
+    got = got or {}
     if row["outcome"] == "timeout":
         return "timeout"
     if os.path.isdir(os.path.join(cell_dir, "sync")) or "synchronous rerun" in row.get("where", ""):
         return "sync_rerun"
+    if os.path.isfile(os.path.join(cell_dir, "stacks.txt")):
+        return "peer_stacks"
+    if got.get("outcome") == "pass" and row.get("exit_code") and row["outcome"] != "pass":
+        return "exit_status"
+    if _recorded_ranks(cell_dir) and (not got.get("rank") or row.get("signature", "").startswith("rank_ended")):
+        return "rank_report"
     return ""
+
+
+def _recorded_ranks(cell_dir: str) -> bool:
+    try:
+        with open(os.path.join(cell_dir, "result.json"), encoding="utf-8") as f:
+            return bool((json.load(f).get("metrics") or {}).get("ranks"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def cases(runs=RUNS):
@@ -115,7 +139,7 @@ def agreement(runs=RUNS) -> tuple[Counter, Counter, Counter, list]:
     agree, total, run_only, differ = Counter(), Counter(), Counter(), []
     for run, cell, row in cases(runs):
         got = diagnosed(cell)
-        why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT).removeprefix("../")) or situation(cell, row)
+        why = RECORDED_BEFORE.get(os.path.relpath(cell, ROOT).removeprefix("../")) or situation(cell, row, got)
         if not why and not got.get("where") and row.get("where") and row["outcome"] in ("fail", "crash"):
             why = "exit_record"  # the loop's rule: no place in the output, the process's own exit recorded
         for field in FIELDS:

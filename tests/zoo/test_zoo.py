@@ -242,3 +242,14 @@ def test_the_zoo_holds_thirty_modes_each_with_its_truth():
     for mode in MODES:
         assert needed <= set(TRUTH[mode]), (mode, needed - set(TRUTH[mode]))
         assert os.path.exists(os.path.join(APP, "zoo", "modes", f"{mode}.py")) or TRUTH[mode]["run"] == "torchrun"
+
+
+def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
+    # issue 49: one set of rules, two doors. Every zoo cell's stderr.log, diagnosed from its text alone, gives
+    # the row the run gave, but for what only the run knew, named by case (diagnose_agreement.RUN_ONLY: a
+    # timeout's kill and stacks, the stopped ranks' stacks, the recorder's word of each rank, a program's own
+    # exit status, a place the process recorded of its own exit)
+    from diagnose_agreement import agreement
+
+    _agree, total, _run_only, differ = agreement([str(run) for run in zoo_runs.values()])
+    assert total["outcome"] >= 100 and total["where"] >= 100 and not differ, differ
