@@ -19,6 +19,15 @@ def _run(callbacks: list, module) -> None:
             on_error(module, e)
 
 
+def _give_back(module, wrapper, loader) -> None:
+    """The module keeps the loader it has without us (its __loader__ and __spec__.loader): a wrapper only had
+    to be asked to run it."""
+    if getattr(module, "__spec__", None) is not None and module.__spec__.loader is wrapper:
+        module.__spec__.loader = loader
+    if getattr(module, "__loader__", None) is wrapper:
+        module.__loader__ = loader
+
+
 class _RunAfter:
     """A module loader that runs the waiting callbacks once the module has executed."""
 
@@ -30,12 +39,7 @@ class _RunAfter:
         return self._loader.create_module(spec)
 
     def exec_module(self, module):
-        # The module keeps the loader it has without us (its __loader__ and __spec__.loader): this one
-        # only had to be asked to run it.
-        if getattr(module, "__spec__", None) is not None and module.__spec__.loader is self:
-            module.__spec__.loader = self._loader
-        if getattr(module, "__loader__", None) is self:
-            module.__loader__ = self._loader
+        _give_back(module, self, self._loader)
         self._loader.exec_module(module)
         _run(self._callbacks, module)
 
@@ -56,10 +60,7 @@ class _Timed:
         return self._loader.create_module(spec)
 
     def exec_module(self, module):
-        if getattr(module, "__spec__", None) is not None and module.__spec__.loader is self:
-            module.__spec__.loader = self._loader
-        if getattr(module, "__loader__", None) is self:
-            module.__loader__ = self._loader
+        _give_back(module, self, self._loader)
         self._finder.depth += 1
         began = time.perf_counter()
         try:
