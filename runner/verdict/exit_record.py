@@ -47,13 +47,14 @@ def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
 
 def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, str]]:
     """(pid, exit code, place) of each process but the main that ended itself with a non-zero status
-    (`sys.exit(2)` in a DataLoader worker's `__getitem__`), by pid."""
+    (`sys.exit(2)` in a DataLoader worker's `__getitem__`), the first end first."""
+    folder = dump_dir(cell_dir)
     try:
-        names = sorted(os.listdir(dump_dir(cell_dir)))
+        names = sorted(os.listdir(folder), key=lambda n: _mtime(os.path.join(folder, n)))
     except OSError:
         return []
     found = []
-    for name in sorted(names, key=lambda n: _mtime(os.path.join(dump_dir(cell_dir), n))):  # the first end first
+    for name in names:
         pid = name[len(PREFIX) : -len(".txt")]
         if not (name.startswith(PREFIX) and name.endswith(".txt") and pid.isdigit()) or int(pid) == main_pid:
             continue
