@@ -29,12 +29,15 @@ DOCS = os.path.join(ROOT, "docs")
 FENCE = re.compile(r"^(?P<fence>`{3,})(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.S | re.M)
 READ_ONLY_VERBS = {"show", "report", "compare", "explain", "diagnose", "probes", "knobs", "resolve"}
 READERS = {"cat", "tail", "head", "grep", "cut", "ls"}
+# written from the parser before each build (scripts/gen_cli_reference.py; tests/test_docs.py checks it)
+GENERATED = {os.path.join("docs", "reference", "cli.md")}
 
 
 def pages() -> list[str]:
     found = glob.glob(os.path.join(DOCS, "*.md")) + glob.glob(os.path.join(DOCS, "**", "*.md"), recursive=True)
     examples = os.path.join(DOCS, "examples") + os.sep  # the committed runs' own files (ISSUE.md ...)
-    return sorted({os.path.relpath(p, ROOT) for p in found if not p.startswith(examples)})
+    pages = {os.path.relpath(p, ROOT) for p in found if not p.startswith(examples)}
+    return sorted(pages - GENERATED)
 
 
 def blocks(page: str) -> list[tuple[int, str, str]]:
