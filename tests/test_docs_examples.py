@@ -114,6 +114,7 @@ def test_the_docs_have_transcripts():
     assert len(transcripts()) >= 10
 
 
+@pytest.mark.slow  # about 30 commands, 11 CPU-s: resolve asks torch for collect_env.txt
 @pytest.mark.parametrize(("page", "line", "body"), transcripts())
 def test_the_transcript_is_what_its_commands_print(page, line, body, tmp_path):
     for command, shown in steps(body):
