@@ -10,7 +10,15 @@ from zoo.ddp import train
 def main() -> None:
     args = dict(a.split("=", 1) for a in sys.argv[1:])
     imports_settled()
-    train(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args["mode"].replace("torchrun_", "", 1))
+    entry = heldout if args["mode"].startswith("h_") else train
+    entry(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args["mode"].replace("torchrun_", "", 1))
+
+
+def heldout(rank: int, world_size: int, mode: str) -> None:
+    """The held-out DDP modes (tests/zoo/truth_heldout2.yaml): zoo/modes/<mode>.py's run(rank, world_size)."""
+    import importlib
+
+    importlib.import_module(f"zoo.modes.{mode}").run(rank, world_size)
 
 
 if __name__ == "__main__":

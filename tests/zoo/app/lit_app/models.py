@@ -42,3 +42,28 @@ class LogVector(Regressor):
         errors = (self.net(x).squeeze(1) - y).abs()
         self.log("train/abs_error", errors)
         return errors.mean()
+
+
+class HResumeMissing(Regressor):
+    """Resumes from a checkpoint path that the previous run never wrote (lit_app/train.py passes `ckpt_path`)."""
+
+    ckpt_path = "checkpoints/last.ckpt"
+
+
+class HNoOptimizer(pl.LightningModule):
+    """A module written without configure_optimizers (it was meant to come from a mixin)."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Linear(4, 1)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return torch.nn.functional.mse_loss(self.net(x).squeeze(1), y)
+
+
+class HLogOnTrainEnd(Regressor):
+    """Logs a summary metric from on_train_end, where Lightning does not allow self.log."""
+
+    def on_train_end(self):
+        self.log("final/weight_norm", self.net.weight.norm())

@@ -26,7 +26,7 @@ def main() -> None:
         enable_progress_bar=False,
         enable_model_summary=False,
     )
-    trainer.fit(model, loader())
+    trainer.fit(model, loader(), ckpt_path=getattr(model, "ckpt_path", None))
 
 
 if __name__ == "__main__":
