@@ -4,7 +4,8 @@ End to end on tests/apps/template_app/slow.yaml: the Hydra + Lightning template 
 that do not persist, 3 epochs, no validation (fewer processes), under fork and spawn, one run a cell. spawn's
 cell is slow, because each epoch spawns 2 fresh workers that import Lightning; fork is measured in the run,
 persistent_workers=true is not (an estimate). `resolve --try` runs the slow cell again and with
-persistent_workers=true, into RUN/tried/, and says the ratio. One run and one --try, shared by every assert.
+persistent_workers=true, into RUN/tried/, and says the ratio. One run and one --try, shared by every live
+assert; what a change that lost or failed says, and which changes reach the program, are pure tests below.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import shutil
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
-pytestmark = pytest.mark.slow
+from crashmatrix.resolve import tried
 
 MATRIX = f"{ROOT}/tests/apps/template_app/slow.yaml"
 TRIED = re.compile(
@@ -42,6 +43,7 @@ def _avoid(stdout: str) -> str:
     return line
 
 
+@pytest.mark.slow
 def test_try_runs_the_slow_cell_and_persistent_workers_and_says_the_ratio(run):
     where, stdout = run
     line = _avoid(stdout)
@@ -68,6 +70,7 @@ def test_try_runs_the_slow_cell_and_persistent_workers_and_says_the_ratio(run):
     assert {r["start_method"] for r in rows} == {"spawn"} and {r["outcome"] for r in rows} == {"pass"}
 
 
+@pytest.mark.slow
 def test_the_measurement_stays_in_resolution_json_and_md_when_resolve_runs_again(run):
     where, _ = run
     again = crashmatrix("resolve", "run", cwd=where)
@@ -85,6 +88,7 @@ def test_the_measurement_stays_in_resolution_json_and_md_when_resolve_runs_again
     assert len(rows_of(where / "run" / "tried")) == 2
 
 
+@pytest.mark.slow
 def test_nothing_to_try_is_bad_input_in_one_line(run, tmp_path):
     where, _ = run
     fast = tmp_path / "fast"
@@ -96,3 +100,23 @@ def test_nothing_to_try_is_bad_input_in_one_line(run, tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().endswith("--try: nothing to try (no slow finding with a change the run did not measure)")
     assert not (fast / "tried").exists()
+
+
+# --------------------------------------------------------------------------- pure
+
+
+def test_a_change_that_lost_or_failed_says_so():
+    base = dict(conditions=(("start_method", "spawn"),), values=(("num_workers", "2"),), against_s=10.0, runs=1)
+    assert tried.Tried(duration_s=20.0, outcome="pass", **base).text() == (
+        "num_workers=2: 20 s against 10 s, 2.0× slower (measured by --try, 1 run each)"
+    )
+    assert tried.Tried(duration_s=None, outcome="crash", **base).text() == (
+        "num_workers=2: tried, and it did not pass (crash)"
+    )
+
+
+def test_a_change_is_tried_only_where_it_reaches_the_program():
+    assert tried.reaches({"inject": True}, "persistent_workers")  # a knob applied from outside
+    assert tried.reaches({"probe": "train"}, "persistent_workers")  # a probe's parameter
+    assert tried.reaches({"axes": {"loader.persistent": [False]}}, "loader.persistent")  # the program's own axis
+    assert not tried.reaches({"command": ["python", "train.py"]}, "persistent_workers")  # an unknown key to it

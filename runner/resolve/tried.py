@@ -164,7 +164,8 @@ def read(run_dir: str) -> list[Tried]:
         return []
     if not isinstance(plan, list):
         return []
-    return [_measured(tried.rows, entry) for entry in plan if isinstance(entry, dict)]
+    measured = [_measured(tried.rows, entry) for entry in plan if isinstance(entry, dict)]
+    return [t for t in measured if t.runs]  # a change an interrupted --try never reached is still an estimate
 
 
 def _measured(rows: Sequence[Mapping], entry: Mapping) -> Tried:
