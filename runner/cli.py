@@ -97,7 +97,8 @@ EXAMPLES = {
   crashmatrix explain results/quickstart
   crashmatrix explain results/quickstart --json""",
     "resolve": """\
-  crashmatrix resolve results/quickstart""",
+  crashmatrix resolve results/quickstart
+  crashmatrix resolve results/slow --try""",
     "diagnose": """\
   crashmatrix diagnose slurm-4242.out
   crashmatrix diagnose torchrun-logs/ --json""",
