@@ -32,6 +32,12 @@ def _parser() -> argparse.ArgumentParser:
         "resolve", help="from a finished run: what to run instead, and a bug report per failure (repro/)"
     )
     resolve.add_argument("run", help="a run directory: a run, a rerun, a hunt or a Hydra sweep")
+    resolve.add_argument(
+        "--try",
+        dest="try_changes",
+        action="store_true",
+        help="run each slow finding's unmeasured change (and the slow cell again) into RUN/tried/, and say the ratio",
+    )
 
     diagnose = verbs.add_parser(
         "diagnose", help="the verdict of a failed job from its log alone: outcome, rank, place, whose fix"
@@ -91,7 +97,8 @@ EXAMPLES = {
   crashmatrix explain results/quickstart
   crashmatrix explain results/quickstart --json""",
     "resolve": """\
-  crashmatrix resolve results/quickstart""",
+  crashmatrix resolve results/quickstart
+  crashmatrix resolve results/slow --try""",
     "diagnose": """\
   crashmatrix diagnose slurm-4242.out
   crashmatrix diagnose torchrun-logs/ --json""",
@@ -702,7 +709,7 @@ def cmd_explain(args) -> int:
 def cmd_resolve(args) -> int:
     from crashmatrix.resolve.verb import output_lines, resolve_run
 
-    resolved = resolve_run(args.run)
+    resolved = resolve_run(args.run, try_changes=args.try_changes)
     for line in output_lines(resolved):
         print(line)
     if os.path.exists(os.path.join(args.run, "report.html")):  # its last section links resolution.md now

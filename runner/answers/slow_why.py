@@ -12,7 +12,8 @@ batches' wait for the loader against the program's own work between batches. Two
   spawn or forkserver, `start_method=fork` (measured where the run has it);
 - a loop that waits for its loader (input-bound) or not (compute-bound), in its steady steps:
   `because the loop waited for its batches 4.1 s of its 4.6 s of steady steps (input-bound: 0.10 s a batch
-  waiting, 0.012 s of its own work)`; the change: more loader workers, measured where the run has them.
+  waiting, 0.012 s of its own work)`; the change: more loader workers, measured where the run has them, else
+  twice as many (2 for none) with the waits shared among them (an estimate `crashmatrix resolve --try` measures).
 
 Pure, over rows and the run directory's result.json files.
 """
@@ -207,7 +208,8 @@ def _steady(mine, theirs, rows, axes, conditions) -> Why | None:
             f"because the loop waited for its batches {_s(wait)} of its {_s(wait + work)} of steady steps "
             f"({INPUT_BOUND}: {_s(a_wait)} a batch waiting for the loader, {_s(a_work)} of its own work)"
         )
-        remedies = _more_workers(rows, axes, conditions)
+        workers = _median([f.get("num_workers") for f in figures])
+        remedies = _more_workers(rows, axes, conditions, _kept_waits(slow_s, wait, workers))
         return Why(INPUT_BOUND, text, data, remedies)
     others = [f.get("compute_s", 0) / f["steady_batches"] for f in theirs if f.get("steady_batches")]
     text = (
@@ -243,20 +245,33 @@ def _measured(rows, axes, conditions, axis, value, estimate) -> Remedy | None:
     return Remedy(((axis, value),), estimate, False)
 
 
-def _more_workers(rows, axes, conditions) -> tuple[Remedy, ...]:
-    """The num_workers values above the conjunction's that the run measured, fastest first."""
-    if "num_workers" not in axes:
-        return (Remedy((("num_workers", "more"),), None, False),)
-    have = dict(conditions).get("num_workers")
-    values = sorted({spell(r.get("num_workers", "")) for r in rows}, key=lambda v: (len(v), v))
+def _kept_waits(slow_s: float, wait: float, workers: float | None) -> tuple[str, float] | None:
+    """(num_workers, estimated wall time) for an input-bound loop: twice the workers (2 for none) share the
+    reads, so the waits shrink by as many times (their start-up and a machine's cores not counted); None
+    where the run does not say how many workers it had."""
+    if workers is None:
+        return None
+    more = max(2, 2 * round(workers))
+    return str(more), slow_s - wait + wait * max(1, round(workers)) / more
+
+
+def _more_workers(rows, axes, conditions, estimate: tuple[str, float] | None) -> tuple[Remedy, ...]:
+    """The fastest num_workers value above the conjunction's that the run measured; else the estimate."""
     out = []
-    for value in values:
-        if value == have or (have is not None and _number(value) <= _number(have)):
-            continue
-        remedy = _measured(rows, axes, conditions, "num_workers", value, None)
-        if remedy is not None:
-            out.append(remedy)
-    return tuple(sorted(out, key=lambda r: r.duration_s or 0.0)[:1])
+    if "num_workers" in axes:
+        have = dict(conditions).get("num_workers")
+        values = sorted({spell(r.get("num_workers", "")) for r in rows}, key=lambda v: (len(v), v))
+        for value in values:
+            if value == have or (have is not None and _number(value) <= _number(have)):
+                continue
+            remedy = _measured(rows, axes, conditions, "num_workers", value, None)
+            if remedy is not None:
+                out.append(remedy)
+    if out:
+        return tuple(sorted(out, key=lambda r: r.duration_s or 0.0)[:1])
+    if estimate is None:
+        return (Remedy((("num_workers", "more"),), None, False),)
+    return (Remedy((("num_workers", estimate[0]),), estimate[1], False),)
 
 
 def _number(value: str) -> float:

@@ -14,8 +14,8 @@ persist) is inside the pass. A pass ends at its last batch. Then:
   workers that persist starts none), their start method, how long each took to its first batch (the
   pass's first batches in order: batch k is worker k's first), what the workers that start a fresh
   interpreter spent importing (worker_start.py), the first-batch waits of the passes that restarted them
-  (what workers kept alive would have saved), and the steady batches' wait for the loader against the
-  program's own time between batches (input-bound or compute-bound).
+  (what workers kept alive would have saved), the steady batches' wait for the loader against the
+  program's own time between batches (input-bound or compute-bound), and the most workers a loader had.
 
 Used by the injection and the probes alike, so both count the same way.
 """
@@ -52,6 +52,7 @@ class LoaderClock:
         self.wait_s = 0.0  # steady batches: from the ask to the batch
         self.compute_s = 0.0  # ... and from the batch before to the ask: the program's own step
         self.steady = 0
+        self.num_workers = 0  # the most workers any of its iterators had (0: batches made in this process)
 
     def start(self, at: float | None = None) -> None:
         now = time.perf_counter() if at is None else at
@@ -86,7 +87,10 @@ class LoaderClock:
 
     def _workers_of(self, iterator) -> None:
         """At a pass's first batch: the workers it started, if any (a pass of persistent workers starts none)."""
-        workers = vars(iterator).get("_workers") if iterator is not None and hasattr(iterator, "__dict__") else None
+        state = vars(iterator) if iterator is not None and hasattr(iterator, "__dict__") else {}
+        if isinstance(state.get("_num_workers"), int):
+            self.num_workers = max(self.num_workers, state["_num_workers"])
+        workers = state.get("_workers")
         if not workers:
             return
         pids = {p for w in workers if (p := getattr(w, "pid", None))}
@@ -95,7 +99,7 @@ class LoaderClock:
         if new:
             popen = type(getattr(workers[0], "_popen", None)).__module__.rpartition(".")[2]
             method = _METHODS.get(popen, popen)
-            persistent = bool(vars(iterator).get("_persistent_workers"))
+            persistent = bool(state.get("_persistent_workers"))
             self.starts.append([len(self.passes) - 1, method, len(new), persistent, [], sorted(new)])
 
     @property
@@ -169,6 +173,7 @@ def loader_figures(clocks: list[LoaderClock], workers: dict[int, dict]) -> dict:
         "worker_import_s": round(statistics.median(import_s), 3) if import_s else None,
         "worker_imports": {k: round(statistics.median(v), 3) for k, v in imports.items()},
         "workers_told": len(told),
+        "num_workers": max(c.num_workers for c in drawn),
         "steady_batches": sum(c.steady for c in drawn),
         "wait_s": round(sum(c.wait_s for c in drawn), 3),
         "compute_s": round(sum(c.compute_s for c in drawn), 3),

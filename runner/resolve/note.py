@@ -15,6 +15,7 @@ from crashmatrix.resolve.defaults import Defaults
 from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.machines import MachineCause
 from crashmatrix.resolve.repro import Bundle
+from crashmatrix.resolve.tried import Tried
 from crashmatrix.resolve.unsure import Unsure
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.text import table
@@ -39,6 +40,7 @@ class Resolved:
     applied: Apply | None  # how to apply the recommended configuration
     machines: Sequence[MachineCause] = ()  # a fleet's failures that need a node; the rest is the other nodes'
     avoid: Sequence[Slow] = ()  # slow conjunctions (explain's findings beyond failure), with their cost
+    tried: Sequence[Tried] = ()  # the changes `resolve --try` ran for the slow ones (RUN/tried/)
 
 
 def speed_text(config: Config, metric: str) -> str:
@@ -107,15 +109,16 @@ def summary_lines(r: Resolved) -> list[str]:
         lines.append(f"cause: {failure_text(f, r.findings)}")
         if remedy(f.kind.signature):
             lines.append(f"  what fixes it: {remedy(f.kind.signature)}")
-    lines += [f"avoid: {avoid_text(s)}" for s in r.avoid]
+    lines += [f"avoid: {avoid_text(s, r.tried)}" for s in r.avoid]
     for u in r.unsure:
         lines.append(f"cannot tell yet: {u.reason}" + (f"; to tell: `{u.command}`" if u.command else ""))
     return lines
 
 
-def avoid_text(s: Slow) -> str:
+def avoid_text(s: Slow, tried: Sequence[Tried] = ()) -> str:
     """`start_method=spawn and num_workers=2: 4.9× the time (first batches 26 s of its 44 s; 4 of 4 runs)`;
-    a slowness one run a cell cannot tell says so, with the rerun that can."""
+    a slowness one run a cell cannot tell says so, with the rerun that can. A change `resolve --try` ran says
+    what it measured in place of the estimate."""
     if not s.sure:
         text = f"{s.when()}, perhaps: {s.ratio:.1f}× the time, in 1 run a cell (could be noise; to tell: `{s.command}`)"
     else:
@@ -123,7 +126,10 @@ def avoid_text(s: Slow) -> str:
         text = f"{s.when()}: {s.ratio:.1f}× the time ({where}{s.slow_runs} of {s.runs} runs)"
     if s.why is not None and s.why.remedies:
         slow_s = s.why.figures.get("slow_s") or s.median_s
-        text += "; instead: " + "; or ".join(r.text(slow_s) for r in s.why.remedies)
+        measured = {t.values: t for t in tried if t.conditions == s.conditions}
+        text += "; instead: " + "; or ".join(
+            measured[r.values].text() if r.values in measured else r.text(slow_s) for r in s.why.remedies
+        )
     return text
 
 
@@ -322,7 +328,7 @@ def _avoid(r: Resolved) -> list[str]:
     if not r.avoid:
         return []
     lines = ["## What to avoid\n"]
-    lines += [f"- {avoid_text(s)}." for s in r.avoid]
+    lines += [f"- {avoid_text(s, r.tried)}." for s in r.avoid]
     note = "Time against the median wall time of every other cell that passed (`crashmatrix explain` says how)."
     return lines + ["", note, ""]
 

@@ -14,7 +14,7 @@ from crashmatrix.answers import explain, growth
 from crashmatrix.answers.slow import Slow
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
-from crashmatrix.resolve import issue, note, repro
+from crashmatrix.resolve import issue, note, repro, tried
 from crashmatrix.resolve.apply import how_to_apply
 from crashmatrix.resolve.choose import MOST_ALTERNATIVES, choose
 from crashmatrix.resolve.configs import WALL, Config, configs_of, speed_untold, time_ratio
@@ -36,8 +36,9 @@ def check_run(run: str) -> None:
         raise BadInput(f"resolve {run}: not a run directory (no results.csv)")
 
 
-def resolve_run(given: str) -> note.Resolved:
-    """Decide for run directory `given` (as the user typed it) and write resolve's files into it."""
+def resolve_run(given: str, try_changes: bool = False) -> note.Resolved:
+    """Decide for run directory `given` (as the user typed it) and write resolve's files into it. try_changes:
+    first run the slow findings' unmeasured changes into RUN/tried/ (tried.py), unless it is there already."""
     check_run(given)
     run = FinishedRun.load(given)
     machines = machine_causes(run)
@@ -54,13 +55,26 @@ def resolve_run(given: str) -> note.Resolved:
     avoid = [
         f for f in explain.findings(rows, run.answer_axes, run=given, run_dir=run.directory) if isinstance(f, Slow)
     ]
-    resolved = note.Resolved(run, given, configs, found, choice, defaults, unsure, bundles, applied, machines, avoid)
+    measured = _tried(given, run, avoid, try_changes)
+    resolved = note.Resolved(
+        run, given, configs, found, choice, defaults, unsure, bundles, applied, machines, avoid, measured
+    )
     resolved = dataclasses.replace(resolved, bundles=_write_bundles(resolved))
     secrets = repro.secret_values()
     text = repro.scrub(repro.redact(note.markdown(resolved), secrets))
     write_text_atomic(os.path.join(run.directory, RESOLUTION_MD), text, durable=False)
     _write_json(run, json.loads(repro.redact(json.dumps(resolution_json(resolved)), secrets)))
     return resolved
+
+
+def _tried(given: str, run: FinishedRun, avoid: Sequence[Slow], try_changes: bool) -> list[tried.Tried]:
+    """What RUN/tried/ measured; with try_changes and no RUN/tried/ yet, the changes are run first."""
+    if try_changes and not os.path.exists(os.path.join(run.directory, tried.TRIED_DIR)):
+        tried.run_changes(given, run, tried.changes(run, avoid))
+    elif try_changes:
+        where = shown_path(os.path.join(run.directory, tried.TRIED_DIR))
+        print(f"crashmatrix resolve: {where} holds what --try measured before (remove it to measure again)")
+    return tried.read(run.directory)
 
 
 def output_lines(r: note.Resolved) -> list[str]:
@@ -134,6 +148,7 @@ def resolution_json(r: note.Resolved) -> dict:
         "source": r.findings.source,
         "machines": [m.to_json() for m in r.machines],
         "avoid": [s.to_json() for s in r.avoid],
+        "tried": [t.to_json() for t in r.tried],
     }
 
 
