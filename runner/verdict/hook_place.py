@@ -30,6 +30,12 @@ def _returned_at(path: str, line: int) -> int:
     return line
 
 
+def _already_placed(where: str, path: str, hook: str) -> bool:
+    """The stack already ends in the hook (Lightning raised while the hook ran: `self.log` in `on_train_end`):
+    its own frame is the place, and the `def` line again would name one place twice."""
+    return any(frame.startswith(f"{path}:") and frame.endswith(f" in {hook}") for frame in where.split("; "))
+
+
 _RECORDED = re.compile(r"^(?P<file>.+):(?P<line>\d+) in (?P<func>\S+)$")
 
 
@@ -50,5 +56,7 @@ def placed(verdict: Verdict, where: str, cell_dir: str, pid: int | None) -> str:
         hook = m["func"].rsplit(".", 1)[-1] if m else ""
         if m and f"`{hook}`" in verdict.error:  # the hook this very error names
             path = from_root(m["file"], app_root(m["file"]))
+            if _already_placed(where, path, hook):
+                continue
             hooks.append(f"{path}:{_returned_at(m['file'], int(m['line']))} in {hook}")
     return "; ".join([where, *hooks] if where else hooks) if hooks else where
