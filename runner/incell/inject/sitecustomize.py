@@ -58,6 +58,7 @@ def _apply() -> None:
     import json
 
     _load("stackdump").install()  # stacks on a timeout; torch's crash backtrace
+    _load("thread_altstack").install()  # a thread's own stack overflow told by faulthandler, not silent
     knobs = _load("knobs")
     injection = _load("injection")
     params = json.loads(raw)
