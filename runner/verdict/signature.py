@@ -24,6 +24,13 @@ from dataclasses import dataclass
 from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
 from crashmatrix.plain_text import plain
 
+try:  # the regular expressions' own parser: what a pattern needs (needed_literal)
+    from re import _constants as _sre  # type: ignore[attr-defined]
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # Python before 3.11
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" and faulthandler's "Fatal Python error: <text>"
 # print them.
 SIGNAL_TEXT = {
@@ -51,6 +58,33 @@ def signal_name(number: int) -> str:
         return f"SIG{number}"
 
 
+def needed_literal(pattern: re.Pattern) -> str:
+    """The longest run of plain characters every match of pattern holds ("" where none is sure): what a text
+    must contain for the pattern to match, looked for before the pattern is (a substring search, many times
+    cheaper than a regular expression's). Read from the pattern's parse: runs of literals in its mandatory
+    sequence (a group's too), never inside an alternation, an optional part or a case-blind one."""
+    if pattern.flags & re.IGNORECASE:
+        return ""
+    runs, run = [], []
+
+    def walk(items) -> None:
+        nonlocal run
+        for op, av in items:
+            if op is _sre.LITERAL:
+                run.append(chr(av))
+            elif op is _sre.SUBPATTERN and not (av[1] & re.IGNORECASE):
+                walk(av[3])
+            elif op is _sre.AT:
+                continue  # an anchor takes no character
+            else:
+                runs.append("".join(run))
+                run = []
+
+    walk(_sre_parse.parse(pattern.pattern, pattern.flags))
+    runs.append("".join(run))
+    return max(runs, key=len)
+
+
 @dataclass(frozen=True)
 class Cause:
     name: str  # the signature word
@@ -64,6 +98,17 @@ class Cause:
 
 def _p(*patterns: str) -> tuple:
     return tuple(re.compile(p, re.M) for p in patterns)
+
+
+# Each pattern of the vocabulary with the text it needs (needed_literal): find_cause runs a pattern only over a
+# text that holds it.
+_NEEDS: dict = {}
+
+
+def _needs(pattern: re.Pattern) -> str:
+    if pattern not in _NEEDS:
+        _NEEDS[pattern] = needed_literal(pattern)
+    return _NEEDS[pattern]
 
 
 # A DataLoader worker (or a spawned child) that died by a signal, whichever.
@@ -267,11 +312,13 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
     """The highest-priority known cause in the output, with its line (the last occurrence of its best pattern)."""
     for cause in among:
         for pattern in cause.patterns:
+            if _needs(pattern) not in text:
+                continue
             m = last_match(pattern, text)
             if m is not None:
                 return Found(cause, line_of(text, m), m)
-    lost = last_match(_LOST_WORKER, text)
-    if lost is not None and among is CAUSES and lost_a_worker(text):
+    lost = last_match(_LOST_WORKER, text) if among is CAUSES else None
+    if lost is not None and lost_a_worker(text):
         name = "pin_memory_thread" if _PIN_MEMORY_FRAME.search(text) else WORKER_LOST
         return Found(Cause(name, Outcome.WORKER_CRASH, ()), line_of(text, lost), lost)
     return None
