@@ -51,6 +51,13 @@ _LAUNCHER_REPORT = re.compile(
     r"|Root Cause \(first observed failure\)|ChildFailedError).*$",
     re.M,
 )
+_SIGNAL_WORDS = "|".join(re.escape(t) for t in sig_.SIGNAL_TEXT)
+# How an output says its main process died by a signal, where no launcher labels it with a rank (Slurm's task
+# lines and torchrun's exitcode do: verdict/ranks.py reads those)
+_DIED_BY = (
+    re.compile(rf"^Fatal Python error: (?P<text>{_SIGNAL_WORDS})\s*$", re.M),  # faulthandler
+    re.compile(rf"(?:^|: line \d+: +\d+ )(?P<text>{_SIGNAL_WORDS}) +\(core dumped\).*$", re.M),  # a shell's
+)
 _CUDA_FAMILY = re.compile(r"^.*(?:CUDA|CUDNN_STATUS_|cuDNN error|CUBLAS_STATUS_|cuBLAS error|NCCL).*$", re.M)
 
 PY_EXCEPTION = re.compile(
@@ -313,6 +320,30 @@ class Output:
             if line.strip():
                 return line.strip()
         return ""
+
+    @functools.cached_property
+    def died_by(self) -> str:
+        """The signal the output says its main process died by (SIGSEGV): faulthandler's `Fatal Python error:
+        Segmentation fault`, else a shell's `Segmentation fault (core dumped)`; "" where it says none."""
+        for pattern in _DIED_BY:
+            found = sig_.last_match(pattern, self.text)
+            if found:
+                return sig_.SIGNAL_TEXT[found.group("text")]
+        return ""
+
+    @functools.cached_property
+    def is_distributed(self) -> bool:
+        """A distributed job's output: a rank's label, a launcher's report (verdict/ranks.py)."""
+        from crashmatrix.verdict import ranks
+
+        return ranks.is_distributed(self.text)
+
+    @functools.cached_property
+    def collective_timeout(self) -> bool:
+        """A collective (or the rendezvous) waited for a peer until its timeout."""
+        from crashmatrix.verdict import ranks
+
+        return ranks.COLLECTIVE_TIMEOUT.search(self.text) is not None
 
     @functools.cached_property
     def root_failure(self):
