@@ -9,8 +9,9 @@ ROOTs (default: tests/zoo/recorded, tests/data, results/reference, and /work/sha
 walked for two kinds of record:
 - a cell directory (result.json beside stderr.log): what the engine does at a cell's end from its text alone,
   classify (with the exit status, the timeout, the probe's report and the ranks' recorder files), then
-  forensics.refine with no process and no kernel log, then signed_by_place; and the text-only helpers
-  (exception_place, tells_a_failure, the root rank);
+  forensics.refine with no process and no kernel log, then signed_by_place; the text-only helpers
+  (exception_place, tells_a_failure, the root rank); the synchronous rerun's findings where it has one
+  (sync/: the launching line, cuDNN's and NCCL's words); and `crashmatrix diagnose` of its stderr;
 - every other log (*.log, *.err, *.out, *.txt): `crashmatrix diagnose` of it (resolve/diagnose.py).
 
 --count wraps every regular expression crashmatrix compiles and counts its searches (search, finditer, findall,
@@ -236,6 +237,17 @@ def text_helpers(text: str) -> dict:
     }
 
 
+def judge_sync(sync_dir: str, refined: dict) -> dict:
+    """What the synchronous rerun's logs give `where`: the launching op and line, cuDNN's and NCCL's words."""
+    from types import SimpleNamespace
+
+    from crashmatrix.verdict import sync_rerun
+    from crashmatrix.verdict.exception_place import launch_place
+
+    rerun = sync_rerun.findings(1, sync_dir, SimpleNamespace(signature=refined["signature"]))  # type: ignore[arg-type]
+    return {"launch_place": launch_place(_read(os.path.join(sync_dir, "stderr.log"))), "findings": rerun}
+
+
 def judge_log(path: str) -> dict:
     from crashmatrix.resolve.diagnose import diagnose
     from crashmatrix.resolve.log_text import read_logs
@@ -254,6 +266,9 @@ def run_all(roots: list[str]) -> dict:
     for cell in cells:
         given = _cell_inputs(cell)
         out["cell:" + _key(cell)] = {**judge_cell(given), "text": text_helpers(given["stderr"])}
+        sync_dir = os.path.join(cell, "sync")
+        if os.path.isfile(os.path.join(sync_dir, "stderr.log")):  # a CUDA error's synchronous rerun
+            out["cell:" + _key(cell)]["sync"] = judge_sync(sync_dir, out["cell:" + _key(cell)]["refined"])
         if given["stderr"].strip():  # the same text as a log: `crashmatrix diagnose` of it
             out["cell:" + _key(cell)]["diagnose"] = judge_log(os.path.join(cell, "stderr.log"))
     for path in logs:
@@ -345,7 +360,9 @@ def time_cells(roots: list[str], rounds: int) -> dict:
     return {
         "cells": len(inputs),
         "classify_ms_per_cell": round(1000 * statistics.median(classify_times), 3),
+        "classify_ms_per_cell_best": round(1000 * min(classify_times), 3),  # the least disturbed round, on a busy box
         "path_ms_per_cell": round(1000 * statistics.median(path_times), 3),
+        "path_ms_per_cell_best": round(1000 * min(path_times), 3),
     }
 
 
