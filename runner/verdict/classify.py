@@ -169,7 +169,9 @@ def _cut_off(text: str) -> bool:
     rank's loader worker segfaults (3 runs in 36 alone, 6 at a time): CPython prints `lost sys.stderr`
     and the rank's `[rank1]:` traceback stops mid-stack, before its exception line (or, once in a CI run,
     none of it is printed at all)."""
-    return TRACEBACK_HEAD in text and not read_output(text).traceback_exception and not _EXCEPTION_GROUP.search(text)
+    return (
+        TRACEBACK_HEAD in text and not read_output(text).traceback_exception and not sig_.search(_EXCEPTION_GROUP, text)
+    )
 
 
 def _from_rank(
@@ -191,8 +193,8 @@ def _from_rank(
     # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
     text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)
     if "data/dataloader.py" in text or words_lost:
-        text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
-    killed_word = _WORKER_KILLED.search(stderr)
+        text += "".join(f"\n{m.group(0)}" for m in sig_.finditer(_WORKER_WORDS, stderr))
+    killed_word = sig_.search(_WORKER_KILLED, stderr)
     if killed_word and sig_.lost_a_worker(text):
         # a worker gone without a word: the signal it died by, where torch said it. The first such word:
         # a victim's, after the launcher's kill, would come later (`killed by signal: Terminated`).

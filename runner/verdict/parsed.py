@@ -35,8 +35,10 @@ THREAD_FAILED = re.compile(
     r"(?=Traceback \(most recent call last\):)",
     re.M,
 )
+_SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:", re.M)
 _WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process (?P<n>\d+)\.")
-_RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?")
+_LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
+_RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
 CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
 # The DataLoader's own reports of a worker gone (torch/csrc/DataLoader.cpp, torch/utils/data/dataloader.py)
@@ -105,7 +107,9 @@ class Traceback:
     on_own_line: bool  # the head (or `Original Traceback`) is its line's whole text, as Python prints it
     ignored: bool  # `Exception ignored in: ...` before it: Python went on
     chained: bool  # `During handling of the above exception` (or the direct cause) just before it
-    origin: str  # "main", "thread NAME", "worker N" (a DataLoader worker's, re-raised), "rank N", "ignored"
+    # "main", "thread NAME", "worker N" (a DataLoader worker's, re-raised), "rank N" (labelled, or told by
+    # torch.multiprocessing), "ignored" (Python went on); a launcher's own exception is `is_launchers`
+    origin: str
 
     @functools.cached_property
     def lines(self) -> list[str]:
@@ -114,13 +118,33 @@ class Traceback:
 
     @functools.cached_property
     def exception_at(self) -> int:
-        """The index in lines of the first line not indented (its exception's), -1: none (cut short)."""
-        return next((i for i, line in enumerate(self.lines) if line and not line[0].isspace()), -1)
+        """The index in lines of the first line not indented (its exception's, for a traceback no label
+        prefixes), -1: none (cut short)."""
+        return _first_unindented(self.lines)
+
+    @functools.cached_property
+    def own_lines(self) -> list[str]:
+        """The lines that are this traceback's own: where its head has a rank's `[rankN]: ` label, that label
+        taken off each of its lines, up to the first line another process printed; else lines."""
+        label = _RANK_LABEL.match(self.text, self.text.rfind("\n", 0, self.at) + 1)
+        if label is None:
+            return self.lines
+        rank, own = label["n"], []
+        for line in self.lines:
+            label = _RANK_LABEL.match(line)
+            if label is None or label["n"] != rank:
+                break
+            own.append(line[label.end() :])
+        return own
+
+    @functools.cached_property
+    def own_exception_at(self) -> int:
+        return _first_unindented(self.own_lines)
 
     @property
     def exception(self) -> str:
         """The exception's first line (`ValueError: bad batch`), "" where the traceback was cut short."""
-        return self.lines[self.exception_at].strip() if self.exception_at >= 0 else ""
+        return self.own_lines[self.own_exception_at].strip() if self.own_exception_at >= 0 else ""
 
     @property
     def type(self) -> str:
@@ -129,22 +153,27 @@ class Traceback:
     @property
     def message(self) -> str:
         """The full message: the exception line's rest and the lines after it, up to a blank line."""
-        if self.exception_at < 0:
+        if self.own_exception_at < 0:
             return ""
         more = []
-        for line in self.lines[self.exception_at + 1 :]:
+        for line in self.own_lines[self.own_exception_at + 1 :]:
             if not line.strip() or TRACEBACK_HEAD in line:
                 break
             more.append(line.strip())
         return "\n".join([self.exception.partition(":")[2].strip(), *more]).strip()
+
+    @property
+    def is_launchers(self) -> bool:
+        """A launcher's own exception about the processes it started (torchrun's, torch.multiprocessing's)."""
+        return self.type.rsplit(".", 1)[-1] in _LAUNCHER_EXCEPTIONS
 
     @functools.cached_property
     def calls(self) -> tuple[Call, ...]:
         """Its frames, outermost first, as printed (a frame's code is the indented line under it that is no
         frame)."""
         found = []
-        lines = self.lines
-        end = self.exception_at if self.exception_at >= 0 else len(lines)
+        lines = self.own_lines
+        end = self.own_exception_at if self.own_exception_at >= 0 else len(lines)
         for i, line in enumerate(lines[:end]):
             m = FRAME.match(line)
             if m:
@@ -163,6 +192,10 @@ class FaultDump:
     threads: tuple
 
 
+def _first_unindented(lines: list[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line and not line[0].isspace()), -1)
+
+
 def _origin(text: str, at: int, line_start: int) -> str:
     """Which process or thread printed the traceback at `at`: from its head's label and the line before."""
     label = _RANK_LABEL.match(text, line_start)
@@ -170,6 +203,9 @@ def _origin(text: str, at: int, line_start: int) -> str:
         return f"rank {label['n']}"
     before_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
     before = text[before_start : max(line_start - 1, before_start)]
+    spawned = _SPAWN_RAISED.match(text, before_start)
+    if spawned:  # torch.multiprocessing's report of the process it started as that rank
+        return f"rank {spawned[1]}"
     thread = THREAD_FAILED.match(text, before_start)
     if thread:
         return f"thread {(thread['name'] or thread['started_by']).strip()}"
@@ -258,7 +294,7 @@ class Output:
     @functools.cached_property
     def thread_died(self) -> re.Match | None:
         """The first `Exception in thread X:` header before a traceback."""
-        return THREAD_FAILED.search(self.text)
+        return THREAD_FAILED.search(self.text) if sig_.could_match(THREAD_FAILED, self.text) else None
 
     @functools.cached_property
     def loader_reports(self) -> tuple[str, ...]:
@@ -295,11 +331,14 @@ class Output:
         last = self.last_traceback()
         if last is None or last.exception_at < 0:
             return ""
-        return _with_what_follows(last.exception, last.lines[last.exception_at + 1 :])
+        # the text's own line, label and all: a rank's labelled output is read apart (verdict/ranks.py)
+        return _with_what_follows(last.lines[last.exception_at].strip(), last.lines[last.exception_at + 1 :])
 
     @functools.cached_property
     def exception_lines(self) -> tuple[str, ...]:
         """Every line that looks like an exception's (`ValueError: ...`, `KeyError`), warnings among them."""
+        if not sig_.could_match(PY_EXCEPTION, self.text):
+            return ()
         return tuple(m.group(0).strip() for m in PY_EXCEPTION.finditer(self.text))
 
     @functools.cached_property
@@ -307,7 +346,7 @@ class Output:
         """The exception a user would quote: Hydra's own error, the end of the last traceback (torch.load's
         refusal with what it refused), the last exception-looking line that is no warning, else the last
         non-empty line (Hydra's boilerplate never)."""
-        stripped = _BOILERPLATE.sub("", self.text)
+        stripped = _BOILERPLATE.sub("", self.text) if sig_.could_match(_BOILERPLATE, self.text) else self.text
         out = self if stripped == self.text else Output(stripped)
         found = out.hydra_error or _with_weights_only_reason(out.traceback_exception, stripped)
         if found:

@@ -58,31 +58,66 @@ def signal_name(number: int) -> str:
         return f"SIG{number}"
 
 
-def needed_literal(pattern: re.Pattern) -> str:
-    """The longest run of plain characters every match of pattern holds ("" where none is sure): what a text
-    must contain for the pattern to match, looked for before the pattern is (a substring search, many times
-    cheaper than a regular expression's). Read from the pattern's parse: runs of literals in its mandatory
-    sequence (a group's too), never inside an alternation, an optional part or a case-blind one."""
+def needed_literals(pattern: re.Pattern) -> tuple[str, ...]:
+    """Texts one of which every match of pattern holds (() where none is sure): what a text must contain for the
+    pattern to match, looked for before the pattern is (a substring search, many times cheaper than a regular
+    expression's). Read from the pattern's parse: the longest run of literals in its mandatory sequence (a
+    group's too), else one run for each branch of an alternation in it; never an optional part, nor a case-blind
+    one."""
     if pattern.flags & re.IGNORECASE:
-        return ""
-    runs, run = [], []
+        return ()
+    return _needed(list(_sre_parse.parse(pattern.pattern, pattern.flags)))
 
-    def walk(items) -> None:
-        nonlocal run
-        for op, av in items:
-            if op is _sre.LITERAL:
-                run.append(chr(av))
-            elif op is _sre.SUBPATTERN and not (av[1] & re.IGNORECASE):
-                walk(av[3])
-            elif op is _sre.AT:
-                continue  # an anchor takes no character
-            else:
-                runs.append("".join(run))
-                run = []
 
-    walk(_sre_parse.parse(pattern.pattern, pattern.flags))
+def _needed(items: list) -> tuple[str, ...]:
+    runs, run, branches = [], [], []
+    for op, av in _inlined(items):
+        if op is _sre.LITERAL:
+            run.append(chr(av))
+            continue
+        if op is not _sre.AT:  # an anchor takes no character
+            runs.append("".join(run))
+            run = []
+        if op is _sre.BRANCH:
+            branches.append([_needed(list(branch)) for branch in av[1]])
     runs.append("".join(run))
-    return max(runs, key=len)
+    best = max(runs, key=len)
+    if len(best) >= 4 or not branches:
+        return (best,) if best else ()
+    every = [alternatives for alternatives in branches if all(alternatives)]
+    return tuple(text for branch in every[0] for text in branch) if every else ((best,) if best else ())
+
+
+def _inlined(items: list) -> list:
+    """The sequence with its (case-keeping) groups' items in their place."""
+    flat = []
+    for op, av in items:
+        if op is _sre.SUBPATTERN and not (av[1] & re.IGNORECASE):
+            flat += _inlined(list(av[3]))
+        else:
+            flat.append((op, av))
+    return flat
+
+
+_NEEDS: dict = {}
+
+
+def could_match(pattern: re.Pattern, text: str) -> bool:
+    """False where text holds none of what every match of pattern needs (needed_literals): then no search."""
+    if pattern not in _NEEDS:
+        _NEEDS[pattern] = needed_literals(pattern)
+    needs = _NEEDS[pattern]
+    return not needs or any(need in text for need in needs)
+
+
+def search(pattern: re.Pattern, text: str) -> re.Match | None:
+    """pattern.search(text), but only where text could hold a match (could_match)."""
+    return pattern.search(text) if could_match(pattern, text) else None
+
+
+def finditer(pattern: re.Pattern, text: str):
+    """pattern.finditer(text), but only where text could hold a match (could_match)."""
+    return pattern.finditer(text) if could_match(pattern, text) else iter(())
 
 
 @dataclass(frozen=True)
@@ -98,17 +133,6 @@ class Cause:
 
 def _p(*patterns: str) -> tuple:
     return tuple(re.compile(p, re.M) for p in patterns)
-
-
-# Each pattern of the vocabulary with the text it needs (needed_literal): find_cause runs a pattern only over a
-# text that holds it.
-_NEEDS: dict = {}
-
-
-def _needs(pattern: re.Pattern) -> str:
-    if pattern not in _NEEDS:
-        _NEEDS[pattern] = needed_literal(pattern)
-    return _NEEDS[pattern]
 
 
 # A DataLoader worker (or a spawned child) that died by a signal, whichever.
@@ -266,7 +290,7 @@ _PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
 def lost_a_worker(text: str) -> bool:
     """Whether text is a DataLoader's ConnectionResetError from a worker that vanished (its own loader's, not
     a peer rank's connection)."""
-    return _LOST_WORKER.search(text) is not None and _LOST_WORKER_FRAMES.search(text) is not None
+    return search(_LOST_WORKER, text) is not None and search(_LOST_WORKER_FRAMES, text) is not None
 
 
 @dataclass(frozen=True)
@@ -304,6 +328,8 @@ def line_of(text: str, m: re.Match) -> str:
 
 def last_match(pattern: re.Pattern, text: str):
     """The last match of pattern in text, or None."""
+    if not could_match(pattern, text):
+        return None
     matches = list(pattern.finditer(text))
     return matches[-1] if matches else None
 
@@ -312,14 +338,14 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
     """The highest-priority known cause in the output, with its line (the last occurrence of its best pattern)."""
     for cause in among:
         for pattern in cause.patterns:
-            if _needs(pattern) not in text:
+            if not could_match(pattern, text):
                 continue
             m = last_match(pattern, text)
             if m is not None:
                 return Found(cause, line_of(text, m), m)
     lost = last_match(_LOST_WORKER, text) if among is CAUSES else None
     if lost is not None and lost_a_worker(text):
-        name = "pin_memory_thread" if _PIN_MEMORY_FRAME.search(text) else WORKER_LOST
+        name = "pin_memory_thread" if search(_PIN_MEMORY_FRAME, text) else WORKER_LOST
         return Found(Cause(name, Outcome.WORKER_CRASH, ()), line_of(text, lost), lost)
     return None
 
