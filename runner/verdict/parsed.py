@@ -382,7 +382,7 @@ class Output:
         """A collective (or the rendezvous) waited for a peer until its timeout."""
         from crashmatrix.verdict import ranks
 
-        return ranks.COLLECTIVE_TIMEOUT.search(self.text) is not None
+        return sig_.search(ranks.COLLECTIVE_TIMEOUT, self.text) is not None
 
     @functools.cached_property
     def root_failure(self):

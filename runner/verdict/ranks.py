@@ -101,6 +101,8 @@ def without_role_prefix(text: str) -> str:
     if "]:" not in text:
         return text
     roles = {"default"} | {m.group(1) for m in finditer(_ROLE_BEFORE_RANK, text)}
+    if not any(f"[{role}" in text for role in roles - {"rank"}):
+        return text  # no line of a role to read: the text as it is, without a call for each of its labels
 
     def relabelled(m: re.Match) -> str:
         if m["role"] not in roles or m["role"] == "rank":
