@@ -12,7 +12,9 @@ walked for two kinds of record:
   forensics.refine with no process and no kernel log, then signed_by_place; the text-only helpers
   (exception_place, tells_a_failure, the root rank); the synchronous rerun's findings where it has one
   (sync/: the launching line, cuDNN's and NCCL's words); and `crashmatrix diagnose` of its stderr;
-- every other log (*.log, *.err, *.out, *.txt): `crashmatrix diagnose` of it (resolve/diagnose.py).
+- every other log (*.log, *.err, *.out, *.txt): `crashmatrix diagnose` of it (resolve/diagnose.py);
+and the outputs pasted as module-level strings in tests/test_classify.py, test_ranks.py, test_exception_place.py
+and test_forensics.py: classify (exit status 1, and -11), the text helpers, diagnose.
 
 --count wraps every regular expression crashmatrix compiles and counts its searches (search, finditer, findall,
 split, sub; not match, which tries one place) over a span at least as long as the cell's whole output (80% of
@@ -256,6 +258,49 @@ def judge_log(path: str) -> dict:
     return {"found": found.found, "row": found.row, "whose": found.whose, "fix": found.fix, "cannot": found.cannot_tell}
 
 
+# The tests whose module-level strings are real programs' outputs, pasted
+_TEST_TEXTS = (
+    "tests/test_classify.py",
+    "tests/test_ranks.py",
+    "tests/test_exception_place.py",
+    "tests/test_forensics.py",
+)
+
+
+def pasted_outputs() -> dict[str, str]:
+    """`NAME = \"\"\"...\"\"\"` at the top level of the tests that paste outputs: name -> text."""
+    import ast
+
+    found = {}
+    for name in _TEST_TEXTS:
+        with open(os.path.join(_HERE, name)) as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                value = node.value.value
+                if isinstance(value, str) and "\n" in value:
+                    for target in node.targets:
+                        if isinstance(target, ast.Name):
+                            found[f"{name}:{target.id}"] = value
+    return found
+
+
+def judge_string(text: str) -> dict:
+    """A pasted output as a failed job's (exit status 1), as a segfaulted one's, and as `crashmatrix diagnose`
+    reads it."""
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import Log
+    from crashmatrix.verdict.classify import classify
+
+    found = diagnose(Log(text, ["pasted"]))
+    return {
+        "failed": _verdict_fields(classify(1, stderr=text)),
+        "segfaulted": _verdict_fields(classify(-11, stderr=text)),
+        "text": text_helpers(text),
+        "diagnose": {"found": found.found, "row": found.row, "whose": found.whose, "cannot": found.cannot_tell},
+    }
+
+
 def _key(path: str) -> str:
     return os.path.relpath(path, _HERE) if path.startswith(_HERE) else path
 
@@ -271,6 +316,8 @@ def run_all(roots: list[str]) -> dict:
             out["cell:" + _key(cell)]["sync"] = judge_sync(sync_dir, out["cell:" + _key(cell)]["refined"])
         if given["stderr"].strip():  # the same text as a log: `crashmatrix diagnose` of it
             out["cell:" + _key(cell)]["diagnose"] = judge_log(os.path.join(cell, "stderr.log"))
+    for name, text in pasted_outputs().items():
+        out["str:" + name] = judge_string(text)
     for path in logs:
         try:
             out["log:" + _key(path)] = judge_log(path)
@@ -404,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         with open(args.out, "w") as f:
             json.dump(found, f, indent=1, sort_keys=True)
-    print(f"{sum(k.startswith('cell:') for k in found)} cells, {sum(k.startswith('log:') for k in found)} logs")
+    counts = {kind: sum(k.startswith(kind + ":") for k in found) for kind in ("cell", "log", "str")}
+    print(f"{counts['cell']} cells, {counts['log']} logs, {counts['str']} pasted outputs")
     if args.diff:
         opener = gzip.open if args.diff.endswith(".gz") else open
         with opener(args.diff, "rt") as f:
