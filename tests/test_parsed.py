@@ -1,6 +1,6 @@
 """A cell's output read once (verdict/parsed.py): the evidence the rules read, from outputs real programs printed.
 
-Every text is a recorded one: a thread that died before the main failed on what it never delivered (the
+Every text but CHAINED (CPython's chaining, in its own words) is a recorded one: a thread that died before the main failed on what it never delivered (the
 reported zoo's r_thread_prefetch), a DataLoader worker's exception re-raised in the main process (the fault
 probe on an H200), torchrun's ranks whose loader lost a worker (tests/data/rank-worker-deaths).
 """
@@ -65,6 +65,29 @@ def test_a_fatal_signals_dump_with_each_threads_stack():
     assert out.dumps[0].threads and all(t.frames for t in out.dumps[0].threads)
     assert out.died_by == "SIGSEGV"
     assert "ERROR: Unexpected segmentation fault encountered in worker." in out.loader_reports
+
+
+CHAINED = """\
+Traceback (most recent call last):
+  File "/app/data.py", line 3, in load
+    return json.loads(text)
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/app/data.py", line 5, in load
+    raise ValueError(f"bad label file {path}")
+ValueError: bad label file labels/7.json
+"""
+
+
+def test_chained_exceptions_are_one_chain_from_the_root_cause():
+    out = read_output(CHAINED)
+    (chain,) = out.chains
+    assert [t.type for t in chain] == ["json.decoder.JSONDecodeError", "ValueError"]
+    assert [t.chained for t in chain] == [False, True]
+    assert chain[-1].calls[-1] == parsed.Call("/app/data.py", "5", "load", 'raise ValueError(f"bad label file {path}")')
 
 
 def test_one_text_is_read_once():

@@ -250,6 +250,19 @@ class Output:
         )
 
     @functools.cached_property
+    def chains(self) -> tuple[tuple[Traceback, ...], ...]:
+        """The tracebacks grouped as Python chains them: each group from the first exception (the root cause) to
+        the last raised while handling it (`During handling of the above exception`, `The above exception was
+        the direct cause`)."""
+        found: list[list[Traceback]] = []
+        for traceback in self.tracebacks:
+            if traceback.chained and found and found[-1][-1].origin == traceback.origin:
+                found[-1].append(traceback)
+            else:
+                found.append([traceback])
+        return tuple(tuple(chain) for chain in found)
+
+    @functools.cached_property
     def cause(self) -> sig_.Found | None:
         """The highest-priority known cause (signature.CAUSES), with its line."""
         return sig_.find_cause(self.text)
