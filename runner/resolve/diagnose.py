@@ -12,7 +12,6 @@ What only a run knows is said, never guessed.
 
 from __future__ import annotations
 
-import re
 import signal
 from dataclasses import dataclass, field
 
@@ -21,22 +20,13 @@ from crashmatrix.resolve.issue import whose_fix
 from crashmatrix.resolve.log_text import Log
 from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
 from crashmatrix.verdict import forensics
-from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
 from crashmatrix.verdict.evidence import Evidence
+from crashmatrix.verdict.parsed import read_output
 from crashmatrix.verdict.remedies import remedy
-from crashmatrix.verdict.signature import SIGNAL_TEXT
 
 # results.csv's keys a log can fill; the others (duration_s, host, log_dir, metrics) only a run has.
 ROW_KEYS = ("outcome", "signal", "exit_code", "error", "signature", "where", "rank")
-
-_SIGNAL_WORDS = "|".join(re.escape(t) for t in SIGNAL_TEXT)
-# How a log says its main process died by a signal, where no launcher labels it with a rank (Slurm's task
-# lines and torchrun's exitcode do: verdict/ranks.py reads those, for a cell's output and a log alike).
-_DIED_BY = (
-    re.compile(rf"^Fatal Python error: (?P<text>{_SIGNAL_WORDS})\s*$", re.M),  # faulthandler
-    re.compile(rf"(?:^|: line \d+: +\d+ )(?P<text>{_SIGNAL_WORDS}) +\(core dumped\).*$", re.M),  # a shell's
-)
 
 
 @dataclass
@@ -91,12 +81,9 @@ class _Kind:
 
 
 def told_signal(text: str) -> str:
-    """The signal the log says its process died by (SIGSEGV), where it says one; else ""."""
-    for pattern in _DIED_BY:
-        found = list(pattern.finditer(text))
-        if found:
-            return SIGNAL_TEXT[found[-1].group("text")]
-    return ""
+    """The signal the log says its process died by (SIGSEGV), where it says one; else "" (read by the parser a
+    cell's output is read by: verdict/parsed.py)."""
+    return read_output(text).died_by
 
 
 def _judged(text: str) -> Verdict:
@@ -121,7 +108,8 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         )
     elif verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH, Outcome.WORKER_CRASH) and verdict.signal == "SIGKILL":
         said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
-    collective = ranks_.COLLECTIVE_TIMEOUT.search(text)
+    out = read_output(text)
+    collective = out.collective_timeout
     if collective:
         said.append(
             "where the rank the others waited for was: a cell asks every surviving rank for its stacks "
@@ -132,7 +120,7 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
             "the line that launched the failing kernel: CUDA errors are asynchronous (a cell reruns with "
             "CUDA_LAUNCH_BLOCKING=1 to find it)"
         )
-    if ranks_.is_distributed(text) and len(log.names) > 1:
+    if out.is_distributed and len(log.names) > 1:
         said.append(
             "the order of the ranks' failures in time: separate files share no clock (consequences are told apart)"
         )

@@ -17,6 +17,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.parsed import TRACEBACK_HEAD, WARNING, Output, read_output
 from crashmatrix.verdict.signature import signal_name
 
 _WORKER_ERROR_TEXT = {
@@ -37,30 +38,6 @@ class Verdict:
     by_message: bool = False  # the signature is the telling line, masked: no known cause names it (signed_by_place)
 
 
-_PY_EXCEPTION = re.compile(
-    r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::.*)?$"
-    r"|^[A-Za-z_][\w.]*Error:.*$",
-    re.M,
-)
-_WARNING = re.compile(r"^(?:[\w.]*\.)?\w*Warning\b|^\S+:\d+: \w*Warning:")
-_FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
-_CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
-# Hydra's last words on every error: never the telling line.
-_BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
-# Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
-# a headline, then the reason on a later line, between hints.
-_HYDRA_HEADLINE = re.compile(
-    rf"^(?:{sig_.HYDRA_OVERRIDE_REFUSED}|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
-    # instantiate(): the reason is on the next line
-    rf"|{sig_.HYDRA_INSTANTIATE_FAILED})$",
-    re.M,
-)
-_HYDRA_HINT = re.compile(
-    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s"
-    r"|Either remove \+ prefix|Or add a second \+)"
-)
-
-
 def _signal_of(found: sig_.Found) -> str:
     groups = found.match.groupdict()
     if groups.get("sig"):
@@ -73,99 +50,29 @@ def _signal_of(found: sig_.Found) -> str:
     return ""
 
 
-def _hydra_error(text: str) -> str:
-    """'Could not override 'x'. Key 'x' is not in struct': Hydra's headline and its reason, on one line."""
-    head = sig_.last_match(_HYDRA_HEADLINE, text)
-    if head is None:
-        return ""
-    line = sig_.line_of(text, head)
-    for after in text[head.end() :].splitlines():
-        if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
-            return f"{line} {after.strip()}"
-    return line
-
-
-_TRACEBACK_HEAD = "Traceback (most recent call last):"
-# torch.load's weights-only refusal (the default since torch 2.6): its first line is the same for every file it
-# refuses; what it refused, and so what to allow, follows `WeightsUnpickler error:` (on that line, or after a
-# blank one in some releases' wording), before the advice (`Please use torch.serialization.add_safe_globals`).
-_WEIGHTS_ONLY_HEAD, _UNPICKLER_SAYS = sig_.WEIGHTS_ONLY_HEAD, sig_.UNPICKLER_SAYS
-
-
-def _traceback_exception(text: str) -> str:
-    """The exception line that ends the last traceback (its first line when the message spans several, with the
-    next where the first ends with a colon)."""
-    at = text.rfind(_TRACEBACK_HEAD)
-    if at == -1:
-        return ""
-    lines = text[at:].splitlines()[1:]
-    for i, line in enumerate(lines):
-        if line and not line[0].isspace():
-            return _with_what_follows(line.strip(), lines[i + 1 :])
-    return ""
-
-
-def _with_what_follows(line: str, after: list[str]) -> str:
-    """A message whose first line ends with a colon announces what follows, and what follows tells one failure
-    from another: `Error(s) in loading state_dict for Net:` is followed by `Missing key(s) in state_dict:
-    "fc.bias".` or by `size mismatch for fc.weight: ...`; the first line alone made them one."""
-    if not line.endswith(":"):
-        return line
-    following = next((a.strip() for a in after if a.strip()), "")
-    return f"{line} {following}" if following else line
-
-
-def _with_weights_only_reason(line: str, text: str) -> str:
-    """torch.load's refusal told by what it refused: its headline and its WeightsUnpickler error, on one line."""
-    head, found, _advice = line.partition(_WEIGHTS_ONLY_HEAD)
-    at = text.rfind(_UNPICKLER_SAYS)
-    if not found or at == -1:
-        return line
-    said = text[at + len(_UNPICKLER_SAYS) :].lstrip()
-    reason = said.split("\n", 1)[0].split(" Please use ", 1)[0].strip()
-    return f"{head}{_WEIGHTS_ONLY_HEAD} {_UNPICKLER_SAYS} {reason}" if reason else line
-
-
 def exception_line(text: str) -> str:
     """The exception a user would quote: Hydra's own error, the end of the last traceback (torch.load's
     refusal with what it refused), the last exception-looking line that is no warning, else the last
-    non-empty line (Hydra's boilerplate never)."""
-    text = _BOILERPLATE.sub("", text)
-    found = _hydra_error(text) or _with_weights_only_reason(_traceback_exception(text), text)
-    if found:
-        return found
-    lines = [m.group(0).strip() for m in _PY_EXCEPTION.finditer(text)]
-    errors = [line for line in lines if not _WARNING.match(line)]
-    if errors or lines:
-        return (errors or lines)[-1]
-    for line in reversed(text.splitlines()):
-        if line.strip():
-            return line.strip()
-    return ""
+    non-empty line (Hydra's boilerplate never). Read from the text's Output (verdict/parsed.py)."""
+    return read_output(text).exception_line
 
 
-_CUDA_CAUSES = tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR)
-
-
-def _generic_cuda(text: str, sig: str) -> Verdict | None:
+def _generic_cuda(out: Output, sig: str) -> Verdict | None:
     """A CUDA/cuDNN/NCCL error none of the known causes names: its line, masked, is the signature."""
-    generic = sig_.last_match(_CUDA, text)
-    if not generic:
-        return None
-    line = sig_.line_of(text, generic)
-    return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line))
+    line = out.cuda_line
+    return Verdict(Outcome.CUDA_ERROR, sig, line, sig_.mask(line)) if line else None
 
 
-def _told_abort(sig: str, text: str) -> sig_.Found | None:
+def _told_abort(sig: str, out: Output) -> sig_.Found | None:
     """An abort's own words (C++'s terminate ... what()), where the signal was SIGABRT."""
-    return sig_.find_cause(text, among=sig_.ABORT_CAUSES) if sig == "SIGABRT" else None
+    return out.abort_cause if sig == "SIGABRT" else None
 
 
-def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
+def _crash(sig: str, stderr: Output, text: Output, fallback: str) -> Verdict:
     """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error; an abort
     that said why (terminate's what()) is told by that line."""
     if sig == "SIGABRT":
-        cuda = sig_.find_cause(text, among=_CUDA_CAUSES)
+        cuda = text.cuda_cause
         if cuda:
             return Verdict(Outcome.CUDA_ERROR, sig, cuda.line, cuda.signature)
         generic = _generic_cuda(text, sig)
@@ -174,8 +81,7 @@ def _crash(sig: str, stderr: str, text: str, fallback: str) -> Verdict:
     told = _told_abort(sig, text)
     if told:
         return Verdict(Outcome.CRASH, sig, told.line, told.signature)
-    fatal = sig_.last_match(_FATAL, stderr)
-    return Verdict(Outcome.CRASH, sig, fatal.group(0).strip() if fatal else fallback, sig_.KILLED_BY_SIGNAL)
+    return Verdict(Outcome.CRASH, sig, stderr.fatal_line or fallback, sig_.KILLED_BY_SIGNAL)
 
 
 def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Verdict:
@@ -189,7 +95,7 @@ def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Ver
 
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
-    found = sig_.find_cause(text)
+    found = read_output(text).cause
     if found:
         return Verdict(
             found.cause.outcome,
@@ -197,7 +103,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
             found.line,
             found.signature,
         )
-    generic = _generic_cuda(text, "")
+    generic = _generic_cuda(read_output(text), "")
     if generic:
         return generic
     if report.get("status") == "nan":
@@ -212,15 +118,6 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
 
 
-# threading.excepthook's header before a thread's uncaught exception's traceback (`Exception in thread
-# Thread-1 (prefetch):`); _thread's `Exception ignored in thread started by: <function f at 0x...>`.
-_THREAD_FAILED = re.compile(
-    r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)):[ \t]*\n"
-    r"(?=Traceback \(most recent call last\):)",
-    re.M,
-)
-
-
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
@@ -229,14 +126,14 @@ def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
     the run failed otherwise: a thread's death is printed and the program goes on, failing later on what the
     thread never delivered (a KeyError for the value it never wrote), or not at all. None where no thread died,
     or where its exception is the last thing the run printed (then it is the failure anyway)."""
-    died = _THREAD_FAILED.search(stderr)
+    died = read_output(stderr).thread_died
     if died is None:
         return None
     rest = stderr[died.end() :]
-    end = rest.find(_TRACEBACK_HEAD, 1)
+    end = rest.find(TRACEBACK_HEAD, 1)
     while end != -1 and _CHAINED.search(rest[max(0, end - 120) : end]):  # the thread's own chained exception
-        end = rest.find(_TRACEBACK_HEAD, end + 1)
-    exception = _traceback_exception(rest if end == -1 else rest[:end])
+        end = rest.find(TRACEBACK_HEAD, end + 1)
+    exception = Output(rest if end == -1 else rest[:end]).traceback_exception
     if not exception:
         return None
     return (died["name"] or died["started_by"]).strip(), exception
@@ -272,7 +169,9 @@ def _cut_off(text: str) -> bool:
     rank's loader worker segfaults (3 runs in 36 alone, 6 at a time): CPython prints `lost sys.stderr`
     and the rank's `[rank1]:` traceback stops mid-stack, before its exception line (or, once in a CI run,
     none of it is printed at all)."""
-    return _TRACEBACK_HEAD in text and not _traceback_exception(text) and not _EXCEPTION_GROUP.search(text)
+    return (
+        TRACEBACK_HEAD in text and not read_output(text).traceback_exception and not sig_.search(_EXCEPTION_GROUP, text)
+    )
 
 
 def _from_rank(
@@ -285,18 +184,17 @@ def _from_rank(
     if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
         return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
     if root.signal:
-        told = _told_abort(root.signal, _with_last_words(root.text, stderr))
+        told = _told_abort(root.signal, read_output(_with_last_words(root.text, stderr)))
         if told:
             return Verdict(Outcome.RANK_CRASH, root.signal, told.line, told.signature, root.rank, root.text)
-        fatal = sig_.last_match(_FATAL, root.text)
         who = "" if root.rank is None else f"rank {root.rank} "
-        line = fatal.group(0).strip() if fatal else f"{who}killed by {root.signal}"
+        line = read_output(root.text).fatal_line or f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
     # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
     text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)
     if "data/dataloader.py" in text or words_lost:
-        text += "".join(f"\n{m.group(0)}" for m in _WORKER_WORDS.finditer(stderr))
-    killed_word = _WORKER_KILLED.search(stderr)
+        text += "".join(f"\n{m.group(0)}" for m in sig_.finditer(_WORKER_WORDS, stderr))
+    killed_word = sig_.search(_WORKER_KILLED, stderr)
     if killed_word and sig_.lost_a_worker(text):
         # a worker gone without a word: the signal it died by, where torch said it. The first such word:
         # a victim's, after the launcher's kill, would come later (`killed by signal: Terminated`).
@@ -330,12 +228,12 @@ def _told_by_recorder(
 def tells_a_failure(text: str) -> bool:
     """Whether the text tells a failure the rules can read (crashmatrix diagnose: a log with none is "no failure
     found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, a rank's."""
-    text = ranks_.without_role_prefix(plain(text))
-    if sig_.find_cause(text) or _FATAL.search(text) or _CUDA.search(text) or _hydra_error(text):
+    out = read_output(ranks_.without_role_prefix(plain(text)))
+    if out.cause or out.fatal_line or out.cuda_line or out.hydra_error:
         return True
-    if _TRACEBACK_HEAD in text or ranks_.root_failure(text) is not None:
+    if out.tracebacks or out.root_failure is not None:
         return True
-    return any(not _WARNING.match(m.group(0).strip()) for m in _PY_EXCEPTION.finditer(text))
+    return any(not WARNING.match(line) for line in out.exception_lines)
 
 
 def classify(
@@ -358,7 +256,7 @@ def classify(
     if timed_out:
         tail = exception_line(stderr)
         when = f"after {timeout_s:g} s" if timeout_s else ""
-        found = sig_.find_cause(text)
+        found = read_output(text).cause
         return Verdict(
             Outcome.TIMEOUT,
             "",
@@ -374,7 +272,7 @@ def classify(
 
     if returncode is not None and returncode < 0:
         sig = signal_name(-returncode)
-        return _crash(sig, stderr, text, f"killed by {sig}")
+        return _crash(sig, read_output(stderr), read_output(text), f"killed by {sig}")
 
     if returncode == 0:
         if status == "error":
@@ -390,10 +288,10 @@ def classify(
     if returncode is not None and returncode > 128:
         # A shell or launcher in between reports a signalled child as 128+N.
         sig = signal_name(returncode - 128)
-        fatal = sig_.last_match(_FATAL, stderr)
+        fatal = read_output(stderr).fatal_line
         for text_name, name in sig_.SIGNAL_TEXT.items():
             if name == sig and (text_name in stderr or fatal):
-                return _crash(sig, stderr, text, f"exit status {returncode}: {text_name}")
+                return _crash(sig, read_output(stderr), read_output(text), f"exit status {returncode}: {text_name}")
 
     return _from_main_output(returncode, stderr, stdout, text, report)
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.signature import search
 
 _NOT_FOUND = re.compile(r"^In '(?P<config>[^']+)': Could not find '(?P<group>[^'\n]+)/(?P<option>[^'/\n]+)'", re.M)
 _INSTANTIATE = re.compile(r"^Error (?:in call to|locating) target '(?P<target>[^']+)'", re.M)
@@ -37,7 +38,7 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
     the file is not in the app's config folder. arguments: the overrides the run was given; where the option
     came from one, it leads the place (`override model=resnet99; conf/config.yaml:2 in defaults.model`)."""
     root = app_root(os.path.abspath(script))
-    missing = _NOT_FOUND.search(text)
+    missing = search(_NOT_FOUND, text)
     if missing:
         path = _config_file(config_dir, missing["config"])
         key = missing["group"].replace("/", ".")
@@ -46,7 +47,7 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
             return ""
         given = next((a for a in arguments if _override_of(a) == (missing["group"], missing["option"])), "")
         return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
-    target = _INSTANTIATE.search(text)
+    target = search(_INSTANTIATE, text)
     full_key = _FULL_KEY.search(text[target.end() :]) if target else None
     if not full_key:
         return ""
@@ -111,7 +112,7 @@ def _node_file(text: str, config_dir: str, config_name: str, key: str, arguments
 
 
 def _chosen(text: str, group: str) -> str:
-    said = _OVERRIDES.search(text)
+    said = search(_OVERRIDES, text)
     for item in re.findall(r"'([^']*)'", said["list"]) if said else ():
         name, value = _override_of(item)
         if name == group and value:
@@ -131,7 +132,7 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str])
     """`where` for a Hydra config error: its config file and key (signed_by_place then signs the verdict with
     it); any other verdict's `where` as it is. matrix: the run's, whose command may be a Hydra app; argv: the
     run's."""
-    if verdict.outcome is not Outcome.FAIL or not (_NOT_FOUND.search(text) or _INSTANTIATE.search(text)):
+    if verdict.outcome is not Outcome.FAIL or not (search(_NOT_FOUND, text) or search(_INSTANTIATE, text)):
         return where
     from crashmatrix.app.preflight import hydra_app  # only for a Hydra config error: nothing more at start-up
 

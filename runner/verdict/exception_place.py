@@ -24,6 +24,7 @@ import re
 from crashmatrix.verdict import ranks
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
+from crashmatrix.verdict.parsed import FRAME, Traceback, read_output
 from crashmatrix.verdict.stacks import (
     OURS,
     Frame,
@@ -35,9 +36,7 @@ from crashmatrix.verdict.stacks import (
     program_place,
 )
 
-# `Traceback (most recent call last):` at a line's start; a worker's `Original Traceback (...)` too
-_HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):[ \t]*$", re.M)
-_FRAME = re.compile(r'^[ \t]+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)[ \t]*$')
+_FRAME = FRAME
 # The folder a cell's PYTHONPATH gets crashmatrix from (process/package_path.py), or an installed crashmatrix.
 _OUR_COPY = re.compile(r"/(?:\.crashmatrix-path|site-packages|dist-packages)/crashmatrix/")
 # An exception's class and message that say memory ran out (signature.py's memory causes, torch's CUDA OOM).
@@ -54,50 +53,31 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     ignored in: <function X.__del__>`). error: the row's telling line; where an earlier traceback holds it
     and the last does not, that one (a spawned worker's RuntimeError about the missing main guard, before
     the main process's own 'worker exited unexpectedly'). crashmatrix's own frames are left out."""
-    heads = [h for h in _HEAD.finditer(text) if not _ignored(text, h.start())]
+    heads = [t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]
     if not heads:
         return [], ""
     head = _holding(text, heads, error)
-    frames: list[tuple[Frame, str]] = []
-    exception = ""
-    lines = text[head.end() :].splitlines()[1:]
-    for i, line in enumerate(lines):
-        m = _FRAME.match(line)
-        if m:
-            after = lines[i + 1] if i + 1 < len(lines) else ""
-            code = "" if _FRAME.match(after) or not after[:1].isspace() else after.strip()
-            frames.append((Frame(m["func"], m["file"], m["line"]), code))
-        elif line.strip() and not line[:1].isspace():
-            exception = line.strip()
-            break
-    kept = [(f, code) for f, code in frames if not is_ours(f.file)]
-    return kept[::-1], exception
+    kept = [(call.frame(), call.code) for call in head.calls if not is_ours(call.path)]
+    return kept[::-1], head.exception
 
 
 def each_traceback(text: str) -> list[str]:
     """The tracebacks text holds, each from its head to the next one's, in the order printed, but for those
     of exceptions Python ignored."""
-    starts = [h.start() for h in _HEAD.finditer(text)]
-    pieces = zip(starts, starts[1:] + [len(text)])
-    return [text[start:end] for start, end in pieces if not _ignored(text, start)]
+    heads = [t for t in read_output(text).tracebacks if t.on_own_line]
+    ends = [t.start for t in heads[1:]] + [len(text)]
+    return [text[t.start : end] for t, end in zip(heads, ends) if not t.ignored]
 
 
-def _holding(text: str, heads: list[re.Match], error: str) -> re.Match:
+def _holding(text: str, heads: list[Traceback], error: str) -> Traceback:
     """The last traceback whose text holds the telling line (whitespace aside); the last one where none
     does, or the last holds it too."""
     telling = " ".join(error.split(";")[0].split())[:60]
     if not telling:
         return heads[-1]
-    ends = [h.start() for h in heads[1:]] + [len(text)]
-    holding = [h for h, end in zip(heads, ends) if telling in " ".join(text[h.start() : end].split())]
+    ends = [h.start for h in heads[1:]] + [len(text)]
+    holding = [h for h, end in zip(heads, ends) if telling in " ".join(text[h.start : end].split())]
     return holding[-1] if holding else heads[-1]
-
-
-def _ignored(text: str, head: int) -> bool:
-    """Whether the traceback at head is of an exception Python ignored (a __del__'s at exit, after the
-    failure): the line before it says `Exception ignored in: ...`."""
-    before = text.rfind("\n", 0, max(head - 1, 0)) + 1
-    return text.startswith("Exception ignored", before)
 
 
 def is_ours(path: str) -> bool:

@@ -42,7 +42,7 @@ from crashmatrix.verdict.exception_place import (
     last_traceback,
     own_text,
 )
-from crashmatrix.verdict.signature import WORKER_EXITED, hang_signature, last_match
+from crashmatrix.verdict.signature import WORKER_EXITED, could_match, finditer, hang_signature, last_match
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -421,7 +421,11 @@ def extension_by_module(base: str, stderr: str) -> str:
     m = _EXTENSION_FILE.match(base)
     if not m:
         return base
-    modules = {name.strip() for line in _EXTENSION_MODULES.findall(stderr) for name in line.split(",")}
+    modules = {
+        name.strip()
+        for line in (_EXTENSION_MODULES.findall(stderr) if could_match(_EXTENSION_MODULES, stderr) else [])
+        for name in line.split(",")
+    }
     owners = {name.rpartition(".")[0] for name in modules if name.rpartition(".")[2] == m.group("stem")}
     owners.discard("")
     return f"{owners.pop().replace('.', '/')}/{base}" if len(owners) == 1 else base
@@ -444,7 +448,7 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
     with SIGUSR2) are skipped.
     """
     found = []
-    heads = list(_TORCH_BLOCK.finditer(text))
+    heads = list(finditer(_TORCH_BLOCK, text))
     for i, head in enumerate(heads):
         block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
         frames = _TORCH_FRAME.findall(block)
@@ -463,7 +467,7 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
     from the frame that faulted to where Python's own frames begin (`<omitting python frames>`, given with
     an empty path): the handler's frames, the interpreter's start and the other threads' blocks say nothing
     of the fault. The last faulting block; [] without one."""
-    heads = list(_TORCH_BLOCK.finditer(text))
+    heads = list(finditer(_TORCH_BLOCK, text))
     found: list[tuple[str, str]] = []
     for i, head in enumerate(heads):
         block = text[head.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
@@ -491,7 +495,7 @@ def died_thread_frames(stderr: str) -> list[Frame]:
     stderr together, and any of them can come out interleaved with another's (seen with 4 forked workers:
     the last dump cut short after its first frame, or every dump torn). Where none is whole, the last
     with any frames."""
-    blocks = [_died_block(stderr, fatal.end()) for fatal in reversed(list(_FATAL_ERROR.finditer(stderr)))]
+    blocks = [_died_block(stderr, fatal.end()) for fatal in reversed(list(finditer(_FATAL_ERROR, stderr)))]
     for block in [b for b in blocks if _is_whole(b)] + blocks:
         out = []
         for line in block.splitlines():

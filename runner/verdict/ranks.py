@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crashmatrix.incell import rank_report as recorder
-from crashmatrix.verdict.signature import SIGNAL_TEXT, lost_a_worker, signal_name
+from crashmatrix.verdict.signature import SIGNAL_TEXT, finditer, lost_a_worker, search, signal_name
 
 # The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
 RANK_ENDED_EARLY = "rank_ended_early"
@@ -82,6 +82,9 @@ _SRUN_TASK = re.compile(
 )
 # What marks output as a distributed job's even when no line names a rank (Lightning's ddp under Hydra).
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
+_RANK_LABEL = re.compile(r"^\s*\[rank\d+\]: ", re.M)
+# A distributed job's words, in the order is_distributed looks for them
+_DISTRIBUTED_WORDS = (_RANK_LABEL, _SPAWN_RAISED, _SPAWN_EXITED, _SRUN_TASK, _DISTRIBUTED)
 
 
 # torchrun --tee/--redirects: every line of a rank's output prefixed with its role and local rank (`[default1]:`,
@@ -97,7 +100,9 @@ def without_role_prefix(text: str) -> str:
     `[rankN]:` label, is read so: a program's own `[step1]:` lines stay as they are."""
     if "]:" not in text:
         return text
-    roles = {"default"} | {m.group(1) for m in _ROLE_BEFORE_RANK.finditer(text)}
+    roles = {"default"} | {m.group(1) for m in finditer(_ROLE_BEFORE_RANK, text)}
+    if not any(f"[{role}" in text for role in roles - {"rank"}):
+        return text  # no line of a role to read: the text as it is, without a call for each of its labels
 
     def relabelled(m: re.Match) -> str:
         if m["role"] not in roles or m["role"] == "rank":
@@ -125,7 +130,7 @@ class RankFailure:
             return self.signal in LAUNCHER_SIGNALS
         if lost_a_worker(self.text):  # `Connection reset by peer` from its own loader's dead worker
             return False
-        return bool(_CONSEQUENCE.search(_first_exception(self.text) or self.text))
+        return bool(search(_CONSEQUENCE, _first_exception(self.text) or self.text))
 
 
 @dataclass(frozen=True)
@@ -142,14 +147,8 @@ class Recorded:
 
 def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
     """Whether the output is a distributed job's: a rank's label, a launcher's report, or the recorder's files."""
-    return bool(
-        recorded
-        or re.search(r"^\s*\[rank\d+\]: ", stderr, re.M)
-        or _SPAWN_RAISED.search(stderr)
-        or _SPAWN_EXITED.search(stderr)
-        or "ChildFailedError" in stderr
-        or _SRUN_TASK.search(stderr)
-        or _DISTRIBUTED.search(stderr)
+    return (
+        bool(recorded) or "ChildFailedError" in stderr or any(search(pattern, stderr) for pattern in _DISTRIBUTED_WORDS)
     )
 
 
@@ -203,7 +202,7 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
                 first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, peers)
             )
         return None
-    if recorded or not _PEER_GONE.search(_first_exception(victim.text) or victim.text):
+    if recorded or not search(_PEER_GONE, _first_exception(victim.text) or victim.text):
         return None
     if _TORCHRUN_ROOT in stderr and "<NO_OTHER_FAILURES>" not in stderr:
         return None  # torchrun names another failed rank: not one that ended cleanly
@@ -221,7 +220,7 @@ def _ended_after_timing_out(victim: RankFailure, first: Recorded, recorded: Sequ
     """A victim whose collective timed out waited for a peer that did not come, which a peer that had
     ended would have told at once (`Connection closed by peer`): a rank that ended after the victim's own
     end was stopped by the launcher (Lightning turns its SIGTERM into an exit 0), it did not end early."""
-    if not COLLECTIVE_TIMEOUT.search(victim.text):
+    if not search(COLLECTIVE_TIMEOUT, victim.text):
         return False
     own = next((r.ended for r in recorded if r.rank == victim.rank and r.ended is not None), None)
     return own is None or (first.ended or 0.0) > own
@@ -277,7 +276,7 @@ def _own_failures(stderr: str) -> list[RankFailure]:
 def _without_launcher_report(text: str) -> str:
     """The text with the launcher's own exception blanked (same length: offsets stay)."""
     for marker in (_SPAWN_RAISED, re.compile(re.escape(_TORCHRUN_ROOT)), re.compile(r"ChildFailedError")):
-        m = marker.search(text)
+        m = search(marker, text)
         if m:
             # the launcher's traceback that holds it starts at the last "Traceback" before it
             start = text.rfind(_TRACEBACK, 0, m.start())
@@ -328,7 +327,7 @@ def _fatal_dumps(text: str) -> list[RankFailure]:
     """faulthandler's dumps of a fatal signal (`Fatal Python error: Segmentation fault` and the stack after),
     less a DataLoader worker's (its rank reports the worker's death itself)."""
     found = []
-    for m in _FATAL.finditer(text):
+    for m in finditer(_FATAL, text):
         sig = SIGNAL_TEXT.get(m.group(1))
         stop = text.find("\nExtension modules:", m.end())
         end = stop if stop != -1 and stop - m.end() < 20000 else min(len(text), m.end() + 4000)
@@ -343,7 +342,7 @@ def _fatal_dumps(text: str) -> list[RankFailure]:
 def _launcher_failures(stderr: str) -> list[RankFailure]:
     """What torchrun or torch.multiprocessing says of each failed rank, at the place it says it."""
     found = []
-    for m in _TORCHRUN_ENTRY.finditer(stderr):
+    for m in finditer(_TORCHRUN_ENTRY, stderr):
         code = int(m.group("code"))
         message = "\n".join(line[2:] if line.startswith("  ") else line for line in m.group("message").splitlines())
         sig = m.group("sig") or ""
@@ -358,13 +357,13 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
                 pid=int(m.group("pid")),
             )
         )
-    for m in _SPAWN_RAISED.finditer(stderr):
+    for m in finditer(_SPAWN_RAISED, stderr):
         end = stderr.find("\nSet the environment variable HYDRA_FULL_ERROR", m.end())
         text = stderr[m.end() : end if end != -1 else len(stderr)]
         found.append(RankFailure(int(m.group(1)), m.start(), text=text))
-    for m in _SPAWN_EXITED.finditer(stderr):
+    for m in finditer(_SPAWN_EXITED, stderr):
         found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or ""))
-    for m in _SRUN_TASK.finditer(stderr):
+    for m in finditer(_SRUN_TASK, stderr):
         found.append(RankFailure(int(m.group(1)), m.start(), signal=SIGNAL_TEXT.get(m.group("text") or "", "")))
     return found
 
@@ -375,7 +374,7 @@ def _merged(
     """The ranks' own failures, each labelled with its rank where the launcher or the recorder tells it; a
     launcher's entry that no own failure matches stands as it is (at the place of its report)."""
     by_pid = {r.pid: r.rank for r in recorded}
-    torch_pids = [(m.group(1), int(m.group(2)), m.start()) for m in _TORCH_FATAL.finditer(stderr)]
+    torch_pids = [(m.group(1), int(m.group(2)), m.start()) for m in finditer(_TORCH_FATAL, stderr)]
     labelled = []
     for failure in own:
         if failure.rank is None and failure.signal:

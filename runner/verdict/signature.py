@@ -24,6 +24,13 @@ from dataclasses import dataclass
 from crashmatrix.outcome import HANG, JOB_LOST, KILLED_BY_SIGNAL, LAUNCH_ERROR, NON_FINITE, Outcome
 from crashmatrix.plain_text import plain
 
+try:  # the regular expressions' own parser: what a pattern needs (needed_literal)
+    from re import _constants as _sre  # type: ignore[attr-defined]
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # Python before 3.11
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" and faulthandler's "Fatal Python error: <text>"
 # print them.
 SIGNAL_TEXT = {
@@ -49,6 +56,68 @@ def signal_name(number: int) -> str:
         return _signal.Signals(number).name
     except ValueError:
         return f"SIG{number}"
+
+
+def needed_literals(pattern: re.Pattern) -> tuple[str, ...]:
+    """Texts one of which every match of pattern holds (() where none is sure): what a text must contain for the
+    pattern to match, looked for before the pattern is (a substring search, many times cheaper than a regular
+    expression's). Read from the pattern's parse: the longest run of literals in its mandatory sequence (a
+    group's too), else one run for each branch of an alternation in it; never an optional part, nor a case-blind
+    one."""
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    return _needed(list(_sre_parse.parse(pattern.pattern, pattern.flags)))
+
+
+def _needed(items: list) -> tuple[str, ...]:
+    runs, run, branches = [], [], []
+    for op, av in _inlined(items):
+        if op is _sre.LITERAL:
+            run.append(chr(av))
+            continue
+        if op is not _sre.AT:  # an anchor takes no character
+            runs.append("".join(run))
+            run = []
+        if op is _sre.BRANCH:
+            branches.append([_needed(list(branch)) for branch in av[1]])
+    runs.append("".join(run))
+    best = max(runs, key=len)
+    if len(best) >= 4 or not branches:
+        return (best,) if best else ()
+    every = [alternatives for alternatives in branches if all(alternatives)]
+    return tuple(text for branch in every[0] for text in branch) if every else ((best,) if best else ())
+
+
+def _inlined(items: list) -> list:
+    """The sequence with its (case-keeping) groups' items in their place."""
+    flat = []
+    for op, av in items:
+        if op is _sre.SUBPATTERN and not (av[1] & re.IGNORECASE):
+            flat += _inlined(list(av[3]))
+        else:
+            flat.append((op, av))
+    return flat
+
+
+_NEEDS: dict = {}
+
+
+def could_match(pattern: re.Pattern, text: str) -> bool:
+    """False where text holds none of what every match of pattern needs (needed_literals): then no search."""
+    if pattern not in _NEEDS:
+        _NEEDS[pattern] = needed_literals(pattern)
+    needs = _NEEDS[pattern]
+    return not needs or any(need in text for need in needs)
+
+
+def search(pattern: re.Pattern, text: str) -> re.Match | None:
+    """pattern.search(text), but only where text could hold a match (could_match)."""
+    return pattern.search(text) if could_match(pattern, text) else None
+
+
+def finditer(pattern: re.Pattern, text: str):
+    """pattern.finditer(text), but only where text could hold a match (could_match)."""
+    return pattern.finditer(text) if could_match(pattern, text) else iter(())
 
 
 @dataclass(frozen=True)
@@ -221,7 +290,7 @@ _PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
 def lost_a_worker(text: str) -> bool:
     """Whether text is a DataLoader's ConnectionResetError from a worker that vanished (its own loader's, not
     a peer rank's connection)."""
-    return _LOST_WORKER.search(text) is not None and _LOST_WORKER_FRAMES.search(text) is not None
+    return search(_LOST_WORKER, text) is not None and search(_LOST_WORKER_FRAMES, text) is not None
 
 
 @dataclass(frozen=True)
@@ -259,6 +328,8 @@ def line_of(text: str, m: re.Match) -> str:
 
 def last_match(pattern: re.Pattern, text: str):
     """The last match of pattern in text, or None."""
+    if not could_match(pattern, text):
+        return None
     matches = list(pattern.finditer(text))
     return matches[-1] if matches else None
 
@@ -267,12 +338,14 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
     """The highest-priority known cause in the output, with its line (the last occurrence of its best pattern)."""
     for cause in among:
         for pattern in cause.patterns:
+            if not could_match(pattern, text):
+                continue
             m = last_match(pattern, text)
             if m is not None:
                 return Found(cause, line_of(text, m), m)
-    lost = last_match(_LOST_WORKER, text)
-    if lost is not None and among is CAUSES and lost_a_worker(text):
-        name = "pin_memory_thread" if _PIN_MEMORY_FRAME.search(text) else WORKER_LOST
+    lost = last_match(_LOST_WORKER, text) if among is CAUSES else None
+    if lost is not None and lost_a_worker(text):
+        name = "pin_memory_thread" if search(_PIN_MEMORY_FRAME, text) else WORKER_LOST
         return Found(Cause(name, Outcome.WORKER_CRASH, ()), line_of(text, lost), lost)
     return None
 

@@ -1,0 +1,437 @@
+"""A cell's output read once into evidence: the rules (classify, signature, the places) read facts from it.
+
+`read_output(text)` gives an `Output`: every Python traceback (its exception's type and message, its frames
+as (path, lineno, function) with their source line, whether it is chained to the one before it, whether Python
+ignored it, and its origin: the main thread, a named thread, a DataLoader worker, a rank, a launcher's report),
+faulthandler's dumps (the fatal error and each thread's stack), the launcher's reports (torchrun's failure
+table, torch.multiprocessing's), the DataLoader's own reports, CUDA's, cuDNN's and NCCL's lines, Hydra's error,
+and the known cause the vocabulary names (verdict/signature.py: CAUSES, a table of data). What no parser
+knows stays in `text`.
+
+Each fact is read when first asked for and kept: classify, the signature, `where` and `crashmatrix diagnose`
+ask one Output (read_output keeps the last few, keyed by the text), so a cell's text is scanned for a cause,
+its tracebacks, its dumps once, however many rules read them. Pure: text in, facts out.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.stacks import Frame, Thread, parse_faulthandler
+
+TRACEBACK_HEAD = "Traceback (most recent call last):"
+# exception_place's head: `Traceback (most recent call last):` alone on its line, a worker's `Original
+# Traceback (...)` too
+_LINE_HEAD = re.compile(r"(?:Original )?Traceback \(most recent call last\):[ \t]*")
+FRAME = re.compile(r'^[ \t]+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)[ \t]*$')
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+# threading.excepthook's header before a thread's uncaught exception's traceback (`Exception in thread
+# Thread-1 (prefetch):`); _thread's `Exception ignored in thread started by: <function f at 0x...>`.
+THREAD_FAILED = re.compile(
+    r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)):[ \t]*\n"
+    r"(?=Traceback \(most recent call last\):)",
+    re.M,
+)
+_SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:", re.M)
+_WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process (?P<n>\d+)\.")
+_LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
+_RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
+_FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
+CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
+# The DataLoader's own reports of a worker gone (torch/csrc/DataLoader.cpp, torch/utils/data/dataloader.py)
+_LOADER_REPORT = re.compile(
+    r"^.*(?:DataLoader worker \(pid\(?s?\)? [\d, ]+\) (?:is killed by signal|exited unexpectedly)"
+    r"|ERROR: Unexpected [a-z ]+ encountered in worker\.).*$",
+    re.M,
+)
+# torch.multiprocessing's and torchrun's words about the processes they started
+_LAUNCHER_REPORT = re.compile(
+    r"^.*(?:process \d+ terminated with (?:signal|exit code)|-- Process \d+ terminated with the following error"
+    r"|Root Cause \(first observed failure\)|ChildFailedError).*$",
+    re.M,
+)
+_SIGNAL_WORDS = "|".join(re.escape(t) for t in sig_.SIGNAL_TEXT)
+# How an output says its main process died by a signal, where no launcher labels it with a rank (Slurm's task
+# lines and torchrun's exitcode do: verdict/ranks.py reads those)
+_DIED_BY = (
+    re.compile(rf"^Fatal Python error: (?P<text>{_SIGNAL_WORDS})\s*$", re.M),  # faulthandler
+    re.compile(rf"(?:^|: line \d+: +\d+ )(?P<text>{_SIGNAL_WORDS}) +\(core dumped\).*$", re.M),  # a shell's
+)
+_CUDA_FAMILY = re.compile(r"^.*(?:CUDA|CUDNN_STATUS_|cuDNN error|CUBLAS_STATUS_|cuBLAS error|NCCL).*$", re.M)
+
+PY_EXCEPTION = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::.*)?$"
+    r"|^[A-Za-z_][\w.]*Error:.*$",
+    re.M,
+)
+WARNING = re.compile(r"^(?:[\w.]*\.)?\w*Warning\b|^\S+:\d+: \w*Warning:")
+# Hydra's last words on every error: never the telling line.
+_BOILERPLATE = re.compile(r"^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$", re.M)
+# Hydra's own errors (a bad override, a config it cannot compose) come without a traceback:
+# a headline, then the reason on a later line, between hints.
+_HYDRA_HEADLINE = re.compile(
+    rf"^(?:{sig_.HYDRA_OVERRIDE_REFUSED}|Could not load '[^']*'\.?|Cannot find primary config.*|In '[^']*': .*"
+    # instantiate(): the reason is on the next line
+    rf"|{sig_.HYDRA_INSTANTIATE_FAILED})$",
+    re.M,
+)
+_HYDRA_HINT = re.compile(
+    r"^(?:To append to your config use|See https?://|Available options:|full_key:|object_type=|\s"
+    r"|Either remove \+ prefix|Or add a second \+)"
+)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One frame of a traceback: where, and the source line Python printed under it ("" where none)."""
+
+    path: str
+    lineno: str  # as printed
+    function: str
+    code: str = ""
+
+    def frame(self) -> Frame:
+        return Frame(self.function, self.path, self.lineno)
+
+
+@dataclass(frozen=True)
+class Traceback:
+    """One `Traceback (most recent call last):` and what follows it up to its exception's line."""
+
+    text: str = field(repr=False)  # the whole output it stands in
+    at: int  # the head's offset in the text
+    start: int  # where its head starts: `Original Traceback`'s first letter for a worker's
+    on_own_line: bool  # the head (or `Original Traceback`) is its line's whole text, as Python prints it
+    ignored: bool  # `Exception ignored in: ...` before it: Python went on
+    chained: bool  # `During handling of the above exception` (or the direct cause) just before it
+    # "main", "thread NAME", "worker N" (a DataLoader worker's, re-raised), "rank N" (labelled, or told by
+    # torch.multiprocessing), "ignored" (Python went on); a launcher's own exception is `is_launchers`
+    origin: str
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        """The lines after the head's line, to the text's end."""
+        return self.text[self.at :].splitlines()[1:]
+
+    @functools.cached_property
+    def exception_at(self) -> int:
+        """The index in lines of the first line not indented (its exception's, for a traceback no label
+        prefixes), -1: none (cut short)."""
+        return _first_unindented(self.lines)
+
+    @functools.cached_property
+    def own_lines(self) -> list[str]:
+        """The lines that are this traceback's own: where its head has a rank's `[rankN]: ` label, that label
+        taken off each of its lines, up to the first line another process printed; else lines."""
+        label = _RANK_LABEL.match(self.text, self.text.rfind("\n", 0, self.at) + 1)
+        if label is None:
+            return self.lines
+        rank, own = label["n"], []
+        for line in self.lines:
+            label = _RANK_LABEL.match(line)
+            if label is None or label["n"] != rank:
+                break
+            own.append(line[label.end() :])
+        return own
+
+    @functools.cached_property
+    def own_exception_at(self) -> int:
+        return _first_unindented(self.own_lines)
+
+    @property
+    def exception(self) -> str:
+        """The exception's first line (`ValueError: bad batch`), "" where the traceback was cut short."""
+        return self.own_lines[self.own_exception_at].strip() if self.own_exception_at >= 0 else ""
+
+    @property
+    def type(self) -> str:
+        return self.exception.split(":", 1)[0].strip()
+
+    @property
+    def message(self) -> str:
+        """The full message: the exception line's rest and the lines after it, up to a blank line."""
+        if self.own_exception_at < 0:
+            return ""
+        more = []
+        for line in self.own_lines[self.own_exception_at + 1 :]:
+            if not line.strip() or TRACEBACK_HEAD in line:
+                break
+            more.append(line.strip())
+        return "\n".join([self.exception.partition(":")[2].strip(), *more]).strip()
+
+    @property
+    def is_launchers(self) -> bool:
+        """A launcher's own exception about the processes it started (torchrun's, torch.multiprocessing's)."""
+        return self.type.rsplit(".", 1)[-1] in _LAUNCHER_EXCEPTIONS
+
+    @functools.cached_property
+    def calls(self) -> tuple[Call, ...]:
+        """Its frames, outermost first, as printed (a frame's code is the indented line under it that is no
+        frame)."""
+        found = []
+        lines = self.own_lines
+        end = self.own_exception_at if self.own_exception_at >= 0 else len(lines)
+        for i, line in enumerate(lines[:end]):
+            m = FRAME.match(line)
+            if m:
+                after = lines[i + 1] if i + 1 < len(lines) else ""
+                code = "" if FRAME.match(after) or not after[:1].isspace() else after.strip()
+                found.append(Call(m["file"], m["line"], m["func"], code))
+        return tuple(found)
+
+
+@dataclass(frozen=True)
+class FaultDump:
+    """faulthandler's dump of a fatal signal: `Fatal Python error: Segmentation fault` and each thread's stack."""
+
+    at: int
+    line: str  # `Fatal Python error: Segmentation fault`
+    threads: tuple
+
+
+def _first_unindented(lines: list[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line and not line[0].isspace()), -1)
+
+
+def _origin(text: str, at: int, line_start: int) -> str:
+    """Which process or thread printed the traceback at `at`: from its head's label and the line before."""
+    label = _RANK_LABEL.match(text, line_start)
+    if label:
+        return f"rank {label['n']}"
+    before_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+    before = text[before_start : max(line_start - 1, before_start)]
+    spawned = _SPAWN_RAISED.match(text, before_start)
+    if spawned:  # torch.multiprocessing's report of the process it started as that rank
+        return f"rank {spawned[1]}"
+    thread = THREAD_FAILED.match(text, before_start)
+    if thread:
+        return f"thread {(thread['name'] or thread['started_by']).strip()}"
+    if text.startswith("Original ", line_start):
+        worker = _WORKER_CAUGHT.search(text, max(0, line_start - 400), line_start)
+        return f"worker {worker['n']}" if worker else "worker"
+    return "main" if not before.startswith("Exception ignored") else "ignored"
+
+
+class Output:
+    """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    @functools.cached_property
+    def tracebacks(self) -> tuple[Traceback, ...]:
+        """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
+        text, found, at = self.text, [], self.text.find(TRACEBACK_HEAD)
+        while at != -1:
+            found.append(self._traceback(at))
+            at = text.find(TRACEBACK_HEAD, at + 1)
+        return tuple(found)
+
+    def _traceback(self, at: int) -> Traceback:
+        text = self.text
+        line_start = text.rfind("\n", 0, at) + 1
+        start = line_start if text.startswith("Original ", line_start) and line_start + 9 == at else at
+        end = text.find("\n", at)
+        on_own_line = start == line_start and bool(
+            _LINE_HEAD.fullmatch(text, line_start, end if end != -1 else len(text))
+        )
+        before = text.rfind("\n", 0, max(start - 1, 0)) + 1
+        return Traceback(
+            text,
+            at,
+            start,
+            on_own_line,
+            text.startswith("Exception ignored", before),
+            any(marker in text[max(0, line_start - 120) : line_start] for marker in _CHAINED),
+            _origin(text, at, line_start),
+        )
+
+    @functools.cached_property
+    def chains(self) -> tuple[tuple[Traceback, ...], ...]:
+        """The tracebacks grouped as Python chains them: each group from the first exception (the root cause) to
+        the last raised while handling it (`During handling of the above exception`, `The above exception was
+        the direct cause`)."""
+        found: list[list[Traceback]] = []
+        for traceback in self.tracebacks:
+            if traceback.chained and found and found[-1][-1].origin == traceback.origin:
+                found[-1].append(traceback)
+            else:
+                found.append([traceback])
+        return tuple(tuple(chain) for chain in found)
+
+    @functools.cached_property
+    def cause(self) -> sig_.Found | None:
+        """The highest-priority known cause (signature.CAUSES), with its line."""
+        return sig_.find_cause(self.text)
+
+    @functools.cached_property
+    def abort_cause(self) -> sig_.Found | None:
+        """C++'s terminate ... what(), where an abort said why."""
+        return sig_.find_cause(self.text, among=sig_.ABORT_CAUSES)
+
+    @functools.cached_property
+    def cuda_cause(self) -> sig_.Found | None:
+        """The highest-priority known cause whose outcome is a CUDA error."""
+        from crashmatrix.outcome import Outcome
+
+        return sig_.find_cause(self.text, among=tuple(c for c in sig_.CAUSES if c.outcome is Outcome.CUDA_ERROR))
+
+    @functools.cached_property
+    def cuda_line(self) -> str:
+        """The last line of CUDA's words (a CUDA error, the driver's, an AcceleratorError), "" where none."""
+        found = sig_.last_match(CUDA, self.text)
+        return sig_.line_of(self.text, found) if found else ""
+
+    @functools.cached_property
+    def fatal_line(self) -> str:
+        """faulthandler's last `Fatal Python error: ...` line, "" where none."""
+        found = sig_.last_match(_FATAL, self.text)
+        return found.group(0).strip() if found else ""
+
+    @functools.cached_property
+    def dumps(self) -> tuple[FaultDump, ...]:
+        """faulthandler's dumps, each with its threads' stacks (up to the next dump or `Extension modules:`)."""
+        found = []
+        heads = list(_FATAL.finditer(self.text))
+        for i, head in enumerate(heads):
+            stop = heads[i + 1].start() if i + 1 < len(heads) else len(self.text)
+            ext = self.text.find("\nExtension modules:", head.end(), stop)
+            body = self.text[head.end() : ext if ext != -1 else stop]
+            threads: tuple[Thread, ...] = tuple(parse_faulthandler(body))
+            found.append(FaultDump(head.start(), head.group(0).strip(), threads))
+        return tuple(found)
+
+    @functools.cached_property
+    def thread_died(self) -> re.Match | None:
+        """The first `Exception in thread X:` header before a traceback."""
+        return THREAD_FAILED.search(self.text) if sig_.could_match(THREAD_FAILED, self.text) else None
+
+    @functools.cached_property
+    def loader_reports(self) -> tuple[str, ...]:
+        """The DataLoader's lines about its workers (killed by a signal, exited, a worker's own last words)."""
+        return tuple(m.group(0).strip() for m in _LOADER_REPORT.finditer(self.text))
+
+    @functools.cached_property
+    def launcher_reports(self) -> tuple[str, ...]:
+        """torchrun's and torch.multiprocessing's lines about the processes they started."""
+        return tuple(m.group(0).strip() for m in _LAUNCHER_REPORT.finditer(self.text))
+
+    @functools.cached_property
+    def cuda_lines(self) -> tuple[str, ...]:
+        """Every line of CUDA's, cuDNN's, cuBLAS's or NCCL's."""
+        return tuple(m.group(0).strip() for m in _CUDA_FAMILY.finditer(self.text))
+
+    @functools.cached_property
+    def hydra_error(self) -> str:
+        """'Could not override 'x'. Key 'x' is not in struct': Hydra's headline and its reason, on one line."""
+        text = self.text
+        head = sig_.last_match(_HYDRA_HEADLINE, text)
+        if head is None:
+            return ""
+        line = sig_.line_of(text, head)
+        for after in text[head.end() :].splitlines():
+            if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
+                return f"{line} {after.strip()}"
+        return line
+
+    @functools.cached_property
+    def traceback_exception(self) -> str:
+        """The exception line that ends the last traceback (its first line when the message spans several, with
+        the next where the first ends with a colon)."""
+        last = self.last_traceback()
+        if last is None or last.exception_at < 0:
+            return ""
+        # the text's own line, label and all: a rank's labelled output is read apart (verdict/ranks.py)
+        return _with_what_follows(last.lines[last.exception_at].strip(), last.lines[last.exception_at + 1 :])
+
+    @functools.cached_property
+    def exception_lines(self) -> tuple[str, ...]:
+        """Every line that looks like an exception's (`ValueError: ...`, `KeyError`), warnings among them."""
+        if not sig_.could_match(PY_EXCEPTION, self.text):
+            return ()
+        return tuple(m.group(0).strip() for m in PY_EXCEPTION.finditer(self.text))
+
+    @functools.cached_property
+    def exception_line(self) -> str:
+        """The exception a user would quote: Hydra's own error, the end of the last traceback (torch.load's
+        refusal with what it refused), the last exception-looking line that is no warning, else the last
+        non-empty line (Hydra's boilerplate never)."""
+        stripped = _BOILERPLATE.sub("", self.text) if sig_.could_match(_BOILERPLATE, self.text) else self.text
+        out = self if stripped == self.text else Output(stripped)
+        found = out.hydra_error or _with_weights_only_reason(out.traceback_exception, stripped)
+        if found:
+            return found
+        lines = out.exception_lines
+        errors = [line for line in lines if not WARNING.match(line)]
+        if errors or lines:
+            return (errors or lines)[-1]
+        for line in reversed(stripped.splitlines()):
+            if line.strip():
+                return line.strip()
+        return ""
+
+    @functools.cached_property
+    def died_by(self) -> str:
+        """The signal the output says its main process died by (SIGSEGV): faulthandler's `Fatal Python error:
+        Segmentation fault`, else a shell's `Segmentation fault (core dumped)`; "" where it says none."""
+        for pattern in _DIED_BY:
+            found = sig_.last_match(pattern, self.text)
+            if found:
+                return sig_.SIGNAL_TEXT[found.group("text")]
+        return ""
+
+    @functools.cached_property
+    def is_distributed(self) -> bool:
+        """A distributed job's output: a rank's label, a launcher's report (verdict/ranks.py)."""
+        from crashmatrix.verdict import ranks
+
+        return ranks.is_distributed(self.text)
+
+    @functools.cached_property
+    def collective_timeout(self) -> bool:
+        """A collective (or the rendezvous) waited for a peer until its timeout."""
+        from crashmatrix.verdict import ranks
+
+        return sig_.search(ranks.COLLECTIVE_TIMEOUT, self.text) is not None
+
+    @functools.cached_property
+    def root_failure(self):
+        """The distributed job's first failure by its output alone (verdict/ranks.py: no recorder's files)."""
+        from crashmatrix.verdict import ranks
+
+        return ranks.root_failure(self.text)
+
+    def last_traceback(self) -> Traceback | None:
+        return self.tracebacks[-1] if self.tracebacks else None
+
+
+def _with_what_follows(line: str, after: list[str]) -> str:
+    """A message whose first line ends with a colon announces what follows, and what follows tells one failure
+    from another: `Error(s) in loading state_dict for Net:` is followed by `Missing key(s) in state_dict:
+    "fc.bias".` or by `size mismatch for fc.weight: ...`; the first line alone made them one."""
+    if not line.endswith(":"):
+        return line
+    following = next((a.strip() for a in after if a.strip()), "")
+    return f"{line} {following}" if following else line
+
+
+def _with_weights_only_reason(line: str, text: str) -> str:
+    """torch.load's refusal told by what it refused: its headline and its WeightsUnpickler error, on one line.
+    (Its first line is the same for every file it refuses; what it refused, and so what to allow, follows
+    `WeightsUnpickler error:`, on that line or after a blank one, before the advice.)"""
+    head, found, _advice = line.partition(sig_.WEIGHTS_ONLY_HEAD)
+    at = text.rfind(sig_.UNPICKLER_SAYS)
+    if not found or at == -1:
+        return line
+    said = text[at + len(sig_.UNPICKLER_SAYS) :].lstrip()
+    reason = said.split("\n", 1)[0].split(" Please use ", 1)[0].strip()
+    return f"{head}{sig_.WEIGHTS_ONLY_HEAD} {sig_.UNPICKLER_SAYS} {reason}" if reason else line
+
+
+@functools.lru_cache(maxsize=16)
+def read_output(text: str) -> Output:
+    """The text's Output: the same one for the same text while it is among the last few read."""
+    return Output(text)

@@ -1,0 +1,135 @@
+"""A cell's output read once (verdict/parsed.py): the evidence the rules read, from outputs real programs printed.
+
+Every text but CHAINED (CPython's chaining, in its own words) is a recorded one: a thread that died before the main failed on what it never delivered (the
+reported zoo's r_thread_prefetch), a DataLoader worker's exception re-raised in the main process (the fault
+probe on an H200), torchrun's ranks whose loader lost a worker (tests/data/rank-worker-deaths).
+"""
+
+import functools
+import glob
+import os
+import re
+
+import pytest
+from conftest import ROOT
+
+from crashmatrix.plain_text import plain
+from crashmatrix.verdict import parsed, ranks
+from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.parsed import read_output
+
+THREAD = "tests/zoo/recorded/reported-before/single/cells/bf0d1a398f-r0/stderr.log"
+WORKER = "tests/data/h200-faults/cells/db5c7d046e-r0/stderr.log"
+RANKS = "tests/data/rank-worker-deaths/torchrun-connection-reset-alone.err"
+DUMP = "tests/data/rank-worker-deaths/torchrun-cut-off-under-inject.err"
+
+
+def _output(path: str) -> parsed.Output:
+    with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
+        return read_output(plain(f.read()))
+
+
+def test_a_threads_traceback_is_told_from_the_mains_that_followed():
+    out = _output(THREAD)
+    assert [t.origin for t in out.tracebacks] == ["thread prefetch", "main"]
+    thread, main = out.tracebacks
+    assert (thread.type, thread.message) == ("ZeroDivisionError", "float division by zero")
+    assert [(c.function, c.lineno) for c in thread.calls][-2:] == [("prefetch", "14"), ("normalise", "9")]
+    assert thread.calls[-1].path.endswith("zoo/modes/r_thread_prefetch.py")
+    assert main.type == "KeyError"
+
+
+def test_a_workers_traceback_is_the_workers_own_inside_the_mains():
+    out = _output(WORKER)
+    assert [t.origin for t in out.tracebacks] == ["main", "worker 0"]
+    worker = out.tracebacks[1]
+    assert worker.message.startswith("Cannot re-initialize CUDA in forked subprocess")
+    assert worker.calls[0].function == "<module>" or worker.calls[0].path.endswith(".py")
+    assert out.cause is not None and out.cause.cause.name == "cuda_after_fork"
+
+
+def test_each_ranks_traceback_by_its_label_and_the_launchers_report_apart():
+    out = _output(RANKS)
+    by_origin = {t.origin: t for t in out.tracebacks}
+    assert by_origin["rank 1"].type == "ConnectionResetError"
+    assert by_origin["rank 0"].type == "RuntimeError"
+    assert by_origin["rank 1"].calls[-1].function == "_recv"  # the label taken off: its frames read
+    assert [t.is_launchers for t in out.tracebacks][-1] is True
+    assert "Root Cause (first observed failure):" in out.launcher_reports
+    assert out.is_distributed
+
+
+def test_a_fatal_signals_dump_with_each_threads_stack():
+    out = _output(DUMP)
+    assert out.dumps[0].line == "Fatal Python error: Segmentation fault"
+    assert out.dumps[0].threads and all(t.frames for t in out.dumps[0].threads)
+    assert out.died_by == "SIGSEGV"
+    assert "ERROR: Unexpected segmentation fault encountered in worker." in out.loader_reports
+
+
+CHAINED = """\
+Traceback (most recent call last):
+  File "/app/data.py", line 3, in load
+    return json.loads(text)
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/app/data.py", line 5, in load
+    raise ValueError(f"bad label file {path}")
+ValueError: bad label file labels/7.json
+"""
+
+
+def test_chained_exceptions_are_one_chain_from_the_root_cause():
+    out = read_output(CHAINED)
+    (chain,) = out.chains
+    assert [t.type for t in chain] == ["json.decoder.JSONDecodeError", "ValueError"]
+    assert [t.chained for t in chain] == [False, True]
+    assert chain[-1].calls[-1] == parsed.Call("/app/data.py", "5", "load", 'raise ValueError(f"bad label file {path}")')
+
+
+def test_one_text_is_read_once():
+    with open(os.path.join(ROOT, THREAD)) as f:
+        text = plain(f.read())
+    assert read_output(text) is read_output(text)
+    assert read_output(text).tracebacks is read_output(text).tracebacks
+
+
+@functools.lru_cache(maxsize=1)
+def _recorded_texts() -> list[str]:
+    paths = glob.glob(os.path.join(ROOT, "tests/data/**/*"), recursive=True)
+    paths += glob.glob(os.path.join(ROOT, "tests/zoo/recorded/**/stderr.log"), recursive=True)
+    texts = []
+    for path in sorted(p for p in paths if p.endswith((".log", ".err", ".out", ".txt")) and os.path.isfile(p)):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            texts.append(ranks.without_role_prefix(plain(f.read())))
+    return texts
+
+
+_PATTERNS = [p for cause in sig_.CAUSES + sig_.ABORT_CAUSES for p in cause.patterns] + [
+    parsed.CUDA,
+    parsed.PY_EXCEPTION,
+    parsed.THREAD_FAILED,
+    ranks.COLLECTIVE_TIMEOUT,
+]
+
+
+@pytest.mark.parametrize("pattern", _PATTERNS, ids=lambda p: p.pattern[:40])
+def test_a_pattern_skipped_for_want_of_its_words_would_not_have_matched(pattern):
+    """could_match says no only where the pattern finds nothing: over every recorded text, and over each
+    matching text with its needed words the only thing taken out."""
+    needs = sig_.needed_literals(pattern)
+    for text in _recorded_texts():
+        found = pattern.search(text)
+        assert sig_.could_match(pattern, text) or found is None
+        if found is not None:
+            assert not needs or any(n in found.group(0) for n in needs), (needs, found.group(0))
+
+
+def test_what_a_pattern_needs_is_read_from_its_parse():
+    assert sig_.needed_literals(re.compile(r"^(?:\w+\.)*MemoryError\b")) == ("MemoryError",)
+    assert sig_.needed_literals(re.compile(r"CUDA error|AcceleratorError")) == ("CUDA error", "AcceleratorError")
+    assert sig_.needed_literals(re.compile(r"(?i)memoryerror")) == ()
+    assert sig_.needed_literals(re.compile(r"(?:abc)?\d+")) == ()
