@@ -715,3 +715,10 @@ def test_cuda_asked_of_a_cpu_build_of_torch_is_the_programs_setting():
     told = classify(1, stderr=_recorded("no-cuda", "cpu_build"))
     assert (told.outcome.value, told.error) == ("fail", "AssertionError: Torch not compiled with CUDA enabled")
     assert remedy(told.signature).startswith("the program asks for CUDA, and the torch it ran with is a build")
+
+
+def test_a_memory_error_of_a_library_s_own_class_is_memory_run_out():
+    # numpy's _ArrayMemoryError subclasses MemoryError: held-out set 2's h_numpy_huge_alloc (tests/zoo/HELDOUT2.md)
+    text = "numpy._core._exceptions._ArrayMemoryError: Unable to allocate 2.00 PiB for an array with shape (1, 2)\n"
+    got = classify(1, stderr=text)
+    assert (got.outcome, got.signature) == (Outcome.OOM, "memory_error")

@@ -41,7 +41,7 @@ _FRAME = FRAME
 _OUR_COPY = re.compile(r"/(?:\.crashmatrix-path|site-packages|dist-packages)/crashmatrix/")
 # An exception's class and message that say memory ran out (signature.py's memory causes, torch's CUDA OOM).
 _OUT_OF_MEMORY = re.compile(
-    r"^(?:[\w.]+\.)?(?:OutOfMemoryError|MemoryError)\b|CUDA out of memory|can't allocate memory|std::bad_alloc", re.M
+    r"^(?:[\w.]+\.)?\w*MemoryError\b|CUDA out of memory|can't allocate memory|std::bad_alloc", re.M
 )
 # A module's forward and torch's decorators' inner functions name no op.
 _NOT_OPS = frozenset({"forward", "wrapper", "wrapped", "inner", "decorate_context", "_fn"})

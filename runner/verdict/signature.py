@@ -221,7 +221,7 @@ CAUSES: tuple = (
         "memory_error",
         Outcome.OOM,
         _p(
-            r"^(?:\w+\.)*MemoryError\b",
+            r"^(?:\w+\.)*\w*MemoryError\b",  # numpy's _ArrayMemoryError is one too
             r"std::bad_alloc",
             r"DefaultCPUAllocator: can't allocate memory",
             r"Cannot allocate memory",

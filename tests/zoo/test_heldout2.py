@@ -34,7 +34,6 @@ ASPECTS = ("outcome", "signature_has", "where")
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT2.md lists the run's)
 UNTRUE = {
-    ("h_numpy_huge_alloc", "outcome"): "fail; the truth is oom (numpy's _ArrayMemoryError is a MemoryError)",
     ("h_thread_stack_overflow", "outcome"): "no failure: the log is empty (faulthandler cannot run on the "
     "overflowed thread's stack); the run said crash SIGSEGV from the exit status alone",
     ("h_thread_stack_overflow", "signature_has"): "no signature (the run's: killed_by_signal, with no place)",
