@@ -570,6 +570,14 @@ ADDRESSES = [
     ("No such file: '/home/u/runs/r/cells/9417c88129-r2/tmp/tmpab_cd123/x.pt'", "No such file: '…cell…/tmp/…'"),
     ("cannot write runs/m-20261125-140642/cells/9417c88129-r0/ckpt.pt", "cannot write …cell…/ckpt.pt"),
     ("run dir hunt-overlapping-20261125-140642 is locked", "hunt-overlapping-…time… is locked"),
+    # a checkout's or a home's path is the machine's: TorchScript names the program's file by it
+    (
+        'defaults: File "/work/heldout2/tests/zoo/app/zoo/modes/h_jit_kwargs.py", line 11',
+        'File "…/h_jit_kwargs.py", line N',
+    ),
+    ("no config at /home/ana/proj/conf/train.yaml", "no config at …/train.yaml"),
+    # an installed package's file keeps its package: a broken install is told by it (remedies)
+    ("No such file: '/venv/lib/python3.11/site-packages/x/v.txt'", "No such file: '…/site-packages/x/v.txt'"),
 ]
 
 

@@ -351,6 +351,18 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
 
 
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
+
+
+def _machine_free(path: re.Match[str]) -> str:
+    """An absolute path without the machine's part: from an installed package's folder on (a broken install is
+    told by it: `…/site-packages/x/v.txt`), else the file's name (`…/model.py`)."""
+    text = path.group(0)
+    for packages in ("/site-packages/", "/dist-packages/"):
+        if packages in text:
+            return "…" + text[text.rindex(packages) :]
+    return "…/" + text.rsplit("/", 1)[-1]
+
+
 _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # Where C++ threw, `[enforce fail at /__w/pytorch/pytorch/third_party/gloo/.../pair.cc:456] ` or
     # `[/pytorch/.../pair.cc:553] `: the path and line differ from build to build; the message after it tells.
@@ -369,6 +381,9 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # a run folder's stamp (`hunt-overlapping-20261125-140642`)
     (re.compile(r"\b\d{8}-\d{6}\b"), "…time…"),
     (re.compile(r"(/tmp|/var/tmp|/dev/shm|/run/user/\d+)/[^\s'\"<>:,)]+"), r"\1/…"),
+    # Any other absolute path to a file (a checkout, a home, a data mount): the machine's, not the failure's;
+    # TorchScript names the program's file by it (`File "/home/ana/proj/model.py", line 11`).
+    (re.compile(r"(?<![\w.…/])/(?:[^\s/'\"<>:,()\[\]]+/)+[\w+-]+(?:\.[\w+-]+)*\.[A-Za-z]\w*\b"), _machine_free),
     # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
     (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
     (re.compile(r"\b(psm|wnsm)_[0-9a-f]{8}\b"), r"\1_…"),
