@@ -23,7 +23,7 @@ name: hydra-config
 command: [python, {APP}/train.py]
 inject: true
 axes:
-  model: [resnet99, mlp]
+  model: [resnet99, mlp, h_mlp_mandatory, h_mlp_interp]
 timeout: 120
 """
 
@@ -31,6 +31,7 @@ timeout: 120
 @pytest.mark.slow  # a real Hydra app, two cells
 def test_a_config_error_is_placed_at_its_file_and_key(tmp_path, write):
     rows = {r["model"]: r for r in run_rows(write("m.yaml", MATRIX), tmp_path, "--jobs", "2", "--no-preflight")}
+    assert len(rows) == 4
     missing, refused = rows["resnet99"], rows["mlp"]
     assert missing["outcome"] == refused["outcome"] == "fail"
     assert missing["where"] == "override model=resnet99; hydra_app/conf/config.yaml:2 in defaults.model"
@@ -40,6 +41,13 @@ def test_a_config_error_is_placed_at_its_file_and_key(tmp_path, write):
     assert refused["signature"].endswith(
         "unexpected keyword argument 'dropout'\") in hydra_app/conf/model/mlp.yaml:model.dropout"
     )
+    # held-out set 2 (tests/zoo/HELDOUT2.md): OmegaConf's `???` never given, and `${data.width}` that no config
+    # has; alone each ends in `Error executing job with overrides: [...]`, a traceback through instantiate, and
+    # omegaconf's MissingMandatoryValue (`full_key: model.in_features`) or InterpolationKeyError
+    mandatory, interpolation = rows["h_mlp_mandatory"], rows["h_mlp_interp"]
+    assert mandatory["where"] == "hydra_app/conf/model/h_mlp_mandatory.yaml:3 in model.in_features", mandatory
+    assert interpolation["where"] == "hydra_app/conf/model/h_mlp_interp.yaml:4 in model.hidden", interpolation
+    assert "InterpolationKeyError" in interpolation["signature"], interpolation
 
 
 def test_the_node_file_is_the_option_the_defaults_list_chose(tmp_path):

@@ -23,7 +23,7 @@ from crashmatrix.verdict.signature import search
 
 _NOT_FOUND = re.compile(r"^In '(?P<config>[^']+)': Could not find '(?P<group>[^'\n]+)/(?P<option>[^'/\n]+)'", re.M)
 _INSTANTIATE = re.compile(r"^Error (?:in call to|locating) target '(?P<target>[^']+)'", re.M)
-_FULL_KEY = re.compile(r"^full_key: (?P<key>\S+)", re.M)
+_FULL_KEY = re.compile(r"^[ \t]*full_key: (?P<key>\S+)", re.M)
 _OVERRIDES = re.compile(r"^Error executing job with overrides: \[(?P<list>.*)\]$", re.M)
 # the argument a class refused: `unexpected keyword argument 'dropout'`, `missing 1 required positional
 # argument: 'width'`
@@ -31,6 +31,13 @@ _ARGUMENT = re.compile(
     r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
 )
 _YAML = (".yaml", ".yml")
+# OmegaConf's errors about what a config file holds, raised wherever the value is read (instantiate, the
+# program's own `cfg.model.in_features`): a `???` never given (`full_key:` follows), an interpolation to a
+# key no config has (`${data.width}`). The place is the config line that holds them.
+_MANDATORY = re.compile(r"^(?:omegaconf\.errors\.)?MissingMandatoryValue: .*$", re.M)
+_INTERPOLATION = re.compile(
+    r"^(?:omegaconf\.errors\.)?InterpolationKeyError: Interpolation key '(?P<ref>[^'\n]+)' not found", re.M
+)
 
 
 def config_place(text: str, script: str, config_dir: str, config_name: str, arguments: Sequence[str] = ()) -> str:
@@ -47,7 +54,10 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
             return ""
         given = next((a for a in arguments if _override_of(a) == (missing["group"], missing["option"])), "")
         return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
-    target = search(_INSTANTIATE, text)
+    interpolation = search(_INTERPOLATION, text)
+    if interpolation:
+        return _interpolation_place(text, config_dir, config_name, arguments, interpolation["ref"], root)
+    target = search(_INSTANTIATE, text) or search(_MANDATORY, text)
     full_key = _FULL_KEY.search(text[target.end() :]) if target else None
     if not full_key:
         return ""
@@ -55,10 +65,36 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
     path = _node_file(text, config_dir, config_name, key, arguments)
     if not path:
         return ""
+    if target and target.re is _MANDATORY:  # the `???` itself, the key's last part in the node's file
+        key, _, argument = key.rpartition(".")
+        line = _key_line(path, argument) or 1
+        return (
+            f"{from_root(path, root)}:{line} in {key}.{argument}"
+            if key
+            else f"{from_root(path, root)}:{line} in {argument}"
+        )
     refused = _ARGUMENT.search(text[target.end() :]) if target else None
     argument = (refused["name"] or refused["req"]) if refused else ""
     line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
     return f"{from_root(path, root)}:{line} in {key}" + (f".{argument}" if argument else "")
+
+
+def _interpolation_place(
+    text: str, config_dir: str, config_name: str, arguments: Sequence[str], ref: str, root: str
+) -> str:
+    """The line of the composed configs (the primary one, each group's chosen option) that holds `${ref}`, as
+    `conf/model/mlp.yaml:4 in model.hidden`; "" where none does."""
+    wanted = "${" + ref + "}"
+    files = [("", _config_file(config_dir, config_name))]
+    for group in sorted(os.listdir(config_dir)) if os.path.isdir(config_dir) else ():
+        if os.path.isdir(os.path.join(config_dir, group)):
+            files.append((group, _node_file(text, config_dir, config_name, group, arguments)))
+    for group, path in files:
+        for number, line in enumerate(_lines(path) if path else [], 1):
+            if wanted in line and ":" in line:
+                key = line.split(":", 1)[0].strip().lstrip("- ")
+                return f"{from_root(path, root)}:{number} in {group + '.' if group else ''}{key}"
+    return ""
 
 
 def _config_file(config_dir: str, name: str) -> str:
@@ -132,7 +168,9 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str])
     """`where` for a Hydra config error: its config file and key (signed_by_place then signs the verdict with
     it); any other verdict's `where` as it is. matrix: the run's, whose command may be a Hydra app; argv: the
     run's."""
-    if verdict.outcome is not Outcome.FAIL or not (search(_NOT_FOUND, text) or search(_INSTANTIATE, text)):
+    if verdict.outcome is not Outcome.FAIL or not any(
+        search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION)
+    ):
         return where
     from crashmatrix.app.preflight import hydra_app  # only for a Hydra config error: nothing more at start-up
 
