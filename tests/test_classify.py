@@ -730,3 +730,20 @@ def test_a_memory_error_of_a_library_s_own_class_is_memory_run_out():
     text = "numpy._core._exceptions._ArrayMemoryError: Unable to allocate 2.00 PiB for an array with shape (1, 2)\n"
     got = classify(1, stderr=text)
     assert (got.outcome, got.signature) == (Outcome.OOM, "memory_error")
+
+
+def test_an_abort_is_told_by_glibcs_own_words_before_faulthandlers():
+    # held-out set 2's h_double_free, alone: glibc's line, then faulthandler's dump (tests/zoo/recorded/heldout2/)
+    text = (
+        "free(): double free detected in tcache 2\nFatal Python error: Aborted\n\n"
+        "Current thread 0x00007fe63eab8b80 (most recent call first):\n"
+        '  File "/app/zoo/modes/h_double_free.py", line 12 in release\n'
+    )
+    got = classify(-6, stderr=text)
+    assert (got.outcome, got.signal, got.error) == (
+        Outcome.CRASH,
+        "SIGABRT",
+        "free(): double free detected in tcache 2",
+    )
+    # a line of the program's before the dump is not glibc's: faulthandler's line stays the telling one
+    assert classify(-6, stderr="step 3 done\n" + text.split("\n", 1)[1]).error == "Fatal Python error: Aborted"

@@ -17,7 +17,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
-from crashmatrix.verdict.parsed import TRACEBACK_HEAD, WARNING, Output, read_output
+from crashmatrix.verdict.parsed import LIBC_ABORT, TRACEBACK_HEAD, WARNING, Output, read_output
 from crashmatrix.verdict.signature import signal_name
 
 _WORKER_ERROR_TEXT = {
@@ -156,8 +156,17 @@ def _with_last_words(dump: str, stderr: str) -> str:
     before = ranks_.TORCH_BACKTRACE_LINE.sub("", stderr[max(0, at - 256_000) : at])[-8000:]
     start = before.rfind("terminate called after throwing")
     if start == -1 or "Fatal Python error:" in before[start:]:
-        return dump
+        return _with_libc_words(before, dump)
     return before[start:] + dump
+
+
+def _with_libc_words(before: str, dump: str) -> str:
+    """The dump with glibc's words as it aborted (`free(): double free detected in tcache 2`), where they are
+    the last that process printed before torch's backtrace and the dump."""
+    said = list(LIBC_ABORT.finditer(before))
+    if not said or before[said[-1].end() :].replace("<omitting python frames>", "").strip():
+        return dump
+    return f"{said[-1].group(0)}\n{dump}"
 
 
 # An ExceptionGroup's traceback (3.11): every line indented, its exceptions after `  | `.
@@ -184,11 +193,12 @@ def _from_rank(
     if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
         return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
     if root.signal:
-        told = _told_abort(root.signal, read_output(_with_last_words(root.text, stderr)))
+        last_words = read_output(_with_last_words(root.text, stderr))
+        told = _told_abort(root.signal, last_words)
         if told:
             return Verdict(Outcome.RANK_CRASH, root.signal, told.line, told.signature, root.rank, root.text)
         who = "" if root.rank is None else f"rank {root.rank} "
-        line = read_output(root.text).fatal_line or f"{who}killed by {root.signal}"
+        line = last_words.fatal_line or f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
     # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
     text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)

@@ -40,6 +40,15 @@ _WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process 
 _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
+# What glibc prints as it aborts the process: its heap checks (`free(): double free detected in tcache 2`,
+# `double free or corruption (out)`, `corrupted size vs. prev_size`), the stack protector, assert.h's failed
+# assertion (`prog: file.c:12: func: Assertion `n > 0' failed.`).
+LIBC_ABORT = re.compile(
+    r"^(?:(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc|tcache_thread_shutdown)"
+    r"\(\): .+|double free or corruption.*|corrupted (?:size|double-linked list).*"
+    r"|\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*.*|\S+: \S+:\d+: .+: Assertion .+ failed\.)$",
+    re.M,
+)
 CUDA = re.compile(r"CUDA error|CUDA driver error|AcceleratorError|CUDA-capable device", re.M)
 # The DataLoader's own reports of a worker gone (torch/csrc/DataLoader.cpp, torch/utils/data/dataloader.py)
 _LOADER_REPORT = re.compile(
@@ -287,9 +296,15 @@ class Output:
 
     @functools.cached_property
     def fatal_line(self) -> str:
-        """faulthandler's last `Fatal Python error: ...` line, "" where none."""
+        """faulthandler's last `Fatal Python error: ...` line, "" where none; for an abort, the C library's own
+        words just before it where it said why it aborted (`free(): double free detected in tcache 2`)."""
         found = sig_.last_match(_FATAL, self.text)
-        return found.group(0).strip() if found else ""
+        if not found:
+            return ""
+        before = self.text[max(0, found.start() - 400) : found.start()].rstrip("\n").rpartition("\n")[2].strip()
+        if found.group(0).strip().endswith("Aborted") and LIBC_ABORT.match(before):
+            return before
+        return found.group(0).strip()
 
     @functools.cached_property
     def dumps(self) -> tuple[FaultDump, ...]:
