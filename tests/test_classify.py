@@ -747,3 +747,18 @@ def test_an_abort_is_told_by_glibcs_own_words_before_faulthandlers():
     )
     # a line of the program's before the dump is not glibc's: faulthandler's line stays the telling one
     assert classify(-6, stderr="step 3 done\n" + text.split("\n", 1)[1]).error == "Fatal Python error: Aborted"
+
+
+def test_a_hang_after_a_thread_died_names_the_threads_exception():
+    # held-out set 2's h_hang_dead_thread_lock: the thread died holding the lock the main then waits on for ever
+    text = (
+        "Exception in thread metrics:\nTraceback (most recent call last):\n"
+        '  File "/app/zoo/modes/h_hang_dead_thread_lock.py", line 12, in flush_metrics\n'
+        "ValueError: Unknown format code 'f' for object of type 'str'\n"
+    )
+    got = classify(None, stderr=text, timed_out=True, timeout_s=30)
+    assert got.outcome is Outcome.TIMEOUT
+    assert (
+        got.error
+        == "timed out after 30 s, after thread metrics died: ValueError: Unknown format code 'f' for object of type 'str'"
+    )

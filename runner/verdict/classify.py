@@ -267,12 +267,12 @@ def classify(
         tail = exception_line(stderr)
         when = f"after {timeout_s:g} s" if timeout_s else ""
         found = read_output(text).cause
-        return Verdict(
-            Outcome.TIMEOUT,
-            "",
-            f"timed out {when}".strip() + (f"; last line: {tail}" if tail else ""),
-            found.signature if found else sig_.HANG,
-        )
+        first = _thread_failed_first(stderr)
+        if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
+            said = f"timed out {when}".strip() + f", after thread {first[0]} died: {first[1]}"
+        else:
+            said = f"timed out {when}".strip() + (f"; last line: {tail}" if tail else "")
+        return Verdict(Outcome.TIMEOUT, "", said, found.signature if found else sig_.HANG)
 
     status = report.get("status")
     if status == "skip":
