@@ -4,7 +4,9 @@ A step is a batch drawn from a DataLoader (the loader clock's tick: the probes' 
 injection's batch counter call `SAMPLER.step(iterator)` after each batch). A sample is the step, the
 main process's RSS (/proc/self/statm), the summed RSS of the iterator's loader workers (their
 /proc/<pid>/statm) and, where the program has initialised CUDA itself, torch's allocated and reserved
-CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked first).
+CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked first). The workers' RSS
+is left out (None) once the pass has sent them its every batch: what they hold then no longer follows
+the steps, which go on with batches made ahead.
 
 Cheap by construction, so that the speed columns do not move (bench/bench_memory_sampling.py):
 - a sample is taken only where the time since the last one is at least COST_SHARE⁻¹ times what a
@@ -62,9 +64,12 @@ def rss_mb(pid: int | str = "self") -> float | None:
 
 
 def _workers_mb(iterator) -> float | None:
-    """The summed RSS of a DataLoader iterator's live workers; None without workers."""
+    """The summed RSS of a DataLoader iterator's live workers; None without workers, and None once the pass's
+    every batch was handed to them: the steps after go on with what the workers already made (prefetched up
+    to prefetch_factor batches a worker, far ahead of a loop that a busy box slows), so their memory stays
+    flat where the steps do not, and would bend a slope of memory per step that grows with each batch made."""
     workers = getattr(iterator, "_workers", None) if iterator is not None else None
-    if not workers:
+    if not workers or _all_sent(iterator):
         return None
     total = 0.0
     for worker in workers:
@@ -72,6 +77,16 @@ def _workers_mb(iterator) -> float | None:
         mb = rss_mb(pid) if pid else None
         total += mb or 0.0
     return total
+
+
+def _all_sent(iterator) -> bool:
+    """Whether a multi-process loader's iterator has sent the workers every batch of its pass (torch's
+    `_send_idx` against the pass's length; False where either is unknown, as for an iterable dataset)."""
+    sent = getattr(iterator, "_send_idx", None)
+    try:
+        return isinstance(sent, int) and sent >= len(iterator)
+    except (TypeError, AttributeError):
+        return False
 
 
 def _gpu_mb() -> tuple[float | None, float | None]:
@@ -164,8 +179,12 @@ def figures(samples: list, every: int = 1) -> dict:
     the samples by column and each process's own slope."""
     columns = {name: [s[i] for s in samples] for i, name in enumerate(COLUMNS)}
     steps = columns["step"]
-    tree = [m + (w or 0.0) if m is not None else None for m, w in zip(columns["main_mb"], columns["workers_mb"])]
     has_workers = any(w is not None for w in columns["workers_mb"])
+    # with workers, a sample without theirs (taken once every batch was sent) is no sample of the tree
+    tree = [
+        None if m is None or (has_workers and w is None) else m + (w or 0.0)
+        for m, w in zip(columns["main_mb"], columns["workers_mb"])
+    ]
     memory = {
         "every": every,
         **{name: [_rounded(v) for v in values] for name, values in columns.items()},
