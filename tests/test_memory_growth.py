@@ -194,6 +194,11 @@ def test_workers_are_not_sampled_once_every_batch_was_sent_to_them(monkeypatch):
         iterator._send_idx = min(10, step + 4)  # four batches ahead of the loop, all sent by step 6
         sampler.step(iterator)
     assert [s[0] for s in sampler.samples if s[2] is not None] == [1, 2, 3, 4, 5]
+    # a pass of fewer batches than the prefetch sends them all at once: sampled as it goes, no other sample of it
+    short = Iterator()
+    short._send_idx = 10
+    sampler.step(short)
+    assert sampler.samples[-1][2] is not None
     out = figures([(s, 200.0, 300.0 + s if s <= 6 else None, None, None) for s in range(1, 31)])
     assert out["rss_growth_mb_per_step"] is None  # the tree without its workers' figure is not sampled
 

@@ -5,8 +5,8 @@ injection's batch counter call `SAMPLER.step(iterator)` after each batch). A sam
 main process's RSS (/proc/self/statm), the summed RSS of the iterator's loader workers (their
 /proc/<pid>/statm) and, where the program has initialised CUDA itself, torch's allocated and reserved
 CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked first). The workers' RSS
-is left out (None) once the pass has sent them its every batch: what they hold then no longer follows
-the steps, which go on with batches made ahead.
+is left out (None) once a pass seen sending its batches has sent its every one: what they hold then no
+longer follows the steps, which go on with batches made ahead.
 
 Cheap by construction, so that the speed columns do not move (bench/bench_memory_sampling.py):
 - a sample is taken only where the time since the last one is at least COST_SHARE⁻¹ times what a
@@ -32,6 +32,7 @@ import math
 import os
 import sys
 import time
+import weakref
 
 from .atomic import write_json_atomic
 
@@ -64,12 +65,9 @@ def rss_mb(pid: int | str = "self") -> float | None:
 
 
 def _workers_mb(iterator) -> float | None:
-    """The summed RSS of a DataLoader iterator's live workers; None without workers, and None once the pass's
-    every batch was handed to them: the steps after go on with what the workers already made (prefetched up
-    to prefetch_factor batches a worker, far ahead of a loop that a busy box slows), so their memory stays
-    flat where the steps do not, and would bend a slope of memory per step that grows with each batch made."""
+    """The summed RSS of a DataLoader iterator's live workers; None without workers."""
     workers = getattr(iterator, "_workers", None) if iterator is not None else None
-    if not workers or _all_sent(iterator):
+    if not workers:
         return None
     total = 0.0
     for worker in workers:
@@ -117,6 +115,7 @@ class MemorySampler:
         self.owner = 0  # the pid that writes `path`: a forked child inherits the sampler, not the file
         self.flushed = 0.0
         self.flushed_n = 0  # the samples the last write held
+        self.sending: weakref.WeakSet = weakref.WeakSet()  # iterators seen with batches still to send to workers
 
     def write_to(self, path: str) -> None:
         """This process is the cell's main one: keep `path` up to date, and write it at exit."""
@@ -142,7 +141,7 @@ class MemorySampler:
             ahead = self.steps + max(self.every, int(wait / pace) if pace > 0 else 1)
             self.due = max(self.steps + 1, min(ahead, self.sampled_at + longest))
             return
-        self.samples.append((self.steps, rss_mb(), _workers_mb(iterator), *_gpu_mb()))
+        self.samples.append((self.steps, rss_mb(), self._workers_of(iterator), *_gpu_mb()))
         if len(self.samples) > MAX_SAMPLES:
             self.samples = self.samples[1::2]
             self.every *= 2
@@ -156,6 +155,19 @@ class MemorySampler:
         if self.path and (done - self.flushed >= FLUSH_S or len(self.samples) * 8 >= self.flushed_n * 9 + 8):
             self.flushed, self.flushed_n = done, len(self.samples)
             self.flush()
+
+    def _workers_of(self, iterator) -> float | None:
+        """The workers' RSS, but None once a pass seen sending its batches has sent its every one: the steps
+        after go on with what the workers already made (prefetched up to prefetch_factor batches a worker,
+        far ahead of a loop that a busy box slows), so their memory stays flat where the steps do not, and
+        would bend a slope of memory per step that grows with each batch made. A pass that sent them all at
+        once (fewer batches than the prefetch) is sampled as it goes: no other sample of it would be."""
+        if not _all_sent(iterator):
+            if getattr(iterator, "_workers", None):
+                self.sending.add(iterator)
+        elif iterator in self.sending:
+            return None
+        return _workers_mb(iterator)
 
     def figures(self) -> dict:
         """The growth columns and the samples (`memory`, for result.json); {} when sampling is off."""
