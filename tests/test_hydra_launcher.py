@@ -193,7 +193,8 @@ def test_the_template_lightning_app_sweeps_unmodified_with_knobs(tmp_path):
     assert int(row["steps"]) > 0
     with open(sweep / row["log_dir"] / "result.json") as f:
         workers_mb = json.load(f)["metrics"]["memory"]["workers_mb"]
-    assert workers_mb and all(mb and mb > 0 for mb in workers_mb), workers_mb
+    # (none at a pass's end, once every batch was sent to the workers: incell/memory_sampler.py)
+    assert any(workers_mb) and all(mb is None or mb > 0 for mb in workers_mb), workers_mb
     assert (sweep / "0" / ".hydra" / "config.yaml").is_file()
     assert "crashmatrix" not in (sweep / "0" / ".hydra" / "overrides.yaml").read_text()
     report = crashmatrix("report", sweep, cwd=tmp_path)

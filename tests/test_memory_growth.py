@@ -11,6 +11,7 @@ so gpu_growth_mb_per_step is asserted empty, and its growth finding is tested on
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import types
@@ -173,6 +174,33 @@ def test_figures_add_the_workers_to_the_tree_and_keep_each_apart():
     assert out["memory"]["main_growth_mb_per_step"] == pytest.approx(1.0)
     assert out["memory"]["workers_growth_mb_per_step"] == pytest.approx(0.5)
     assert out["gpu_growth_mb_per_step"] is None and out["memory"]["step"][:2] == [1, 2]
+
+
+def test_workers_are_not_sampled_once_every_batch_was_sent_to_them(monkeypatch):
+    # tests/test_slow_why.py's decode_cache on a loaded box: 6 workers had made every batch by step 61 of 70,
+    # and their flat last samples bent a slope of 0.75 MB a step to 0.71, under GROWN_MB over the run
+    class Worker:
+        pid = os.getpid()
+
+    class Iterator:  # a multi-process loader's, as torch keeps it: the batches sent, the pass's length
+        _workers, _send_idx = [Worker()], 0
+
+        def __len__(self):
+            return 10
+
+    monkeypatch.setattr(memory_sampler, "COST_SHARE", 1e9)  # every step samples
+    sampler, iterator = MemorySampler(), Iterator()
+    for step in range(1, 11):
+        iterator._send_idx = min(10, step + 4)  # four batches ahead of the loop, all sent by step 6
+        sampler.step(iterator)
+    assert [s[0] for s in sampler.samples if s[2] is not None] == [1, 2, 3, 4, 5]
+    # a pass of fewer batches than the prefetch sends them all at once: sampled as it goes, no other sample of it
+    short = Iterator()
+    short._send_idx = 10
+    sampler.step(short)
+    assert sampler.samples[-1][2] is not None
+    out = figures([(s, 200.0, 300.0 + s if s <= 6 else None, None, None) for s in range(1, 31)])
+    assert out["rss_growth_mb_per_step"] is None  # the tree without its workers' figure is not sampled
 
 
 def test_a_long_run_keeps_a_bounded_even_sample(monkeypatch):

@@ -4,7 +4,9 @@ A step is a batch drawn from a DataLoader (the loader clock's tick: the probes' 
 injection's batch counter call `SAMPLER.step(iterator)` after each batch). A sample is the step, the
 main process's RSS (/proc/self/statm), the summed RSS of the iterator's loader workers (their
 /proc/<pid>/statm) and, where the program has initialised CUDA itself, torch's allocated and reserved
-CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked first).
+CUDA memory (never initialised here: `torch.cuda.is_initialized()` is asked first). The workers' RSS
+is left out (None) once a pass seen sending its batches has sent its every one: what they hold then no
+longer follows the steps, which go on with batches made ahead.
 
 Cheap by construction, so that the speed columns do not move (bench/bench_memory_sampling.py):
 - a sample is taken only where the time since the last one is at least COST_SHARE⁻¹ times what a
@@ -30,6 +32,7 @@ import math
 import os
 import sys
 import time
+import weakref
 
 from .atomic import write_json_atomic
 
@@ -74,6 +77,16 @@ def _workers_mb(iterator) -> float | None:
     return total
 
 
+def _all_sent(iterator) -> bool:
+    """Whether a multi-process loader's iterator has sent the workers every batch of its pass (torch's
+    `_send_idx` against the pass's length; False where either is unknown, as for an iterable dataset)."""
+    sent = getattr(iterator, "_send_idx", None)
+    try:
+        return isinstance(sent, int) and sent >= len(iterator)
+    except (TypeError, AttributeError):
+        return False
+
+
 def _gpu_mb() -> tuple[float | None, float | None]:
     """torch's allocated and reserved CUDA memory (MiB) where the program initialised CUDA; else Nones."""
     torch = sys.modules.get("torch")
@@ -102,6 +115,7 @@ class MemorySampler:
         self.owner = 0  # the pid that writes `path`: a forked child inherits the sampler, not the file
         self.flushed = 0.0
         self.flushed_n = 0  # the samples the last write held
+        self.sending: weakref.WeakSet = weakref.WeakSet()  # iterators seen with batches still to send to workers
 
     def write_to(self, path: str) -> None:
         """This process is the cell's main one: keep `path` up to date, and write it at exit."""
@@ -127,7 +141,7 @@ class MemorySampler:
             ahead = self.steps + max(self.every, int(wait / pace) if pace > 0 else 1)
             self.due = max(self.steps + 1, min(ahead, self.sampled_at + longest))
             return
-        self.samples.append((self.steps, rss_mb(), _workers_mb(iterator), *_gpu_mb()))
+        self.samples.append((self.steps, rss_mb(), self._workers_of(iterator), *_gpu_mb()))
         if len(self.samples) > MAX_SAMPLES:
             self.samples = self.samples[1::2]
             self.every *= 2
@@ -141,6 +155,19 @@ class MemorySampler:
         if self.path and (done - self.flushed >= FLUSH_S or len(self.samples) * 8 >= self.flushed_n * 9 + 8):
             self.flushed, self.flushed_n = done, len(self.samples)
             self.flush()
+
+    def _workers_of(self, iterator) -> float | None:
+        """The workers' RSS, but None once a pass seen sending its batches has sent its every one: the steps
+        after go on with what the workers already made (prefetched up to prefetch_factor batches a worker,
+        far ahead of a loop that a busy box slows), so their memory stays flat where the steps do not, and
+        would bend a slope of memory per step that grows with each batch made. A pass that sent them all at
+        once (fewer batches than the prefetch) is sampled as it goes: no other sample of it would be."""
+        if not _all_sent(iterator):
+            if getattr(iterator, "_workers", None):
+                self.sending.add(iterator)
+        elif iterator in self.sending:
+            return None
+        return _workers_mb(iterator)
 
     def figures(self) -> dict:
         """The growth columns and the samples (`memory`, for result.json); {} when sampling is off."""
@@ -164,8 +191,12 @@ def figures(samples: list, every: int = 1) -> dict:
     the samples by column and each process's own slope."""
     columns = {name: [s[i] for s in samples] for i, name in enumerate(COLUMNS)}
     steps = columns["step"]
-    tree = [m + (w or 0.0) if m is not None else None for m, w in zip(columns["main_mb"], columns["workers_mb"])]
     has_workers = any(w is not None for w in columns["workers_mb"])
+    # with workers, a sample without theirs (taken once every batch was sent) is no sample of the tree
+    tree = [
+        None if m is None or (has_workers and w is None) else m + (w or 0.0)
+        for m, w in zip(columns["main_mb"], columns["workers_mb"])
+    ]
     memory = {
         "every": every,
         **{name: [_rounded(v) for v in values] for name, values in columns.items()},

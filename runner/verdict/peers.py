@@ -46,12 +46,10 @@ def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: s
         return verdict, where
     peers = _stopped_ranks(cell_dir, verdict.rank)
     stopped = {rank for rank, _p in peers} | {verdict.rank}
-    # ranks in another collective (a desync: one in barrier, one in all_reduce) time out too, each in its own
-    also = {r: t for r, t in ranks.labelled_failures(stderr).items() if r not in stopped and is_collective_timeout(t)}
+    also = _waiting_ranks(ranks.labelled_failures(stderr), stopped)
     if not peers and not also:
         return verdict, where
-    states = [_timed_out_state(verdict.rank, verdict.told, verdict.error)]
-    states += [_timed_out_state(rank, text) for rank, text in sorted(also.items())]
+    states = [_timed_out_state(verdict.rank, verdict.told, verdict.error), *also]
     states += [straggler.state(p, rank) for rank, p in peers]
     long, short = straggler.summarize(states, [])
     if peers:
@@ -97,12 +95,33 @@ def _first_dump(threads: list[Thread]) -> list[Thread]:
     return threads
 
 
+def _waiting_ranks(failures: dict[int, str], stopped: set[int]) -> list[straggler.RankState]:
+    """The ranks not stopped whose own traceback says they waited in a collective: one in another collective
+    (a desync: one in barrier, one in all_reduce) times out too, each in its own; or, on a loaded box, it
+    entered its collective later than the rank that timed out and lost that peer first, as it ended
+    (gloo's `Connection closed by peer`, raised in the collective it waited in, which names it)."""
+    states = []
+    for rank, text in sorted(failures.items()):
+        if rank in stopped:
+            continue
+        if is_collective_timeout(text):
+            states.append(_timed_out_state(rank, text))
+        elif ranks.PEER_GONE.search(text) and (lost := _raised_state(rank, text)).waits_in:
+            states.append(lost)
+    return states
+
+
 def _timed_out_state(rank: int, traceback: str, error: str = "") -> straggler.RankState:
     """A rank whose collective timed out, from its own traceback: where it waited."""
+    found = _raised_state(rank, traceback, error)
+    return found if found.waits_in else dataclasses.replace(found, waits_in="a collective")
+
+
+def _raised_state(rank: int, traceback: str, error: str = "") -> straggler.RankState:
+    """Where a rank was as it raised, from its own traceback: the collective it raised in, if any."""
     frames, _exception = last_traceback(traceback, error)
     raised = ProcessStacks(0, "", threads=[Thread("0", [frame for frame, _code in frames])])
-    found = straggler.state(raised, straggler.RankOf(rank, True))
-    return found if found.waits_in else dataclasses.replace(found, waits_in="a collective")
+    return straggler.state(raised, straggler.RankOf(rank, True))
 
 
 def _only_straggler(states: list[straggler.RankState]) -> int | None:

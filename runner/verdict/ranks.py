@@ -51,7 +51,7 @@ COLLECTIVE_TIMEOUT = re.compile(
     r"|\bwait timeout after \d+ms\b"  # the store's wait, older torch
 )
 # A peer that closed its end of the connection: it ended (or left the group), it did not hang.
-_PEER_GONE = re.compile(r"Connection closed by peer|Connection reset by peer")
+PEER_GONE = re.compile(r"Connection closed by peer|Connection reset by peer")
 _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
 _FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
 # torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
@@ -161,7 +161,9 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
     died = any(f.signal and f.signal not in LAUNCHER_SIGNALS for f in causes)
     causes.sort(key=lambda f: (died and not f.signal and lost_a_worker(f.text), f.at))
     if not causes:  # only reactions: a rank's own words, the first, say the most; else the first signal death
-        causes = sorted(failures, key=lambda f: (bool(f.signal), f.at))  # (a SIGKILL no launcher sent: the OOM killer)
+        # (a SIGKILL no launcher sent: the OOM killer). A collective's timeout before a peer's loss: the rank that
+        # timed out ends, so its peer still in a collective loses it, and may say so first on a loaded box.
+        causes = sorted(failures, key=lambda f: (bool(f.signal), not COLLECTIVE_TIMEOUT.search(f.text), f.at))
     if not causes:
         return None
     early = _ended_early(causes, recorded, stderr)
@@ -202,7 +204,7 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
                 first.rank, victim.at, text=victim.text, pid=first.pid, ended_early=_early_sentence(first, peers)
             )
         return None
-    if recorded or not search(_PEER_GONE, _first_exception(victim.text) or victim.text):
+    if recorded or not search(PEER_GONE, _first_exception(victim.text) or victim.text):
         return None
     if _TORCHRUN_ROOT in stderr and "<NO_OTHER_FAILURES>" not in stderr:
         return None  # torchrun names another failed rank: not one that ended cleanly
