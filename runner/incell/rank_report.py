@@ -108,7 +108,7 @@ def killed_children() -> dict[str, str]:
 # DataLoader worker's sockets close before it ends, so its main process can have learnt of it (a
 # ConnectionResetError) and be exiting while the worker's own exit, preempted on a busy machine, is unfinished.
 _PF_EXITING = 0x4
-_DYING_WAIT_S = 1.0  # how long the exit waits for such children at most; one ends within milliseconds
+_DYING_WAIT_S = 5.0  # the most the exit waits for such children: milliseconds, seconds on a loaded box
 
 
 def _killed_children_now() -> dict[str, str]:
