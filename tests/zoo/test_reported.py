@@ -9,14 +9,15 @@ inject has: the thread's first exception (r_thread_prefetch) and the worker's ow
 (r_worker_sys_exit), 2 repeats (one signature over repeats of a race); the Hydra app, 1 repeat, without
 preflight (with it, the missing option is refused before any cell runs: true, and nothing to place), whose
 place is the run's, from the cell's overrides and the app's config files, which its stderr alone does not
-give; the Lightning app (its hook's audit event places the hook the program wrote), 1 repeat; the two hangs
-with and without inject (the stacks saved before the kill), 2 repeats under a 4 s timeout (a busy loop burns
-a core until then). The other modes, the single-process ones whose answers are in their stderr, are judged
-from their recorded run (recorded/reported-before/single, 3 repeats a mode): each cell's stderr.log diagnosed
-again in this process with today's rules (`crashmatrix diagnose`'s own function, as test_heldout2.py does),
-its row written into a copy of the run, which is then resolved; the scorer's `one signature over repeats` is
-held over the 3 recorded repeats of the modes whose message varies (a random index, key or size). About 45
-CPU-s in all (92 when every mode ran live).
+give; the two Lightning modes whose place is the hook the program wrote (Lightning's audit event), 1 repeat;
+the two hangs with and without inject (the stacks saved before the kill), 2 repeats under a 4 s timeout (a
+busy loop burns a core until then). The other modes, whose answers are in their stderr (the other
+single-process ones and r_pl_log_vector), are judged from their recorded runs (recorded/reported-before/, 3
+repeats a mode): each cell's stderr.log diagnosed again in this process with today's rules (`crashmatrix
+diagnose`'s own function, as test_heldout2.py does), its row written into a copy of the run, which is then
+resolved; the scorer's `one signature over repeats` is held over the 3 recorded repeats of the modes whose
+message varies (a random index, key or size, a tensor's values). About 40 CPU-s in all (92 when every mode
+ran live).
 """
 
 from __future__ import annotations
@@ -54,9 +55,12 @@ def _cells(run: str, key: str) -> list[str]:
 # the single-process modes whose evidence only a live run under inject records (a thread's first exception, a
 # worker's own sys.exit): their message or output varies from run to run, 2 repeats
 LIVE_SINGLE = ("r_worker_sys_exit", "r_thread_prefetch")
+# the Lightning modes whose place is the hook the program wrote, which Lightning's audit event tells a live run
+# (r_pl_log_vector's is in its traceback: judged from its recorded log)
+LIVE_LIGHTNING = ("FloatLoss", "PlateauNoMonitor")
 RECORDED = os.path.join(HERE, "recorded", "reported-before")
-# the recorded runs judged again from their logs: (folder, the axis that names a cell)
-REDIAGNOSED = {"single": "mode"}
+# the recorded runs judged again from their logs: folder -> (the axis that names a cell, its values run live)
+REDIAGNOSED = {"single": ("mode", LIVE_SINGLE), "lightning": ("model", LIVE_LIGHTNING)}
 
 
 def _single(name: str, modes, repeats: int) -> str:
@@ -82,7 +86,7 @@ RUNS = {
     ),
     "lightning": (
         f"name: reported-lightning\ncommand: [python, {APP}/lit_app/train.py]\ninject: true\n"
-        f"axes:\n  model: {json.dumps(_cells('lightning', 'model'))}\ntimeout: 300\n",
+        f"axes:\n  model: {json.dumps(list(LIVE_LIGHTNING))}\ntimeout: 300\n",
         ["--jobs", "2"],
     ),
     "hangs-inject": (_hangs("reported-hangs-inject", True), ["--jobs", "4"]),
@@ -90,14 +94,14 @@ RUNS = {
 }
 
 
-def _rediagnosed(name: str, axis: str, into) -> str:
+def _rediagnosed(name: str, axis: str, live: tuple, into) -> str:
     """A copy of a recorded run whose rows are what diagnose says of each cell's stderr.log today, the live
     modes' rows left out."""
-    run = into / name
+    run = into / f"recorded-{name}"
     shutil.copytree(os.path.join(RECORDED, name), run, ignore=shutil.ignore_patterns("repro", "resolution.json"))
     with open(run / "results.csv", newline="") as f:
         reader = csv.DictReader(f)
-        fields, rows = list(reader.fieldnames or ()), [r for r in reader if r[axis] not in LIVE_SINGLE]
+        fields, rows = list(reader.fieldnames or ()), [r for r in reader if r[axis] not in live]
     for row in rows:
         told = diagnosed(str(run / row["log_dir"]))
         row.update({k: told.get(k) or "" for k in DIAGNOSED})
@@ -120,7 +124,7 @@ def entries(tmp_path_factory) -> dict:
         procs[name] = subprocess.Popen(
             cmd, cwd=base, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-    dirs = [_rediagnosed(name, axis, base) for name, axis in REDIAGNOSED.items()]
+    dirs = [_rediagnosed(name, axis, live, base) for name, (axis, live) in REDIAGNOSED.items()]
     for name, proc in procs.items():
         _out, err = proc.communicate(timeout=900)
         assert proc.returncode == 0, f"{name}: {err}"
