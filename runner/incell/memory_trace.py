@@ -87,8 +87,13 @@ class Tracer:
             return {}
         groups: dict = {}
         seen: set[int] = set()
+        kinds: dict[type, bool] = {}  # issubclass against torch.Tensor's metaclass is slow: once per type
         for obj in gc.get_objects():
-            if not issubclass(type(obj), tensor):  # type(), not isinstance: a lazy object may warn on __class__
+            kind = type(obj)  # type(), not isinstance: a lazy object may warn on __class__
+            is_tensor = kinds.get(kind)
+            if is_tensor is None:
+                is_tensor = kinds[kind] = issubclass(kind, tensor)
+            if not is_tensor:
                 continue
             try:
                 storage = obj.untyped_storage()
