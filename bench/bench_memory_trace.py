@@ -13,6 +13,10 @@ column) traced over untraced, and what the last census named:
   its outputs: 1 MiB tensors);
 - `decode_cache`: tests/apps/decode_cache.py, cache_decoded=true, no workers, 80 steps (a dataset that
   caches its decoded images; each item's decode is a 25 ms sleep, so the loop is mostly waiting).
+- `decode_cache_workers`: the same with 2 loader workers, where the cache grows in each worker: each
+  worker's census at items 10, 20, 40, 80 (`kept-<pid>.json`), the one that grew most named.
+
+`--app NAME` runs one of them only.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from crashmatrix.answers.kept import from_census  # noqa: E402
 APPS = {
     "keeps_outputs": ["tests/apps/keeps_outputs.py", "cache_preds=true", "num_workers=0", "steps=100"],
     "decode_cache": ["tests/apps/decode_cache.py", "cache_decoded=true", "num_workers=0", "steps=80"],
+    "decode_cache_workers": ["tests/apps/decode_cache.py", "cache_decoded=true", "num_workers=2", "steps=80"],
 }
 
 
@@ -56,18 +61,31 @@ def once(args: list[str], traced: bool) -> tuple[float, float, dict]:
         with open(os.path.join(cell, "report.json"), encoding="utf-8") as f:
             metrics = json.load(f)["metrics"]
         census = {}
-        if traced:
-            with open(os.path.join(cell, "kept.json"), encoding="utf-8") as f:
-                census = json.load(f)
+        if traced:  # the main's census, or where workers took theirs, the one that grew most
+            names = sorted(n for n in os.listdir(cell) if n.startswith("kept-")) or ["kept.json"]
+            for name in names:
+                with open(os.path.join(cell, name), encoding="utf-8") as f:
+                    found = json.load(f)
+                if _grown(found) >= _grown(census):
+                    census = found
         return wall, metrics["steps"] / metrics["steps_per_s"], census
+
+
+def _grown(census: dict) -> float:
+    kept = from_census(census) if census else None
+    return kept.mb if kept else -1.0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--app", choices=sorted(APPS), help="one app only")
+    options = parser.parse_args()
+    rounds = options.rounds
     print(f"load {os.getloadavg()[0]:.1f}; {rounds} rounds, traced and untraced alternating")
     for name, args in APPS.items():
+        if options.app and name != options.app:
+            continue
         plain, traced, census = [], [], {}
         for _ in range(rounds):
             plain.append(once(args, False)[:2])

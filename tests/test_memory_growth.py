@@ -108,8 +108,12 @@ def test_explain_names_each_growing_value_and_its_process(run):
         r"tests/apps/keeps_outputs.py:66 in main \((\d+) alive at step (\d+), in an instrumented rerun\)",
         section[1],
     )
+    # the workers' too, each worker's census at the items it fetched: the dataset's list of bytes
     workers = re.fullmatch(
-        r"memory grows (\S+) MB a step when worker_cache=true \(loader workers; 1 of 1 cells\)", section[2]
+        r"memory grows (\S+) MB a step when worker_cache=true \(loader workers; 1 of 1 cells\): \S+ MB of Python "
+        r"objects kept, created at tests/apps/keeps_outputs.py:44 in __getitem__ \((\d+) alive per worker at item "
+        r"(\d+), in an instrumented rerun\)",
+        section[2],
     )
     assert main and workers, section
     # one kept a step since the first batch (the traced run keeps every output from its first step)
@@ -127,9 +131,12 @@ def test_explain_names_each_growing_value_and_its_process(run):
         ("memory_growth", {"worker_cache": "true"}, "loader workers"),
     ]
     assert all("outcome" not in f and 0.8 <= f["mb_per_step"] <= 1.2 for f in found)
-    assert found[0]["kept"]["place"] == "tests/apps/keeps_outputs.py:66 in main" and found[1]["kept"] is None
-    # the traced rerun is a run directory of its own, of the one growing cell, its rows not the matrix's
-    assert len(rows_of(run / "memory_trace")) == 1 and len(rows_of(run)) == 4
+    assert [f["kept"]["place"] for f in found] == [
+        "tests/apps/keeps_outputs.py:66 in main",
+        "tests/apps/keeps_outputs.py:44 in __getitem__",
+    ]
+    # the traced rerun is a run directory of its own, of the growing cells, its rows not the matrix's
+    assert len(rows_of(run / "memory_trace")) == 2 and len(rows_of(run)) == 4
 
 
 @pytest.mark.slow

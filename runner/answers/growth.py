@@ -187,7 +187,7 @@ def _failure(row: Mapping) -> str:
     return kind.label() if kind.is_failure else ""
 
 
-TRACED = ("main", "tree")  # the measures whose memory the instrumented rerun's census sees: the main process's
+TRACED = ("main", "tree", "workers")  # the measures whose memory the instrumented rerun's censuses see
 
 
 def _growth(pattern: explain.Pattern, axes: list[str], seen: dict, run_dir: str | None) -> Growth:
@@ -210,7 +210,7 @@ def _growth(pattern: explain.Pattern, axes: list[str], seen: dict, run_dir: str 
         ended=tuple(Counter(kind for _, kind, _ in runs if kind).most_common()),
         runs=len(runs),
         cells=cells,
-        kept=kept_of(run_dir, cells) if measure in TRACED else None,
+        kept=kept_of(run_dir, cells, workers=measure == "workers") if measure in TRACED else None,
     )
 
 

@@ -1,7 +1,9 @@
 """What a growing cell keeps, and the program's line that makes it (issue 50, item 2), from the census of its
 instrumented rerun (runner/incell/memory_trace.py, run by crashmatrix.engine.memory_trace into
 `<run>/memory_trace/`): `float32 [262144] tensors kept, created at tests/apps/keeps_outputs.py:66 in main
-(79 alive at step 80, in an instrumented rerun)`.
+(79 alive at step 80, in an instrumented rerun)`; for the loader workers, from each worker's census (at the
+items it fetched) the one that grew most: `float32 [3, 128, 128] tensors kept, created at
+tests/apps/decode_cache.py:44 in decode (40 alive per worker at item 40, in an instrumented rerun)`.
 
 The group that grew most between the first census and the last: live tensors by dtype, shape and the frames
 that made them, or, where Python objects grew more than any tensor group (a cache of bytes), those by the
@@ -17,6 +19,7 @@ import csv
 import functools
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +27,7 @@ from crashmatrix.verdict.app_paths import app_root, from_root
 
 TRACE_DIR = "memory_trace"  # crashmatrix.engine.memory_trace.DIR_NAME (the engine sits above the answers)
 KEPT_FILE = "kept.json"  # crashmatrix.incell.memory_trace.FILE_NAME
+WORKER_FILES = re.compile(r"kept-\d+\.json")  # crashmatrix.incell.memory_trace.WORKER_FILE: one per loader worker
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/runner/incell/", "/crashmatrix/incell/", "/_crashmatrix/")
 
 
@@ -35,9 +39,13 @@ class Kept:
     step: int  # the last census's step
     first_step: int
     mb: float  # how much more than at the first census
+    unit: str = "step"  # what `step` counts: the loop's batches, or a loader worker's items ("item")
 
     def text(self) -> str:
-        return f"{self.what} kept, created at {self.place} ({self.alive} alive at step {self.step}, in an instrumented rerun)"
+        alive = f"{self.alive} alive per worker" if self.unit == "item" else f"{self.alive} alive"
+        return (
+            f"{self.what} kept, created at {self.place} ({alive} at {self.unit} {self.step}, in an instrumented rerun)"
+        )
 
     def to_json(self) -> dict:
         return {
@@ -47,6 +55,7 @@ class Kept:
             "step": self.step,
             "first_step": self.first_step,
             "mb": self.mb,
+            "unit": self.unit,
             "text": self.text(),
         }
 
@@ -63,27 +72,39 @@ def traced_cells(run_dir: str | None) -> dict[str, str]:
         return {}
 
 
-def kept_of(run_dir: str | None, cell_ids: Sequence[str]) -> Kept | None:
-    """What the first traced cell of `cell_ids` kept; None where none was traced or its census says nothing."""
+def kept_of(run_dir: str | None, cell_ids: Sequence[str], workers: bool = False) -> Kept | None:
+    """What the first traced cell of `cell_ids` kept (its loader workers': the worker whose census grew
+    most); None where none was traced or its census says nothing."""
     traced = traced_cells(run_dir)
     for cell_id in cell_ids:
         folder = traced.get(cell_id)
         if folder is None:
             continue
-        try:
-            with open(os.path.join(folder, KEPT_FILE), encoding="utf-8") as f:
-                census = json.load(f)
-        except (OSError, ValueError):
-            continue
-        found = from_census(census)
-        if found is not None:
-            return found
+        found = [k for k in map(from_census, _censuses(folder, workers)) if k is not None]
+        if found:
+            return max(found, key=lambda k: k.mb)
     return None
 
 
+def _censuses(folder: str, workers: bool) -> list[dict]:
+    try:
+        names = sorted(n for n in os.listdir(folder) if WORKER_FILES.fullmatch(n)) if workers else [KEPT_FILE]
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                found.append(json.load(f))
+        except (OSError, ValueError):
+            continue
+    return [c for c in found if isinstance(c, dict)]
+
+
 def from_census(census: Mapping) -> Kept | None:
-    """The group that grew most in a census (memory_trace.py's kept.json)."""
+    """The group that grew most in a census (memory_trace.py's kept.json, or a worker's)."""
     step, first = int(census.get("step") or 0), int(census.get("first_step") or 0)
+    unit = "item" if census.get("unit") == "item" else "step"
     best: tuple[float, Kept] | None = None
     for group in census.get("tensors") or []:
         grown = float(group["mb"][1]) - float(group["mb"][0])
@@ -91,9 +112,8 @@ def from_census(census: Mapping) -> Kept | None:
         if place is None:
             continue
         shape = ", ".join(str(n) for n in group.get("shape") or [])
-        kept = Kept(
-            f"{group.get('dtype')} [{shape}] tensors", place, int(group["count"][1]), step, first, round(grown, 1)
-        )
+        what = f"{group.get('dtype')} [{shape}] tensors"
+        kept = Kept(what, place, int(group["count"][1]), step, first, round(grown, 1), unit)
         if best is None or grown > best[0]:
             best = (grown, kept)
     for group in census.get("objects") or []:
@@ -101,9 +121,8 @@ def from_census(census: Mapping) -> Kept | None:
         place = program_place(group.get("frames") or [])
         if place is None or (best is not None and grown <= best[0]):
             continue
-        kept = Kept(
-            f"{_mb(grown)} of Python objects", place, int(group.get("count") or 0), step, first, round(grown, 1)
-        )
+        what = f"{_mb(grown)} of Python objects"
+        kept = Kept(what, place, int(group.get("count") or 0), step, first, round(grown, 1), unit)
         best = (grown, kept)
     return best[1] if best else None
 

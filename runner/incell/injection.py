@@ -315,6 +315,8 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
         importhook.after_import("torch.nn.parallel.distributed", lambda m: patch_ddp(m, ddp), _say_not_applied)
     importhook.after_import("torch.nn.parallel.distributed", rank_report.count_ddp_steps, _say_not_applied)
     importhook.after_import("multiprocessing.util", _watch_process_starts, _say_not_applied)
+    if memory_trace.enabled():  # the instrumented rerun: each loader worker's census, at its items
+        importhook.after_import("torch.utils.data._utils.fetch", memory_trace.patch_fetchers, _say_not_applied)
     if not in_worker:
         _MAIN.may_be_rank = True
         rank_report.from_environment(metrics, _at_exit)

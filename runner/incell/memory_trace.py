@@ -12,9 +12,15 @@ all, each tens of milliseconds) this process takes a census:
   objects made at each place and still alive (a dataset's cache of bytes, numpy arrays, lists).
 After each census but the first, the groups that grew most since the first are written to
 `<cell dir>/kept.json` (the last census's win; a cell killed later still says what it had grown to):
-`{"first_step": 10, "step": 80, "tensors": [{"dtype", "shape", "count": [a, b], "mb": [a, b], "frames"}],
-"objects": [{"mb", "count", "frames"}]}`, frames innermost first as [file, line]. The controller
+`{"first_step": 10, "step": 80, "unit": "step", "tensors": [{"dtype", "shape", "count": [a, b], "mb": [a, b],
+"frames"}], "objects": [{"mb", "count", "frames"}]}`, frames innermost first as [file, line]. The controller
 names the program's own frame (crashmatrix.answers.kept).
+
+A DataLoader worker keeps what its dataset caches, so each worker of that run takes its own census, at the
+items it fetched (`"unit": "item"`: items 10, 20, 40, ... counted after each fetch of the worker's loop,
+patch_fetchers), into `<cell dir>/kept-<pid>.json`. A forked worker starts its own tracemalloc at its
+first item, as the main does at its first batch (it was forked before that); a spawned one is a fresh
+interpreter where the injection installs the same patch.
 
 Standard library only; torch only from sys.modules, once the program imported it.
 """
@@ -29,6 +35,7 @@ from .atomic import write_json_atomic
 
 ENV = "CRASHMATRIX_TRACE_MEMORY"
 FILE_NAME = "kept.json"
+WORKER_FILE = "kept-{pid}.json"  # a loader worker's census
 FRAMES = 8  # deep enough to pass torch's and Lightning's own frames to the program's
 CENSUS_FIRST = 10  # the first census's step: after the warm-up's first allocations
 TOP = 3
@@ -40,19 +47,21 @@ def enabled() -> bool:
 
 
 class Tracer:
-    def __init__(self, cell_dir: str) -> None:
+    def __init__(self, cell_dir: str, file_name: str = FILE_NAME, unit: str = "step") -> None:
         import tracemalloc
 
         self.tracemalloc = tracemalloc
-        self.path = os.path.join(cell_dir, FILE_NAME)
+        self.path = os.path.join(cell_dir, file_name)
+        self.unit = unit  # what `steps` counts: the loop's batches, or a worker's items
+        self.pid = os.getpid()
         self.steps = 0
         self.due = CENSUS_FIRST
         self.first: tuple[int, dict, object] | None = None  # (step, tensor groups, snapshot)
         self._lookup = _c_lookup()
 
-    def step(self) -> None:
-        self.steps += 1
-        if self.steps == 1:
+    def step(self, count: int = 1) -> None:
+        self.steps += count
+        if self.steps == count:
             self.tracemalloc.start(FRAMES)
         if self.steps < self.due:
             return
@@ -87,8 +96,13 @@ class Tracer:
             return {}
         groups: dict = {}
         seen: set[int] = set()
+        kinds: dict[type, bool] = {}  # issubclass against torch.Tensor's metaclass is slow: once per type
         for obj in gc.get_objects():
-            if not issubclass(type(obj), tensor):  # type(), not isinstance: a lazy object may warn on __class__
+            kind = type(obj)  # type(), not isinstance: a lazy object may warn on __class__
+            is_tensor = kinds.get(kind)
+            if is_tensor is None:
+                is_tensor = kinds[kind] = issubclass(kind, tensor)
+            if not is_tensor:
                 continue
             try:
                 storage = obj.untyped_storage()
@@ -108,7 +122,7 @@ class Tracer:
         tensors = self._tensors()
         tm = self.tracemalloc
         snapshot = tm.take_snapshot().filter_traces(
-            [tm.Filter(False, tm.__file__, all_frames=True), tm.Filter(False, _OURS, all_frames=True)]
+            [tm.Filter(False, tm.__file__, all_frames=True), tm.Filter(False, _OURS)]
         )
         if self.first is None:
             self.first = (self.steps, tensors, snapshot)
@@ -133,6 +147,7 @@ class Tracer:
         kept = {
             "first_step": step0,
             "step": self.steps,
+            "unit": self.unit,
             "tensors": [
                 {
                     "dtype": key[0],
@@ -148,7 +163,9 @@ class Tracer:
         write_json_atomic(self.path, kept, durable=False)
 
 
-_OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "*")  # the sampler's own allocations
+# the sampler's own allocations: made in our frames (the innermost one: a loader worker's items are made
+# under the fetch that counts them, patch_fetchers)
+_OURS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "*")
 _HAVE_GC = 1 << 14
 _MANAGED_DICT = 1 << 4  # Py_TPFLAGS_MANAGED_DICT: two pointers before the GC header
 
@@ -182,3 +199,36 @@ def install(cell_dir: str | None) -> None:
 def step() -> None:
     if TRACER is not None:
         TRACER.step()
+
+
+WORKER: Tracer | None = None  # this loader worker's, made at its first item
+
+
+def patch_fetchers(fetch_module) -> None:
+    """Count the items each DataLoader worker fetches (torch's fetchers, wrapped: the count after the
+    fetch returns), for its census; only in the instrumented rerun (injection.py installs it there)."""
+    for kind in (fetch_module._MapDatasetFetcher, fetch_module._IterableDatasetFetcher):
+        kind.fetch = _counted(kind.fetch)
+
+
+def _counted(fetch):
+    def counted(self, possibly_batched_index):
+        data = fetch(self, possibly_batched_index)
+        _worker_items(len(possibly_batched_index) if self.auto_collation else 1)
+        return data
+
+    counted.__wrapped__ = fetch
+    return counted
+
+
+def _worker_items(count: int) -> None:
+    """A worker fetched `count` items; in the main process (no workers) nothing: its census counts batches."""
+    global WORKER
+    if getattr(sys.modules.get("torch.utils.data._utils.worker"), "_worker_info", None) is None:
+        return
+    if WORKER is None or WORKER.pid != os.getpid():  # a forked worker inherits its parent's tracers
+        cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+        if not cell_dir:
+            return
+        WORKER = Tracer(cell_dir, WORKER_FILE.format(pid=os.getpid()), unit="item")
+    WORKER.step(count)
