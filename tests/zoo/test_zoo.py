@@ -257,4 +257,4 @@ def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
     from diagnose_agreement import agreement
 
     _agree, total, _run_only, differ = agreement([str(run) for run in zoo_runs.values()])
-    assert total["outcome"] >= 100 and total["where"] >= 100 and not differ, differ
+    assert total["outcome"] >= 70 and total["where"] >= 70 and not differ, (total, differ)
