@@ -98,7 +98,34 @@ def _censuses(folder: str, workers: bool) -> list[dict]:
                 found.append(json.load(f))
         except (OSError, ValueError):
             continue
-    return [c for c in found if isinstance(c, dict)]
+    return [_here(c, folder) for c in found if isinstance(c, dict)]
+
+
+def _here(census: dict, folder: str) -> dict:
+    """The census with each frame's file found where the run now is: a run directory kept in the program's
+    checkout (docs/examples/, results/) and read in another clone names files of the clone it ran in."""
+    for group in [*(census.get("tensors") or []), *(census.get("objects") or [])]:
+        if isinstance(group, dict) and isinstance(group.get("frames"), list):
+            group["frames"] = [[_moved(str(f[0]), folder), *f[1:]] for f in group["frames"] if f]
+    return census
+
+
+@functools.lru_cache(maxsize=256)
+def _moved(path: str, folder: str) -> str:
+    """path where it is; else the same file below a folder above the run (`/old/clone/tests/apps/x.py` ->
+    `<this clone>/tests/apps/x.py`), its longest tail first; else path as it was."""
+    if not os.path.isabs(path) or os.path.exists(path):
+        return path
+    parts = path.strip(os.sep).split(os.sep)
+    above = [os.path.abspath(folder)]
+    while os.path.dirname(above[-1]) != above[-1]:
+        above.append(os.path.dirname(above[-1]))
+    for start in range(1, len(parts) - 1):
+        tail = os.path.join(*parts[start:])
+        for base in above:
+            if os.path.isfile(os.path.join(base, tail)):
+                return os.path.join(base, tail)
+    return path
 
 
 def from_census(census: Mapping) -> Kept | None:
