@@ -15,9 +15,10 @@ PY := $(VENV)/bin/python
 MATRIX ?= matrix/default.yaml
 ARGS ?=
 PYTEST_ARGS ?=
-# The suite is mostly real child processes that wait on each other: two workers keep both cores of a
-# small box busy (a test file's runs stay together, --dist loadfile). TEST_WORKERS=0 runs it serially.
-TEST_WORKERS ?= 2
+# The suite is mostly real child processes that wait on each other (timeouts, hangs, sleeping loaders): two
+# workers left the 2-core box's cores a fifth idle (CPU-s against wall, 2026-11-29), so three keep them busy
+# (a test file's runs stay together, --dist loadfile). TEST_WORKERS=0 runs it serially.
+TEST_WORKERS ?= 3
 
 .PHONY: matrix test test-quick typecheck venv selftest bench docs clean-venv help
 
@@ -64,7 +65,7 @@ test: typecheck
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The edit loop: every test not marked `slow` (pyproject.toml's marker; the marks are in the test files), in the
-# same two workers. `make test` stays the whole suite, and what lands passes it. An existing .venv is only brought
+# same workers. `make test` stays the whole suite, and what lands passes it. An existing .venv is only brought
 # up to date (`make venv` asks its interpreter for torch each time: a torch import per loop).
 test-quick: $(if $(wildcard $(VENV)/.python),$(VENV)/.installed,venv)
 	@$(PY) -m compileall -q runner probes hydra_plugins tests examples scripts bench > /dev/null
