@@ -428,7 +428,8 @@ def test_report_html_draws_the_slow_cells_passes_beside_a_fast_cells(run):
     section = html.split("<h3>Loader passes: the slow cell beside a fast one</h3>", 1)[1].split("</div>", 1)[0]
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", section)
     assert len(captions) == 2 and captions[0].startswith("slow: start_method=spawn num_workers=1")
-    assert captions[1].startswith("fast: "), captions
+    # the nearest fast cell that starts a worker too: the one change, fork, not the cell with no workers
+    assert captions[1].startswith("fast: start_method=fork num_workers=1"), captions
     slow, fast = section.split("<figcaption>fast: ", 1)
     assert slow.count(">pass ") == fast.count(">pass ") == 3  # 3 epochs each, on one time scale
     assert slow.count(">1w</text>") == 3  # each of the slow cell's passes started its worker again

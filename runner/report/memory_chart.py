@@ -10,7 +10,7 @@ looks like. The title is the figure's caption, HTML that wraps, never SVG text a
 
 Start-up: for a slow finding whose runs tell their loader passes (`metrics.loader.timeline`), one row per
 pass from its start (the iterator made, the workers started) to its first batch and on to its last, for its
-slowest run and for the fastest other cell's, on one time scale.
+slowest run and for the nearest fast cell's (the fewest axis values apart, then the fastest), on one time scale.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def _wall(row) -> float:
 
 
 def startup_section(run: FinishedRun, found: list) -> list[str]:
-    """For each slow finding: its slowest run's passes beside the fastest other cell's, on one time scale."""
+    """For each slow finding: its slowest run's passes beside the nearest fast cell's, on one time scale."""
     rows, axes = [r for r in run.rows if r.get("outcome") == Outcome.PASS.value], list(run.answer_axes)
     charts = []
     for slow in [f for f in found if isinstance(f, Slow)][:MAX_CHARTS]:
@@ -174,7 +174,14 @@ def startup_section(run: FinishedRun, found: list) -> list[str]:
         theirs = sorted((r for r in rows if not slow.holds(r) and _timeline(run, r)), key=_wall)
         if not mine or not theirs:
             continue
-        pair = [(mine[-1], "slow"), (theirs[0], "fast")]
+        # the fast run nearest the slow one (the fewest axis values apart, one that starts workers as the slow
+        # one does, then the fastest): the same loaders under the change that makes them fast (fork for spawn),
+        # not a cell with no workers to start
+        nearest = min(
+            theirs,
+            key=lambda r: (_differ(r, mine[-1], axes), not any(p[3] for p in _timeline(run, r)), _wall(r)),
+        )
+        pair = [(mine[-1], "slow"), (nearest, "fast")]
         lines = {id(r): _timeline(run, r) for r, _ in pair}
         longest = max(p[0] + p[2] for r, _ in pair for p in lines[id(r)]) or 1.0
         for r, kind in pair:
