@@ -224,11 +224,56 @@ def _origin(text: str, at: int, line_start: int) -> str:
     return "main" if not before.startswith("Exception ignored") else "ignored"
 
 
+_GROUP_HEAD = re.compile(r"^(?P<indent>[ \t]*)\+ Exception Group Traceback \(most recent call last\):$", re.M)
+
+
+def unboxed(text: str) -> str:
+    """text with each exception group's boxed traceback (Python 3.11's `+ Exception Group Traceback`, an
+    asyncio TaskGroup's) told as a plain one: the group's frames, then its first sub-exception's, ending in
+    that sub-exception with the group it came in (`ValueError: shard 1 is empty (in ExceptionGroup: unhandled
+    errors in a TaskGroup (1 sub-exception))`). The first sub-exception is the failure; the group carries it."""
+    if "Exception Group Traceback" not in text:
+        return text
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        head = _GROUP_HEAD.match(lines[i])
+        if not head:
+            out.append(lines[i])
+            i += 1
+            continue
+        column, block = len(head["indent"]), []
+        i += 1
+        while i < len(lines) and lines[i][column : column + 1] in ("|", "+", " ") and lines[i].strip()[:1] in "|+":
+            block.append(lines[i])
+            i += 1
+        out.extend(_plain_group(block, column))
+    return "\n".join(out)
+
+
+def _plain_group(block: list[str], column: int) -> list[str]:
+    top = [line[column + 2 :] for line in block if line[column : column + 1] == "|"]
+    first_sub: list[str] = []
+    separators = [
+        n for n, line in enumerate(block) if line[column : column + 1] == "+" or line[column + 2 : column + 3] == "+"
+    ]
+    if separators:
+        end = separators[1] if len(separators) > 1 else len(block)
+        first_sub = [
+            line[column + 4 :] for line in block[separators[0] + 1 : end] if line[column + 2 : column + 3] == "|"
+        ]
+    group_line = next((line for line in top if line and not line[0].isspace()), "")
+    frames = [line for line in top if line[:1].isspace()]
+    sub_frames = [line for line in first_sub if line[:1].isspace()]
+    sub_line = next((line for line in first_sub if line and not line[0].isspace() and line != TRACEBACK_HEAD), "")
+    said = f"{sub_line} (in {group_line})" if sub_line and group_line else sub_line or group_line
+    return [TRACEBACK_HEAD, *frames, *sub_frames, said]
+
+
 class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
     def __init__(self, text: str):
-        self.text = text
+        self.text = unboxed(text)
 
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
