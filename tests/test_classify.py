@@ -762,3 +762,43 @@ def test_a_hang_after_a_thread_died_names_the_threads_exception():
         got.error
         == "timed out after 30 s, after thread metrics died: ValueError: Unknown format code 'f' for object of type 'str'"
     )
+
+
+TASKGROUP = """\
+  + Exception Group Traceback (most recent call last):
+  |   File "/app/load.py", line 13, in <module>
+  |     asyncio.run(main())
+  |   File "/usr/lib/python3.11/asyncio/runners.py", line 190, in run
+  |     return runner.run(main)
+  |   File "/app/load.py", line 9, in main
+  |     async with asyncio.TaskGroup() as tg:
+  |   File "/usr/lib/python3.11/asyncio/taskgroups.py", line 145, in __aexit__
+  |     raise me from None
+  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "/app/load.py", line 5, in load
+    |     raise ValueError(f"shard {i} is empty")
+    | ValueError: shard 1 is empty
+    +------------------------------------
+"""
+
+
+def test_an_exception_group_is_told_by_its_first_sub_exception_where_it_was_raised():
+    # Python 3.11's boxed traceback of an asyncio TaskGroup (python3.11 alone): the row said its last box line,
+    # `+------------------------------------`, with no place
+    from crashmatrix.verdict.exception_place import exception_place
+
+    got = classify(1, stderr=TASKGROUP)
+    assert (
+        got.error
+        == "ValueError: shard 1 is empty (in ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception))"
+    )
+    assert got.signature.startswith("ValueError: shard N is empty (in ExceptionGroup")
+    assert exception_place(TASKGROUP).endswith("load.py:5 in load")
+
+
+def test_a_programs_own_path_with_no_extension_is_masked_too():
+    said = "subprocess.CalledProcessError: Command '['/home/ana/proj/.venv/bin/python', 'prep.py']' returned 3."
+    assert "'…/python'" in mask(said)
+    assert mask("cannot open /dev/nvidia0") == "cannot open /dev/nvidia0"  # a device is the failure's own

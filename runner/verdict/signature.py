@@ -384,6 +384,9 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # Any other absolute path to a file (a checkout, a home, a data mount): the machine's, not the failure's;
     # TorchScript names the program's file by it (`File "/home/ana/proj/model.py", line 11`).
     (re.compile(r"(?<![\w.…/])/(?:[^\s/'\"<>:,()\[\]]+/)+[\w+-]+(?:\.[\w+-]+)*\.[A-Za-z]\w*\b"), _machine_free),
+    # and a program's path with no extension, three folders deep or more (`/work/proj/.venv/bin/python` in a
+    # CalledProcessError's command); a device's or the kernel's (/dev, /proc, /sys) is the failure's own
+    (re.compile(r"(?<![\w.…/])/(?!(?:dev|proc|sys)/)(?:[^\s/'\"<>:,()\[\]]+/){2,}[\w+-]+\b(?![/.])"), _machine_free),
     # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
     (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
     (re.compile(r"\b(psm|wnsm)_[0-9a-f]{8}\b"), r"\1_…"),
