@@ -278,7 +278,12 @@ PATH = re.compile(r"(?<![\w./-])(?:runner|probes|docs)(?:/[\w.-]*\w)+")
 FILE_SUFFIXES = {"py", "yaml", "yml", "json", "csv", "html", "md", "txt", "toml", "log"}
 # Names that are not the project's: a user's own module called runner, planted by a test (the collision
 # the import name crashmatrix avoids), and the file name a test gives its planted source.
-NOT_OURS = {("tests/test_cells.py", "runner.WHO"), ("tests/test_outcome_words.py", "runner/planted.py")}
+NOT_OURS = {
+    ("tests/test_cells.py", "runner.WHO"),
+    ("tests/test_outcome_words.py", "runner/planted.py"),
+    # a recorded traceback quoting asyncio's own source line `return runner.run(main)`
+    ("tests/zoo/recorded/heldout3/single/repro/ConnectionError-shard-N-server-closed-the/ISSUE.md", "runner.run"),
+}
 # JUnit property names (`report --format junit`, a finding beyond failure), not modules.
 NOT_MODULES = {"crashmatrix.slow", "crashmatrix.memory_growth"}
 
