@@ -769,7 +769,6 @@ TASKGROUP = """\
   |   File "/app/load.py", line 13, in <module>
   |     asyncio.run(main())
   |   File "/usr/lib/python3.11/asyncio/runners.py", line 190, in run
-  |     return runner.run(main)
   |   File "/app/load.py", line 9, in main
   |     async with asyncio.TaskGroup() as tg:
   |   File "/usr/lib/python3.11/asyncio/taskgroups.py", line 145, in __aexit__
