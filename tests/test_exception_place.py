@@ -582,10 +582,10 @@ def test_an_exception_is_placed_at_the_raising_frame_then_the_programs_caller(te
 @pytest.mark.parametrize(
     "text, where",
     [
-        (MEMORY, "bytearray; train.py:36 in allocate"),
+        (MEMORY, "train.py:36 in allocate"),  # a builtin's MemoryError: the line, no call before it
         (TORCH_ALLOC, "empty; train.py:42 in allocate_tensor"),
         (H200_CUDA_OOM, "empty; probes/fault.py:102 in _cuda_fault"),
-        (PROBE_MEMORY, "bytearray; probes/fault.py:240 in main"),  # the line's outermost call, not `get`
+        (PROBE_MEMORY, "probes/fault.py:240 in main"),
     ],
     ids=["memory_error", "cpu_allocator", "h200_cuda_oom", "probe_memory"],
 )

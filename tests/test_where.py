@@ -34,7 +34,7 @@ def rows(tmp_path_factory):
         ("own_raise", "fail", "app/data/reader.py:18 in check_label"),
         ("json", "fail", "json/decoder.py:353 in raw_decode; app/data/reader.py:7 in parse_label"),
         ("pil", "fail", "PIL/Image.py:3730 in open; app/data/reader.py:13 in open_image"),
-        ("memory", "oom", "bytearray; train.py:36 in allocate"),
+        ("memory", "oom", "train.py:36 in allocate"),
         ("torch_alloc", "oom", "empty; train.py:42 in allocate_tensor"),
         ("worker", "fail", "app/data/reader.py:18 in check_label"),
         ("chained", "fail", "app/data/reader.py:27 in load_config"),

@@ -32,8 +32,6 @@ ASPECTS = ("outcome", "signature_has", "where")
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT3.md lists the run's)
 UNTRUE = {
-    ("k_worker_memoryerror", "where"): "bytearray; zoo/modes/k_worker_memoryerror.py:14 in __getitem__ (a non-place "
-    "before the truth; the run said the same)",
     ("k_hang_pipe_full", "where"): "no place: stderr.log holds no stack of the main's wait(); the run read "
     "stacks.txt (its where was the truth)",
     ("k_ddp_collective_unmatched", "where"): "torch/distributed/elastic/multiprocessing/api.py:86 in "
