@@ -1,0 +1,86 @@
+"""A held-out set's recorded runs judged again from their logs (test_heldout2.py, test_heldout3.py): each
+recorded cell's stderr.log is diagnosed with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`. Where diagnose does not yet
+say the truth, the case is a strict xfail whose reason is what it said, so a rule that comes to give the truth
+fails it (XPASS). A hang's outcome is left out: the kill at the time limit is the run's alone, as
+tests/diagnose_agreement.py leaves it out."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+
+import pytest
+import yaml
+from diagnose_agreement import diagnosed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ASPECTS = ("outcome", "signature_has", "where")
+
+
+def _alternatives(value) -> list:
+    return [v for v in (value if isinstance(value, list) else [value]) if v]
+
+
+def _place(pattern: str) -> re.Pattern:
+    return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
+
+
+class HeldOut:
+    """name: the set (`heldout2`: truth_heldout2.yaml, recorded/heldout2/); runs: each truth's `run` to the
+    recorded run folders that hold it; untrue: (mode, aspect) to what diagnose says instead of the truth."""
+
+    def __init__(self, name: str, runs: dict[str, list[str]], untrue: dict[tuple[str, str], str]):
+        self.recorded = os.path.join(HERE, "recorded", name)
+        with open(os.path.join(HERE, f"truth_{name}.yaml")) as f:
+            self.truth: dict = yaml.safe_load(f)
+        self.runs, self.untrue = runs, untrue
+
+    def cells(self, mode: str) -> list[str]:
+        """The recorded cell folders of a mode, every repeat of every run that holds it."""
+        truth = self.truth[mode]
+        want = truth.get("cell") or {"mode": mode}
+        found = []
+        for run in self.runs[truth["run"]]:
+            with open(os.path.join(self.recorded, run, "results.csv"), newline="") as f:
+                for row in csv.DictReader(f):
+                    if all(row.get(k) == str(v) for k, v in want.items()):
+                        found.append(os.path.join(self.recorded, run, row["log_dir"]))
+        return found
+
+    def told(self) -> dict:
+        """{mode: [the row diagnose gives each of its recorded cells' stderr.log]}."""
+        return {mode: [diagnosed(cell) for cell in self.cells(mode)] for mode in self.truth}
+
+    def cases(self) -> list:
+        cases = []
+        for mode, truth in self.truth.items():
+            for aspect in ASPECTS:
+                if aspect == "outcome" and truth["outcome"] == "timeout":
+                    continue  # the kill at the time limit is the run's alone
+                if aspect == "signature_has" and not _alternatives(truth["signature_has"]):
+                    continue  # not scored (a hang's)
+                reason = self.untrue.get((mode, aspect))
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                cases.append(pytest.param(mode, aspect, marks=marks, id=f"{mode}-{aspect}"))
+        return cases
+
+    def check_recorded(self, modes_at_least: int) -> None:
+        assert len(self.truth) >= modes_at_least
+        for mode in self.truth:
+            assert len(self.cells(mode)) == 3 * len(self.runs[self.truth[mode]["run"]]), mode
+
+    def check(self, rows: list[dict], mode: str, aspect: str) -> None:
+        truth = self.truth[mode]
+        if aspect == "outcome":
+            said = {(r.get("outcome"), r.get("signal") or "") for r in rows}
+            assert said == {(truth["outcome"], truth.get("signal") or "")}
+        elif aspect == "signature_has":
+            wanted = [h.lower() for h in _alternatives(truth["signature_has"])]
+            for row in rows:
+                assert any(h in (row.get("signature") or "").lower() for h in wanted), row.get("signature")
+        else:
+            places = [_place(p) for p in _alternatives(truth["where"])]
+            for row in rows:
+                assert any(p.fullmatch(row.get("where") or "") for p in places), row.get("where")
