@@ -59,21 +59,16 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
         return _interpolation_place(text, config_dir, config_name, arguments, interpolation["ref"], root)
     target = search(_INSTANTIATE, text) or search(_MANDATORY, text)
     full_key = _FULL_KEY.search(text[target.end() :]) if target else None
-    if not full_key:
+    if target is None or not full_key:
         return ""
     key = full_key["key"]
     path = _node_file(text, config_dir, config_name, key, arguments)
     if not path:
         return ""
-    if target and target.re is _MANDATORY:  # the `???` itself, the key's last part in the node's file
-        key, _, argument = key.rpartition(".")
-        line = _key_line(path, argument) or 1
-        return (
-            f"{from_root(path, root)}:{line} in {key}.{argument}"
-            if key
-            else f"{from_root(path, root)}:{line} in {argument}"
-        )
-    refused = _ARGUMENT.search(text[target.end() :]) if target else None
+    if target.re is _MANDATORY:  # the `???` itself: the line of the key's last part in the node's file
+        line = _key_line(path, key.rpartition(".")[2]) or 1
+        return f"{from_root(path, root)}:{line} in {key}"
+    refused = _ARGUMENT.search(text[target.end() :])
     argument = (refused["name"] or refused["req"]) if refused else ""
     line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
     return f"{from_root(path, root)}:{line} in {key}" + (f".{argument}" if argument else "")
