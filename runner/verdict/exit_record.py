@@ -76,6 +76,9 @@ def _mtime(path: str) -> float:
 # the gone worker's file-descriptor sharer (FileNotFoundError in multiprocessing's resource_sharer).
 _HEARD_OF_A_WORKER = frozenset({WORKER_EXITED, WORKER_LOST})
 _LOADER_FRAMES = re.compile(r"(?:^|; )(?:torch/utils/data/|torch/multiprocessing/|multiprocessing/)")
+# A connection the gone worker held, broken: its consequence wherever the main's traceback was cut short
+# (CPython's `lost sys.stderr` at shutdown leaves only the outer frames, main.py:21 in <module>)
+_BROKEN_CONNECTION = re.compile(r"^(?:ConnectionResetError|EOFError|BrokenPipeError|ConnectionRefusedError)\b")
 
 
 def worker_ended_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple[Verdict, str]:
@@ -85,7 +88,8 @@ def worker_ended_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: i
     signature, the worker's own line. Any other verdict, or no such record: as it is."""
     if verdict.outcome not in (Outcome.FAIL, Outcome.WORKER_CRASH) or verdict.signal or verdict.rank is not None:
         return verdict, where
-    if verdict.signature.split(" in ")[0] not in _HEARD_OF_A_WORKER and not _LOADER_FRAMES.search(where):
+    heard = verdict.signature.split(" in ")[0]
+    if heard not in _HEARD_OF_A_WORKER and not _BROKEN_CONNECTION.match(heard) and not _LOADER_FRAMES.search(where):
         return verdict, where  # the main failed on its own, not in the loader's machinery
     ends = children_ends(cell_dir, main_pid)
     if not ends:

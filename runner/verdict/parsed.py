@@ -15,6 +15,7 @@ its tracebacks, its dumps once, however many rules read them. Pure: text in, fac
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from dataclasses import dataclass, field
@@ -269,11 +270,52 @@ def _plain_group(block: list[str], column: int) -> list[str]:
     return [TRACEBACK_HEAD, *frames, *sub_frames, said]
 
 
+# CPython's word when it cannot print an exception because sys.stderr is gone (PyErr_Display at interpreter
+# shutdown): `_PyObject_Dump` of the exception, then `lost sys.stderr`, written by C stdio and so possibly
+# glued to the end of a traceback cut mid-line. Seen in a loader's main process whose worker had ended
+# (ConnectionResetError, EOFError, the rest of the traceback lost) and in torchrun's ranks.
+_LOST_STDERR = re.compile(
+    r"object address  : 0x[0-9a-fA-F]+\nobject refcount : \d+\nobject type     : 0x[0-9a-fA-F]+\n"
+    r"object type name: (?P<type>[\w.]+)\nobject repr     : (?P<repr>[^\n]*)\nlost sys\.stderr$",
+    re.M,
+)
+
+
+def unlost(text: str) -> str:
+    """text with each `lost sys.stderr` dump told as the exception line Python would have printed
+    (`ConnectionResetError: [Errno 104] Connection reset by peer`), on a line of its own."""
+    if "lost sys.stderr" not in text:
+        return text
+
+    def told(found: re.Match) -> str:
+        glued = found.start() > 0 and text[found.start() - 1] != "\n"
+        return ("\n" if glued else "") + _exception_from_repr(found["type"], found["repr"])
+
+    return _LOST_STDERR.sub(told, text)
+
+
+def _exception_from_repr(type_name: str, shown: str) -> str:
+    """What str() of the exception would have said, from its repr: `EOFError()` -> `EOFError`,
+    `RuntimeError('x')` -> `RuntimeError: x`, an OSError's `(104, 'Connection reset by peer')` -> `[Errno 104]
+    Connection reset by peer`; else the repr's arguments as they are."""
+    short = type_name.rsplit(".", 1)[-1]
+    inner = shown[len(short) + 1 : -1] if shown.startswith(short + "(") and shown.endswith(")") else shown
+    try:
+        args = ast.literal_eval(f"({inner},)") if inner else ()
+    except (SyntaxError, ValueError):
+        return f"{type_name}: {inner}"
+    if not args:
+        return type_name
+    if len(args) == 2 and isinstance(args[0], int) and isinstance(args[1], str) and type_name.endswith("Error"):
+        return f"{type_name}: [Errno {args[0]}] {args[1]}"
+    return f"{type_name}: {args[0] if len(args) == 1 else args}"
+
+
 class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
     def __init__(self, text: str):
-        self.text = unboxed(text)
+        self.text = unlost(unboxed(text))
 
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
