@@ -81,7 +81,9 @@ class Slow:
         if self.noise is None:
             noise = "; 1 run a cell, noise not measured"
         else:
-            noise = f", each slower than every other run; repeats vary by up to {self.noise:.2g}×"
+            # two digits, except that 1.04 would read `1×`, which says nothing
+            spread = f"{self.noise:.2g}" if self.noise >= 1.05 else f"{self.noise:.2f}"
+            noise = f", each slower than every other run; repeats vary by up to {spread}×"
         where = self.where_text()
         text = f"slow: {head}{noise})" + (f"; {where}" if where else "")
         if self.why is not None:
