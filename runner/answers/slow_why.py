@@ -15,6 +15,10 @@ batches' wait for the loader against the program's own work between batches. Two
   waiting, 0.012 s of its own work)`; the change: more loader workers, measured where the run has them, else
   twice as many (2 for none) with the waits shared among them (an estimate `crashmatrix resolve --try` measures).
 
+And one that is no cause: knobs the run's machine ignores (pin_memory without an accelerator, which torch turns
+off with a warning and no pinning thread; cuDNN's flags without CUDA), where every run was on the machine
+env.json describes: `but pin_memory=true cannot be why: ...`, and resolve does not say to avoid them.
+
 Pure, over rows and the run directory's result.json files.
 """
 
@@ -29,7 +33,7 @@ from dataclasses import dataclass, field
 from crashmatrix.cell import spell
 from crashmatrix.outcome import Outcome
 
-WORKER_STARTS, INPUT_BOUND, COMPUTE_BOUND = "worker starts", "input-bound", "compute-bound"
+WORKER_STARTS, INPUT_BOUND, COMPUTE_BOUND, INERT = "worker starts", "input-bound", "compute-bound", "inert knob"
 _STARTED = {"spawn": "spawned", "fork": "forked", "forkserver": "forkserver"}
 NAMED_IMPORT_SHARE = 0.15  # an import named in the text: at least this share of the worker's imports
 INPUT_BOUND_SHARE = 0.5  # the loop waits for its loader over half of its steady steps
@@ -115,6 +119,9 @@ def why(
 ) -> Why | None:
     """The because-clause of a slow conjunction's finding; None where its runs' figures do not tell.
     where: the part of the wall time that grew most (crashmatrix.answers.slow)."""
+    idle = inert_knobs(conditions, slow_runs, run_dir)
+    if idle and len(idle) == len(conditions):
+        return _inert(idle)
     mine = _slowest_cell([(r, f) for r in slow_runs if (f := loader_of(run_dir, r))])
     if not mine:
         return None
@@ -125,6 +132,51 @@ def why(
         theirs = [f for r in fast_runs if (f := loader_of(run_dir, r))]
         return _steady(mine, theirs, rows, axes, conditions)
     return None
+
+
+def machine_of(run_dir: str | None) -> dict:
+    """The run's env.json (the controller's machine); {} where there is none."""
+    try:
+        with open(os.path.join(run_dir or "", "env.json"), encoding="utf-8") as f:
+            found = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def inert_reason(axis: str, machine: Mapping) -> str:
+    """Why a knob cannot change a run on this machine, whatever its value; "" where it can, or where the
+    machine's fingerprint does not say (no torch fact, a GPU)."""
+    if not machine.get("torch") or machine.get("cuda_available") is not False:
+        return ""
+    if axis == "pin_memory":  # torch's DataLoader: `pin_memory and torch.accelerator.is_available()`
+        return (
+            "torch finds no accelerator here, so it turns pin_memory off (with a warning) and starts no pinning thread"
+        )
+    if axis.startswith("cudnn."):
+        return "cuDNN runs only on a CUDA device, and this machine has none"
+    return ""
+
+
+def inert_knobs(conditions, runs: Sequence[Mapping], run_dir: str | None) -> list[tuple[str, str, str]]:
+    """(axis, value, why) of each condition that cannot change these runs: knobs their machine ignores.
+    Only where every run was on the machine env.json describes (a fleet's or a cluster's nodes differ)."""
+    machine = machine_of(run_dir)
+    if not machine or any(str(r.get("host") or machine.get("host")) != str(machine.get("host")) for r in runs):
+        return []
+    return [(a, v, why) for a, v in conditions if (why := inert_reason(a, machine))]
+
+
+def _inert(idle: list[tuple[str, str, str]]) -> Why:
+    """A slow conjunction of knobs the machine ignores: its cells ran the same program as the others, so
+    their time is not the knobs' doing."""
+    named = " and ".join(f"{a}={v}" for a, v, _ in idle)
+    reasons = "; ".join(dict.fromkeys(why for _, _, why in idle))
+    text = (
+        f"but {named} cannot be why: {reasons}. These cells ran as the others did; their time is something "
+        "else's (a machine busy with other work, caches cold for the first cells) or noise"
+    )
+    return Why(INERT, text, {"inert": [a for a, _, _ in idle]})
 
 
 def _slowest_cell(runs: list) -> list:

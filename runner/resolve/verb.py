@@ -10,7 +10,7 @@ import os
 import shlex
 from collections.abc import Sequence
 
-from crashmatrix.answers import explain, growth
+from crashmatrix.answers import explain, growth, slow_why
 from crashmatrix.answers.slow import Slow
 from crashmatrix.errors import BadInput
 from crashmatrix.incell.atomic import write_json_atomic, write_text_atomic
@@ -52,8 +52,10 @@ def resolve_run(given: str, try_changes: bool = False) -> note.Resolved:
     unsure = cannot_tell(run, given, found, choice)
     bundles = repro.plan(run, configs, defaults, found.failures, found.confidence)
     applied = how_to_apply(run.matrix, choice.recommended.values) if choice.recommended else None
-    avoid = [
-        f for f in explain.findings(rows, run.answer_axes, run=given, run_dir=run.directory) if isinstance(f, Slow)
+    avoid = [  # a knob the machine ignores is not to avoid: its cells ran as the others did
+        f
+        for f in explain.findings(rows, run.answer_axes, run=given, run_dir=run.directory)
+        if isinstance(f, Slow) and not (f.why is not None and f.why.cause == slow_why.INERT)
     ]
     measured = _tried(given, run, avoid, try_changes)
     resolved = note.Resolved(
