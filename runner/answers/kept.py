@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import dataclasses
 import functools
 import json
 import os
@@ -40,12 +41,20 @@ class Kept:
     first_step: int
     mb: float  # how much more than at the first census
     unit: str = "step"  # what `step` counts: the loop's batches, or a loader worker's items ("item")
+    # the tensor whose autograd graph holds them (`float32 [] tensor made at train.py:16 in main`), "" where none
+    held_by: str = ""
 
     def text(self) -> str:
         alive = f"{self.alive} alive per worker" if self.unit == "item" else f"{self.alive} alive"
-        return (
+        text = (
             f"{self.what} kept, created at {self.place} ({alive} at {self.unit} {self.step}, in an instrumented rerun)"
         )
+        if self.held_by:
+            text += (
+                f"; the autograd graph of the {self.held_by} saves them for backward, and it holds every step's "
+                "graph: keep its `.item()`, or a `.detach()`ed copy, instead"
+            )
+        return text
 
     def to_json(self) -> dict:
         return {
@@ -56,6 +65,7 @@ class Kept:
             "first_step": self.first_step,
             "mb": self.mb,
             "unit": self.unit,
+            "held_by": self.held_by,
             "text": self.text(),
         }
 
@@ -104,7 +114,8 @@ def _censuses(folder: str, workers: bool) -> list[dict]:
 def _here(census: dict, folder: str) -> dict:
     """The census with each frame's file found where the run now is: a run directory kept in the program's
     checkout (docs/examples/, results/) and read in another clone names files of the clone it ran in."""
-    for group in [*(census.get("tensors") or []), *(census.get("objects") or [])]:
+    groups = ("tensors", "objects", "graphs", "cuda")
+    for group in [g for name in groups for g in census.get(name) or []]:
         if isinstance(group, dict) and isinstance(group.get("frames"), list):
             group["frames"] = [[_moved(str(f[0]), folder), *f[1:]] for f in group["frames"] if f]
     return census
@@ -151,7 +162,31 @@ def from_census(census: Mapping) -> Kept | None:
         what = f"{_mb(grown)} of Python objects"
         kept = Kept(what, place, int(group.get("count") or 0), step, first, round(grown, 1), unit)
         best = (grown, kept)
+    for group in census.get("cuda") or []:  # what the allocator holds that no Python tensor above explains
+        grown = float(group["mb"][1]) - float(group["mb"][0])
+        place = program_place(group.get("frames") or [])
+        if place is None or (best is not None and grown <= best[0]):
+            continue
+        what = f"{_mb(grown)} of CUDA memory in {int(group['count'][1]) - int(group['count'][0])} more blocks"
+        kept = Kept(what, place, int(group["count"][1]), step, first, round(grown, 1), unit)
+        best = (grown, kept)
+    if best is not None and best[1].what.endswith(" tensors"):
+        holder = _graph_holder(census, best[0])
+        if holder:
+            best = (best[0], dataclasses.replace(best[1], held_by=holder))
     return best[1] if best else None
+
+
+def _graph_holder(census: Mapping, grown_mb: float) -> str:
+    """The tensor whose autograd graph grew by at least half of what the tensors grew (its saved tensors are
+    those tensors): `float32 [] tensor made at train.py:16 in main`; "" where none did."""
+    for group in census.get("graphs") or []:
+        saved = float(group["saved_mb"][1]) - float(group["saved_mb"][0])
+        place = program_place(group.get("frames") or [])
+        if place is not None and saved >= 0.5 * grown_mb:
+            shape = ", ".join(str(n) for n in group.get("shape") or [])
+            return f"{group.get('dtype')} [{shape}] tensor made at {place}"
+    return ""
 
 
 def _mb(value: float) -> str:

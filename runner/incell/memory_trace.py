@@ -56,13 +56,15 @@ class Tracer:
         self.pid = os.getpid()
         self.steps = 0
         self.due = CENSUS_FIRST
-        self.first: tuple[int, dict, object] | None = None  # (step, tensor groups, snapshot)
+        self.first: tuple[int, dict, object, dict, dict] | None = None  # (step, tensors, snapshot, graphs, blocks)
         self._lookup = _c_lookup()
+        self.cuda = None  # torch.cuda.memory, recording each live block's stack (cuda_history), where CUDA is up
 
     def step(self, count: int = 1) -> None:
         self.steps += count
         if self.steps == count:
             self.tracemalloc.start(FRAMES)
+            self.cuda = cuda_history()
         if self.steps < self.due:
             return
         self.due *= 2
@@ -89,12 +91,15 @@ class Tracer:
             return []
         return [[f, line] for f, line in found or ()]
 
-    def _tensors(self) -> dict:
+    def _tensors(self) -> tuple[dict, list]:
+        """(dtype, shape, frames) -> [count, bytes] of the live tensors, and those that hold an autograd graph
+        (grad_fn set) with their group's key."""
         torch = sys.modules.get("torch")
         tensor = getattr(torch, "Tensor", None)
         if tensor is None:
-            return {}
+            return {}, []
         groups: dict = {}
+        holders: list = []
         seen: set[int] = set()
         kinds: dict[type, bool] = {}  # issubclass against torch.Tensor's metaclass is slow: once per type
         for obj in gc.get_objects():
@@ -111,23 +116,43 @@ class Tracer:
             except Exception:  # noqa: BLE001  a meta tensor, a tensor subclass without storage
                 continue
             key = (key_dtype, shape, tuple(tuple(f) for f in self._object_frames(obj)))
+            if getattr(obj, "grad_fn", None) is not None:
+                holders.append((obj, key))
             group = groups.setdefault(key, [0, 0])
             group[0] += 1
             if pointer not in seen:  # views and detached copies share a storage: its bytes count once
                 seen.add(pointer)
                 group[1] += size
-        return groups
+        return groups, holders
+
+    def _graphs(self, holders: list) -> dict:
+        """(dtype, shape, frames) of a tensor that holds an autograd graph -> [the graph's nodes, the bytes of
+        the tensors its nodes saved for backward], the largest such graph of the group's tensors. A running
+        sum of losses (`total = total + loss`) holds every step's graph, and with it every activation the
+        forward saved: memory no Python reference explains but this tensor's."""
+        graphs: dict = {}
+        budget = GRAPH_NODES
+        for obj, key in holders:
+            nodes, saved, budget = _walk(obj.grad_fn, budget)
+            if budget <= 0:
+                break
+            if nodes > graphs.get(key, (0, 0))[0]:
+                graphs[key] = (nodes, saved)
+        return graphs
 
     def _census(self) -> None:
-        tensors = self._tensors()
+        tensors, holders = self._tensors()
+        graphs = self._graphs(holders)
+        del holders
+        blocks: dict = cuda_blocks(self.cuda) if self.cuda is not None else {}
         tm = self.tracemalloc
         snapshot = tm.take_snapshot().filter_traces(
             [tm.Filter(False, tm.__file__, all_frames=True), tm.Filter(False, _OURS)]
         )
         if self.first is None:
-            self.first = (self.steps, tensors, snapshot)
+            self.first = (self.steps, tensors, snapshot, graphs, blocks)
             return
-        step0, tensors0, snapshot0 = self.first
+        step0, tensors0, snapshot0, graphs0, blocks0 = self.first
         grown = []
         for key, (count, size) in tensors.items():
             count0, size0 = tensors0.get(key, (0, 0))
@@ -159,8 +184,116 @@ class Tracer:
                 for _, c0, c1, s0, s1, key in grown[:TOP]
             ],
             "objects": objects[:TOP],
+            "graphs": _grown_graphs(graphs0, graphs),
         }
+        if self.cuda is not None:
+            kept["cuda"] = _grown_blocks(blocks0, blocks)
         write_json_atomic(self.path, kept, durable=False)
+
+
+CUDA_FRAMES = 16  # the snapshot's Python frames kept per block: through torch.nn and Lightning to the program's
+
+
+def cuda_history():
+    """torch.cuda.memory, recording the Python stack of each CUDA allocation while it is alive (PyTorch's
+    memory snapshot, `_record_memory_history`, "state": no history of frees, so its cost does not grow with
+    the run); None where the program has not initialised CUDA or this torch cannot."""
+    torch = sys.modules.get("torch")
+    try:
+        if torch is None or not torch.cuda.is_initialized():
+            return None
+        memory = torch.cuda.memory
+        memory._record_memory_history(enabled="state", context="state", stacks="python")
+    except Exception:  # noqa: BLE001  an older torch, a build without the recorder: no GPU census
+        return None
+    return memory
+
+
+def cuda_blocks(memory) -> dict:
+    """Python frames (innermost first, [file, line] each) -> [blocks, bytes] of the live CUDA allocations,
+    from the allocator's snapshot; a block allocated before recording began has no frames."""
+    groups: dict = {}
+    try:
+        segments = memory._snapshot()["segments"]
+    except Exception:  # noqa: BLE001
+        return groups
+    for segment in segments:
+        for block in segment.get("blocks") or ():
+            if block.get("state") != "active_allocated":
+                continue
+            frames = tuple((f["filename"], f["line"]) for f in (block.get("frames") or ())[:CUDA_FRAMES])
+            group = groups.setdefault(frames, [0, 0])
+            group[0] += 1
+            group[1] += block.get("requested_size") or block.get("size") or 0
+    return groups
+
+
+def _grown_blocks(before: dict, after: dict) -> list[dict]:
+    grown = []
+    for frames, (count, size) in after.items():
+        count0, size0 = before.get(frames, (0, 0))
+        if count > count0 and size > size0:
+            grown.append((size - size0, count0, count, size0, size, frames))
+    grown.sort(reverse=True)
+    return [
+        {
+            "count": [c0, c1],
+            "mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)],
+            "frames": [list(f) for f in frames],
+        }
+        for _, c0, c1, s0, s1, frames in grown[:TOP]
+    ]
+
+
+GRAPH_NODES = 200_000  # graph nodes visited at most in a census, over every tensor that holds a graph
+
+
+def _walk(root, budget: int) -> tuple[int, int, int]:
+    """(nodes, bytes of the tensors they saved, the budget left) of the autograd graph below root."""
+    stack, seen, saved = [root], set(), {}
+    while stack and budget > 0:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        budget -= 1
+        for name in dir(node):
+            if not name.startswith("_saved_"):
+                continue
+            try:
+                value = getattr(node, name)
+            except Exception:  # noqa: BLE001  freed by a backward already, or not a tensor to read
+                continue
+            for item in value if isinstance(value, (tuple, list)) else (value,):
+                storage = getattr(item, "untyped_storage", None)
+                if storage is not None:
+                    try:
+                        held = storage()
+                        saved[held.data_ptr()] = held.nbytes()
+                    except Exception:  # noqa: BLE001
+                        continue
+        stack.extend(fn for fn, _ in getattr(node, "next_functions", ()))
+    return len(seen), sum(saved.values()), budget
+
+
+def _grown_graphs(before: dict, after: dict) -> list[dict]:
+    """The holders whose graphs grew most since the first census, as kept.json writes them."""
+    grown = []
+    for key, (nodes, size) in after.items():
+        nodes0, size0 = before.get(key, (0, 0))
+        if nodes > nodes0 and size > size0:
+            grown.append((size - size0, nodes0, nodes, size0, size, key))
+    grown.sort(reverse=True)
+    return [
+        {
+            "dtype": key[0],
+            "shape": list(key[1]),
+            "nodes": [n0, n1],
+            "saved_mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)],
+            "frames": [list(f) for f in key[2]],
+        }
+        for _, n0, n1, s0, s1, key in grown[:TOP]
+    ]
 
 
 # the sampler's own allocations: made in our frames (the innermost one: a loader worker's items are made
