@@ -15,6 +15,8 @@ column) traced over untraced, and what the last census named:
   caches its decoded images; each item's decode is a 25 ms sleep, so the loop is mostly waiting).
 - `decode_cache_workers`: the same with 2 loader workers, where the cache grows in each worker: each
   worker's census at items 10, 20, 40, 80 (`kept-<pid>.json`), the one that grew most named.
+- `sums_losses`: tests/apps/sums_losses.py, keep_graph=true, 100 steps (a running sum of loss tensors that
+  holds every step's autograd graph: each census also walks the graphs the live tensors hold).
 
 `--app NAME` runs one of them only.
 """
@@ -39,6 +41,7 @@ APPS = {
     "keeps_outputs": ["tests/apps/keeps_outputs.py", "cache_preds=true", "num_workers=0", "steps=100"],
     "decode_cache": ["tests/apps/decode_cache.py", "cache_decoded=true", "num_workers=0", "steps=80"],
     "decode_cache_workers": ["tests/apps/decode_cache.py", "cache_decoded=true", "num_workers=2", "steps=80"],
+    "sums_losses": ["tests/apps/sums_losses.py", "keep_graph=true", "steps=100"],
 }
 
 

@@ -7,8 +7,9 @@
 # omegaconf, antlr4-python3-runtime, submitit, py-spy; docs/gpu.md says how to fetch them). Everything ends
 # within SECONDS (default 420). Into OUT: log.txt (each step's time and status), alone.tgz (the zoo's GPU modes
 # run alone, without crashmatrix: their truth), zoo-gpu.tgz (tests/zoo/test_zoo_gpu.py's run of them),
-# faults.tgz (matrix/gpu.yaml), pytest-gpu.log, pytest-zoo-gpu.log, and zoo-cpu.log (the CPU zoo on this
-# machine's torch, run beside the GPU steps: it uses no GPU).
+# faults.tgz (matrix/gpu.yaml), growth.tgz and growth-explain.txt (a growing GPU cell's census), pytest-gpu.log,
+# pytest-zoo-gpu.log, and zoo-cpu.log (the CPU zoo on this machine's torch, run beside the GPU steps: it uses
+# no GPU).
 set -uo pipefail
 out=${1:?usage: gpu_check.sh OUT [SECONDS]}
 deadline=$((SECONDS + ${2:-420}))
@@ -61,6 +62,13 @@ tar -czf "$out/zoo-gpu.tgz" -C "$work/zoo-gpu" .
 
 step faults 120 python3 -m crashmatrix run matrix/gpu.yaml --jobs 5 --out "$work/h200-faults"
 tar -czf "$out/faults.tgz" -C "$work" h200-faults
+
+# issue 50's GPU census: a loop that sums its loss tensors on the GPU grows; the traced rerun reads PyTorch's
+# memory snapshot (runner/incell/memory_trace.py) and explain names what the allocator kept and where
+printf 'name: gpu-growth\ncommand: [python3, %s/tests/apps/sums_losses.py]\ninject: true\nenv: {MALLOC_MMAP_THRESHOLD_: "131072"}\nparams: {steps: 70, device: cuda}\naxes: {keep_graph: [false, true]}\ntimeout: 120\n' "$PWD" >"$work/growth.yaml"
+step growth 90 bash -c "python3 -m crashmatrix run '$work/growth.yaml' --jobs 2 --out '$work/h200-growth' &&
+    python3 -m crashmatrix explain '$work/h200-growth' > '$out/growth-explain.txt'"
+tar -czf "$out/growth.tgz" -C "$work" h200-growth
 
 step gpu-tests 150 python3 -m pytest -q -p no:cacheprovider -n 4 --dist loadfile tests/test_gpu_faults.py tests/test_gpu_recorded.py \
     tests/test_gpu_fingerprint.py tests/test_gpu_h200_signatures.py tests/test_gpu_sets.py tests/test_sync_rerun.py \
