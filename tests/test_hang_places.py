@@ -211,9 +211,17 @@ def test_no_process_of_the_hangs_outlives_them(hangs):
             "hang in main DataLoader _get_data (dataloader.py:N); app/video.py:read_frame",
         ),
         (
-            "rank 1 zoo/ddp.py:58 in wait_for_shard; rank 0 DDP forward (zoo/ddp.py:84)",
-            "hang in zoo/ddp.py:wait_for_shard; rank N DDP forward (zoo/ddp.py:N)",
+            "rank 1 zoo/ddp.py:58 in wait_for_shard; rank 0 in DDP forward at zoo/ddp.py:84 in train",
+            "hang in zoo/ddp.py:wait_for_shard; DDP forward at zoo/ddp.py:train",
         ),
+        # ranks in two collectives (HELDOUT3.md's k_ddp_collective_unmatched): each by its collective and frame
+        (
+            "rank 0 in barrier at zoo/modes/unmatched.py:17 in run; rank 1 in all_reduce at zoo/modes/unmatched.py:10 "
+            "in log_metric",
+            "hang in barrier at zoo/modes/unmatched.py:run; all_reduce at zoo/modes/unmatched.py:log_metric",
+        ),
+        ("ranks 0, 1 in all_reduce at app/train.py:63 in main", "hang in all_reduce at app/train.py:main"),
+        ("rank 0 in all_reduce", "hang in rank N in all_reduce"),  # no frame of the program's: its words
         ("", "hang"),
     ],
 )

@@ -80,7 +80,10 @@ def test_a_rank_that_lost_its_peer_in_another_collective_is_named_where_it_waite
         "Timed out waiting 4000ms for recv operation to complete; every rank waits in a collective; "
         "rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier (ddp_desync.py:22)"
     ), told.error
-    assert where == "rank 0 all_reduce (ddp_desync.py:24); rank 1 barrier (ddp_desync.py:22)"
+    # each rank's program frame as every `where` names one, after the collective it waits in
+    assert where == (
+        "rank 0 in all_reduce at ddp_desync.py:24 in end_of_epoch; rank 1 in barrier at ddp_desync.py:22 in end_of_epoch"
+    )
 
 
 def test_a_peers_loss_outside_any_collective_names_no_collective(tmp_path):
@@ -111,7 +114,8 @@ def test_ranks_a_launcher_leaves_running_are_asked_where_they_are(tmp_path):
     ), row["error"]
     # where names the program's frames from the app's root (the checkout); the error by their file alone
     assert row["where"] == (
-        "rank 1 tests/apps/ddp_left_running.py:29 in fetch_shard; rank 0 all_reduce (tests/apps/ddp_left_running.py:39)"
+        "rank 1 tests/apps/ddp_left_running.py:29 in fetch_shard; "
+        "rank 0 in all_reduce at tests/apps/ddp_left_running.py:39 in train"
     )
     stacks = (tmp_path / "run" / row["log_dir"] / "stacks.txt").read_text()
     assert stacks.startswith("=== pid ") and "(rank 1), once the job had failed" in stacks.splitlines()[0], stacks
@@ -132,11 +136,13 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
         "Timed out waiting 4000ms for recv operation to complete; every rank waits in a collective; "
         "rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier (ddp_desync.py:22)"
     ), row["error"]
-    assert (
-        row["where"] == "rank 0 all_reduce (tests/apps/ddp_desync.py:24); rank 1 barrier (tests/apps/ddp_desync.py:22)"
+    assert row["where"] == (
+        "rank 0 in all_reduce at tests/apps/ddp_desync.py:24 in end_of_epoch; "
+        "rank 1 in barrier at tests/apps/ddp_desync.py:22 in end_of_epoch"
     )
     assert row["signature"].endswith(
-        ": rank N all_reduce (tests/apps/ddp_desync.py:N); rank N barrier (tests/apps/ddp_desync.py:N)"
+        ": rank N in all_reduce at tests/apps/ddp_desync.py:N in end_of_epoch; "
+        "rank N in barrier at tests/apps/ddp_desync.py:N in end_of_epoch"
     )
     resolved = crashmatrix("resolve", tmp_path / "run", cwd=tmp_path)
     assert resolved.returncode == 0, resolved.stderr
@@ -154,17 +160,18 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
         # the zoo's torchrun_collective_timeout and tests/apps/ddp_desync.py, as their rows sign them
         (
             "RuntimeError: Timed out waiting 4000ms for send operation to complete: "
-            "rank N zoo/ddp.py:N in wait_for_shard; rank N DDP forward (zoo/ddp.py:N)",
+            "rank N zoo/ddp.py:N in wait_for_shard; rank N in DDP forward at zoo/ddp.py:N in train",
             remedies.STRAGGLER,
         ),
         (
             "RuntimeError: Timed out waiting 4000ms for recv operation to complete: "
-            "rank N all_reduce (tests/apps/ddp_desync.py:N); rank N barrier (tests/apps/ddp_desync.py:N)",
+            "rank N in all_reduce at tests/apps/ddp_desync.py:N in end_of_epoch; "
+            "rank N in barrier at tests/apps/ddp_desync.py:N in end_of_epoch",
             remedies.DESYNC,
         ),
         (
             "RuntimeError: Timed out waiting 4000ms for recv operation to complete: "
-            "rank N waits in DataLoader _get_data (dataloader.py:N); rank N all_reduce (train.py:N)",
+            "rank N waits in DataLoader _get_data (dataloader.py:N); rank N in all_reduce at train.py:N in main",
             remedies.STRAGGLER,
         ),
         ("RuntimeError: Timed out waiting 4000ms for recv operation to complete", ""),  # no peer told

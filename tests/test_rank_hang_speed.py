@@ -127,11 +127,16 @@ def test_a_hang_names_the_straggler_rank_at_its_place_and_the_rank_waiting_in_a_
         "timed out after 60 s; rank 1 at ddp_hang.py:20 in main, outside any collective; "
         "rank 0 waits in DDP backward's all_reduce (ddp_hang.py:22)"
     ), row["error"]
-    assert row["where"].startswith("rank 1 tests/apps/ddp_hang.py:20 in main; rank 0 DDP backward's all_reduce")
+    # each rank by its program frame, as every `where` names one; rank 0 after the collective it waits in
+    assert row["where"].startswith(
+        "rank 1 tests/apps/ddp_hang.py:20 in main; rank 0 in DDP backward's all_reduce at tests/apps/ddp_hang.py:22 in main"
+    ), row["where"]
     assert row["rank"] == "1", row  # the straggler is the rank the row is about
     # the ranks' answers to the timeout's SIGTERM (torchrun's shutdown, `DataLoader worker ... killed by
     # signal: Terminated`) come after the hang and do not name it: the hang is told by where it waits
-    assert row["signature"].startswith("hang in tests/apps/ddp_hang.py:main; rank N DDP backward's all_reduce"), row
+    assert row["signature"].startswith(
+        "hang in tests/apps/ddp_hang.py:main; DDP backward's all_reduce at tests/apps/ddp_hang.py:main"
+    ), row
     # stacks.txt heads every process with its role: the launcher, each rank, each rank's loader worker
     heads = [line for line in (run_dir / row["log_dir"] / "stacks.txt").read_text().splitlines() if line[:4] == "=== "]
     roles = [head.split("(", 1)[1].split(")", 1)[0] for head in heads]

@@ -43,7 +43,7 @@ REMEDIES = {
 # A collective timeout whose peers' places were found (verdict/peers.py): its signature ends with them, masked
 # (verdict/straggler.py's short form). A rank outside any collective held the others up: at a place of its
 # own (`rank N train.py:N in load`), waiting on something else (`rank N waits in DataLoader ...`), or where
-# no stack told; else every rank was in one (`rank N all_reduce (train.py:N)`).
+# no stack told; else every rank was in one (`rank N in all_reduce at train.py:N in main`).
 _PEERS_TOLD = re.compile(r": rank N .+$")
 _OUTSIDE = re.compile(r"^rank N (?:\S+:N in |waits in |an unknown place)")
 

@@ -465,21 +465,28 @@ def signature_class(signature: str, where: str) -> str:
 
 
 # A hang's place in `where` (stacks.summarize, straggler.summarize): `main app/busy.py:3 in loop`,
-# `worker of rank 1 app/data.py:8 in read`; a part that ends in no frame of the program's (`main DataLoader
-# _get_data (dataloader.py:1133)`, `rank 0 DDP backward's all_reduce (app/ddp.py:22)`) is kept as words.
+# `worker of rank 1 app/data.py:8 in read`, `rank 0 in barrier at app/train.py:17 in run`; a part that ends in no
+# frame of the program's (`main DataLoader _get_data (dataloader.py:1133)`) is kept as words.
 _HANG_PLACE = re.compile(r"(?:^|\s)(?P<path>[^\s()]+?):\d+ in (?P<func>\S+)$")
+# what comes before a rank's frame where it waits in a collective (straggler.summarize): `ranks 0, 1 in all_reduce at`
+_IN_COLLECTIVE = re.compile(r"^ranks? [\d, ]+ in (?P<collective>.+) at$")
 
 
 def hang_signature(where: str) -> str:
     """`hang in app/busy.py:loop`: a hang signed by its places as a death by signal is by its frame
     (with_place): each part of `where` by its frame's path and function, without the line (a busy loop is
-    caught on any line of its body) or the process's role and pid; a part without one by its words, masked.
-    Each place once, in `where`'s order: two workers stuck alike in one repeat and one in the next are one
-    hang. Two hangs in two places are two."""
+    caught on any line of its body) or the process's role and pid, a rank in a collective by that collective
+    too (`barrier at app/train.py:run`: which collective each waits in is the mismatch); a part without one by
+    its words, masked. Each place once, in `where`'s order: two workers stuck alike in one repeat and one in
+    the next are one hang. Two hangs in two places are two."""
     parts: list[str] = []
     for part in where.split("; "):
-        found = _HANG_PLACE.search(part.strip())
-        signed = f"{found['path']}:{found['func']}" if found else part.strip()
+        part = part.strip()
+        found = _HANG_PLACE.search(part)
+        signed = f"{found['path']}:{found['func']}" if found else part
+        waits = _IN_COLLECTIVE.match(part[: found.start()].strip()) if found else None
+        if waits:
+            signed = f"{waits['collective']} at {signed}"
         if signed and signed not in parts:
             parts.append(signed)
     return mask(f"{HANG} in " + "; ".join(parts)) if parts else HANG

@@ -219,7 +219,9 @@ def state(p: ProcessStacks, rank: int | RankOf) -> RankState:
 
 def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]]) -> tuple[str, str]:
     """(for `error`, for `where`): the straggler(s) with their places, then the ranks waiting in a collective,
-    grouped by where they wait; stuck helpers (a rank's DataLoader worker in the program's code) after."""
+    grouped by where they wait; stuck helpers (a rank's DataLoader worker in the program's code) after. `where`
+    names each rank's program frame as every place is named: `rank 1 app/data.py:8 in load; rank 0 in
+    all_reduce at app/train.py:17 in run`."""
     long, short = [], []
     outside = [s for s in states if (s.stacked or s.ended) and not s.waits_in]
     inside = [s for s in states if s.waits_in]
@@ -241,7 +243,8 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         where = f" ({line})" if line else ""
         verb = "waits" if len(ranks) == 1 else "wait"
         long.append(f"{_grouped(ranks)} {verb} in {waits_in}{_brief(where)}")
-        short.append(f"{_grouped(ranks)} {waits_in}{where}")
+        # `where` gives the program's frame as every place does (`app/train.py:17 in run`), after the collective
+        short.append(f"{_grouped(ranks)} in {waits_in}" + (f" at {place}" if place else ""))
     if inside and not outside and all(s.stacked for s in states):
         long.insert(0, "every rank waits in a collective")
     unknown = sorted(s.rank for s in states if not s.stacked and not s.ended)

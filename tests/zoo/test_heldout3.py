@@ -10,8 +10,16 @@ outcome is left out (the kill at the time limit is the run's).
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
+from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
+
+from crashmatrix.verdict import straggler
+from crashmatrix.verdict.signature import hang_signature
+from crashmatrix.verdict.stacks import ProcessStacks, parse_faulthandler, parse_pyspy
 
 RUNS = {
     "single": ["single"],
@@ -25,7 +33,8 @@ UNTRUE = {
     ("k_hang_pipe_full", "where"): "no place: stderr.log holds no stack of the main's wait(); the run read "
     "stacks.txt (its where was the truth)",
     ("k_ddp_collective_unmatched", "where"): "torch/distributed/elastic/multiprocessing/api.py:86 in "
-    "_terminate_process_handler (torchrun's SIGTERM handler); the run named each rank's collective and line",
+    "_terminate_process_handler (torchrun's SIGTERM handler): stderr.log holds no rank's stack; the run read "
+    "stacks.txt, where each rank's collective and frame give the truth (the test below)",
 }
 SET = HeldOut("heldout3", RUNS, UNTRUE)
 
@@ -42,3 +51,39 @@ def test_every_mode_has_its_recorded_cells():
 @pytest.mark.parametrize("mode,aspect", SET.cases())
 def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
     SET.check(told[mode], mode, aspect)
+
+
+# A rank's stacks in a hung cell's stacks.txt (forensics._write_stacks): its head, then faulthandler's dump and/or
+# py-spy's, up to the next process's head.
+_RANK_STACKS = re.compile(r"^=== pid (\d+) \(rank (\d+)\): [^\n]*\n(.*?)(?=^=== |\Z)", re.S | re.M)
+
+
+def _where_from_stacks(cell: str) -> str:
+    """The hang's `where` that straggler.summarize gives the ranks' stacks the run kept (stacks.txt), with
+    today's rules (the run itself read them from the live processes before the kill)."""
+    with open(os.path.join(cell, "stacks.txt"), encoding="utf-8") as f:
+        text = _checkout_paths(f.read())
+    states = []
+    for pid, rank, body in _RANK_STACKS.findall(text):
+        faulthandler, _, pyspy = body.partition("--- py-spy dump\n")
+        p = ProcessStacks(int(pid), "", faulthandler=faulthandler, pyspy=pyspy)
+        p.threads = parse_faulthandler(faulthandler) or parse_pyspy(pyspy)
+        states.append(straggler.state(p, int(rank)))
+    return straggler.summarize(states, [])[1]
+
+
+def test_an_unmatched_collectives_hang_names_each_ranks_frame_from_its_recorded_stacks():
+    # HELDOUT3.md counted the run's `where` untrue: each rank's collective and line, but not its function. From
+    # the 6 recorded cells' stacks.txt (3 with inject, 3 from py-spy without), every `where` now gives the truth
+    # and one signature, free of line numbers
+    cells = SET.cells("k_ddp_collective_unmatched")
+    wheres = {_where_from_stacks(cell) for cell in cells}
+    assert len(cells) == 6 and wheres == {
+        "rank 0 in barrier at zoo/modes/k_ddp_collective_unmatched.py:17 in run; "
+        "rank 1 in all_reduce at zoo/modes/k_ddp_collective_unmatched.py:10 in log_metric"
+    }, wheres
+    SET.check([{"where": where} for where in wheres], "k_ddp_collective_unmatched", "where")
+    assert {hang_signature(where) for where in wheres} == {
+        "hang in barrier at zoo/modes/k_ddp_collective_unmatched.py:run; "
+        "all_reduce at zoo/modes/k_ddp_collective_unmatched.py:log_metric"
+    }
