@@ -175,8 +175,16 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
             remedies.STRAGGLER,
         ),
         ("RuntimeError: Timed out waiting 4000ms for recv operation to complete", ""),  # no peer told
+        # a hang no timeout ended (held-out set 3's k_ddp_collective_unmatched): each rank in another collective
+        (
+            "hang in barrier at zoo/modes/k_ddp_collective_unmatched.py:run; "
+            "all_reduce at zoo/modes/k_ddp_collective_unmatched.py:log_metric",
+            remedies.DESYNC,
+        ),
+        ("hang in zoo/ddp.py:wait_for_shard; DDP forward at zoo/ddp.py:train", ""),  # a rank outside: a straggler
+        ("hang in all_reduce at train.py:main", ""),  # every rank in one place: no pairing to fix
         ("FloatingPointError: loss is nan at step N on rank N", ""),
     ],
 )
-def test_what_fixes_a_collective_timeout_follows_where_the_ranks_were(signature, fix):
+def test_what_fixes_a_collective_timeout_or_a_hang_follows_where_the_ranks_were(signature, fix):
     assert remedies.remedy(signature) == fix

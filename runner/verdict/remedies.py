@@ -10,6 +10,7 @@ import re
 
 from crashmatrix.verdict.ranks import COLLECTIVE_TIMEOUT, RANK_ENDED_EARLY
 from crashmatrix.verdict.signature import (
+    HANG,
     HYDRA_INSTANTIATE_FAILED,
     HYDRA_OVERRIDE_REFUSED,
     UNPICKLER_SAYS,
@@ -191,6 +192,16 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+def _is_desync_hang(signature: str) -> bool:
+    """A hang (no timeout ended it) whose ranks all wait in collectives, in different ones or reached from
+    different places: `hang in barrier at train.py:run; all_reduce at train.py:log_metric` (hang_signature
+    signs a rank in a collective `COLLECTIVE at PATH:FUNC`, a rank outside any by its place alone)."""
+    if not signature.startswith(f"{HANG} in "):
+        return False
+    parts = signature[len(HANG) + 4 :].split("; ")
+    return len(parts) > 1 and all(" at " in part for part in parts)
+
+
 def remedy(signature: str) -> str:
     """What fixes a failure of this signature, or "" where the class does not say."""
     if signature in REMEDIES:
@@ -203,6 +214,8 @@ def remedy(signature: str) -> str:
     missing = _MISSING_CONFIG_VALUE.search(signature)
     if missing:
         return _missing_config_value(missing.group(1))
+    if _is_desync_hang(signature):
+        return DESYNC
     peers = _PEERS_TOLD.search(signature)
     if peers is None or not COLLECTIVE_TIMEOUT.search(signature[: peers.start()]):
         return ""
