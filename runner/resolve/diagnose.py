@@ -19,7 +19,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.resolve.issue import whose_fix
 from crashmatrix.resolve.log_text import Log
 from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
-from crashmatrix.verdict import forensics
+from crashmatrix.verdict import config_place, forensics
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.parsed import read_output
@@ -47,6 +47,7 @@ def diagnose(log: Log) -> Diagnosis:
     verdict = _judged(text)
     ev = Evidence(pid=0, started=0.0, stderr=text)  # no process to ask, no kernel log of that machine to read
     verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
+    where = config_place.placed_from_log(verdict, where, text)  # a Hydra app's config line, where it is here
     verdict = signed_by_place(verdict, where)
     row = {
         "outcome": verdict.outcome.value,
@@ -58,7 +59,14 @@ def diagnose(log: Log) -> Diagnosis:
         "rank": "" if verdict.rank is None else str(verdict.rank),
     }
     whose, _culprit = whose_fix(_Kind(row), verdict.told or text, where, verdict.error, {})
-    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature), _cannot_tell(verdict, text, log), log.names)
+    cannot = _cannot_tell(verdict, text, log)
+    if verdict.outcome is Outcome.FAIL and config_place.is_config_error(text) and ".yaml:" not in where:
+        cannot.append(
+            "the config file and line: Hydra's message names the key, but neither the app's script nor its "
+            "config folder that the log names is on this machine (run diagnose where the app is, or the app "
+            "under crashmatrix)"
+        )
+    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature), cannot, log.names)
 
 
 @dataclass(frozen=True)

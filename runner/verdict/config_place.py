@@ -31,6 +31,7 @@ _ARGUMENT = re.compile(
     r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
 )
 _YAML = (".yaml", ".yml")
+_SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", re.M)  # Hydra's `Config search path:`
 # OmegaConf's errors about what a config file holds, raised wherever the value is read (instantiate, the
 # program's own `cfg.model.in_features`): a `???` never given (`full_key:` follows), an interpolation to a
 # key no config has (`${data.width}`). The place is the config line that holds them.
@@ -176,6 +177,42 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str])
     at = next((i for i, a in enumerate(argv) if os.path.abspath(a) == script), None)
     given = list(argv[at + 1 :]) if at is not None else []
     return config_place(text, script, app.config_dir, app.config_name, given) or where
+
+
+def is_config_error(text: str) -> bool:
+    """Whether text holds a Hydra config error this module places (a missing option, a node instantiate could
+    not build, a `???`, an interpolation to a missing key)."""
+    return any(search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION))
+
+
+def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
+    """`where` for a Hydra config error read from a log alone (`crashmatrix diagnose`): the app is the script
+    of the log's traceback that holds `@hydra.main`, where that file is on this machine, and the overrides are
+    the ones Hydra's `Error executing job with overrides` names; any other verdict's `where` as it is."""
+    if verdict.outcome is not Outcome.FAIL or not is_config_error(text):
+        return where
+    from crashmatrix.app.hydra_main import find_hydra_main
+    from crashmatrix.errors import BadInput
+    from crashmatrix.verdict.parsed import read_output
+
+    said = search(_OVERRIDES, text)
+    given = re.findall(r"'([^']*)'", said["list"]) if said else []
+    scripts = dict.fromkeys(c.path for t in read_output(text).tracebacks for c in t.calls if c.path.endswith(".py"))
+    for script in scripts:
+        if "-packages/" in script or not os.path.isfile(script):
+            continue
+        try:
+            main = find_hydra_main(script)
+        except (BadInput, OSError, SyntaxError, ValueError):
+            continue
+        return config_place(text, script, main.config_dir, main.config_name, given) or where
+    # no traceback (a defaults list's missing option fails before the app runs): Hydra's own search path
+    # names the app's config folder, and its message the config that asked
+    folder, asked = search(_SEARCH_PATH, text), search(_NOT_FOUND, text)
+    if folder and asked and os.path.isdir(folder["dir"]):
+        primary = _config_file(folder["dir"], asked["config"])
+        return (primary and config_place(text, primary, folder["dir"], asked["config"], given)) or where
+    return where
 
 
 def _key_line(path: str, key: str) -> int | None:
