@@ -12,10 +12,11 @@ What only a run knows is said, never guessed.
 
 from __future__ import annotations
 
+import re
 import signal
 from dataclasses import dataclass, field
 
-from crashmatrix.outcome import Outcome
+from crashmatrix.outcome import KILLED_BY_SIGNAL, Outcome
 from crashmatrix.resolve.issue import whose_fix
 from crashmatrix.resolve.log_text import Log
 from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
@@ -24,6 +25,7 @@ from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tel
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.parsed import read_output
 from crashmatrix.verdict.remedies import remedy
+from crashmatrix.verdict.signature import signal_name
 
 # results.csv's keys a log can fill; the others (duration_s, host, log_dir, metrics) only a run has.
 ROW_KEYS = ("outcome", "signal", "exit_code", "error", "signature", "where", "rank")
@@ -45,9 +47,13 @@ def diagnose(log: Log) -> Diagnosis:
     if not tells_a_failure(text):
         return Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
     verdict = _judged(text)
-    ev = Evidence(pid=0, started=0.0, stderr=text)  # no process to ask, no kernel log of that machine to read
-    verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
-    where = config_place.placed_from_log(verdict, where, text)  # a Hydra app's config line, where it is here
+    stopped = _stopped_launcher(verdict, text)
+    if stopped is not None:  # the launcher's own frames are no place of the job's: none is known
+        verdict, where = stopped, ""
+    else:
+        ev = Evidence(pid=0, started=0.0, stderr=text)  # no process to ask, no kernel log of that machine to read
+        verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
+        where = config_place.placed_from_log(verdict, where, text)  # a Hydra app's config line, where it is here
     verdict = signed_by_place(verdict, where)
     row = {
         "outcome": verdict.outcome.value,
@@ -59,6 +65,11 @@ def diagnose(log: Log) -> Diagnosis:
         "rank": "" if verdict.rank is None else str(verdict.rank),
     }
     whose, _culprit = whose_fix(_Kind(row), verdict.told or text, where, verdict.error, {})
+    if stopped is not None:
+        whose = (
+            "No failure of the job's own to fix: it was stopped from outside. If a time limit stopped it, it hung "
+            "or ran slow: run it under crashmatrix with a timeout, whose stacks say where it waited."
+        )
     cannot = _cannot_tell(verdict, text, log)
     if verdict.outcome is Outcome.FAIL and config_place.is_config_error(text) and ".yaml:" not in where:
         cannot.append(
@@ -106,6 +117,27 @@ def _judged(text: str) -> Verdict:
     return classify(-signal.Signals[sig].value, stderr=text)
 
 
+_SIGNAL_EXCEPTION = re.compile(r"SignalException: Process \d+ got signal: (?P<num>\d+)")
+
+
+def _stopped_launcher(verdict: Verdict, text: str) -> Verdict | None:
+    """torchrun stopped from outside (a time limit's SIGTERM, a cancel, a kill): its signal handler raises
+    SignalException in its own frames, and classify read that as the job's failure, placed in torchrun, while
+    no rank had failed. A death by that signal, with no place; None for any other verdict."""
+    if verdict.outcome is not Outcome.FAIL or verdict.rank is not None:
+        return None
+    last = read_output(text).last_traceback()
+    said = _SIGNAL_EXCEPTION.search(last.exception) if last is not None else None
+    if last is None or said is None:
+        return None
+    name = signal_name(int(said["num"]))
+    error = (
+        f"the launcher was sent {name} and stopped its ranks ({last.exception.rsplit('.', 1)[-1]}): the job was "
+        "stopped from outside (a time limit, a cancel, a kill), not by a failure of its own"
+    )
+    return Verdict(Outcome.CRASH, name, error, KILLED_BY_SIGNAL)
+
+
 def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
     """What only the run would know, for this log."""
     said = ["the exit status: a log does not carry it (exit_code is left empty)"]
@@ -116,6 +148,11 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         )
     elif verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH, Outcome.WORKER_CRASH) and verdict.signal == "SIGKILL":
         said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
+    elif verdict.signature == KILLED_BY_SIGNAL and "stopped from outside" in verdict.error:
+        said.append(
+            "why it was stopped, and where its ranks were then: a log holds no stacks of a job that was waiting "
+            "(run it under crashmatrix with a timeout: a hang's stacks are saved before the kill)"
+        )
     out = read_output(text)
     collective = out.collective_timeout
     if collective:

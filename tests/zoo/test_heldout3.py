@@ -32,9 +32,9 @@ RUNS = {
 UNTRUE = {
     ("k_hang_pipe_full", "where"): "no place: stderr.log holds no stack of the main's wait(); the run read "
     "stacks.txt (its where was the truth)",
-    ("k_ddp_collective_unmatched", "where"): "torch/distributed/elastic/multiprocessing/api.py:86 in "
-    "_terminate_process_handler (torchrun's SIGTERM handler): stderr.log holds no rank's stack; the run read "
-    "stacks.txt, where each rank's collective and frame give the truth (the test below)",
+    ("k_ddp_collective_unmatched", "where"): "no place: stderr.log holds only torchrun's SignalException (the "
+    "launcher stopped from outside, which diagnose says, and says it cannot tell where the ranks were); the run "
+    "read stacks.txt, where each rank's collective and frame give the truth (the test below)",
 }
 SET = HeldOut("heldout3", RUNS, UNTRUE)
 
