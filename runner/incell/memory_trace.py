@@ -153,12 +153,6 @@ class Tracer:
             self.first = (self.steps, tensors, snapshot, graphs, blocks)
             return
         step0, tensors0, snapshot0, graphs0, blocks0 = self.first
-        grown = []
-        for key, (count, size) in tensors.items():
-            count0, size0 = tensors0.get(key, (0, 0))
-            if count > count0:
-                grown.append((size - size0, count0, count, size0, size, key))
-        grown.sort(reverse=True)
         objects = []
         for stat in snapshot.compare_to(snapshot0, "traceback")[: TOP * 4]:
             if stat.size_diff > 0 and stat.count_diff > 0:
@@ -181,7 +175,7 @@ class Tracer:
                     "mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)],
                     "frames": [list(f) for f in key[2]],
                 }
-                for _, c0, c1, s0, s1, key in grown[:TOP]
+                for c0, c1, s0, s1, key in _grew_most(tensors0, tensors, size_too=False)
             ],
             "objects": objects[:TOP],
             "graphs": _grown_graphs(graphs0, graphs),
@@ -228,20 +222,22 @@ def cuda_blocks(memory) -> dict:
     return groups
 
 
-def _grown_blocks(before: dict, after: dict) -> list[dict]:
+def _grew_most(before: dict, after: dict, size_too: bool = True) -> list[tuple]:
+    """(count then, count now, bytes then, bytes now, key) of the TOP groups (key -> [count, bytes]) whose
+    bytes grew most since the first census, among those whose count grew (and whose bytes, with size_too)."""
     grown = []
-    for frames, (count, size) in after.items():
-        count0, size0 = before.get(frames, (0, 0))
-        if count > count0 and size > size0:
-            grown.append((size - size0, count0, count, size0, size, frames))
-    grown.sort(reverse=True)
+    for key, (count, size) in after.items():
+        count0, size0 = before.get(key, (0, 0))
+        if count > count0 and (size > size0 or not size_too):
+            grown.append((size - size0, count0, count, size0, size, key))
+    grown.sort(key=lambda g: g[0], reverse=True)
+    return [g[1:] for g in grown[:TOP]]
+
+
+def _grown_blocks(before: dict, after: dict) -> list[dict]:
     return [
-        {
-            "count": [c0, c1],
-            "mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)],
-            "frames": [list(f) for f in frames],
-        }
-        for _, c0, c1, s0, s1, frames in grown[:TOP]
+        {"count": [c0, c1], "mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)], "frames": [list(f) for f in frames]}
+        for c0, c1, s0, s1, frames in _grew_most(before, after)
     ]
 
 
@@ -278,12 +274,6 @@ def _walk(root, budget: int) -> tuple[int, int, int]:
 
 def _grown_graphs(before: dict, after: dict) -> list[dict]:
     """The holders whose graphs grew most since the first census, as kept.json writes them."""
-    grown = []
-    for key, (nodes, size) in after.items():
-        nodes0, size0 = before.get(key, (0, 0))
-        if nodes > nodes0 and size > size0:
-            grown.append((size - size0, nodes0, nodes, size0, size, key))
-    grown.sort(reverse=True)
     return [
         {
             "dtype": key[0],
@@ -292,7 +282,7 @@ def _grown_graphs(before: dict, after: dict) -> list[dict]:
             "saved_mb": [round(s0 / _MB, 3), round(s1 / _MB, 3)],
             "frames": [list(f) for f in key[2]],
         }
-        for _, n0, n1, s0, s1, key in grown[:TOP]
+        for n0, n1, s0, s1, key in _grew_most(before, after)
     ]
 
 
