@@ -58,6 +58,9 @@ RUN_ONLY = {
     "silent_signal": ("outcome", "signal", "signature", "where", "error"),
     # a row tests/zoo/HELDOUT2.md counts untrue, recorded before the rule that now gives the truth (diagnose's)
     "heldout_untrue": ("outcome", "signature", "where", "error"),
+    # a Hydra app's short error, no traceback (HYDRA_FULL_ERROR unset), that the run placed from the cell's command
+    # (the app's config for a failed instantiate, Hydra's exit for a refused override): the log names neither
+    "command_place": ("signature", "where"),
     # a message that names the recording checkout's own path (TorchScript's `File "/abs/path.py", line 11`): the
     # row keeps that checkout's, the log is read with this checkout's (_checkout_paths)
     "checkout_path": ("signature", "error"),
@@ -88,6 +91,17 @@ RECORDED_BEFORE = {
     **{f"tests/zoo/recorded/heldout2/single/cells/3ac88f9722-r{i}": "heldout_untrue" for i in range(3)},
     # tests/zoo/HELDOUT3.md's k_worker_memoryerror, untrue there: `bytearray;` before the line, since dropped
     **{f"tests/zoo/recorded/heldout3/single/cells/d83a0bf45d-r{i}": "heldout_untrue" for i in range(3)},
+    # tests/zoo/HELDOUT4.md's Hydra errors without a traceback, placed by the run alone (and counted untrue there)
+    **{
+        f"tests/zoo/recorded/heldout4/{cell}-r{i}": "command_place"
+        for cell in (
+            "app/cells/186681d592",
+            "app/cells/d205ffb431",
+            "app/cells/d6b0cb4124",
+            "app-plus/cells/ed583bfb87",
+        )
+        for i in range(3)
+    },
     # glibc's words as it aborted (`free(): double free detected in tcache 2`) became the error line after
     **{
         f"tests/zoo/recorded/heldout2/{cell}-r{i}": "recorded_before"
