@@ -462,7 +462,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     if not where and verdict.outcome in (Outcome.FAIL, Outcome.CRASH) and not slot.running.timed_out:
         where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
     if not slot.running.timed_out:  # a worker that ended itself first: the main's words are its consequence
-        verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid)
+        verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid, stderr)
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame

@@ -79,17 +79,25 @@ _LOADER_FRAMES = re.compile(r"(?:^|; )(?:torch/utils/data/|torch/multiprocessing
 # A connection the gone worker held, broken: its consequence wherever the main's traceback was cut short
 # (CPython's `lost sys.stderr` at shutdown leaves only the outer frames, main.py:21 in <module>)
 _BROKEN_CONNECTION = re.compile(r"^(?:ConnectionResetError|EOFError|BrokenPipeError|ConnectionRefusedError)\b")
+# ... and the gone worker's file-descriptor sharer (multiprocessing/resource_sharer.py), whose frames a traceback
+# cut short by CPython's `lost sys.stderr` no longer shows: told by its type alone only then
+_GONE_SHARER = re.compile(r"^FileNotFoundError\b")
 
 
-def worker_ended_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple[Verdict, str]:
+def worker_ended_itself(
+    verdict: Verdict, where: str, cell_dir: str, main_pid: int | None, text: str = ""
+) -> tuple[Verdict, str]:
     """A worker process that ended itself with a status (`sys.exit(2)` in a Dataset's `__getitem__`), recorded
     under inject, is the failure; what the main then said is its consequence, which varies from run to run
     (torch's `exited unexpectedly`, a lost connection, a batch it could not unpickle). One outcome, one
-    signature, the worker's own line. Any other verdict, or no such record: as it is."""
+    signature, the worker's own line. Any other verdict, or no such record: as it is. text: the cell's output."""
     if verdict.outcome not in (Outcome.FAIL, Outcome.WORKER_CRASH) or verdict.signal or verdict.rank is not None:
         return verdict, where
     heard = verdict.signature.split(" in ")[0]
-    if heard not in _HEARD_OF_A_WORKER and not _BROKEN_CONNECTION.match(heard) and not _LOADER_FRAMES.search(where):
+    cut_short = "lost sys.stderr" in text and _GONE_SHARER.match(heard)
+    if not (
+        heard in _HEARD_OF_A_WORKER or _BROKEN_CONNECTION.match(heard) or cut_short or _LOADER_FRAMES.search(where)
+    ):
         return verdict, where  # the main failed on its own, not in the loader's machinery
     ends = children_ends(cell_dir, main_pid)
     if not ends:
