@@ -22,10 +22,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# Interpreters' kept answers (facts_cache) live in this session's own folder: a user's cache is
-# neither read nor filled by the tests, and the session's runs still share what they learn.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="crashmatrix-test-cache-")
-atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # each process's own, gone with it
+# Interpreters' kept answers (facts_cache, collect_env's) live in this session's own folder: a user's cache is
+# neither read nor filled by the tests, and the session's runs still share what they learn. pytest-xdist's
+# workers inherit the controller's, which made it before starting them and removes it when it ends: an
+# interpreter is asked (a torch import, collect_env's seconds) once a session, not once in each worker.
+_CACHE_PREFIX = "crashmatrix-test-cache-"
+_inherited = os.environ.get("XDG_CACHE_HOME", "")
+if not (
+    os.environ.get("PYTEST_XDIST_WORKER")
+    and os.path.basename(_inherited).startswith(_CACHE_PREFIX)
+    and os.path.isdir(_inherited)
+):
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_CACHE_PREFIX)
+    atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # the process that made it removes it
 
 
 # `make test`'s workers take a test file at a time (--dist loadfile) in the order the suite is collected, and
