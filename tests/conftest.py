@@ -1,4 +1,5 @@
 import atexit
+import collections
 import csv
 import functools
 import os
@@ -21,10 +22,53 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# Interpreters' kept answers (facts_cache) live in this session's own folder: a user's cache is
-# neither read nor filled by the tests, and the session's runs still share what they learn.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="crashmatrix-test-cache-")
-atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # each process's own, gone with it
+# Interpreters' kept answers (facts_cache, collect_env's) live in this session's own folder: a user's cache is
+# neither read nor filled by the tests, and the session's runs still share what they learn. pytest-xdist's
+# workers inherit the controller's, which made it before starting them and removes it when it ends: an
+# interpreter is asked (a torch import, collect_env's seconds) once a session, not once in each worker.
+_CACHE_PREFIX = "crashmatrix-test-cache-"
+_inherited = os.environ.get("XDG_CACHE_HOME", "")
+if not (
+    os.environ.get("PYTEST_XDIST_WORKER")
+    and os.path.basename(_inherited).startswith(_CACHE_PREFIX)
+    and os.path.isdir(_inherited)
+):
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_CACHE_PREFIX)
+    atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # the process that made it removes it
+
+
+# `make test`'s workers take a test file at a time (--dist loadfile) in the order the suite is collected, and
+# pyproject.toml keeps pytest-xdist from reordering it by number of tests (--no-loadscope-reorder): by that
+# count the files with a few tests around one long shared run came last, and one of them alone on its worker
+# was the run's last minutes. The files whose runs take longest in wall time (a fresh clone's durations,
+# 2026-11-29) start first, longest first; the rest follow most tests first, as pytest-xdist ordered them.
+LONGEST_FIRST = (
+    "tests/zoo/test_zoo.py",
+    "tests/test_resolve_try.py",
+    "tests/test_slow_why.py",
+    "tests/zoo/test_reported.py",
+    "tests/test_ocr_app.py",
+    "tests/test_probes.py",
+    "tests/test_ranks.py",
+    "tests/test_slow_input.py",
+    "tests/test_slow.py",
+    "tests/test_rank_hang_speed.py",
+    "tests/test_reproductions.py",
+    "tests/test_readme.py",
+    "tests/test_init.py",
+    "tests/test_delta_debug.py",
+    "tests/test_hydra_launcher.py",
+    "tests/test_resolve.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The collected tests, file by file: LONGEST_FIRST's files in its order, then the others most tests first."""
+    files = [item.nodeid.split("::", 1)[0] for item in items]
+    counts = collections.Counter(files)
+    place = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    order = sorted(range(len(items)), key=lambda i: (place.get(files[i], len(place)), -counts[files[i]], files[i]))
+    items[:] = [items[i] for i in order]
 
 
 def crashmatrix(*args, cwd, env=None, timeout=300, input=None):

@@ -332,6 +332,21 @@ def test_lightning_ddp_spawn_rank_0_is_the_verdict_not_rank_1s_broken_connection
     assert (v.outcome.value, v.rank, v.error) == ("fail", 0, "ValueError: bad batch on rank 0")
 
 
+def test_lightning_ddp_spawn_rank_0_raising_is_the_row_with_its_place(tmp_path):
+    # The row a live run of tests/apps/lightning_ddp/train.py (trainer.strategy=ddp_spawn fault=raise:0) gave
+    # is all in what its ranks printed: the recorded stderr above, diagnosed as a cell's stderr.log (a live
+    # cell cost 18 CPU-s: Lightning in three processes). Its place is rank 0's raise, not rank 1's broadcast.
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    log = tmp_path / "stderr.log"
+    log.write_text(LIGHTNING_DDP_SPAWN)
+    row = diagnose(read_logs([str(log)])).row
+    assert (row["outcome"], row["signal"], row["rank"]) == ("fail", "", "0"), row
+    assert row["error"] == "ValueError: bad batch on rank 0", row
+    assert row["where"] == "train.py:39 in training_step", row
+
+
 # ---------------------------------------------------------------- a rank that ended while its peers trained
 
 # tests/apps/ddp_uneven.py uneven=shard under torchrun, without inject (the agent's own frames cut): rank 1
