@@ -258,8 +258,18 @@ def is_own(frame: Frame) -> bool:
     crashmatrix."""
     path = frame.file.replace("\\", "/")
     return not (
-        is_stdlib(frame) or PACKAGES_DIR.search(path) or _is_console_script(path) or path.startswith((OURS, "<"))
+        is_stdlib(frame)
+        or PACKAGES_DIR.search(path)
+        or _is_console_script(path)
+        or path.startswith((OURS, "<"))
+        or _is_cython(path)
     )
+
+
+def _is_cython(path: str) -> bool:
+    """A compiled extension's frame, named by the Cython source it was built from, relative to its package
+    (`numpy/random/mtrand.pyx`): an installed library's, wherever the extension lives."""
+    return path.endswith((".pyx", ".pxd", ".pxi")) and not path.startswith("/")
 
 
 # --- a frame as `where` names it ---------------------------------------------------

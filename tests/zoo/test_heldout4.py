@@ -30,8 +30,6 @@ UNTRUE = {
     ("m_pl_devices4", "where"): "no place: stderr.log holds Hydra's short error alone; the run named "
     "m_app/conf/trainer/cpu.yaml, not the case that set accelerator: gpu",
     ("m_hydra_plus_existing", "where"): "no place (the truth's other form, the override, is not said either)",
-    ("m_worker_init_seed", "where"): "numpy/random/_mt19937.pyx:182 in numpy.random._mt19937.MT19937."
-    "_legacy_seeding, without the program's seed_worker line (the run said the same)",
     ("m_hang_lock_reentry", "where"): "no place: stderr.log is empty (the main waits on itself, nothing printed); "
     "the run read stacks.txt and was right",
     ("m_ddp_rank1_exits_early", "signature_has"): "rank_ended_early: the cause itself, better than the truth's "
