@@ -50,6 +50,39 @@ def test_a_config_error_is_placed_at_its_file_and_key(tmp_path, write):
     assert "InterpolationKeyError" in interpolation["signature"], interpolation
 
 
+EXPERIMENTS = f"""\
+name: hydra-experiments
+command: [python, {APP}/train.py]
+inject: {{inject}}
+axes:
+  experiment: [big, typo]
+timeout: 120
+"""
+
+
+# held-out set 4 (tests/zoo/HELDOUT4.md): an experiment config (`# @package _global_`, `- override /model: X`, as
+# the lightning-hydra-template lays them out) chose the option, and the place named the group's default; a class
+# that raised its own ValueError on a value was placed at a config file. The truth alone (`python
+# hydra_app/train.py experiment=...`): `experiment=big` exits 1 with `Error in call to target 'models.Wide':
+# ValueError('width 4096 is more than this model supports (1024)')`, raised at models.py:18 from the width
+# experiment/big.yaml:7 gives; `experiment=typo` with `Error locating target 'models.MPL'`, the `_target_` of
+# conf/model/typo.yaml:1, which experiment/typo.yaml chose.
+@pytest.mark.slow  # a real Hydra app, two runs of two cells (no torch: under 5 CPU-s)
+@pytest.mark.parametrize(
+    "inject, big",
+    [
+        ("true", "hydra_app/models.py:18 in __init__"),  # the stack Hydra handled, recorded as it exited
+        ("false", "hydra_app/conf/experiment/big.yaml:6 in model"),  # the experiment that set the node
+    ],
+)
+def test_an_experiment_configs_choice_is_followed_and_a_classs_own_raise_placed(tmp_path, write, inject, big):
+    matrix = write("m.yaml", EXPERIMENTS.format(inject=inject))
+    rows = {r["experiment"]: r for r in run_rows(matrix, tmp_path, "--jobs", "2", "--no-preflight")}
+    assert {r["outcome"] for r in rows.values()} == {"fail"}
+    assert rows["big"]["where"] == big, rows["big"]
+    assert rows["typo"]["where"] == "hydra_app/conf/model/typo.yaml:1 in model", rows["typo"]
+
+
 def test_the_node_file_is_the_option_the_defaults_list_chose(tmp_path):
     # no override named the option: the primary config's defaults list did (`- model: mlp`)
     conf = tmp_path / "conf"

@@ -463,7 +463,8 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
         where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
     if not slot.running.timed_out:  # a worker that ended itself first: the main's words are its consequence
         verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid, stderr)
-    where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv)
+    handled = exit_record.handled(slot.cell_dir, slot.evidence.pid)  # Hydra's instantiate error's own stack
+    where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv, handled)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)

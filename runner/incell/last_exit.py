@@ -11,7 +11,8 @@ How each is seen, so the program behaves as it does alone:
 - a signal sent to itself: an audit hook on `os.kill`, `os.killpg` and `signal.pthread_kill` (it only
   reads the event);
 - `sys.exit` and `os._exit`: each is wrapped by a function that writes the record, then calls the original
-  with the same argument. A SystemExit's traceback, if the program catches and prints it, has one frame of
+  with the same argument. A `sys.exit` called while an exception is handled also records that exception's
+  traceback, with its chain (`handled-PID.txt`): the cause a wrapper printed only the message of. A SystemExit's traceback, if the program catches and prints it, has one frame of
   ours more; `raise SystemExit(3)` and `exit(3)` are not seen (they raise without a call to wrap).
 
 Processes this one forks (DataLoader workers) inherit the wrappers and the hook, and record their own ends
@@ -31,6 +32,7 @@ import traceback
 from .stackdump import dump_dir
 
 PREFIX = "exit-"
+HANDLED = "handled-"  # the exception being handled at a sys.exit: `<dump dir>/handled-PID.txt`
 _KILLS = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
 
 
@@ -56,6 +58,7 @@ def install() -> None:
     def exit(status=None):  # noqa: A001  (sys.exit's own name, as a caught traceback shows it)
         if code := _code(status):  # an exit 0 is no failure to place
             record(f"SystemExit: {code}", sys._getframe(1))
+            _record_handled(directory, sys.exc_info()[1])
         real_exit(status)
 
     def _exit(status):
@@ -79,6 +82,27 @@ def install() -> None:
 
     sys.exit, os._exit = exit, _exit
     sys.addaudithook(audit)
+
+
+def _record_handled(directory: str, exception) -> None:
+    """The exception being handled where the process exits (Hydra's run_and_report prints an instantiate
+    error's message alone, then calls sys.exit(1) in its except block): its traceback, and where it was raised
+    from another (Hydra's InstantiationException from the class's own error), the whole stack down to where
+    that cause was raised, with the cause's line."""
+    if exception is None:
+        return
+    try:
+        cause = exception.__cause__
+        if cause is not None and cause.__traceback__ is not None:  # `raise Wrapper(...) from e`: one stack,
+            # from where the wrapper was caught down to where its cause was raised
+            frames = traceback.format_tb(exception.__traceback__) + traceback.format_tb(cause.__traceback__)
+            said = traceback.format_exception_only(cause)
+            text = "Traceback (most recent call last):\n" + "".join(frames + said)
+        else:
+            text = "".join(traceback.format_exception(exception, chain=False))
+        _write(os.path.join(directory, f"{HANDLED}{os.getpid()}.txt"), text)
+    except Exception:  # noqa: BLE001  never in the way of the program's own end
+        pass
 
 
 # multiprocessing's own files, whose exit calls pass a process's status on (popen_fork.py, spawn.py, forkserver.py)

@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.exception_place import exception_place
 from crashmatrix.verdict.signature import search
 
 _NOT_FOUND = re.compile(r"^In '(?P<config>[^']+)': Could not find '(?P<group>[^'\n]+)/(?P<option>[^'/\n]+)'", re.M)
-_INSTANTIATE = re.compile(r"^Error (?:in call to|locating) target '(?P<target>[^']+)'", re.M)
+_INSTANTIATE = re.compile(r"^Error (?P<how>in call to|locating) target '(?P<target>[^']+)'", re.M)
 _FULL_KEY = re.compile(r"^[ \t]*full_key: (?P<key>\S+)", re.M)
 _OVERRIDES = re.compile(r"^Error executing job with overrides: \[(?P<list>.*)\]$", re.M)
 # the argument a class refused: `unexpected keyword argument 'dropout'`, `missing 1 required positional
@@ -31,6 +32,7 @@ _ARGUMENT = re.compile(
     r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
 )
 _YAML = (".yaml", ".yml")
+_DEFAULTS_ENTRY = re.compile(r"^\s*-\s*(?P<group>[\w./-]+)\s*:\s*(?P<option>[\w./-]+)\s*$")  # `- model: mlp`
 _SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", re.M)  # Hydra's `Config search path:`
 # OmegaConf's errors about what a config file holds, raised wherever the value is read (instantiate, the
 # program's own `cfg.model.in_features`): a `???` never given (`full_key:` follows), an interpolation to a
@@ -41,10 +43,15 @@ _INTERPOLATION = re.compile(
 )
 
 
-def config_place(text: str, script: str, config_dir: str, config_name: str, arguments: Sequence[str] = ()) -> str:
+def config_place(
+    text: str, script: str, config_dir: str, config_name: str, arguments: Sequence[str] = (), handled: str = ""
+) -> str:
     """The config file and key Hydra's error in text names, as `path:line in key`; "" where it names none or
     the file is not in the app's config folder. arguments: the overrides the run was given; where the option
-    came from one, it leads the place (`override model=resnet99; conf/config.yaml:2 in defaults.model`)."""
+    came from one, it leads the place (`override model=resnet99; conf/config.yaml:2 in defaults.model`).
+    handled: the stack of the exception Hydra handled as it exited (exit_record.handled), where the cell
+    recorded it: a class that raised its own error on a value (not on an argument it does not take) is
+    placed where it raised, as any exception (`parts.py:91 in __init__`)."""
     root = app_root(os.path.abspath(script))
     missing = search(_NOT_FOUND, text)
     if missing:
@@ -71,8 +78,41 @@ def config_place(text: str, script: str, config_dir: str, config_name: str, argu
         return f"{from_root(path, root)}:{line} in {key}"
     refused = _ARGUMENT.search(text[target.end() :])
     argument = (refused["name"] or refused["req"]) if refused else ""
-    line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
+    raised = exception_place(handled) if handled and not argument and target["how"] == "in call to" else ""
+    if raised:
+        return raised
+    overriding = _global_setting(_chosen_files(text, config_dir, config_name, arguments), key, argument)
+    if overriding is not None:  # a `_global_` config (an experiment's) that sets this node's values
+        path, line = overriding
+    else:
+        line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
     return f"{from_root(path, root)}:{line} in {key}" + (f".{argument}" if argument else "")
+
+
+def _global_setting(files: Sequence[str], key: str, argument: str) -> tuple[str, int] | None:
+    """(file, line) of the last `# @package _global_` config among files that sets the node at key (a
+    top-level `trainer:` block) and, where the class refused an argument, that argument in it: the line of the
+    argument, else of the node's key. None where no such config sets it."""
+    found = None
+    top = re.compile(rf"^{re.escape(key.split('.')[0])}\s*:")
+    for path in files:
+        lines = _lines(path)
+        if not any(line.strip() == "# @package _global_" for line in lines[:5]):
+            continue
+        at = next((n for n, line in enumerate(lines) if top.match(line)), None)
+        if at is None:
+            continue
+        block = []
+        for line in lines[at + 1 :]:
+            if line.strip() and not line[:1].isspace():
+                break
+            block.append(line)
+        inner = re.compile(rf"^\s+{re.escape(argument)}\s*:") if argument else None
+        hit = next((n for n, line in enumerate(block) if inner and inner.match(line)), None)
+        if argument and hit is None:
+            continue
+        found = (path, at + 2 + hit if hit is not None else at + 1)
+    return found
 
 
 def _interpolation_place(
@@ -133,14 +173,45 @@ def _node_file(text: str, config_dir: str, config_name: str, key: str, arguments
     primary config's defaults list does; the primary config itself where key is no group."""
     group = key.split(".")[0]
     if os.path.isdir(os.path.join(config_dir, group)):
-        option = (
-            _chosen(text, group)
-            or next((v for k, v in map(_override_of, arguments) if k == group and v), "")
-            or _default_option(_config_file(config_dir, config_name), group)
-        )
+        option = _given(text, group, arguments) or _experiment_option(text, config_dir, config_name, group, arguments)
+        option = option or _default_option(_config_file(config_dir, config_name), group)
         if option:
             return _config_file(os.path.join(config_dir, group), option)
     return _config_file(config_dir, config_name)
+
+
+def _given(text: str, group: str, arguments: Sequence[str]) -> str:
+    """The option the job's overrides chose for group (Hydra's `Error executing job with overrides` line, else
+    the run's arguments); "" where none did."""
+    return _chosen(text, group) or next((v for k, v in map(_override_of, arguments) if k == group and v), "")
+
+
+def _chosen_files(text: str, config_dir: str, config_name: str, arguments: Sequence[str]) -> list[str]:
+    """The option files the primary config's defaults list composes, each group's as the overrides or the
+    defaults chose it, in the list's order (later ones are applied over earlier ones)."""
+    files = []
+    for line in _lines(_config_file(config_dir, config_name)):
+        entry = _DEFAULTS_ENTRY.match(line)
+        if entry and os.path.isdir(os.path.join(config_dir, entry["group"])):
+            option = _given(text, entry["group"], arguments) or entry["option"]
+            path = _config_file(os.path.join(config_dir, entry["group"]), option) if option != "null" else ""
+            if path:
+                files.append(path)
+    return files
+
+
+def _experiment_option(text: str, config_dir: str, config_name: str, group: str, arguments: Sequence[str]) -> str:
+    """The option another chosen config sets for group in its own defaults list (`- override /model: big`: an
+    experiment config, as the lightning-hydra-template lays them out); the last such wins, as Hydra applies
+    them; "" where none does."""
+    wanted = re.compile(rf"^\s*-\s*override\s+/{re.escape(group)}\s*:\s*(?P<option>[\w./-]+)\s*$")
+    found = ""
+    for path in _chosen_files(text, config_dir, config_name, arguments):
+        for line in _lines(path):
+            said = wanted.match(line)
+            if said:
+                found = said["option"]
+    return found
 
 
 def _chosen(text: str, group: str) -> str:
@@ -160,7 +231,7 @@ def _default_option(path: str, group: str) -> str:
     return "" if value in ("", "null", "???") else value
 
 
-def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str]) -> str:
+def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str], handled: str = "") -> str:
     """`where` for a Hydra config error: its config file and key (signed_by_place then signs the verdict with
     it); any other verdict's `where` as it is. matrix: the run's, whose command may be a Hydra app; argv: the
     run's."""
@@ -176,7 +247,7 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str])
     script = os.path.abspath(app.script)
     at = next((i for i, a in enumerate(argv) if os.path.abspath(a) == script), None)
     given = list(argv[at + 1 :]) if at is not None else []
-    return config_place(text, script, app.config_dir, app.config_name, given) or where
+    return config_place(text, script, app.config_dir, app.config_name, given, handled) or where
 
 
 def is_config_error(text: str) -> bool:

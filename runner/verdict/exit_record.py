@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from crashmatrix.incell.last_exit import PREFIX
+from crashmatrix.incell.last_exit import HANDLED, PREFIX
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
@@ -110,6 +110,18 @@ def worker_ended_itself(
     )
     signature = with_place(WORKER_EXITED, place, by_message=True) if place else WORKER_EXITED
     return Verdict(Outcome.WORKER_CRASH, "", error, signature), place or where
+
+
+def handled(cell_dir: str, pid: int | None) -> str:
+    """The traceback of the exception pid was handling when it called sys.exit (incell/last_exit.py), as
+    text; "" where none was recorded."""
+    if pid is None:
+        return ""
+    try:
+        with open(os.path.join(dump_dir(cell_dir), f"{HANDLED}{pid}.txt"), encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
