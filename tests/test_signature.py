@@ -76,6 +76,7 @@ timeout: 60
     for r in by_mode.values():
         assert "HYDRA_FULL_ERROR" not in r["error"] + r["signature"]
     assert bad["signature"] == bad["error"]  # no pid or path in it: the line itself is the identity
+    assert bad["where"] == "override start_method=fork"  # the refused override, as given (held-out set 4)
 
 
 @pytest.mark.slow

@@ -32,6 +32,13 @@ _ARGUMENT = re.compile(
     r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
 )
 _YAML = (".yaml", ".yml")
+# Hydra refusing a command-line override (`+key=v` where key is there already, `~key` where it is not, a key
+# no config has), before the app runs; the key it names (signature.HYDRA_OVERRIDE_REFUSED, with the key)
+_OVERRIDE_REFUSED = re.compile(
+    r"^(?:Could not override '(?P<key>[^']*)'\.|Could not append to config\. An item is already at "
+    r"'(?P<append>[^']*)'\.|Could not delete from config\. '(?P<delete>[^']*)' does not exist)",
+    re.M,
+)
 _DEFAULTS_ENTRY = re.compile(r"^\s*-\s*(?P<group>[\w./-]+)\s*:\s*(?P<option>[\w./-]+)\s*$")  # `- model: mlp`
 _SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", re.M)  # Hydra's `Config search path:`
 # OmegaConf's errors about what a config file holds, raised wherever the value is read (instantiate, the
@@ -53,6 +60,11 @@ def config_place(
     recorded it: a class that raised its own error on a value (not on an argument it does not take) is
     placed where it raised, as any exception (`parts.py:91 in __init__`)."""
     root = app_root(os.path.abspath(script))
+    refused = search(_OVERRIDE_REFUSED, text)
+    if refused:  # an override Hydra refused before the app ran: the place is that override, as it was given
+        key = refused["key"] or refused["append"] or refused["delete"] or ""
+        given = next((a for a in arguments if key and _override_of(a)[0] == key), "")
+        return f"override {given}" if given else ""
     missing = search(_NOT_FOUND, text)
     if missing:
         path = _config_file(config_dir, missing["config"])
@@ -235,9 +247,7 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str],
     """`where` for a Hydra config error: its config file and key (signed_by_place then signs the verdict with
     it); any other verdict's `where` as it is. matrix: the run's, whose command may be a Hydra app; argv: the
     run's."""
-    if verdict.outcome is not Outcome.FAIL or not any(
-        search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION)
-    ):
+    if verdict.outcome is not Outcome.FAIL or not is_config_error(text):
         return where
     from crashmatrix.app.preflight import hydra_app  # only for a Hydra config error: nothing more at start-up
 
@@ -253,7 +263,7 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str],
 def is_config_error(text: str) -> bool:
     """Whether text holds a Hydra config error this module places (a missing option, a node instantiate could
     not build, a `???`, an interpolation to a missing key)."""
-    return any(search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION))
+    return any(search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION, _OVERRIDE_REFUSED))
 
 
 def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
