@@ -1,5 +1,4 @@
 import atexit
-import collections
 import csv
 import functools
 import os
@@ -35,40 +34,6 @@ if not (
 ):
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=_CACHE_PREFIX)
     atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # the process that made it removes it
-
-
-# `make test`'s workers take a test file at a time (--dist loadfile) in the order the suite is collected, and
-# pyproject.toml keeps pytest-xdist from reordering it by number of tests (--no-loadscope-reorder): by that
-# count the files with a few tests around one long shared run came last, and one of them alone on its worker
-# was the run's last minutes. The files whose runs take longest in wall time (a fresh clone's durations,
-# 2026-11-29) start first, longest first; the rest follow most tests first, as pytest-xdist ordered them.
-LONGEST_FIRST = (
-    "tests/zoo/test_zoo.py",
-    "tests/test_resolve_try.py",
-    "tests/test_slow_why.py",
-    "tests/zoo/test_reported.py",
-    "tests/test_ocr_app.py",
-    "tests/test_probes.py",
-    "tests/test_ranks.py",
-    "tests/test_slow_input.py",
-    "tests/test_slow.py",
-    "tests/test_rank_hang_speed.py",
-    "tests/test_reproductions.py",
-    "tests/test_readme.py",
-    "tests/test_init.py",
-    "tests/test_delta_debug.py",
-    "tests/test_hydra_launcher.py",
-    "tests/test_resolve.py",
-)
-
-
-def pytest_collection_modifyitems(items):
-    """The collected tests, file by file: LONGEST_FIRST's files in its order, then the others most tests first."""
-    files = [item.nodeid.split("::", 1)[0] for item in items]
-    counts = collections.Counter(files)
-    place = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    order = sorted(range(len(items)), key=lambda i: (place.get(files[i], len(place)), -counts[files[i]], files[i]))
-    items[:] = [items[i] for i in order]
 
 
 def crashmatrix(*args, cwd, env=None, timeout=300, input=None):
