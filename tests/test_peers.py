@@ -5,6 +5,7 @@ tests/zoo/test_zoo.py asserts the row and the bug report). The NCCL watchdog's a
 produced here (no GPU; a 30-minute rendezvous): their text is PyTorch's own, as its issue tracker quotes it.
 """
 
+import json
 import os
 import sys
 
@@ -81,6 +82,36 @@ def test_a_rank_that_lost_its_peer_in_another_collective_is_named_where_it_waite
         "rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier (ddp_desync.py:22)"
     ), told.error
     # each rank's program frame as every `where` names one, after the collective it waits in
+    assert where == (
+        "rank 0 in all_reduce at ddp_desync.py:24 in end_of_epoch; rank 1 in barrier at ddp_desync.py:22 in end_of_epoch"
+    )
+
+
+def test_a_peer_asked_as_it_ended_is_placed_by_its_own_traceback(tmp_path):
+    # tests/apps/ddp_desync.py in a fresh clone's make test: both ranks timed out, each in its own collective,
+    # and printed it; rank 0's was first. Asked for its stacks then, rank 1 was already past its Python code
+    # (faulthandler: `Garbage-collecting`, `<no Python frame>`), and the row said `rank 1 at an unknown place,
+    # outside any collective`. Its own traceback says where it waited.
+    from crashmatrix.incell.rank_report import rank_dir
+    from crashmatrix.incell.stackdump import dump_dir
+
+    with open(os.path.join(DATA, "ddp-desync-both-timed-out.err")) as f:
+        stderr = f.read()
+    os.makedirs(rank_dir(str(tmp_path)))
+    with open(os.path.join(rank_dir(str(tmp_path)), "23675.json"), "w") as f:
+        json.dump({"pid": 23675, "rank": 1}, f)
+    os.makedirs(dump_dir(str(tmp_path)))
+    with open(os.path.join(dump_dir(str(tmp_path)), "23675.txt"), "w") as f:
+        f.write(
+            "Current thread 0x00007ff950c1bb80 (most recent call first):\n  Garbage-collecting\n  <no Python frame>\n"
+        )
+    verdict = classify.classify(1, stderr=stderr)
+    assert verdict.rank == 0
+    told, where = peers.at_collective_timeout(verdict, "", str(tmp_path), stderr)
+    assert told.error.endswith(
+        "every rank waits in a collective; rank 0 waits in all_reduce (ddp_desync.py:24); rank 1 waits in barrier "
+        "(ddp_desync.py:22)"
+    ), told.error
     assert where == (
         "rank 0 in all_reduce at ddp_desync.py:24 in end_of_epoch; rank 1 in barrier at ddp_desync.py:22 in end_of_epoch"
     )

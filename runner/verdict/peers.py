@@ -79,7 +79,9 @@ def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]
         except OSError:
             continue
         threads = _first_dump(parse_faulthandler(text))
-        if threads:
+        # a dump with no Python frame (`Garbage-collecting`, `<no Python frame>`): the rank was already ending
+        # when asked, past the code it waited in; its own traceback, if it printed one, tells where that was
+        if any(thread.frames for thread in threads):
             found.append((rank, ProcessStacks(pid, "", faulthandler=text, threads=threads)))
     return sorted(found, key=lambda item: item[0])
 
