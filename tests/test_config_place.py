@@ -101,3 +101,22 @@ def test_the_node_file_is_the_option_the_defaults_list_chose(tmp_path):
         "override optim=adamw; conf/config.yaml:2 in defaults.optim"
     )
     assert config_place("ValueError: bad\n", script, str(conf), "config") == ""
+
+
+def test_an_experiment_that_sets_a_nodes_values_is_not_where_its_target_fails_to_resolve(tmp_path):
+    # experiment=big chooses model=wide and sets its width; a misspelt `_target_` is still the option file's
+    conf = tmp_path / "conf"
+    (conf / "model").mkdir(parents=True)
+    (conf / "experiment").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (conf / "config.yaml").write_text("defaults:\n  - model: mlp\n  - _self_\n  - experiment: null\n")
+    (conf / "model" / "mlp.yaml").write_text("_target_: models.MLP\n")
+    (conf / "model" / "wide.yaml").write_text("_target_: models.Wde\nwidth: 64\n")
+    (conf / "experiment" / "big.yaml").write_text(
+        "# @package _global_\ndefaults:\n  - override /model: wide\n\nmodel:\n  width: 4096\n"
+    )
+    script, overrides = str(tmp_path / "train.py"), "Error executing job with overrides: ['experiment=big']\n"
+    locating = overrides + "Error locating target 'models.Wde', set env var HYDRA_FULL_ERROR=1.\nfull_key: model\n"
+    assert config_place(locating, script, str(conf), "config") == "conf/model/wide.yaml:1 in model"
+    refused = overrides + "Error in call to target 'models.Wide':\nValueError('too wide')\nfull_key: model\n"
+    assert config_place(refused, script, str(conf), "config") == "conf/experiment/big.yaml:5 in model"

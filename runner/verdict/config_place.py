@@ -93,8 +93,13 @@ def config_place(
     raised = exception_place(handled) if handled and not argument and target["how"] == "in call to" else ""
     if raised:
         return raised
-    overriding = _global_setting(_chosen_files(text, config_dir, config_name, arguments), key, argument)
-    if overriding is not None:  # a `_global_` config (an experiment's) that sets this node's values
+    # a `_global_` config (an experiment's) that sets the values this node was called with; a `_target_` that
+    # does not resolve is the option file's own
+    calling = target["how"] == "in call to"
+    overriding = (
+        _global_setting(_chosen_files(text, config_dir, config_name, arguments), key, argument) if calling else None
+    )
+    if overriding is not None:
         path, line = overriding
     else:
         line = (_key_line(path, argument) if argument else None) or _key_line(path, "_target_") or 1
