@@ -71,6 +71,11 @@ def diagnose(log: Log) -> Diagnosis:
             "or ran slow: run it under crashmatrix with a timeout, whose stacks say where it waited."
         )
     cannot = _cannot_tell(verdict, text, log)
+    if stopped is not None:
+        cannot.append(
+            "why it was stopped, and where its ranks were then: a log holds no stacks of a job that was waiting "
+            "(run it under crashmatrix with a timeout: a hang's stacks are saved before the kill)"
+        )
     if verdict.outcome is Outcome.FAIL and config_place.is_config_error(text) and ".yaml:" not in where:
         cannot.append(
             "the config file and line: Hydra's message names the key, but neither the app's script nor its "
@@ -148,11 +153,6 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         )
     elif verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH, Outcome.WORKER_CRASH) and verdict.signal == "SIGKILL":
         said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
-    elif verdict.signature == KILLED_BY_SIGNAL and "stopped from outside" in verdict.error:
-        said.append(
-            "why it was stopped, and where its ranks were then: a log holds no stacks of a job that was waiting "
-            "(run it under crashmatrix with a timeout: a hang's stacks are saved before the kill)"
-        )
     out = read_output(text)
     collective = out.collective_timeout
     if collective:
