@@ -31,7 +31,8 @@ UNTRUE = {
     ("h_hang_worker_blocks", "where"): "no place: stderr.log is empty, the blocked worker's open() is only in "
     "stacks.txt, which the run read (its where was the truth)",
 }
-# h_hydra_interp_missing's where: since diagnose finds the Hydra app by its traceback's script, the config line
+# h_hydra_interp_missing's where: since diagnose finds the Hydra app by its traceback's script, it gives the
+# config line, the truth
 # h_pl_log_on_train_end: diagnose gives the truth, the run's row named the hook twice (HELDOUT2.md, untrue there)
 SET = HeldOut("heldout2", RUNS, UNTRUE)
 
