@@ -2,10 +2,13 @@
 
 Every mode's ground truth (which process or rank failed first, which line, what the launcher says) was
 written down from running the program alone, in truth.yaml beside this file; README.md lists the modes.
-Three crashmatrix runs, started together and shared by every test (each mode 2 repeats, the hangs 3, --jobs):
-- single: `python app/main.py mode=M` for the single-process modes and those that call mp.spawn;
-- hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU);
-- torchrun: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU.
+Four crashmatrix runs, started together and shared by every test (--jobs):
+- once: `python app/main.py mode=M` for the single-process modes whose output is the same in every run (no
+  worker, thread or signal: over 9 and 10 repeats in five suite runs, each run's repeats printed the same bytes,
+  and gave one signature): 1 repeat;
+- single: the same for the other single-process modes and those that call mp.spawn, 2 repeats;
+- hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU), 3 repeats;
+- torchrun: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU, 2 repeats.
 Then `crashmatrix resolve` on each, for the bug reports' addressees.
 
 Where crashmatrix does not yet say the truth, truth.yaml names the gap (`gaps: {aspect: reason}`) and that
@@ -24,12 +27,14 @@ import pytest
 import yaml
 from conftest import ROOT, can_unshare_mounts, crashmatrix, processes_with, rows_of
 
-pytestmark = pytest.mark.slow  # the failure zoo: 41 modes, 2 repeats (hangs 3), torch in most
+pytestmark = pytest.mark.slow  # the failure zoo: 41 modes, torch in most
 
 # Two repeats prove one outcome and one signature over repeats as three did; the third cost about 110 CPU-s of a
-# suite bound by its 2 cores' 15 minutes. The held-out sets' recorded runs keep 3 repeats each
-# (test_reported.py, test_heldout2.py), and the hangs, which wait rather than compute, keep theirs.
-REPEATS = {"single": 2, "hangs": 3, "torchrun": 2}
+# suite bound by its 2 cores' 15 minutes. A second repeat of a mode whose process prints the same bytes every
+# run (`once`) gives the rules the same text again: it cost 25 CPU-s and proved nothing a first did not. The
+# races (workers, ranks, spawned processes, signals' dumps) keep 2; the held-out sets' recorded runs keep 3
+# repeats each (test_reported.py, test_heldout2.py), and the hangs, which wait rather than compute, keep theirs.
+REPEATS = {"once": 1, "single": 2, "hangs": 3, "torchrun": 2}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
@@ -39,6 +44,15 @@ BIN = os.path.dirname(sys.executable)  # torchrun, the console script, is beside
 
 # Each run's matrix; {modes} is the list of truth.yaml's modes for that run.
 MATRICES = {
+    "once": f"""\
+name: zoo-once
+command: [python, {APP}/main.py]
+inject: true
+axes:
+  mode: {{modes}}
+repeats: {REPEATS["once"]}
+timeout: 300
+""",
     "single": f"""\
 name: zoo
 command: [python, {APP}/main.py]
@@ -69,7 +83,7 @@ repeats: {REPEATS["torchrun"]}
 timeout: 300
 """,
 }
-JOBS = {"single": 2, "hangs": 9, "torchrun": 2}  # hung cells wait: all nine at once
+JOBS = {"once": 1, "single": 2, "hangs": 9, "torchrun": 2}  # hung cells wait: all nine at once
 MODES = sorted(TRUTH)
 
 
@@ -111,7 +125,7 @@ def _addressee(issue: str) -> str:
 
 @pytest.fixture(scope="module")
 def zoo_runs(tmp_path_factory) -> dict:
-    """{run: its run directory}: the three runs, each finished and resolved."""
+    """{run: its run directory}: the four runs, each finished and resolved."""
     base = tmp_path_factory.mktemp("zoo")
     procs = {run: _start(base, run) for run in MATRICES if any(TRUTH[m]["run"] == run for m in MODES)}
     for run, proc in procs.items():
@@ -126,7 +140,7 @@ def zoo_runs(tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def zoo(zoo_runs) -> dict:
-    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the three runs and their resolve."""
+    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the four runs and their resolve."""
     found: dict = {}
     for out in zoo_runs.values():
         with open(out / "resolution.json") as f:
@@ -257,4 +271,5 @@ def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
     from diagnose_agreement import agreement
 
     _agree, total, _run_only, differ = agreement([str(run) for run in zoo_runs.values()])
-    assert total["outcome"] >= 70 and total["where"] >= 70 and not differ, (total, differ)
+    # 69 cell runs, less those whose outcome only the run could know (a timeout's kill): at least 55 compared
+    assert total["outcome"] >= 55 and total["where"] >= 55 and not differ, (total, differ)
