@@ -1,9 +1,9 @@
 """What `make test` spends its CPU on: per test file, the CPU of the tests and of every process they started,
 and how many of those processes imported torch and Lightning.
 
-    .venv/bin/python scripts/suite_census.py [pytest arguments]   (default: the Makefile's -q -n 2 --dist loadfile)
+    .venv/bin/python scripts/suite_census.py [pytest arguments]   (default: the Makefile's -q -n 4 --dist loadfile)
 
-CRASHMATRIX_CENSUS_KEEP=1 keeps what each test wrote (its start, wall and CPU, one file a worker).
+CRASHMATRIX_CENSUS_KEEP=1 keeps what each test wrote (its id, start, wall and CPU, one file a worker).
 
 The suite is bound by CPU (two workers keep two cores busy), and most of that CPU is processes importing torch
 (1.7 CPU-s each on the 2-core development machine, Lightning 3.3 more): the count of those imports does not
@@ -70,7 +70,7 @@ def pytest_runtest_protocol(item, nextitem):
     yield
     took = {"cpu": _cpu() - before, "start": start, "wall": time.time() - start}
     with open(os.path.join(os.environ["CRASHMATRIX_CENSUS_DIR"], "tests", f"{os.getpid()}.jsonl"), "a") as f:
-        f.write(json.dumps({"file": item.nodeid.split("::")[0], **took}) + "\\n")
+        f.write(json.dumps({"file": item.nodeid.split("::")[0], "test": item.nodeid, **took}) + "\\n")
 """,
 }
 
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
     with open(installed[-1], "w") as f:
         f.write(f"import {MODULE}\n")
     try:
-        args = argv or ["-q", "-n", "2", "--dist", "loadfile"]
+        args = argv or ["-q", "-n", "4", "--dist", "loadfile"]
         env = dict(os.environ, CRASHMATRIX_CENSUS_DIR=out)
         status = subprocess.call([sys.executable, "-m", "pytest", "-p", PLUGIN, *args], env=env)
     finally:
