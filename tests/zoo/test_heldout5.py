@@ -1,0 +1,51 @@
+"""The fifth held-out set (truth_heldout5.yaml, HELDOUT5.md): 19 failures written as users report them, nine in a
+Hydra + Lightning project laid out as lightning-hydra-template's (n_proj/), without reading crashmatrix's rules,
+each with its truth from running it alone. Its runs were recorded once, before any rule changed
+(recorded/heldout5/); here every recorded cell's stderr.log is diagnosed again with today's rules, in this process
+(`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has` and `where`,
+as test_heldout4.py does for the fourth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+import pytest
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT5.md lists the run's)
+UNTRUE = {
+    ("n_hydra_required_arg", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); the "
+    "run said hydra/_internal/utils.py:303 in run_and_report; train.py:30 in <module>",
+    ("n_pl_precision_bad", "where"): "no place: stderr.log holds Hydra's short error alone; the run said "
+    "hydra/_internal/utils.py:303 in run_and_report; train.py:30 in <module>",
+    ("n_pool_worker_sigkill", "outcome"): "fail, no signal: the main's BrokenProcessPool names no signal, and the "
+    "worker killed by SIGKILL printed nothing (the run said fail too)",
+    ("n_hang_results_queue", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
+    "run read stacks.txt and was right",
+    ("n_hang_worker_pipe", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named the "
+    "worker's blocked read, right",
+}
+SET = HeldOut("heldout5", RUNS, UNTRUE)
+
+
+@pytest.fixture(scope="module")
+def told() -> dict:
+    return SET.told()
+
+
+def test_every_mode_has_its_recorded_cells():
+    SET.check_recorded(modes_at_least=19)
+
+
+@pytest.mark.parametrize("mode,aspect", SET.cases())
+def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
+    SET.check(told[mode], mode, aspect)
