@@ -112,6 +112,14 @@ RECORDED_BEFORE = {
         for cell in ("90750dceec", "5276c28f5d")
         for i in range(3)
     },
+    # tests/zoo/HELDOUT5.md's OmegaConf errors in its lightning-hydra-template layout (`config_name="train.yaml"`,
+    # an experiment's `# @package _global_`): found in the config files, and keyed from the root, after these were
+    # recorded (the `???` then at the traceback's instantiate_node, the `${...}` under experiment.num_workers)
+    **{
+        f"tests/zoo/recorded/heldout5/app/cells/{cell}-r{i}": "recorded_before"
+        for cell in ("1cde9101ad", "c8ef5614eb")
+        for i in range(3)
+    },
     # glibc's words as it aborted (`free(): double free detected in tcache 2`) became the error line after
     **{
         f"tests/zoo/recorded/heldout2/{cell}-r{i}": "recorded_before"

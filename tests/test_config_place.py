@@ -120,3 +120,34 @@ def test_an_experiment_that_sets_a_nodes_values_is_not_where_its_target_fails_to
     assert config_place(locating, script, str(conf), "config") == "conf/model/wide.yaml:1 in model"
     refused = overrides + "Error in call to target 'models.Wide':\nValueError('too wide')\nfull_key: model\n"
     assert config_place(refused, script, str(conf), "config") == "conf/experiment/big.yaml:5 in model"
+
+
+N_PROJ = os.path.join(ROOT, "tests", "zoo", "app", "n_proj")
+N_RECORDED = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout5", "app", "cells")
+
+
+def _n_proj_log(overrides: str) -> str:
+    """A recorded stderr.log of the fifth held-out set's project, run with these overrides (its truth:
+    tests/zoo/truth_heldout5.yaml, written from running it alone)."""
+    for cell in sorted(os.listdir(N_RECORDED)):
+        with open(os.path.join(N_RECORDED, cell, "stderr.log"), encoding="utf-8") as f:
+            text = f.read()
+        if f"Error executing job with overrides: ['{overrides}']" in text:
+            return text
+    raise AssertionError(f"no recorded log of {overrides}")
+
+
+def test_a_config_name_given_with_its_extension_and_a_global_packages_nested_key():
+    # lightning-hydra-template's layout: @hydra.main(config_path="configs", config_name="train.yaml"), an
+    # `experiment` group of `# @package _global_` files. The fifth held-out set found both placed at Hydra's
+    # run_and_report: train.yaml was looked for as train.yaml.yaml, so no option file was found
+    script, conf = os.path.join(N_PROJ, "train.py"), os.path.join(N_PROJ, "configs")
+    required = _n_proj_log("experiment=n_hydra_required_arg")  # WideMLP.__init__() missing 'width'
+    assert config_place(required, script, conf, "train.yaml", ["experiment=n_hydra_required_arg"]) == (
+        "configs/model/wide.yaml:1 in model.width"
+    )
+    # `${trainer.num_workers}` under data: loader: in an experiment file: the key from the root, not the group's
+    interpolation = _n_proj_log("experiment=n_hydra_missing_interp")
+    assert config_place(interpolation, script, conf, "train.yaml", ["experiment=n_hydra_missing_interp"]) == (
+        "configs/experiment/n_hydra_missing_interp.yaml:5 in data.loader.num_workers"
+    )

@@ -32,6 +32,7 @@ _ARGUMENT = re.compile(
     r"keyword argument '(?P<name>\w+)'|required (?:positional|keyword-only) arguments?: '(?P<req>\w+)'"
 )
 _YAML = (".yaml", ".yml")
+_GLOBAL_PACKAGE = re.compile(r"^#\s*@package\s+_global_\s*$")  # an option file whose keys are the root's
 # Hydra refusing a command-line override (`+key=v` where key is there already, `~key` where it is not, a key
 # no config has), before the app runs; the key it names (signature.HYDRA_OVERRIDE_REFUSED, with the key)
 _OVERRIDE_REFUSED = re.compile(
@@ -143,16 +144,33 @@ def _interpolation_place(
         if os.path.isdir(os.path.join(config_dir, group)):
             files.append((group, _node_file(text, config_dir, config_name, group, arguments)))
     for group, path in files:
-        for number, line in enumerate(_lines(path) if path else [], 1):
+        lines = _lines(path) if path else []
+        for number, line in enumerate(lines, 1):
             if wanted in line and ":" in line:
-                key = line.split(":", 1)[0].strip().lstrip("- ")
-                return f"{from_root(path, root)}:{number} in {group + '.' if group else ''}{key}"
+                package = "" if any(_GLOBAL_PACKAGE.match(x) for x in lines) else group
+                return f"{from_root(path, root)}:{number} in {package + '.' if package else ''}{_dotted_key(lines, number)}"
     return ""
 
 
+def _dotted_key(lines: list[str], number: int) -> str:
+    """The key on line `number` (from 1) with the keys of the blocks it is nested in, by indentation:
+    `data:` / `  loader:` / `    num_workers: ${x}` is data.loader.num_workers."""
+    line = lines[number - 1]
+    indent = len(line) - len(line.lstrip())
+    parts = [line.split(":", 1)[0].strip().lstrip("- ")]
+    for above in reversed(lines[: number - 1]):
+        stripped = above.strip()
+        depth = len(above) - len(above.lstrip())
+        if stripped and not stripped.startswith("#") and depth < indent and stripped.endswith(":"):
+            parts.insert(0, stripped[:-1].strip().lstrip("- "))
+            indent = depth
+    return ".".join(parts)
+
+
 def _config_file(config_dir: str, name: str) -> str:
-    for ext in _YAML:
-        path = os.path.join(config_dir, name + ext)
+    # @hydra.main's config_name with its extension (`train.yaml`, as lightning-hydra-template writes it) or without
+    for file in [name] if name.endswith(_YAML) else [name + ext for ext in _YAML]:
+        path = os.path.join(config_dir, file)
         if os.path.isfile(path):
             return path
     return ""
