@@ -20,6 +20,9 @@ PYTEST_ARGS ?=
 # about 5%: on fresh clones of one commit pytest took 13 min 25 s with three workers, 12 min 55 s with four
 # (1,551 and 1,522 CPU-s in all). A test file's runs stay together (--dist loadfile). TEST_WORKERS=0: serially.
 TEST_WORKERS ?= 4
+# test-quick's tests compute rather than wait, and each worker collects the whole suite first: on the quiet
+# 2-core box two workers took 1 min 35 s and 107 CPU-s, four 1 min 39 s and 116 CPU-s (2026-11-29).
+QUICK_WORKERS ?= 2
 
 .PHONY: matrix test test-quick typecheck venv selftest bench docs clean-venv help
 
@@ -70,7 +73,7 @@ test: typecheck
 # up to date (`make venv` asks its interpreter for torch each time: a torch import per loop).
 test-quick: $(if $(wildcard $(VENV)/.python),$(VENV)/.installed,venv)
 	@$(PY) -m compileall -q runner probes hydra_plugins tests examples scripts bench > /dev/null
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(QUICK_WORKERS) --dist loadfile -m "not slow" $(PYTEST_ARGS)
 
 bench: venv
 	@# every script runs; one that misses a goal says so and exits 1, and make reports it at the end
