@@ -33,6 +33,7 @@ from .stackdump import dump_dir
 
 PREFIX = "exit-"
 HANDLED = "handled-"  # the exception being handled at a sys.exit: `<dump dir>/handled-PID.txt`
+REAPED = "reaped-"  # a child this process reaped, dead by a signal it did not send: `<dump dir>/reaped-PID.txt`
 _KILLS = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
 
 
@@ -82,6 +83,40 @@ def install() -> None:
 
     sys.exit, os._exit = exit, _exit
     sys.addaudithook(audit)
+    _watch_children(directory)
+
+
+def _watch_children(directory: str) -> None:
+    """Record a multiprocessing child that died by a signal this process did not send it, as its status is read
+    (`Popen.poll`, under every is_alive, join and wait): a pool worker the kernel's OOM killer ended leaves no word
+    of its own, and concurrent.futures then says only `BrokenProcessPool`. Only read: the status, the signal
+    sent and the return values are as they were."""
+    try:
+        from multiprocessing import popen_fork
+    except Exception:  # noqa: BLE001  a platform without fork
+        return
+    popen = popen_fork.Popen
+    real_poll, real_send = popen.poll, getattr(popen, "_send_signal", None)
+
+    def poll(self, *args, **kwargs):
+        code = real_poll(self, *args, **kwargs)
+        if code is not None and code < 0 and not getattr(self, "_crashmatrix_reaped", False):
+            self._crashmatrix_reaped = True
+            if getattr(self, "_crashmatrix_sent", None) != -code:
+                try:
+                    _write(os.path.join(directory, f"{REAPED}{self.pid}.txt"), f"signal: {_signal_name(-code)}\n")
+                except Exception:  # noqa: BLE001  never in the way of the program
+                    pass
+        return code
+
+    popen.poll = poll  # type: ignore[method-assign]
+    if real_send is not None:
+
+        def _send_signal(self, sig):
+            self._crashmatrix_sent = sig  # the parent's own terminate() or kill(): no death to tell
+            return real_send(self, sig)
+
+        popen._send_signal = _send_signal  # type: ignore[attr-defined]
 
 
 def _record_handled(directory: str, exception) -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import re
 
-from crashmatrix.incell.last_exit import HANDLED, PREFIX
+from crashmatrix.incell.last_exit import HANDLED, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place
-from crashmatrix.verdict.signature import WORKER_EXITED, WORKER_LOST, with_place
+from crashmatrix.verdict.signature import WORKER_EXITED, WORKER_LOST, WORKER_SIGNAL, with_place
 
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
 
@@ -64,6 +64,36 @@ def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, s
     return found
 
 
+def children_killed(cell_dir: str, main_pid: int | None) -> list[tuple[int, str, str]]:
+    """(pid, signal, place) of each process but the main that died by a signal it was not sent by its parent:
+    one that sent it to itself (its place, the call), one whose parent read its status (reaped-PID.txt, no
+    place: the kernel's OOM killer, a cgroup's limit), the first death first."""
+    folder = dump_dir(cell_dir)
+    try:
+        names = sorted(os.listdir(folder), key=lambda n: _mtime(os.path.join(folder, n)))
+    except OSError:
+        return []
+    found: list[tuple[int, str, str]] = []
+    for name in names:
+        prefix = next((p for p in (PREFIX, REAPED) if name.startswith(p)), "")
+        pid = name[len(prefix) : -len(".txt")] if prefix and name.endswith(".txt") else ""
+        if not pid.isdigit() or int(pid) == main_pid or any(f[0] == int(pid) for f in found):
+            continue
+        text = _text(os.path.join(folder, name))
+        end = _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
+        if end is not None and end["signal"]:
+            found.append((int(pid), end["signal"], exception_place(text) if prefix == PREFIX else ""))
+    return found
+
+
+def _text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def _mtime(path: str) -> float:
     try:
         return os.path.getmtime(path)
@@ -82,6 +112,9 @@ _BROKEN_CONNECTION = re.compile(r"^(?:ConnectionResetError|EOFError|BrokenPipeEr
 # ... and the gone worker's file-descriptor sharer (multiprocessing/resource_sharer.py), whose frames a traceback
 # cut short by CPython's `lost sys.stderr` no longer shows: told by its type alone only then
 _GONE_SHARER = re.compile(r"^FileNotFoundError\b")
+# concurrent.futures' word that a worker of its pool ended abruptly (`A process in the process pool was terminated
+# abruptly ...`, `A child process terminated abruptly, the process pool is not usable anymore`)
+_BROKEN_POOL = re.compile(r"^(?:concurrent\.futures\.process\.)?BrokenProcessPool\b")
 
 
 def worker_ended_itself(
@@ -94,6 +127,8 @@ def worker_ended_itself(
     if verdict.outcome not in (Outcome.FAIL, Outcome.WORKER_CRASH) or verdict.signal or verdict.rank is not None:
         return verdict, where
     heard = verdict.signature.split(" in ")[0]
+    if _BROKEN_POOL.match(heard):
+        return _pool_worker_killed(verdict, where, cell_dir, main_pid)
     cut_short = "lost sys.stderr" in text and _GONE_SHARER.match(heard)
     if not (
         heard in _HEARD_OF_A_WORKER or _BROKEN_CONNECTION.match(heard) or cut_short or _LOADER_FRAMES.search(where)
@@ -110,6 +145,20 @@ def worker_ended_itself(
     )
     signature = with_place(WORKER_EXITED, place, by_message=True) if place else WORKER_EXITED
     return Verdict(Outcome.WORKER_CRASH, "", error, signature), place or where
+
+
+def _pool_worker_killed(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple[Verdict, str]:
+    """A process pool broken by a worker's death by a signal, recorded under inject: that death is the failure,
+    the pool's BrokenProcessPool its consequence; placed where the worker sent it to itself, else where the
+    main waited on the pool."""
+    killed = children_killed(cell_dir, main_pid)
+    if not killed:
+        return verdict, where
+    pid, signal, place = killed[0]
+    at = f" at {place.rsplit('; ', 1)[-1]}" if place else ""
+    error = f"a worker process (pid {pid}) was killed by {signal}{at}; the main then said: {verdict.error}"
+    where = place or where
+    return Verdict(Outcome.WORKER_CRASH, signal, error, with_place(WORKER_SIGNAL, where)), where
 
 
 def handled(cell_dir: str, pid: int | None) -> str:

@@ -1,0 +1,71 @@
+"""A process pool broken by a worker's death by a signal is a worker_crash by that signal (the fifth held-out
+set's n_pool_worker_sigkill, tests/zoo/HELDOUT5.md): concurrent.futures says only `BrokenProcessPool`, and a
+worker the kernel's OOM killer ends leaves no word of its own.
+
+The truth, from running tests/apps/pool_worker_killed.py alone (its docstring): exit 1, the main's
+`future.result()` raises BrokenProcessPool at line 35; the killed worker prints nothing. Under inject the
+cell's main process records the status of each child it reaps that died by a signal it did not send itself
+(incell/last_exit.py); without inject nothing says so, and the row stays the main's own failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+
+from conftest import ROOT, run_rows
+
+from crashmatrix.verdict import exit_record
+
+APP = os.path.join(ROOT, "tests", "apps", "pool_worker_killed.py")
+BROKEN = (
+    "concurrent.futures.process.BrokenProcessPool: A process in the process pool was terminated abruptly while the "
+    "future was running or pending."
+)
+
+
+def test_a_pool_worker_killed_from_outside_is_the_failure_and_the_broken_pool_its_consequence(tmp_path, write):
+    rows = {}
+    for inject in ("true", "false"):
+        matrix = f"name: pool-{inject}\ncommand: [python, {APP}]\ninject: {inject}\naxes:\n  x: [1]\n"
+        (tmp_path / inject).mkdir()
+        (rows[inject],) = run_rows(write(f"{inject}.yaml", matrix), tmp_path / inject)
+    place = r"concurrent/futures/_base\.py:\d+ in __get_result; tests/apps/pool_worker_killed\.py:35 in <genexpr>"
+    seen = rows["true"]
+    assert (seen["outcome"], seen["signal"]) == ("worker_crash", "SIGKILL"), seen
+    assert re.fullmatch(
+        rf"a worker process \(pid \d+\) was killed by SIGKILL; the main then said: {re.escape(BROKEN)}", seen["error"]
+    )
+    assert re.fullmatch(place, seen["where"]), seen["where"]
+    assert seen["signature"] == "worker_signal in tests/apps/pool_worker_killed.py:<genexpr>"
+    # the other worker, which the pool's own terminate() ended with SIGTERM, is no death to tell
+    alone = rows["false"]
+    assert (alone["outcome"], alone["signal"], alone["error"]) == ("fail", "", BROKEN), alone
+    assert re.fullmatch(place, alone["where"]), alone["where"]
+
+
+def test_a_worker_that_killed_itself_is_placed_at_its_call_and_one_its_parent_ended_is_not_told(tmp_path):
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "main.py").write_text(
+        "from crashmatrix.incell import last_exit\nlast_exit.install()\n"
+        "import multiprocessing as mp, os, signal\n\n"
+        "def work():\n    os.kill(os.getpid(), signal.SIGKILL)\n\n"
+        "def idle():\n    signal.pause()\n\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = mp.get_context('fork')\n"
+        "    killed, ended = ctx.Process(target=work), ctx.Process(target=idle)\n"
+        "    killed.start(); ended.start(); killed.join(); ended.terminate(); ended.join()\n"
+        "    print(killed.pid, killed.exitcode, ended.exitcode)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    done = subprocess.run([sys.executable, "main.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    pid, killed_code, ended_code = map(int, done.stdout.split())
+    assert (killed_code, ended_code) == (-signal.SIGKILL, -signal.SIGTERM), done.stderr
+    # the self-kill is the child's own record (its call's line); the parent's reaping of it adds nothing new,
+    # and the child the parent terminated itself is not there
+    assert exit_record.children_killed(str(cell), None) == [(pid, "SIGKILL", "main.py:6 in work")]
