@@ -23,12 +23,12 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT5.md lists the run's)
 UNTRUE = {
-    ("n_hydra_required_arg", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); the "
-    "run said hydra/_internal/utils.py:303 in run_and_report; train.py:30 in <module>",
-    ("n_pl_precision_bad", "where"): "no place: stderr.log holds Hydra's short error alone; the run said "
-    "hydra/_internal/utils.py:303 in run_and_report; train.py:30 in <module>",
+    ("n_hydra_required_arg", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); a "
+    "run places it from the app's configs since (configs/model/wide.yaml:1 in model.width; HELDOUT5.md)",
+    ("n_pl_precision_bad", "where"): "no place: stderr.log holds Hydra's short error alone; a run places it from "
+    "the exception Hydra handled, which the cell recorded (lightning_fabric/connector.py ...; train.py:16)",
     ("n_pool_worker_sigkill", "outcome"): "fail, no signal: the main's BrokenProcessPool names no signal, and the "
-    "worker killed by SIGKILL printed nothing (the run said fail too)",
+    "worker killed by SIGKILL printed nothing; a run under inject records the death since (worker_crash SIGKILL)",
     ("n_hang_results_queue", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
     "run read stacks.txt and was right",
     ("n_hang_worker_pipe", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named the "
