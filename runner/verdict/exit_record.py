@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 from crashmatrix.incell.last_exit import HANDLED, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
@@ -22,8 +23,13 @@ _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<sig
 
 
 def _read(cell_dir: str, pid: int) -> tuple[str, re.Match | None]:
+    return _read_file(os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"))
+
+
+def _read_file(path: str) -> tuple[str, re.Match | None]:
+    """A record's text and its end (its last line: `SystemExit: 3`, `signal: SIGKILL`)."""
     try:
-        with open(os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError):
         return "", None
@@ -48,50 +54,41 @@ def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
 def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, str]]:
     """(pid, exit code, place) of each process but the main that ended itself with a non-zero status
     (`sys.exit(2)` in a DataLoader worker's `__getitem__`), the first end first."""
-    folder = dump_dir(cell_dir)
-    try:
-        names = sorted(os.listdir(folder), key=lambda n: _mtime(os.path.join(folder, n)))
-    except OSError:
-        return []
-    found = []
-    for name in names:
-        pid = name[len(PREFIX) : -len(".txt")]
-        if not (name.startswith(PREFIX) and name.endswith(".txt") and pid.isdigit()) or int(pid) == main_pid:
-            continue
-        text, end = _read(cell_dir, int(pid))
-        if end is not None and end["code"] is not None and int(end["code"]) != 0:
-            found.append((int(pid), int(end["code"]), exception_place(text)))
-    return found
+    return [
+        (pid, int(end["code"]), exception_place(text))
+        for pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,))
+        if end["code"] is not None and int(end["code"]) != 0
+    ]
 
 
 def children_killed(cell_dir: str, main_pid: int | None) -> list[tuple[int, str, str]]:
     """(pid, signal, place) of each process but the main that died by a signal it was not sent by its parent:
     one that sent it to itself (its place, the call), one whose parent read its status (reaped-PID.txt, no
-    place: the kernel's OOM killer, a cgroup's limit), the first death first."""
+    place: the kernel's OOM killer, a cgroup's limit), the first death first, each process once."""
+    found: dict[int, tuple[int, str, str]] = {}
+    for pid, prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX, REAPED)):
+        if end["signal"] and pid not in found:
+            found[pid] = (pid, end["signal"], exception_place(text) if prefix == PREFIX else "")
+    return list(found.values())
+
+
+def _children_records(
+    cell_dir: str, main_pid: int | None, prefixes: tuple[str, ...]
+) -> Iterator[tuple[int, str, str, re.Match]]:
+    """(pid, prefix, text, its end) of each record of a process but the main, the oldest first."""
     folder = dump_dir(cell_dir)
     try:
         names = sorted(os.listdir(folder), key=lambda n: _mtime(os.path.join(folder, n)))
     except OSError:
-        return []
-    found: list[tuple[int, str, str]] = []
+        return
     for name in names:
-        prefix = next((p for p in (PREFIX, REAPED) if name.startswith(p)), "")
+        prefix = next((p for p in prefixes if name.startswith(p)), "")
         pid = name[len(prefix) : -len(".txt")] if prefix and name.endswith(".txt") else ""
-        if not pid.isdigit() or int(pid) == main_pid or any(f[0] == int(pid) for f in found):
+        if not pid.isdigit() or int(pid) == main_pid:
             continue
-        text = _text(os.path.join(folder, name))
-        end = _END.match(text.rstrip("\n").rsplit("\n", 1)[-1])
-        if end is not None and end["signal"]:
-            found.append((int(pid), end["signal"], exception_place(text) if prefix == PREFIX else ""))
-    return found
-
-
-def _text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError):
-        return ""
+        text, end = _read_file(os.path.join(folder, name))
+        if end is not None:
+            yield int(pid), prefix, text, end
 
 
 def _mtime(path: str) -> float:
