@@ -10,6 +10,9 @@ one the process met (the same exit code, or the same signal): a SystemExit the p
 How each is seen, so the program behaves as it does alone:
 - a signal sent to itself: an audit hook on `os.kill`, `os.killpg` and `signal.pthread_kill` (it only
   reads the event);
+- a multiprocessing child dead by a signal its parent did not send (a pool worker the OOM killer ended): the
+  parent's `Popen.poll` is wrapped to note the status it read, and `_send_signal` to note what it sent itself
+  (`reaped-PID.txt`, signal only: the child said nothing);
 - `sys.exit` and `os._exit`: each is wrapped by a function that writes the record, then calls the original
   with the same argument. A `sys.exit` called while an exception is handled also records that exception's
   traceback, with its chain (`handled-PID.txt`): the cause a wrapper printed only the message of. A SystemExit's traceback, if the program catches and prints it, has one frame of
