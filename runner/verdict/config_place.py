@@ -115,7 +115,7 @@ def _global_setting(files: Sequence[str], key: str, argument: str) -> tuple[str,
     top = re.compile(rf"^{re.escape(key.split('.')[0])}\s*:")
     for path in files:
         lines = _lines(path)
-        if not any(line.strip() == "# @package _global_" for line in lines[:5]):
+        if not _is_global(lines):
             continue
         at = next((n for n, line in enumerate(lines) if top.match(line)), None)
         if at is None:
@@ -147,9 +147,14 @@ def _interpolation_place(
         lines = _lines(path) if path else []
         for number, line in enumerate(lines, 1):
             if wanted in line and ":" in line:
-                package = "" if any(_GLOBAL_PACKAGE.match(x) for x in lines) else group
+                package = "" if _is_global(lines) else group
                 return f"{from_root(path, root)}:{number} in {package + '.' if package else ''}{_dotted_key(lines, number)}"
     return ""
+
+
+def _is_global(lines: list[str]) -> bool:
+    """Whether a config file's header puts its keys at the root (`# @package _global_`: an experiment's)."""
+    return any(_GLOBAL_PACKAGE.match(line.strip()) for line in lines[:5])
 
 
 def _dotted_key(lines: list[str], number: int) -> str:
