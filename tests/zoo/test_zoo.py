@@ -71,7 +71,7 @@ inject: true
 axes:
   mode: {{modes}}
 repeats: {REPEATS["hangs"]}
-timeout: 45
+timeout: 90  # not 45: on a loaded 2-core box, spawn_straggler's ranks once took longer to reach step 1
 """,
     "torchrun": f"""\
 name: zoo-torchrun
