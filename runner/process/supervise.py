@@ -273,7 +273,9 @@ def kill_tree(token: str, grace: float) -> list[str]:
     pids = tree(None, token)
     if not pids:
         return []
-    seen = [describe(p) for p in sorted(pids) if not kept_by_design(p)]
+    # A process already exiting has no command line left (the kernel freed its memory): it ended by itself,
+    # as multiprocessing's resource tracker does once the main has gone, and was left behind by nobody.
+    seen = [d for p in sorted(pids) if not kept_by_design(p) and (d := describe(p)).partition(" ")[2] not in ("", "?")]
     signal_all(pids, signal.SIGTERM)
     end = time.monotonic() + grace
     while time.monotonic() < end and tree(None, token):
