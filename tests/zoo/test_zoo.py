@@ -7,7 +7,7 @@ Four crashmatrix runs, started together and shared by every test (--jobs):
   worker, thread or signal: over 9 and 10 repeats in five suite runs, each run's repeats printed the same bytes,
   and gave one signature): 1 repeat;
 - single: the same for the other single-process modes and those that call mp.spawn, 2 repeats;
-- hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU), 3 repeats;
+- hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU), 2 repeats;
 - torchrun: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU, 2 repeats.
 Then `crashmatrix resolve` on each, for the bug reports' addressees.
 
@@ -33,8 +33,10 @@ pytestmark = pytest.mark.slow  # the failure zoo: 41 modes, torch in most
 # suite bound by its 2 cores' 15 minutes. A second repeat of a mode whose process prints the same bytes every
 # run (`once`) gives the rules the same text again: it cost 25 CPU-s and proved nothing a first did not. The
 # races (workers, ranks, spawned processes, signals' dumps) keep 2; the held-out sets' recorded runs keep 3
-# repeats each (test_reported.py, test_heldout2.py), and the hangs, which wait rather than compute, keep theirs.
-REPEATS = {"once": 1, "single": 2, "hangs": 3, "torchrun": 2}
+# repeats each (test_reported.py, test_heldout2.py). The hangs' cells wait, but each starts torch (spawn_straggler
+# three times): a third repeat cost about 12 CPU-s. Over 4 kept suite runs each hang gave one signature in every
+# repeat that reached its hang (spawn_straggler's ranks once had not, at 45 s: the timeout is 90 now).
+REPEATS = {"once": 1, "single": 2, "hangs": 2, "torchrun": 2}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
@@ -83,7 +85,7 @@ repeats: {REPEATS["torchrun"]}
 timeout: 300
 """,
 }
-JOBS = {"once": 1, "single": 2, "hangs": 9, "torchrun": 2}  # hung cells wait: all nine at once
+JOBS = {"once": 1, "single": 2, "hangs": 6, "torchrun": 2}  # hung cells wait: all six at once
 MODES = sorted(TRUTH)
 
 
@@ -271,5 +273,5 @@ def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
     from diagnose_agreement import agreement
 
     _agree, total, _run_only, differ = agreement([str(run) for run in zoo_runs.values()])
-    # 69 cell runs, less those whose outcome only the run could know (a timeout's kill): at least 55 compared
-    assert total["outcome"] >= 55 and total["where"] >= 55 and not differ, (total, differ)
+    # 63 cell runs, less those whose outcome only the run could know (a timeout's kill): at least 52 compared
+    assert total["outcome"] >= 52 and total["where"] >= 52 and not differ, (total, differ)
