@@ -81,7 +81,20 @@ def _crash(sig: str, stderr: Output, text: Output, fallback: str) -> Verdict:
     told = _told_abort(sig, text)
     if told:
         return Verdict(Outcome.CRASH, sig, told.line, told.signature)
+    interrupted = _keyboard_interrupt(sig, stderr)
+    if interrupted:
+        # Python ends an uncaught KeyboardInterrupt by SIGINT to itself (3.8+), after printing its traceback:
+        # the place it was raised (a Ctrl-C, the program's own raise, a handler's) is that traceback's
+        return Verdict(Outcome.CRASH, sig, interrupted, sig_.mask(interrupted), by_message=True)
     return Verdict(Outcome.CRASH, sig, stderr.fatal_line or fallback, sig_.KILLED_BY_SIGNAL)
+
+
+def _keyboard_interrupt(sig: str, stderr: Output) -> str:
+    """The line of the KeyboardInterrupt whose traceback ended the program, where it died by SIGINT; else ""."""
+    if sig != "SIGINT" or not stderr.tracebacks:
+        return ""
+    line = stderr.exception_line
+    return line if line == "KeyboardInterrupt" or line.startswith("KeyboardInterrupt:") else ""
 
 
 def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Verdict:

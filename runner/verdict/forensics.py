@@ -657,6 +657,8 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         return verdict, _where_raised(verdict, verdict.told)  # a rank's own exception, from its own traceback
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
         return verdict, _where_raised(verdict, ev.stderr)
+    if verdict.signal == "SIGINT" and verdict.error.startswith("KeyboardInterrupt"):
+        return verdict, _where_raised(verdict, ev.stderr)  # the traceback Python printed before its SIGINT
     pids = _pids_named(verdict.error, ev.pid)
     if verdict.signal == "SIGKILL":
         lines = kernel_log(ev.started)
