@@ -69,3 +69,25 @@ def test_a_worker_that_killed_itself_is_placed_at_its_call_and_one_its_parent_en
     # the self-kill is the child's own record (its call's line); the parent's reaping of it adds nothing new,
     # and the child the parent terminated itself is not there
     assert exit_record.children_killed(str(cell), None) == [(pid, "SIGKILL", "main.py:6 in work")]
+
+
+def test_a_child_killed_from_outside_is_recorded_under_each_start_method(tmp_path):
+    # forkserver's Popen reads its child's status from the fork server, with a poll of its own
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    (tmp_path / "main.py").write_text(
+        "from crashmatrix.incell import last_exit\nlast_exit.install()\n"
+        "import multiprocessing as mp, os, signal, sys\n\n"
+        "if __name__ == '__main__':\n"
+        "    child = mp.get_context(sys.argv[1]).Process(target=signal.pause)\n"
+        "    child.start(); os.kill(child.pid, signal.SIGKILL); child.join()\n"
+        "    print(child.pid, child.exitcode)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    for method in ("fork", "spawn", "forkserver"):
+        done = subprocess.run(
+            [sys.executable, "main.py", method], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        pid, code = map(int, done.stdout.split())
+        assert code == -signal.SIGKILL, done.stderr
+        assert (pid, "SIGKILL") in [killed[:2] for killed in exit_record.children_killed(str(cell), None)], method

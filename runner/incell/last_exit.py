@@ -32,6 +32,7 @@ import signal
 import sys
 import traceback
 
+from . import importhook
 from .stackdump import dump_dir
 
 PREFIX = "exit-"
@@ -93,13 +94,29 @@ def _watch_children(directory: str) -> None:
     """Record a multiprocessing child that died by a signal this process did not send it, as its status is read
     (`Popen.poll`, under every is_alive, join and wait): a pool worker the kernel's OOM killer ended leaves no word
     of its own, and concurrent.futures then says only `BrokenProcessPool`. Only read: the status, the signal
-    sent and the return values are as they were."""
+    sent and the return values are as they were. fork's and spawn's Popen share one poll; forkserver's reads
+    the status from the fork server with its own, patched once the program imports it (never early)."""
     try:
         from multiprocessing import popen_fork
     except Exception:  # noqa: BLE001  a platform without fork
         return
     popen = popen_fork.Popen
-    real_poll, real_send = popen.poll, getattr(popen, "_send_signal", None)
+    _watch_poll(popen, directory)
+    real_send = getattr(popen, "_send_signal", None)
+    if real_send is not None:
+
+        def _send_signal(self, sig):
+            self._crashmatrix_sent = sig  # the parent's own terminate() or kill(): no death to tell
+            return real_send(self, sig)
+
+        popen._send_signal = _send_signal  # type: ignore[attr-defined]
+    importhook.after_import(
+        "multiprocessing.popen_forkserver", lambda module: _watch_poll(module.Popen, directory), lambda *_: None
+    )
+
+
+def _watch_poll(popen, directory: str) -> None:
+    real_poll = popen.__dict__["poll"]
 
     def poll(self, *args, **kwargs):
         code = real_poll(self, *args, **kwargs)
@@ -112,14 +129,7 @@ def _watch_children(directory: str) -> None:
                     pass
         return code
 
-    popen.poll = poll  # type: ignore[method-assign]
-    if real_send is not None:
-
-        def _send_signal(self, sig):
-            self._crashmatrix_sent = sig  # the parent's own terminate() or kill(): no death to tell
-            return real_send(self, sig)
-
-        popen._send_signal = _send_signal  # type: ignore[attr-defined]
+    popen.poll = poll
 
 
 def _record_handled(directory: str, exception) -> None:
