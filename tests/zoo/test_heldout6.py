@@ -1,0 +1,56 @@
+"""The sixth held-out set (truth_heldout6.yaml, HELDOUT6.md): 20 failures written as users report them, eight in a
+src-layout Hydra + Lightning project with structured configs (p_proj/), without reading crashmatrix's rules, each
+with its truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout6/);
+here every recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix
+diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has` and `where`, as
+test_heldout5.py does for the fifth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+import pytest
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT6.md lists the run's)
+UNTRUE = {
+    ("p_hydra_type_mismatch", "where"): "no place: stderr.log holds Hydra's short error alone (a composition "
+    "error, no traceback); the run placed it at Hydra's run_and_report and <module>, counted untrue there",
+    ("p_hydra_nested_dataset", "where"): "no place: stderr.log holds Hydra's short error alone; the run placed it "
+    "at the dataset's raise (src/p_pkg/data.py:38) from the exception the cell recorded",
+    ("p_worker_os_exit", "where"): "the main process heard of it at zoo/modes/p_worker_os_exit.py:27 in main, as "
+    "the run said: the worker's os._exit(0) at :12 printed nothing",
+    ("p_ddp_rank1_sigkill", "outcome"): "fail, rank 0, as the run said: rank 0's gloo connection error taken for "
+    "the failure, not rank 1's SIGKILL that torchrun's Root Cause names",
+    ("p_ddp_rank1_sigkill", "signature_has"): "gloo_peer_lost, as the run said",
+    ("p_ddp_rank1_sigkill", "where"): "rank 0's all_reduce (torch/distributed/distributed_c10d.py:3252; "
+    "zoo/modes/p_ddp_rank1_sigkill.py:22 in run), as the run said",
+    ("p_hang_event_never_set", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); "
+    "the run read stacks.txt and was right",
+    ("p_hang_ddp_recv", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named both "
+    "ranks' waits, right",
+}
+SET = HeldOut("heldout6", RUNS, UNTRUE)
+
+
+@pytest.fixture(scope="module")
+def told() -> dict:
+    return SET.told()
+
+
+def test_every_mode_has_its_recorded_cells():
+    SET.check_recorded(modes_at_least=20)
+
+
+@pytest.mark.parametrize("mode,aspect", SET.cases())
+def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
+    SET.check(told[mode], mode, aspect)
