@@ -474,3 +474,21 @@ def test_a_rank_that_torchrun_lists_without_a_signal_name_is_named_by_its_number
     assert "(SIGSEGV)\n" not in report
     failure = root_failure(report)
     assert (failure.rank, failure.signal) == (1, "SIGSEGV"), failure
+
+
+def test_a_rank_killed_from_outside_is_the_cause_and_one_torchrun_killed_is_not():
+    # the sixth held-out set's p_ddp_rank1_sigkill, recorded: rank 1 dies by a SIGKILL torchrun never sent (the
+    # OOM killer's way), rank 0 then loses its gloo connection, and torchrun SIGTERMs it (logging that kill)
+    from crashmatrix.verdict import ranks
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout6", "torchrun", "cells", "443f09a809-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        stderr = f.read()
+    root = ranks.root_failure(stderr)
+    assert (root.rank, root.signal) == (1, "SIGKILL"), root
+    # had torchrun sent that SIGKILL itself (its kill after a grace period), it would be a consequence as before
+    sent = stderr.replace(
+        "closing signal SIGTERM", "closing signal SIGTERM\nSending process 30261 closing signal SIGKILL"
+    )
+    root = ranks.root_failure(sent)
+    assert (root.rank, root.signal) == (0, ""), root

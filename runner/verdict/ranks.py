@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from crashmatrix.incell import rank_report as recorder
 from crashmatrix.verdict.signature import SIGNAL_TEXT, finditer, lost_a_worker, search, signal_name
@@ -69,6 +69,8 @@ _TORCHRUN_ENTRY = re.compile(
     re.M,
 )
 _TORCHRUN_ROOT = "Root Cause (first observed failure):"
+# torchrun's log of each kill it sends the ranks still running once one has failed
+_TORCHRUN_SENDS = re.compile(r"Sending process (\d+) closing signal (SIG[A-Z]+)")
 _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:\n", re.M)
 # torch's own words only: a program's "worker process 4242 terminated with signal SIGSEGV" names no rank
 _SPAWN_EXITED = re.compile(
@@ -122,12 +124,13 @@ class RankFailure:
     text: str = ""  # its own output: the traceback(s) it printed, or faulthandler's dump
     pid: int | None = None
     ended_early: str = ""  # it ended while its peers still trained: the sentence that says so (text: a victim's)
+    unsent: bool = False  # its signal is one the launcher kills with, but the launcher never sent it to this rank
 
     @property
     def is_consequence(self) -> bool:
         """A reaction to another failure: a launcher's kill, a broken connection to a dead peer."""
         if self.signal:
-            return self.signal in LAUNCHER_SIGNALS
+            return self.signal in LAUNCHER_SIGNALS and not self.unsent
         if lost_a_worker(self.text):  # `Connection reset by peer` from its own loader's dead worker
             return False
         return bool(search(_CONSEQUENCE, _first_exception(self.text) or self.text))
@@ -154,7 +157,7 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
 
 def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure | None:
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
-    failures = _merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded)
+    failures = _unsent_kills(_merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded), stderr)
     causes = [f for f in failures if not f.is_consequence]
     # A rank that lost its own loader worker may be a victim whose workers the launcher's kill took, where
     # the rank that died first by a signal of its own is told only in the launcher's report, printed last.
@@ -176,6 +179,19 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
         if ended:
             return RankFailure(ended[0].rank, first.at, text=first.text, pid=ended[0].pid)
     return first
+
+
+def _unsent_kills(failures: list[RankFailure], stderr: str) -> list[RankFailure]:
+    """A rank torchrun reports dead by SIGKILL that torchrun never sent a signal to (it logs each kill it sends,
+    `Sending process PID closing signal SIGTERM`): killed from outside the job, as the kernel's OOM killer ends
+    the largest process. That death is a cause, and its peer's lost connection the consequence."""
+    if _TORCHRUN_ROOT not in stderr:
+        return failures
+    sent = {int(m.group(1)) for m in finditer(_TORCHRUN_SENDS, stderr)}
+    return [
+        replace(f, unsent=True) if f.signal == "SIGKILL" and f.pid is not None and f.pid not in sent else f
+        for f in failures
+    ]
 
 
 # --- a rank that ended while its peers still trained ------------------------------

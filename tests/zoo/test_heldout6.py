@@ -27,13 +27,13 @@ UNTRUE = {
     "error, no traceback); the run placed it at Hydra's run_and_report and <module>, counted untrue there",
     ("p_hydra_nested_dataset", "where"): "no place: stderr.log holds Hydra's short error alone; the run placed it "
     "at the dataset's raise (src/p_pkg/data.py:38) from the exception the cell recorded",
-    ("p_worker_os_exit", "where"): "the main process heard of it at zoo/modes/p_worker_os_exit.py:27 in main, as "
-    "the run said: the worker's os._exit(0) at :12 printed nothing",
-    ("p_ddp_rank1_sigkill", "outcome"): "fail, rank 0, as the run said: rank 0's gloo connection error taken for "
-    "the failure, not rank 1's SIGKILL that torchrun's Root Cause names",
-    ("p_ddp_rank1_sigkill", "signature_has"): "gloo_peer_lost, as the run said",
-    ("p_ddp_rank1_sigkill", "where"): "rank 0's all_reduce (torch/distributed/distributed_c10d.py:3252; "
-    "zoo/modes/p_ddp_rank1_sigkill.py:22 in run), as the run said",
+    ("p_worker_os_exit", "where"): "the main process heard of it at zoo/modes/p_worker_os_exit.py:27 in main: the "
+    "worker's os._exit(0) at :12 printed nothing; a run under inject records it since (last_exit, an exit 0 of a "
+    "multiprocessing child)",
+    ("p_ddp_rank1_sigkill", "signature_has"): "killed_by_signal: the class word, with the signal in its own column "
+    "(the run said gloo_peer_lost, rank 0's, before torchrun's unsent SIGKILL was read as the cause)",
+    ("p_ddp_rank1_sigkill", "where"): "no place: rank 1 printed nothing as it died (the run said rank 0's "
+    "all_reduce before the fix)",
     ("p_hang_event_never_set", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); "
     "the run read stacks.txt and was right",
     ("p_hang_ddp_recv", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named both "
