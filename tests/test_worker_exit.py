@@ -154,3 +154,31 @@ def test_a_missing_file_of_the_mains_own_is_not_a_workers_consequence(tmp_path):
     )
     verdict, _ = _ended_itself(tmp_path, stderr)
     assert verdict.outcome is Outcome.FAIL and verdict.signature.startswith("FileNotFoundError")
+
+
+def test_a_child_that_ends_itself_with_status_0_is_placed_and_one_that_returns_is_not(tmp_path):
+    # the sixth held-out set's p_worker_os_exit: a DataLoader worker's decoder calls os._exit(0) on a record it
+    # cannot read, and the main says only `exited unexpectedly`; an exit 0 of the main itself places nothing
+    from crashmatrix.verdict import exit_record
+
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "child.py").write_text(
+        "from crashmatrix.incell import last_exit\nlast_exit.install()\n"
+        "import multiprocessing as mp, os, sys\n\n"
+        "def decode():\n    os._exit(0)\n\n"
+        "def fine():\n    return None\n\n"
+        "if __name__ == '__main__':\n"
+        "    for method in ('fork', 'spawn'):\n"
+        "        for target in (decode, fine):\n"
+        "            p = mp.get_context(method).Process(target=target)\n"
+        "            p.start(); p.join(); print(p.pid, p.exitcode)\n"
+        "    sys.exit(0)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    done = subprocess.run([sys.executable, "child.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    (fork_decode, _), (_, _), (spawn_decode, _), (_, _) = [map(int, line.split()) for line in done.stdout.splitlines()]
+    assert done.returncode == 0, done.stderr
+    ends = exit_record.children_ends(str(cell), None)
+    assert sorted(ends) == sorted([(fork_decode, 0, "child.py:6 in decode"), (spawn_decode, 0, "child.py:6 in decode")])

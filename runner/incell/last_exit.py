@@ -60,14 +60,19 @@ def install() -> None:
 
     real_exit, real_os_exit = sys.exit, os._exit
 
+    # An exit 0 is no failure to place, but in a multiprocessing child (a DataLoader worker) the program's own
+    # exit mid-epoch is its parent's failure: `exited unexpectedly`, whatever the status.
     def exit(status=None):  # noqa: A001  (sys.exit's own name, as a caught traceback shows it)
-        if code := _code(status):  # an exit 0 is no failure to place
+        code = _code(status)
+        if code or _in_multiprocessing_child():
             record(f"SystemExit: {code}", sys._getframe(1))
-            _record_handled(directory, sys.exc_info()[1])
+            if code:
+                _record_handled(directory, sys.exc_info()[1])
         real_exit(status)
 
     def _exit(status):
-        if code := _code(status):
+        code = _code(status)
+        if code or _in_multiprocessing_child():
             record(f"os._exit: {code}", sys._getframe(1))
         real_os_exit(status)
 
@@ -160,6 +165,15 @@ _MULTIPROCESSING = os.sep + "multiprocessing" + os.sep
 def _passed_on(frame) -> bool:
     """Whether the exit is multiprocessing's own, ending a child with the status its target left."""
     return _MULTIPROCESSING in frame.f_code.co_filename
+
+
+def _in_multiprocessing_child() -> bool:
+    """Whether multiprocessing started this process (a forked or spawned worker): its parent_process is set."""
+    process = sys.modules.get("multiprocessing.process")
+    try:
+        return process is not None and process.parent_process() is not None
+    except Exception:  # noqa: BLE001  never in the way of the program's own end
+        return False
 
 
 def _code(status) -> int:

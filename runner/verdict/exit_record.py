@@ -52,12 +52,13 @@ def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
 
 
 def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, str]]:
-    """(pid, exit code, place) of each process but the main that ended itself with a non-zero status
-    (`sys.exit(2)` in a DataLoader worker's `__getitem__`), the first end first."""
+    """(pid, exit code, place) of each process but the main that ended itself (`sys.exit(2)` in a DataLoader
+    worker's `__getitem__`; `os._exit(0)` in a multiprocessing child, whose parent then loses it), the first end
+    first."""
     return [
         (pid, int(end["code"]), exception_place(text))
         for pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,))
-        if end["code"] is not None and int(end["code"]) != 0
+        if end["code"] is not None
     ]
 
 
