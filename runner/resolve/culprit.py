@@ -69,11 +69,13 @@ class Culprit:
     raised: bool = False  # an exception raised in its Python code, not a thread that died in it
     admitted: str = ""  # the library's own words that the bug is its own (ADMISSIONS), where it said so
     undecided: bool = False  # raised in its code by a kind of exception no check of input raises
+    handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
 
     @property
     def owns_the_bug(self) -> bool:
-        """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug."""
-        return not self.raised or bool(self.admitted)
+        """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
+        not where the memory it died in was the program's raw pointer."""
+        return (not self.raised or bool(self.admitted)) and not self.handed
 
     @property
     def is_torch(self) -> bool:
@@ -94,10 +96,10 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
         found = _of_path(installed[0], packages)
         if _UNCAUGHT_CPP.match(error):  # an uncaught C++ exception: raised, not died of
             return _judged(dataclasses.replace(found, raised=True), error)
-        return found
+        return _handed(found, stderr)
     place = where.split(";")[0].strip().split(" (")[0]
     if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
-        return _of_relative(place, "", packages)
+        return _handed(_of_relative(place, "", packages), stderr)
     if forensics.died_thread_frames(stderr) or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
@@ -108,6 +110,13 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     if not _PACKAGES_DIR.match(raised):
         return None
     return _judged(_of_path(raised, packages, raised=True), f"{exception}\n{error}")
+
+
+def _handed(found: Culprit, stderr: str) -> Culprit:
+    """A library dead in its native code, with the program's line that made the pointer it read from a bare
+    address (ctypes), where the dying function made one: as its maintainers judge it, the program's memory."""
+    line = forensics.raw_pointer_line(stderr)
+    return dataclasses.replace(found, handed=line) if line else found
 
 
 def _judged(found: Culprit, exception: str) -> Culprit:

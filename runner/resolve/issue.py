@@ -206,6 +206,12 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             + (f" (it ended in {place})" if place else "")
             + ": look first at the program's own code, then at what it calls.\n"
         )
+    if whose.handed:
+        return (
+            f"The program's to fix: the thread died in {whose.distribution}'s native code ({whose.evidence}, "
+            f"{whose.named()}) reading memory the program pointed it to from a bare address at {whose.handed} "
+            "(ctypes): check that address, the size given and that the memory is still alive first.\n"
+        )
     if whose.raised and not whose.admitted:
         return _refused(whose, where)
     if whose.admitted:

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 import re
@@ -560,6 +561,42 @@ def own_fault_frame(stderr: str) -> str:
     frames = died_thread_frames(stderr)
     own = next((f for f in frames if is_programs(f)), None)
     return own_text(own, [(f, "") for f in frames]) if own else ""
+
+
+# A pointer the program makes from a bare address (ctypes), handed to native code as if it were memory
+_RAW_POINTER = re.compile(
+    r"\bctypes\.(?:cast|c_void_p|string_at|memmove|memset)\(|\.from_address\(|\bctypeslib\.as_array\("
+)
+
+
+def raw_pointer_line(stderr: str) -> str:
+    """`zoo/modes/decode.py:26`: where the function of the dying thread's innermost own frame makes a pointer from
+    a bare address (ctypes.cast, from_address, np.ctypeslib.as_array): the memory a library then died reading
+    was the program's word, not the library's. "" where it makes none, or its source is not on this machine."""
+    frames = died_thread_frames(stderr)
+    own = next((f for f in frames if is_programs(f)), None)
+    if own is None or not own.line.isdigit():
+        return ""
+    try:
+        with open(own.file, encoding="utf-8") as f:
+            source = f.read()
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return ""
+    line = int(own.line)
+    enclosing = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0)
+    ]
+    if not enclosing:
+        return ""
+    function = max(enclosing, key=lambda node: node.lineno)  # the innermost
+    lines = source.splitlines()
+    for number in range(function.lineno, (function.end_lineno or function.lineno) + 1):
+        if _RAW_POINTER.search(lines[number - 1]):
+            return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{number}"
+    return ""
 
 
 # --- the kernel log --------------------------------------------------------------
