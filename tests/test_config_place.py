@@ -151,3 +151,67 @@ def test_a_config_name_given_with_its_extension_and_a_global_packages_nested_key
     assert config_place(interpolation, script, conf, "train.yaml", ["experiment=n_hydra_missing_interp"]) == (
         "configs/experiment/n_hydra_missing_interp.yaml:5 in data.loader.num_workers"
     )
+
+
+# held-out set 6 (tests/zoo/HELDOUT6.md, p_hydra_type_mismatch): a value a structured config's schema refuses
+# fails as Hydra composes, before the app runs: `In 'scenario/more_cores': ValidationError raised while composing
+# config:`, `Value 'auto' of type 'str' could not be converted to Integer`, `full_key: data.num_workers`, and no
+# traceback (run alone below: exit 1). The row placed it at Hydra's run_and_report.
+SCHEMA_APP = {
+    "src/app/train.py": """\
+from dataclasses import dataclass, field
+
+import hydra
+from hydra.core.config_store import ConfigStore
+
+
+@dataclass
+class Data:
+    batch_size: int = 16
+    num_workers: int = 0
+
+
+@dataclass
+class Config:
+    data: Data = field(default_factory=Data)
+
+
+ConfigStore.instance().store(name="schema", node=Config)
+
+
+@hydra.main(version_base="1.3", config_path="../../configs", config_name="config")
+def main(cfg):
+    print(cfg.data.num_workers)
+
+
+if __name__ == "__main__":
+    main()
+""",
+    "configs/config.yaml": "defaults:\n  - schema\n  - data: small\n  - optional scenario: null\n  - _self_\n",
+    "configs/data/small.yaml": "# a small batch\nbatch_size: 4\n",
+    "configs/data/huge.yaml": "batch_size: lots\n",
+    "configs/scenario/more_cores.yaml": "# @package _global_\n# more cores: let the loader decide\ndata:\n  num_workers: auto\n",
+    ".project-root": "",
+}
+
+
+@pytest.mark.slow  # a real Hydra app (no torch), two cells
+def test_a_value_the_schema_refuses_is_placed_at_the_config_line_that_gave_it(tmp_path, write):
+    import subprocess
+    import sys
+
+    for name, text in SCHEMA_APP.items():
+        os.makedirs(os.path.dirname(tmp_path / "app" / name), exist_ok=True)
+        (tmp_path / "app" / name).write_text(text)
+    script = str(tmp_path / "app" / "src" / "app" / "train.py")
+    alone = subprocess.run([sys.executable, script, "scenario=more_cores"], capture_output=True, text=True)
+    assert alone.returncode == 1 and "full_key: data.num_workers" in alone.stderr, alone.stderr
+    assert alone.stderr.startswith("In 'scenario/more_cores': ValidationError raised while composing config:")
+    matrix = f"name: schema\ncommand: [python, {script}]\ninject: true\naxes:\n  data: [huge]\n"
+    matrix += "include:\n  - {data: small, scenario: more_cores}\n"
+    rows = run_rows(write("m.yaml", matrix), tmp_path, "--jobs", "2", "--no-preflight")
+    places = {r["data"]: r["where"] for r in rows}
+    assert places == {
+        "small": "configs/scenario/more_cores.yaml:4 in data.num_workers",  # a `_global_` config's nested key
+        "huge": "configs/data/huge.yaml:1 in data.batch_size",  # a group's option: its keys are the group's
+    }, rows

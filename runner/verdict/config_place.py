@@ -45,6 +45,11 @@ _SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", r
 # OmegaConf's errors about what a config file holds, raised wherever the value is read (instantiate, the
 # program's own `cfg.model.in_features`): a `???` never given (`full_key:` follows), an interpolation to a
 # key no config has (`${data.width}`). The place is the config line that holds them.
+# Hydra's ConfigCompositionException: a value a config file gives that its schema (a ConfigStore dataclass) or
+# the node it merges into refuses, named with the config that gave it (`In 'scenario/big': ValidationError raised
+# while composing config:`, then `full_key: data.num_workers`)
+_COMPOSING = re.compile(r"^In '(?P<config>[^']+)': (?P<kind>\w+) raised while composing config:", re.M)
+_PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(?P<package>\S+)\s*$")
 _MANDATORY = re.compile(r"^(?:omegaconf\.errors\.)?MissingMandatoryValue: .*$", re.M)
 _INTERPOLATION = re.compile(
     r"^(?:omegaconf\.errors\.)?InterpolationKeyError: Interpolation key '(?P<ref>[^'\n]+)' not found", re.M
@@ -78,6 +83,9 @@ def config_place(
     interpolation = search(_INTERPOLATION, text)
     if interpolation:
         return _interpolation_place(text, config_dir, config_name, arguments, interpolation["ref"], root)
+    composing = search(_COMPOSING, text)
+    if composing:
+        return _composing_place(text[composing.end() :], config_dir, composing["config"], root)
     target = search(_INSTANTIATE, text) or search(_MANDATORY, text)
     full_key = _FULL_KEY.search(text[target.end() :]) if target else None
     if target is None or not full_key:
@@ -150,6 +158,38 @@ def _interpolation_place(
                 package = "" if _is_global(lines) else group
                 return f"{from_root(path, root)}:{number} in {package + '.' if package else ''}{_dotted_key(lines, number)}"
     return ""
+
+
+def _composing_place(after: str, config_dir: str, config: str, root: str) -> str:
+    """The line of the config Hydra names that gives the value at the message's full_key, as
+    `configs/scenario/big.yaml:4 in data.num_workers`; "" where the file or the key is not found."""
+    full_key = _FULL_KEY.search(after)
+    path = _config_file(config_dir, config)
+    lines = _lines(path) if path and full_key else []
+    package = _package(lines, config)
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "-")) or ":" not in stripped:
+            continue
+        dotted = _dotted_key(lines, number)
+        if (f"{package}.{dotted}" if package else dotted) == full_key["key"]:
+            return f"{from_root(path, root)}:{number} in {full_key['key']}"
+    return ""
+
+
+def _package(lines: list[str], config: str) -> str:
+    """Where a config file's keys go in the composed config: its `# @package` header's (`_global_`: the root),
+    else its group's path (`data/tabular` goes to `data`), the primary config's to the root."""
+    for line in lines[:5]:
+        header = _PACKAGE_HEADER.match(line.strip())
+        if header:
+            name = header["package"]
+            if name == "_global_":
+                return ""
+            if name == "_group_":
+                return config.rpartition("/")[0].replace("/", ".")
+            return name
+    return config.rpartition("/")[0].replace("/", ".")
 
 
 def _is_global(lines: list[str]) -> bool:
@@ -290,8 +330,10 @@ def placed(verdict: Verdict, where: str, text: str, matrix, argv: Sequence[str],
 
 def is_config_error(text: str) -> bool:
     """Whether text holds a Hydra config error this module places (a missing option, a node instantiate could
-    not build, a `???`, an interpolation to a missing key)."""
-    return any(search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION, _OVERRIDE_REFUSED))
+    not build, a `???`, an interpolation to a missing key, a value its schema refused as the config composed)."""
+    return any(
+        search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION, _OVERRIDE_REFUSED, _COMPOSING)
+    )
 
 
 def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
