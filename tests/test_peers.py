@@ -219,3 +219,21 @@ def test_ranks_in_different_collectives_are_each_named_where_they_wait(tmp_path)
 )
 def test_what_fixes_a_collective_timeout_or_a_hang_follows_where_the_ranks_were(signature, fix):
     assert remedies.remedy(signature) == fix
+
+
+def test_ranks_that_wait_for_a_message_are_not_said_to_wait_in_a_collective():
+    # the sixth held-out set's p_hang_ddp_recv: rank 1 in dist.recv for a send rank 0 never makes, rank 0 in barrier
+    from crashmatrix.verdict.straggler import RankState, summarize
+
+    recv = RankState(1, "recv", "zoo/modes/p_hang_ddp_recv.py:21 in run", "")
+    barrier = RankState(0, "barrier", "zoo/modes/p_hang_ddp_recv.py:22 in run", "")
+    clause, where = summarize([barrier, recv], [])
+    assert clause.startswith("every rank waits in a collective or for a peer's message; rank 0 waits in barrier"), (
+        clause
+    )
+    assert (
+        where
+        == "rank 0 in barrier at zoo/modes/p_hang_ddp_recv.py:22 in run; rank 1 in recv at zoo/modes/p_hang_ddp_recv.py:21 in run"
+    )
+    all_reduce = RankState(1, "all_reduce", "zoo/modes/p_hang_ddp_recv.py:21 in run", "")
+    assert summarize([barrier, all_reduce], [])[0].startswith("every rank waits in a collective; "), clause

@@ -117,6 +117,9 @@ def ranks_of(
 # --- what a rank's main thread waits in ----------------------------------------
 
 _BACKWARD = {("graph.py", "_engine_run_backward"), ("__init__.py", "backward"), ("_tensor.py", "backward")}
+_POINT_TO_POINT = frozenset(
+    {"send", "recv", "isend", "irecv", "batch_isend_irecv", "send_object_list", "recv_object_list"}
+)
 _NATIVE_COLLECTIVE = re.compile(r"\b(?:c10d|gloo|nccl\w*)::", re.I)
 _NATIVE_FRAME = re.compile(r"^\s{4}(\S.*?) \(([^()]+?)\)$")
 
@@ -246,7 +249,11 @@ def summarize(states: list[RankState], helpers: list[tuple[int, ProcessStacks]])
         # `where` gives the program's frame as every place does (`app/train.py:17 in run`), after the collective
         short.append(f"{_grouped(ranks)} in {waits_in}" + (f" at {place}" if place else ""))
     if inside and not outside and all(s.stacked for s in states):
-        long.insert(0, "every rank waits in a collective")
+        # a send or recv is a wait for one peer, not a collective: said as what it is
+        p2p = any(s.waits_in in _POINT_TO_POINT for s in inside)
+        long.insert(
+            0, "every rank waits in a collective or for a peer's message" if p2p else "every rank waits in a collective"
+        )
     unknown = sorted(s.rank for s in states if not s.stacked and not s.ended)
     if unknown:
         long.append(f"{_grouped(unknown)}: no stacks")
