@@ -307,3 +307,15 @@ def test_faulthandlers_dump_on_sigabrt_and_a_stopped_process_is_left_as_it_was(t
         for proc in (running, stopped):
             proc.kill()
             proc.wait()
+
+
+def test_a_main_that_joins_a_thread_names_where_that_thread_waits():
+    # the sixth held-out set's p_hang_event_never_set, its recorded stacks: the main joins a thread that waits for
+    # an Event nothing sets; the main's join alone says what it waits for, not where the wait is
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout6", "hangs-inject", "cells", "24bc62ab1e-r0")
+    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
+        dump = f.read().split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    root = stacks.ProcessStacks(30356, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    clause, where = stacks.summarize(root, [])
+    assert clause == "main in main (p_hang_event_never_set.py:30); its thread in run (p_hang_event_never_set.py:17)"
+    assert where.endswith("; thread p_hang_event_never_set.py:17 in run"), where
