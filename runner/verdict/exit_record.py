@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterator
 
+from crashmatrix.incell import rank_report
 from crashmatrix.incell.last_exit import HANDLED, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
@@ -175,3 +176,10 @@ def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
     """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
     text, end = _read(cell_dir, pid)
     return exception_place(text) if _met(end, exit_code, signal) else ""
+
+
+def rank_place(cell_dir: str, rank: int, signal: str) -> str:
+    """The recorded place of a rank's own death by signal (one it sent itself: os.kill, abort), found by the pid
+    the rank wrote under inject; "" where no record matches (the OOM killer's SIGKILL leaves none)."""
+    pids = [record["pid"] for record in rank_report.read(cell_dir) if record.get("rank") == rank]
+    return next((found for pid in pids if (found := place(cell_dir, pid, None, signal))), "")
