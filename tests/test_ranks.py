@@ -495,20 +495,27 @@ def test_a_rank_killed_from_outside_is_the_cause_and_one_torchrun_killed_is_not(
 
 
 def test_a_rank_that_killed_itself_is_placed_at_its_call_by_its_record(tmp_path):
-    # p_ddp_rank1_sigkill under inject: rank 1 prints nothing as it dies, but the recorder kept its own kill
+    # p_ddp_rank1_sigkill under inject: rank 1 prints nothing as it dies. A rank torchrun starts is a new
+    # interpreter that is neither the cell's main nor a multiprocessing child: started as torchrun starts it (its
+    # environment, the inject folder on PYTHONPATH), its own kill is recorded, and the record places it
     from crashmatrix.verdict import exit_record
 
     cell = tmp_path / "cell"
     cell.mkdir()
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "rank1.py").write_text(
-        "import atexit, os, signal\nfrom crashmatrix.incell import last_exit, rank_report\nlast_exit.install()\n"
-        "rank_report.become(1, dict, atexit.register)\n\n\ndef load_next_shard():\n"
-        "    os.kill(os.getpid(), signal.SIGKILL)\n\n\nload_next_shard()\n"
+        "import os, signal\n\n\ndef load_next_shard():\n    os.kill(os.getpid(), signal.SIGKILL)\n\n\nload_next_shard()\n"
     )
-    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.path.join(ROOT, "runner", "incell", "inject"),
+        "CRASHMATRIX_KNOBS": "{}",
+        "CRASHMATRIX_CELL_DIR": str(cell),
+        "CRASHMATRIX_INJECT_ROOT": "1",  # the cell's main (torchrun) is another process
+        **{"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"},
+    }
     done = subprocess.run([sys.executable, "rank1.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == -9, done.stderr
-    assert exit_record.rank_place(str(cell), 1, "SIGKILL") == "rank1.py:8 in load_next_shard"
+    assert exit_record.rank_place(str(cell), 1, "SIGKILL") == "rank1.py:5 in load_next_shard"
     assert exit_record.rank_place(str(cell), 0, "SIGKILL") == ""  # another rank: no record of its own
     assert exit_record.rank_place(str(cell), 1, "SIGSEGV") == ""  # a record of another end

@@ -68,7 +68,9 @@ def _apply() -> None:
     if is_root:
         os.environ[_ROOT_VAR] = str(os.getpid())
         _load("hook_place").install()  # which hook of the program's LightningModule Lightning refused
-    if is_root or in_worker:  # a forked worker inherits it; a spawned one records its own end too
+    # a forked worker inherits it; a spawned one records its own end too, and so does a rank torchrun or srun
+    # started (a new interpreter, no multiprocessing child): a rank that kills itself prints nothing
+    if is_root or in_worker or _load("rank").rank_of(os.environ) is not None:
         _load("last_exit").install()  # where it ends itself without a word (sys.exit(3), os._exit, SIGKILL)
     if in_worker:
         params = knobs.for_worker(params)
