@@ -163,17 +163,19 @@ def _interpolation_place(
 def _composing_place(after: str, config_dir: str, config: str, root: str) -> str:
     """The line of the config Hydra names that gives the value at the message's full_key, as
     `configs/scenario/big.yaml:4 in data.num_workers`; "" where the file or the key is not found."""
-    full_key = _FULL_KEY.search(after)
+    found = _FULL_KEY.search(after)
     path = _config_file(config_dir, config)
-    lines = _lines(path) if path and full_key else []
+    if not (found and path):
+        return ""
+    key, lines = found["key"], _lines(path)
     package = _package(lines, config)
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "-")) or ":" not in stripped:
             continue
         dotted = _dotted_key(lines, number)
-        if (f"{package}.{dotted}" if package else dotted) == full_key["key"]:
-            return f"{from_root(path, root)}:{number} in {full_key['key']}"
+        if (f"{package}.{dotted}" if package else dotted) == key:
+            return f"{from_root(path, root)}:{number} in {key}"
     return ""
 
 
