@@ -215,3 +215,20 @@ def test_a_value_the_schema_refuses_is_placed_at_the_config_line_that_gave_it(tm
         "small": "configs/scenario/more_cores.yaml:4 in data.num_workers",  # a `_global_` config's nested key
         "huge": "configs/data/huge.yaml:1 in data.batch_size",  # a group's option: its keys are the group's
     }, rows
+
+
+def test_diagnose_of_hydras_short_error_finds_the_app_it_runs_in(tmp_path):
+    # held-out set 6's p_hydra_type_mismatch, its recorded log: Hydra's short error names no file, no script and no
+    # config folder. Run in the app's folder (a user's project root), diagnose finds the app whose configs hold the
+    # config the message names; in another project's folder it says it cannot tell the line.
+    from conftest import crashmatrix
+
+    log = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout6", "app", "cells", "6abf757dfa-r0", "stderr.log")
+    here = crashmatrix("diagnose", log, cwd=os.path.join(ROOT, "tests", "zoo", "app", "p_proj"))
+    assert "  where:     configs/scenario/p_hydra_type_mismatch.yaml:4 in data.num_workers\n" in here.stdout, (
+        here.stdout
+    )
+    elsewhere = crashmatrix("diagnose", log, cwd=os.path.join(ROOT, "examples", "ocr_app"))  # a Hydra app, not this one
+    assert "  where:" not in elsewhere.stdout and "run diagnose in the app's folder" in elsewhere.stdout, (
+        elsewhere.stdout
+    )

@@ -78,8 +78,8 @@ def diagnose(log: Log) -> Diagnosis:
         )
     if verdict.outcome is Outcome.FAIL and config_place.is_config_error(text) and ".yaml:" not in where:
         cannot.append(
-            "the config file and line: Hydra's message names the key, but neither the app's script nor its "
-            "config folder that the log names is on this machine (run diagnose where the app is, or the app "
+            "the config file and line: Hydra's message names the key, but neither the log nor the folder "
+            "diagnose ran in leads to the app's configs (run diagnose in the app's folder, or the app "
             "under crashmatrix)"
         )
     return Diagnosis(True, row, whose.strip(), remedy(verdict.signature), cannot, log.names)

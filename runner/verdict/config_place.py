@@ -340,8 +340,9 @@ def is_config_error(text: str) -> bool:
 
 def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
     """`where` for a Hydra config error read from a log alone (`crashmatrix diagnose`): the app is the script
-    of the log's traceback that holds `@hydra.main`, where that file is on this machine, and the overrides are
-    the ones Hydra's `Error executing job with overrides` names; any other verdict's `where` as it is."""
+    of the log's traceback that holds `@hydra.main`, where that file is on this machine, else one below the
+    folder diagnose runs in whose configs hold what the message names; the overrides are the ones Hydra's
+    `Error executing job with overrides` names. Any other verdict's `where` as it is."""
     if verdict.outcome is not Outcome.FAIL or not is_config_error(text):
         return where
     from crashmatrix.app.hydra_main import find_hydra_main
@@ -365,7 +366,72 @@ def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
     if folder and asked and os.path.isdir(folder["dir"]):
         primary = _config_file(folder["dir"], asked["config"])
         return (primary and config_place(text, primary, folder["dir"], asked["config"], given)) or where
+    # Hydra's short error names no file at all: the app where diagnose is run (a user's project root), whose
+    # configs hold what the message names
+    for script in _hydra_scripts_below(os.getcwd()):
+        try:
+            main = find_hydra_main(script)
+        except (BadInput, OSError, SyntaxError, ValueError):
+            continue
+        if not _holds_what_it_names(text, main.config_dir):
+            continue  # another project's app: its configs are not the ones the message speaks of
+        placed_here = config_place(text, script, main.config_dir, main.config_name, given)
+        if placed_here:
+            return placed_here
     return where
+
+
+def _holds_what_it_names(text: str, config_dir: str) -> bool:
+    """Whether an app's config folder holds what Hydra's message names: the config it names (`In 'scenario/x'`),
+    else the `_target_`, the `${...}` or the `key: ???` in one of its files."""
+    named = search(_COMPOSING, text) or search(_NOT_FOUND, text)
+    if named:
+        return bool(_config_file(config_dir, named["config"]))
+    target, interpolation, mandatory = (
+        search(_INSTANTIATE, text),
+        search(_INTERPOLATION, text),
+        search(_MANDATORY, text),
+    )
+    key = _FULL_KEY.search(text[mandatory.end() :]) if mandatory else None
+    if target:
+        wanted = re.compile(re.escape(target["target"]))
+    elif interpolation:
+        wanted = re.compile(re.escape("${" + interpolation["ref"] + "}"))
+    elif key:
+        wanted = re.compile(rf"^\s*{re.escape(key['key'].rpartition('.')[2])}\s*:\s*\?\?\?", re.M)
+    else:
+        return False
+    for folder, _dirs, files in os.walk(config_dir):
+        for name in files:
+            if name.endswith(_YAML) and wanted.search("\n".join(_lines(os.path.join(folder, name)))):
+                return True
+    return False
+
+
+_NOT_AN_APP_DIR = ("outputs", "multirun", "site-packages", "node_modules", "__pycache__", "venv", "env")
+
+
+def _hydra_scripts_below(top: str, depth: int = 3, most: int = 400) -> list[str]:
+    """The Python files at most `depth` folders below top whose text holds `@hydra.main` (at most `most` files
+    read; hidden folders, environments and Hydra's own output folders skipped)."""
+    found, read = [], 0
+    for folder, dirs, files in os.walk(top):
+        level = os.path.relpath(folder, top).count(os.sep) + (folder != top)
+        dirs[:] = (
+            [] if level >= depth else sorted(d for d in dirs if not d.startswith(".") and d not in _NOT_AN_APP_DIR)
+        )
+        for name in sorted(files):
+            if not name.endswith(".py") or read >= most:
+                continue
+            read += 1
+            path = os.path.join(folder, name)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    if "@hydra.main" in f.read(200_000):
+                        found.append(path)
+            except OSError:
+                continue
+    return found
 
 
 def _key_line(path: str, key: str) -> int | None:
