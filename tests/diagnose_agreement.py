@@ -11,6 +11,7 @@ What only a run knows is named per case (RUN_ONLY: why, by the cell's situation)
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import json
@@ -197,8 +198,9 @@ def cases(runs=RUNS):
                     yield run, cell, row
 
 
-def diagnosed(cell: str) -> dict:
-    """The row `crashmatrix diagnose` gives a cell's stderr.log: an empty log, or one with no failure, as pass."""
+def diagnosed(cell: str, cwd: str | None = None) -> dict:
+    """The row `crashmatrix diagnose` gives a cell's stderr.log: an empty log, or one with no failure, as pass.
+    cwd: the folder diagnose runs in (a user's project, where it looks for a Hydra app), else this one."""
     from crashmatrix.errors import BadInput
 
     path = os.path.join(cell, "stderr.log")
@@ -210,7 +212,8 @@ def diagnosed(cell: str) -> dict:
         with open(path, "w", encoding="utf-8") as f:
             f.write(here)
     try:
-        found = diagnose(read_logs([path]))
+        with contextlib.chdir(cwd or os.getcwd()):
+            found = diagnose(read_logs([path]))
     except BadInput:  # an empty stderr.log: nothing to tell
         return {"outcome": "pass"}
     return found.row if found.found else {"outcome": "pass"}

@@ -1,6 +1,6 @@
 """A held-out set's recorded runs judged again from their logs (test_heldout2.py, test_heldout3.py): each
 recorded cell's stderr.log is diagnosed with today's rules, in this process (`crashmatrix diagnose`'s own
-function, no torch), and held to the truth's outcome, `signature_has` and `where`. Where diagnose does not yet
+function, no torch) run in the app's folder as a user runs it there, and held to the truth's outcome, `signature_has` and `where`. Where diagnose does not yet
 say the truth, the case is a strict xfail whose reason is what it said, so a rule that comes to give the truth
 fails it (XPASS). A hang's outcome is left out: the kill at the time limit is the run's alone, as
 tests/diagnose_agreement.py leaves it out."""
@@ -13,6 +13,7 @@ import re
 
 import pytest
 import yaml
+from conftest import ROOT
 from diagnose_agreement import diagnosed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,8 +51,18 @@ class HeldOut:
         return found
 
     def told(self) -> dict:
-        """{mode: [the row diagnose gives each of its recorded cells' stderr.log]}."""
-        return {mode: [diagnosed(cell) for cell in self.cells(mode)] for mode in self.truth}
+        """{mode: [the row diagnose gives each of its recorded cells' stderr.log]}, diagnosed in the folder a user
+        would run it in: the project's (the run's `cwd`, else its script's folder)."""
+        return {mode: [diagnosed(cell, self.project(cell)) for cell in self.cells(mode)] for mode in self.truth}
+
+    def project(self, cell: str) -> str:
+        """The folder of the app a recorded cell ran, in this checkout."""
+        with open(os.path.join(os.path.dirname(os.path.dirname(cell)), "matrix.yaml")) as f:
+            matrix = yaml.safe_load(f)
+        script = next((a for a in matrix["command"] if str(a).endswith(".py")), "")
+        folder = matrix.get("cwd") or os.path.dirname(script) or HERE
+        at = folder.find("/tests/zoo/app")
+        return os.path.join(ROOT, folder[at + 1 :]) if at != -1 else HERE
 
     def cases(self) -> list:
         cases = []

@@ -23,10 +23,8 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT4.md lists the run's)
 UNTRUE = {
-    ("m_hydra_target_typo", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); the "
-    "run named m_app/conf/model/classifier.yaml, the group's default, not the case's m_target_typo.yaml",
-    ("m_hydra_val_fraction", "where"): "no place: stderr.log holds Hydra's short error alone; the run named "
-    "m_app/conf/data/synth.yaml, not the program's raise at m_app/parts.py:91",
+    ("m_hydra_val_fraction", "where"): "m_app/conf/data/m_holdout_all.yaml:2 in data, the case that set "
+    "val_fraction: 1.0: the log alone does not show the class's own raise at m_app/parts.py:91 (the run records it)",
     ("m_pl_devices4", "where"): "no place: stderr.log holds Hydra's short error alone; the run named "
     "m_app/conf/trainer/cpu.yaml, not the case that set accelerator: gpu",
     ("m_hydra_plus_existing", "where"): "no place (the truth's other form, the override, is not said either)",

@@ -23,8 +23,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT5.md lists the run's)
 UNTRUE = {
-    ("n_hydra_required_arg", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); a "
-    "run places it from the app's configs since (configs/model/wide.yaml:1 in model.width; HELDOUT5.md)",
     ("n_pl_precision_bad", "where"): "no place: stderr.log holds Hydra's short error alone; a run places it from "
     "the exception Hydra handled, which the cell recorded (lightning_fabric/connector.py ...; train.py:16)",
     ("n_pool_worker_sigkill", "outcome"): "fail, no signal: the main's BrokenProcessPool names no signal, and the "

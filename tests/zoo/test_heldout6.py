@@ -23,10 +23,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT6.md lists the run's)
 UNTRUE = {
-    ("p_hydra_type_mismatch", "where"): "no place: stderr.log holds Hydra's short error alone (a composition "
-    "error, no traceback); the run placed it at Hydra's run_and_report and <module>, counted untrue there",
-    ("p_hydra_nested_dataset", "where"): "no place: stderr.log holds Hydra's short error alone; the run placed it "
-    "at the dataset's raise (src/p_pkg/data.py:38) from the exception the cell recorded",
     ("p_worker_os_exit", "where"): "the main process heard of it at zoo/modes/p_worker_os_exit.py:27 in main: the "
     "worker's os._exit(0) at :12 printed nothing; a run under inject records it since (last_exit, an exit 0 of a "
     "multiprocessing child)",
