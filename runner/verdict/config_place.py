@@ -49,6 +49,7 @@ _SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", r
 # the node it merges into refuses, named with the config that gave it (`In 'scenario/big': ValidationError raised
 # while composing config:`, then `full_key: data.num_workers`)
 _COMPOSING = re.compile(r"^In '(?P<config>[^']+)': (?P<kind>\w+) raised while composing config:", re.M)
+_OPTIONS = re.compile(r"^Available options in '[^']+':\n(?P<options>(?:\t.*\n?)+)", re.M)  # Hydra's, after _NOT_FOUND
 _PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(?P<package>\S+)\s*$")
 _MANDATORY = re.compile(r"^(?:omegaconf\.errors\.)?MissingMandatoryValue: .*$", re.M)
 _INTERPOLATION = re.compile(
@@ -382,11 +383,20 @@ def placed_from_log(verdict: Verdict, where: str, text: str) -> str:
 
 
 def _holds_what_it_names(text: str, config_dir: str) -> bool:
-    """Whether an app's config folder holds what Hydra's message names: the config it names (`In 'scenario/x'`),
-    else the `_target_`, the `${...}` or the `key: ???` in one of its files."""
-    named = search(_COMPOSING, text) or search(_NOT_FOUND, text)
-    if named:
-        return bool(_config_file(config_dir, named["config"]))
+    """Whether an app's config folder holds what Hydra's message names: the options of the group it lists (a
+    missing option), the config it names (`In 'scenario/x'`), else the `_target_`, the `${...}` or the `key: ???`
+    in one of its files."""
+    missing = search(_NOT_FOUND, text)
+    if missing:  # every app has a `config`: the group's options Hydra listed must be this app's
+        listed = search(_OPTIONS, text)
+        group = os.path.join(config_dir, missing["group"])
+        here = (
+            {os.path.splitext(n)[0] for n in os.listdir(group) if n.endswith(_YAML)} if os.path.isdir(group) else set()
+        )
+        return listed is not None and set(listed["options"].split()) == here
+    composing = search(_COMPOSING, text)
+    if composing:
+        return bool(_config_file(config_dir, composing["config"]))
     target, interpolation, mandatory = (
         search(_INSTANTIATE, text),
         search(_INTERPOLATION, text),
