@@ -179,11 +179,12 @@ def helper_frame(thread: Thread | None) -> Frame | None:
 
 
 def _joins_a_thread(thread: Thread | None) -> bool:
-    """Whether the thread waits in threading's Thread.join (the innermost frames the standard library's)."""
+    """Whether the thread waits for another to end: in threading's Thread.join, or in the interpreter's exit
+    (threading._shutdown waits for every non-daemon thread), the innermost frames the standard library's."""
     for f in thread.frames if thread else ():
         if not is_stdlib(f):
             return False
-        if f.func in ("join", "Thread.join") and f.file.replace("\\", "/").endswith("/threading.py"):
+        if f.func.rsplit(".", 1)[-1] in ("join", "_shutdown") and f.file.replace("\\", "/").endswith("/threading.py"):
             return True
     return False
 
@@ -223,11 +224,13 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
             short.append(f"main {main_place(thread)}")
         pin = root.pin_thread()
         if _joins_a_thread(thread):  # the main waits for a thread to end: where that thread is, is the hang
-            for other in [t for t in root.threads if t is not thread and t is not pin][:1]:
-                own = user_frame(other)
-                if own is not None:
-                    long.append(f"its thread in {own.short()}")
-                    short.append(f"thread {place_text(own, other.frames)}")
+            waited = next(
+                ((t, f) for t in root.threads if t is not thread and t is not pin if (f := user_frame(t))), None
+            )
+            if waited is not None:  # the first thread in the program's code (not a library's or crashmatrix's)
+                other, own = waited
+                long.append(f"its thread in {own.short()}")
+                short.append(f"thread {place_text(own, other.frames)}")
         pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
         # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
         if pin and pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
