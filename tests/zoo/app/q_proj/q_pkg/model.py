@@ -45,3 +45,16 @@ class ManualMLP(LitMLP):
         self.manual_backward(loss)
         opt.step()
         self.log("train_loss", loss)
+
+
+class TracedMLP(LitMLP):
+    """Writes each step's loss to a trace file it keeps open."""
+
+    def __init__(self, *args, trace_path: str = "trace.log", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.trace = open(trace_path, "a")  # noqa: SIM115 (kept open for the whole run)
+
+    def training_step(self, batch, batch_idx):
+        loss = super().training_step(batch, batch_idx)
+        self.trace.write(f"{batch_idx} {loss.item()}\n")
+        return loss
