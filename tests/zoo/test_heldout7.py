@@ -25,8 +25,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT7.md lists the run's)
 UNTRUE = {
-    ("q_hydra_args_extra", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback); the run "
-    "placed it at Hydra's run_and_report and <module>, counted untrue there",
     ("q_spawn_rank_sys_exit", "signature_has"): "exit status 1 in zoo/modes/q_spawn_rank_sys_exit.py:main, the "
     "main's exit status, not rank 1's exit code 3 (the run said the same)",
     ("q_spawn_rank_sys_exit", "where"): "torch/multiprocessing/spawn.py:200 in join; "
