@@ -1,0 +1,53 @@
+"""The seventh held-out set (truth_heldout7.yaml, HELDOUT7.md): 18 failures written as users report them, seven in a
+Hydra + Lightning project whose configs ship inside its package and which runs as a module (q_proj/, `python -m
+q_pkg.train`), without reading crashmatrix's rules, each with its truth from running it alone. Its runs were
+recorded once, before any rule changed (recorded/heldout7/); here every recorded cell's stderr.log is diagnosed
+again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the
+truth's outcome, `signature_has` and `where`, as test_heldout6.py does for the sixth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+import pytest
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "app2": ["app2"],
+    "single": ["single"],
+    "single2": ["single2"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "hangs2": ["hangs2-inject", "hangs2-plain"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT7.md lists the run's)
+UNTRUE = {
+    ("q_spawn_rank_sys_exit", "signature_has"): "exit status 1 in zoo/modes/q_spawn_rank_sys_exit.py:main, the "
+    "main's exit status, not rank 1's exit code 3 (the run said the same)",
+    ("q_spawn_rank_sys_exit", "where"): "torch/multiprocessing/spawn.py:200 in join; "
+    "zoo/modes/q_spawn_rank_sys_exit.py:30 in main, the parent's mp.spawn call (the run said the same)",
+    ("q_hang_abba_locks", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
+    "run read stacks.txt and was right",
+    ("q_hang_worker_flock", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
+    "the workers' flock, right",
+    ("q_hang_nondaemon_thread", "where"): "no failure found: stderr.log is empty; the run named the main's wait in "
+    "threading's _shutdown, not the thread it waits for (counted untrue there)",
+}
+SET = HeldOut("heldout7", RUNS, UNTRUE)
+
+
+@pytest.fixture(scope="module")
+def told() -> dict:
+    return SET.told()
+
+
+def test_every_mode_has_its_recorded_cells():
+    SET.check_recorded(modes_at_least=18)
+
+
+@pytest.mark.parametrize("mode,aspect", SET.cases())
+def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
+    SET.check(told[mode], mode, aspect)
