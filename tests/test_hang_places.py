@@ -319,3 +319,16 @@ def test_a_main_that_joins_a_thread_names_where_that_thread_waits():
     clause, where = stacks.summarize(root, [])
     assert clause == "main in main (p_hang_event_never_set.py:30); its thread in run (p_hang_event_never_set.py:17)"
     assert where.endswith("; thread p_hang_event_never_set.py:17 in run"), where
+
+
+def test_an_exit_kept_alive_by_a_thread_names_that_thread():
+    # the seventh held-out set's q_hang_nondaemon_thread, its recorded stacks: main() returned, and the interpreter
+    # waits at exit (threading._shutdown) for a non-daemon thread blocked in queue.get; the main's own frame is
+    # the standard library's, no line of the program
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "hangs2-inject", "cells", "502fd0a7be-r0")
+    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
+        dump = f.read().split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    root = stacks.ProcessStacks(25925, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    clause, where = stacks.summarize(root, [])
+    assert clause.endswith("; its thread in metrics_writer (q_hang_nondaemon_thread.py:12)"), clause
+    assert where.endswith("; thread zoo/modes/q_hang_nondaemon_thread.py:12 in metrics_writer"), where
