@@ -715,3 +715,28 @@ def test_a_library_dead_on_memory_the_program_pointed_it_to_is_the_programs_to_f
     no_pointer = done.stderr.replace("line 17 in frame_sum", "line 21 in checksum")
     found = culprit(no_pointer, f"{so}; tests/apps/raw_pointer.py:21 in checksum", {"numpy": "2.3.0"}, by_signal=True)
     assert found is not None and found.package == "numpy" and not found.handed and found.owns_the_bug
+
+
+def test_a_bus_error_in_a_library_reading_the_programs_file_mapping_is_the_programs_to_fix():
+    # the seventh held-out set's q_worker_sigbus_truncated, its recorded stderr: a Dataset maps its cache with
+    # np.memmap (:15, in __init__) and the program truncates the file; a worker's copy of a row (:21) dies by
+    # SIGBUS in numpy's native code. numpy's maintainers would close that report.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.culprit import culprit
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "single", "cells", "6cc0e56296-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    where = "libc.so.6 (+0x16d809); zoo/modes/q_worker_sigbus_truncated.py:21 in __getitem__"
+    found = culprit(stderr, where, {"numpy": "2.4.6"}, by_signal=True)
+    assert found is not None and found.package == "numpy", found
+    assert found.mapped == "zoo/modes/q_worker_sigbus_truncated.py:15" and not found.owns_the_bug
+    # the same death by SIGSEGV is not a mapping's: a bus error is what reading past a mapped file's end gives
+    segv = culprit(
+        stderr.replace("Fatal Python error: Bus error", "Fatal Python error: Segmentation fault"),
+        where,
+        {},
+        by_signal=True,
+    )
+    assert segv is not None and not segv.mapped

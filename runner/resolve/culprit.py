@@ -70,12 +70,13 @@ class Culprit:
     admitted: str = ""  # the library's own words that the bug is its own (ADMISSIONS), where it said so
     undecided: bool = False  # raised in its code by a kind of exception no check of input raises
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
+    mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
-        return (not self.raised or bool(self.admitted)) and not self.handed
+        return (not self.raised or bool(self.admitted)) and not (self.handed or self.mapped)
 
     @property
     def is_torch(self) -> bool:
@@ -114,9 +115,13 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
 
 def _handed(found: Culprit, stderr: str) -> Culprit:
     """A library dead in its native code, with the program's line that made the pointer it read from a bare
-    address (ctypes), where the dying function made one: as its maintainers judge it, the program's memory."""
+    address (ctypes), or mapped the file it read when it died by SIGBUS: as its maintainers judge it, the
+    program's memory."""
     line = forensics.raw_pointer_line(stderr)
-    return dataclasses.replace(found, handed=line) if line else found
+    if line:
+        return dataclasses.replace(found, handed=line)
+    mapping = forensics.file_mapping_line(stderr)
+    return dataclasses.replace(found, mapped=mapping) if mapping else found
 
 
 def _judged(found: Culprit, exception: str) -> Culprit:

@@ -212,6 +212,13 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             f"{whose.named()}) reading memory the program pointed it to from a bare address at {whose.handed} "
             "(ctypes): check that address, the size given and that the memory is still alive first.\n"
         )
+    if whose.mapped:
+        return (
+            f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}) reading a file the program memory-mapped at {whose.mapped}: a "
+            "mapped file truncated or rewritten while it is mapped ends its reader so. Keep it whole while mapped "
+            "(write a new file and rename it over the old one).\n"
+        )
     if whose.raised and not whose.admitted:
         return _refused(whose, where)
     if whose.admitted:

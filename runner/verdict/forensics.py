@@ -567,12 +567,29 @@ def own_fault_frame(stderr: str) -> str:
 _RAW_POINTER = re.compile(
     r"\bctypes\.(?:cast|c_void_p|string_at|memmove|memset)\(|\.from_address\(|\bctypeslib\.as_array\("
 )
+# A file the program maps into memory: reading it past an end that moved (truncated, rewritten) is a SIGBUS
+_FILE_MAPPING = re.compile(r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\bfrom_file\(")
 
 
 def raw_pointer_line(stderr: str) -> str:
     """`zoo/modes/decode.py:26`: where the function of the dying thread's innermost own frame makes a pointer from
     a bare address (ctypes.cast, from_address, np.ctypeslib.as_array): the memory a library then died reading
     was the program's word, not the library's. "" where it makes none, or its source is not on this machine."""
+    return _own_line(stderr, _RAW_POINTER, within_class=False)
+
+
+def file_mapping_line(stderr: str) -> str:
+    """`zoo/modes/cache.py:14`: for a death by SIGBUS, where the dying thread's innermost own frame's function or
+    its class maps a file into memory (np.memmap, mmap.mmap, mmap_mode=, torch.from_file): a bus error reading a
+    mapping is a file that changed under it. "" otherwise."""
+    if "Fatal Python error: Bus error" not in stderr:
+        return ""
+    return _own_line(stderr, _FILE_MAPPING, within_class=True)
+
+
+def _own_line(stderr: str, pattern: re.Pattern, within_class: bool) -> str:
+    """The first line matching pattern in the function of the dying thread's innermost own frame (or, within_class,
+    in the class that defines it), as `path:line` from the app's root."""
     frames = died_thread_frames(stderr)
     own = next((f for f in frames if is_programs(f)), None)
     if own is None or not own.line.isdigit():
@@ -584,17 +601,18 @@ def raw_pointer_line(stderr: str) -> str:
     except (OSError, SyntaxError, ValueError):
         return ""
     line = int(own.line)
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef) + ((ast.ClassDef,) if within_class else ())
     enclosing = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0)
+        node for node in ast.walk(tree) if isinstance(node, kinds) and node.lineno <= line <= (node.end_lineno or 0)
     ]
     if not enclosing:
         return ""
-    function = max(enclosing, key=lambda node: node.lineno)  # the innermost
+    # the outermost class where asked (its __init__ maps the file that __getitem__ reads), else the innermost function
+    classes = [n for n in enclosing if isinstance(n, ast.ClassDef)]
+    scope = min(classes, key=lambda n: n.lineno) if classes else max(enclosing, key=lambda n: n.lineno)
     lines = source.splitlines()
-    for number in range(function.lineno, (function.end_lineno or function.lineno) + 1):
-        if _RAW_POINTER.search(lines[number - 1]):
+    for number in range(scope.lineno, (scope.end_lineno or scope.lineno) + 1):
+        if pattern.search(lines[number - 1]):
             return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{number}"
     return ""
 
