@@ -215,6 +215,12 @@ def test_a_value_the_schema_refuses_is_placed_at_the_config_line_that_gave_it(tm
         "small": "configs/scenario/more_cores.yaml:4 in data.num_workers",  # a `_global_` config's nested key
         "huge": "configs/data/huge.yaml:1 in data.batch_size",  # a group's option: its keys are the group's
     }, rows
+    # the same app run as a module from its source folder (`cwd:`), as held-out set 7's q_proj runs: found there
+    as_module = f"name: m\ncommand: [python, -m, app.train]\ncwd: {tmp_path / 'app' / 'src'}\ninject: true\n"
+    as_module += "axes:\n  scenario: [more_cores]\n"
+    (tmp_path / "module").mkdir()
+    (row,) = run_rows(write("module.yaml", as_module), tmp_path / "module", "--no-preflight")
+    assert row["where"] == "configs/scenario/more_cores.yaml:4 in data.num_workers", row
 
 
 def test_diagnose_of_hydras_short_error_finds_the_app_it_runs_in(tmp_path):

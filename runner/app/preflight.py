@@ -59,13 +59,16 @@ def hydra_app(matrix: Matrix) -> HydraApp | str | None:
     command = matrix.command or ()
     if not command or matrix.pass_params != "overrides":
         return None
-    script = script_of(command)
+    # where the cells run and what they import from: `python -m pkg.train` is found there, as Python finds it
+    paths = tuple(p for p in str((matrix.env or {}).get("PYTHONPATH", "")).split(os.pathsep) if p)
+    given = script_of(command, matrix.cwd, paths)
+    script = os.path.join(matrix.cwd, given) if given and matrix.cwd and not os.path.isabs(given) else given
     if script is None or not script.endswith(".py") or not os.path.isfile(script):
         return None
-    if script == module_file(command):  # `python -m pkg.train args`: the arguments follow the module
+    if script == module_file(command, matrix.cwd, paths):  # `python -m pkg.train args`: the arguments follow it
         rest = list(command[command.index("-m") + 2 :])
     else:
-        rest = list(command[command.index(script) + 1 :])
+        rest = list(command[command.index(given) + 1 :])
     try:
         with open(script, encoding="utf-8", errors="replace") as f:
             if "hydra" not in f.read():

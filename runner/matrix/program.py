@@ -39,25 +39,27 @@ def _script_index(command: tuple) -> int | None:
     return None
 
 
-def module_file(command: tuple) -> str | None:
-    """The file of `python -m package.train`, where the cell runs (crashmatrix's directory); else None."""
+def module_file(command: tuple, cwd: str = "", paths: tuple = ()) -> str | None:
+    """The file of `python -m package.train`, as Python finds it where the cell runs: in its folder (cwd, else
+    crashmatrix's), then in the PYTHONPATH folders it is given (paths); else None."""
     if command[0] not in _PYTHONS or "-m" not in command[:-1]:
         return None
-    module = command[command.index("-m") + 1]
-    for candidate in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__main__.py")):
-        if os.path.isfile(candidate):
-            return os.path.abspath(candidate)
+    module = command[command.index("-m") + 1].replace(".", os.sep)
+    for base in (cwd or os.getcwd(), *paths):
+        for candidate in (module + ".py", os.path.join(module, "__main__.py")):
+            if os.path.isfile(os.path.join(base, candidate)):
+                return os.path.abspath(os.path.join(base, candidate))
     return None
 
 
-def script_of(command: tuple) -> str | None:
-    """The Python file a command runs: the script after `python [options]`, the module of `python -m`,
-    or the program itself when it is a .py file; None otherwise."""
+def script_of(command: tuple, cwd: str = "", paths: tuple = ()) -> str | None:
+    """The Python file a command runs: the script after `python [options]`, the module of `python -m` (found
+    from cwd and paths, as module_file), or the program itself when it is a .py file; None otherwise."""
     if not command:
         return None
     if command[0] in _PYTHONS:
         i = _script_index(command)
-        return module_file(command) if i is None else command[i]
+        return module_file(command, cwd, paths) if i is None else command[i]
     return command[0] if command[0].endswith(".py") else None
 
 
