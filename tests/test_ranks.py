@@ -519,3 +519,36 @@ def test_a_rank_that_killed_itself_is_placed_at_its_call_by_its_record(tmp_path)
     assert exit_record.rank_place(str(cell), 1, "SIGKILL") == "rank1.py:5 in load_next_shard"
     assert exit_record.rank_place(str(cell), 0, "SIGKILL") == ""  # another rank: no record of its own
     assert exit_record.rank_place(str(cell), 1, "SIGSEGV") == ""  # a record of another end
+
+
+def test_a_spawned_rank_that_exited_with_a_status_is_that_status_at_its_call(tmp_path):
+    # the seventh held-out set's q_spawn_rank_sys_exit, its recorded stderr: rank 1 calls sys.exit(3) after
+    # init_process_group; spawn SIGTERMs rank 0 and raises ProcessExitedException. The row said `exit status 1`
+    # (the main's) at the parent's mp.spawn; the rank's status and, under inject, its own call are the failure
+    from crashmatrix.verdict import exit_record
+    from crashmatrix.verdict.classify import classify
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "single", "cells", "33c0e75e9f-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        verdict = classify(1, stderr=f.read())
+    assert (verdict.outcome.value, verdict.rank) == ("fail", 1)
+    assert verdict.error == "ProcessExitedException: process 1 terminated with exit code 3"
+    assert verdict.signature == "ProcessExitedException: process N terminated with exit code N"
+    assert exit_record.rank_exit_code(verdict) == 3
+    # its record, as a rank writes it under inject (the rank's environment, the inject folder on PYTHONPATH)
+    recorded = tmp_path / "cell"
+    recorded.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "rank1.py").write_text("import sys\n\n\ndef run():\n    sys.exit(3)\n\n\nrun()\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.path.join(ROOT, "runner", "incell", "inject"),
+        "CRASHMATRIX_KNOBS": "{}",
+        "CRASHMATRIX_CELL_DIR": str(recorded),
+        "CRASHMATRIX_INJECT_ROOT": "1",
+        **{"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"},
+    }
+    done = subprocess.run([sys.executable, "rank1.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 3, done.stderr
+    assert exit_record.rank_place(str(recorded), 1, "", 3) == "rank1.py:5 in run"
+    assert exit_record.rank_place(str(recorded), 1, "", 2) == ""  # another status: not this end

@@ -213,6 +213,12 @@ def _from_rank(
         who = "" if root.rank is None else f"rank {root.rank} "
         line = last_words.fatal_line or f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
+    if root.code and not root.text.strip():
+        # a rank that ended itself with a status (`sys.exit(3)`), told only by its launcher: its words are the
+        # launcher's, the status its own (under inject, its record places it: exit_record.rank_place)
+        said = sig_.search(ranks_.SPAWN_EXITED, stderr)
+        line = said.group(0) if said else f"rank {root.rank} exited with exit code {root.code}"
+        return Verdict(Outcome.FAIL, "", line, sig_.mask(line), root.rank, by_message=True)
     # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
     text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)
     if "data/dataloader.py" in text or words_lost:

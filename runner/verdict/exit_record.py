@@ -178,8 +178,19 @@ def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
     return exception_place(text) if _met(end, exit_code, signal) else ""
 
 
-def rank_place(cell_dir: str, rank: int, signal: str) -> str:
-    """The recorded place of a rank's own death by signal (one it sent itself: os.kill, abort), found by the pid
-    the rank wrote under inject; "" where no record matches (the OOM killer's SIGKILL leaves none)."""
+def rank_place(cell_dir: str, rank: int, signal: str, exit_code: int | None = None) -> str:
+    """The recorded place of a rank's own end: a death by signal it sent itself (os.kill, abort), else the exit
+    status it ended with (sys.exit(3)), found by the pid the rank wrote under inject; "" where no record matches
+    (the OOM killer's SIGKILL leaves none)."""
     pids = [record["pid"] for record in rank_report.read(cell_dir) if record.get("rank") == rank]
-    return next((found for pid in pids if (found := place(cell_dir, pid, None, signal))), "")
+    return next((found for pid in pids if (found := place(cell_dir, pid, exit_code, signal))), "")
+
+
+_RANK_EXIT = re.compile(r"terminated with exit code (\d+)$")
+
+
+def rank_exit_code(verdict: Verdict) -> int | None:
+    """The exit status a rank ended itself with, where the verdict is its launcher's word of it (classify's
+    `ProcessExitedException: process 1 terminated with exit code 3`); else None."""
+    found = _RANK_EXIT.search(verdict.error) if verdict.outcome is Outcome.FAIL else None
+    return int(found.group(1)) if found else None

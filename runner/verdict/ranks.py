@@ -73,7 +73,7 @@ _TORCHRUN_ROOT = "Root Cause (first observed failure):"
 _TORCHRUN_SENDS = re.compile(r"Sending process (\d+) closing signal (SIG[A-Z]+)")
 _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:\n", re.M)
 # torch's own words only: a program's "worker process 4242 terminated with signal SIGSEGV" names no rank
-_SPAWN_EXITED = re.compile(
+SPAWN_EXITED = re.compile(
     r"ProcessExitedException: process (\d+) terminated with (?:signal (SIG[A-Z0-9]+)|exit code (\d+))"
 )
 # Slurm's report of a task (a rank, under srun) that ended badly: `srun: error: node1: task 3: Segmentation fault
@@ -86,7 +86,7 @@ _SRUN_TASK = re.compile(
 _DISTRIBUTED = re.compile(r"^Initializing distributed: GLOBAL_RANK: \d+", re.M)
 _RANK_LABEL = re.compile(r"^\s*\[rank\d+\]: ", re.M)
 # A distributed job's words, in the order is_distributed looks for them
-_DISTRIBUTED_WORDS = (_RANK_LABEL, _SPAWN_RAISED, _SPAWN_EXITED, _SRUN_TASK, _DISTRIBUTED)
+_DISTRIBUTED_WORDS = (_RANK_LABEL, _SPAWN_RAISED, SPAWN_EXITED, _SRUN_TASK, _DISTRIBUTED)
 
 
 # torchrun --tee/--redirects: every line of a rank's output prefixed with its role and local rank (`[default1]:`,
@@ -125,6 +125,7 @@ class RankFailure:
     pid: int | None = None
     ended_early: str = ""  # it ended while its peers still trained: the sentence that says so (text: a victim's)
     unsent: bool = False  # its signal is one the launcher kills with, but the launcher never sent it to this rank
+    code: int | None = None  # the exit status its launcher says it ended with (`terminated with exit code 3`)
 
     @property
     def is_consequence(self) -> bool:
@@ -379,8 +380,9 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
         end = stderr.find("\nSet the environment variable HYDRA_FULL_ERROR", m.end())
         text = stderr[m.end() : end if end != -1 else len(stderr)]
         found.append(RankFailure(int(m.group(1)), m.start(), text=text))
-    for m in finditer(_SPAWN_EXITED, stderr):
-        found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or ""))
+    for m in finditer(SPAWN_EXITED, stderr):
+        status = int(m.group(3)) if m.group(3) else None
+        found.append(RankFailure(int(m.group(1)), m.start(), signal=m.group(2) or "", code=status))
     for m in finditer(_SRUN_TASK, stderr):
         found.append(RankFailure(int(m.group(1)), m.start(), signal=SIGNAL_TEXT.get(m.group("text") or "", "")))
     return found

@@ -25,10 +25,9 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT7.md lists the run's)
 UNTRUE = {
-    ("q_spawn_rank_sys_exit", "signature_has"): "exit status 1 in zoo/modes/q_spawn_rank_sys_exit.py:main, the "
-    "main's exit status, not rank 1's exit code 3 (the run said the same)",
     ("q_spawn_rank_sys_exit", "where"): "torch/multiprocessing/spawn.py:200 in join; "
-    "zoo/modes/q_spawn_rank_sys_exit.py:30 in main, the parent's mp.spawn call (the run said the same)",
+    "zoo/modes/q_spawn_rank_sys_exit.py:30 in main, the parent's mp.spawn call: rank 1 printed no traceback; a run "
+    "under inject places it at the rank's recorded sys.exit(3) since (:19 in run)",
     ("q_hang_abba_locks", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
     "run read stacks.txt and was right",
     ("q_hang_worker_flock", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
