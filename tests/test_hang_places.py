@@ -325,9 +325,11 @@ def test_an_exit_kept_alive_by_a_thread_names_that_thread():
     # the seventh held-out set's q_hang_nondaemon_thread, its recorded stacks: main() returned, and the interpreter
     # waits at exit (threading._shutdown) for a non-daemon thread blocked in queue.get; the main's own frame is
     # the standard library's, no line of the program
+    from diagnose_agreement import _checkout_paths  # its frames name the recording checkout's files: this one's
+
     cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "hangs2-inject", "cells", "502fd0a7be-r0")
     with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = f.read().split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
     root = stacks.ProcessStacks(25925, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
     clause, where = stacks.summarize(root, [])
     assert clause.endswith("; its thread in metrics_writer (q_hang_nondaemon_thread.py:12)"), clause
