@@ -568,7 +568,9 @@ _RAW_POINTER = re.compile(
     r"\bctypes\.(?:cast|c_void_p|string_at|memmove|memset)\(|\.from_address\(|\bctypeslib\.as_array\("
 )
 # A file the program maps into memory: reading it past an end that moved (truncated, rewritten) is a SIGBUS
-_FILE_MAPPING = re.compile(r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\bfrom_file\(")
+_FILE_MAPPING = re.compile(
+    r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\btorch\.from_file\(|Storage\.from_file\("
+)
 
 
 def raw_pointer_line(stderr: str) -> str:
