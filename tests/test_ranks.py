@@ -494,18 +494,13 @@ def test_a_rank_killed_from_outside_is_the_cause_and_one_torchrun_killed_is_not(
     assert (root.rank, root.signal) == (0, ""), root
 
 
-def test_a_rank_that_killed_itself_is_placed_at_its_call_by_its_record(tmp_path):
-    # p_ddp_rank1_sigkill under inject: rank 1 prints nothing as it dies. A rank torchrun starts is a new
-    # interpreter that is neither the cell's main nor a multiprocessing child: started as torchrun starts it (its
-    # environment, the inject folder on PYTHONPATH), its own kill is recorded, and the record places it
-    from crashmatrix.verdict import exit_record
-
+def _as_a_rank(tmp_path, source: str):
+    """Run source as rank 1 of a cell, as torchrun starts a rank under inject (the rank's environment, the inject
+    folder on PYTHONPATH, the cell's main another process); (the cell folder its records are in, the process)."""
     cell = tmp_path / "cell"
     cell.mkdir()
     (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "rank1.py").write_text(
-        "import os, signal\n\n\ndef load_next_shard():\n    os.kill(os.getpid(), signal.SIGKILL)\n\n\nload_next_shard()\n"
-    )
+    (tmp_path / "rank1.py").write_text(source)
     env = {
         **os.environ,
         "PYTHONPATH": os.path.join(ROOT, "runner", "incell", "inject"),
@@ -515,10 +510,23 @@ def test_a_rank_that_killed_itself_is_placed_at_its_call_by_its_record(tmp_path)
         **{"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"},
     }
     done = subprocess.run([sys.executable, "rank1.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    return str(cell), done
+
+
+def test_a_rank_that_killed_itself_is_placed_at_its_call_by_its_record(tmp_path):
+    # p_ddp_rank1_sigkill under inject: rank 1 prints nothing as it dies. A rank torchrun starts is a new
+    # interpreter that is neither the cell's main nor a multiprocessing child: started as torchrun starts it (its
+    # environment, the inject folder on PYTHONPATH), its own kill is recorded, and the record places it
+    from crashmatrix.verdict import exit_record
+
+    cell, done = _as_a_rank(
+        tmp_path,
+        "import os, signal\n\n\ndef load_next_shard():\n    os.kill(os.getpid(), signal.SIGKILL)\n\n\nload_next_shard()\n",
+    )
     assert done.returncode == -9, done.stderr
-    assert exit_record.rank_place(str(cell), 1, "SIGKILL") == "rank1.py:5 in load_next_shard"
-    assert exit_record.rank_place(str(cell), 0, "SIGKILL") == ""  # another rank: no record of its own
-    assert exit_record.rank_place(str(cell), 1, "SIGSEGV") == ""  # a record of another end
+    assert exit_record.rank_place(cell, 1, "SIGKILL") == "rank1.py:5 in load_next_shard"
+    assert exit_record.rank_place(cell, 0, "SIGKILL") == ""  # another rank: no record of its own
+    assert exit_record.rank_place(cell, 1, "SIGSEGV") == ""  # a record of another end
 
 
 def test_a_spawned_rank_that_exited_with_a_status_is_that_status_at_its_call(tmp_path):
@@ -536,19 +544,7 @@ def test_a_spawned_rank_that_exited_with_a_status_is_that_status_at_its_call(tmp
     assert verdict.signature == "ProcessExitedException: process N terminated with exit code N"
     assert exit_record.rank_exit_code(verdict) == 3
     # its record, as a rank writes it under inject (the rank's environment, the inject folder on PYTHONPATH)
-    recorded = tmp_path / "cell"
-    recorded.mkdir()
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "rank1.py").write_text("import sys\n\n\ndef run():\n    sys.exit(3)\n\n\nrun()\n")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.path.join(ROOT, "runner", "incell", "inject"),
-        "CRASHMATRIX_KNOBS": "{}",
-        "CRASHMATRIX_CELL_DIR": str(recorded),
-        "CRASHMATRIX_INJECT_ROOT": "1",
-        **{"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"},
-    }
-    done = subprocess.run([sys.executable, "rank1.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    recorded, done = _as_a_rank(tmp_path, "import sys\n\n\ndef run():\n    sys.exit(3)\n\n\nrun()\n")
     assert done.returncode == 3, done.stderr
-    assert exit_record.rank_place(str(recorded), 1, "", 3) == "rank1.py:5 in run"
-    assert exit_record.rank_place(str(recorded), 1, "", 2) == ""  # another status: not this end
+    assert exit_record.rank_place(recorded, 1, "", 3) == "rank1.py:5 in run"
+    assert exit_record.rank_place(recorded, 1, "", 2) == ""  # another status: not this end
