@@ -334,3 +334,35 @@ def test_an_exit_kept_alive_by_a_thread_names_that_thread():
     clause, where = stacks.summarize(root, [])
     assert clause.endswith("; its thread in metrics_writer (q_hang_nondaemon_thread.py:12)"), clause
     assert where.endswith("; thread zoo/modes/q_hang_nondaemon_thread.py:12 in metrics_writer"), where
+
+
+def test_two_threads_taking_two_locks_in_opposite_orders_are_both_named():
+    # the seventh held-out set's q_hang_abba_locks, its recorded stacks: the main holds model_lock and waits for
+    # metrics_lock at :29; the checkpoint thread holds metrics_lock and waits for model_lock at :18. Each wait is
+    # half of the deadlock: the main's alone does not say which lock order to fix
+    from diagnose_agreement import _checkout_paths  # its frames name the recording checkout's files: this one's
+
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "hangs-inject", "cells", "3e1ccb61f1-r0")
+    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
+        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    root = stacks.ProcessStacks(24436, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    clause, where = stacks.summarize(root, [])
+    assert clause == "main in main (q_hang_abba_locks.py:29); its thread in checkpoint_thread (q_hang_abba_locks.py:18)"
+    assert where == (
+        "main zoo/modes/q_hang_abba_locks.py:29 in main; thread zoo/modes/q_hang_abba_locks.py:18 in checkpoint_thread"
+    ), where
+
+
+def test_a_main_taking_a_lock_does_not_name_a_thread_that_sleeps():
+    # the same main, its other thread sleeping in the program's code (a heartbeat), not taking a lock: the hang is
+    # the main's alone. The source the dump names is written here, as the program's
+    program = os.path.join(ROOT, "tests", "zoo", "app", "zoo", "modes", "q_hang_abba_locks.py")
+    heartbeat = os.path.join(ROOT, "tests", "apps", "video.py")  # line 8: time.sleep(0.2) in a loop
+    dump = (
+        f'Thread 0x00007f4ead9146c0 (most recent call first):\n  File "{heartbeat}", line 8 in read_frame\n'
+        '  File "/usr/lib/python3.11/threading.py", line 982 in run\n'
+        '  File "/usr/lib/python3.11/threading.py", line 1002 in _bootstrap\n\n'
+        f'Current thread 0x00007f4ecfa40b80 (most recent call first):\n  File "{program}", line 29 in main\n'
+    )
+    root = stacks.ProcessStacks(1, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    assert stacks.summarize(root, [])[0] == "main in main (q_hang_abba_locks.py:29)"

@@ -6,6 +6,7 @@ distributed cell's by rank."""
 from __future__ import annotations
 
 import functools
+import linecache
 import os
 import re
 from collections.abc import Sequence
@@ -189,6 +190,31 @@ def _joins_a_thread(thread: Thread | None) -> bool:
     return False
 
 
+# A line of the program that takes a lock (`with model_lock:`, `lock.acquire()`): read from the source, since
+# faulthandler names only the Python line a thread waits on, not the C call it waits in.
+_TAKES_A_LOCK = re.compile(r"^\s*with\s+[\w.]*(?:lock|mutex)\w*\b[^:]*:|\.acquire\(", re.I)
+
+
+def _takes_a_lock(thread: Thread | None) -> Frame | None:
+    """The thread's innermost frame where it is the program's own line taking a lock, else None."""
+    frame = thread.frames[0] if thread and thread.frames else None
+    if frame is None or is_library(frame) or not frame.line.isdigit():
+        return None
+    return frame if _TAKES_A_LOCK.search(linecache.getline(frame.file, int(frame.line))) else None
+
+
+def _threads_waited_on(root: ProcessStacks, main: Thread | None, pin: Thread | None) -> list[tuple[Thread, Frame]]:
+    """The threads a hung main waits on: the first thread in the program's code where the main joins threads
+    (Thread.join, or the interpreter's exit waiting for non-daemon threads); every thread taking a lock in the
+    program's code where the main takes one there too (two locks taken in opposite orders)."""
+    others = [t for t in root.threads if t is not main and t is not pin]
+    if _joins_a_thread(main):  # not a library's or crashmatrix's thread: the first in the program's code
+        return next(([(t, f)] for t in others if (f := user_frame(t))), [])
+    if _takes_a_lock(main):
+        return [(t, f) for t in others if (f := _takes_a_lock(t))]
+    return []
+
+
 @dataclass
 class ProcessStacks:
     pid: int
@@ -223,14 +249,9 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
             long.append(f"main {wait}")
             short.append(f"main {main_place(thread)}")
         pin = root.pin_thread()
-        if _joins_a_thread(thread):  # the main waits for a thread to end: where that thread is, is the hang
-            waited = next(
-                ((t, f) for t in root.threads if t is not thread and t is not pin if (f := user_frame(t))), None
-            )
-            if waited is not None:  # the first thread in the program's code (not a library's or crashmatrix's)
-                other, own = waited
-                long.append(f"its thread in {own.short()}")
-                short.append(f"thread {place_text(own, other.frames)}")
+        for other, own in _threads_waited_on(root, thread, pin):
+            long.append(f"its thread in {own.short()}")
+            short.append(f"thread {place_text(own, other.frames)}")
         pin_frame = next((f for f in pin.frames if not is_stdlib(f)), None) if pin else None
         # Idle, it waits on its queue in do_one_step: worth naming only when stuck elsewhere (pinning).
         if pin and pin_frame and pin_frame.func not in ("do_one_step", "_pin_memory_loop"):
