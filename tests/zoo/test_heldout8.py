@@ -1,0 +1,52 @@
+"""The eighth held-out set (truth_heldout8.yaml, HELDOUT8.md): 18 failures written as users report them, six in a
+Hydra + Lightning project with a src layout, an entry script outside its package and a structured schema
+(s_proj/, `PYTHONPATH=src python scripts/fit.py`), without reading crashmatrix's rules, each with its truth from
+running it alone. Its runs were recorded once, before any rule changed (recorded/heldout8/); here every recorded
+cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function,
+no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout7.py does for the seventh
+set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+import pytest
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT8.md lists the run's)
+UNTRUE = {
+    ("s_worker_cpu_limit", "outcome"): "worker_crash with no signal, as the run: torch's line `killed by signal: CPU "
+    "time limit exceeded.` names SIGXCPU, which is not taken",
+    ("s_worker_cpu_limit", "where"): "torch/utils/data/_utils/signal_handling.py:73 in handler, as the run: the "
+    "main's SIGCHLD handler, no frame of the program (the worker printed no stack: faulthandler skips SIGXCPU)",
+    ("s_hang_condition_wait", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
+    "run read stacks.txt and named the thread's wait, right",
+    ("s_hang_subprocess_stdin", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
+    "the main's proc.wait(), right",
+    ("s_hang_init_world2", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named torch's "
+    "init_process_group alone, as an NCCL collective (counted untrue there)",
+}
+SET = HeldOut("heldout8", RUNS, UNTRUE)
+
+
+@pytest.fixture(scope="module")
+def told() -> dict:
+    return SET.told()
+
+
+def test_every_mode_has_its_recorded_cells():
+    SET.check_recorded(modes_at_least=18)
+
+
+@pytest.mark.parametrize("mode,aspect", SET.cases())
+def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
+    SET.check(told[mode], mode, aspect)
