@@ -47,6 +47,18 @@ SIGNAL_TEXT = {
     "Broken pipe": "SIGPIPE",
     "User defined signal 1": "SIGUSR1",
     "User defined signal 2": "SIGUSR2",
+    # glibc's words for the rest of the signals whose default action ends a process: an rlimit the program or
+    # its scheduler set (RLIMIT_CPU, RLIMIT_FSIZE), a seccomp filter's refusal, a timer nobody handled
+    "Quit": "SIGQUIT",
+    "Alarm clock": "SIGALRM",
+    "Stack fault": "SIGSTKFLT",
+    "CPU time limit exceeded": "SIGXCPU",
+    "File size limit exceeded": "SIGXFSZ",
+    "Virtual timer expired": "SIGVTALRM",
+    "Profiling timer expired": "SIGPROF",
+    "I/O possible": "SIGIO",
+    "Power failure": "SIGPWR",
+    "Bad system call": "SIGSYS",
 }
 
 
@@ -141,7 +153,7 @@ WORKER_SIGNAL = "worker_signal"
 WORKER_EXITED = "worker_exited"
 # The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
 _WORKER_SIGNAL = _p(
-    r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z /]+?)(?:\.|\s*$)",
+    r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z0-9 /()]+?)(?:\.|\s*$)",
     r"process \d+ terminated with signal (?P<sig>SIG[A-Z0-9]+)",
     r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID",
     r"exitcode\s*:\s*-(?P<num>\d+)",
