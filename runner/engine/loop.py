@@ -143,7 +143,9 @@ class Engine:
             return _launch_error(run, launch, e, self.host, self.relative_to_run(cell_dir), started_at)
         if not self.stops.register(running):  # stop_everything() ran while this launch was under way
             supervise.signal_all(supervise.tree(running.pid, running.launch.token), signal.SIGKILL)
-        evidence = Evidence(running.pid, running.started, oom_counter=cgroup_oom_counter(running.pid))
+        evidence = Evidence(
+            running.pid, running.started, oom_counter=cgroup_oom_counter(running.pid), cell_dir=cell_dir
+        )
         return _Slot(run, cell_dir, running, started_at, gpu, evidence)
 
     def _finish(self, slot: _Slot) -> RunResult:

@@ -10,6 +10,9 @@
   a job once one has failed (torchrun, torch.multiprocessing.spawn), so when a rank's collective times
   out the controller learns where the rank it waited for was (verdict/peers.py). A handler the program
   installs replaces this one; an ignored SIGTERM stays ignored (its disposition passes through exec).
+- The same file gets the stacks of a process that a signal faulthandler does not catch ends by its default
+  action (DEATH_DUMPS: SIGXCPU, the CPU-time limit a worker_init_fn or a scheduler sets), chained as for
+  SIGTERM, so that where a DataLoader worker died is known though it printed nothing.
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
   a crash, which names the faulting library; DataLoader workers get it too, and
@@ -33,6 +36,9 @@ from . import importhook
 # CPython, torch, NCCL, Slurm or wandb uses SIGRTMIN+9.
 DUMP_SIGNAL = signal.SIGRTMIN + 9
 DIR_NAME = ".stacks"
+# Signals whose default action ends a process and for which nothing else prints a Python stack (faulthandler's
+# own are SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL); each dumps into the process's file, then dies by it.
+DEATH_DUMPS = (signal.SIGXCPU,)
 
 _dump_file = None
 _installed = False
@@ -55,8 +61,9 @@ def _register() -> None:
     os.makedirs(directory, exist_ok=True)
     new = open(os.path.join(directory, f"{os.getpid()}.txt"), "w")
     faulthandler.register(DUMP_SIGNAL, file=new, all_threads=True, chain=False)
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        faulthandler.register(signal.SIGTERM, file=new, all_threads=True, chain=True)
+    for ending in (signal.SIGTERM, *DEATH_DUMPS):
+        if signal.getsignal(ending) == signal.SIG_DFL:
+            faulthandler.register(ending, file=new, all_threads=True, chain=True)
     if _dump_file is not None:
         _dump_file.close()  # the parent's, inherited by fork
     _dump_file = new

@@ -55,3 +55,4 @@ class Evidence:
     # (torchrun's shutdown, a rank's `DataLoader worker ... killed by signal: Terminated`), not the hang's
     stderr_at_kill: int | None = None
     oom_counter: tuple | None = None  # cgroup_oom_counter() at launch
+    cell_dir: str = ""  # where its processes wrote their stack dumps (incell/stackdump.py); "" for a log alone

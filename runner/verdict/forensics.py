@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Collection
 
-from crashmatrix.incell.stackdump import DUMP_SIGNAL, dump_dir
+from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir
 from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
@@ -49,8 +49,11 @@ from crashmatrix.verdict.stacks import (
     Frame,
     ProcessStacks,
     faulthandler_frame,
+    helper_frame,
+    main_thread,
     parse_faulthandler,
     parse_pyspy,
+    place_text,
     summarize,
 )
 
@@ -766,7 +769,7 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # The main process's own fault for a crash; a worker's or a rank's (another pid) for the others.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
     place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
-    own_frame = own_fault_frame(own or ev.stderr)
+    own_frame = own_fault_frame(own or ev.stderr) or death_dump_frame(ev.cell_dir, pids, verdict.signal)
     # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame;
     # a rank's worker: in that rank's traceback (verdict.told), not the launcher's that ends stderr.
     heard = verdict.told or ev.stderr
@@ -780,6 +783,30 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     # A rank whose stack holds none of the program's frames (Lightning's loop drew the batch): the last
     # traceback that does, where the job's own process heard of the rank's failure (trainer.fit's line).
     return _heard_of_it(heard, ev.stderr, reported)
+
+
+_DEATH_DUMP_NAMES = frozenset(signal.Signals(n).name for n in DEATH_DUMPS)
+
+
+def death_dump_frame(cell_dir: str, pids: Collection[int], signal_name: str) -> str:
+    """`zoo/modes/decode.py:24 in __getitem__`: where a process that a signal faulthandler does not catch
+    (SIGXCPU) ended was, from the stacks it wrote as it died (incell/stackdump.py's DEATH_DUMPS, under inject):
+    its main thread's innermost frame of the program's, above the loop multiprocessing runs a worker in. Only
+    for the pids the output says died so (torch names the worker), and only for such a signal: the same file
+    holds a SIGTERM's dump, which a process ended by SIGXCPU never reached."""
+    if not cell_dir or signal_name not in _DEATH_DUMP_NAMES:
+        return ""
+    for pid in sorted(pids):
+        try:
+            with open(os.path.join(dump_dir(cell_dir), f"{pid}.txt"), encoding="utf-8", errors="replace") as f:
+                threads = parse_faulthandler(f.read())
+        except OSError:
+            continue
+        thread = main_thread(threads, pid)
+        frame = helper_frame(thread)
+        if thread is not None and frame is not None:
+            return place_text(frame, thread.frames)
+    return ""
 
 
 def _heard_of_it(heard: str, stderr: str, reported: str) -> str:

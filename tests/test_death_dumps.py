@@ -1,0 +1,77 @@
+"""A process ended by a signal that faulthandler does not catch (SIGXCPU, a CPU-time limit): the signal by its
+name, and under inject where the process was, from the stacks it wrote as it died (incell/stackdump.py).
+
+The truth, from running tests/apps/cpu_limit.py alone (torch 2.13): `mode=worker` exits 1; the DataLoader
+worker, past the 1 s of CPU its worker_init_fn allowed, is ended by SIGXCPU while it spins in the program's
+decode() (cpu_limit.py:19-20, reached from decode_all, the loader's collate_fn), printing nothing; the main
+process says `RuntimeError: DataLoader worker (pid N) is killed by signal: CPU time limit exceeded.` from torch's
+SIGCHLD handler, at its `for batch in DataLoader(...)` (:30). `mode=main` sets the limit in the main process
+and dies by SIGXCPU in decode() (status -24), printing nothing at all.
+"""
+
+import re
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.verdict.classify import classify
+
+APP = f"{ROOT}/tests/apps/cpu_limit.py"
+DECODE = re.compile(r"^tests/apps/cpu_limit\.py:(?:19|20) in decode$")  # a spinning loop is caught on either line
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The app under inject and without it, both modes, one run each."""
+    tmp = tmp_path_factory.mktemp("death-dumps")
+    rows = {}
+    for inject in ("true", "false"):
+        (tmp / f"{inject}.yaml").write_text(
+            f"name: cpu-limit\ncommand: [python, {APP}]\ninject: {inject}\naxes:\n  mode: [worker, main]\ntimeout: 120\n"
+        )
+        ran = crashmatrix("run", f"{inject}.yaml", "--out", tmp / inject, "--jobs", "2", cwd=tmp)
+        assert ran.returncode == 0, ran.stderr
+        rows[inject] = {r["mode"]: r for r in rows_of(tmp / inject)}
+    return rows
+
+
+@pytest.mark.slow  # real DataLoader workers ended by the kernel's SIGXCPU
+def test_a_worker_ended_by_its_cpu_limit_is_placed_where_it_was_under_inject(runs):
+    row = runs["true"]["worker"]
+    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGXCPU"), row
+    assert DECODE.match(row["where"]), row["where"]
+    assert row["signature"] == "worker_signal in tests/apps/cpu_limit.py:decode"
+
+
+@pytest.mark.slow
+def test_without_inject_the_signal_is_named_and_the_place_is_where_the_main_heard(runs):
+    row = runs["false"]["worker"]
+    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGXCPU"), row
+    # no dump without inject: the main's line whose loop heard of it, said as such, not torch's handler
+    assert row["where"].startswith("the main process heard of it"), row["where"]
+    assert row["where"].endswith("at tests/apps/cpu_limit.py:30 in main"), row["where"]
+
+
+@pytest.mark.slow
+def test_a_main_process_ended_by_its_cpu_limit_is_a_crash_at_its_frame(runs):
+    for inject in ("true", "false"):
+        row = runs[inject]["main"]
+        assert (row["outcome"], row["signal"]) == ("crash", "SIGXCPU"), row
+    assert DECODE.match(runs["true"]["main"]["where"]), runs["true"]["main"]["where"]
+
+
+@pytest.mark.parametrize(
+    "words, name",
+    [
+        ("CPU time limit exceeded", "SIGXCPU"),
+        ("File size limit exceeded", "SIGXFSZ"),
+        ("Bad system call", "SIGSYS"),
+        ("User defined signal 1", "SIGUSR1"),
+        ("Alarm clock", "SIGALRM"),
+    ],
+)
+def test_torchs_words_for_a_workers_signal_name_it(words, name):
+    # torch's SIGCHLD handler writes the signal's strsignal() text, glibc's words
+    stderr = f"RuntimeError: DataLoader worker (pid 8214) is killed by signal: {words}. \n"
+    verdict = classify(1, stderr=stderr)
+    assert (verdict.outcome.value, verdict.signal) == ("worker_crash", name)
