@@ -182,6 +182,14 @@ def _cudnn_setup(failure: str) -> str:
     )
 
 
+def _ended(place: str) -> str:
+    """` (it ended in app/train.py:9 in f)`; a worker that died without a word is placed where the main process
+    heard of it (forensics), which is no place it ended in: ` (the main process heard of it at ...)`."""
+    if not place:
+        return ""
+    return f" ({place})" if place.startswith("the main process heard of it") else f" (it ended in {place})"
+
+
 def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
     """Whose bug the stack points to: the tracker this report is for. known: what fixes a failure of a known
     class (verdict/remedies.py), which is the program's to do whatever code raised it (torch.load refusing a
@@ -192,7 +200,7 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
         place = frames[0] if frames else where.split(";")[0].strip()
         if known:
             return (
-                "A failure of a known kind" + (f" (it ended in {place})" if place else "") + ", whose fix is the "
+                "A failure of a known kind" + _ended(place) + ", whose fix is the "
                 f"program's, not a library's: {known}.\n"
             )
         if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
@@ -203,7 +211,7 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             )
         return (
             "The failing stack shows no installed library's code"
-            + (f" (it ended in {place})" if place else "")
+            + _ended(place)
             + ": look first at the program's own code, then at what it calls.\n"
         )
     if whose.handed:
