@@ -513,3 +513,14 @@ def test_a_failure_of_a_known_kind_is_addressed_by_its_fix_even_where_a_library_
     assert told.startswith("A failure of a known kind (it ended in torch/serialization.py:1609 in load), whose fix")
     assert "add_safe_globals" in told and "no installed library's code" not in told
     assert _addressed(None, "app.py:3 in main").startswith("The failing stack shows no installed library's code")
+
+
+def test_a_worker_that_died_without_a_word_is_said_heard_of_not_ended_in():
+    # a worker ended by a signal that printed nothing: forensics places it where the main's loop heard of it, and
+    # the report said "(it ended in the main process heard of it at ...)"
+    from crashmatrix.resolve.issue import _addressed
+
+    heard = "the main process heard of it at zoo/modes/s_worker_cpu_limit.py:30 in main"
+    told = _addressed(None, heard)
+    assert told.startswith(f"The failing stack shows no installed library's code ({heard}): look first"), told
+    assert "it ended in" not in told
