@@ -399,8 +399,12 @@ CUDA = """Current thread 0x00007f5ef460fb80 (most recent call first):
 @pytest.mark.parametrize(
     "dump, wait",
     [
-        (C10D, "waits in NCCL collective all_reduce (distributed_c10d.py:2950)"),
-        (C10D.replace("all_reduce", "barrier"), "waits in c10d barrier (distributed_c10d.py:2950)"),
+        # the backend is not in a Python stack: NCCL or gloo, the program's call that waits is named
+        (C10D, "waits in c10d all_reduce (distributed_c10d.py:2950) from step (train.py:40)"),
+        (
+            C10D.replace("all_reduce", "barrier"),
+            "waits in c10d barrier (distributed_c10d.py:2950) from step (train.py:40)",
+        ),
         (CUDA, "waits in CUDA synchronize (__init__.py:1083)"),
         (CUDA.replace("synchronize", "poll"), "in step (train.py:41)"),
     ],

@@ -366,3 +366,22 @@ def test_a_main_taking_a_lock_does_not_name_a_thread_that_sleeps():
     )
     root = stacks.ProcessStacks(1, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
     assert stacks.summarize(root, [])[0] == "main in main (q_hang_abba_locks.py:29)"
+
+
+def test_a_main_waiting_in_torch_distributed_is_placed_at_the_programs_call():
+    # the eighth held-out set's s_hang_init_world2, its recorded stacks: one process with WORLD_SIZE=2 waits in
+    # init_process_group's rendezvous (gloo) for a rank 1 nobody started. The place was `main NCCL collective
+    # init_process_group (distributed_c10d.py:1892)`: no line of the program, and neither NCCL nor a collective
+    from diagnose_agreement import _checkout_paths
+
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout8", "hangs-inject", "cells", "6084e45754-r0")
+    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
+        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    root = stacks.ProcessStacks(8461, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    clause, where = stacks.summarize(root, [])
+    assert (
+        clause
+        == "main waits in c10d init_process_group (distributed_c10d.py:1892) from main (s_hang_init_world2.py:20)"
+    )
+    assert where == "main in init_process_group at zoo/modes/s_hang_init_world2.py:20 in main"
+    assert hang_signature(where) == "hang in init_process_group at zoo/modes/s_hang_init_world2.py:main"

@@ -480,8 +480,9 @@ def signature_class(signature: str, where: str) -> str:
 # `worker of rank 1 app/data.py:8 in read`, `rank 0 in barrier at app/train.py:17 in run`; a part that ends in no
 # frame of the program's (`main DataLoader _get_data (dataloader.py:1133)`) is kept as words.
 _HANG_PLACE = re.compile(r"(?:^|\s)(?P<path>[^\s()]+?):\d+ in (?P<func>\S+)$")
-# what comes before a rank's frame where it waits in a collective (straggler.summarize): `ranks 0, 1 in all_reduce at`
-_IN_COLLECTIVE = re.compile(r"^ranks? [\d, ]+ in (?P<collective>.+) at$")
+# what comes before a rank's frame where it waits in a collective (straggler.summarize): `ranks 0, 1 in all_reduce at`;
+# a lone process's main in torch.distributed (stacks.main_place): `main in init_process_group at`
+_IN_COLLECTIVE = re.compile(r"^(?:ranks? [\d, ]+|main) in (?P<collective>.+) at$")
 
 
 def hang_signature(where: str) -> str:

@@ -138,7 +138,9 @@ _SITES = [
     (lambda func, path: func == "_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
     (lambda func, path: func == "_try_get_data" and path.endswith("data/dataloader.py"), "DataLoader {func}"),
     (lambda func, path: func in ("barrier", "monitored_barrier") and "distributed" in path, "c10d {func}"),
-    (lambda func, path: path.endswith("distributed/distributed_c10d.py"), "NCCL collective {func}"),
+    # any other call of torch.distributed's: a collective, or init_process_group's rendezvous waiting for the
+    # ranks that never came; the backend (gloo, NCCL) is not in a Python stack
+    (lambda func, path: path.endswith("distributed/distributed_c10d.py"), "c10d {func}"),
     (lambda func, path: func == "synchronize" and "/torch/cuda/" in path, "CUDA synchronize"),
 ]
 
@@ -153,21 +155,34 @@ def _main_site(thread: Thread | None) -> tuple[str, Frame | None]:
     return "", user_frame(thread) or (frames[0] if frames else None)
 
 
+def _c10d_caller(label: str, thread: Thread | None) -> Frame | None:
+    """The program's frame that called torch.distributed where the main waits in it (which call of the program's
+    is the wait: an init_process_group, a collective); None for the other usual waits."""
+    return user_frame(thread) if label.startswith("c10d ") else None
+
+
 def main_wait(thread: Thread | None) -> str:
-    """`waits in DataLoader _get_data (dataloader.py:1133)`, or the innermost user frame."""
+    """`waits in DataLoader _get_data (dataloader.py:1133)`, `waits in c10d barrier (distributed_c10d.py:4159) from
+    step (train.py:40)`, or the innermost user frame."""
     label, f = _main_site(thread)
     if label and f:
-        return f"waits in {label} ({os.path.basename(f.file)}:{f.line})"
+        caller = _c10d_caller(label, thread)
+        return f"waits in {label} ({os.path.basename(f.file)}:{f.line})" + (f" from {caller.short()}" if caller else "")
     return f"in {f.short()}" if f else ""
 
 
 def main_place(thread: Thread | None) -> str:
     """`where`'s words for the main thread: a usual wait as main_wait names it (`DataLoader _get_data
-    (dataloader.py:1133)`), else its frame from the app's root (`app/busy.py:3 in loop`)."""
+    (dataloader.py:1133)`), one in torch.distributed by the program's call as a rank's is (`in init_process_group
+    at app/train.py:20 in main`), else its frame from the app's root (`app/busy.py:3 in loop`)."""
     label, f = _main_site(thread)
     if f is None:
         return ""
-    return f"{label} ({os.path.basename(f.file)}:{f.line})" if label else place_text(f, thread.frames if thread else [])
+    frames = thread.frames if thread else []
+    caller = _c10d_caller(label, thread)
+    if caller is not None:
+        return f"in {f.func} at {place_text(caller, frames)}"
+    return f"{label} ({os.path.basename(f.file)}:{f.line})" if label else place_text(f, frames)
 
 
 def helper_frame(thread: Thread | None) -> Frame | None:
