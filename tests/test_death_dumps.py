@@ -75,3 +75,21 @@ def test_torchs_words_for_a_workers_signal_name_it(words, name):
     stderr = f"RuntimeError: DataLoader worker (pid 8214) is killed by signal: {words}. \n"
     verdict = classify(1, stderr=stderr)
     assert (verdict.outcome.value, verdict.signal) == ("worker_crash", name)
+
+
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("ERROR: Unexpected floating-point exception encountered in worker.", "SIGFPE"),
+        ("ERROR: Unexpected segmentation fault encountered in worker.", "SIGSEGV"),
+        (
+            "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+            "SIGBUS",
+        ),
+    ],
+)
+def test_a_workers_own_last_words_name_its_signal(line, name):
+    # torch's worker handler (torch/csrc/DataLoader.cpp) prints these before it re-raises, the strings as
+    # libtorch_python.so holds them; the main's report of the worker may be cut off, or never come
+    verdict = classify(1, stderr=line + "\n")
+    assert (verdict.outcome.value, verdict.signal) == ("worker_crash", name)

@@ -23,7 +23,7 @@ from crashmatrix.verdict.signature import signal_name
 _WORKER_ERROR_TEXT = {
     "segmentation fault": "SIGSEGV",
     "bus error": "SIGBUS",
-    "floating point error": "SIGFPE",
+    "floating-point exception": "SIGFPE",  # torch/csrc/DataLoader.cpp's words (libtorch_python's strings)
 }
 
 

@@ -157,7 +157,7 @@ _WORKER_SIGNAL = _p(
     r"process \d+ terminated with signal (?P<sig>SIG[A-Z0-9]+)",
     r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID",
     r"exitcode\s*:\s*-(?P<num>\d+)",
-    r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating point error) encountered in worker",
+    r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating-point exception) encountered in worker",
 )
 
 # What CUDA prints for a failed device-side assert, one line per failing thread, before any later error:
