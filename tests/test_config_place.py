@@ -122,6 +122,25 @@ def test_an_experiment_that_sets_a_nodes_values_is_not_where_its_target_fails_to
     assert config_place(refused, script, str(conf), "config") == "conf/experiment/big.yaml:5 in model"
 
 
+def test_an_option_missing_from_its_group_is_placed_at_the_experiment_that_asked_for_it(tmp_path):
+    # the ninth held-out set's t_hydra_searchpath_group: experiment=focal's `override /loss: focal` asks for an
+    # option its group lacks; Hydra's message names the primary config, whose own entry (`- loss: ce`) exists
+    conf = tmp_path / "conf"
+    (conf / "loss").mkdir(parents=True)
+    (conf / "experiment").mkdir()
+    (tmp_path / "setup.cfg").write_text("")
+    (conf / "run.yaml").write_text("defaults:\n  - loss: ce\n  - _self_\n  - experiment: null\n")
+    (conf / "loss" / "ce.yaml").write_text("name: ce\n")
+    (conf / "experiment" / "focal.yaml").write_text("# @package _global_\ndefaults:\n  - override /loss: focal\n")
+    (conf / "experiment" / "plain.yaml").write_text("# @package _global_\nseed: 1\n")
+    script = str(tmp_path / "run.py")
+    missing = "In 'run': Could not find 'loss/focal'\n\nAvailable options in 'loss':\n\tce\n"
+    placed = config_place(missing, script, str(conf), "run", ["experiment=focal"])
+    assert placed == "conf/experiment/focal.yaml:3 in defaults.loss"
+    # no chosen config asks for it (a nested config's own defaults, a group renamed): the named config's entry
+    assert config_place(missing, script, str(conf), "run", ["experiment=plain"]) == "conf/run.yaml:2 in defaults.loss"
+
+
 N_PROJ = os.path.join(ROOT, "tests", "zoo", "app", "n_proj")
 N_RECORDED = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout5", "app", "cells")
 

@@ -80,6 +80,13 @@ def config_place(
         if not (path and line):
             return ""
         given = next((a for a in arguments if _override_of(a) == (missing["group"], missing["option"])), "")
+        overriding = None
+        if not given and path == _config_file(config_dir, config_name):  # not the option the primary's entry names
+            overriding = _overriding_entry(
+                text, config_dir, config_name, arguments, missing["group"], missing["option"]
+            )
+        if overriding is not None:  # Hydra names the primary config, whose entry an experiment's override replaced
+            path, line = overriding
         return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
     interpolation = search(_INTERPOLATION, text)
     if interpolation:
@@ -294,6 +301,21 @@ def _experiment_option(text: str, config_dir: str, config_name: str, group: str,
             said = wanted.match(line)
             if said:
                 found = said["option"]
+    return found
+
+
+def _overriding_entry(
+    text: str, config_dir: str, config_name: str, arguments: Sequence[str], group: str, option: str
+) -> tuple[str, int] | None:
+    """(file, line) of the defaults entry in a chosen config (an experiment's) that overrides group with option
+    (`- override /loss: focal`): where an option Hydra could not find was asked for, when the primary config's
+    own entry names another; the last such, as Hydra applies them. None where no chosen config asks for it."""
+    wanted = re.compile(rf"^\s*-\s*override\s+/?{re.escape(group)}\s*:\s*{re.escape(option)}\s*$")
+    found = None
+    for path in _chosen_files(text, config_dir, config_name, arguments):
+        for number, line in enumerate(_lines(path), 1):
+            if wanted.match(line):
+                found = (path, number)
     return found
 
 
