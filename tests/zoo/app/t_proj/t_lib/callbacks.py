@@ -20,3 +20,10 @@ class ConfusionMonitor(pl.Callback):
         matrix = metrics.confusion(preds, torch.cat(self.targets))
         print(f"epoch {trainer.current_epoch} confusion {matrix.tolist()}")
         self.probs, self.targets = [], []
+
+
+class LogitWatch(pl.Callback):
+    """Logs the mean logit of each training batch (training_step returns the batch's logits)."""
+
+    def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx) -> None:
+        pl_module.log("train_mean_logit", outputs["logits"].mean(0))

@@ -4,7 +4,7 @@ import pytorch_lightning as pl
 import torch
 from omegaconf import DictConfig
 
-from t_lib.callbacks import ConfusionMonitor
+from t_lib.callbacks import ConfusionMonitor, LogitWatch
 from t_lib.datamodule import BlobData
 from t_lib.loss import make_loss
 from t_lib.model import BlobNet
@@ -28,8 +28,12 @@ def train(cfg: DictConfig) -> None:
     pl.seed_everything(cfg.seed)
     data = BlobData(**cfg.data)
     model = BlobNet(loss_fn=make_loss(**cfg.loss), **cfg.model)
-    trainer = build_trainer(cfg, [ConfusionMonitor()] if cfg.monitor_confusion else [])
+    trainer = build_trainer(cfg, callbacks_of(cfg))
     trainer.fit(model, datamodule=data)
     if cfg.predict:
         predictions = trainer.predict(model, datamodule=data)
         print(f"{len(predictions)} batches predicted")
+
+
+def callbacks_of(cfg: DictConfig) -> list:
+    return [ConfusionMonitor()] * bool(cfg.monitor_confusion) + [LogitWatch()] * bool(cfg.watch_logits)
