@@ -1,0 +1,1 @@
+"""The package's own Hydra configs (groups `data` and `loss`), found through `pkg://t_lib.configs`."""
