@@ -385,3 +385,21 @@ def test_a_main_waiting_in_torch_distributed_is_placed_at_the_programs_call():
     )
     assert where == "main in init_process_group at zoo/modes/s_hang_init_world2.py:20 in main"
     assert hang_signature(where) == "hang in init_process_group at zoo/modes/s_hang_init_world2.py:main"
+
+
+def test_a_main_waiting_for_a_futures_result_names_the_pool_thread_where_it_waits():
+    # the ninth held-out set's t_hang_executor_nested, its recorded stacks: the main waits in Future.result() (:25);
+    # the pool's only thread runs the task, which waits in result() too (:20) for loads queued behind itself
+    from diagnose_agreement import _checkout_paths
+
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout9", "hangs2-inject", "cells", "092712e0dc-r0")
+    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
+        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    root = stacks.ProcessStacks(32278, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    clause, where = stacks.summarize(root, [])
+    assert (
+        clause == "main in main (t_hang_executor_nested.py:25); its thread in load_epoch (t_hang_executor_nested.py:20)"
+    )
+    assert where == (
+        "main zoo/modes/t_hang_executor_nested.py:25 in main; thread zoo/modes/t_hang_executor_nested.py:20 in load_epoch"
+    )

@@ -194,13 +194,21 @@ def helper_frame(thread: Thread | None) -> Frame | None:
     return user_frame(Thread(thread.ident, frames[:loop])) if thread else None
 
 
-def _joins_a_thread(thread: Thread | None) -> bool:
-    """Whether the thread waits for another to end: in threading's Thread.join, or in the interpreter's exit
-    (threading._shutdown waits for every non-daemon thread), the innermost frames the standard library's."""
+# Where a thread waits for another thread's work: its end (Thread.join; the interpreter's exit waiting in
+# threading._shutdown for every non-daemon thread), or a result it computes (a concurrent.futures Future)
+_WAITS_FOR_A_THREAD = (
+    ("threading.py", ("join", "_shutdown")),
+    ("concurrent/futures/_base.py", ("result", "exception", "wait", "as_completed")),
+)
+
+
+def _waits_for_a_thread(thread: Thread | None) -> bool:
+    """Whether the thread waits for another's end or result, the innermost frames the standard library's."""
     for f in thread.frames if thread else ():
         if not is_stdlib(f):
             return False
-        if f.func.rsplit(".", 1)[-1] in ("join", "_shutdown") and f.file.replace("\\", "/").endswith("/threading.py"):
+        path, func = f.file.replace("\\", "/"), f.func.rsplit(".", 1)[-1]
+        if any(path.endswith("/" + name) and func in funcs for name, funcs in _WAITS_FOR_A_THREAD):
             return True
     return False
 
@@ -219,11 +227,11 @@ def _takes_a_lock(thread: Thread | None) -> Frame | None:
 
 
 def _threads_waited_on(root: ProcessStacks, main: Thread | None, pin: Thread | None) -> list[tuple[Thread, Frame]]:
-    """The threads a hung main waits on: the first thread in the program's code where the main joins threads
-    (Thread.join, or the interpreter's exit waiting for non-daemon threads); every thread taking a lock in the
+    """The threads a hung main waits on: the first thread in the program's code where the main waits for threads
+    (Thread.join, the interpreter's exit waiting for non-daemon threads, a Future's result); every thread taking a lock in the
     program's code where the main takes one there too (two locks taken in opposite orders)."""
     others = [t for t in root.threads if t is not main and t is not pin]
-    if _joins_a_thread(main):  # not a library's or crashmatrix's thread: the first in the program's code
+    if _waits_for_a_thread(main):  # not a library's or crashmatrix's thread: the first in the program's code
         return next(([(t, f)] for t in others if (f := user_frame(t))), [])
     if _takes_a_lock(main):
         return [(t, f) for t in others if (f := _takes_a_lock(t))]
