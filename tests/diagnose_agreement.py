@@ -158,6 +158,10 @@ RECORDED_BEFORE = {
         for i in range(3)
     },
     **{f"tests/zoo/recorded/heldout2/single/cells/1d5e1d0354-r{i}": "checkout_path" for i in range(3)},
+    # tests/zoo/HELDOUT9.md's t_jit_lambda: TorchScript's `File "/work/heldout9/...", line 8` in its message
+    **{f"tests/zoo/recorded/heldout9/single/cells/2e3c466d45-r{i}": "checkout_path" for i in range(3)},
+    # and t_ddp_bcast_unpickle: pickle's `Can't get attribute ... on <module ... from '/work/heldout9/...'>`
+    **{f"tests/zoo/recorded/heldout9/torchrun/cells/4ddc4c6654-r{i}": "checkout_path" for i in range(3)},
     # OmegaConf's `???` and `${missing}`, and a defaults list's missing option, were placed at their config line
     # after these were recorded; diagnose, which finds the Hydra app by its traceback's script or by Hydra's
     # config search path, gives that line too
