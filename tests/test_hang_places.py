@@ -309,28 +309,30 @@ def test_faulthandlers_dump_on_sigabrt_and_a_stopped_process_is_left_as_it_was(t
             proc.wait()
 
 
+def _recorded_main(cell: str, pid: int) -> stacks.ProcessStacks:
+    """A held-out set's recorded main process at its timeout (tests/zoo/recorded/CELL/stacks.txt), from its
+    faulthandler dump; its frames name the recording checkout's files, read as this one's."""
+    from diagnose_agreement import _checkout_paths
+
+    with open(os.path.join(ROOT, "tests", "zoo", "recorded", cell, "stacks.txt"), encoding="utf-8") as f:
+        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
+    return stacks.ProcessStacks(pid, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+
+
 def test_a_main_that_joins_a_thread_names_where_that_thread_waits():
     # the sixth held-out set's p_hang_event_never_set, its recorded stacks: the main joins a thread that waits for
     # an Event nothing sets; the main's join alone says what it waits for, not where the wait is
-    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout6", "hangs-inject", "cells", "24bc62ab1e-r0")
-    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = f.read().split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
-    root = stacks.ProcessStacks(30356, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    root = _recorded_main("heldout6/hangs-inject/cells/24bc62ab1e-r0", 30356)
     clause, where = stacks.summarize(root, [])
     assert clause == "main in main (p_hang_event_never_set.py:30); its thread in run (p_hang_event_never_set.py:17)"
-    assert where.endswith("; thread p_hang_event_never_set.py:17 in run"), where
+    assert where.endswith("; thread zoo/modes/p_hang_event_never_set.py:17 in run"), where
 
 
 def test_an_exit_kept_alive_by_a_thread_names_that_thread():
     # the seventh held-out set's q_hang_nondaemon_thread, its recorded stacks: main() returned, and the interpreter
     # waits at exit (threading._shutdown) for a non-daemon thread blocked in queue.get; the main's own frame is
     # the standard library's, no line of the program
-    from diagnose_agreement import _checkout_paths  # its frames name the recording checkout's files: this one's
-
-    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "hangs2-inject", "cells", "502fd0a7be-r0")
-    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
-    root = stacks.ProcessStacks(25925, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    root = _recorded_main("heldout7/hangs2-inject/cells/502fd0a7be-r0", 25925)
     clause, where = stacks.summarize(root, [])
     assert clause.endswith("; its thread in metrics_writer (q_hang_nondaemon_thread.py:12)"), clause
     assert where.endswith("; thread zoo/modes/q_hang_nondaemon_thread.py:12 in metrics_writer"), where
@@ -340,12 +342,7 @@ def test_two_threads_taking_two_locks_in_opposite_orders_are_both_named():
     # the seventh held-out set's q_hang_abba_locks, its recorded stacks: the main holds model_lock and waits for
     # metrics_lock at :29; the checkpoint thread holds metrics_lock and waits for model_lock at :18. Each wait is
     # half of the deadlock: the main's alone does not say which lock order to fix
-    from diagnose_agreement import _checkout_paths  # its frames name the recording checkout's files: this one's
-
-    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout7", "hangs-inject", "cells", "3e1ccb61f1-r0")
-    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
-    root = stacks.ProcessStacks(24436, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    root = _recorded_main("heldout7/hangs-inject/cells/3e1ccb61f1-r0", 24436)
     clause, where = stacks.summarize(root, [])
     assert clause == "main in main (q_hang_abba_locks.py:29); its thread in checkpoint_thread (q_hang_abba_locks.py:18)"
     assert where == (
@@ -372,12 +369,7 @@ def test_a_main_waiting_in_torch_distributed_is_placed_at_the_programs_call():
     # the eighth held-out set's s_hang_init_world2, its recorded stacks: one process with WORLD_SIZE=2 waits in
     # init_process_group's rendezvous (gloo) for a rank 1 nobody started. The place was `main NCCL collective
     # init_process_group (distributed_c10d.py:1892)`: no line of the program, and neither NCCL nor a collective
-    from diagnose_agreement import _checkout_paths
-
-    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout8", "hangs-inject", "cells", "6084e45754-r0")
-    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
-    root = stacks.ProcessStacks(8461, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    root = _recorded_main("heldout8/hangs-inject/cells/6084e45754-r0", 8461)
     clause, where = stacks.summarize(root, [])
     assert (
         clause
@@ -390,12 +382,7 @@ def test_a_main_waiting_in_torch_distributed_is_placed_at_the_programs_call():
 def test_a_main_waiting_for_a_futures_result_names_the_pool_thread_where_it_waits():
     # the ninth held-out set's t_hang_executor_nested, its recorded stacks: the main waits in Future.result() (:25);
     # the pool's only thread runs the task, which waits in result() too (:20) for loads queued behind itself
-    from diagnose_agreement import _checkout_paths
-
-    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout9", "hangs2-inject", "cells", "092712e0dc-r0")
-    with open(os.path.join(cells, "stacks.txt"), encoding="utf-8") as f:
-        dump = _checkout_paths(f.read()).split("(faulthandler)\n", 1)[1].split("--- py-spy dump", 1)[0]
-    root = stacks.ProcessStacks(32278, "python main.py", faulthandler=dump, threads=stacks.parse_faulthandler(dump))
+    root = _recorded_main("heldout9/hangs2-inject/cells/092712e0dc-r0", 32278)
     clause, where = stacks.summarize(root, [])
     assert (
         clause == "main in main (t_hang_executor_nested.py:25); its thread in load_epoch (t_hang_executor_nested.py:20)"
