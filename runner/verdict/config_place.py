@@ -74,20 +74,7 @@ def config_place(
         return f"override {given}" if given else ""
     missing = search(_NOT_FOUND, text)
     if missing:
-        path = _config_file(config_dir, missing["config"])
-        key = missing["group"].replace("/", ".")
-        line = _defaults_line(path, missing["group"]) if path else None
-        if not (path and line):
-            return ""
-        given = next((a for a in arguments if _override_of(a) == (missing["group"], missing["option"])), "")
-        overriding = None
-        if not given and path == _config_file(config_dir, config_name):  # not the option the primary's entry names
-            overriding = _overriding_entry(
-                text, config_dir, config_name, arguments, missing["group"], missing["option"]
-            )
-        if overriding is not None:  # Hydra names the primary config, whose entry an experiment's override replaced
-            path, line = overriding
-        return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
+        return _missing_place(missing, text, config_dir, config_name, arguments, root)
     interpolation = search(_INTERPOLATION, text)
     if interpolation:
         return _interpolation_place(text, config_dir, config_name, arguments, interpolation["ref"], root)
@@ -302,6 +289,26 @@ def _experiment_option(text: str, config_dir: str, config_name: str, group: str,
             if said:
                 found = said["option"]
     return found
+
+
+def _missing_place(
+    missing: re.Match, text: str, config_dir: str, config_name: str, arguments: Sequence[str], root: str
+) -> str:
+    """`conf/config.yaml:2 in defaults.model` for an option its group lacks (`In 'config': Could not find
+    'model/resnet99'`): the defaults entry that asked for it, led by the override that gave it where one did."""
+    group, option = missing["group"], missing["option"]
+    path = _config_file(config_dir, missing["config"])
+    line = _defaults_line(path, group) if path else None
+    if not (path and line):
+        return ""
+    given = next((a for a in arguments if _override_of(a) == (group, option)), "")
+    overriding = None
+    if not given and path == _config_file(config_dir, config_name):  # not the option the primary's entry names
+        overriding = _overriding_entry(text, config_dir, config_name, arguments, group, option)
+    if overriding is not None:  # Hydra names the primary config, whose entry an experiment's override replaced
+        path, line = overriding
+    key = group.replace("/", ".")
+    return (f"override {given}; " if given else "") + f"{from_root(path, root)}:{line} in defaults.{key}"
 
 
 def _overriding_entry(
