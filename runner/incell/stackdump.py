@@ -49,6 +49,16 @@ def dump_dir(cell_dir: str) -> str:
     return os.path.join(cell_dir, DIR_NAME)
 
 
+def dumped(cell_dir: str, pid: int) -> str:
+    """What process pid wrote into its own dump file (on DUMP_SIGNAL, as SIGTERM or a DEATH_DUMPS signal ended
+    it), at most 512 KiB: read by the controller once the process is gone; "" where it wrote none."""
+    try:
+        with open(os.path.join(dump_dir(cell_dir), f"{pid}.txt"), encoding="utf-8", errors="replace") as f:
+            return f.read(512 * 1024)
+    except OSError:
+        return ""
+
+
 def _register() -> None:
     """faulthandler on DUMP_SIGNAL into this process's own file (the file stays open: a handler cannot open one)."""
     global _dump_file

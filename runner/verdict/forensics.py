@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Collection
 
-from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir
+from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir, dumped
 from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict.classify import Verdict
@@ -797,12 +797,7 @@ def death_dump_frame(cell_dir: str, pids: Collection[int], signal_name: str) -> 
     if not cell_dir or signal_name not in _DEATH_DUMP_NAMES:
         return ""
     for pid in sorted(pids):
-        try:
-            with open(os.path.join(dump_dir(cell_dir), f"{pid}.txt"), encoding="utf-8", errors="replace") as f:
-                threads = parse_faulthandler(f.read())
-        except OSError:
-            continue
-        thread = main_thread(threads, pid)
+        thread = main_thread(parse_faulthandler(dumped(cell_dir, pid)), pid)
         frame = helper_frame(thread)
         if thread is not None and frame is not None:
             return place_text(frame, thread.frames)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.incell.stackdump import dumped
 from crashmatrix.verdict import ranks, straggler
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import last_traceback
@@ -73,11 +73,7 @@ def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]
     for pid, rank in straggler.written_ranks(cell_dir).items():
         if rank == failed:
             continue
-        try:
-            with open(os.path.join(dump_dir(cell_dir), f"{pid}.txt"), encoding="utf-8", errors="replace") as f:
-                text = f.read(512 * 1024)
-        except OSError:
-            continue
+        text = dumped(cell_dir, pid)
         threads = _first_dump(parse_faulthandler(text))
         # a dump with no Python frame (`Garbage-collecting`, `<no Python frame>`): the rank was already ending
         # when asked, past the code it waited in; its own traceback, if it printed one, tells where that was
