@@ -277,18 +277,25 @@ def _chosen_files(text: str, config_dir: str, config_name: str, arguments: Seque
     return files
 
 
-def _experiment_option(text: str, config_dir: str, config_name: str, group: str, arguments: Sequence[str]) -> str:
-    """The option another chosen config sets for group in its own defaults list (`- override /model: big`: an
-    experiment config, as the lightning-hydra-template lays them out); the last such wins, as Hydra applies
-    them; "" where none does."""
+def _group_overrides(
+    text: str, config_dir: str, config_name: str, arguments: Sequence[str], group: str
+) -> list[tuple[str, int, str]]:
+    """(file, line, option) of each defaults entry in a chosen config that overrides group (`- override
+    /model: big`: an experiment config, as the lightning-hydra-template lays them out), in the order Hydra
+    applies them: the last one wins."""
     wanted = re.compile(rf"^\s*-\s*override\s+/{re.escape(group)}\s*:\s*(?P<option>[\w./-]+)\s*$")
-    found = ""
-    for path in _chosen_files(text, config_dir, config_name, arguments):
-        for line in _lines(path):
-            said = wanted.match(line)
-            if said:
-                found = said["option"]
-    return found
+    return [
+        (path, number, said["option"])
+        for path in _chosen_files(text, config_dir, config_name, arguments)
+        for number, line in enumerate(_lines(path), 1)
+        if (said := wanted.match(line))
+    ]
+
+
+def _experiment_option(text: str, config_dir: str, config_name: str, group: str, arguments: Sequence[str]) -> str:
+    """The option another chosen config sets for group in its own defaults list; "" where none does."""
+    entries = _group_overrides(text, config_dir, config_name, arguments, group)
+    return entries[-1][2] if entries else ""
 
 
 def _missing_place(
@@ -314,16 +321,15 @@ def _missing_place(
 def _overriding_entry(
     text: str, config_dir: str, config_name: str, arguments: Sequence[str], group: str, option: str
 ) -> tuple[str, int] | None:
-    """(file, line) of the defaults entry in a chosen config (an experiment's) that overrides group with option
-    (`- override /loss: focal`): where an option Hydra could not find was asked for, when the primary config's
-    own entry names another; the last such, as Hydra applies them. None where no chosen config asks for it."""
-    wanted = re.compile(rf"^\s*-\s*override\s+/?{re.escape(group)}\s*:\s*{re.escape(option)}\s*$")
-    found = None
-    for path in _chosen_files(text, config_dir, config_name, arguments):
-        for number, line in enumerate(_lines(path), 1):
-            if wanted.match(line):
-                found = (path, number)
-    return found
+    """(file, line) of the last chosen config's entry that overrides group with option (`- override /loss:
+    focal`): where an option Hydra could not find was asked for, when the primary config's own entry names
+    another. None where no chosen config asks for it."""
+    asked = [
+        (path, line)
+        for path, line, said in _group_overrides(text, config_dir, config_name, arguments, group)
+        if said == option
+    ]
+    return asked[-1] if asked else None
 
 
 def _chosen(text: str, group: str) -> str:
