@@ -229,13 +229,14 @@ def diagnosed(cell: str, cwd: str | None = None) -> dict:
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     here = _checkout_paths(text)
-    if here != text:  # read where its files are, as the program's own machine read it
-        path = os.path.join(tempfile.mkdtemp(prefix="diagnosed-"), "stderr.log")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(here)
     try:
-        with contextlib.chdir(cwd or os.getcwd()):
-            found = diagnose(read_logs([path]))
+        with tempfile.TemporaryDirectory(prefix="diagnosed-") as scratch:
+            if here != text:  # read where its files are, as the program's own machine read it
+                path = os.path.join(scratch, "stderr.log")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(here)
+            with contextlib.chdir(cwd or os.getcwd()):
+                found = diagnose(read_logs([path]))
     except BadInput:  # an empty stderr.log: nothing to tell
         return {"outcome": "pass"}
     return found.row if found.found else {"outcome": "pass"}
