@@ -21,6 +21,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+# pytest keeps each test module's assertion-rewritten bytecode in __pycache__ unless writing bytecode is off,
+# and the development box turns it off (PYTHONDONTWRITEBYTECODE): every xdist worker then parsed and rewrote
+# all 120 test modules again, about 5 CPU-s each. The test modules are imported after this conftest, so only
+# this process's own imports are cached; the programs the tests start still inherit the variable.
+sys.dont_write_bytecode = False
+
 # Interpreters' kept answers (facts_cache, collect_env's) live in this session's own folder: a user's cache is
 # neither read nor filled by the tests, and the session's runs still share what they learn. pytest-xdist's
 # workers inherit the controller's, which made it before starting them and removes it when it ends: an
