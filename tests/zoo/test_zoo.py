@@ -2,13 +2,17 @@
 
 Every mode's ground truth (which process or rank failed first, which line, what the launcher says) was
 written down from running the program alone, in truth.yaml beside this file; README.md lists the modes.
-Four crashmatrix runs, started together and shared by every test (--jobs):
+Five crashmatrix runs, started together and shared by every test (--jobs):
 - once: `python app/main.py mode=M` for the single-process modes whose output is the same in every run (no
   worker, thread or signal: over 9 and 10 repeats in five suite runs, each run's repeats printed the same bytes,
-  and gave one signature): 1 repeat;
-- single: the same for the other single-process modes and those that call mp.spawn, 2 repeats;
+  and gave one signature), and the two mp.spawn modes whose failing rank is the one that fails first by
+  construction (the other is stopped because of it): 1 repeat;
+- single: the same for the other single-process modes, 2 repeats;
 - hangs: the modes that hang, under a short timeout (their cells wait, they do not compete for the CPU), 2 repeats;
-- torchrun: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU, 2 repeats.
+- torchrun_once: `torchrun --nproc_per_node=2 app/ddp_main.py mode=M`, 2 gloo ranks on CPU, for the modes where
+  rank 1 fails and rank 0 only follows it, 1 repeat;
+- torchrun: the same for the modes that race (both ranks raise, whichever first; a worker's death told two
+  ways), 2 repeats.
 Then `crashmatrix resolve` on each, for the bug reports' addressees.
 
 Where crashmatrix does not yet say the truth, truth.yaml names the gap (`gaps: {aspect: reason}`) and that
@@ -36,7 +40,10 @@ pytestmark = pytest.mark.slow  # the failure zoo: 41 modes, torch in most
 # repeats each (test_reported.py, test_heldout2.py). The hangs' cells wait, but each starts torch (spawn_straggler
 # three times): a third repeat cost about 12 CPU-s. Over 4 kept suite runs each hang gave one signature in every
 # repeat that reached its hang (spawn_straggler's ranks once had not, at 45 s: the timeout is 90 now).
-REPEATS = {"once": 1, "single": 2, "hangs": 2, "torchrun": 2}
+# The mp.spawn and torchrun modes whose rank 1 fails first by construction gave the same outcome, rank and
+# signature in all 12 repeats of six suite runs (2026-11-29); their second repeat cost about 7.5 CPU-s each (three
+# processes importing torch). The races keep two: torchrun_unused named rank 0 in 6 of those 12 and rank 1 in 6.
+REPEATS = {"once": 1, "single": 2, "hangs": 2, "torchrun_once": 1, "torchrun": 2}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.join(HERE, "app")
@@ -75,17 +82,20 @@ axes:
 repeats: {REPEATS["hangs"]}
 timeout: 90  # not 45: on a loaded 2-core box, spawn_straggler's ranks once took longer to reach step 1
 """,
-    "torchrun": f"""\
-name: zoo-torchrun
+    **{
+        run: f"""\
+name: zoo-{run.replace("_", "-")}
 command: [torchrun, --nproc_per_node=2, {APP}/ddp_main.py]
 inject: true
 axes:
   mode: {{modes}}
-repeats: {REPEATS["torchrun"]}
+repeats: {REPEATS[run]}
 timeout: 300
-""",
+"""
+        for run in ("torchrun_once", "torchrun")
+    },
 }
-JOBS = {"once": 1, "single": 2, "hangs": 6, "torchrun": 2}  # hung cells wait: all six at once
+JOBS = {"once": 1, "single": 2, "hangs": 6, "torchrun_once": 1, "torchrun": 2}  # hung cells wait: all six at once
 MODES = sorted(TRUTH)
 
 
@@ -127,7 +137,7 @@ def _addressee(issue: str) -> str:
 
 @pytest.fixture(scope="module")
 def zoo_runs(tmp_path_factory) -> dict:
-    """{run: its run directory}: the four runs, each finished and resolved."""
+    """{run: its run directory}: the five runs, each finished and resolved."""
     base = tmp_path_factory.mktemp("zoo")
     procs = {run: _start(base, run) for run in MATRICES if any(TRUTH[m]["run"] == run for m in MODES)}
     for run, proc in procs.items():
@@ -142,7 +152,7 @@ def zoo_runs(tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def zoo(zoo_runs) -> dict:
-    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the four runs and their resolve."""
+    """{mode: {"rows": its rows, "issue": its ISSUE.md's addressee}} from the five runs and their resolve."""
     found: dict = {}
     for out in zoo_runs.values():
         with open(out / "resolution.json") as f:
@@ -224,7 +234,7 @@ UNEVEN_FIX = "DistributedSampler(dataset, drop_last=True)"
 
 
 def test_explain_and_resolve_say_what_fixes_uneven_inputs(zoo_runs):
-    run = zoo_runs["torchrun"]
+    run = zoo_runs["torchrun_once"]
     told = crashmatrix("explain", run, cwd=run)
     assert told.returncode == 0, told.stderr
     lines = told.stdout.splitlines()
@@ -241,7 +251,7 @@ def test_explain_and_resolve_say_what_fixes_uneven_inputs(zoo_runs):
 
 def test_a_collective_timeout_names_the_rank_it_waited_for_and_where_it_was(zoo_runs):
     # torchrun names rank 0, whose collective timed out, as the root cause; rank 1 is the one it waited for
-    run = zoo_runs["torchrun"]
+    run = zoo_runs["torchrun_once"]
     rows = [r for r in rows_of(run) if r["mode"] == "torchrun_collective_timeout"]
     for row in rows:
         stacks = (run / row["log_dir"] / "stacks.txt").read_text()  # rank 1's, as torchrun stopped it
@@ -262,7 +272,9 @@ def test_the_zoo_holds_thirty_modes_each_with_its_truth():
     needed = {"run", "from", "alone", "outcome", "signature", "where", "addressee"}
     for mode in MODES:
         assert needed <= set(TRUTH[mode]), (mode, needed - set(TRUTH[mode]))
-        assert os.path.exists(os.path.join(APP, "zoo", "modes", f"{mode}.py")) or TRUTH[mode]["run"] == "torchrun"
+        assert os.path.exists(os.path.join(APP, "zoo", "modes", f"{mode}.py")) or TRUTH[mode]["run"].startswith(
+            "torchrun"
+        )
 
 
 def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
@@ -273,5 +285,5 @@ def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
     from diagnose_agreement import agreement
 
     _agree, total, _run_only, differ = agreement([str(run) for run in zoo_runs.values()])
-    # 63 cell runs, less those whose outcome only the run could know (a timeout's kill): at least 52 compared
-    assert total["outcome"] >= 52 and total["where"] >= 52 and not differ, (total, differ)
+    # 56 cell runs, less those whose outcome only the run could know (a timeout's kill): at least 46 compared
+    assert total["outcome"] >= 46 and total["where"] >= 46 and not differ, (total, differ)
