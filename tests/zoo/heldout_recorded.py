@@ -77,6 +77,24 @@ class HeldOut:
                 cases.append(pytest.param(mode, aspect, marks=marks, id=f"{mode}-{aspect}"))
         return cases
 
+    def tests(self, modes_at_least: int) -> tuple:
+        """What every set's test module runs, bound there under these names: `told, test_every_mode_has_its_recorded_cells,
+        test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(modes_at_least=18)` (a module fixture,
+        then the tests, one case per mode and aspect)."""
+
+        @pytest.fixture(scope="module")
+        def told() -> dict:
+            return self.told()
+
+        def test_every_mode_has_its_recorded_cells():
+            self.check_recorded(modes_at_least)
+
+        @pytest.mark.parametrize("mode,aspect", self.cases())
+        def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
+            self.check(told[mode], mode, aspect)
+
+        return told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth
+
     def check_recorded(self, modes_at_least: int) -> None:
         assert len(self.truth) >= modes_at_least
         for mode in self.truth:

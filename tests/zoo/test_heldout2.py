@@ -11,7 +11,6 @@ as tests/diagnose_agreement.py leaves it out: a hang's outcome (the kill at the 
 
 from __future__ import annotations
 
-import pytest
 from heldout_recorded import HeldOut
 
 RUNS = {
@@ -35,17 +34,6 @@ UNTRUE = {
 # config line, the truth
 # h_pl_log_on_train_end: diagnose gives the truth, the run's row named the hook twice (HELDOUT2.md, untrue there)
 SET = HeldOut("heldout2", RUNS, UNTRUE)
-
-
-@pytest.fixture(scope="module")
-def told() -> dict:
-    return SET.told()
-
-
-def test_every_mode_has_its_recorded_cells():
-    SET.check_recorded(modes_at_least=26)
-
-
-@pytest.mark.parametrize("mode,aspect", SET.cases())
-def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
-    SET.check(told[mode], mode, aspect)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=26
+)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
 from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
 
@@ -37,20 +36,9 @@ UNTRUE = {
     "read stacks.txt, where each rank's collective and frame give the truth (the test below)",
 }
 SET = HeldOut("heldout3", RUNS, UNTRUE)
-
-
-@pytest.fixture(scope="module")
-def told() -> dict:
-    return SET.told()
-
-
-def test_every_mode_has_its_recorded_cells():
-    SET.check_recorded(modes_at_least=26)
-
-
-@pytest.mark.parametrize("mode,aspect", SET.cases())
-def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
-    SET.check(told[mode], mode, aspect)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=26
+)
 
 
 # A rank's stacks in a hung cell's stacks.txt (forensics._write_stacks): its head, then faulthandler's dump and/or
