@@ -93,3 +93,31 @@ def test_a_workers_own_last_words_name_its_signal(line, name):
     # libtorch_python.so holds them; the main's report of the worker may be cut off, or never come
     verdict = classify(1, stderr=line + "\n")
     assert (verdict.outcome.value, verdict.signal) == ("worker_crash", name)
+
+
+# What torch's SIGCHLD handler raised in the main when a worker was ended at a limit, as the main printed it
+# (tests/apps/cpu_limit.py alone; SIGXFSZ's words are glibc's strsignal() of it).
+LIMIT_LOG = """\
+Traceback (most recent call last):
+  File "/home/user/proj/train.py", line 30, in main
+    for batch in DataLoader(frames, num_workers=2, collate_fn=decode_all):
+  File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/signal_handling.py", line 73, in handler
+    _error_if_any_worker_fails()
+RuntimeError: DataLoader worker (pid 8214) is killed by signal: {words}.
+"""
+
+
+@pytest.mark.parametrize(
+    "words, limit",
+    [("CPU time limit exceeded", "RLIMIT_CPU: `ulimit -t`"), ("File size limit exceeded", "RLIMIT_FSIZE: `ulimit -f`")],
+)
+def test_a_process_ended_at_its_limit_is_told_which_limit_and_what_raises_it(tmp_path, words, limit):
+    # The place is where the worker was when its limit ran out, not a fault there: the fix is the limit's, told
+    # by the signal whatever the signature, and nobody's tracker
+    (tmp_path / "job.log").write_text(LIMIT_LOG.format(words=words))
+    told = crashmatrix("diagnose", "job.log", cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    (fix,) = [line for line in told.stdout.splitlines() if line.startswith("  fix:")]
+    assert limit in fix and "raise the limit" in fix.lower(), fix
+    (whose,) = [line for line in told.stdout.splitlines() if line.startswith("  whose:")]
+    assert "A failure of a known kind" in whose and "tracker" not in whose, whose

@@ -81,8 +81,8 @@ class Pattern:
             data["alternatives"] = [dict(alt) for alt in self.alternatives]
         if self.ranks:  # likewise, only for a distributed job's failures
             data["ranks"] = [int(r) if r.isdigit() else r for r in self.ranks]
-        if remedy(self.signature):  # likewise, only where the failure's class says what fixes it
-            data["fix"] = remedy(self.signature)
+        if remedy(self.signature, self.signal):  # likewise, only where the failure's class says what fixes it
+            data["fix"] = remedy(self.signature, self.signal)
         return data
 
     def _label(self, with_signature: bool = True, label: str | None = None) -> str:
@@ -483,7 +483,7 @@ def render_lines(
     labels = _labels_set_apart(patterns)
     for p in patterns:
         lines.append(p.describe(labels.get(p.failure_kind)))
-        fix = remedy(p.signature)
+        fix = remedy(p.signature, p.signal)
         if fix:
             lines.append(f"  what fixes it: {fix}")
         apart = set_apart.node_sentence(p.conditions, fingerprints, nodes) if fingerprints else ""

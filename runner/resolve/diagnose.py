@@ -82,7 +82,7 @@ def diagnose(log: Log) -> Diagnosis:
             "diagnose ran in leads to the app's configs (run diagnose in the app's folder, or the app "
             "under crashmatrix)"
         )
-    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature), cannot, log.names)
+    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature, verdict.signal or ""), cannot, log.names)
 
 
 @dataclass(frozen=True)

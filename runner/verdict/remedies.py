@@ -174,6 +174,23 @@ NO_CUDA_BUILD = (
 )
 
 
+# A process the kernel ended at one of its resource limits (setrlimit, `ulimit`, a batch system's limits): its
+# place is where it was when the limit ran out, not a fault there. The signal alone tells it, whatever the
+# signature (a worker's, the main's, a rank's). Recorded: tests/apps/cpu_limit.py (tests/test_death_dumps.py).
+BY_SIGNAL = {
+    "SIGXCPU": (
+        "the kernel ended the process at its CPU-time limit (RLIMIT_CPU: `ulimit -t`, a `resource.setrlimit` in "
+        "the program or a worker_init_fn, or a batch system's CPU-time limit); its place is where it was when the "
+        "time ran out, not a fault there. Raise the limit (the job's CPU-time request), or spend less CPU in that "
+        "process"
+    ),
+    "SIGXFSZ": (
+        "the kernel ended the process as it wrote a file past its size limit (RLIMIT_FSIZE: `ulimit -f`, or a "
+        "batch system's file-size limit): raise the limit, or write smaller files (checkpoints, logs rotated)"
+    ),
+}
+
+
 # What a signature says of its class -> what fixes it, the first that matches. The signature is the telling
 # line, masked (verdict/signature.py); Hydra's headlines start it, an exception's type may lead them.
 _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -202,8 +219,11 @@ def _is_desync_hang(signature: str) -> bool:
     return len(parts) > 1 and all(" at " in part for part in parts)
 
 
-def remedy(signature: str) -> str:
-    """What fixes a failure of this signature, or "" where the class does not say."""
+def remedy(signature: str, signal: str = "") -> str:
+    """What fixes a failure of this signature (and signal, where it died by one), or "" where the class does
+    not say."""
+    if signal in BY_SIGNAL:
+        return BY_SIGNAL[signal]
     if signature in REMEDIES:
         return REMEDIES[signature]
     if signature.startswith("cudnn_error ") and signature.endswith(" in cudnnCreate"):
