@@ -143,6 +143,9 @@ RECORDED_BEFORE = {
         for cell in ("550b815382", "656519b86c")
         for i in range(3)
     },
+    # tests/zoo/HELDOUT10.md's u_hydra_ckpt_exclusive: an InstantiationException (Hydra's short error, no
+    # traceback) the run placed from the cell's record of the exception Hydra handled, and signed with that place
+    **{f"tests/zoo/recorded/heldout10/app/cells/f83d1f3d54-r{i}": "command_place" for i in range(3)},
     # tests/zoo/HELDOUT5.md's OmegaConf errors in its lightning-hydra-template layout (`config_name="train.yaml"`,
     # an experiment's `# @package _global_`): found in the config files, and keyed from the root, after these were
     # recorded (the `???` then at the traceback's instantiate_node, the `${...}` under experiment.num_workers)
