@@ -494,9 +494,10 @@ def test_a_rank_killed_from_outside_is_the_cause_and_one_torchrun_killed_is_not(
     assert (root.rank, root.signal) == (0, ""), root
 
 
-def _as_a_rank(tmp_path, source: str):
+def _as_a_rank(tmp_path, source: str, rank_env: bool = True):
     """Run source as rank 1 of a cell, as torchrun starts a rank under inject (the rank's environment, the inject
-    folder on PYTHONPATH, the cell's main another process); (the cell folder its records are in, the process)."""
+    folder on PYTHONPATH, the cell's main another process); (the cell folder its records are in, the process).
+    rank_env False: as mp.spawn starts one, with no RANK in its environment."""
     cell = tmp_path / "cell"
     cell.mkdir()
     (tmp_path / "pyproject.toml").write_text("")
@@ -507,7 +508,7 @@ def _as_a_rank(tmp_path, source: str):
         "CRASHMATRIX_KNOBS": "{}",
         "CRASHMATRIX_CELL_DIR": str(cell),
         "CRASHMATRIX_INJECT_ROOT": "1",  # the cell's main (torchrun) is another process
-        **{"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"},
+        **({"RANK": "1", "LOCAL_RANK": "1", "GROUP_RANK": "0", "WORLD_SIZE": "2"} if rank_env else {}),
     }
     done = subprocess.run([sys.executable, "rank1.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
     return str(cell), done
@@ -548,3 +549,21 @@ def test_a_spawned_rank_that_exited_with_a_status_is_that_status_at_its_call(tmp
     assert done.returncode == 3, done.stderr
     assert exit_record.rank_place(recorded, 1, "", 3) == "rank1.py:5 in run"
     assert exit_record.rank_place(recorded, 1, "", 2) == ""  # another status: not this end
+
+
+def test_a_spawned_rank_that_left_by_os_exit_is_placed_at_its_call(tmp_path):
+    # the tenth held-out set's u_spawn_os_exit: rank 1 of mp.spawn calls os._exit(3), which skips the exit functions
+    # where a spawned rank that drew no batch says which rank it is. Its end is still recorded, and is the only
+    # process's but the main's that ended with the status spawn reported (`process 1 terminated with exit code 3`)
+    from crashmatrix.verdict import exit_record
+
+    source = (
+        "import multiprocessing\nimport os\n\n\ndef run():\n    os._exit(3)\n\n\n"
+        "if __name__ == '__main__':\n    rank = multiprocessing.get_context('spawn').Process(target=run)\n"
+        "    rank.start()\n    rank.join()\n    raise SystemExit(rank.exitcode)\n"
+    )
+    recorded, done = _as_a_rank(tmp_path, source, rank_env=False)  # a parent, and the rank it spawns
+    assert done.returncode == 3, done.stderr
+    assert exit_record.rank_place(recorded, 1, "", 3) == ""  # no record says it was rank 1
+    assert exit_record.spawned_rank_place(recorded, os.getpid(), 3) == "rank1.py:6 in run"
+    assert exit_record.spawned_rank_place(recorded, os.getpid(), 2) == ""  # another status: not this end

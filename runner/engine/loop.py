@@ -466,7 +466,11 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     if not where and verdict.outcome is Outcome.RANK_CRASH and verdict.rank is not None:  # it printed nothing
         where = exit_record.rank_place(slot.cell_dir, verdict.rank, verdict.signal)
     if verdict.rank is not None and (code := exit_record.rank_exit_code(verdict)) is not None:
-        where = exit_record.rank_place(slot.cell_dir, verdict.rank, "", code) or where  # its sys.exit, not the join
+        where = (  # its sys.exit or os._exit, not the join
+            exit_record.rank_place(slot.cell_dir, verdict.rank, "", code)
+            or exit_record.spawned_rank_place(slot.cell_dir, slot.evidence.pid, code)
+            or where
+        )
     if not slot.running.timed_out:  # a worker that ended itself first: the main's words are its consequence
         verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid, stderr)
     handled = exit_record.handled(slot.cell_dir, slot.evidence.pid)  # Hydra's instantiate error's own stack

@@ -186,6 +186,14 @@ def rank_place(cell_dir: str, rank: int, signal: str, exit_code: int | None = No
     return next((found for pid in pids if (found := place(cell_dir, pid, exit_code, signal))), "")
 
 
+def spawned_rank_place(cell_dir: str, main_pid: int | None, exit_code: int) -> str:
+    """The recorded place of a rank that ended itself with exit_code before any record said which rank it was:
+    a spawned rank says so at its first DataLoader pass or in its exit functions, which `os._exit(3)` skips.
+    The one process but the main that recorded that end is it; "" where none did, or more than one."""
+    found = [place for _pid, code, place in children_ends(cell_dir, main_pid) if code == exit_code]
+    return found[0] if len(found) == 1 else ""
+
+
 _RANK_EXIT = re.compile(r"terminated with exit code (\d+)$")
 
 
