@@ -12,7 +12,6 @@ outcome is left out (the kill at the time limit is the run's).
 
 from __future__ import annotations
 
-import pytest
 from heldout_recorded import HeldOut
 
 RUNS = {
@@ -43,17 +42,6 @@ UNTRUE = {
     "the main's child.join() at :19, right",
 }
 SET = HeldOut("heldout10", RUNS, UNTRUE)
-
-
-@pytest.fixture(scope="module")
-def told() -> dict:
-    return SET.told()
-
-
-def test_every_mode_has_its_recorded_cells():
-    SET.check_recorded(modes_at_least=17)
-
-
-@pytest.mark.parametrize("mode,aspect", SET.cases())
-def test_diagnose_of_the_recorded_logs_gives_the_truth(told, mode, aspect):
-    SET.check(told[mode], mode, aspect)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=17
+)
