@@ -1,7 +1,7 @@
 """`crashmatrix resolve RUN --try` (issue 50): a slow finding's change that the run never measured, run for real.
 
 End to end on tests/apps/template_app/slow.yaml: the Hydra + Lightning template app with 1 DataLoader worker
-that does not persist, 4 epochs, no validation (fewer processes), under fork and spawn, one run a cell. spawn's
+that does not persist, 3 epochs, no validation (fewer processes), under fork and spawn, one run a cell. spawn's
 cell is slow, because each epoch spawns a fresh worker that imports Lightning; fork is measured in the run,
 persistent_workers=true is not (an estimate). `resolve --try` runs the slow cell again and with
 persistent_workers=true, into RUN/tried/, and says the ratio. One run and one --try, shared by every live
@@ -50,14 +50,14 @@ def test_try_runs_the_slow_cell_and_persistent_workers_and_says_the_ratio(run):
     assert line.startswith("avoid: start_method=spawn"), line
     (slow,) = json.loads((where / "run" / "resolution.json").read_text())["avoid"]
     because = (
-        r"because 4 spawned workers started \(1 per pass, 4 passes: not persistent\), each \S+ s to its first batch, "
+        r"because 3 spawned workers started \(1 per pass, 3 passes: not persistent\), each \S+ s to its first batch, "
         r"\S+ s of it importing pytorch_lightning"
     )
     assert re.match(because, slow["why"]["text"]), slow["why"]["text"]
     said = TRIED.search(line)
     assert said, line
     kept_s, slow_s, ratio, how = float(said[1]), float(said[2]), float(said[3]), said[4]
-    # a persistent worker starts once, not 4 times: faster, by the ratio of the two wall times it gives
+    # a persistent worker starts once, not 3 times: faster, by the ratio of the two wall times it gives
     assert how == "faster" and kept_s < slow_s and ratio == pytest.approx(slow_s / kept_s, abs=0.06 + 0.1 * ratio)
     # fork was a cell of the run: measured there, not tried again
     assert re.search(r"; or start_method=fork: \S+ s against \S+ s \(measured, 1 run\)", line), line
