@@ -400,3 +400,21 @@ def test_init_gpus_per_cell_must_be_a_count(tmp_path):
     done = init(tmp_path / "m.yaml", os.path.join(GPU_APP, "src", "train.py"), "--gpus-per-cell", "-1")
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "--gpus-per-cell" in done.stderr
     assert not (tmp_path / "m.yaml").exists()
+
+
+def test_an_app_edited_since_it_was_read_is_read_again(tmp_path):
+    # find_hydra_main keeps what it parsed by the file's time and size: a script that gains its @hydra.main is
+    # an app the next time it is asked, and one that loses it is not
+    from crashmatrix.app.hydra_main import find_hydra_main
+    from crashmatrix.errors import BadInput
+
+    app = tmp_path / "train.py"
+    (tmp_path / "conf").mkdir()
+    app.write_text("def main():\n    pass\n")
+    with pytest.raises(BadInput, match="no @hydra.main"):
+        find_hydra_main(str(app))
+    app.write_text('import hydra\n\n\n@hydra.main(config_path="conf", config_name="train")\ndef main(cfg):\n    pass\n')
+    assert find_hydra_main(str(app)).config_name == "train"
+    app.write_text("def main():\n    pass\n")
+    with pytest.raises(BadInput, match="no @hydra.main"):
+        find_hydra_main(str(app))
