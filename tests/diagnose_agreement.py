@@ -233,9 +233,11 @@ def diagnosed(cell: str, cwd: str | None = None) -> dict:
         text = f.read()
     here = _checkout_paths(text)
     try:
-        with tempfile.TemporaryDirectory(prefix="diagnosed-") as scratch:
+        with contextlib.ExitStack() as scratch:
             if here != text:  # read where its files are, as the program's own machine read it
-                path = os.path.join(scratch, "stderr.log")
+                path = os.path.join(
+                    scratch.enter_context(tempfile.TemporaryDirectory(prefix="diagnosed-")), "stderr.log"
+                )
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(here)
             with contextlib.chdir(cwd or os.getcwd()):
