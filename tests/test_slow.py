@@ -393,6 +393,7 @@ def test_the_rerun_it_advises_runs_as_printed(tmp_path, write):
 # ------------------------------------------------------------------ why (issue 50), on the same run
 
 
+@pytest.mark.slow
 def test_the_finding_says_why_in_the_programs_terms_and_resolve_what_removes_it(run):
     # spawn with 1 worker that does not persist, 3 epochs: 3 fresh interpreters, each importing torch (and the
     # 3 s main module) before its first batch; the fork cells of the same run are the measured alternative
