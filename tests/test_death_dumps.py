@@ -121,3 +121,18 @@ def test_a_process_ended_at_its_limit_is_told_which_limit_and_what_raises_it(tmp
     assert limit in fix and "raise the limit" in fix.lower(), fix
     (whose,) = [line for line in told.stdout.splitlines() if line.startswith("  whose:")]
     assert "A failure of a known kind" in whose and "tracker" not in whose, whose
+
+
+def test_a_process_its_own_alarm_ended_is_placed_where_it_was_under_inject(tmp_path):
+    # the twelfth held-out set's w_alarm_watchdog, without torch: SIGALRM with no handler prints nothing, and
+    # faulthandler does not catch it; under inject the process dumps its stacks as the alarm ends it
+    (tmp_path / "m.yaml").write_text(
+        f"name: alarm\ncommand: [python, {ROOT}/tests/apps/alarm_watchdog.py]\ninject: true\npass_params: none\n"
+        "axes:\n  num_threads: [1]\ntimeout: 60\n"
+    )
+    ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGALRM"), row
+    assert row["where"] == "tests/apps/alarm_watchdog.py:13 in upload", row["where"]
+    assert row["signature"] == "killed_by_signal in tests/apps/alarm_watchdog.py:upload"

@@ -11,8 +11,9 @@
   out the controller learns where the rank it waited for was (verdict/peers.py). A handler the program
   installs replaces this one; an ignored SIGTERM stays ignored (its disposition passes through exec).
 - The same file gets the stacks of a process that a signal faulthandler does not catch ends by its default
-  action (DEATH_DUMPS: SIGXCPU, the CPU-time limit a worker_init_fn or a scheduler sets), chained as for
-  SIGTERM, so that where a DataLoader worker died is known though it printed nothing.
+  action (DEATH_DUMPS: SIGXCPU, the CPU-time limit a worker_init_fn or a scheduler sets; SIGALRM and the
+  other timers a program arms itself), chained as for SIGTERM, so that where a process died is known though
+  it printed nothing.
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
   a crash, which names the faulting library; DataLoader workers get it too, and
@@ -37,8 +38,10 @@ from . import importhook
 DUMP_SIGNAL = signal.SIGRTMIN + 9
 DIR_NAME = ".stacks"
 # Signals whose default action ends a process and for which nothing else prints a Python stack (faulthandler's
-# own are SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL); each dumps into the process's file, then dies by it.
-DEATH_DUMPS = (signal.SIGXCPU,)
+# own are SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL); each dumps into the process's file, then dies by it: a
+# CPU-time limit, and the timers a program arms itself (`signal.alarm(60)` as a watchdog, with no handler).
+# Not SIGUSR1/SIGUSR2 (Lightning's Slurm requeue, torch's own handler) nor SIGHUP/SIGINT/SIGQUIT.
+DEATH_DUMPS = (signal.SIGXCPU, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
 
 _dump_file = None
 _installed = False
