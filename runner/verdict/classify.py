@@ -205,6 +205,8 @@ def _from_rank(
     short: the worker's own unlabelled line is its too, and so is torch's unlabelled word of its signal."""
     if root.ended_early:  # the victim's broken connection is its consequence: the rank that ended is the verdict
         return Verdict(Outcome.FAIL, "", root.ended_early, ranks_.RANK_ENDED_EARLY, root.rank, root.text)
+    if root.alone_at_barrier:  # the rank at the barrier its peers never called is the verdict, at that barrier
+        return Verdict(Outcome.FAIL, "", root.alone_at_barrier, sig_.BARRIER_UNMATCHED, root.rank, root.text)
     if root.signal:
         last_words = read_output(_with_last_words(root.text, stderr))
         told = _told_abort(root.signal, last_words)

@@ -124,6 +124,7 @@ class RankFailure:
     text: str = ""  # its own output: the traceback(s) it printed, or faulthandler's dump
     pid: int | None = None
     ended_early: str = ""  # it ended while its peers still trained: the sentence that says so (text: a victim's)
+    alone_at_barrier: str = ""  # it waited at a barrier its peers, which had ended, never called: the sentence
     unsent: bool = False  # its signal is one the launcher kills with, but the launcher never sent it to this rank
     code: int | None = None  # the exit status its launcher says it ended with (`terminated with exit code 3`)
 
@@ -208,6 +209,8 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
     failed = {f.rank for f in failures}
     ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
     first = next((r for r in ended if r.rank not in failed), None)
+    if _waited_at_a_barrier(victim, first, recorded):
+        return _alone_at_barrier(victim, first)
     if first is not None:
         peers = [r for r in recorded if r.rank != first.rank]
         # A victim that names no rank may be the process that ended first itself: then a peer must end after it.
@@ -233,6 +236,28 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
         ended_early=f"a peer of {who} ended (exit 0) while {who} still trained, which lost its connection; "
         "no launcher names another rank's failure (inject: true tells which rank, after how many steps)",
     )
+
+
+# A barrier is where the ranks wait for one another, no step of training. A peer that ended (exit 0) having done
+# no fewer steps is not early where a rank then waits at a barrier it alone calls (`if rank == 0: save()` with a
+# dist.barrier() inside): that rank's barrier is the failure, and the place it was called from.
+_BARRIER_CALL = re.compile(r'File "[^"\n]*distributed_c10d\.py", line \d+, in (?:monitored_)?barrier\n')
+
+
+def _waited_at_a_barrier(victim: RankFailure, first: Recorded | None, recorded: Sequence[Recorded]) -> bool:
+    told = _first_exception(victim.text) or victim.text  # its peer closed the connection; not a timeout's wait
+    if not _BARRIER_CALL.search(victim.text) or not search(PEER_GONE, told) or search(COLLECTIVE_TIMEOUT, told):
+        return False
+    own = next((r.steps for r in recorded if r.rank == victim.rank), None)
+    return first is None or first.steps is None or own is None or first.steps >= own
+
+
+def _alone_at_barrier(victim: RankFailure, first: Recorded | None) -> RankFailure:
+    """`rank 0 waited at a barrier rank 1 never called: rank 1 had ended (exit 0)`."""
+    who = "a rank" if victim.rank is None else f"rank {victim.rank}"
+    peer = f"rank {first.rank}" if first is not None else "its peer"
+    said = f"{who} waited at a barrier {peer} never called: {peer} had ended (exit 0), which closed the connection"
+    return replace(victim, alone_at_barrier=said)
 
 
 def _ended_after_timing_out(victim: RankFailure, first: Recorded, recorded: Sequence[Recorded]) -> bool:

@@ -10,6 +10,7 @@ import re
 
 from crashmatrix.verdict.ranks import COLLECTIVE_TIMEOUT, RANK_ENDED_EARLY
 from crashmatrix.verdict.signature import (
+    BARRIER_UNMATCHED,
     HANG,
     HYDRA_INSTANTIATE_FAILED,
     HYDRA_OVERRIDE_REFUSED,
@@ -31,6 +32,11 @@ REMEDIES = {
         "a DataLoader worker took longer for one batch than the loader's `timeout` the program set: raise it, or "
         "leave it at 0 (no limit), or find what that worker waits on (slow storage, a heavy transform, a lock: "
         "the cell's stacks.txt at a timeout)"
+    ),
+    BARRIER_UNMATCHED: (
+        "every rank must call the same collectives: this barrier is called by one rank alone (inside a rank's "
+        "own branch, `if rank == 0: save()`, or after the others have left their loop and ended); call it on "
+        "every rank, outside the branch, or not at all"
     ),
     RANK_ENDED_EARLY: (
         "every rank the same number of batches: a DistributedSampler (it pads every rank to the same count; "

@@ -149,6 +149,8 @@ def _p(*patterns: str) -> tuple:
 
 # A DataLoader worker (or a spawned child) that died by a signal, whichever.
 WORKER_SIGNAL = "worker_signal"
+# A rank that waited at a barrier its peers never called: they had ended (exit 0), which closed the connection
+BARRIER_UNMATCHED = "barrier_unmatched"
 # A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
 WORKER_EXITED = "worker_exited"
 # The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
@@ -441,7 +443,7 @@ MAX_LENGTH = 200
 _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
-SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, "memory_error", "cuda_oom"})
+SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED, "memory_error", "cuda_oom"})
 # CUDA's words for a kernel's fault that name no kernel: two illegal accesses in two kernels are told apart by
 # the line that launched each, which only a synchronous rerun finds (the first run's place is wherever the
 # host next waited: a later op, the same for every kernel before it).

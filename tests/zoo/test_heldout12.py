@@ -29,8 +29,6 @@ UNTRUE = {
     "killed_by_signal, right",
     ("w_alarm_watchdog", "where"): "no failure found; the run named no place either (counted untrue there): the "
     "truth is the sleep in upload_checkpoint at :21, from :34 in main",
-    ("w_ddp_barrier_extra", "signature_has"): "rank_ended_early, as the run said (counted untrue there): the "
-    "truth's telling line is rank 0's `Connection closed by peer` in its extra barrier; where (:15 in save) is right",
     ("w_hang_executor_exit", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
     "run read stacks.txt and named the with block's exit at :24 in main, right",
     ("w_hang_queue_unstarted", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
