@@ -40,3 +40,38 @@ def test_a_rank_at_a_barrier_its_peer_never_reached_for_fewer_steps_is_the_peer_
     ended = [ranks.Recorded(101, 1, ended=5.0, steps=2), ranks.Recorded(100, 0, steps=3)]
     verdict = classify(1, stderr=BARRIER_ALONE, recorded=ended)
     assert (verdict.signature, verdict.rank) == ("rank_ended_early", 1), verdict
+
+
+# torchrun's report when the peer was still leaving (its destroy_process_group) as rank 0 failed: the launcher
+# SIGTERMed it (a live run's first repeat of w_ddp_barrier_extra)
+STOPPED_AS_IT_LEFT = """\
+W1129 21:20:58.724000 32575 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 32583 closing signal SIGTERM
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+/home/user/proj/train.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-11-29_21:20:58
+  host      : localhost
+  rank      : 1 (local_rank: 1)
+  exitcode  : -15 (pid: 32583)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 32583
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-29_21:20:58
+  host      : localhost
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 32582)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+
+def test_a_peer_the_launcher_stopped_as_it_left_is_still_the_barrier_alone():
+    verdict = classify(1, stderr=BARRIER_ALONE + STOPPED_AS_IT_LEFT)
+    assert (verdict.signature, verdict.rank) == ("barrier_unmatched", 0), verdict
+    assert verdict.error == "rank 0 waited at a barrier rank 1 never called: rank 1 had closed its connection"

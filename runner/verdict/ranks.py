@@ -203,14 +203,17 @@ def _ended_early(failures: list[RankFailure], recorded: Sequence[Recorded], stde
     """The rank that ended first while its peers trained on, where every failure is a reaction to a peer
     gone (none a cause, none a signal): the first rank the recorder saw end with no failure of its own;
     without the recorder, a peer named by no one, where the launcher reports no other failure."""
-    if not failures or any(not f.is_consequence or f.signal for f in failures):
+    if not failures or any(not f.is_consequence for f in failures):
         return None
     victim = failures[0]
     failed = {f.rank for f in failures}
     ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
     first = next((r for r in ended if r.rank not in failed), None)
-    if _waited_at_a_barrier(victim, first, recorded):
-        return _alone_at_barrier(victim, first)
+    # the peer may have ended before its launcher's kill came, or been ending as it came (a SIGTERM in the report)
+    if not victim.signal and _waited_at_a_barrier(victim, first, recorded):
+        return _alone_at_barrier(victim, first, failures[1:])
+    if any(f.signal for f in failures):
+        return None
     if first is not None:
         peers = [r for r in recorded if r.rank != first.rank]
         # A victim that names no rank may be the process that ended first itself: then a peer must end after it.
@@ -252,11 +255,13 @@ def _waited_at_a_barrier(victim: RankFailure, first: Recorded | None, recorded: 
     return first is None or first.steps is None or own is None or first.steps >= own
 
 
-def _alone_at_barrier(victim: RankFailure, first: Recorded | None) -> RankFailure:
-    """`rank 0 waited at a barrier rank 1 never called: rank 1 had ended (exit 0)`."""
+def _alone_at_barrier(victim: RankFailure, first: Recorded | None, others: list[RankFailure]) -> RankFailure:
+    """`rank 0 waited at a barrier rank 1 never called: rank 1 had closed its connection and ended (exit 0)`."""
     who = "a rank" if victim.rank is None else f"rank {victim.rank}"
-    peer = f"rank {first.rank}" if first is not None else "its peer"
-    said = f"{who} waited at a barrier {peer} never called: {peer} had ended (exit 0), which closed the connection"
+    ranks = [f.rank for f in others if f.rank is not None and f.rank != victim.rank]
+    peer = f"rank {first.rank}" if first is not None else f"rank {ranks[0]}" if ranks else "its peer"
+    ended = " and ended (exit 0)" if first is not None else ""
+    said = f"{who} waited at a barrier {peer} never called: {peer} had closed its connection{ended}"
     return replace(victim, alone_at_barrier=said)
 
 
