@@ -81,8 +81,8 @@ class Pattern:
             data["alternatives"] = [dict(alt) for alt in self.alternatives]
         if self.ranks:  # likewise, only for a distributed job's failures
             data["ranks"] = [int(r) if r.isdigit() else r for r in self.ranks]
-        if remedy(self.signature, self.signal):  # likewise, only where the failure's class says what fixes it
-            data["fix"] = remedy(self.signature, self.signal)
+        if fix := remedy(self.signature, self.signal):  # likewise, only where the failure's class says what fixes it
+            data["fix"] = fix
         return data
 
     def _label(self, with_signature: bool = True, label: str | None = None) -> str:

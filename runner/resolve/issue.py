@@ -96,9 +96,8 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tupl
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
     # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
     oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
-    known = remedy(
-        kind.signature, kind.signal
-    )  # a known class, a collective timeout told by its peers too: the program's
+    # a known class, a collective timeout told by its peers too: the program's
+    known = remedy(kind.signature, kind.signal)
     whose = None if known or oom else culprit(stderr, where, packages, error, by_signal)
     setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
     if oom:

@@ -107,8 +107,8 @@ def summary_lines(r: Resolved) -> list[str]:
         lines += [f"  {line}" for line in cost_lines(r)]
     for f in r.findings.failures:
         lines.append(f"cause: {failure_text(f, r.findings)}")
-        if remedy(f.kind.signature, f.kind.signal):
-            lines.append(f"  what fixes it: {remedy(f.kind.signature, f.kind.signal)}")
+        if fix := remedy(f.kind.signature, f.kind.signal):
+            lines.append(f"  what fixes it: {fix}")
     lines += [f"avoid: {avoid_text(s, r.tried)}" for s in r.avoid]
     for u in r.unsure:
         lines.append(f"cannot tell yet: {u.reason}" + (f"; to tell: `{u.command}`" if u.command else ""))
@@ -239,8 +239,8 @@ def _failure_causes(r: Resolved) -> list[str]:
         if f.alternatives:
             others = "; ".join(" and ".join(f"{a}={v}" for a, v in alt.items()) for alt in f.alternatives)
             lines.append(f"  The data fit as well: {others}.")
-        if remedy(f.kind.signature, f.kind.signal):
-            lines.append(f"  What fixes it: {remedy(f.kind.signature, f.kind.signal)}.")
+        if fix := remedy(f.kind.signature, f.kind.signal):
+            lines.append(f"  What fixes it: {fix}.")
         if f.kind in by_kind:
             lines.append(f"  Bug report: `{by_kind[f.kind].dir}/ISSUE.md`.")
     source = "hunt.json" if r.findings.source == "hunt" else "explain's conjunctions, weighed by hunt's model"
