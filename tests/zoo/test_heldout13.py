@@ -1,0 +1,37 @@
+"""The thirteenth held-out set (truth_heldout13.yaml, HELDOUT13.md): failures written as users report them, five
+in a src-layout project run as a package (x_proj/, `python -m x_train experiment=NAME` with PYTHONPATH=src: Hydra
+structured configs registered in a ConfigStore, an `optim` group, `hydra.utils.instantiate`, Lightning), without
+reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before any
+rule changed (recorded/heldout13/); here every recorded cell's stderr.log is diagnosed again with today's rules,
+in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout12.py does for the twelfth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT13.md lists the run's)
+UNTRUE = {
+    ("x_mp_child_segv", "outcome"): "crash SIGSEGV: the child's faulthandler dump (`Fatal Python error: "
+    "Segmentation fault`, decode_shard at :11) taken for the main's death, though the main went on to raise on the "
+    "exit code and exit 1; the run said fail at the parent's raise (:20), wrong too; the truth is worker_crash SIGSEGV",
+    ("x_hang_fifo_open", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
+    "read stacks.txt and named the FIFO's open at :18 in main, right",
+    ("x_hang_poll_file", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named the "
+    "poll's sleep at :19 in wait_for, right",
+}
+SET = HeldOut("heldout13", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
