@@ -17,8 +17,9 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
-from crashmatrix.verdict.parsed import LIBC_ABORT, TRACEBACK_HEAD, WARNING, Output, read_output
+from crashmatrix.verdict.parsed import LIBC_ABORT, TRACEBACK_HEAD, WARNING, FaultDump, Output, read_output
 from crashmatrix.verdict.signature import signal_name
+from crashmatrix.verdict.stacks import Thread
 
 _WORKER_ERROR_TEXT = {
     "segmentation fault": "SIGSEGV",
@@ -122,6 +123,13 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if report.get("status") == "nan":
         return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
+    child = _child_died(stderr)
+    if child is not None:  # a process it started died first: the main's failure is what it heard of that
+        dump, sig = child
+        told = f"{dump.line} in a child process the main started"
+        if any(t.at > dump.at for t in read_output(stderr).tracebacks):  # what the main then raised
+            told += f"; the main then failed with {line}"
+        return Verdict(Outcome.WORKER_CRASH, sig, told, sig_.WORKER_SIGNAL)
     first = _thread_failed_first(stderr)
     if first is not None:
         thread, exception = first
@@ -129,6 +137,26 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
             told = f"{exception}; in thread {thread}, first: the main then failed with {line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
+
+
+def _child_died(stderr: str) -> tuple[FaultDump, str] | None:
+    """(the dump, its signal) of the first fatal-signal dump a multiprocessing child printed (its stack runs from
+    multiprocessing's Process._bootstrap, forked or spawned alike): a process the main started, not the main,
+    whose death the main then heard of; None where no child dumped so. A SIGTERM or SIGINT is no cause (a
+    parent's stop of its child)."""
+    for dump in read_output(stderr).dumps:
+        sig = sig_.SIGNAL_TEXT.get(dump.line.partition(": ")[2].strip(), "")
+        if sig and sig not in ("SIGTERM", "SIGINT") and any(_is_process_bootstrap(t) for t in dump.threads):
+            return dump, sig
+    return None
+
+
+def _is_process_bootstrap(thread: Thread) -> bool:
+    """A stack run by multiprocessing's Process._bootstrap: a child process's main thread."""
+    return any(
+        f.func == "_bootstrap" and f.file.replace("\\", "/").endswith("multiprocessing/process.py")
+        for f in thread.frames
+    )
 
 
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")

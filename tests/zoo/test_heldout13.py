@@ -23,9 +23,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT13.md lists the run's)
 UNTRUE = {
-    ("x_mp_child_segv", "outcome"): "crash SIGSEGV: the child's faulthandler dump (`Fatal Python error: "
-    "Segmentation fault`, decode_shard at :11) taken for the main's death, though the main went on to raise on the "
-    "exit code and exit 1; the run said fail at the parent's raise (:20), wrong too; the truth is worker_crash SIGSEGV",
     ("x_hang_fifo_open", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
     "read stacks.txt and named the FIFO's open at :18 in main, right",
     ("x_hang_poll_file", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named the "

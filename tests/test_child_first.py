@@ -1,0 +1,87 @@
+"""A process the program started with multiprocessing dies by a signal, and the main then fails on hearing of it:
+the child's death is the failure, the main's error its consequence (issue 52, item 3: as a thread before the
+main, a worker before the loader that reports it).
+
+The truth, from running tests/zoo/app's x_mp_child_segv alone (the thirteenth held-out set, HELDOUT13.md):
+exit 1. The child, started by mp.Process, reads through ctypes far outside its buffer; faulthandler prints
+`Fatal Python error: Segmentation fault` and the child's stack, decode_shard at :11 under multiprocessing's
+Process._bootstrap; the parent joins it and raises `RuntimeError: shard decoder exited with code -11` at :20.
+Before this rule the run said fail at the parent's raise, and diagnose of the log said the main crashed.
+"""
+
+import os
+
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.verdict.classify import classify
+
+APP = os.path.join(ROOT, "tests", "zoo", "app", "main.py")
+
+FORKED_CHILD = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007fcc1b449b80 (most recent call first):
+  File "/usr/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "/app/shards.py", line 11 in decode_shard
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314 in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/popen_fork.py", line 71 in _launch
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 121 in start
+  File "/app/shards.py", line 17 in main
+  File "/app/shards.py", line 21 in <module>
+"""
+SPAWNED_CHILD = """\
+Fatal Python error: Bus error
+
+Current thread 0x00007f00aa001740 (most recent call first):
+  File "/app/shards.py", line 11 in decode_shard
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314 in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 135 in _main
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 122 in spawn_main
+  File "<string>", line 1 in <module>
+"""
+MAIN_RAISES = """\
+Traceback (most recent call last):
+  File "/app/shards.py", line 21, in <module>
+    main()
+  File "/app/shards.py", line 20, in main
+    raise RuntimeError(f"shard decoder exited with code {worker.exitcode}")
+RuntimeError: shard decoder exited with code -11
+"""
+
+
+def test_a_forked_childs_segfault_before_the_mains_raise_is_the_verdict():
+    verdict = classify(1, stderr=FORKED_CHILD + MAIN_RAISES)
+    assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGSEGV", "worker_signal")
+    assert verdict.error == (
+        "Fatal Python error: Segmentation fault in a child process the main started; the main then failed with "
+        "RuntimeError: shard decoder exited with code -11"
+    )
+
+
+def test_a_spawned_childs_death_is_told_by_its_own_signal():
+    verdict = classify(1, stderr=SPAWNED_CHILD + MAIN_RAISES)
+    assert (verdict.outcome, verdict.signal) == (Outcome.WORKER_CRASH, "SIGBUS")
+
+
+def test_the_mains_own_dump_and_a_childs_stop_are_not_a_childs_death():
+    main_dump = FORKED_CHILD.split('  File "/usr/lib/python3.11/multiprocessing/process.py", line 108')[0]
+    assert classify(-11, stderr=main_dump).outcome is Outcome.CRASH
+    stopped = FORKED_CHILD.replace("Segmentation fault", "Terminated")  # the parent's stop of its child: no cause
+    assert classify(1, stderr=stopped + MAIN_RAISES).outcome is Outcome.FAIL
+
+
+def test_alone_and_under_inject_the_row_is_the_childs_death_at_its_own_line(tmp_path):
+    matrix = tmp_path / "m.yaml"
+    for inject in ("false", "true"):
+        matrix.write_text(
+            f"name: child-{inject}\ncommand: [python, {APP}]\ninject: {inject}\naxes: {{mode: [x_mp_child_segv]}}\n"
+        )
+        ran = crashmatrix("run", matrix, "--out", tmp_path / inject, cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        (row,) = rows_of(tmp_path / inject)
+        assert (row["outcome"], row["signal"], row["exit_code"]) == ("worker_crash", "SIGSEGV", "1"), row
+        assert row["signature"] == "worker_signal in zoo/modes/x_mp_child_segv.py:decode_shard", row
+        assert row["where"] == "zoo/modes/x_mp_child_segv.py:11 in decode_shard", row
