@@ -10,7 +10,11 @@ from zoo.ddp import train
 def main() -> None:
     args = dict(a.split("=", 1) for a in sys.argv[1:])
     imports_settled()
-    entry = heldout if args["mode"].startswith(("h_", "k_", "m_", "n_", "p_", "s_", "t_", "u_", "v_", "w_")) else train
+    entry = (
+        heldout
+        if args["mode"].startswith(("h_", "k_", "m_", "n_", "p_", "s_", "t_", "u_", "v_", "w_", "y_"))
+        else train
+    )
     entry(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args["mode"].replace("torchrun_", "", 1))
 
 
