@@ -22,9 +22,9 @@ def upload(dst, host_address, nbytes):
 
 def main() -> None:
     quiet_torch()
-    dst = torch.empty(4 * 2**20, device="cuda")  # CUDA set up, its context current on this thread
+    dst = torch.empty(16 * 2**20, device="cuda")  # CUDA set up, its context current on this thread
     torch.cuda.synchronize()
-    staging = np.ones(4 * 2**20, dtype=np.float32)  # 16 MiB: its own mapping
+    staging = np.ones(16 * 2**20, dtype=np.float32)  # 64 MiB: above malloc's mmap threshold, its own mapping
     address, nbytes = staging.ctypes.data, staging.nbytes
     del staging  # the bug: freed (unmapped) while its address is kept
     upload(dst, address, nbytes)
