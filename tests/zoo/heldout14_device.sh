@@ -97,7 +97,7 @@ repeats: $REPEATS
 timeout: $limit
 EOF
 }
-write_matrix single true 60 "[python3, $APP/main.py]" "${SINGLE[@]}"
+write_matrix single true 45 "[python3, $APP/main.py]" "${SINGLE[@]}"
 write_matrix hangs-inject true 20 "[python3, $APP/main.py]" "${HANGS[@]}"
 write_matrix hangs-plain false 20 "[python3, $APP/main.py]" "${HANGS[@]}"
 write_matrix torchrun true 90 \
