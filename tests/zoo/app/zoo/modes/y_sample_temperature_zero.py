@@ -1,5 +1,5 @@
 """Sampling with temperature 0 (meant as greedy): logits / 0 are infinite, softmax gives NaN, and CUDA's
-multinomial asserts on the device; the host hears of it at its next wait (kvcache-ai/ktransformers#465,
+multinomial asserts on the device, in an asynchronous check (kvcache-ai/ktransformers#465,
 ProjectD-AI/llama_inference#11)."""
 
 import torch
