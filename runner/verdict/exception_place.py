@@ -167,9 +167,14 @@ def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool
         return ""
     inner = frames[:at]
     user, code = frames[at]
+    # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib); a
+    # compiled one's frames are named by its Cython source, below its package (cupy/_core/raw.pyx)
+    library = next((f for f, _code in inner if not _is_torch(f) and (below_packages(f.file) or _is_cython(f))), None)
     op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
-    # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib)
-    library = next((f for f, _code in inner if not _is_torch(f) and below_packages(f.file)), None)
+    if library is not None and _is_cython(library) and not _torch_op(inner):
+        # the line's last call (an argument's np.int32) is no op: the compiled library's frame the program
+        # called says it (RawKernel.__call__, not the status check that raised deep inside)
+        op, library = "", next(f for f, _code in reversed(inner) if _is_cython(f))
     parts = (op, library_text(library) if library else "", own_text(user, frames))
     return "; ".join(p for p in parts if p)
 
@@ -180,6 +185,11 @@ _CALL = re.compile(r"(?:\.|\b)([A-Za-z_]\w*)\s*\(")
 def _outermost_call(code: str) -> str:
     found = _CALL.search(code.split("#")[0])
     return found[1] if found and not code.startswith("raise") else ""
+
+
+def _is_cython(frame: Frame) -> bool:
+    """A compiled library's frame, named by its Cython source as the module was built (`cupy/_core/raw.pyx`)."""
+    return frame.file.endswith(".pyx") and not frame.file.startswith("/")
 
 
 def _is_torch(frame: Frame) -> bool:
@@ -207,4 +217,15 @@ def launch_place(text: str) -> str:
     the way, the program's line; "" where no frame is the program's."""
     frames, _exception = last_traceback(text)
     found = KERNEL_ASSERT.search(text)
-    return op_place(frames, found["kernel"].strip() if found else "")
+    kernel = found["kernel"].strip() if found else ""
+    place = op_place(frames, kernel)
+    if place:
+        return place
+    # The last traceback can be a library's teardown after the failure, none of the program's frames in it
+    # (cupy's Module.__dealloc__ at exit, reported by Cython after its traceback, not before as Python's
+    # `Exception ignored in:` is): the launch's is the last that passes through the program's code.
+    for head in reversed([t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]):
+        place = op_place([(call.frame(), call.code) for call in head.calls if not is_ours(call.path)][::-1], kernel)
+        if place:
+            return place
+    return ""

@@ -23,7 +23,7 @@ from crashmatrix.process import supervise
 from crashmatrix.rundir import cell_files
 from crashmatrix.verdict import gpu_logs
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place
-from crashmatrix.verdict.exception_place import launch_place
+from crashmatrix.verdict.exception_place import failing_output, launch_place
 
 SYNC_DIR = "sync"
 MARK = "synchronous rerun"
@@ -93,7 +93,8 @@ def findings(rc: int | None, sync_dir: str, verdict: Verdict) -> str:
         return f"{MARK} timed out"
     if rc == 0:
         return PASSED
-    parts = [launch_place(_read(os.path.join(sync_dir, "stderr.log")))]
+    # a distributed job's: the failing rank's own output (its `[rank0]:` lines), not the launcher's report after it
+    parts = [launch_place(failing_output(_read(os.path.join(sync_dir, "stderr.log"))))]
     if verdict.signature.startswith("cudnn"):
         parts.append(gpu_logs.cudnn_failure(_read(os.path.join(sync_dir, "cudnn.log"))))
     if verdict.signature.startswith("nccl"):
