@@ -210,6 +210,16 @@ def test_no_process_of_the_hangs_outlives_them(hangs):
             "app/video.py:9 in read_frame",
             "hang in main DataLoader _get_data (dataloader.py:N); app/video.py:read_frame",
         ),
+        # the main's own line below the usual wait signs it, the wait's name kept as a collective's is
+        (
+            "main DataLoader _get_data (dataloader.py:1464) at app/train.py:40 in fit; worker app/video.py:8 in "
+            "read_frame",
+            "hang in DataLoader _get_data at app/train.py:fit; app/video.py:read_frame",
+        ),
+        (
+            "main CUDA synchronize (__init__.py:1162) at zoo/modes/y_hang_spin_flag.py:26 in main",
+            "hang in CUDA synchronize at zoo/modes/y_hang_spin_flag.py:main",
+        ),
         (
             "rank 1 zoo/ddp.py:58 in wait_for_shard; rank 0 in DDP forward at zoo/ddp.py:84 in train",
             "hang in zoo/ddp.py:wait_for_shard; DDP forward at zoo/ddp.py:train",

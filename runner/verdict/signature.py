@@ -485,6 +485,8 @@ _HANG_PLACE = re.compile(r"(?:^|\s)(?P<path>[^\s()]+?):\d+ in (?P<func>\S+)$")
 # what comes before a rank's frame where it waits in a collective (straggler.summarize): `ranks 0, 1 in all_reduce at`;
 # a lone process's main in torch.distributed (stacks.main_place): `main in init_process_group at`
 _IN_COLLECTIVE = re.compile(r"^(?:ranks? [\d, ]+|main) in (?P<collective>.+) at$")
+# ... and a usual wait's (stacks.main_place): `main DataLoader _get_data (dataloader.py:1464) at`
+_IN_USUAL_WAIT = re.compile(r"^(?:main )?(?P<collective>[^()]+?) \([^()]+:\d+\) at$")
 
 
 def hang_signature(where: str) -> str:
@@ -499,7 +501,8 @@ def hang_signature(where: str) -> str:
         part = part.strip()
         found = _HANG_PLACE.search(part)
         signed = f"{found['path']}:{found['func']}" if found else part
-        waits = _IN_COLLECTIVE.match(part[: found.start()].strip()) if found else None
+        before = part[: found.start()].strip() if found else ""
+        waits = _IN_COLLECTIVE.match(before) or _IN_USUAL_WAIT.match(before) if found else None
         if waits:
             signed = f"{waits['collective']} at {signed}"
         if signed and signed not in parts:

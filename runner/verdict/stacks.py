@@ -182,7 +182,11 @@ def main_place(thread: Thread | None) -> str:
     caller = _c10d_caller(label, thread)
     if caller is not None:
         return f"in {f.func} at {place_text(caller, frames)}"
-    return f"{label} ({os.path.basename(f.file)}:{f.line})" if label else place_text(f, frames)
+    if not label:
+        return place_text(f, frames)
+    # the usual wait, then the program's line that waits there (issue 52: a hang's place is the program's)
+    own = user_frame(thread)
+    return f"{label} ({os.path.basename(f.file)}:{f.line})" + (f" at {place_text(own, frames)}" if own else "")
 
 
 def helper_frame(thread: Thread | None) -> Frame | None:
