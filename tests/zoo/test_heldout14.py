@@ -20,8 +20,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT14.md lists the run's)
 UNTRUE = {
-    ("y_fork_cuda_dataset", "outcome"): "cuda_error (the run said so too): torch's host-side refusal to start CUDA in "
-    "a forked worker, raised in torch/cuda/__init__.py, is no CUDA runtime error; the truth is fail",
     ("y_fork_cuda_dataset", "signature_has"): "cuda_after_fork (the run's too): names the class, not the message "
     "the truth asks for (`Cannot re-initialize CUDA in forked subprocess`)",
     ("y_ce_label_shift", "where"): "the asynchronous lead, torch/autograd/__init__.py:231 in _make_grads; "
