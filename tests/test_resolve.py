@@ -8,6 +8,7 @@ half the runs.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -454,6 +455,27 @@ def test_a_library_that_says_the_bug_is_its_own_gets_the_report():
     error = "ValueError: please report a bug to PyTorch if this persists"
     whose = culprit(_raised_in("yaml/parser.py", error), "", {"pyyaml": "6.0.3"}, error)
     assert whose and not whose.owns_the_bug
+
+
+def test_a_bug_its_maintainers_acknowledged_goes_to_their_tracker_only_where_its_frames_make_it():
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    # y_default_device_shuffle on a lent H200 (tests/zoo/HELDOUT14.md): torch.set_default_device("cuda") and
+    # DataLoader(shuffle=True); RandomSampler's CPU generator meets the randperm the default device moved
+    recorded = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout14", "single")
+    with open(os.path.join(recorded, "results.csv"), newline="") as f:
+        (row, *_) = [r for r in csv.DictReader(f) if r["mode"] == "y_default_device_shuffle"]
+    with open(os.path.join(recorded, row["log_dir"], "stderr.log")) as f:
+        stderr = f.read()
+    whose = culprit(stderr, row["where"], {"torch": "2.11.0+cu130"}, row["error"])
+    assert whose and whose.owns_the_bug and whose.acknowledged == "pytorch/pytorch#110820"
+    told = _addressed(whose, row["where"])
+    assert told.startswith("For PyTorch's tracker: a bug its maintainers acknowledged (pytorch/pytorch#110820)"), told
+    # the same words where the program made the generator and handed it over: torch's check on its input
+    error = "RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'"
+    whose = culprit(_raised_in("torch/_tensor.py", error), "", {"torch": "2.13.0"}, error)
+    assert whose and not whose.owns_the_bug and not whose.acknowledged
 
 
 def test_an_error_no_input_check_raises_leaves_whose_bug_undecided():

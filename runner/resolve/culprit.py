@@ -51,6 +51,20 @@ ADMISSIONS: tuple[tuple[str, str], ...] = (
     (r"(?i)\bplease (?:report|file) (?:this |it )?(?:as )?(?:a bug|an issue|a bug report)\b(?! to )", ""),
 )
 _ADMITTED = tuple((re.compile(pattern), by) for pattern, by in ADMISSIONS)
+# A library's bug its maintainers acknowledged in their tracker, told by the exception and the library's own frames
+# that make it: (pattern, the frames below site-packages the traceback must pass through, the distribution,
+# its tracker's issue). Where the program asks for what the library documents and the library contradicts
+# itself, the refusal is the library's, not a check on the program's input.
+ACKNOWLEDGED: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    # torch.set_default_device("cuda") with DataLoader(shuffle=True): RandomSampler makes its generator on the
+    # CPU for a randperm the default device sends to the accelerator
+    (
+        r"Expected a '\w+' device type for generator but found 'cpu'",
+        ("torch/utils/_device.py", "torch/utils/data/sampler.py"),
+        "torch",
+        "pytorch/pytorch#110820",
+    ),
+)
 # Exceptions no check of a caller's input raises: a library's own code that names what it never defined.
 # Raised in a library's frame they point at that library, but a program can cause them too (a monkeypatch, an
 # incompatible version pair): the report says the evidence does not decide.
@@ -68,6 +82,7 @@ class Culprit:
     evidence: str  # what on the stack names it: `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`, `yaml/parser.py`
     raised: bool = False  # an exception raised in its Python code, not a thread that died in it
     admitted: str = ""  # the library's own words that the bug is its own (ADMISSIONS), where it said so
+    acknowledged: str = ""  # its tracker's issue for this very failure (ACKNOWLEDGED), where its maintainers took it
     undecided: bool = False  # raised in its code by a kind of exception no check of input raises
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
@@ -76,7 +91,7 @@ class Culprit:
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
-        return (not self.raised or bool(self.admitted)) and not (self.handed or self.mapped)
+        return (not self.raised or bool(self.admitted or self.acknowledged)) and not (self.handed or self.mapped)
 
     @property
     def is_torch(self) -> bool:
@@ -110,7 +125,18 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
     if not _PACKAGES_DIR.match(raised):
         return None
-    return _judged(_of_path(raised, packages, raised=True), f"{exception}\n{error}")
+    found = _judged(_of_path(raised, packages, raised=True), f"{exception}\n{error}")
+    return dataclasses.replace(found, acknowledged=_acknowledged(found, exception, frames))
+
+
+def _acknowledged(found: Culprit, exception: str, frames: list) -> str:
+    """The tracker issue under which the raising library's maintainers took this failure as their bug
+    (ACKNOWLEDGED), where its exception and the library's frames that make it match one; else ""."""
+    passed = {below_packages(f.file) for f, _code in frames}
+    for pattern, through, by, issue in ACKNOWLEDGED:
+        if by == found.package and re.search(pattern, exception) and all(p in passed for p in through):
+            return issue
+    return ""
 
 
 def _handed(found: Culprit, stderr: str) -> Culprit:

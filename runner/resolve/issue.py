@@ -228,6 +228,12 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             "mapped file truncated or rewritten while it is mapped ends its reader so. Keep it whole while mapped "
             "(write a new file and rename it over the old one).\n"
         )
+    if whose.acknowledged:
+        tracker = "For PyTorch's tracker" if whose.is_torch else f"For the maintainers of {whose.distribution}"
+        return (
+            f"{tracker}: a bug its maintainers acknowledged ({whose.acknowledged}), raised in its own code "
+            f"({whose.evidence}, {whose.named()}): add this bundle there.\n"
+        )
     if whose.raised and not whose.admitted:
         return _refused(whose, where)
     if whose.admitted:
