@@ -18,8 +18,10 @@ PYTEST_ARGS ?=
 # The suite is mostly real child processes that wait on each other (timeouts, hangs, sleeping loaders): two
 # workers left the 2-core box's cores a fifth idle (CPU-s against wall, 2026-11-29), three about 7%, four
 # about 5%: on fresh clones of one commit pytest took 13 min 25 s with three workers, 12 min 55 s with four
-# (1,551 and 1,522 CPU-s in all). A test file's runs stay together (--dist loadfile). TEST_WORKERS=0: serially.
-TEST_WORKERS ?= 4
+# (1,551 and 1,522 CPU-s in all). Five, on fresh clones of one tree (22f7750, 2026-11-29): 13 min 58 s against
+# 14 min 26 s for four, with 47 CPU-s less in all: the slow tests' long waits (Slurm, timeouts, sleeping readers)
+# leave a worker's core to the others. A test file's runs stay together (--dist loadfile). TEST_WORKERS=0: serially.
+TEST_WORKERS ?= 5
 # test-quick's tests compute rather than wait, and each worker collects the whole suite first: on the quiet
 # 2-core box two workers took 1 min 35 s and 107 CPU-s, four 1 min 39 s and 116 CPU-s (2026-11-29).
 QUICK_WORKERS ?= 2

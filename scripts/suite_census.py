@@ -1,7 +1,7 @@
 """What `make test` spends its CPU on: per test file, the CPU of the tests and of every process they started,
 and how many of those processes imported torch and Lightning.
 
-    .venv/bin/python scripts/suite_census.py [pytest arguments]   (default: the Makefile's -q -n 4 --dist loadfile)
+    .venv/bin/python scripts/suite_census.py [pytest arguments]   (default: the Makefile's -q -n 5 --dist loadfile)
 
 CRASHMATRIX_CENSUS_KEEP=1 keeps what each test wrote (its id, start, wall and CPU, one file a worker).
 
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
     with open(installed[-1], "w") as f:
         f.write(f"import {MODULE}\n")
     try:
-        args = argv or ["-q", "-n", "4", "--dist", "loadfile"]
+        args = argv or ["-q", "-n", "5", "--dist", "loadfile"]
         env = dict(os.environ, CRASHMATRIX_CENSUS_DIR=out)
         status = subprocess.call([sys.executable, "-m", "pytest", "-p", PLUGIN, *args], env=env)
     finally:
