@@ -85,8 +85,10 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # How failures are grouped into signatures (crashmatrix.verdict.signature), kept in a run's env.json
 # (`grouping_version`; a run without it is of version 1). 2: a message's numbers never split a failure, and an
 # exception without a known cause is signed by the program's frame too (with_place): two places are two
-# failures. compare joins runs of two versions by cell, class and place (signature_class).
-GROUPING_VERSION = 2
+# failures. 3: a hang in a usual wait (CUDA synchronize, DataLoader _get_data) is signed by the program's line
+# below it with the wait's name (`hang in CUDA synchronize at app/train.py:main`), and CUDA after fork is a fail.
+# compare joins runs of two versions by cell, class and place (signature_class).
+GROUPING_VERSION = 3
 
 
 def _beyond_outcome(signature: str) -> str:

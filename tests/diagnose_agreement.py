@@ -5,8 +5,9 @@ What only a run knows is named per case (RUN_ONLY: why, by the cell's situation)
 - timeout: the kill at the time limit and the stacks saved before it (stacks.txt), not in stderr;
 - sync_rerun: a cuda_error's synchronous rerun (CUDA_LAUNCH_BLOCKING=1), whose output is its own;
 - exit_record: where the process ended itself (sys.exit, os._exit, a worker's), recorded in the cell;
-- grouping: a row recorded under grouping version 1 (before 2026-11-29's version 2): its signature is compared
-  by the class and place every version says alike (signature_class), as compare joins two versions.
+- grouping: a row recorded under an older grouping version than today's (crashmatrix.outcome.GROUPING_VERSION):
+  its signature is compared by the class and place every version says alike (signature_class), as compare
+  joins two versions.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Signatures by class and place, not by the numbers a message carries (issue 52, item 2; grouping version 2).
+"""Signatures by class and place, not by the numbers a message carries (issue 52, item 2; grouping version 2, and 3 since).
 
 A real program (the standard library alone: no torch import to pay) fails four ways, 3 repeats each: a KeyError
 whose key is random in every run, a ValueError whose message carries a random count, and two bare `assert`s in
@@ -94,7 +94,7 @@ def test_two_bare_asserts_in_two_functions_are_two_failures(run):
 
 
 def test_the_run_keeps_its_grouping_version(run):
-    assert json.loads((run / "env.json").read_text())["grouping_version"] == GROUPING_VERSION == 2
+    assert json.loads((run / "env.json").read_text())["grouping_version"] == GROUPING_VERSION == 3
 
 
 def _as_version_1(run, to):
@@ -118,10 +118,10 @@ def test_compare_joins_one_failure_across_two_grouping_versions(run, tmp_path):
     told = crashmatrix("compare", tmp_path / "old", run, "--format", "json", cwd=tmp_path)
     assert told.returncode == 0, told.stderr
     result = json.loads(told.stdout)
-    assert result["grouping_versions"] == {"A": 1, "B": 2}
+    assert result["grouping_versions"] == {"A": 1, "B": GROUPING_VERSION}
     assert result["differing"] == [] and result["same"] == 4  # every cell joined: its failure is the same one
     text = crashmatrix("compare", tmp_path / "old", run, cwd=tmp_path).stdout
-    assert "Signatures were grouped by different versions (A: 1, B: 2)" in text
+    assert f"Signatures were grouped by different versions (A: 1, B: {GROUPING_VERSION})" in text
     assert "No cell differs: the 4 cells in both runs have the same outcomes." in text
 
 
