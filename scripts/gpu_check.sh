@@ -5,14 +5,15 @@
 #
 # From the repository root, on the GPU machine, with the packages it lacks as wheels in .whl/ (hydra-core,
 # omegaconf, antlr4-python3-runtime, submitit, py-spy; docs/gpu.md says how to fetch them). Everything ends
-# within SECONDS (default 420). Into OUT: log.txt (each step's time and status), alone.tgz (the zoo's GPU modes
-# run alone, without crashmatrix: their truth), zoo-gpu.tgz (tests/zoo/test_zoo_gpu.py's run of them),
+# within SECONDS (default 560). Into OUT: log.txt (each step's time and status), alone.tgz (the zoo's GPU modes
+# run alone, without crashmatrix: their truth), zoo-gpu.tgz (tests/zoo/test_zoo_gpu.py's run of them), heldout14.tgz
+# (the fourteenth held-out set's modes alone and under crashmatrix),
 # faults.tgz (matrix/gpu.yaml), growth.tgz and growth-explain.txt (a growing GPU cell's census), pytest-gpu.log,
 # pytest-zoo-gpu.log, and zoo-cpu.log (the CPU zoo on this machine's torch, run beside the GPU steps: it uses
 # no GPU).
 set -uo pipefail
 out=${1:?usage: gpu_check.sh OUT [SECONDS]}
-deadline=$((SECONDS + ${2:-420}))
+deadline=$((SECONDS + ${2:-560}))
 work=/tmp/gpu-check
 rm -rf "$work" && mkdir -p "$work/alone" "$out"
 export PYTHONUNBUFFERED=1
@@ -59,6 +60,11 @@ tar -czf "$out/alone.tgz" -C "$work" alone
 step zoo-gpu 330 python3 -m pytest -q -p no:cacheprovider -n 0 tests/zoo/test_zoo_gpu.py -k on_a_gpu \
     --basetemp="$work/zoo-gpu" >"$out/pytest-zoo-gpu.log" 2>&1
 tar -czf "$out/zoo-gpu.tgz" -C "$work/zoo-gpu" .
+
+# the fourteenth held-out set (tests/zoo/HELDOUT14.md): its GPU modes alone and under crashmatrix, resolved, to
+# score live with tests/zoo/score_reported.py against truth_heldout14.yaml
+step heldout14 340 bash tests/zoo/heldout14_device.sh "$work/heldout14"
+tar -czf "$out/heldout14.tgz" -C "$work" heldout14
 
 step faults 120 python3 -m crashmatrix run matrix/gpu.yaml --jobs 5 --out "$work/h200-faults"
 tar -czf "$out/faults.tgz" -C "$work" h200-faults
