@@ -1,5 +1,5 @@
 """The entry point: `Z_PRESET=NAME python scripts/train.py` from anywhere. It puts the project root on sys.path
-itself (the project is not installed), then runs zlib's training loop with the settings of zlib/config.py."""
+itself (the project is not installed), then runs ztrain's training loop with the settings of ztrain/config.py."""
 
 import os
 import sys
@@ -7,8 +7,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from zlib.config import load  # noqa: E402
-from zlib.loop import train  # noqa: E402
+from ztrain.config import load  # noqa: E402
+from ztrain.loop import train  # noqa: E402
 
 
 def main() -> None:

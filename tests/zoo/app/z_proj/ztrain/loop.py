@@ -7,8 +7,8 @@ import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
-from zlib.data import BucketBatchSampler, LengthSortedSampler, Sequences, make_collate
-from zlib.model import Pooler
+from ztrain.data import BucketBatchSampler, LengthSortedSampler, Sequences, make_collate
+from ztrain.model import Pooler
 
 
 def make_loader(cfg) -> DataLoader:

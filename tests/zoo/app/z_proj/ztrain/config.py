@@ -44,5 +44,5 @@ def load() -> Config:
         amp=os.environ.get("Z_AMP", "0") == "1",
         masks=os.environ.get("Z_MASKS", "1") == "1",
         buckets=os.environ.get("Z_BUCKETS", "0") == "1",
-        ckpt_dir=os.environ.get("Z_CKPT_DIR") or tempfile.mkdtemp(prefix="zlib-ckpt-"),
+        ckpt_dir=os.environ.get("Z_CKPT_DIR") or tempfile.mkdtemp(prefix="ztrain-ckpt-"),
     )
