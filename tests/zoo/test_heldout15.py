@@ -1,0 +1,41 @@
+"""The fifteenth held-out set (truth_heldout15.yaml, HELDOUT15.md): failures written as users report them, six
+in a plain-torch project configured by environment variables (z_proj/, `Z_PRESET=NAME python
+z_proj/scripts/train.py`: a custom Sampler and BatchSampler, a collate_fn returning a dict, a scheduler, bf16
+autocast on CPU, checkpoints between stages), without reading crashmatrix's rules, each with its truth from
+running it alone. Its runs were recorded once, before any rule changed (recorded/heldout15/); here every
+recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout13.py does
+for the thirteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT15.md lists the run's)
+UNTRUE = {
+    ("z_subprocess_child_sigkill", "outcome"): "fail, no signal, as the run: the parent's CalledProcessError `died "
+    "with <Signals.SIGKILL: 9>` is read as an ordinary exception",
+    ("z_subprocess_child_sigkill", "signature_has"): "the parent's `subprocess.CalledProcessError: Command '[...]' "
+    "died with <Signals.SIGKILL: N>. in zoo/modes/z_subprocess_child_sigkill.py:main`, as the run",
+    ("z_subprocess_child_sigkill", "where"): "`subprocess.py:571 in run; zoo/modes/z_subprocess_child_sigkill.py:22 "
+    "in main`, the parent's call, as the run; the child's own kill is :17 in build_shard",
+    ("z_hang_selector_empty", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
+    "run read stacks.txt and named :17 in gather, right",
+    ("z_hang_asyncio_future", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
+    ":20 in main (run_until_complete), right",
+}
+SET = HeldOut("heldout15", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
