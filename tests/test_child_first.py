@@ -1,6 +1,6 @@
-"""A process the program started with multiprocessing dies by a signal, and the main then fails on hearing of it:
-the child's death is the failure, the main's error its consequence (issue 52, item 3: as a thread before the
-main, a worker before the loader that reports it).
+"""A process the program started (multiprocessing, subprocess) dies by a signal, and the main then fails on
+hearing of it: the child's death is the failure, the main's error its consequence (issue 52, item 3: as a
+thread before the main, a worker before the loader that reports it).
 
 The truth, from running tests/zoo/app's x_mp_child_segv alone (the thirteenth held-out set, HELDOUT13.md):
 exit 1. The child, started by mp.Process, reads through ctypes far outside its buffer; faulthandler prints
@@ -85,3 +85,39 @@ def test_alone_and_under_inject_the_row_is_the_childs_death_at_its_own_line(tmp_
         assert (row["outcome"], row["signal"], row["exit_code"]) == ("worker_crash", "SIGSEGV", "1"), row
         assert row["signature"] == "worker_signal in zoo/modes/x_mp_child_segv.py:decode_shard", row
         assert row["where"] == "zoo/modes/x_mp_child_segv.py:11 in decode_shard", row
+
+
+CALLED_PROCESS = """\
+Traceback (most recent call last):
+  File "/app/prep.py", line 22, in main
+    subprocess.run([sys.executable, "shard.py"], check=True)
+  File "/usr/lib/python3.11/subprocess.py", line 571, in run
+    raise CalledProcessError(retcode, process.args,
+subprocess.CalledProcessError: Command '['/usr/bin/python3', 'shard.py']' died with <Signals.SIGKILL: 9>.
+"""
+
+
+def test_a_child_the_program_ran_and_that_died_by_a_signal_is_told_by_that_signal():
+    # the fifteenth held-out set's z_subprocess_child_sigkill (HELDOUT15.md): Python's own words for it
+    verdict = classify(1, stderr=CALLED_PROCESS)
+    assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGKILL", "worker_signal")
+
+
+def test_under_inject_a_subprocess_child_that_killed_itself_is_placed_at_its_own_kill(tmp_path):
+    # the truth, alone: the child (the same file with --build-shard) sends itself SIGKILL at :17 in build_shard,
+    # printing nothing; the parent's subprocess.run(check=True) at :22 raises CalledProcessError. Without inject
+    # nothing records the child's call: the row says where the main heard of it.
+    for inject in ("true", "false"):
+        (tmp_path / "m.yaml").write_text(
+            f"name: kill-{inject}\ncommand: [python, {APP}]\ninject: {inject}\n"
+            "axes: {mode: [z_subprocess_child_sigkill]}\n"
+        )
+        ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / inject, cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        (row,) = rows_of(tmp_path / inject)
+        assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGKILL"), row
+        if inject == "true":
+            assert row["where"] == "zoo/modes/z_subprocess_child_sigkill.py:17 in build_shard", row
+            assert row["signature"] == "worker_signal in zoo/modes/z_subprocess_child_sigkill.py:build_shard", row
+        else:
+            assert row["where"] == "the main process heard of it at zoo/modes/z_subprocess_child_sigkill.py:22 in main"

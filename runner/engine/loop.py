@@ -473,6 +473,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
         )
     if not slot.running.timed_out:  # a worker that ended itself first: the main's words are its consequence
         verdict, where = exit_record.worker_ended_itself(verdict, where, slot.cell_dir, slot.evidence.pid, stderr)
+        where = exit_record.child_killed_itself(verdict, where, slot.cell_dir, slot.evidence.pid)
     handled = exit_record.handled(slot.cell_dir, slot.evidence.pid)  # Hydra's instantiate error's own stack
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv, handled)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)

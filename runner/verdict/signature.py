@@ -160,6 +160,9 @@ _WORKER_SIGNAL = _p(
     r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID",
     r"exitcode\s*:\s*-(?P<num>\d+)",
     r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating-point exception) encountered in worker",
+    # a child process the program ran (subprocess.run(check=True), check_call, check_output) died by a signal,
+    # which Python's CalledProcessError names: the child's death, the parent's raise its consequence
+    r"CalledProcessError: Command .* died with <Signals\.(?P<sig>SIG[A-Z0-9]+): \d+>",
 )
 
 # What CUDA prints for a failed device-side assert, one line per failing thread, before any later error:

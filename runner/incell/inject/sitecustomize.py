@@ -69,9 +69,9 @@ def _apply() -> None:
         os.environ[_ROOT_VAR] = str(os.getpid())
         _load("hook_place").install()  # which hook of the program's LightningModule Lightning refused
     # a forked worker inherits it; a spawned one records its own end too, and so does a rank torchrun or srun
-    # started (a new interpreter, no multiprocessing child): a rank that kills itself prints nothing
-    if is_root or in_worker or _load("rank").rank_of(os.environ) is not None:
-        _load("last_exit").install()  # where it ends itself without a word (sys.exit(3), os._exit, SIGKILL)
+    # started, and any other Python child the program runs (subprocess.run of a preprocessing step): each a new
+    # interpreter whose self-sent SIGKILL prints nothing, told only by its parent (CalledProcessError)
+    _load("last_exit").install()  # where it ends itself without a word (sys.exit(3), os._exit, SIGKILL)
     if in_worker:
         params = knobs.for_worker(params)
         # a fresh interpreter's imports before its loop: what a spawned DataLoader worker pays each start
