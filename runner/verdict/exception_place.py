@@ -57,12 +57,21 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     ignored in: <function X.__del__>`). error: the row's telling line; where an earlier traceback holds it
     and the last does not, that one (a spawned worker's RuntimeError about the missing main guard, before
     the main process's own 'worker exited unexpectedly'). crashmatrix's own frames are left out."""
-    heads = [t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]
+    heads = _printed(text)
     if not heads:
         return [], ""
     head = _holding(text, heads, error)
-    kept = [(call.frame(), call.code) for call in head.calls if not is_ours(call.path)]
-    return kept[::-1], head.exception
+    return _frames(head), head.exception
+
+
+def _printed(text: str) -> list[Traceback]:
+    """The tracebacks text holds on their own lines, but for those of exceptions Python ignored."""
+    return [t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]
+
+
+def _frames(head: Traceback) -> list[tuple[Frame, str]]:
+    """A traceback's frames with their source line, innermost first, crashmatrix's own left out."""
+    return [(call.frame(), call.code) for call in head.calls if not is_ours(call.path)][::-1]
 
 
 def each_traceback(text: str) -> list[str]:
@@ -170,8 +179,9 @@ def op_place(frames: list[tuple[Frame, str]], kernel: str = "", allocation: bool
     # an installed library's (transformers'), not the standard library's plumbing (functools, contextlib); a
     # compiled one's frames are named by its Cython source, below its package (cupy/_core/raw.pyx)
     library = next((f for f, _code in inner if not _is_torch(f) and (below_packages(f.file) or _is_cython(f))), None)
-    op = _torch_op(inner) or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
-    if library is not None and _is_cython(library) and not _torch_op(inner):
+    torch_op = _torch_op(inner)
+    op = torch_op or (_outermost_call(code) if allocation else called_op(code, kernel)) or kernel
+    if library is not None and _is_cython(library) and not torch_op:
         # the line's last call (an argument's np.int32) is no op: the compiled library's frame the program
         # called says it (RawKernel.__call__, not the status check that raised deep inside)
         op, library = "", next(f for f, _code in reversed(inner) if _is_cython(f))
@@ -224,8 +234,8 @@ def launch_place(text: str) -> str:
     # The last traceback can be a library's teardown after the failure, none of the program's frames in it
     # (cupy's Module.__dealloc__ at exit, reported by Cython after its traceback, not before as Python's
     # `Exception ignored in:` is): the launch's is the last that passes through the program's code.
-    for head in reversed([t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]):
-        place = op_place([(call.frame(), call.code) for call in head.calls if not is_ours(call.path)][::-1], kernel)
+    for head in reversed(_printed(text)):
+        place = op_place(_frames(head), kernel)
         if place:
             return place
     return ""
