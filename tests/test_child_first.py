@@ -11,6 +11,7 @@ Before this rule the run said fail at the parent's raise, and diagnose of the lo
 
 import os
 
+import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.outcome import Outcome
@@ -73,6 +74,7 @@ def test_the_mains_own_dump_and_a_childs_stop_are_not_a_childs_death():
     assert classify(1, stderr=stopped + MAIN_RAISES).outcome is Outcome.FAIL
 
 
+@pytest.mark.slow  # real runs, alone and under inject
 def test_alone_and_under_inject_the_row_is_the_childs_death_at_its_own_line(tmp_path):
     matrix = tmp_path / "m.yaml"
     for inject in ("false", "true"):
@@ -103,6 +105,7 @@ def test_a_child_the_program_ran_and_that_died_by_a_signal_is_told_by_that_signa
     assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGKILL", "worker_signal")
 
 
+@pytest.mark.slow  # real runs, alone and under inject
 def test_under_inject_a_subprocess_child_that_killed_itself_is_placed_at_its_own_kill(tmp_path):
     # the truth, alone: the child (the same file with --build-shard) sends itself SIGKILL at :17 in build_shard,
     # printing nothing; the parent's subprocess.run(check=True) at :22 raises CalledProcessError. Without inject

@@ -424,6 +424,7 @@ def test_the_finding_says_why_in_the_programs_terms_and_resolve_what_removes_it(
     ), line
 
 
+@pytest.mark.slow  # the shared live run
 def test_report_html_draws_the_slow_cells_passes_beside_a_fast_cells(run):
     html = (run / "run" / "report.html").read_text()
     section = html.split("<h3>Loader passes: the slow cell beside a fast one</h3>", 1)[1].split("</div>", 1)[0]

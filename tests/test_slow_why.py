@@ -56,6 +56,7 @@ def _explained(run) -> str:
     return done.stdout
 
 
+@pytest.mark.slow  # the shared live run
 def test_an_input_bound_loop_is_told_so_and_more_workers_measured(run):
     told = _explained(run)
     (line,) = [x for x in told.splitlines() if x.startswith("slow")] or [told + str(rows_of(run / "run"))]
@@ -72,6 +73,7 @@ def test_an_input_bound_loop_is_told_so_and_more_workers_measured(run):
     assert re.search(r"; instead: num_workers=6: \S+ s against \S+ s \(measured, 1 run\)$", avoid), avoid
 
 
+@pytest.mark.slow  # the shared live run
 def test_the_cache_is_named_with_the_line_that_makes_its_images(run):
     told = _explained(run)
     (main,) = [x for x in told.splitlines() if "(main process;" in x]
