@@ -11,7 +11,7 @@ pytestmark = pytest.mark.slow  # real CUDA faults (on a GPU; a skip elsewhere af
 EXPECTED_ON_GPU = {
     "cuda_assert": "cuda_error",
     "cuda_oom": "oom",
-    "cuda_fork_worker": "cuda_error",
+    "cuda_fork_worker": "fail",  # the program's own error: CUDA touched in a forked worker (torch refuses it)
     "cuda_index_forward": "cuda_error",
     "cuda_loss_assert": "cuda_error",
     "nccl_duplicate_gpu": "cuda_error",
