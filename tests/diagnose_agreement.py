@@ -274,7 +274,9 @@ _OTHER_CHECKOUT = re.compile(r"(?:/[^\s\"'/]+)+?/(?=tests/zoo/app/)")
 
 def _checkout_paths(text: str) -> str:
     """text with the frames' paths into tests/zoo/app of a checkout that is not here made this checkout's."""
-    return _OTHER_CHECKOUT.sub(lambda m: m.group(0) if os.path.isdir(m.group(0)) else ROOT + "/", text)
+    return _OTHER_CHECKOUT.sub(
+        lambda m: m.group(0) if os.path.isdir(os.path.join(m.group(0), "tests/zoo/app")) else ROOT + "/", text
+    )
 
 
 def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str, str]:
