@@ -16,6 +16,9 @@ Aspects, each `ok` or `UNTRUE` with what crashmatrix said:
              distribution ("For the maintainers of X:"), `none` (it says the stack shows no installed library's
              code, or the failure is of a known kind, or memory ran out); anything else is said as it reads
 
+A truth whose outcome is `pass` (a program that prints noise and exits 0) is scored on outcome, one_sig, where
+(empty: `where: ""`) and addressee (`none` with no ISSUE.md for it); sig_has and distinct are not scored.
+
 Exit status 0 whatever the score (it is a measurement); 2 on bad input.
 """
 
@@ -107,12 +110,17 @@ def score(runs: list, truth: dict) -> list:
             a["sig_has"] = (ok, " | ".join(sigs))
         else:
             a["sig_has"] = (None, "not scored")
+        passing = t["outcome"] == "pass"
         same = set(t.get("same_failure_as") or ())
         alike = sorted(
             {x["label"] for x in entries if x["mode"] != e["mode"] and x["mode"] not in same and e["ids"] & x["ids"]}
         )
-        a["distinct"] = (not alike, "same as " + ", ".join(alike) if alike else "")
-        places = _alternatives(t["where"])
+        if passing:
+            # two passing modes share (pass, "", ""): nothing to tell apart (truth_heldout16.yaml's pass truths)
+            a["distinct"] = (None, "not scored: a pass")
+        else:
+            a["distinct"] = (not alike, "same as " + ", ".join(alike) if alike else "")
+        places = _alternatives(t["where"]) or [""]
         got = sorted({r["where"] for r in rows})
         ok = all(any(_place_pattern(p).fullmatch(w) for p in places) for w in got)
         a["where"] = (ok, " | ".join(got))
@@ -123,7 +131,10 @@ def score(runs: list, truth: dict) -> list:
                 with open(os.path.join(bundle, "ISSUE.md")) as f:
                     issue_said = addressee_of(f.read())
                 break
-        if issue_said is None:
+        if issue_said is None and passing:
+            # a pass files no bug report: no ISSUE.md is the true answer when the truth addresses nobody
+            a["addressee"] = (str(t["addressee"]) == "none", "no ISSUE.md (a pass)")
+        elif issue_said is None:
             a["addressee"] = (False, "no ISSUE.md for its signature")
         else:
             a["addressee"] = (issue_said == str(t["addressee"]), issue_said)
