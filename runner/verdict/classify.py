@@ -111,12 +111,11 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = read_output(text).cause
     if found:
-        return Verdict(
-            found.cause.outcome,
-            _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else "",
-            found.line,
-            found.signature,
-        )
+        sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
+        # a worker's failed assert() in native code is signed by that assertion, as the main's is (_crash)
+        told = _told_abort(sig, read_output(text)) if sig == "SIGABRT" else None
+        signature = told.signature if told and told.cause is sig_.NATIVE_ASSERT else found.signature
+        return Verdict(found.cause.outcome, sig, found.line, signature)
     generic = _generic_cuda(read_output(text), "")
     if generic:
         return generic

@@ -43,7 +43,14 @@ from crashmatrix.verdict.exception_place import (
     last_traceback,
     own_text,
 )
-from crashmatrix.verdict.signature import WORKER_EXITED, could_match, finditer, hang_signature, last_match
+from crashmatrix.verdict.signature import (
+    WORKER_EXITED,
+    could_match,
+    finditer,
+    hang_signature,
+    last_match,
+    native_assertion_place,
+)
 from crashmatrix.verdict.stacks import (
     PACKAGES_DIR,
     Frame,
@@ -768,7 +775,10 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     faults = torch_fault_frames(ev.stderr)
     # The main process's own fault for a crash; a worker's or a rank's (another pid) for the others.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
-    place = (mine or faults or [(0, "", "")])[-1][2] or kernel_fault_place(kernel_lines(), pids, ev.stderr)
+    # a failed assert() in native code names its own file and line, where abort()'s frame is libc's
+    asserted = native_assertion_place(ev.stderr) if verdict.signal == "SIGABRT" else ""
+    place = asserted or (mine or faults or [(0, "", "")])[-1][2]
+    place = place or kernel_fault_place(kernel_lines(), pids, ev.stderr)
     own_frame = own_fault_frame(own or ev.stderr) or death_dump_frame(ev.cell_dir, pids, verdict.signal)
     # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame;
     # a rank's worker: in that rank's traceback (verdict.told), not the launcher's that ends stderr.

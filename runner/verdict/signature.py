@@ -266,6 +266,20 @@ CAUSES: tuple = (
         _p(r"Connection closed by peer \[[^\]]*\]:\d+", r"Read error \[[^\]]*\]:\d+: Connection reset by peer"),
     ),
 )
+# assert.h's last words in native code (glibc: `python: /tmp/b/hist.c:4: build_hist: Assertion `n_bins > 0'
+# failed.`; musl: `Assertion failed: n_bins > 0 (hist.c: build_hist: 4)`). As a kernel's assertion, the
+# file, function and condition are the failure: two asserts reached from one line of Python are two.
+NATIVE_ASSERT = Cause(
+    "native_assert",
+    Outcome.CRASH,
+    _p(
+        r"^\S+: (?:\S*/)?(?P<file>[\w.+-]+):(?P<line>\d+): (?P<function>.+?): Assertion [`'](?P<condition>.+?)[`'] "
+        r"failed\.?$",
+        r"^Assertion failed: (?P<condition>.+) \((?:\S*/)?(?P<file>[\w.+-]+): (?P<function>[^:()]+): (?P<line>\d+)\)$",
+    ),
+    sign="{file}: {function}: {condition}",
+    code=True,
+)
 # What tells a death by SIGABRT apart (classify looks for these only then): C++'s last words on an
 # uncaught exception, `terminate called after throwing an instance of 'gloo::EnforceNotMet'` and on the
 # next line `  what():  [enforce fail at .../pair.cc:456] ... Is there a distributed collective mismatch
@@ -279,7 +293,20 @@ ABORT_CAUSES: tuple = (
         ),
         sign="{type}: {what}",
     ),
+    NATIVE_ASSERT,
 )
+
+
+def native_assertion_place(text: str) -> str:
+    """`hist.c:4 in build_hist`: where native code's failed assert.h assertion was, from its last words in text
+    (native_assert's lines); "" where none."""
+    for pattern in NATIVE_ASSERT.patterns:
+        found = last_match(pattern, text) if could_match(pattern, text) else None
+        if found:
+            return f"{found.group('file')}:{found.group('line')} in {found.group('function')}"
+    return ""
+
+
 # Not causes of their own: worker_lost, and the outcome words' signatures (crashmatrix.outcome defines those,
 # RESTATES_OUTCOME), named here for the vocabulary's sake.
 # What some libraries' failures say, read by verdict/classify.py (their telling line) and verdict/remedies.py
