@@ -39,13 +39,21 @@ class Diagnosis:
     fix: str = ""  # the fix of a known kind (verdict/remedies.py), else ""
     cannot_tell: list[str] = field(default_factory=list)  # what only a run would know
     names: list[str] = field(default_factory=list)
+    # why none was found: what the log holds of exceptions Python went on after
+    none_found: str = "no traceback, fatal error or failing rank"
 
 
 def diagnose(log: Log) -> Diagnosis:
     """The verdict of the job whose text `log` is."""
     text = log.text
     if not tells_a_failure(text):
-        return Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
+        found = Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
+        if "Exception ignored in" in text:
+            found.none_found = (
+                "no traceback but those after `Exception ignored in:` (Python printed them and went on), "
+                "no fatal error or failing rank"
+            )
+        return found
     verdict = _judged(text)
     stopped = _stopped_launcher(verdict, text)
     if stopped is not None:  # the launcher's own frames are no place of the job's: none is known
@@ -177,7 +185,7 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
 def printed(found: Diagnosis) -> str:
     """The diagnosis for a person: the verdict's fields, whose fix, what the log cannot tell."""
     if not found.found:
-        lines = [f"no failure found in {', '.join(found.names)}: no traceback, fatal error or failing rank"]
+        lines = [f"no failure found in {', '.join(found.names)}: {found.none_found}"]
     else:
         row = found.row
         head = " ".join(p for p in (row["outcome"], row["signal"]) if p)

@@ -289,6 +289,11 @@ def tells_a_failure(text: str) -> bool:
     out = read_output(ranks_.without_role_prefix(plain(text)))
     if out.cause or out.fatal_line or out.cuda_line or out.hydra_error:
         return True
+    if out.tracebacks and all(t.ignored for t in out.tracebacks):
+        # every one after Python's `Exception ignored in:` (a __del__ at exit): Python went on, unless a rank
+        # or a signal says otherwise
+        failure = out.root_failure
+        return failure is not None and (failure.rank is not None or bool(failure.signal))
     if out.tracebacks or out.root_failure is not None:
         return True
     return any(not WARNING.match(line) for line in out.exception_lines)
