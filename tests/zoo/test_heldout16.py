@@ -28,12 +28,6 @@ UNTRUE = {
     "float32 is not JSON serializable) and diagnose reads it as the failure; the run, which saw exit 0, said pass",
     ("b_pass_logged_exception", "where"): "json/encoder.py:180 in default; src/bfit/train.py:51 in write_summary, the "
     "handled error's place; the run said no place (a pass)",
-    ("b_pass_del_ignored", "outcome"): "fail: AttributeError: 'NoneType' object has no attribute 'rmtree' from the "
-    "`Exception ignored in: <function ShardCache.__del__ ...>` at exit, which never changes the exit status; the run "
-    "said pass",
-    ("b_main_c_assert_abort", "signature_has"): "killed_by_signal in zoo/modes/b_main_c_assert_abort.py:histogram "
-    "(as the run said): the assertion line build_hist: Assertion `n_bins > 0' failed. is in `error`, not the "
-    "signature",
     ("b_rlimit_as_alloc", "signature_has"): "memory_error in zoo/modes/b_rlimit_as_alloc.py:build_features (as the "
     "run said): the docs' name for the class (docs/sessions.md), which the truth did not list",
     ("b_hang_flock_self", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
