@@ -199,6 +199,18 @@ BY_SIGNAL = {
 
 # What a signature says of its class -> what fixes it, the first that matches. The signature is the telling
 # line, masked (verdict/signature.py); Hydra's headlines start it, an exception's type may lead them.
+# The host refused an allocation outright (MemoryError, DefaultCPUAllocator's `can't allocate memory`, errno
+# 12): no OOM killer ended the process, its own request failed. Under Linux's default overcommit that is a
+# request larger than the machine could ever give, or a limit on the process's address space (ulimit -v,
+# RLIMIT_AS), which the program, its shell or a batch scheduler may set (the sixteenth held-out set's
+# b_rlimit_as_alloc: the program's own cap).
+MEMORY_REFUSED = (
+    "the allocation itself was refused (no OOM killer ended the process): look at the process's limits first, "
+    "a cap on its address space (`ulimit -v`, `resource.setrlimit(RLIMIT_AS)`, a batch scheduler's "
+    "virtual-memory limit such as Grid Engine's h_vmem; `cat /proc/PID/limits` shows them) or overcommit turned off "
+    "(`/proc/sys/vm/overcommit_memory` 2); else a request larger than the machine has (the size in the "
+    "message): a smaller batch or array, fewer or lighter DataLoader workers"
+)
 _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), fix)
     for pattern, fix in (
@@ -210,6 +222,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"MisconfigurationException: ", LIGHTNING_MISCONFIGURED),
         (r"^FileNotFoundError: (?!.*-packages/)", FILE_MISSING),  # not a file of an installed package's own
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
+        (r"^memory_error\b", MEMORY_REFUSED),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
     )
 )
