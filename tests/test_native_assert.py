@@ -110,4 +110,3 @@ def test_a_workers_assert_in_native_code_is_signed_and_placed_the_same_way(run):
     assert (worker["outcome"], worker["signal"]) == ("worker_crash", "SIGABRT")
     assert worker["signature"] == run["range"]["signature"]  # the same assertion, whichever process failed it
     assert worker["where"] == "clip.c:5 in clip_rows; clipper.py:26 in clip"
-
