@@ -113,8 +113,8 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if found:
         sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
         # a worker's failed assert() in native code is signed by that assertion, as the main's is (_crash)
-        told = _told_abort(sig, read_output(text)) if sig == "SIGABRT" else None
-        signature = told.signature if told and told.cause is sig_.NATIVE_ASSERT else found.signature
+        asserted = _told_abort(sig, read_output(text)) if sig == "SIGABRT" else None
+        signature = asserted.signature if asserted and asserted.cause is sig_.NATIVE_ASSERT else found.signature
         return Verdict(found.cause.outcome, sig, found.line, signature)
     generic = _generic_cuda(read_output(text), "")
     if generic:
