@@ -7,7 +7,7 @@ python ABS/d_proj/src/train.py experiment=NAME   (configs/experiment/NAME.yaml)
 
 import sys
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any
 
 
 def _setup_root(indicator: str = ".project-root") -> Path:
@@ -32,7 +32,7 @@ from src.utils.pylogger import get_logger  # noqa: E402
 log = get_logger(__name__)
 
 
-def train(cfg: DictConfig) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+def train(cfg: DictConfig) -> tuple[dict[str, Any], dict[str, Any]]:
     pl.seed_everything(cfg.seed, workers=True)
 
     log.info(f"Instantiating datamodule <{cfg.data._target_}>")

@@ -9,8 +9,14 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 
 def build_model() -> torch.nn.Module:
-    return torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
-                               torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 2))
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1),
+        torch.nn.BatchNorm2d(8),
+        torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8, 2),
+    )
 
 
 def run(rank: int, world_size: int) -> None:
@@ -19,7 +25,7 @@ def run(rank: int, world_size: int) -> None:
     model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(build_model())
     model = DDP(model)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    for step in range(3):
+    for _step in range(3):
         x, y = torch.randn(8, 3, 16, 16), torch.randint(0, 2, (8,))
         loss = torch.nn.functional.cross_entropy(model(x), y)
         opt.zero_grad()

@@ -22,8 +22,7 @@ class CachedDataset(Dataset):
 
 def main() -> None:
     lock = mp.get_context("fork").Lock()
-    loader = DataLoader(CachedDataset(lock), batch_size=8, num_workers=2,
-                        multiprocessing_context="fork")
+    loader = DataLoader(CachedDataset(lock), batch_size=8, num_workers=2, multiprocessing_context="fork")
     print("epoch 0", flush=True)
     with lock:
         total = 0.0

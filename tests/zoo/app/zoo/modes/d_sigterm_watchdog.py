@@ -16,8 +16,11 @@ def watchdog(limit_s: float) -> None:
         time.sleep(0.2)
         stalled = time.monotonic() - last_progress
         if stalled > limit_s:
-            print(f"watchdog: no progress for {stalled:.1f} s (limit {limit_s} s), terminating", file=sys.stderr,
-                  flush=True)
+            print(
+                f"watchdog: no progress for {stalled:.1f} s (limit {limit_s} s), terminating",
+                file=sys.stderr,
+                flush=True,
+            )
             os.kill(os.getpid(), signal.SIGTERM)
             return
 

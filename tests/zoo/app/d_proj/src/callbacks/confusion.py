@@ -20,7 +20,8 @@ class LogConfusionMatrix(pl.Callback):
         preds, targets = torch.cat(self.preds), torch.cat(self.targets)
         cm = torch.bincount(targets * self.num_classes + preds, minlength=self.num_classes**2)
         experiment = trainer.logger.experiment
-        experiment.add_text("val/confusion", str(cm.reshape(self.num_classes, self.num_classes).tolist()),
-                            trainer.global_step)
+        experiment.add_text(
+            "val/confusion", str(cm.reshape(self.num_classes, self.num_classes).tolist()), trainer.global_step
+        )
         self.preds.clear()
         self.targets.clear()

@@ -25,8 +25,9 @@ class NpyDataset(Dataset):
 
 
 class SynthDataModule(pl.LightningDataModule):
-    def __init__(self, data_dir: str, n_samples: int = 256, batch_size: int = 32, num_workers: int = 0,
-                 as_npy: bool = False):
+    def __init__(
+        self, data_dir: str, n_samples: int = 256, batch_size: int = 32, num_workers: int = 0, as_npy: bool = False
+    ):
         super().__init__()
         self.save_hyperparameters(logger=False)
         self.data_train: Optional[Dataset] = None
@@ -66,8 +67,7 @@ class SynthDataModule(pl.LightningDataModule):
         )
 
     def _loader(self, ds: Dataset, shuffle: bool) -> DataLoader:
-        return DataLoader(ds, batch_size=self.hparams.batch_size, num_workers=self.hparams.num_workers,
-                          shuffle=shuffle)
+        return DataLoader(ds, batch_size=self.hparams.batch_size, num_workers=self.hparams.num_workers, shuffle=shuffle)
 
     def train_dataloader(self) -> DataLoader:
         return self._loader(self.data_train, True)

@@ -1,5 +1,3 @@
-from typing import List
-
 import hydra
 import pytorch_lightning as pl
 from omegaconf import DictConfig
@@ -9,9 +7,9 @@ from src.utils.pylogger import get_logger
 log = get_logger(__name__)
 
 
-def instantiate_callbacks(callbacks_cfg: DictConfig) -> List[pl.Callback]:
+def instantiate_callbacks(callbacks_cfg: DictConfig) -> list[pl.Callback]:
     """Instantiates callbacks from config (lightning-hydra-template's)."""
-    callbacks: List[pl.Callback] = []
+    callbacks: list[pl.Callback] = []
     if not callbacks_cfg:
         log.warning("No callback configs found! Skipping..")
         return callbacks
