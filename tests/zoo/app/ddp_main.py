@@ -12,7 +12,9 @@ def main() -> None:
     imports_settled()
     entry = (
         heldout
-        if args["mode"].startswith(("h_", "k_", "m_", "n_", "p_", "s_", "t_", "u_", "v_", "w_", "x_", "y_", "z_", "b_"))
+        if args["mode"].startswith(
+            ("h_", "k_", "m_", "n_", "p_", "s_", "t_", "u_", "v_", "w_", "x_", "y_", "z_", "b_", "d_")
+        )
         else train
     )
     entry(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args["mode"].replace("torchrun_", "", 1))

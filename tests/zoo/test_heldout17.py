@@ -1,0 +1,48 @@
+"""The seventeenth held-out set (truth_heldout17.yaml, HELDOUT17.md): failures written as users report them, six
+in a project laid out as the lightning-hydra-template is (d_proj/: a `.project-root` marker, `src/train.py` run as
+a script, Hydra config groups and an `experiment` group, a LightningModule and a LightningDataModule, callbacks
+from the config), without reading crashmatrix's rules, each with its truth from running it alone. Its runs were
+recorded once, before any rule changed (recorded/heldout17/); here every recorded cell's stderr.log is diagnosed
+again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the
+truth's outcome, `signature_has` and `where`, as test_heldout16.py does for the sixteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT17.md lists the run's)
+UNTRUE = {
+    ("d_earlystop_mode_word", "where"): "no place: stderr.log holds Hydra's short form of the instantiate error (no "
+    "traceback, HYDRA_FULL_ERROR unset); the run, under inject, named early_stopping.py:146 in __init__; "
+    "src/utils/instantiators.py:19 in instantiate_callbacks, right",
+    ("d_pool_map_remote", "where"): "multiprocessing/pool.py:774 in get; zoo/modes/d_pool_map_remote.py:33 in main, "
+    "the parent's re-raise, not the pool worker's count_tokens :12 (the RemoteTraceback's frame); the run said the same",
+    ("d_sigterm_watchdog", "outcome"): "pass: stderr.log holds only the watchdog's own line (`no progress ... "
+    "terminating`) and no traceback; the run saw the signal and said crash SIGTERM",
+    ("d_sigterm_watchdog", "where"): "no place (read as a pass); the run said :24 in watchdog, right",
+    ("d_sys_exit_message", "outcome"): "pass: stderr.log holds only sys.exit's message line, which diagnose does not "
+    "read as a failure; the run saw exit 1 and said fail",
+    ("d_sys_exit_message", "signature_has"): "no signature (read as a pass); the run's was the message, masked, in "
+    "check_config, right",
+    ("d_sys_exit_message", "where"): "no place (read as a pass); the run said :11 in check_config, right",
+    ("d_hang_worker_mp_lock", "where"): "multiprocessing/queues.py:113 in get (one plain repeat: the main's "
+    "traceback cut short at the kill, five lines) or no failure (the other repeats: stderr.log empty); the run read "
+    "stacks.txt and named the main's :29 and the workers' :19, right",
+    ("d_hang_sqlite_self_lock", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
+    "run read stacks.txt and named :15 in log, right",
+}
+SET = HeldOut("heldout17", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
