@@ -808,7 +808,7 @@ def test_a_programs_own_path_with_no_extension_is_masked_too():
     assert mask("cannot open /dev/nvidia0") == "cannot open /dev/nvidia0"  # a device is the failure's own
 
 
-def test_memory_refused_to_the_process_says_to_look_at_its_limits_first():
+def test_memory_refused_to_the_process_names_its_size_and_its_limits():
     # the sixteenth held-out set's b_rlimit_as_alloc, recorded: the program capped its own address space
     # (RLIMIT_AS) and torch's allocator was refused, errno 12; no OOM killer, exit status 1
     cell = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zoo", "recorded", "heldout16", "single")
@@ -816,5 +816,5 @@ def test_memory_refused_to_the_process_says_to_look_at_its_limits_first():
         got = classify(1, stderr=f.read())
     assert (got.outcome, got.signature) == (Outcome.OOM, "memory_error")
     fix = remedy(f"{got.signature} in zoo/modes/b_rlimit_as_alloc.py:build_features")
-    assert "ulimit -v" in fix and "RLIMIT_AS" in fix and "/proc/PID/limits" in fix
+    assert "its size is in the message" in fix and "ulimit -v" in fix and "/proc/PID/limits" in fix
     assert remedy("cuda_oom in train.py:step") == ""  # the GPU's memory: no such limit to look at

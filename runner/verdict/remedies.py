@@ -205,11 +205,11 @@ BY_SIGNAL = {
 # RLIMIT_AS), which the program, its shell or a batch scheduler may set (the sixteenth held-out set's
 # b_rlimit_as_alloc: the program's own cap).
 MEMORY_REFUSED = (
-    "the allocation itself was refused (no OOM killer ended the process): look at the process's limits first, "
-    "a cap on its address space (`ulimit -v`, `resource.setrlimit(RLIMIT_AS)`, a batch scheduler's "
-    "virtual-memory limit such as Grid Engine's h_vmem; `cat /proc/PID/limits` shows them) or overcommit turned off "
-    "(`/proc/sys/vm/overcommit_memory` 2); else a request larger than the machine has (the size in the "
-    "message): a smaller batch or array, fewer or lighter DataLoader workers"
+    "the allocation itself was refused (no OOM killer ended the process): either a request larger than the "
+    "machine could give (its size is in the message: a smaller batch or array, fewer or lighter DataLoader "
+    "workers), or a limit on the process, which refuses far smaller ones: a cap on its address space (`ulimit "
+    "-v`, `resource.setrlimit(RLIMIT_AS)`, a batch scheduler's virtual-memory limit such as Grid Engine's "
+    "h_vmem; `cat /proc/PID/limits` shows them) or overcommit turned off (`/proc/sys/vm/overcommit_memory` 2)"
 )
 _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), fix)
