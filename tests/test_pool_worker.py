@@ -91,3 +91,47 @@ def test_a_child_killed_from_outside_is_recorded_under_each_start_method(tmp_pat
         pid, code = map(int, done.stdout.split())
         assert code == -signal.SIGKILL, done.stderr
         assert (pid, "SIGKILL") in [killed[:2] for killed in exit_record.children_killed(str(cell), None)], method
+
+
+# A pool worker's exception: the pool pickles it back and the main re-raises it, printing the worker's own
+# traceback first (`multiprocessing.pool.RemoteTraceback:` / `concurrent.futures.process._RemoteTraceback:`,
+# between triple quotes), then `The above exception was the direct cause`, then its own, which ends in the pool's
+# `raise self._value`. Run alone (2026-11-30, Python 3.11.7): `python pools.py kind=pool` printed the worker's
+# traceback ending at `pools.py:9 in parse`, then the main's at `pool.py:774 in get`, exit 1; `kind=executor`
+# the same through concurrent.futures' `_base.py:401 in __get_result`.
+POOLS = """\
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+LINES = ["1", "2", "n/a"]
+
+
+def parse(line):
+    return int(line)
+
+
+def main():
+    kind = dict(a.split("=", 1) for a in sys.argv[1:])["kind"]
+    if kind == "pool":
+        with get_context("fork").Pool(2) as pool:
+            print(sum(pool.map(parse, LINES)))
+    else:
+        with ProcessPoolExecutor(2, mp_context=get_context("fork")) as pool:
+            print(sum(pool.map(parse, LINES)))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_pool_workers_exception_is_placed_at_the_workers_line_not_the_pools_re_raise(tmp_path, write):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pools.py").write_text(POOLS)
+    matrix = f"name: pools\ncommand: [python, {tmp_path / 'pools.py'}]\naxes:\n  kind: [pool, executor]\n"
+    rows = {r["kind"]: r for r in run_rows(write("pools.yaml", matrix), tmp_path)}
+    for kind, row in rows.items():
+        assert (row["outcome"], row["error"]) == ("fail", "ValueError: invalid literal for int() with base 10: 'n/a'")
+        assert row["where"] == "pools.py:9 in parse", (kind, row["where"])
+        assert row["signature"] == "ValueError: invalid literal for int() with base N: 'n/a' in pools.py:parse"

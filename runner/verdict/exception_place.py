@@ -56,11 +56,17 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     exception's traceback: the last one printed, but for those of exceptions Python ignored (`Exception
     ignored in: <function X.__del__>`). error: the row's telling line; where an earlier traceback holds it
     and the last does not, that one (a spawned worker's RuntimeError about the missing main guard, before
-    the main process's own 'worker exited unexpectedly'). crashmatrix's own frames are left out."""
+    the main process's own 'worker exited unexpectedly'); a process pool worker's traceback where it is the
+    direct cause of that one. crashmatrix's own frames are left out."""
     heads = _printed(text)
     if not heads:
         return [], ""
     head = _holding(text, heads, error)
+    at = heads.index(head)
+    if head.chained and at and heads[at - 1].origin == "remote":
+        # a process pool's worker failed first (its traceback, which the main re-raised with it as the cause, is
+        # printed before the main's): the worker's own line is the place, as a loader worker's is
+        head = heads[at - 1]
     return _frames(head), head.exception
 
 

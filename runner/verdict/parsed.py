@@ -37,6 +37,10 @@ THREAD_FAILED = re.compile(
     re.M,
 )
 _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:", re.M)
+# A process pool's worker's traceback, which the main re-raises with it as the cause (multiprocessing.Pool's
+# `multiprocessing.pool.RemoteTraceback:`, ProcessPoolExecutor's `concurrent.futures.process._RemoteTraceback:`),
+# its text between triple quotes on the lines after.
+_REMOTE_TRACEBACK = re.compile(r"[\w.]*RemoteTraceback:")
 _WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process (?P<n>\d+)\.")
 _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
@@ -118,7 +122,8 @@ class Traceback:
     ignored: bool  # `Exception ignored in: ...` before it: Python went on
     chained: bool  # `During handling of the above exception` (or the direct cause) just before it
     # "main", "thread NAME", "worker N" (a DataLoader worker's, re-raised), "rank N" (labelled, or told by
-    # torch.multiprocessing), "ignored" (Python went on); a launcher's own exception is `is_launchers`
+    # torch.multiprocessing), "remote" (a process pool's worker's, the cause the main re-raised), "ignored"
+    # (Python went on); a launcher's own exception is `is_launchers`
     origin: str
 
     @functools.cached_property
@@ -222,6 +227,10 @@ def _origin(text: str, at: int, line_start: int) -> str:
     if text.startswith("Original ", line_start):
         worker = _WORKER_CAUGHT.search(text, max(0, line_start - 400), line_start)
         return f"worker {worker['n']}" if worker else "worker"
+    if before.strip() == '"""':
+        above = text[text.rfind("\n", 0, max(before_start - 1, 0)) + 1 : max(before_start - 1, 0)]
+        if _REMOTE_TRACEBACK.fullmatch(above.strip()):
+            return "remote"
     return "main" if not before.startswith("Exception ignored") else "ignored"
 
 
