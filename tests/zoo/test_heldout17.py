@@ -26,8 +26,6 @@ UNTRUE = {
     ("d_earlystop_mode_word", "where"): "no place: stderr.log holds Hydra's short form of the instantiate error (no "
     "traceback, HYDRA_FULL_ERROR unset); the run, under inject, named early_stopping.py:146 in __init__; "
     "src/utils/instantiators.py:19 in instantiate_callbacks, right",
-    ("d_pool_map_remote", "where"): "multiprocessing/pool.py:774 in get; zoo/modes/d_pool_map_remote.py:33 in main, "
-    "the parent's re-raise, not the pool worker's count_tokens :12 (the RemoteTraceback's frame); the run said the same",
     ("d_sigterm_watchdog", "outcome"): "pass: stderr.log holds only the watchdog's own line (`no progress ... "
     "terminating`) and no traceback; the run saw the signal and said crash SIGTERM",
     ("d_sigterm_watchdog", "where"): "no place (read as a pass); the run said :24 in watchdog, right",
