@@ -94,6 +94,26 @@ def test_a_log_without_a_failure_is_no_failure_found_and_bad_input_exits_2(tmp_p
         assert "Traceback" not in out.stderr
 
 
+RECORDED16 = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout16")
+
+
+def test_exceptions_python_went_on_after_are_told_as_such():
+    # the sixteenth held-out set's two passes, recorded: a cache's __del__ at exit (`Exception ignored in:`) is
+    # no failure; a traceback the program logged (`logger.exception`) and went on after still reads as one,
+    # with what only the exit status would settle
+    ignored = diagnose(read_logs([os.path.join(RECORDED16, "single", "cells", "29768fbc2c-r0", "stderr.log")]))
+    assert not ignored.found
+    logged = diagnose(read_logs([os.path.join(RECORDED16, "app", "cells", "82fe8f3feb-r0", "stderr.log")]))
+    assert logged.found and logged.row["error"] == "TypeError: Object of type float32 is not JSON serializable"
+    (handled,) = [said for said in logged.cannot_tell if said.startswith("whether the program handled")]
+    assert "`2026-11-30 01:34:20,573 ERROR bfit.train: could not write the run summary`" in handled
+    # logged early, then a different uncaught failure (b_logged_then_leaf_inplace): the last traceback is
+    # Python's own as the program ended, nothing to settle
+    fatal = diagnose(read_logs([os.path.join(RECORDED16, "app", "cells", "0bb6780141-r0", "stderr.log")]))
+    assert fatal.found and fatal.row["error"].startswith("RuntimeError: a leaf Variable that requires grad")
+    assert not [said for said in fatal.cannot_tell if said.startswith("whether the program handled")]
+
+
 def _fuzzed(rng: random.Random, texts: list[bytes]) -> bytes:
     text = rng.choice(texts)
     kind = rng.randrange(4)

@@ -179,7 +179,34 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         )
     if log.left_out:
         said.append(f"{log.left_out / 1e6:.1f} MB of the log's middle were read for their telling lines only")
+    logged = _logged_and_went_on(text) if verdict is not None and verdict.outcome is Outcome.FAIL else ""
+    if logged:
+        said.append(
+            f"whether the program handled that exception: it was logged (`{logged}`) and the program printed more "
+            "after it; a job that then ended with exit status 0 passed"
+        )
     return said
+
+
+# A logging record's head before a logged traceback (`logger.exception(...)`, `exc_info=True`): Python's default
+# format (`ERROR:train:could not write`) or one with a time and a level (`2026-11-30 01:34:20,573 ERROR bfit: ...`).
+_LOG_RECORD = re.compile(r"^(?:(?:ERROR|CRITICAL):\S*:|.*?\b(?:ERROR|CRITICAL|EXCEPTION)\b\s*[\]:|-]?\s*\S)")
+
+
+def _logged_and_went_on(text: str) -> str:
+    """The logging record's line where the failing (last) traceback was logged by the program, not printed by
+    Python as it ended, and the program printed more after it (the sixteenth held-out set's
+    b_pass_logged_exception: a summary's TypeError logged, then `INFO bfit: done`, exit 0); "" otherwise."""
+    tracebacks = [t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]
+    if not tracebacks:
+        return ""
+    last = tracebacks[-1]
+    head = text[text.rfind("\n", 0, max(last.start - 1, 0)) + 1 : max(last.start - 1, 0)].strip()
+    ends = text.find(last.exception, last.at) if last.exception else -1
+    if not head or not _LOG_RECORD.match(head) or ends == -1:
+        return ""
+    after = text[ends + len(last.exception) :].strip()
+    return one_line(head, 160) if after else ""
 
 
 def printed(found: Diagnosis) -> str:
