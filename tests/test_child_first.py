@@ -10,6 +10,7 @@ Before this rule the run said fail at the parent's raise, and diagnose of the lo
 """
 
 import os
+import re
 
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
@@ -124,3 +125,85 @@ def test_under_inject_a_subprocess_child_that_killed_itself_is_placed_at_its_own
             assert row["signature"] == "worker_signal in zoo/modes/z_subprocess_child_sigkill.py:build_shard", row
         else:
             assert row["where"] == "the main process heard of it at zoo/modes/z_subprocess_child_sigkill.py:22 in main"
+
+
+# A Python child the program ran (subprocess.run(check=True)) that raised, and asyncio tasks whose exceptions
+# nobody retrieved: each printed its own traceback before the main failed on what it did not do. Run alone
+# (2026-11-30, Python 3.11.7): `python first.py kind=child` printed the child's `ValueError: could not convert
+# string to float: 'NA'` at first.py:9 in prep, then the main's `subprocess.CalledProcessError: ... returned
+# non-zero exit status 1.` at :28, exit 1; `kind=task` printed `Task exception was never retrieved` with each
+# task's FileNotFoundError at :15 in upload (epoch0.pt, then epoch1.pt), then the main's own FileNotFoundError
+# for epoch1.pt at :33, exit 1.
+FIRST = """\
+import asyncio, gc, os, subprocess, sys, tempfile
+
+ROWS = ["12.5", "NA"]
+
+
+def prep():
+    total = 0.0
+    for row in ROWS:
+        total += float(row)
+    print(total)
+
+
+async def upload(folder, name):
+    await asyncio.sleep(0.01)
+    open(os.path.join(folder, "remote", name), "wb").write(b"w")
+
+
+async def train(folder):
+    for epoch in range(2):
+        asyncio.create_task(upload(folder, f"epoch{epoch}.pt"))  # fire and forget: nobody awaits it
+        await asyncio.sleep(0.05)
+
+
+def main():
+    kind = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a).get("kind")
+    if kind is None:
+        return prep()
+    if kind == "child":
+        subprocess.run([sys.executable, os.path.abspath(__file__)], check=True)
+    folder = tempfile.mkdtemp()
+    asyncio.run(train(folder))
+    gc.collect()
+    open(os.path.join(folder, "remote", "epoch1.pt"), "rb").read()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.slow  # real runs of a program without torch, alone and under inject
+def test_a_python_childs_raise_and_an_unretrieved_tasks_before_the_mains_failure_are_the_verdict(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "first.py").write_text(FIRST)
+    rows = []
+    for inject in ("true", "false"):
+        (tmp_path / f"{inject}.yaml").write_text(
+            f"name: first\ncommand: [python, {tmp_path / 'first.py'}]\ninject: {inject}\naxes:\n  kind: [child, task]\n"
+        )
+        out = tmp_path / f"run-{inject}"
+        done = crashmatrix("run", tmp_path / f"{inject}.yaml", "--out", out, "--jobs", "2", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        rows += rows_of(out)
+    assert len(rows) == 4
+    for row in rows:
+        assert row["outcome"] == "fail", row
+        if row["kind"] == "child":
+            assert row["error"].startswith(
+                "ValueError: could not convert string to float: 'NA'; in a child process the main started, first: "
+                "the main then failed with subprocess.CalledProcessError: "
+            ), row["error"]
+            assert (row["where"], row["signature"]) == (
+                "first.py:9 in prep",
+                "ValueError: could not convert string to float: 'NA' in first.py:prep",
+            ), row
+        else:
+            assert re.fullmatch(
+                r"FileNotFoundError: \[Errno 2\] No such file or directory: '\S+/remote/epoch0\.pt'; in asyncio task "
+                r"Task-2 \(upload\), first: the main then failed with FileNotFoundError: .*epoch1\.pt'",
+                row["error"],
+            ), row["error"]
+            assert row["where"] == "first.py:15 in upload", row

@@ -17,7 +17,15 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
-from crashmatrix.verdict.parsed import LIBC_ABORT, TRACEBACK_HEAD, WARNING, FaultDump, Output, read_output
+from crashmatrix.verdict.parsed import (
+    LIBC_ABORT,
+    TRACEBACK_HEAD,
+    WARNING,
+    FaultDump,
+    Output,
+    read_output,
+    thread_named,
+)
 from crashmatrix.verdict.signature import signal_name
 from crashmatrix.verdict.stacks import Thread
 
@@ -129,11 +137,15 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if any(t.at > dump.at for t in read_output(stderr).tracebacks):  # what the main then raised
             told += f"; the main then failed with {line}"
         return Verdict(Outcome.WORKER_CRASH, sig, told, sig_.WORKER_SIGNAL)
+    raised = _child_raised_first(stderr, line)
+    if raised:  # a Python child it ran printed its own traceback, then the main raised on its exit status
+        told = f"{raised}; in a child process the main started, first: the main then failed with {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(raised), by_message=True)
     first = _thread_failed_first(stderr)
     if first is not None:
         thread, exception = first
         if exception != line:  # the thread's failure is the verdict, the main's its consequence
-            told = f"{exception}; in thread {thread}, first: the main then failed with {line}"
+            told = f"{exception}; in {thread}, first: the main then failed with {line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
 
@@ -161,8 +173,31 @@ def _is_process_bootstrap(thread: Thread) -> bool:
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
+# subprocess's word for a child that ended with a status (check=True, check_call, check_output)
+_CHILD_STATUS = re.compile(r"CalledProcessError: Command (?P<command>.+) returned non-zero exit status \d+\.?$")
+
+
+def _child_raised_first(stderr: str, line: str) -> str:
+    """The exception line of a Python child the main ran (`subprocess.run([sys.executable, "prep.py"],
+    check=True)`) where the child's own traceback, through its script's `<module>`, was printed just before the
+    main's CalledProcessError for its exit status (the eighteenth held-out set's e_subprocess_prep_fails): the
+    child failed first, the main on its status. "" otherwise."""
+    said = _CHILD_STATUS.search(line)
+    if not said:
+        return ""
+    printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
+    if len(printed) < 2 or printed[-1].chained:
+        return ""
+    child = printed[-2]
+    calls = child.calls
+    script = calls[0].path if calls and calls[0].function == "<module>" else ""
+    if not script or script not in said["command"]:
+        return ""
+    return child.exception
+
+
 def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
-    """(the thread's name, its exception line) of the first thread that died of an uncaught exception before
+    """(`thread NAME` or `asyncio task NAME (coro)`, its exception line) of the first thread (or task) that died of an uncaught exception before
     the run failed otherwise: a thread's death is printed and the program goes on, failing later on what the
     thread never delivered (a KeyError for the value it never wrote), or not at all. None where no thread died,
     or where its exception is the last thing the run printed (then it is the failure anyway)."""
@@ -176,7 +211,7 @@ def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
     exception = Output(rest if end == -1 else rest[:end]).traceback_exception
     if not exception:
         return None
-    return (died["name"] or died["started_by"]).strip(), exception
+    return thread_named(died), exception
 
 
 # A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
@@ -322,7 +357,7 @@ def classify(
         found = read_output(text).cause
         first = _thread_failed_first(stderr)
         if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
-            said = f"timed out {when}".strip() + f", after thread {first[0]} died: {first[1]}"
+            said = f"timed out {when}".strip() + f", after {first[0]} died: {first[1]}"
         else:
             said = f"timed out {when}".strip() + (f"; last line: {tail}" if tail else "")
         return Verdict(Outcome.TIMEOUT, "", said, found.signature if found else sig_.HANG)

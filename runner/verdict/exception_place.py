@@ -91,12 +91,18 @@ def each_traceback(text: str) -> list[str]:
 def _holding(text: str, heads: list[Traceback], error: str) -> Traceback:
     """The last traceback whose text holds the telling line (whitespace aside); the last one where none
     does, or the last holds it too."""
-    telling = " ".join(error.split(";")[0].split())[:60]
-    if not telling:
+    said = " ".join(error.split(";")[0].split())
+    if not said:
         return heads[-1]
     ends = [h.start for h in heads[1:]] + [len(text)]
-    holding = [h for h, end in zip(heads, ends) if telling in " ".join(text[h.start : end].split())]
-    return holding[-1] if holding else heads[-1]
+    printed = [" ".join(text[h.start : end].split()) for h, end in zip(heads, ends)]
+    # the whole line first: two tracebacks of one exception type and path prefix (a task's and then the main's
+    # FileNotFoundError for another file) part only at their ends; else its start, as a row may have cut it
+    for telling in (said, said[:60]):
+        holding = [h for h, words in zip(heads, printed) if telling in words]
+        if holding:
+            return holding[-1]
+    return heads[-1]
 
 
 def is_ours(path: str) -> bool:

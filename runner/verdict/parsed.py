@@ -31,11 +31,25 @@ FRAME = re.compile(r'^[ \t]+File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<f
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # threading.excepthook's header before a thread's uncaught exception's traceback (`Exception in thread
 # Thread-1 (prefetch):`); _thread's `Exception ignored in thread started by: <function f at 0x...>`.
+# asyncio's word for a task that died and was never awaited (its loop's exception handler, as the task is
+# collected): `Task exception was never retrieved`, then `future: <Task finished name='Task-2' coro=<upload()
+# done, defined at ...> exception=...>`. The program went on without what the task was to do, as after a thread.
 THREAD_FAILED = re.compile(
     r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)):[ \t]*\n"
-    r"(?=Traceback \(most recent call last\):)",
+    r"(?=Traceback \(most recent call last\):)"
+    r"|^Task exception was never retrieved\nfuture: <Task finished name='(?P<task>[^']*)' coro=<(?P<coro>[\w.]+)\(\)"
+    r".*\n(?=Traceback \(most recent call last\):)",
     re.M,
 )
+
+
+def thread_named(died: re.Match) -> str:
+    """`thread Thread-1 (prefetch)`, `asyncio task Task-2 (upload)`: what THREAD_FAILED matched, as told."""
+    if died["task"] is not None:
+        return f"asyncio task {died['task']} ({died['coro']})"
+    return f"thread {(died['name'] or died['started_by']).strip()}"
+
+
 _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following error:", re.M)
 # A process pool's worker's traceback, which the main re-raises with it as the cause (multiprocessing.Pool's
 # `multiprocessing.pool.RemoteTraceback:`, ProcessPoolExecutor's `concurrent.futures.process._RemoteTraceback:`),
@@ -223,7 +237,7 @@ def _origin(text: str, at: int, line_start: int) -> str:
         return f"rank {spawned[1]}"
     thread = THREAD_FAILED.match(text, before_start)
     if thread:
-        return f"thread {(thread['name'] or thread['started_by']).strip()}"
+        return thread_named(thread)
     if text.startswith("Original ", line_start):
         worker = _WORKER_CAUGHT.search(text, max(0, line_start - 400), line_start)
         return f"worker {worker['n']}" if worker else "worker"
