@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from crashmatrix.verdict import ranks
+from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
 from crashmatrix.verdict.parsed import FRAME, Traceback, read_output
@@ -123,13 +124,28 @@ def is_out_of_memory(exception: str) -> bool:
     return bool(_OUT_OF_MEMORY.search(exception))
 
 
+# A shell's own error in a launcher script (bash: `/app/scripts/train.sh: line 25: MASTER_ADDR: unbound variable`,
+# `...: line 7: cd: runs: No such file or directory`; dash: `scripts/x.sh: 3: ...`): the script and its line.
+_SHELL_ERROR = re.compile(r"^(?P<path>/\S+\.(?:sh|bash)): (?:line )?(?P<line>\d+): \S")
+
+
+def shell_place(error: str) -> str:
+    """`scripts/train.sh:25`: where a shell script the cell ran failed, from the shell's own error line, its
+    path from the app's root; "" where the telling line is not a shell's."""
+    found = _SHELL_ERROR.match(error)
+    if not found:
+        return ""
+    return f"{from_root(found['path'], app_root(found['path']))}:{found['line']}"
+
+
 def exception_place(text: str, oom: bool = False, error: str = "") -> str:
     """`where` for the failing exception in text; "" where text holds no traceback. oom: place it at the
     allocating line, as an out-of-memory error of the exception's own words is placed anyway. error: the
-    row's telling line, whose traceback it is (last_traceback)."""
+    row's telling line, whose traceback it is (last_traceback); a shell's own error (shell_place) where text
+    holds no traceback."""
     frames, exception = last_traceback(text, error)
     if not frames:
-        return ""
+        return shell_place(error)
     if oom or is_out_of_memory(exception):
         if _PYTHONS_MEMORY_ERROR.match(exception):  # a builtin's or numpy's allocation: its line is the place
             return _join(frames[0][0], frames)
