@@ -31,14 +31,6 @@ UNTRUE = {
     ("e_shell_unbound_master_addr", "where"): "no place (read as a pass); the run gave none either (untrue there too)",
     ("e_hang_monitor_wait", "where"): "no failure found: stderr.log is empty (the monitor prints nothing while bash "
     "waits for it); the run read the stacks and named the monitor's e_pkg/monitor.py:16 in main, right",
-    ("e_asyncio_upload_then_missing", "where"): "torch/serialization.py:776 in __init__; "
-    "zoo/modes/e_asyncio_upload_then_missing.py:33 in evaluate: the main's later FileNotFoundError, not the upload "
-    "task's at :17 in upload that asyncio printed first (`Task exception was never retrieved`); the run said the same",
-    ("e_subprocess_prep_fails", "signature_has"): "the parent's `subprocess.CalledProcessError: ... returned non-zero "
-    "exit status 1. in zoo/modes/e_subprocess_prep_fails.py:main`, not the child's ValueError printed before it; the "
-    "run said the same",
-    ("e_subprocess_prep_fails", "where"): "subprocess.py:571 in run; zoo/modes/e_subprocess_prep_fails.py:30 in "
-    "main: the parent's call, not the child's :15 in prep; the run said the same",
 }
 SET = HeldOut("heldout18", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
