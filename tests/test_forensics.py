@@ -179,26 +179,6 @@ def test_a_library_is_named_by_its_file_and_an_extension_by_its_package(path, na
     assert forensics.library_name(path) == name
 
 
-@pytest.mark.slow
-def test_a_worker_segfault_names_the_programs_line_in_the_worker(tmp_path):
-    # The README's quickstart: a forked DataLoader worker segfaults in the app's __getitem__. The worker's
-    # own handler would take faulthandler's place; under crashmatrix the worker dumps its stack first.
-    app = tmp_path / "app"
-    shutil.copytree(os.path.join(ROOT, "examples", "quickstart"), app)
-    (app / "m.yaml").write_text(
-        "name: w\ncommand: [python, train.py]\ninject: true\n"
-        "axes: {start_method: [fork], num_workers: [2], pin_memory: [false]}\ntimeout: 120\n"
-    )
-    proc = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=app)
-    assert proc.returncode == 0, proc.stderr
-    (row,) = rows_of(tmp_path / "run")
-    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGSEGV"), row
-    line = _line_of(str(app / "train.py"), "ctypes.string_at(0)")
-    assert row["where"].startswith("libc.so") and row["where"].endswith(f"; train.py:{line} in __getitem__"), row
-    stderr = (tmp_path / "run" / row["log_dir"] / "stderr.log").read_text(errors="replace")
-    assert "ERROR: Unexpected segmentation fault encountered in worker." in stderr  # the worker's own line still
-
-
 # faulthandler's dump in its own format (Modules/faulthandler.c): the thread that died need not be
 # the first one dumped, and its innermost frames may be the standard library's or a package's.
 FAULTHANDLER_DUMP = """\

@@ -11,7 +11,7 @@ import re
 import shutil
 
 import pytest
-from conftest import ROOT, crashmatrix
+from conftest import ROOT, crashmatrix, rows_of
 
 pytestmark = pytest.mark.slow  # the README's session run for real
 
@@ -51,6 +51,13 @@ def test_the_readme_session_is_real(tmp_path):
             assert any(pattern(line).fullmatch(r) for r in real), (
                 f"`{command}` printed no line like:\n{line}\n\n{out.stdout}"
             )
+    # The forked worker's own last words stay in its cell's stderr.log beside the dump it wrote first: under
+    # crashmatrix the worker dumps its stack before torch's handler prints them.
+    crashed = [r for r in rows_of(tmp_path / "quickstart" / "qs") if r["outcome"] == "worker_crash"]
+    assert crashed
+    for row in crashed:
+        stderr = (tmp_path / "quickstart" / "qs" / row["log_dir"] / "stderr.log").read_text(errors="replace")
+        assert "ERROR: Unexpected segmentation fault encountered in worker." in stderr
 
 
 def test_the_readme_starts_with_the_two_commands_and_both_doors_and_stays_short():
