@@ -1,6 +1,7 @@
 """Real PyTorch failures reproduced on this CPU machine through the real command line, each in exactly
 the cells that should fail, classified by PyTorch's own message."""
 
+import json
 import os
 
 import pytest
@@ -71,6 +72,10 @@ timeout: 120
         want = {"segv": "SIGSEGV", "bus": "SIGBUS"}[r["worker_fault"]]
         assert (r["outcome"], r["signal"], r["exit_code"]) == ("worker_crash", want, "1"), r
         assert "DataLoader worker (pid" in r["error"] and "is killed by signal" in r["error"]
+        # the main process exits normally, so the class must come from stderr: the worker's own words are there
+        words = {"segv": "segmentation fault", "bus": "bus error"}[r["worker_fault"]]
+        stderr = (tmp_path / "run" / r["log_dir"] / "stderr.log").read_text(errors="replace")
+        assert f"ERROR: Unexpected {words} encountered in worker." in stderr
 
 
 def test_a_ddp_rank_killed_by_a_signal_is_a_rank_crash_and_no_rank_is_left(tmp_path):
@@ -139,7 +144,12 @@ def test_model_and_hardware_probes_as_cells_and_cuda_asked_on_a_cpu_box_is_a_ski
         proc = crashmatrix("run", path, "--out", tmp_path / probe, "--jobs", "2", cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         for r in rows_of(tmp_path / probe):
+            cell = tmp_path / probe / r["log_dir"]
             if r["device"] == "cpu":
                 assert r["outcome"] == "pass" and int(r["steps"]) == 2, (probe, r)
+                metrics = json.loads((cell / "result.json").read_text())["metrics"]
+                assert metrics["precision"] == "cpu-autocast-bfloat16", metrics  # bf16-mixed on a CPU: autocast
             else:
                 assert r["outcome"] == "skip" and "torch.cuda.is_available() is False" in r["error"], (probe, r)
+                said = "crashmatrix: skip: device=cuda but torch.cuda.is_available() is False"
+                assert said in (cell / "stderr.log").read_text()  # the probe says why, as the cell ran it
