@@ -1,0 +1,35 @@
+"""The nineteenth held-out set (truth_heldout19.yaml, HELDOUT19.md): failures written as users report them, five
+in a new project (f_proj/: a pyproject.toml marker, a package run as `python -m f_pkg preset=NAME` from its folder,
+key=value arguments, a hand-written tokenizer and text dataset, a small causal encoder, gradient accumulation and
+a hand-written optimizer), without reading crashmatrix's rules, each with its truth from running it alone. Its runs
+were recorded once, before any rule changed (recorded/heldout19/); here every recorded cell's stderr.log is
+diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to
+the truth's outcome, `signature_has` and `where`, as test_heldout18.py does for the eighteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT19.md lists the run's)
+UNTRUE = {
+    ("f_hang_loader_waits_main", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it froze); the run read the stacks and named the main in DataLoader _get_data at "
+    "zoo/modes/f_hang_loader_waits_main.py:32 in main and both workers at :20 in _shard, right",
+    ("f_hang_fork_thread_lock", "where"): "no failure found: stderr.log is empty; the run read the stacks and named "
+    "the main at zoo/modes/f_hang_fork_thread_lock.py:56 in main and the forked child at :20 in record, right",
+}
+SET = HeldOut("heldout19", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
