@@ -205,6 +205,9 @@ RECORDED_BEFORE = {
     **{f"tests/zoo/recorded/heldout9/single/cells/2e3c466d45-r{i}": "checkout_path" for i in range(3)},
     # and t_ddp_bcast_unpickle: pickle's `Can't get attribute ... on <module ... from '/work/heldout9/...'>`
     **{f"tests/zoo/recorded/heldout9/torchrun/cells/4ddc4c6654-r{i}": "checkout_path" for i in range(3)},
+    # tests/zoo/HELDOUT19.md's f_subprocess_timeout: subprocess's TimeoutExpired names the child's script by its
+    # path in the recording checkout (/work/heldout19/...)
+    **{f"tests/zoo/recorded/heldout19/single/cells/83c0338c60-r{i}": "checkout_path" for i in range(3)},
     # OmegaConf's `???` and `${missing}`, and a defaults list's missing option, were placed at their config line
     # after these were recorded; diagnose, which finds the Hydra app by its traceback's script or by Hydra's
     # config search path, gives that line too
