@@ -90,7 +90,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # 4: a failed assert() in native code is signed by its file, function and condition (`hist.c: build_hist:
 # n_bins > 0`), in the main process or a worker, as a CUDA kernel's assertion is; a process pool worker's
 # exception, a Python child's printed before the main's CalledProcessError and an asyncio task's never retrieved
-# are signed at their own functions, not the main's that heard of them. compare joins runs of two versions by cell, class and place (signature_class).
+# are signed at their own functions, not the main's that heard of them. compare joins runs of two versions by
+# cell, class and place (signature_class).
 GROUPING_VERSION = 4
 
 

@@ -197,10 +197,11 @@ def _child_raised_first(stderr: str, line: str) -> str:
 
 
 def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
-    """(`thread NAME` or `asyncio task NAME (coro)`, its exception line) of the first thread (or task) that died of an uncaught exception before
-    the run failed otherwise: a thread's death is printed and the program goes on, failing later on what the
-    thread never delivered (a KeyError for the value it never wrote), or not at all. None where no thread died,
-    or where its exception is the last thing the run printed (then it is the failure anyway)."""
+    """(`thread NAME` or `asyncio task NAME (coro)`, its exception line) of the first thread (or task) that died
+    of an uncaught exception before the run failed otherwise: a thread's death is printed and the program goes
+    on, failing later on what the thread never delivered (a KeyError for the value it never wrote), or not at
+    all. None where no thread died, or where its exception is the last thing the run printed (then it is the
+    failure anyway)."""
     died = read_output(stderr).thread_died
     if died is None:
         return None

@@ -197,8 +197,6 @@ BY_SIGNAL = {
 }
 
 
-# What a signature says of its class -> what fixes it, the first that matches. The signature is the telling
-# line, masked (verdict/signature.py); Hydra's headlines start it, an exception's type may lead them.
 # The host refused an allocation outright (MemoryError, DefaultCPUAllocator's `can't allocate memory`, errno
 # 12): no OOM killer ended the process, its own request failed. Under Linux's default overcommit that is a
 # request larger than the machine could ever give, or a limit on the process's address space (ulimit -v,
@@ -211,6 +209,10 @@ MEMORY_REFUSED = (
     "-v`, `resource.setrlimit(RLIMIT_AS)`, a batch scheduler's virtual-memory limit such as Grid Engine's "
     "h_vmem; `cat /proc/PID/limits` shows them) or overcommit turned off (`/proc/sys/vm/overcommit_memory` 2)"
 )
+
+
+# What a signature says of its class -> what fixes it, the first that matches. The signature is the telling
+# line, masked (verdict/signature.py); Hydra's headlines start it, an exception's type may lead them.
 _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), fix)
     for pattern, fix in (
