@@ -18,7 +18,7 @@ from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place
-from crashmatrix.verdict.signature import WORKER_EXITED, WORKER_LOST, WORKER_SIGNAL, with_place
+from crashmatrix.verdict.signature import CHILD_DIED_BY_SIGNAL, WORKER_EXITED, WORKER_LOST, WORKER_SIGNAL, with_place
 
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
 
@@ -146,15 +146,15 @@ def worker_ended_itself(
     return Verdict(Outcome.WORKER_CRASH, "", error, signature), place or where
 
 
-# Python's word that a child process the program ran died by a signal (subprocess.run(check=True), check_call)
-_CHILD_DIED_BY = re.compile(r"CalledProcessError: Command .* died with <Signals\.")
-
-
 def child_killed_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> str:
     """`where` of a child process the program ran that died by a signal it sent itself (a memory guard's SIGKILL),
     recorded under inject, whose parent's CalledProcessError is the verdict: the child's own call. Any other
     verdict, or no such record (the kernel's OOM killer sends it from outside): `where` as it is."""
-    if verdict.outcome is not Outcome.WORKER_CRASH or not verdict.signal or not _CHILD_DIED_BY.search(verdict.error):
+    if (
+        verdict.outcome is not Outcome.WORKER_CRASH
+        or not verdict.signal
+        or not CHILD_DIED_BY_SIGNAL.search(verdict.error)
+    ):
         return where
     placed = [place for _pid, sig, place in children_killed(cell_dir, main_pid) if sig == verdict.signal and place]
     return placed[0] if placed else where

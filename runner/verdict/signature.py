@@ -153,6 +153,11 @@ WORKER_SIGNAL = "worker_signal"
 BARRIER_UNMATCHED = "barrier_unmatched"
 # A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
 WORKER_EXITED = "worker_exited"
+# A child process the program ran (subprocess.run(check=True), check_call, check_output) died by a signal, which
+# Python's CalledProcessError names: the child's death, the parent's raise its consequence.
+CHILD_DIED_BY_SIGNAL = re.compile(
+    r"CalledProcessError: Command .* died with <Signals\.(?P<sig>SIG[A-Z0-9]+): \d+>", re.M
+)
 # The main process's "is killed by signal" before the worker's own line: it names the pid and the signal.
 _WORKER_SIGNAL = _p(
     r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>[A-Za-z0-9 /()]+?)(?:\.|\s*$)",
@@ -160,10 +165,7 @@ _WORKER_SIGNAL = _p(
     r"Signal \d+ \((?P<sig>SIG[A-Z0-9]+)\) received by PID",
     r"exitcode\s*:\s*-(?P<num>\d+)",
     r"ERROR: Unexpected (?P<text>segmentation fault|bus error|floating-point exception) encountered in worker",
-    # a child process the program ran (subprocess.run(check=True), check_call, check_output) died by a signal,
-    # which Python's CalledProcessError names: the child's death, the parent's raise its consequence
-    r"CalledProcessError: Command .* died with <Signals\.(?P<sig>SIG[A-Z0-9]+): \d+>",
-)
+) + (CHILD_DIED_BY_SIGNAL,)
 
 # What CUDA prints for a failed device-side assert, one line per failing thread, before any later error:
 # `/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0],
