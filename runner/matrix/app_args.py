@@ -1,4 +1,6 @@
-"""The key=value arguments a command's cell passes to its program: Hydra's grammar, verbatim.
+"""The arguments a command's cell passes to its program: `key=value` in Hydra's grammar (pass_params:
+overrides, the default), or `--key=value` options for a program with its own option parser (pass_params:
+options: argparse, LightningCLI's jsonargparse, click, typer, fire and absl all take that form), verbatim.
 
 A params or axes key reaches the program as written, so every form of Hydra's override grammar
 works: `+key` adds a key, `++key` adds or overrides one, `~key` deletes one (written `~key:` with
@@ -47,8 +49,17 @@ def argument(key: str, value) -> str:
     return f"{key}={spell(value)}"
 
 
-def arguments(params: dict) -> list[str]:
-    """The arguments of a cell's parameters, in the order Hydra needs."""
+def option(key: str, value) -> str:
+    """One option, `--key=value` as a single argument: a value that starts with `-` (`--lr=-1`) stays the
+    option's, which `--lr -1` would not be for argparse. A key the file wrote with its dashes keeps them."""
+    return f"{key if key.startswith('-') else '--' + key}={spell(value)}"
+
+
+def arguments(params: dict, style: str = "overrides") -> list[str]:
+    """The arguments of a cell's parameters: Hydra's overrides in the order Hydra needs, or options
+    (`style` "options") in the matrix file's order."""
+    if style == "options":
+        return [option(k, v) for k, v in params.items()]
     return [argument(k, v) for k, v in ordered(params).items()]
 
 

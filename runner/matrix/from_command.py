@@ -7,7 +7,10 @@ runs in the folder it was typed in. Axes come in Hydra's sweep grammar (`num_wor
 `+trainer.precision=16,32`); an axis of one value is a fixed parameter. A knob axis (start_method,
 num_workers, ... : `crashmatrix knobs`) of a Python program is applied from outside (inject), as a matrix
 with `inject: true` applies it: the program is run unmodified. torchrun and `python -m torch.distributed.run`
-commands are distributed cells, as they are in a matrix's `command`.
+commands are distributed cells, as they are in a matrix's `command`. The other axes reach the program as it
+takes its own arguments: `--key=value` (pass_params: options) where the typed command gives options
+(`python train.py --epochs 2`), or, with no argument typed, where its script builds an option parser
+(argparse, LightningCLI, click, typer, fire, absl) and is no Hydra app; `key=value` otherwise.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import re
 
 from crashmatrix.errors import BadInput
 from crashmatrix.matrix.knob_names import INJECT_KNOBS
-from crashmatrix.matrix.program import script_of
+from crashmatrix.matrix.program import launcher_script_index, script_of
 
 _LAUNCHERS = ("torchrun",)
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
@@ -30,6 +33,8 @@ def command_matrix(command: list[str], axes: list[str], repeats: int | None, cwd
     swept, fixed = _axes(axes)
     knobs = [name for name in (*swept, *fixed) if name in INJECT_KNOBS]
     data: dict = {"name": _name(command), "command": list(command), "cwd": cwd}
+    if (swept or fixed) and takes_options(command, cwd):
+        data["pass_params"] = "options"
     if knobs:
         if not _is_python(command):
             raise BadInput(
@@ -74,6 +79,38 @@ def _axes(given: list[str]) -> tuple[dict, dict]:
         else:
             fixed[key] = override.value()
     return swept, fixed
+
+
+# What a script that parses its own options calls; a Hydra app (hydra.main) takes key=value whatever else it does.
+_OPTION_PARSERS = re.compile(r"\bArgumentParser\(|\bLightningCLI\(|@click\.|\btyper\.|\bfire\.Fire\(|\bflags\.DEFINE_")
+_HYDRA_APP = re.compile(r"\bhydra\.main\(|^\s*@main\(|\bcompose\(", re.M)
+
+
+def takes_options(command: list[str], cwd: str) -> bool:
+    """Whether the program takes `--key=value` options: its typed arguments, else its script's text."""
+    script, typed = _program_arguments(tuple(command), cwd)
+    if typed:
+        return any(a.startswith("-") for a in typed) and not any("=" in a and not a.startswith("-") for a in typed)
+    if not script:
+        return False
+    try:
+        with open(os.path.join(cwd, script), encoding="utf-8", errors="replace") as f:
+            text = f.read(200_000)
+    except OSError:
+        return False
+    return bool(_OPTION_PARSERS.search(text)) and not _HYDRA_APP.search(text)
+
+
+def _program_arguments(command: tuple, cwd: str) -> tuple[str | None, list[str]]:
+    """(the script, the arguments typed after it) of `python [opts] script ...`, `python -m mod ...`, a
+    launcher's `torchrun [opts] train.py ...`, or a program's own arguments (no script)."""
+    at = launcher_script_index(command)
+    if at is None and command[0] in ("python", "python3") and "-m" in command[:-1]:
+        return script_of(command, cwd), [a for a in command[command.index("-m") + 2 :] if a != "--"]
+    if at is None:
+        script = script_of(command, cwd)
+        at = command.index(script) if script in command else 0
+    return command[at] if at or command[0].endswith(".py") else None, [a for a in command[at + 1 :] if a != "--"]
 
 
 def _is_python(command: list[str]) -> bool:

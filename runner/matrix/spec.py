@@ -31,7 +31,7 @@ TOP_KEYS = {
     "description": "free text",
     "probe": "a built-in probe (crashmatrix probes)",
     "command": "a program and its arguments, as a list",
-    "pass_params": "overrides | none",
+    "pass_params": "overrides | options | none",
     "inject": "true | false",
     "cwd": "the folder a command's cells run in: absolute, or from the matrix file's folder (default: where crashmatrix is started)",
     "app_keys": "a list of the program's own key names that are near a knob's (inject)",
@@ -51,6 +51,10 @@ TOP_KEYS = {
     "preflight": "true | false: compose a Hydra app's config for every cell before the first (default true)",
     "reproduces": "the failure a repro matrix reproduces, {outcome, signal, signature} (resolve writes it)",
 }
+
+# How a command gets its parameters: key=value (Hydra's overrides), --key=value (its own option parser's
+# options), or not at all.
+PASS_STYLES = ("overrides", "options", "none")
 
 # The value of each setting a file leaves out: the Matrix's fields, load_matrix's base for plain
 # overrides (`strategy=pairwise` with no strategy: in the file) and validate all read this table.
@@ -603,8 +607,8 @@ def _program(data: dict, path: str) -> tuple:
 def _passing(data: dict, path: str) -> tuple[str, bool]:
     """How a command gets the cell's parameters: (pass_params, inject)."""
     pass_params = data.get("pass_params", DEFAULTS["pass_params"])
-    if pass_params not in ("overrides", "none"):
-        raise BadInput(f"{path}: pass_params: expected overrides | none, got {pass_params!r}")
+    if pass_params not in PASS_STYLES:
+        raise BadInput(f"{path}: pass_params: expected {' | '.join(PASS_STYLES)}, got {pass_params!r}")
     inject = data.get("inject", DEFAULTS["inject"])
     if not isinstance(inject, bool):
         raise BadInput(f"{path}: inject: expected true or false, got {inject!r}")

@@ -45,7 +45,8 @@ def build_launch(matrix: Matrix, run: CellRun, cell_dir: str, run_dir: str, gpu:
     """What starts one cell run: argv (no shell), environment, working directory and log paths.
 
     A probe runs as `python -m crashmatrix.child cell.json`; a command gets the cell's parameters as
-    key=value arguments (pass_params: overrides) or, with `inject`, its knobs from outside.
+    key=value arguments (pass_params: overrides), `--key=value` options (pass_params: options) or, with
+    `inject`, its knobs from outside.
     `gpu` becomes CUDA_VISIBLE_DEVICES. The run's files stay in `cell_dir` (crashmatrix.rundir.cell_files).
     With `executor: {tasks_per_node: N, nodes: M}` the program starts once per Slurm task, through srun.
     """
@@ -136,6 +137,6 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         # (Hydra's struct config) would refuse a key it does not know.
         knobs, own = split_injected(params)
         inject_knobs(env, knobs)
-    if matrix.pass_params == "overrides":
-        argv = argv + arguments(own)
+    if matrix.pass_params != "none":
+        argv = argv + arguments(own, matrix.pass_params)
     return argv, matrix.cwd or os.getcwd()

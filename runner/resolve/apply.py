@@ -2,7 +2,7 @@
 what to set in code or in the environment.
 
 Without `inject` every axis reaches the program as `key=value` (Hydra's grammar, as a cell passes it:
-crashmatrix.matrix.app_args), so every axis is an argument. With `inject`, crashmatrix's knobs were applied from
+crashmatrix.matrix.app_args), or `--key=value` under `pass_params: options`, so every axis is an argument. With `inject`, crashmatrix's knobs were applied from
 outside: for the program they are lines of code (the start method, the DataLoader's arguments) or the
 environment (WANDB_MODE, a limit). `env.NAME` axes are environment variables; `python` the interpreter.
 A Hydra sweep's knobs (`+crashmatrix.num_workers`) are knobs too.
@@ -30,7 +30,7 @@ def knob_name(axis: str) -> str | None:
 
 @dataclass(frozen=True)
 class Apply:
-    arguments: tuple[str, ...]  # the program's own keys: key=value, as a cell passed them
+    arguments: tuple[str, ...]  # the program's own keys: key=value or --key=value, as a cell passed them
     code: tuple[str, ...]  # knobs: what to write in the program
     environment: tuple[str, ...]  # NAME=value, or a limit to set before it starts
     interpreter: str = ""
@@ -72,7 +72,8 @@ def how_to_apply(matrix: Mapping, values: Mapping) -> Apply:
             spec = axes.get(axis)
             for key in spec.get("keys", [axis]) if isinstance(spec, dict) else [axis]:
                 own[key] = value
-    return Apply(tuple(arguments(own)), tuple(code), tuple(environment), interpreter)
+    style = "options" if matrix.get("pass_params") == "options" else "overrides"
+    return Apply(tuple(arguments(own, style)), tuple(code), tuple(environment), interpreter)
 
 
 def _knob_line(knob: str, value) -> tuple[str, str]:
