@@ -301,6 +301,30 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
     return "; ".join(long), "; ".join(short)
 
 
+def install_folder(path: str) -> str:
+    """The folder above path that pip installed packages into, where it is no site-packages: one holding a
+    `*.dist-info` (`pip install --target /shared/libs`, a PYTHONPATH folder of libraries on a cluster); its
+    files are installed libraries', not the program's (the twentieth held-out set's jsonargparse in
+    /tmp/g_deps). "" where none: a project's own `*.egg-info` of an editable install is no such mark."""
+    folder = os.path.dirname(path)
+    for _ in range(6):
+        if not folder.startswith("/") or folder == "/":
+            return ""
+        if _holds_installs(folder):
+            return folder
+        folder = os.path.dirname(folder)
+    return ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _holds_installs(folder: str) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return any(entry.name.endswith(".dist-info") and entry.is_dir() for entry in entries)
+    except OSError:
+        return False
+
+
 # An installed package's console script: `<env>/bin/torchrun` (`Scripts\\torchrun` on Windows), no .py.
 _CONSOLE_SCRIPT = re.compile(r"/(?:bin|Scripts)/[^/.]+$")
 
@@ -321,13 +345,14 @@ def _is_console_script(path: str) -> bool:
 
 
 def is_own(frame: Frame) -> bool:
-    """The program's own code: not the standard library, an installed package (its console script too) or
-    crashmatrix."""
+    """The program's own code: not the standard library, an installed package (its console script too, and a
+    package installed into a folder of its own: install_folder) or crashmatrix."""
     path = frame.file.replace("\\", "/")
     return not (
         is_stdlib(frame)
         or PACKAGES_DIR.search(path)
         or _is_console_script(path)
+        or install_folder(path)
         or path.startswith((OURS, "<"))
         or _is_cython(path)
     )
@@ -366,9 +391,11 @@ def program_place(frame: Frame, frames: Sequence[Frame]) -> str:
 
 
 def library_text(frame: Frame) -> str:
-    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages or below the
-    standard library's folder."""
-    below = below_packages(frame.file) or _STDLIB_DIR.split(frame.file.replace("\\", "/"))[-1]
+    """`json/decoder.py:353 in raw_decode`: a library's frame by its path below site-packages (or the folder it
+    was installed into) or below the standard library's folder."""
+    path = frame.file.replace("\\", "/")
+    installed = "" if below_packages(path) else install_folder(path)
+    below = below_packages(path) or (path[len(installed) + 1 :] if installed else _STDLIB_DIR.split(path)[-1])
     return f"{below}:{frame.line} in {frame.func}"
 
 
