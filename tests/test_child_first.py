@@ -133,9 +133,14 @@ def test_under_inject_a_subprocess_child_that_killed_itself_is_placed_at_its_own
 # string to float: 'NA'` at first.py:9 in prep, then the main's `subprocess.CalledProcessError: ... returned
 # non-zero exit status 1.` at :28, exit 1; `kind=task` printed `Task exception was never retrieved` with each
 # task's FileNotFoundError at :15 in upload (epoch0.pt, then epoch1.pt), then the main's own FileNotFoundError
-# for epoch1.pt at :33, exit 1.
+# for epoch1.pt at :33, exit 1. `kind=process`: multiprocessing printed `Process grid-exporter:` and the child's
+# `ValueError: unknown file extension: .webm (True)` at :25 in export, then the main's `RuntimeError: grid exporter
+# exited with code 1` at :45, exit 1; `kind=kept`: a thread kept its `ValueError: invalid literal for int() with
+# base 10: '12px'` (:30 in writer) and the main raised `RuntimeError: the writer thread failed` from it at :51,
+# exit 1. In both the child's or the thread's exception came first, the main's is what it made of it (the
+# twentieth held-out set's g_child_export_ext and g_thread_font_resource).
 FIRST = """\
-import asyncio, gc, os, subprocess, sys, tempfile
+import asyncio, gc, multiprocessing, os, subprocess, sys, tempfile, threading
 
 ROWS = ["12.5", "NA"]
 
@@ -158,12 +163,34 @@ async def train(folder):
         await asyncio.sleep(0.05)
 
 
+def export(folder):
+    raise ValueError(f"unknown file extension: .webm ({len(folder) > 0})")
+
+
+def writer(kept):
+    try:
+        int("12px")
+    except ValueError as e:
+        kept.append(e)
+
+
 def main():
     kind = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a).get("kind")
     if kind is None:
         return prep()
     if kind == "child":
         subprocess.run([sys.executable, os.path.abspath(__file__)], check=True)
+    if kind == "process":
+        exporter = multiprocessing.Process(target=export, args=(tempfile.mkdtemp(),), name="grid-exporter")
+        exporter.start()
+        exporter.join()
+        raise RuntimeError(f"grid exporter exited with code {exporter.exitcode}")
+    if kind == "kept":
+        kept = []
+        thread = threading.Thread(target=writer, args=(kept,))
+        thread.start()
+        thread.join()
+        raise RuntimeError("the writer thread failed") from kept[0]
     folder = tempfile.mkdtemp()
     asyncio.run(train(folder))
     gc.collect()
@@ -176,22 +203,37 @@ if __name__ == "__main__":
 
 
 @pytest.mark.slow  # real runs of a program without torch, alone and under inject
-def test_a_python_childs_raise_and_an_unretrieved_tasks_before_the_mains_failure_are_the_verdict(tmp_path):
+def test_what_a_child_a_task_a_process_or_a_kept_thread_raised_before_the_main_is_the_verdict(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "first.py").write_text(FIRST)
     rows = []
     for inject in ("true", "false"):
         (tmp_path / f"{inject}.yaml").write_text(
-            f"name: first\ncommand: [python, {tmp_path / 'first.py'}]\ninject: {inject}\naxes:\n  kind: [child, task]\n"
+            f"name: first\ncommand: [python, {tmp_path / 'first.py'}]\ninject: {inject}\naxes:\n  kind: [child, task, process, kept]\n"
         )
         out = tmp_path / f"run-{inject}"
         done = crashmatrix("run", tmp_path / f"{inject}.yaml", "--out", out, "--jobs", "2", cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         rows += rows_of(out)
-    assert len(rows) == 4
+    assert len(rows) == 8
     for row in rows:
         assert row["outcome"] == "fail", row
-        if row["kind"] == "child":
+        if row["kind"] == "process":
+            assert row["error"] == (
+                "ValueError: unknown file extension: .webm (True); in process grid-exporter, first: the main then "
+                "failed with RuntimeError: grid exporter exited with code 1"
+            ), row["error"]
+            assert (row["where"], row["signature"]) == (
+                "first.py:25 in export",
+                "ValueError: unknown file extension: .webm (True) in first.py:export",
+            ), row
+        elif row["kind"] == "kept":
+            assert row["error"] == (
+                "ValueError: invalid literal for int() with base 10: '12px'; raised first, outside the main's stack: "
+                "the main re-raised it as RuntimeError: the writer thread failed"
+            ), row["error"]
+            assert row["where"] == "first.py:30 in writer", row
+        elif row["kind"] == "child":
             assert row["error"].startswith(
                 "ValueError: could not convert string to float: 'NA'; in a child process the main started, first: "
                 "the main then failed with subprocess.CalledProcessError: "
@@ -207,3 +249,27 @@ def test_a_python_childs_raise_and_an_unretrieved_tasks_before_the_mains_failure
                 row["error"],
             ), row["error"]
             assert row["where"] == "first.py:15 in upload", row
+
+
+# A cause raised in the failing exception's own stack (caught where the main's traceback passes) is the program
+# wrapping its own error: the wrapper is the failure, as Python tells it last.
+SAME_STACK = """\
+Traceback (most recent call last):
+  File "/app/conf.py", line 8, in load
+    return float(text)
+ValueError: could not convert string to float: 'fast'
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/app/conf.py", line 14, in <module>
+    load("fast")
+  File "/app/conf.py", line 10, in load
+    raise ConfigError("lr must be a number") from e
+conf.ConfigError: lr must be a number
+"""
+
+
+def test_a_cause_caught_in_the_failing_stack_leaves_the_wrapper_the_verdict():
+    verdict = classify(1, stderr=SAME_STACK)
+    assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "conf.ConfigError: lr must be a number")

@@ -27,7 +27,7 @@ from crashmatrix.verdict.parsed import (
     thread_named,
 )
 from crashmatrix.verdict.signature import signal_name
-from crashmatrix.verdict.stacks import Thread
+from crashmatrix.verdict.stacks import Thread, is_programs
 
 _WORKER_ERROR_TEXT = {
     "segmentation fault": "SIGSEGV",
@@ -141,6 +141,10 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if raised:  # a Python child it ran printed its own traceback, then the main raised on its exit status
         told = f"{raised}; in a child process the main started, first: the main then failed with {line}"
         return Verdict(Outcome.FAIL, "", told, sig_.mask(raised), by_message=True)
+    cause = _raised_from_elsewhere(stderr, line)
+    if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first
+        told = f"{cause}; raised first, outside the main's stack: the main re-raised it as {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(cause), by_message=True)
     first = _thread_failed_first(stderr)
     if first is not None:
         thread, exception = first
@@ -194,6 +198,30 @@ def _child_raised_first(stderr: str, line: str) -> str:
     if not script or script not in said["command"]:
         return ""
     return child.exception
+
+
+def _raised_from_elsewhere(stderr: str, line: str) -> str:
+    """The exception line of the cause the failing exception was chained to, where that cause was raised
+    outside the failing one's stack: its traceback's outermost frame is the program's and none of the failing
+    traceback's frames (a thread's `run` that kept its exception for the main to re-raise `from` it; the twentieth
+    held-out set's g_thread_font_resource). Python prints a cause raised in the same stack from the frame that caught it, one
+    of the failing traceback's own. The nearest such cause in the chain: a thread's own chain ends in what it
+    raised last. "" otherwise."""
+    printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
+    if len(printed) < 2 or not printed[-1].chained or printed[-1].exception != line:
+        return ""
+    failing = {(c.path, c.function) for c in printed[-1].calls}
+    for at in range(len(printed) - 2, -1, -1):
+        calls = printed[at].calls
+        if printed[at].origin == "remote":  # a process pool's worker's: exception_place's own rule
+            return ""
+        if calls and (calls[0].path, calls[0].function) not in failing:
+            # a library that rewrites the traceback it re-raises (omegaconf's format_and_raise) starts its cause
+            # in its own frame: a cause the program kept starts in the program's
+            return printed[at].exception if is_programs(calls[0].frame()) else ""
+        if not printed[at].chained:
+            return ""
+    return ""
 
 
 def _thread_failed_first(stderr: str) -> tuple[str, str] | None:

@@ -34,8 +34,11 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # asyncio's word for a task that died and was never awaited (its loop's exception handler, as the task is
 # collected): `Task exception was never retrieved`, then `future: <Task finished name='Task-2' coro=<upload()
 # done, defined at ...> exception=...>`. The program went on without what the task was to do, as after a thread.
+# multiprocessing's `Process grid-exporter:` before the traceback of a child process's uncaught exception
+# (Process._bootstrap prints it): the child died, the main goes on, as after a thread.
 THREAD_FAILED = re.compile(
-    r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)):[ \t]*\n"
+    r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)"
+    r"|Process (?P<process>[^\n:]+)):[ \t]*\n"
     r"(?=Traceback \(most recent call last\):)"
     r"|^Task exception was never retrieved\nfuture: <Task finished name='(?P<task>[^']*)' coro=<(?P<coro>[\w.]+)\(\)"
     r".*\n(?=Traceback \(most recent call last\):)",
@@ -44,9 +47,12 @@ THREAD_FAILED = re.compile(
 
 
 def thread_named(died: re.Match) -> str:
-    """`thread Thread-1 (prefetch)`, `asyncio task Task-2 (upload)`: what THREAD_FAILED matched, as told."""
+    """`thread Thread-1 (prefetch)`, `asyncio task Task-2 (upload)`, `process grid-exporter`: what THREAD_FAILED
+    matched, as told."""
     if died["task"] is not None:
         return f"asyncio task {died['task']} ({died['coro']})"
+    if died["process"] is not None:
+        return f"process {died['process'].strip()}"
     return f"thread {(died['name'] or died['started_by']).strip()}"
 
 
