@@ -101,3 +101,18 @@ def test_a_typed_command_of_an_option_parsing_script_gets_its_axes_as_options(tm
     assert out.returncode == 0, out.stderr
     assert yaml.safe_load(open(run / "matrix.yaml"))["pass_params"] == "options"
     assert {lr: r["outcome"] for lr, r in _rows(run).items()} == {"0.1": "pass", "0.95": "fail"}
+
+
+def test_a_log_of_an_option_parsers_refusal_is_a_failure_whose_fix_is_the_command_line(tmp_path):
+    # what argparse_app.py printed alone for `lr=0.1` (exit status 2), as a job's log
+    log = tmp_path / "job.err"
+    log.write_text(
+        "usage: argparse_app.py [-h] [--lr LR] [--batch-size BATCH_SIZE]\n"
+        "                       [--epochs EPOCHS] [--tag TAG]\n"
+        "argparse_app.py: error: unrecognized arguments: lr=0.1\n"
+    )
+    said = crashmatrix("diagnose", log, "--json", cwd=tmp_path)
+    assert said.returncode == 0, said.stderr
+    got = json.loads(said.stdout)
+    assert (got["outcome"], got["error"]) == ("fail", "argparse_app.py: error: unrecognized arguments: lr=0.1"), got
+    assert "option parser refused its command line" in got["whose"] and "pass_params: options" in got["whose"], got

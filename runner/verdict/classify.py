@@ -25,6 +25,7 @@ from crashmatrix.verdict.parsed import (
     Output,
     read_output,
     thread_named,
+    usage_error,
 )
 from crashmatrix.verdict.signature import signal_name
 from crashmatrix.verdict.stacks import Thread, is_programs
@@ -349,9 +350,10 @@ def _told_by_recorder(
 
 def tells_a_failure(text: str) -> bool:
     """Whether the text tells a failure the rules can read (crashmatrix diagnose: a log with none is "no failure
-    found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, a rank's."""
+    found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, an option
+    parser's refusal of the command line, a rank's."""
     out = read_output(ranks_.without_role_prefix(plain(text)))
-    if out.cause or out.fatal_line or out.cuda_line or out.hydra_error:
+    if out.cause or out.fatal_line or out.cuda_line or out.hydra_error or usage_error(out.text):
         return True
     if out.tracebacks and all(t.ignored for t in out.tracebacks):
         # every one after Python's `Exception ignored in:` (a __del__ at exit): Python went on, unless a rank

@@ -117,6 +117,23 @@ _HYDRA_HINT = re.compile(
     r"|Either remove \+ prefix|Or add a second \+)"
 )
 
+# An option parser's refusal of its command line: argparse's (and jsonargparse's, LightningCLI's) `usage: ...`
+# block, then `prog: error: message` (jsonargparse: `error: message`; click: `Error: message`), exit status 2.
+_USAGE_HEAD = re.compile(r"^[Uu]sage: \S", re.M)
+_USAGE_ERROR = re.compile(r"^(?:[\w.\-/]+: )?error: \S.*$|^Error: \S.*$", re.M)
+
+
+def usage_error(text: str) -> str:
+    """An option parser's refusal (`main.py: error: unrecognized arguments: lr=0.1`): the first error line after
+    the text's last usage block, with no traceback after it; "" otherwise."""
+    heads = list(_USAGE_HEAD.finditer(text)) if "sage: " in text else []
+    if not heads:
+        return ""
+    said = _USAGE_ERROR.search(text, heads[-1].end())
+    if said is None or TRACEBACK_HEAD in text[heads[-1].end() :]:
+        return ""
+    return said.group(0).strip()
+
 
 @dataclass(frozen=True)
 class Call:

@@ -124,6 +124,13 @@ FILE_MISSING = (
 # wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
 # knob `wandb` is WANDB_MODE, which a mode the program passes itself overrides (checked: `wandb.init(mode=
 # "online")` fails the same under WANDB_MODE=offline).
+# An option parser's refusal of its command line (argparse's `prog: error: ...` after its usage, jsonargparse's
+# and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own.
+USAGE_REFUSED = (
+    "the program's option parser refused its command line (an option it does not take, or a value it cannot "
+    "read) before anything ran: check the arguments against its `--help`; where a matrix passed them, a program "
+    "that parses its own options takes them as `--key=value` (`pass_params: options`), not `key=value`"
+)
 WANDB_NOT_LOGGED_IN = (
     "wandb's online mode needs an API key where the program runs: `wandb login` there (or the key in its "
     "environment as WANDB_API_KEY); or no upload while the crash is hunted: the matrix's `wandb` knob at "
@@ -226,6 +233,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
+        (r"^(?:[\w.\-/]+: )?error: ", USAGE_REFUSED),
     )
 )
 
