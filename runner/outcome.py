@@ -90,9 +90,12 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # 4: a failed assert() in native code is signed by its file, function and condition (`hist.c: build_hist:
 # n_bins > 0`), in the main process or a worker, as a CUDA kernel's assertion is; a process pool worker's
 # exception, a Python child's printed before the main's CalledProcessError and an asyncio task's never retrieved
-# are signed at their own functions, not the main's that heard of them. compare joins runs of two versions by
-# cell, class and place (signature_class).
-GROUPING_VERSION = 4
+# are signed at their own functions, not the main's that heard of them. 5: a multiprocessing child's uncaught
+# exception (`Process NAME:`) before the main's check of its exit code, and an exception a thread kept and the main
+# raised `from`, are signed at their own functions; a library installed into a folder of its own (a `*.dist-info`
+# beside it) is no frame of the program's. compare joins runs of two versions by cell, class and place
+# (signature_class).
+GROUPING_VERSION = 5
 
 
 def _beyond_outcome(signature: str) -> str:
