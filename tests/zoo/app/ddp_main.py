@@ -13,7 +13,27 @@ def main() -> None:
     entry = (
         heldout
         if args["mode"].startswith(
-            ("h_", "k_", "m_", "n_", "p_", "s_", "t_", "u_", "v_", "w_", "x_", "y_", "z_", "b_", "d_", "e_", "f_", "g_")
+            (
+                "h_",
+                "k_",
+                "m_",
+                "n_",
+                "p_",
+                "s_",
+                "t_",
+                "u_",
+                "v_",
+                "w_",
+                "x_",
+                "y_",
+                "z_",
+                "b_",
+                "d_",
+                "e_",
+                "f_",
+                "g_",
+                "i_",
+            )
         )
         else train
     )

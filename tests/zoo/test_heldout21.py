@@ -1,0 +1,58 @@
+"""The twenty-first held-out set (truth_heldout21.yaml, HELDOUT21.md): failures below Python (native code,
+processes, signals) written as users report them, five in a new project (i_proj/: a setup.py marker, an argparse
+`train.py --preset NAME` script that also takes key=value overrides, a package i_ops/ whose C helper is built with
+gcc at first use and loaded with ctypes), without reading crashmatrix's rules, each with its truth from running it
+alone. Its runs were recorded once, before any rule changed (recorded/heldout21/); here every recorded cell's
+stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function, no
+torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth
+set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT21.md lists the run's)
+UNTRUE = {
+    ("i_heap_overrun", "outcome"): "no failure found: stderr.log holds only glibc's `free(): invalid next size "
+    "(normal)`; the run itself said timeout (under inject torch's c10 fatal-signal handler called malloc inside "
+    "the SIGABRT handler and deadlocked on the arena lock glibc held), where alone it is crash SIGABRT",
+    ("i_heap_overrun", "signature_has"): "no failure found, so no signature; the run signed `hang in "
+    "i_ops/native.py:pack_row`",
+    ("i_heap_overrun", "where"): "no failure found, so no place; the run read the stacks and said main "
+    "i_ops/native.py:37 in pack_row, right",
+    ("i_sigpipe_log_head", "outcome"): "no failure found: stderr.log is empty (killed by SIGPIPE without a word); "
+    "the run, which saw the signal, said crash SIGPIPE",
+    ("i_sigpipe_log_head", "where"): "no failure found, so no place; the run said no place either",
+    ("i_killpg_own_group", "outcome"): "no failure found: stderr.log is empty (killed by SIGTERM); the run, which "
+    "saw the signal, said crash SIGTERM",
+    ("i_killpg_own_group", "where"): "no failure found, so no place; the run said "
+    "zoo/modes/i_killpg_own_group.py:17 in stop_dashboard, right",
+    ("i_daemon_eval_loader", "signature_has"): "RuntimeError: the evaluator exited with code N in "
+    "zoo/modes/i_daemon_eval_loader.py:main, the main's report, not the child's AssertionError (daemonic "
+    "processes are not allowed to have children) printed before it",
+    ("i_daemon_eval_loader", "where"): "zoo/modes/i_daemon_eval_loader.py:26 in main, the main's raise, not the "
+    "child's :15 in evaluate",
+    ("i_ddp_rank1_faulthandler_exit", "signature_has"): "exit status 1 in torch/distributed/launcher/api.py:"
+    "launch_agent, torchrun's report, not rank 1's faulthandler `Timeout (0:00:03)!` dump",
+    ("i_ddp_rank1_faulthandler_exit", "where"): "torch/distributed/launcher/api.py:383 in launch_agent, not rank "
+    "1's frame in its dump, zoo/modes/i_ddp_rank1_faulthandler_exit.py:35 in run",
+    ("i_hang_grandchild_pipe", "where"): "no failure found: stderr.log is empty; the run read the stacks and named "
+    "the main in subprocess communicate at zoo/modes/i_hang_grandchild_pipe.py:12 in prepare, right",
+    ("i_hang_pause_lost_signal", "where"): "no failure found: stderr.log is empty; the run read the stacks and "
+    "named the main at zoo/modes/i_hang_pause_lost_signal.py:26 in main, right",
+}
+SET = HeldOut("heldout21", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
