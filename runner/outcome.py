@@ -93,7 +93,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # are signed at their own functions, not the main's that heard of them. 5: a multiprocessing child's uncaught
 # exception (`Process NAME:`) before the main's check of its exit code, and an exception a thread kept and the main
 # raised `from`, are signed at their own functions; a library installed into a folder of its own (a `*.dist-info`
-# beside it) is no frame of the program's. compare joins runs of two versions by cell, class and place
+# beside it) is no frame of the program's; a SIGABRT after glibc's heap check is signed
+# `heap_corruption: ` and its words, at its place. compare joins runs of two versions by cell, class and place
 # (signature_class).
 GROUPING_VERSION = 5
 

@@ -818,3 +818,29 @@ def test_memory_refused_to_the_process_names_its_size_and_its_limits():
     fix = remedy(f"{got.signature} in zoo/modes/b_rlimit_as_alloc.py:build_features")
     assert "its size is in the message" in fix and "ulimit -v" in fix and "/proc/PID/limits" in fix
     assert remedy("cuda_oom in train.py:step") == ""  # the GPU's memory: no such limit to look at
+
+
+# glibc's heap check as it aborts (the eighth and twenty-first held-out sets' double free and overrun): told by
+# glibc's words, signed by them and the program's frame where it was found, with what to run to find the write.
+HEAP_ABORT = """\
+free(): invalid next size (normal)
+Fatal Python error: Aborted
+
+Current thread 0x00007f9fddbbbb80 (most recent call first):
+  File "/app/i_ops/native.py", line 37 in pack_row
+  File "/app/train.py", line 72 in main
+  File "/app/train.py", line 87 in <module>
+"""
+
+
+def test_glibcs_heap_check_is_a_crash_signed_by_its_words_and_place():
+    from crashmatrix.verdict.classify import signed_by_place
+
+    verdict = signed_by_place(classify(-6, stderr=HEAP_ABORT), "app/i_ops/native.py:37 in pack_row")
+    assert (verdict.outcome, verdict.signal, verdict.error) == (
+        Outcome.CRASH,
+        "SIGABRT",
+        "free(): invalid next size (normal)",
+    )
+    assert verdict.signature == "heap_corruption: free(): invalid next size (normal) in app/i_ops/native.py:pack_row"
+    assert "valgrind or AddressSanitizer" in remedy(verdict.signature)

@@ -124,6 +124,13 @@ FILE_MISSING = (
 # wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
 # knob `wandb` is WANDB_MODE, which a mode the program passes itself overrides (checked: `wandb.init(mode=
 # "online")` fails the same under WANDB_MODE=offline).
+# glibc's heap checks aborting (signature.py's heap_corruption): the write that broke the heap came earlier.
+HEAP_CORRUPTED = (
+    "glibc found the heap corrupt as it freed or allocated memory, and aborted: something earlier wrote past a "
+    "buffer or freed one twice, most often native code the program calls with a size or pointer it computed "
+    "(ctypes, a C extension of its own). The place is where it was found, not where it was broken: run it under "
+    "`MALLOC_CHECK_=3`, valgrind or AddressSanitizer to stop at the bad write"
+)
 # An option parser's refusal of its command line (argparse's `prog: error: ...` after its usage, jsonargparse's
 # and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own.
 USAGE_REFUSED = (
@@ -234,6 +241,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (r"^(?:[\w.\-/]+: )?error: ", USAGE_REFUSED),
+        (r"^heap_corruption: ", HEAP_CORRUPTED),
     )
 )
 

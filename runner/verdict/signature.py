@@ -296,6 +296,18 @@ ABORT_CAUSES: tuple = (
         sign="{type}: {what}",
     ),
     NATIVE_ASSERT,
+    # glibc's words as its heap checks abort the process (a write past a buffer, a double free): the allocator's
+    # function and what it found (`free(): invalid next size (normal)`, `double free or corruption (out)`,
+    # `corrupted size vs. prev_size`). The corruption happened earlier, at a write that ran past its buffer.
+    Cause(
+        "heap_corruption",
+        Outcome.CRASH,
+        _p(
+            r"^(?P<said>(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc"
+            r"|tcache_thread_shutdown)\(\): .+|double free or corruption.*|corrupted (?:size|double-linked list).*)$"
+        ),
+        sign="heap_corruption: {said}",
+    ),
 )
 
 
