@@ -16,7 +16,7 @@
   it printed nothing.
 - Once the program imports torch (never earlier, and not at all for a program
   that does not), torch's fatal-signal handler prints the native backtrace of
-  a crash, which names the faulting library; DataLoader workers get it too, and
+  a crash (not of an abort: _torch_backtraces), which names the faulting library; DataLoader workers get it too, and
   faulthandler's Python stack of the thread that died, which their own handler
   would otherwise take the place of.
 
@@ -82,8 +82,28 @@ def _register() -> None:
     _dump_file = new
 
 
+def _torch_backtraces(torch, on: bool) -> None:
+    """torch's fatal-signal handler on or off, but for SIGABRT, whose handler stays the one before (faulthandler's,
+    or the program's). glibc aborts on a corrupt heap (`free(): invalid next size`) holding malloc's lock, and
+    torch's handler allocates as it collects the backtrace: the process then waited on that lock for ever, a hang
+    where alone it dies by SIGABRT (the twenty-first held-out set's i_heap_overrun). An abort's telling words are
+    printed before it anyway (glibc's, C++'s terminate ... what()). The disposition is kept as opaque bytes, as
+    sigaction(2) gives it: no layout of struct sigaction is assumed."""
+    import ctypes
+
+    saved = ctypes.create_string_buffer(1024)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        kept = libc.sigaction(signal.SIGABRT, None, saved) == 0
+    except (OSError, AttributeError):
+        libc, kept = None, False
+    torch._C._set_print_stack_traces_on_fatal_signal(on)
+    if kept and libc is not None:
+        libc.sigaction(signal.SIGABRT, saved, None)
+
+
 def _after_torch(torch) -> None:
-    torch._C._set_print_stack_traces_on_fatal_signal(True)
+    _torch_backtraces(torch, True)
     from torch.utils.data._utils import signal_handling
 
     original = signal_handling._set_worker_signal_handlers
@@ -96,14 +116,14 @@ def _after_torch(torch) -> None:
         # signal); torch's again on top (the native backtrace, then faulthandler's).
         import faulthandler
 
-        torch._C._set_print_stack_traces_on_fatal_signal(False)
+        _torch_backtraces(torch, False)
         dumps = faulthandler.is_enabled()
         if dumps:
             faulthandler.disable()
         original(*args, **kwargs)
         if dumps:
             faulthandler.enable(all_threads=True)
-        torch._C._set_print_stack_traces_on_fatal_signal(True)
+        _torch_backtraces(torch, True)
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers
 
