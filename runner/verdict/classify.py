@@ -26,8 +26,9 @@ from crashmatrix.verdict.parsed import (
     read_output,
     thread_named,
     usage_error,
+    watchdog_ended,
 )
-from crashmatrix.verdict.signature import signal_name
+from crashmatrix.verdict.signature import WATCHDOG_ENDED, signal_name
 from crashmatrix.verdict.stacks import Thread, is_programs
 
 _WORKER_ERROR_TEXT = {
@@ -144,6 +145,11 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if raised:  # a Python child it ran printed its own traceback, then the main raised on its exit status
         told = f"{raised}; in a child process the main started, first: the main then failed with {line}"
         return Verdict(Outcome.FAIL, "", told, sig_.mask(raised), by_message=True)
+    watchdog = watchdog_ended(stderr)
+    if watchdog:
+        # faulthandler's watchdog (dump_traceback_later, exit=True) ended it, waiting: signed by where it waited
+        told = f"{watchdog} (faulthandler's watchdog, dump_traceback_later, ended the process)"
+        return Verdict(Outcome.FAIL, "", told, WATCHDOG_ENDED, by_message=True)
     cause = _raised_from_elsewhere(stderr, line)
     if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first
         told = f"{cause}; raised first, outside the main's stack: the main re-raised it as {line}"

@@ -44,6 +44,8 @@ from crashmatrix.verdict.exception_place import (
     own_text,
 )
 from crashmatrix.verdict.signature import (
+    WATCHDOG_DUMP,
+    WATCHDOG_ENDED,
     WORKER_EXITED,
     could_match,
     finditer,
@@ -57,6 +59,7 @@ from crashmatrix.verdict.stacks import (
     ProcessStacks,
     faulthandler_frame,
     helper_frame,
+    library_text,
     main_thread,
     parse_faulthandler,
     parse_pyspy,
@@ -765,7 +768,25 @@ def _where_raised(verdict: Verdict, text: str) -> str:
     reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
     if verdict.signature == WORKER_EXITED:  # the worker's own line is not in the text (inject records it)
         return _heard_of_it(text, text, reported)
+    if verdict.signature == WATCHDOG_ENDED:  # no traceback: where its watchdog's dump found the main thread
+        return watchdog_place(text)
     return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM, error=verdict.error)
+
+
+def watchdog_place(text: str) -> str:
+    """Where faulthandler's watchdog found the process waiting (its last dump in text): the main thread's (the
+    listed thread not started by threading) innermost frame, a library's then the program's that called it
+    (`torch/distributed/distributed_c10d.py:3252 in all_reduce; app/train.py:35 in run`); "" where none."""
+    dumps = list(finditer(WATCHDOG_DUMP, text))
+    if not dumps:
+        return ""
+    block = _died_block(dumps[-1].group(0), 0)
+    frames = [f for f in (faulthandler_frame(line) for line in block.splitlines()) if f and not is_ours(f.file)]
+    own = next((f for f in frames if is_programs(f)), None)
+    if own is None:
+        return ""
+    placed = own_text(own, [(f, "") for f in frames])
+    return placed if frames[0] is own else f"{library_text(frames[0])}; {placed}"
 
 
 def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, own: str = "") -> str:

@@ -117,6 +117,16 @@ _HYDRA_HINT = re.compile(
     r"|Either remove \+ prefix|Or add a second \+)"
 )
 
+
+def watchdog_ended(text: str) -> str:
+    """`Timeout (0:00:03)!`: the line of faulthandler's watchdog dump that is the last evidence the text holds
+    (no traceback after it), as a process its watchdog ended prints it; "" otherwise."""
+    dumps = list(sig_.WATCHDOG_DUMP.finditer(text)) if "Timeout (" in text else []
+    if not dumps or TRACEBACK_HEAD in text[dumps[-1].end() :]:
+        return ""
+    return dumps[-1].group(0).split("\n", 1)[0]
+
+
 # An option parser's refusal of its command line: argparse's (and jsonargparse's, LightningCLI's) `usage: ...`
 # block, then `prog: error: message` (jsonargparse: `error: message`; click: `Error: message`), exit status 2.
 _USAGE_HEAD = re.compile(r"^[Uu]sage: \S", re.M)
@@ -524,7 +534,8 @@ class Output:
     @functools.cached_property
     def died_by(self) -> str:
         """The signal the output says its main process died by (SIGSEGV): faulthandler's `Fatal Python error:
-        Segmentation fault`, else a shell's `Segmentation fault (core dumped)`; "" where it says none."""
+        Segmentation fault`, else a shell's `Segmentation fault (core dumped)`, else glibc's words as it aborts;
+        "" where it says none."""
         for pattern in _DIED_BY:
             found = sig_.last_match(pattern, self.text)
             if found:

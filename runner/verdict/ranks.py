@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from crashmatrix.incell import rank_report as recorder
-from crashmatrix.verdict.signature import SIGNAL_TEXT, finditer, lost_a_worker, search, signal_name
+from crashmatrix.verdict.signature import SIGNAL_TEXT, WATCHDOG_DUMP, finditer, lost_a_worker, search, signal_name
 
 # The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
 RANK_ENDED_EARLY = "rank_ended_early"
@@ -319,6 +319,7 @@ def _own_failures(stderr: str) -> list[RankFailure]:
     rest = "".join(plain_lines)
     found += _tracebacks(_without_launcher_report(rest))
     found += _fatal_dumps(rest)
+    found += [RankFailure(None, m.start(), text=m.group(0)) for m in finditer(WATCHDOG_DUMP, rest)]
     return found
 
 
@@ -426,9 +427,14 @@ def _merged(
     by_pid = {r.pid: r.rank for r in recorded}
     torch_pids = [(m.group(1), int(m.group(2)), m.start()) for m in finditer(_TORCH_FATAL, stderr)]
     labelled = []
+    # a rank its watchdog ended prints no label, and its launcher knows only its exit status: where one rank
+    # ended so, the dump is its
+    by_status = [e for e in launcher if e.rank is not None and not e.signal and not e.text]
     for failure in own:
         if failure.rank is None and failure.signal:
             failure = _label_signal_death(failure, launcher, torch_pids, by_pid)
+        elif failure.rank is None and len(by_status) == 1 and search(WATCHDOG_DUMP, failure.text):
+            failure = replace(failure, rank=by_status[0].rank, pid=by_status[0].pid)
         labelled.append(failure)
     told = {(f.rank, bool(f.signal)) for f in labelled if f.rank is not None}
     for entry in launcher:

@@ -336,6 +336,15 @@ HYDRA_INSTANTIATE_FAILED = r"Error (?:in call to|locating) target '[^']*':?.*|Er
 WEIGHTS_ONLY_HEAD = "Weights only load failed."
 UNPICKLER_SAYS = "WeightsUnpickler error:"
 
+# faulthandler's watchdog (`faulthandler.dump_traceback_later(timeout, exit=True)`): `Timeout (0:00:03)!`, then
+# every thread's stack listed as `Thread 0x... (most recent call first):`; with exit=True the process then ends
+# with status 1, nothing more of its own printed.
+WATCHDOG_DUMP = re.compile(
+    r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!\n(?:Thread 0x[0-9a-f]+ .*\n(?:[ \t]+(?:File .*|\.\.\.)(?:\n|$))*\n?)+",
+    re.M,
+)
+WATCHDOG_ENDED = "faulthandler_timeout"
+
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 

@@ -38,15 +38,6 @@ UNTRUE = {
     "saw the signal, said crash SIGTERM",
     ("i_killpg_own_group", "where"): "no failure found, so no place; the run said "
     "zoo/modes/i_killpg_own_group.py:17 in stop_dashboard, right",
-    ("i_daemon_eval_loader", "signature_has"): "RuntimeError: the evaluator exited with code N in "
-    "zoo/modes/i_daemon_eval_loader.py:main, the main's report, not the child's AssertionError (daemonic "
-    "processes are not allowed to have children) printed before it",
-    ("i_daemon_eval_loader", "where"): "zoo/modes/i_daemon_eval_loader.py:26 in main, the main's raise, not the "
-    "child's :15 in evaluate",
-    ("i_ddp_rank1_faulthandler_exit", "signature_has"): "exit status 1 in torch/distributed/launcher/api.py:"
-    "launch_agent, torchrun's report, not rank 1's faulthandler `Timeout (0:00:03)!` dump",
-    ("i_ddp_rank1_faulthandler_exit", "where"): "torch/distributed/launcher/api.py:383 in launch_agent, not rank "
-    "1's frame in its dump, zoo/modes/i_ddp_rank1_faulthandler_exit.py:35 in run",
     ("i_hang_grandchild_pipe", "where"): "no failure found: stderr.log is empty; the run read the stacks and named "
     "the main in subprocess communicate at zoo/modes/i_hang_grandchild_pipe.py:12 in prepare, right",
     ("i_hang_pause_lost_signal", "where"): "no failure found: stderr.log is empty; the run read the stacks and "
