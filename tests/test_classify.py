@@ -844,3 +844,11 @@ def test_glibcs_heap_check_is_a_crash_signed_by_its_words_and_place():
     )
     assert verdict.signature == "heap_corruption: free(): invalid next size (normal) in app/i_ops/native.py:pack_row"
     assert "valgrind or AddressSanitizer" in remedy(verdict.signature)
+
+
+def test_a_log_of_glibcs_heap_check_alone_is_a_crash_by_sigabrt():
+    # a job's log that holds glibc's words and nothing after (the abort printed nothing more, no dump)
+    from crashmatrix.verdict.classify import tells_a_failure
+
+    assert tells_a_failure("epoch 0\nfree(): invalid next size (normal)\n")
+    assert not tells_a_failure("epoch 0\nfree() of the cache done\n")

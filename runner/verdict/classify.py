@@ -362,7 +362,7 @@ def tells_a_failure(text: str) -> bool:
     found"): a known cause, a traceback, an exception, a fatal error, Hydra's or CUDA's own words, an option
     parser's refusal of the command line, a rank's."""
     out = read_output(ranks_.without_role_prefix(plain(text)))
-    if out.cause or out.fatal_line or out.cuda_line or out.hydra_error or usage_error(out.text):
+    if out.cause or out.fatal_line or out.cuda_line or out.hydra_error or usage_error(out.text) or out.died_by:
         return True
     if out.tracebacks and all(t.ignored for t in out.tracebacks):
         # every one after Python's `Exception ignored in:` (a __del__ at exit): Python went on, unless a rank

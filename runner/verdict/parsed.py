@@ -540,7 +540,7 @@ class Output:
             found = sig_.last_match(pattern, self.text)
             if found:
                 return sig_.SIGNAL_TEXT[found.group("text")]
-        return ""
+        return "SIGABRT" if sig_.search(LIBC_ABORT, self.text) else ""
 
     @functools.cached_property
     def is_distributed(self) -> bool:
