@@ -136,3 +136,42 @@ def test_a_process_its_own_alarm_ended_is_placed_where_it_was_under_inject(tmp_p
     assert (row["outcome"], row["signal"]) == ("crash", "SIGALRM"), row
     assert row["where"] == "tests/apps/alarm_watchdog.py:13 in upload", row["where"]
     assert row["signature"] == "killed_by_signal in tests/apps/alarm_watchdog.py:upload"
+
+
+# A log piped into `head`, with SIGPIPE set back to its default by the program (Python ignores it at start): the
+# write after head has gone ends the process by SIGPIPE, printing nothing. Run alone (2026-11-30): `python
+# pipe.py` printed head's 3 lines and died by SIGPIPE (shell status 141) at pipe.py:7, the flush in log().
+PIPE = """\
+import signal
+import subprocess
+
+
+def log(sink, step):
+    sink.write(f"step {step} loss {1.0 / (step + 1):.4f}\\n".encode())
+    sink.flush()
+
+
+def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as CLI tools do, to end quietly when the reader goes
+    head = subprocess.Popen(["head", "-n", "3"], stdin=subprocess.PIPE)
+    for step in range(10_000):
+        log(head.stdin, step)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.slow  # a live cell (stdlib and head)
+def test_a_process_a_broken_pipe_ended_after_it_reset_sigpipe_is_placed_at_its_write_under_inject(tmp_path):
+    (tmp_path / "pipe.py").write_text(PIPE)
+    (tmp_path / "m.yaml").write_text(
+        "name: pipe\ncommand: [python, pipe.py]\ninject: true\npass_params: none\naxes:\n  x: [1]\ntimeout: 60\n"
+    )
+    ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGPIPE"), row
+    assert row["where"] == "pipe.py:7 in log", row["where"]
+    assert row["signature"] == "killed_by_signal in pipe.py:log"

@@ -39,9 +39,11 @@ DUMP_SIGNAL = signal.SIGRTMIN + 9
 DIR_NAME = ".stacks"
 # Signals whose default action ends a process and for which nothing else prints a Python stack (faulthandler's
 # own are SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL); each dumps into the process's file, then dies by it: a
-# CPU-time limit, and the timers a program arms itself (`signal.alarm(60)` as a watchdog, with no handler).
+# CPU-time limit, the timers a program arms itself (`signal.alarm(60)` as a watchdog, with no handler), and a
+# write to a pipe whose reader is gone (SIGPIPE: Python ignores it, but a program piping its log into `head` sets
+# it back to the default; _dump_at_default registers it then).
 # Not SIGUSR1/SIGUSR2 (Lightning's Slurm requeue, torch's own handler) nor SIGHUP/SIGINT/SIGQUIT.
-DEATH_DUMPS = (signal.SIGXCPU, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF)
+DEATH_DUMPS = (signal.SIGXCPU, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF, signal.SIGPIPE)
 
 _dump_file = None
 _installed = False
@@ -102,6 +104,29 @@ def _torch_backtraces(torch, on: bool) -> None:
         libc.sigaction(signal.SIGABRT, saved, None)
 
 
+def _dump_at_default() -> None:
+    """signal.signal as it is, but where the program sets one of DEATH_DUMPS or SIGTERM back to its default
+    action after start (`signal.signal(signal.SIGPIPE, signal.SIG_DFL)`), that signal then dumps as it ends the
+    process, chained as at start: it dies by the signal as it would have (the twenty-first held-out set's
+    i_sigpipe_log_head, whose place was otherwise unknown)."""
+    import faulthandler
+    import functools
+
+    original = signal.signal
+
+    @functools.wraps(original)
+    def set_handler(signalnum, handler):
+        previous = original(signalnum, handler)
+        if handler == signal.SIG_DFL and signalnum in (signal.SIGTERM, *DEATH_DUMPS) and _dump_file is not None:
+            try:
+                faulthandler.register(signalnum, file=_dump_file, all_threads=True, chain=True)
+            except (OSError, RuntimeError, ValueError):
+                pass  # the program's call is done; only the dump is lost
+        return previous
+
+    signal.signal = set_handler
+
+
 def _after_torch(torch) -> None:
     _torch_backtraces(torch, True)
     from torch.utils.data._utils import signal_handling
@@ -142,6 +167,7 @@ def install() -> None:
     try:
         _register()
         os.register_at_fork(after_in_child=_register)
+        _dump_at_default()
     except (OSError, ValueError, RuntimeError) as e:
         print(f"crashmatrix: no stack dumps on timeout: {e}", file=sys.stderr)
     importhook.after_import("torch", _after_torch, _say_not_enabled)
