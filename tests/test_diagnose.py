@@ -36,9 +36,9 @@ def test_every_recorded_cell_diagnosed_from_its_text_agrees_with_its_row():
         pytest.skip("agreed; the table's counts include ../shared/gpu-runs, which this checkout lacks")
     table = open(os.path.join(ROOT, "docs/diagnose.md"), encoding="utf-8").read()
     for field in FIELDS:  # the table in the docs is this test's
-        assert f"| {field} | {agree[field]} of {total[field]} | {run_only[field]} |" in table, field
+        assert f"| {field} | {agree[field]:,} of {total[field]:,} | {run_only[field]:,} |" in table, field
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()  # and so is the README's, in short
-    assert "| " + " | ".join(f"{agree[f]} of {total[f]}" for f in FIELDS) + " |" in readme
+    assert "| " + " | ".join(f"{agree[f]:,} of {total[f]:,}" for f in FIELDS) + " |" in readme
 
 
 def test_json_gives_the_row_with_results_csv_keys():
