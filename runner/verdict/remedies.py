@@ -132,7 +132,12 @@ HEAP_CORRUPTED = (
     "`MALLOC_CHECK_=3`, valgrind or AddressSanitizer to stop at the bad write"
 )
 # An option parser's refusal of its command line (argparse's `prog: error: ...` after its usage, jsonargparse's
-# and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own.
+# and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own. Told by their own
+# words, not by `error:` alone, which a program's own message may begin with too.
+_OPTION_PARSER_SAYS = (
+    r"^(?:[\w.\-/]+: )?error: (?:unrecognized arguments:|the following arguments are required:|argument \S+:"
+    r"|Subcommand '[^']*' does not accept|Parser key |Configuration check failed|No action for |invalid choice:)"
+)
 USAGE_REFUSED = (
     "the program's option parser refused its command line (an option it does not take, or a value it cannot "
     "read) before anything ran: check the arguments against its `--help`; where a matrix passed them, a program "
@@ -240,7 +245,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
-        (r"^(?:[\w.\-/]+: )?error: ", USAGE_REFUSED),
+        (_OPTION_PARSER_SAYS, USAGE_REFUSED),
         (r"^heap_corruption: ", HEAP_CORRUPTED),
     )
 )
