@@ -1,6 +1,7 @@
-"""A vocoder-style model trained under CPU bf16 autocast with a multi-resolution spectral loss: the waveform the
-model makes is bf16 under autocast, and the loss takes its `torch.fft.rfft` there (the time-domain L1 first
-step works; the spectral term is added from step 2 on, after a warm-up)."""
+"""A vocoder-style model run under CPU bf16 autocast, its loss computed after the autocast block (as the
+autocast recipe says: the forward inside, the loss outside). The output stays bf16; the time-domain L1 takes it
+(type promotion with the float32 target), the spectral term added from step 2 on, after a warm-up, gives it to
+`torch.fft.rfft` outside autocast, where no cast to float32 happens."""
 
 import torch
 import torch.nn.functional as F
@@ -18,9 +19,9 @@ def main() -> None:
         mel, wave = torch.randn(8, 64), torch.randn(8, 256)
         with torch.autocast("cpu", dtype=torch.bfloat16):
             pred = model(mel)
-            loss = F.l1_loss(pred, wave)
-            if step >= 2:
-                loss = loss + spectral_loss(pred, wave)
+        loss = F.l1_loss(pred, wave)
+        if step >= 2:
+            loss = loss + spectral_loss(pred, wave)
         opt.zero_grad()
         loss.backward()
         opt.step()
