@@ -1,0 +1,37 @@
+"""The twenty-second held-out set (truth_heldout22.yaml, HELDOUT22.md): failures of the long middle of training
+(resuming, checkpoints, evaluation, bf16 autocast on CPU, schedulers and optimizers, samplers, metrics and
+logging), written as users report them, six in a new project (j_proj/: a pyproject.toml marker, a src layout
+run as `python -m j_train.cli` with PYTHONPATH=src, argparse options that crashmatrix passes as `--key=value`),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once,
+before any rule changed (recorded/heldout22/); here every recorded cell's stderr.log is diagnosed again with
+today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's
+outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT22.md lists the run's)
+UNTRUE = {
+    ("j_hang_logger_quits_epoch1", "where"): "no failure found: stderr.log holds only torch's UserWarning (a "
+    "loss converted with float()), nothing of the hang; the run read the stacks and named the main at "
+    "zoo/modes/j_hang_logger_quits_epoch1.py:34 in main (queue put), right",
+    ("j_hang_done_callback_lock", "where"): "no failure found: stderr.log holds only torch's UserWarning, nothing "
+    "of the hang; the run read the stacks and named the main at zoo/modes/j_hang_done_callback_lock.py:31 in "
+    "_saved, right",
+}
+SET = HeldOut("heldout22", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
