@@ -396,6 +396,8 @@ def _run_command(args, command: list[str]) -> int:
         given = args.matrix or f"--resume {args.resume}"
         raise BadInput(f"run: a matrix file or a command after --, not both ({given}; run --resume DIR alone)")
     data = command_matrix(command, args.axis, args.repeats, os.getcwd())
+    if data.get("pass_params") == "options":  # a guess from the command: said, so that a wrong one is seen
+        print("crashmatrix: the program parses its own options: its axes pass as --key=value (pass_params: options)")
     with tempfile.TemporaryDirectory(prefix="crashmatrix-command-") as folder:
         path = os.path.join(folder, f"{data['name']}.yaml")
         with open(path, "w", encoding="utf-8") as f:

@@ -852,3 +852,20 @@ def test_a_log_of_glibcs_heap_check_alone_is_a_crash_by_sigabrt():
 
     assert tells_a_failure("epoch 0\nfree(): invalid next size (normal)\n")
     assert not tells_a_failure("epoch 0\nfree() of the cache done\n")
+
+
+WATCHDOG = """\
+Timeout (0:05:00)!
+Thread 0x00007fa9b6aabb80 (most recent call first):
+  File "/app/train.py", line 8 in fetch
+  File "/app/train.py", line 16 in <module>
+"""
+
+
+def test_a_watchdog_dump_is_the_failure_only_where_it_ended_the_process():
+    ended = classify(1, stderr="epoch 0\n" + WATCHDOG)
+    assert ended.signature == "faulthandler_timeout" and ended.error.startswith("Timeout (0:05:00)!"), ended
+    # a dump that repeats (exit=False, pytest's faulthandler_timeout) while the program goes on and fails otherwise
+    went_on = classify(1, stderr=WATCHDOG + "ERROR: validation loss is nan, stopping\n")
+    assert went_on.signature != "faulthandler_timeout" and went_on.error == "ERROR: validation loss is nan, stopping"
+    assert classify(3, stderr=WATCHDOG).signature != "faulthandler_timeout"  # _exit(1) is the watchdog's status

@@ -175,3 +175,32 @@ def test_a_process_a_broken_pipe_ended_after_it_reset_sigpipe_is_placed_at_its_w
     assert (row["outcome"], row["signal"]) == ("crash", "SIGPIPE"), row
     assert row["where"] == "pipe.py:7 in log", row["where"]
     assert row["signature"] == "killed_by_signal in pipe.py:log"
+
+
+# A SIGTERM handler of the program's, then its default again, then a SIGTERM to itself: registered at start,
+# replaced, set back. Run alone (2026-11-30): killed by SIGTERM (shell status 143) at term.py:7, nothing printed.
+TERM = """\
+import os, signal, time
+
+
+def stop_dashboard():
+    signal.signal(signal.SIGTERM, lambda *_: print("saving"))
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+
+
+stop_dashboard()
+"""
+
+
+@pytest.mark.slow  # a live cell (stdlib)
+def test_a_sigterm_set_back_to_its_default_dumps_where_it_ended_under_inject(tmp_path):
+    (tmp_path / "term.py").write_text(TERM)
+    (tmp_path / "m.yaml").write_text(
+        "name: term\ncommand: [python, term.py]\ninject: true\npass_params: none\naxes:\n  x: [1]\ntimeout: 60\n"
+    )
+    ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"], row["where"]) == ("crash", "SIGTERM", "term.py:7 in stop_dashboard"), row

@@ -28,10 +28,23 @@ def test_a_library_in_a_folder_pip_installed_into_is_no_frame_of_the_program(tmp
     (libs / "jsonargparse").mkdir(parents=True)
     (libs / "jsonargparse" / "_core.py").write_text("")
     (libs / "jsonargparse-4.53.0.dist-info").mkdir()
+    (libs / "jsonargparse-4.53.0.dist-info" / "RECORD").write_text(
+        "jsonargparse/__init__.py,sha256=x,10\njsonargparse/_core.py,sha256=y,20\njsonargparse-4.53.0.dist-info/RECORD,,\n"
+    )
     app.mkdir()
     (app / "pyproject.toml").write_text("")
     (app / "main.py").write_text("")
     assert exception_place(_traceback(libs, app)) == "argparse.py:2617 in exit; main.py:12 in cli_main"
+
+
+def test_a_program_beside_what_pip_installed_into_its_folder_stays_the_programs(tmp_path):
+    # `pip install -t .` in the project: the dist-info lies in the program's own folder, listing only the library
+    (tmp_path / "jsonargparse").mkdir()
+    (tmp_path / "jsonargparse" / "_core.py").write_text("")
+    (tmp_path / "jsonargparse-4.53.0.dist-info").mkdir()
+    (tmp_path / "jsonargparse-4.53.0.dist-info" / "RECORD").write_text("jsonargparse/_core.py,sha256=y,20\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    assert exception_place(_traceback(tmp_path, tmp_path)) == "argparse.py:2617 in exit; main.py:12 in cli_main"
 
 
 def test_a_folder_without_an_install_record_stays_the_programs(tmp_path):

@@ -51,6 +51,12 @@ def test_options_are_one_argument_each_in_the_files_order():
         (["python", "app.py"], "from lightning.pytorch.cli import LightningCLI\nLightningCLI(Model)\n", True),
         (["python", "app.py"], "p = argparse.ArgumentParser()\n@hydra.main(config_path='c')\ndef f(c): ...\n", False),
         (["python", "app.py"], "print('no parser')\n", False),
+        # a Hydra app takes key=value whatever is typed, its own flags included
+        (["python", "app.py", "--config-name=exp"], "@hydra.main(config_path='c')\ndef f(c): ...\n", False),
+        (["python", "app.py", "-cn", "exp"], "@hydra.main(config_path='c')\ndef f(c): ...\n", False),
+        # no script found (a module under torchrun, an interpreter of another name): key=value, as before
+        (["torchrun", "--nproc_per_node=2", "-m", "train"], "", False),
+        (["python3.11", "-u", "app.py"], "import argparse\nargparse.ArgumentParser()\n", False),
     ],
 )
 def test_a_typed_command_takes_options_by_its_arguments_else_its_script(tmp_path, command, script, expected):
@@ -116,3 +122,17 @@ def test_a_log_of_an_option_parsers_refusal_is_a_failure_whose_fix_is_the_comman
     got = json.loads(said.stdout)
     assert (got["outcome"], got["error"]) == ("fail", "argparse_app.py: error: unrecognized arguments: lr=0.1"), got
     assert "option parser refused its command line" in got["whose"] and "pass_params: options" in got["whose"], got
+
+
+@pytest.mark.parametrize(
+    "axes, said",
+    [
+        ("{+lr: [0.1]}", r"axes\.\+lr: a Hydra override's \+key; pass_params: options passes --key=value"),
+        ("{tag: [null, a]}", r"axes\.tag: null is no option value"),
+    ],
+)
+def test_what_no_option_parser_reads_is_bad_input_under_options(tmp_path, axes, said):
+    path = tmp_path / "m.yaml"
+    path.write_text(f"name: m\ncommand: [python, app.py]\npass_params: options\naxes: {axes}\n")
+    with pytest.raises(BadInput, match=said):
+        load_matrix(str(path))

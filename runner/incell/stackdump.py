@@ -119,6 +119,9 @@ def _dump_at_default() -> None:
         previous = original(signalnum, handler)
         if handler == signal.SIG_DFL and signalnum in (signal.SIGTERM, *DEATH_DUMPS) and _dump_file is not None:
             try:
+                # registered at start and since replaced by the program's handler, faulthandler would not install
+                # its own again (SIGTERM: a handler of the program's, then SIG_DFL): unregister it first
+                faulthandler.unregister(signalnum)
                 faulthandler.register(signalnum, file=_dump_file, all_threads=True, chain=True)
             except (OSError, RuntimeError, ValueError):
                 pass  # the program's call is done; only the dump is lost

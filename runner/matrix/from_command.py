@@ -87,30 +87,71 @@ _HYDRA_APP = re.compile(r"\bhydra\.main\(|^\s*@main\(|\bcompose\(", re.M)
 
 
 def takes_options(command: list[str], cwd: str) -> bool:
-    """Whether the program takes `--key=value` options: its typed arguments, else its script's text."""
+    """Whether the program takes `--key=value` options: never a Hydra app (its script's text), else by the options
+    typed after its script (Hydra's own flags aside; a `KEY=value` among them is an override), else by whether its
+    script builds an option parser. A program whose script is not found takes `key=value`, as before."""
     script, typed = _program_arguments(tuple(command), cwd)
-    if typed:
-        return any(a.startswith("-") for a in typed) and not any("=" in a and not a.startswith("-") for a in typed)
     if not script:
         return False
     try:
         with open(os.path.join(cwd, script), encoding="utf-8", errors="replace") as f:
             text = f.read(200_000)
     except OSError:
+        text = ""
+    if _HYDRA_APP.search(text):
         return False
-    return bool(_OPTION_PARSERS.search(text)) and not _HYDRA_APP.search(text)
+    typed = _without_hydra_flags(typed)
+    if typed:
+        return any(a.startswith("-") for a in typed) and not any("=" in a and not a.startswith("-") for a in typed)
+    return bool(_OPTION_PARSERS.search(text))
+
+
+# Hydra's own flags (and the value after those that take one): typed to a Hydra app, never the app's options
+_HYDRA_FLAGS = {
+    "--config-name": 1,
+    "-cn": 1,
+    "--config-path": 1,
+    "-cp": 1,
+    "--config-dir": 1,
+    "-cd": 1,
+    "--multirun": 0,
+    "-m": 0,
+    "--cfg": 1,
+    "-c": 1,
+    "--info": 0,
+    "--run": 0,
+    "-r": 0,
+}
+
+
+def _without_hydra_flags(typed: list[str]) -> list[str]:
+    kept, skip = [], 0
+    for arg in typed:
+        if skip:
+            skip -= 1
+            continue
+        name = arg.split("=", 1)[0]
+        if name in _HYDRA_FLAGS:
+            skip = 0 if "=" in arg else _HYDRA_FLAGS[name]
+            continue
+        kept.append(arg)
+    return kept
 
 
 def _program_arguments(command: tuple, cwd: str) -> tuple[str | None, list[str]]:
-    """(the script, the arguments typed after it) of `python [opts] script ...`, `python -m mod ...`, a
-    launcher's `torchrun [opts] train.py ...`, or a program's own arguments (no script)."""
+    """(the script, the arguments typed after it) of `python [opts] script ...`, `python -m mod ...` and a
+    launcher's `torchrun [opts] train.py ...`; (None, []) where no script is found (`torchrun -m pkg`, another
+    interpreter's name, a program of its own): nothing then says it takes options."""
     at = launcher_script_index(command)
     if at is None and command[0] in ("python", "python3") and "-m" in command[:-1]:
-        return script_of(command, cwd), [a for a in command[command.index("-m") + 2 :] if a != "--"]
+        module = script_of(command, cwd)
+        return module, [a for a in command[command.index("-m") + 2 :] if a != "--"] if module else []
     if at is None:
         script = script_of(command, cwd)
-        at = command.index(script) if script in command else 0
-    return command[at] if at or command[0].endswith(".py") else None, [a for a in command[at + 1 :] if a != "--"]
+        if script is None or script not in command:
+            return None, []
+        at = command.index(script)
+    return command[at], [a for a in command[at + 1 :] if a != "--"]
 
 
 def _is_python(command: list[str]) -> bool:

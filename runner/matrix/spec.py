@@ -477,8 +477,8 @@ def validate(data: dict, path: str, *, prune_exclude: bool = False) -> Matrix:
         _check_probe_takes(probe, probe_keys, named, path, list_known=False)
     check_interpreters(axes, include, params, path)
     own_keys = app_keys(data, path)
-    if inject and command is not None:
-        _check_knobs(params, axes, axis_keys, include, own_keys, path)
+    if command is not None:
+        _check_command_keys(pass_params, inject, (params, axes, axis_keys, include, own_keys), path)
     env = _env(data.get("env") or {}, list(axes) + [k for entry in include for k in entry], path)
 
     strategy = _strategy(data, path)
@@ -602,6 +602,28 @@ def _program(data: dict, path: str) -> tuple:
     if any("\0" in c for c in command):
         raise BadInput(f"{path}: command: an argument holds a NUL byte")
     return None, command, None
+
+
+def _check_command_keys(pass_params: str, inject: bool, keys: tuple, path: str) -> None:
+    """A command's keys as it takes them: options that an option parser reads; under inject, knobs spelled right."""
+    params, axes, axis_keys, include, own_keys = keys
+    if pass_params == "options":
+        _check_options(params, axes, path)
+    if inject:
+        _check_knobs(params, axes, axis_keys, include, own_keys, path)
+
+
+def _check_options(params: dict, axes: dict, path: str) -> None:
+    """Under pass_params: options every key is an option (`--key=value`): a Hydra override's `+key` or `~key`, and
+    a null, which no option parser reads as none, are bad input."""
+    named = [(f"params.{k}", k, [v]) for k, v in params.items()] + [(f"axes.{k}", k, v) for k, v in axes.items()]
+    for where, key, values in named:
+        if key.startswith(("env.", "python")):
+            continue
+        if key.startswith(("+", "~")):
+            raise BadInput(f"{path}: {where}: a Hydra override's {key[0]}key; pass_params: options passes --key=value")
+        if any(v is None for v in values):
+            raise BadInput(f"{path}: {where}: null is no option value (pass_params: options passes --key=value)")
 
 
 def _passing(data: dict, path: str) -> tuple[str, bool]:

@@ -145,7 +145,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     if raised:  # a Python child it ran printed its own traceback, then the main raised on its exit status
         told = f"{raised}; in a child process the main started, first: the main then failed with {line}"
         return Verdict(Outcome.FAIL, "", told, sig_.mask(raised), by_message=True)
-    watchdog = watchdog_ended(stderr)
+    watchdog = watchdog_ended(stderr) if returncode == 1 else ""
     if watchdog:
         # faulthandler's watchdog (dump_traceback_later, exit=True) ended it, waiting: signed by where it waited
         told = f"{watchdog} (faulthandler's watchdog, dump_traceback_later, ended the process)"

@@ -69,8 +69,7 @@ _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
 # `double free or corruption (out)`, `corrupted size vs. prev_size`), the stack protector, assert.h's failed
 # assertion (`prog: file.c:12: func: Assertion `n > 0' failed.`).
 LIBC_ABORT = re.compile(
-    r"^(?:(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc|tcache_thread_shutdown)"
-    r"\(\): .+|double free or corruption.*|corrupted (?:size|double-linked list).*"
+    rf"^(?:{sig_.GLIBC_HEAP_CHECK.replace('?P<said>', '')}"
     r"|\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*.*|\S+: \S+:\d+: .+: Assertion .+ failed\.)$",
     re.M,
 )
@@ -119,30 +118,42 @@ _HYDRA_HINT = re.compile(
 
 
 def watchdog_ended(text: str) -> str:
-    """`Timeout (0:00:03)!`: the line of faulthandler's watchdog dump that is the last evidence the text holds
-    (no traceback after it), as a process its watchdog ended prints it; "" otherwise."""
+    """`Timeout (0:00:03)!`: the line of faulthandler's watchdog dump where it is the last the text holds, as a
+    process its watchdog ended prints it (exit=True: `_exit(1)` right after); "" otherwise: a dump that repeats, or
+    pytest's `faulthandler_timeout`, leaves the process running and printing."""
     dumps = list(sig_.WATCHDOG_DUMP.finditer(text)) if "Timeout (" in text else []
-    if not dumps or TRACEBACK_HEAD in text[dumps[-1].end() :]:
+    if not dumps or text[dumps[-1].end() :].strip():
         return ""
     return dumps[-1].group(0).split("\n", 1)[0]
 
 
-# An option parser's refusal of its command line: argparse's (and jsonargparse's, LightningCLI's) `usage: ...`
-# block, then `prog: error: message` (jsonargparse: `error: message`; click: `Error: message`), exit status 2.
-_USAGE_HEAD = re.compile(r"^[Uu]sage: \S", re.M)
-_USAGE_ERROR = re.compile(r"^(?:[\w.\-/]+: )?error: \S.*$|^Error: \S.*$", re.M)
+# An option parser's refusal of its command line: argparse's (and jsonargparse's, LightningCLI's) `usage: PROG ...`,
+# then, its last line, `PROG: error: message` (jsonargparse: `error: message`); click's `Usage: PROG [OPTIONS]`,
+# `Try 'PROG --help' for help.`, then `Error: message`. Exit status 2, the parser's own exit: nothing after it.
+_USAGE_HEAD = re.compile(r"^(?:usage|Usage): \S", re.M)
+_USAGE_ERROR = re.compile(r"(?:\S.*?: )?error: \S.*|Error: \S.*")
+
+
+def _glibc_aborted(text: str) -> bool:
+    """glibc's words as it aborts are the process's last (a dump or torch's backtrace may follow them), not a
+    child's before the main's own traceback."""
+    said = sig_.last_match(LIBC_ABORT, text) if sig_.could_match(LIBC_ABORT, text) else None
+    return said is not None and TRACEBACK_HEAD not in text[said.end() :]
 
 
 def usage_error(text: str) -> str:
-    """An option parser's refusal (`main.py: error: unrecognized arguments: lr=0.1`): the first error line after
-    the text's last usage block, with no traceback after it; "" otherwise."""
+    """An option parser's refusal (`main.py: error: unrecognized arguments: lr=0.1`): the last line of the text,
+    after its last usage block (click's with its `--help` hint), no traceback between; "" otherwise."""
     heads = list(_USAGE_HEAD.finditer(text)) if "sage: " in text else []
     if not heads:
         return ""
-    said = _USAGE_ERROR.search(text, heads[-1].end())
-    if said is None or TRACEBACK_HEAD in text[heads[-1].end() :]:
+    after = text[heads[-1].end() :]
+    lines = [line.strip() for line in after.splitlines() if line.strip()]
+    if not lines or not _USAGE_ERROR.fullmatch(lines[-1]) or TRACEBACK_HEAD in after:
         return ""
-    return said.group(0).strip()
+    if heads[-1].group(0).startswith("Usage") and "--help" not in after:  # click's, else any `Usage: 12 GB`
+        return ""
+    return lines[-1]
 
 
 @dataclass(frozen=True)
@@ -540,7 +551,7 @@ class Output:
             found = sig_.last_match(pattern, self.text)
             if found:
                 return sig_.SIGNAL_TEXT[found.group("text")]
-        return "SIGABRT" if sig_.search(LIBC_ABORT, self.text) else ""
+        return "SIGABRT" if _glibc_aborted(self.text) else ""
 
     @functools.cached_property
     def is_distributed(self) -> bool:

@@ -319,8 +319,17 @@ def _own_failures(stderr: str) -> list[RankFailure]:
     rest = "".join(plain_lines)
     found += _tracebacks(_without_launcher_report(rest))
     found += _fatal_dumps(rest)
-    found += [RankFailure(None, m.start(), text=m.group(0)) for m in finditer(WATCHDOG_DUMP, rest)]
+    found += _watchdog_dumps(_without_launcher_report(rest))
     return found
+
+
+def _watchdog_dumps(text: str) -> list[RankFailure]:
+    """faulthandler's watchdog dump (`Timeout (0:00:03)!`) of a process it ended: the last such dump, where no
+    traceback comes after it (the launcher's own left out); a dump that repeats while the job goes on is none."""
+    dumps = list(finditer(WATCHDOG_DUMP, text))
+    if not dumps or _TRACEBACK in text[dumps[-1].end() :]:
+        return []
+    return [RankFailure(None, dumps[-1].start(), text=dumps[-1].group(0))]
 
 
 def _without_launcher_report(text: str) -> str:

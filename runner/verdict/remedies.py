@@ -135,13 +135,15 @@ HEAP_CORRUPTED = (
 # and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own. Told by their own
 # words, not by `error:` alone, which a program's own message may begin with too.
 _OPTION_PARSER_SAYS = (
-    r"^(?:[\w.\-/]+: )?error: (?:unrecognized arguments:|the following arguments are required:|argument \S+:"
+    r"^(?:\S.*?: )?error: (?:unrecognized arguments:|the following arguments are required:|argument \S+:"
     r"|Subcommand '[^']*' does not accept|Parser key |Configuration check failed|No action for |invalid choice:)"
+    r"|^Error: (?:Got unexpected extra arguments? |No such option:|Missing option |Invalid value for )"  # click's
 )
 USAGE_REFUSED = (
     "the program's option parser refused its command line (an option it does not take, or a value it cannot "
     "read) before anything ran: check the arguments against its `--help`; where a matrix passed them, a program "
-    "that parses its own options takes them as `--key=value` (`pass_params: options`), not `key=value`"
+    "that parses its own options takes them as `--key=value` (`pass_params: options`), a Hydra app as "
+    "`key=value` (`pass_params: overrides`, the default)"
 )
 WANDB_NOT_LOGGED_IN = (
     "wandb's online mode needs an API key where the program runs: `wandb login` there (or the key in its "

@@ -282,6 +282,14 @@ NATIVE_ASSERT = Cause(
     sign="{file}: {function}: {condition}",
     code=True,
 )
+# glibc's heap checks as they abort: the allocator's function and what it found. glibc 2.26 and later print it
+# alone; older ones (CentOS 7, many clusters) as ``*** Error in `python': free(): invalid next size (normal):
+# 0x0000000001c3e010 ***``. `said` is what it found, either way.
+GLIBC_HEAP_CHECK = (
+    r"(?:\*\*\* Error in `[^`']*'?: )?(?P<said>(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free"
+    r"|_int_malloc|tcache_thread_shutdown)\(\): .+?|double free or corruption.*?|corrupted (?:size|double-linked "
+    r"list).*?)(?:: 0x[0-9a-f]+ \*\*\*)?"
+)
 # What tells a death by SIGABRT apart (classify looks for these only then): C++'s last words on an
 # uncaught exception, `terminate called after throwing an instance of 'gloo::EnforceNotMet'` and on the
 # next line `  what():  [enforce fail at .../pair.cc:456] ... Is there a distributed collective mismatch
@@ -299,15 +307,7 @@ ABORT_CAUSES: tuple = (
     # glibc's words as its heap checks abort the process (a write past a buffer, a double free): the allocator's
     # function and what it found (`free(): invalid next size (normal)`, `double free or corruption (out)`,
     # `corrupted size vs. prev_size`). The corruption happened earlier, at a write that ran past its buffer.
-    Cause(
-        "heap_corruption",
-        Outcome.CRASH,
-        _p(
-            r"^(?P<said>(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc"
-            r"|tcache_thread_shutdown)\(\): .+|double free or corruption.*|corrupted (?:size|double-linked list).*)$"
-        ),
-        sign="heap_corruption: {said}",
-    ),
+    Cause("heap_corruption", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), sign="heap_corruption: {said}"),
 )
 
 

@@ -303,26 +303,38 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
 
 def install_folder(path: str) -> str:
     """The folder above path that pip installed packages into, where it is no site-packages: one holding a
-    `*.dist-info` (`pip install --target /shared/libs`, a PYTHONPATH folder of libraries on a cluster); its
-    files are installed libraries', not the program's (the twentieth held-out set's jsonargparse in
-    /tmp/g_deps). "" where none: a project's own `*.egg-info` of an editable install is no such mark."""
+    `*.dist-info` whose RECORD lists the path's first part below it (`pip install --target /shared/libs`, a
+    PYTHONPATH folder of libraries on a cluster); its files are installed libraries', not the program's (the
+    twentieth held-out set's jsonargparse in /tmp/g_deps). "" where none: a project's own `*.egg-info` of an
+    editable install is no such mark, nor a program that lies beside what pip installed there."""
     folder = os.path.dirname(path)
     for _ in range(6):
         if not folder.startswith("/") or folder == "/":
             return ""
-        if _holds_installs(folder):
+        top = path[len(folder) + 1 :].split("/", 1)[0]
+        if top in _installed_names(folder):
             return folder
         folder = os.path.dirname(folder)
     return ""
 
 
 @functools.lru_cache(maxsize=1024)
-def _holds_installs(folder: str) -> bool:
+def _installed_names(folder: str) -> frozenset:
+    """What pip installed into folder, by the first part of each path its `*.dist-info/RECORD` files list
+    (`jsonargparse`, `six.py`): a program beside them (`pip install -t .` in a project) stays the program's."""
+    names: set = set()
     try:
         with os.scandir(folder) as entries:
-            return any(entry.name.endswith(".dist-info") and entry.is_dir() for entry in entries)
+            records = [os.path.join(e.path, "RECORD") for e in entries if e.name.endswith(".dist-info") and e.is_dir()]
     except OSError:
-        return False
+        return frozenset()
+    for record in records:
+        try:
+            with open(record, encoding="utf-8", errors="replace") as f:
+                names.update(line.split("/", 1)[0].split(",", 1)[0] for line in f if not line.startswith(".."))
+        except OSError:
+            continue
+    return frozenset(n for n in names if n and not n.endswith(".dist-info"))
 
 
 # An installed package's console script: `<env>/bin/torchrun` (`Scripts\\torchrun` on Windows), no .py.
