@@ -122,6 +122,26 @@ def test_an_experiment_that_sets_a_nodes_values_is_not_where_its_target_fails_to
     assert config_place(refused, script, str(conf), "config") == "conf/experiment/big.yaml:5 in model"
 
 
+def test_an_experiment_added_with_a_plus_is_followed_to_the_option_it_chose(tmp_path):
+    # the twenty-third held-out set's l_optim_no_partial: `+experiment=adamw` (no experiment in the defaults list)
+    # overrides model to cnn_adamw, whose optimizer lacks `_partial_`; placed at the default model, cnn, before
+    conf = tmp_path / "configs"
+    (conf / "model").mkdir(parents=True)
+    (conf / "experiment").mkdir()
+    (tmp_path / ".project-root").write_text("")
+    (conf / "train.yaml").write_text("defaults:\n  - model: cnn\n  - _self_\n")
+    (conf / "model" / "cnn.yaml").write_text("optimizer:\n  _target_: torch.optim.SGD\n  _partial_: true\n")
+    (conf / "model" / "cnn_adamw.yaml").write_text("optimizer:\n  _target_: torch.optim.AdamW\n  lr: 0.001\n")
+    (conf / "experiment" / "adamw.yaml").write_text("# @package _global_\ndefaults:\n  - override /model: cnn_adamw\n")
+    said = (
+        "Error executing job with overrides: ['+experiment=adamw']\nError in call to target "
+        "'torch.optim.adamw.AdamW':\nTypeError(\"AdamW.__init__() missing 1 required positional argument: 'params'\")\n"
+        "full_key: model.optimizer\n"
+    )
+    placed = config_place(said, str(tmp_path / "src" / "train.py"), str(conf), "train", ["+experiment=adamw"])
+    assert placed.startswith("configs/model/cnn_adamw.yaml:"), placed
+
+
 def test_an_option_missing_from_its_group_is_placed_at_the_experiment_that_asked_for_it(tmp_path):
     # the ninth held-out set's t_hydra_searchpath_group: experiment=focal's `override /loss: focal` asks for an
     # option its group lacks; Hydra's message names the primary config, whose own entry (`- loss: ce`) exists

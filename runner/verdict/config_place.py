@@ -265,13 +265,26 @@ def _given(text: str, group: str, arguments: Sequence[str]) -> str:
 
 def _chosen_files(text: str, config_dir: str, config_name: str, arguments: Sequence[str]) -> list[str]:
     """The option files the primary config's defaults list composes, each group's as the overrides or the
-    defaults chose it, in the list's order (later ones are applied over earlier ones)."""
-    files = []
+    defaults chose it, in the list's order (later ones are applied over earlier ones), then those of groups the
+    overrides add (`+experiment=adamw`: Hydra appends them to the list, so they are applied last)."""
+    files, listed = [], set()
     for line in _lines(_config_file(config_dir, config_name)):
         entry = _DEFAULTS_ENTRY.match(line)
         if entry and os.path.isdir(os.path.join(config_dir, entry["group"])):
+            listed.add(entry["group"])
             option = _given(text, entry["group"], arguments) or entry["option"]
             path = _config_file(os.path.join(config_dir, entry["group"]), option) if option != "null" else ""
+            if path:
+                files.append(path)
+    for argument in arguments:
+        group, option = _override_of(argument)
+        if (
+            argument.startswith("+")
+            and group not in listed
+            and option
+            and os.path.isdir(os.path.join(config_dir, group))
+        ):
+            path = _config_file(os.path.join(config_dir, group), option)
             if path:
                 files.append(path)
     return files
