@@ -163,20 +163,6 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.slow  # a live cell (stdlib and head)
-def test_a_process_a_broken_pipe_ended_after_it_reset_sigpipe_is_placed_at_its_write_under_inject(tmp_path):
-    (tmp_path / "pipe.py").write_text(PIPE)
-    (tmp_path / "m.yaml").write_text(
-        "name: pipe\ncommand: [python, pipe.py]\ninject: true\npass_params: none\naxes:\n  x: [1]\ntimeout: 60\n"
-    )
-    ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
-    assert ran.returncode == 0, ran.stderr
-    (row,) = rows_of(tmp_path / "run")
-    assert (row["outcome"], row["signal"]) == ("crash", "SIGPIPE"), row
-    assert row["where"] == "pipe.py:7 in log", row["where"]
-    assert row["signature"] == "killed_by_signal in pipe.py:log"
-
-
 # A SIGTERM handler of the program's, then its default again, then a SIGTERM to itself: registered at start,
 # replaced, set back. Run alone (2026-11-30): killed by SIGTERM (shell status 143) at term.py:7, nothing printed.
 TERM = """\
@@ -194,13 +180,20 @@ stop_dashboard()
 """
 
 
-@pytest.mark.slow  # a live cell (stdlib)
-def test_a_sigterm_set_back_to_its_default_dumps_where_it_ended_under_inject(tmp_path):
-    (tmp_path / "term.py").write_text(TERM)
+@pytest.mark.slow  # a live cell each (stdlib, and head)
+@pytest.mark.parametrize(
+    "name, program, signal, where",
+    [("pipe", PIPE, "SIGPIPE", "pipe.py:7 in log"), ("term", TERM, "SIGTERM", "term.py:7 in stop_dashboard")],
+)
+def test_a_signal_the_program_set_back_to_its_default_is_placed_where_it_ended_under_inject(
+    tmp_path, name, program, signal, where
+):
+    (tmp_path / f"{name}.py").write_text(program)
     (tmp_path / "m.yaml").write_text(
-        "name: term\ncommand: [python, term.py]\ninject: true\npass_params: none\naxes:\n  x: [1]\ntimeout: 60\n"
+        f"name: {name}\ncommand: [python, {name}.py]\ninject: true\npass_params: none\naxes:\n  x: [1]\ntimeout: 60\n"
     )
     ran = crashmatrix("run", "m.yaml", "--out", "run", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     (row,) = rows_of(tmp_path / "run")
-    assert (row["outcome"], row["signal"], row["where"]) == ("crash", "SIGTERM", "term.py:7 in stop_dashboard"), row
+    assert (row["outcome"], row["signal"], row["where"]) == ("crash", signal, where), row
+    assert row["signature"] == f"killed_by_signal in {where.split(':')[0]}:{where.rsplit(' in ', 1)[1]}", row
