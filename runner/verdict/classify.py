@@ -91,9 +91,7 @@ def _crash(sig: str, stderr: Output, text: Output, fallback: str) -> Verdict:
             return generic
     told = _told_abort(sig, text)
     if told:
-        # glibc's heap check is found where memory is next freed or allocated: signed by that place too, as a death
-        # by signal is (two double frees in two functions are two failures)
-        return Verdict(Outcome.CRASH, sig, told.line, told.signature, by_message=told.cause.name == "heap_corruption")
+        return Verdict(Outcome.CRASH, sig, told.line, told.signature, by_message=told.cause.placed)
     interrupted = _keyboard_interrupt(sig, stderr)
     if interrupted:
         # Python ends an uncaught KeyboardInterrupt by SIGINT to itself (3.8+), after printing its traceback:
@@ -311,7 +309,7 @@ def _from_rank(
         last_words = read_output(_with_last_words(root.text, stderr))
         told = _told_abort(root.signal, last_words)
         if told:
-            placed = told.cause.name == "heap_corruption"  # signed by its place, as _crash signs it
+            placed = told.cause.placed  # signed by its place, as _crash signs it
             return Verdict(Outcome.RANK_CRASH, root.signal, told.line, told.signature, root.rank, root.text, placed)
         who = "" if root.rank is None else f"rank {root.rank} "
         line = last_words.fatal_line or f"{who}killed by {root.signal}"

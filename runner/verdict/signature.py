@@ -141,6 +141,9 @@ class Cause:
     # empty or when the matching pattern lacks a group it names. A group named `told` is the error line.
     sign: str = ""
     code: bool = False  # the groups are code (a kernel's assertion): their numbers are kept
+    # signed with the program's frame too, as a death by signal is: it is found where the program's code was,
+    # not where the fault was made (glibc's heap check, at the next free or malloc)
+    placed: bool = False
 
 
 def _p(*patterns: str) -> tuple:
@@ -307,7 +310,7 @@ ABORT_CAUSES: tuple = (
     # glibc's words as its heap checks abort the process (a write past a buffer, a double free): the allocator's
     # function and what it found (`free(): invalid next size (normal)`, `double free or corruption (out)`,
     # `corrupted size vs. prev_size`). The corruption happened earlier, at a write that ran past its buffer.
-    Cause("heap_corruption", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), sign="heap_corruption: {said}"),
+    Cause("heap_corruption", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), sign="heap_corruption: {said}", placed=True),
 )
 
 
