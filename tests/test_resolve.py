@@ -51,6 +51,22 @@ def resolved(run_dir) -> dict:
         return json.load(f)
 
 
+SAFE_DEFAULTS = {"start_method": "fork", "num_workers": 0, "pin_memory": False}  # avoids both failures
+
+
+def assert_chosen_by_speed_then_defaults(data: dict) -> None:
+    """The flaky app's passing configurations all take about a Python start-up, so their speeds tie and the
+    one nearest the defaults is recommended. On a loaded box one start-up can lag beyond the noise band (a
+    landing CI saw it): then another is recommended, and the defaults' configuration must be listed as told
+    slower. Either is the rule; anything else is not."""
+    if data["recommended"]["values"] == SAFE_DEFAULTS:
+        return
+    chosen = data["recommended"]["values"]
+    assert chosen["pin_memory"] is False and (chosen["start_method"], chosen["num_workers"]) != ("fork", 2), chosen
+    (default,) = [a for a in data["alternatives"] if a["values"] == SAFE_DEFAULTS]
+    assert default["speed"] == "told" and default["time_ratio"] > 1, default
+
+
 @pytest.fixture(scope="module")
 def speed_run(tmp_path_factory):
     where = tmp_path_factory.mktemp("speed")
@@ -121,7 +137,7 @@ def test_a_flaky_cause_is_named_with_its_rate_and_the_rerun_that_settles_it_runs
     assert crash["conditions"] == {"start_method": "fork", "num_workers": "2"} and crash["resolve"]["named"]
     assert flaky["conditions"] == {"pin_memory": "true"} and flaky["resolve"]["rate"] == 0.5
     # what it cannot tell: 2 clean runs do not rule out a failure that comes half the time
-    assert data["recommended"]["values"] == {"start_method": "fork", "num_workers": 0, "pin_memory": False}
+    assert_chosen_by_speed_then_defaults(data)
     assert data["recommended"]["passed"] == 2
     commands = {u["command"] for u in data["cannot_tell"]}
     assert commands == {"crashmatrix rerun run repeats=5"}
@@ -137,7 +153,7 @@ def test_a_flaky_cause_is_named_with_its_rate_and_the_rerun_that_settles_it_runs
     assert proc.returncode == 0, proc.stderr
     settled = resolved(again)
     assert settled["cannot_tell"] == [] and "cannot tell" not in proc.stdout
-    assert settled["recommended"]["values"] == data["recommended"]["values"]
+    assert_chosen_by_speed_then_defaults(settled)
     assert settled["recommended"]["passed"] == 5
     assert all(f["resolve"]["named"] for f in settled["failures"])
 
