@@ -21,6 +21,7 @@ from conftest import ROOT, crashmatrix
 from crashmatrix.errors import BadInput
 from crashmatrix.matrix.app_args import arguments
 from crashmatrix.matrix.from_command import takes_options
+from crashmatrix.matrix.option_flags import script_flags
 from crashmatrix.matrix.spec import load_matrix
 
 APP = os.path.join(ROOT, "tests/apps/argparse_app.py")
@@ -136,3 +137,50 @@ def test_what_no_option_parser_reads_is_bad_input_under_options(tmp_path, axes, 
     path.write_text(f"name: m\ncommand: [python, app.py]\npass_params: options\naxes: {axes}\n")
     with pytest.raises(BadInput, match=said):
         load_matrix(str(path))
+
+
+FLAGS_APP = os.path.join(ROOT, "tests/apps/flags_app.py")
+CLICK_APP = os.path.join(ROOT, "tests/apps/click_flags_app.py")
+
+
+def test_the_flags_a_script_declares_are_read_from_its_text():
+    """Run alone: flags_app.py `--amp=true` is argparse's "argument --amp: ignored explicit argument 'true'" and
+    `--compile=false` the same, exit status 2; `--no-shuffle --no-compile` parses shuffle=False compile=False.
+    click_flags_app.py `--pin=true` is click's "Option '--pin' does not take a value.", exit status 2."""
+    assert script_flags(["python", FLAGS_APP], ROOT) == {"--amp": "", "--no-shuffle": "", "--compile": "--no-compile"}
+    assert script_flags(["python", CLICK_APP], ROOT) == {"--pin": "--no-pin", "--verbose": ""}
+    assert script_flags(["python", APP], ROOT) == {}  # no flag: every option takes a value
+    assert script_flags(["python", "gone.py"], ROOT) == {}
+    flags = script_flags(["python", FLAGS_APP], ROOT)
+    params = {"lr": 0.1, "amp": False, "compile": False, "no-shuffle": True, "tag": True}
+    assert arguments(params, "options", flags) == ["--lr=0.1", "--no-compile", "--no-shuffle", "--tag=true"]
+    assert arguments({"amp": True, "compile": "false"}, "options", flags) == ["--amp", "--compile=false"]
+
+
+@pytest.mark.slow
+def test_booleans_reach_flags_as_the_parser_takes_them_and_resolve_says_so(tmp_path):
+    run = tmp_path / "typed"
+    out = crashmatrix(
+        "run", "-a", "amp=true,false", "-a", "compile=true,false", "--out", run, "--", "python", FLAGS_APP,
+        "--lr", "0.2", cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    with open(run / "results.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    parsed = {open(run / r["log_dir"] / "stdout.log").read().strip() for r in rows if r["outcome"] == "pass"}
+    assert parsed == {
+        f"parsed lr=0.2 amp={amp} shuffle=True compile={compile}" for amp in (True, False) for compile in (True, False)
+    }, rows
+    (tmp_path / "m.yaml").write_text(
+        f"name: clicked\ncommand: [python, {CLICK_APP}]\npass_params: options\naxes: {{pin: [true, false]}}\n"
+        "params: {verbose: true, epochs: 2}\n"
+    )
+    out = crashmatrix("run", "m.yaml", "--out", tmp_path / "clicked", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    with open(tmp_path / "clicked" / "results.csv", newline="") as f:
+        logs = [open(tmp_path / "clicked" / r["log_dir"] / "stdout.log").read() for r in csv.DictReader(f)]
+    assert sorted(logs) == ["parsed pin=False verbose=True epochs=2\n", "parsed pin=True verbose=True epochs=2\n"]
+    resolved = crashmatrix("resolve", tmp_path / "clicked", cwd=tmp_path)
+    assert resolved.returncode == 0, resolved.stderr
+    recommended = json.load(open(tmp_path / "clicked" / "resolution.json"))["recommended"]
+    assert recommended["overrides"] in (["--pin"], ["--no-pin"]), recommended

@@ -1,6 +1,7 @@
 """The arguments a command's cell passes to its program: `key=value` in Hydra's grammar (pass_params:
 overrides, the default), or `--key=value` options for a program with its own option parser (pass_params:
-options: argparse, LightningCLI's jsonargparse, click, typer, fire and absl all take that form), verbatim.
+options: argparse, LightningCLI's jsonargparse, click, typer, fire and absl all take that form), verbatim;
+a boolean of a flag the script declares as that flag (`--amp`, `--no-amp` or nothing: option_flags).
 
 A params or axes key reaches the program as written, so every form of Hydra's override grammar
 works: `+key` adds a key, `++key` adds or overrides one, `~key` deletes one (written `~key:` with
@@ -13,6 +14,7 @@ other parser) needs them there. Everything else keeps the matrix file's order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from crashmatrix.cell import spell
@@ -49,17 +51,22 @@ def argument(key: str, value) -> str:
     return f"{key}={spell(value)}"
 
 
-def option(key: str, value) -> str:
+def option(key: str, value, flags: Mapping[str, str] | None = None) -> str | None:
     """One option, `--key=value` as a single argument: a value that starts with `-` (`--lr=-1`) stays the
-    option's, which `--lr -1` would not be for argparse. A key the file wrote with its dashes keeps them."""
-    return f"{key if key.startswith('-') else '--' + key}={spell(value)}"
+    option's, which `--lr -1` would not be for argparse. A key the file wrote with its dashes keeps them.
+    A boolean of a flag the script declares (option_flags): `--key` for true; for false its negative
+    (`--no-key`), or None, no argument, where false is the flag's absence."""
+    name = key if key.startswith("-") else "--" + key
+    if flags and isinstance(value, bool) and name in flags:
+        return name if value else flags[name] or None
+    return f"{name}={spell(value)}"
 
 
-def arguments(params: dict, style: str = "overrides") -> list[str]:
+def arguments(params: dict, style: str = "overrides", flags: Mapping[str, str] | None = None) -> list[str]:
     """The arguments of a cell's parameters: Hydra's overrides in the order Hydra needs, or options
-    (`style` "options") in the matrix file's order."""
+    (`style` "options") in the matrix file's order, a declared flag's boolean as the flag."""
     if style == "options":
-        return [option(k, v) for k, v in params.items()]
+        return [a for a in (option(k, v, flags) for k, v in params.items()) if a is not None]
     return [argument(k, v) for k, v in ordered(params).items()]
 
 

@@ -138,6 +138,11 @@ def _without_hydra_flags(typed: list[str]) -> list[str]:
     return kept
 
 
+def program_script(command: tuple, cwd: str) -> str | None:
+    """The Python file a command's program is (its script, a `-m` module's file, a launcher's script), or None."""
+    return _program_arguments(command, cwd)[0]
+
+
 def _program_arguments(command: tuple, cwd: str) -> tuple[str | None, list[str]]:
     """(the script, the arguments typed after it) of `python [opts] script ...`, `python -m mod ...` and a
     launcher's `torchrun [opts] train.py ...`; (None, []) where no script is found (`torchrun -m pkg`, another

@@ -15,6 +15,7 @@ from crashmatrix.incell.atomic import write_json_atomic
 from crashmatrix.matrix.app_args import arguments, cell_params
 from crashmatrix.matrix.executor_settings import rank_layout
 from crashmatrix.matrix.interpreters import of_cell
+from crashmatrix.matrix.option_flags import script_flags
 from crashmatrix.matrix.spec import Matrix
 from crashmatrix.process import slurm_tasks, supervise
 from crashmatrix.process.package_path import package_path
@@ -137,6 +138,9 @@ def _command_argv(matrix: Matrix, params: dict, env: dict, values: dict) -> tupl
         # (Hydra's struct config) would refuse a key it does not know.
         knobs, own = split_injected(params)
         inject_knobs(env, knobs)
-    if matrix.pass_params != "none":
+    cwd = matrix.cwd or os.getcwd()
+    if matrix.pass_params == "options":
+        argv = argv + arguments(own, "options", script_flags(matrix.command or (), cwd))
+    elif matrix.pass_params != "none":
         argv = argv + arguments(own, matrix.pass_params)
-    return argv, matrix.cwd or os.getcwd()
+    return argv, cwd

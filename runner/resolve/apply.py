@@ -10,6 +10,7 @@ A Hydra sweep's knobs (`+crashmatrix.num_workers`) are knobs too.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ from crashmatrix.cell import spell
 from crashmatrix.matrix.app_args import arguments
 from crashmatrix.matrix.interpreters import PYTHON_AXIS
 from crashmatrix.matrix.knob_names import APPLIED_AS, INJECT_KNOBS
+from crashmatrix.matrix.option_flags import script_flags
 
 SWEEP_KNOB_PREFIX = "crashmatrix."  # the Hydra launcher's knobs: +crashmatrix.<knob>=...
 
@@ -72,8 +74,12 @@ def how_to_apply(matrix: Mapping, values: Mapping) -> Apply:
             spec = axes.get(axis)
             for key in spec.get("keys", [axis]) if isinstance(spec, dict) else [axis]:
                 own[key] = value
-    style = "options" if matrix.get("pass_params") == "options" else "overrides"
-    return Apply(tuple(arguments(own, style)), tuple(code), tuple(environment), interpreter)
+    if matrix.get("pass_params") == "options":  # a flag the script declares as its cells passed it
+        flags = script_flags(matrix.get("command") or (), matrix.get("cwd") or os.getcwd())
+        passed = arguments(own, "options", flags)
+    else:
+        passed = arguments(own, "overrides")
+    return Apply(tuple(passed), tuple(code), tuple(environment), interpreter)
 
 
 def _knob_line(knob: str, value) -> tuple[str, str]:
