@@ -4,6 +4,7 @@ import csv
 import os
 import pickle
 import sqlite3
+from functools import partial
 
 import numpy as np
 import torch
@@ -13,7 +14,7 @@ from torch.utils.data import DataLoader
 from a_data import datasets, transforms
 from a_data.collate import nested_collate
 from a_data.prefetch import prefetch_batches
-from a_data.seeding import seed_worker
+from a_data.seeding import limit_threads, seed_worker
 
 
 def write_data(kind: str, root: str, cfg: dict) -> None:
@@ -94,6 +95,8 @@ def make_loader(cfg: dict, root: str):
         kwargs = {"persistent_workers": cfg.get("persistent_workers", False), "prefetch_factor": 2}
         if cfg.get("seed_workers"):
             kwargs["worker_init_fn"] = seed_worker
+        if cfg.get("cpu_budget"):
+            kwargs["worker_init_fn"] = partial(limit_threads, budget=cfg["cpu_budget"], workers=cfg["workers"])
     return DataLoader(
         ds,
         batch_size=cfg["batch_size"],
