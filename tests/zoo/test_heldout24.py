@@ -1,0 +1,34 @@
+"""The twenty-fourth held-out set (truth_heldout24.yaml, HELDOUT24.md): data-pipeline failures written as users
+report them, ten in a new project (a_proj/: a setup.cfg marker, code in the package lib/a_data, an argparse entry
+scripts/train.py that loads a YAML config given by `--config`), without reading crashmatrix's rules, each with its
+truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout24/); here every
+recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for
+the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT24.md lists the run's)
+UNTRUE = {
+    ("a_hang_worker_barrier", "where"): "no failure found (outcome pass, no place): stderr.log holds only torch's "
+    "UserWarning that 3 workers exceed the 2 suggested, printed twice before it froze; the run read the stacks and "
+    "named the main in DataLoader _get_data at scripts/train.py:48 in main and both workers at "
+    "lib/a_data/datasets.py:134 in __iter__, right",
+}
+SET = HeldOut("heldout24", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
