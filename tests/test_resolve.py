@@ -449,6 +449,28 @@ def test_a_library_refusing_the_programs_input_is_the_programs_to_fix():
     assert "tracker" not in told and "maintainers" not in told
 
 
+def test_a_cython_modules_frame_is_its_librarys_code():
+    # The twenty-fourth held-out set's a_csv_bad_line, run alone: pandas.read_csv of a CSV with an unquoted comma
+    # raises ParserError in pandas/_libs/parsers.pyx, a frame that names its source below the package, not a path
+    # below site-packages. ISSUE.md said "the failing stack shows no installed library's code" of it.
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    log = os.path.join(ROOT, "tests/zoo/recorded/heldout24/app/cells/6af0e179b8-r0/stderr.log")
+    with open(log, encoding="utf-8") as f:
+        stderr = f.read()
+    error = "pandas.errors.ParserError: Error tokenizing data. C error: Expected 3 fields in line 7, saw 4"
+    whose = culprit(stderr, "", {"pandas": "3.1.1"}, error)
+    assert whose and (whose.package, whose.evidence, whose.raised) == ("pandas", "pandas/_libs/parsers.pyx", True)
+    told = _addressed(whose, "pandas/_libs/parsers.pyx:4400 in raise_parser_error; lib/a_data/datasets.py:53 in f")
+    assert told.startswith("The program's to fix: pandas refused what the program gave it."), told
+    # a Cython frame the program called directly: the package its interpreter has installed; else nobody's
+    direct = 'Traceback (most recent call last):\n  File "/app/t.py", line 3, in <module>\n'
+    direct += '  File "fastlib/_core.pyx", line 9, in fastlib._core.f\nValueError: bad\n'
+    assert culprit(direct, "", {"fastlib": "1.0"}, "ValueError: bad").evidence == "fastlib/_core.pyx"
+    assert culprit(direct, "", {"other": "1.0"}, "ValueError: bad") is None
+
+
 def test_a_library_that_says_the_bug_is_its_own_gets_the_report():
     from crashmatrix.resolve.culprit import culprit
     from crashmatrix.resolve.issue import _addressed

@@ -37,6 +37,8 @@ _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
 # `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
 # raw_decode`, `app/reader.py:7 in parse_label`), which the traceback itself tells below.
 _EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
+# A Cython module's frame: its source by its path below its package (`pandas/_libs/parsers.pyx`)
+_CYTHON_SOURCE = re.compile(r"^[A-Za-z_]\w*/[^\s]*\.(?:pyx|pxd|pxi)$")
 # Triton's launcher reporting a CUDA error of the kernel it launched: the kernel is its caller's (a program's own
 # @triton.jit function, or a library's, torch's inductor), not Triton's.
 _TRITON_LAUNCH_ERROR = re.compile(r"Triton Error \[CUDA\]")
@@ -123,10 +125,30 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     if _TRITON_LAUNCH_ERROR.search(exception):
         frames = [(f, code) for f, code in frames if not below_packages(f.file).startswith("triton/")]
     raised = frames[0][0].file.replace("\\", "/") if frames else ""
-    if not _PACKAGES_DIR.match(raised):
-        return None
-    found = _judged(_of_path(raised, packages, raised=True), f"{exception}\n{error}")
+    if _PACKAGES_DIR.match(raised):
+        found = _of_path(raised, packages, raised=True)
+    else:
+        cython = _of_cython(raised, [f.file for f, _code in frames], packages)
+        if cython is None:
+            return None
+        found = cython
+    found = _judged(found, f"{exception}\n{error}")
     return dataclasses.replace(found, acknowledged=_acknowledged(found, exception, frames))
+
+
+def _of_cython(raised: str, files: list[str], packages: dict) -> Culprit | None:
+    """The library of a Cython module's frame, which names its source below the package
+    (`pandas/_libs/parsers.pyx`), not a path below site-packages: the package whose Python frames further out
+    lie below site-packages, else one the failing interpreter has installed (env.json); None for another file."""
+    if not _CYTHON_SOURCE.match(raised):
+        return None
+    top = raised.split("/")[0]
+    for file in files:
+        m = _PACKAGES_DIR.match(file.replace("\\", "/"))
+        if m and m.group("rel").split("/")[0] == top:
+            return _of_relative(raised, m.group("site"), packages, raised=True)
+    installed = {_normal(name) for name in packages}
+    return _of_relative(raised, "", packages, raised=True) if _normal(top) in installed else None
 
 
 def _acknowledged(found: Culprit, exception: str, frames: list) -> str:
