@@ -102,7 +102,20 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tupl
     setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
     if oom:
         return _out_of_memory(where), whose
+    if kind.outcome == Outcome.TIMEOUT.value and not known:
+        return _hung(where), None
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
+
+
+def _hung(where: str) -> str:
+    """A hang: its stacks end in a wait (a loader's queue, a collective, a lock), inside a library as often as
+    not; where the waiting showed is not whose bug it is. What never came is the program's to look for."""
+    waited = f" (it waited in {where})" if where else ""
+    return (
+        f"The program's to look at first: it waited and never went on{waited}. A wait inside a library (a "
+        "DataLoader's queue, a collective, a lock) is where the waiting showed, not that library's bug: look at "
+        "what the program's code there waits for (a worker, a peer rank, a thread, a child) and why it never came.\n"
+    )
 
 
 def _place(stderr: str, outcome: str) -> str:

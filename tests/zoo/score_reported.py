@@ -64,7 +64,13 @@ def _read_run(run_dir: str) -> dict:
 ADDRESS = re.compile(r"^For the maintainers of ([^:]+):", re.M)
 # "The program's to fix:" is how ISSUE.md says a library refused the program's input (added when resolve learned
 # to say it, 2026-11-29; before, no ISSUE.md said it)
-NOBODY = ("shows no installed library's code", "A failure of a known kind", "Memory ran out", "The program's to fix:")
+NOBODY = (
+    "shows no installed library's code",
+    "The program's to look at first",
+    "A failure of a known kind",
+    "Memory ran out",
+    "The program's to fix:",
+)
 
 
 def addressee_of(issue: str) -> str:

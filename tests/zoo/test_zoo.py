@@ -130,6 +130,7 @@ def _addressee(issue: str) -> str:
         "\nMemory ran out",
         "\nA failure of a known kind",
         "\nThe program's to fix: ",
+        "\nThe program's to look at first: ",  # a hang: a wait in a library is where the waiting showed
     )
     assert any(words in issue for words in told), issue[:400]
     return "none"
