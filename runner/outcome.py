@@ -95,8 +95,9 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # raised `from`, are signed at their own functions; a library installed into a folder of its own (a `*.dist-info`
 # beside it) is no frame of the program's; a SIGABRT after glibc's heap check is signed
 # `heap_corruption: ` and its words, at its place. compare joins runs of two versions by cell, class and place
-# (signature_class).
-GROUPING_VERSION = 5
+# (signature_class). 6: a child process's exception raised in library frames alone (mp.spawn's _wrap, a loader
+# worker's collate or worker_init_fn call) is signed at the program's call that started the child.
+GROUPING_VERSION = 6
 
 
 def _beyond_outcome(signature: str) -> str:

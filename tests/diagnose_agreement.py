@@ -129,6 +129,21 @@ RECORDED_BEFORE = {
         for cell in ("77bd132c4d", "4c7d6dd8a6")
         for i in range(3)
     },
+    # a child's exception raised in library frames alone (mp.spawn's _wrap calling the function with arguments it
+    # does not take, a loader worker's collate or fetch or worker_init_fn call), placed at the library's frame
+    # alone until the twenty-fifth set (o_spawn_args_dict, untrue there): since with the program's call that
+    # started the child, from the main's traceback that reported it
+    **{
+        f"tests/zoo/recorded/{cell}-r{i}": "recorded_before"
+        for cell in (
+            "heldout2/single/cells/89186e1f65",
+            "heldout5/single/cells/4d00e288bb",
+            "heldout23/app/cells/565ceb4c30",
+            "heldout24/app/cells/fe8af9c13e",
+        )
+        for i in range(3)
+    },
+    **{f"tests/zoo/recorded/heldout25/app-spawn/cells/b04f8843a7-r{i}": "heldout_untrue" for i in range(3)},
     # the twentieth set's g_child_export_ext and g_thread_font_resource and the twenty-first's i_daemon_eval_loader,
     # untrue there: the main's error on a multiprocessing child's exit code, and its re-raise `from` what a thread
     # kept; since the child's (`Process NAME:`) and the thread's exception, which came first

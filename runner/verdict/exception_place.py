@@ -186,6 +186,30 @@ def _traced_place(raised: Frame, traced: Frame, frames: list[tuple[Frame, str]])
     return place + (f", traced from {own_text(caller, frames)}" if caller else "")
 
 
+def starting_call(stderr: str, error: str) -> str:
+    """`o_dist/launch.py:45 in main`: where the failing exception is a child process's (an mp.spawn rank, a
+    DataLoader worker, a process pool's worker) and no frame of its traceback is the program's (spawn's _wrap
+    calling the function with arguments it does not take, a loader worker calling a worker_init_fn of another
+    arity), the program's call that started that child: the innermost program frame of the main process's
+    traceback that reported it, printed before it. "" otherwise."""
+    heads = _printed(stderr)
+    if not heads:
+        return ""
+    child = _holding(stderr, heads, error)
+    if not child.origin.startswith(_CHILD_ORIGINS) or any(is_programs(f) for f, _code in _frames(child)):
+        return ""
+    for parent in reversed([h for h in heads if h.start < child.start and h.origin == "main"]):
+        frames = _frames(parent)
+        caller = next((f for f, _code in frames if is_programs(f)), None)
+        if caller:
+            return own_text(caller, frames)
+    return ""
+
+
+# A traceback's origin (parsed.py) that is a process the main started and whose failure the main reports.
+_CHILD_ORIGINS = ("rank ", "worker", "remote")
+
+
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:
     """The raising frame; where it is a library's, the program's innermost frame after it."""
     if is_programs(raised):

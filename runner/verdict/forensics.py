@@ -42,6 +42,7 @@ from crashmatrix.verdict.exception_place import (
     is_programs,
     last_traceback,
     own_text,
+    starting_call,
 )
 from crashmatrix.verdict.signature import (
     WATCHDOG_DUMP,
@@ -724,9 +725,10 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
-        return verdict, _where_raised(verdict, verdict.told)  # a rank's own exception, from its own traceback
+        # a rank's own exception, from its own traceback
+        return verdict, _started_at(_where_raised(verdict, verdict.told), verdict, ev.stderr)
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
-        return verdict, _where_raised(verdict, ev.stderr)
+        return verdict, _started_at(_where_raised(verdict, ev.stderr), verdict, ev.stderr)
     if verdict.signal == "SIGINT" and verdict.error.startswith("KeyboardInterrupt"):
         return verdict, _where_raised(verdict, ev.stderr)  # the traceback Python printed before its SIGINT
     pids = _pids_named(verdict.error, ev.pid)
@@ -758,6 +760,12 @@ def _cgroup_says_oom(ev: Evidence) -> str:
     if after is None or after <= before:
         return ""
     return f"{path} counted {after - before} oom_kill during the run"
+
+
+def _started_at(place: str, verdict: Verdict, stderr: str) -> str:
+    """A child's exception placed in library frames alone, with the program's call that started the child."""
+    call = starting_call(stderr, verdict.error) if place and verdict.outcome != Outcome.TIMEOUT else ""
+    return f"{place}; {call}" if call and call not in place else place
 
 
 def _where_raised(verdict: Verdict, text: str) -> str:

@@ -24,9 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT25.md lists the run's)
 UNTRUE = {
-    ("o_spawn_args_dict", "where"): "torch/multiprocessing/spawn.py:87 in _wrap: the spawned child's frame, torch's "
-    "alone (the child's traceback holds none of the program's); the program's line is the parent's mp.spawn call at "
-    "o_dist/launch.py:45 in main. The run said the same (HELDOUT25.md)",
     ("o_hang_gather_rank0", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
     "before it froze); the run read the stacks and named rank 0 in all_gather_object at o_dist/dist.py:24 in "
     "gather_metrics and rank 1 in barrier at o_dist/launch.py:33 in worker, right",
