@@ -17,6 +17,7 @@ from heldout_recorded import HeldOut
 RUNS = {
     "app": ["app"],
     "single": ["single"],
+    "single-late": ["single-late"],
     "hangs": ["hangs-inject", "hangs-plain"],
     "torchrun": ["torchrun"],
 }
