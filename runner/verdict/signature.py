@@ -499,6 +499,10 @@ MAX_LENGTH = 200
 
 # The program's own frame as `where` gives it: `app/io.py:42 in parse_header` (forensics.own_fault_frame).
 _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
+# A native frame in `where` (forensics' backtrace frames): `cx_ops_native.so (gather_rows(at::Tensor, at::Tensor)
+# +0x7ed)`, its library and function without arguments or offset (a build moves the offset, never the name); an
+# unnamed one (`libc.so.6 (+0x156219)`) names nothing that stays.
+_NATIVE_NAMED = re.compile(r"^(?P<lib>[^\s;()]+) \((?P<func>[A-Za-z_~][^()+\s]*)(?:\(.*\))?[^()+]*\+0x[0-9a-fA-F]+\)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
 SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED, "memory_error", "cuda_oom"})
@@ -519,7 +523,11 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     if not by_message and signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
         return signature
     own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
-    return f"{signature} in {own['path']}:{own['func']}" if own else signature
+    # a death by signal in a named native function: two faults in two functions reached from one line are two
+    native = _NATIVE_NAMED.match(where.split("; ", 1)[0].strip()) if signature in SIGNED_BY_PLACE else None
+    places = [f"{native['lib']}:{native['func']}" if native else "", f"{own['path']}:{own['func']}" if own else ""]
+    named = "; ".join(p for p in places if p)
+    return f"{signature} in {named}" if named else signature
 
 
 _LEADING_WORD = re.compile(r"[\w.]+")
