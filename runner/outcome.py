@@ -96,7 +96,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # beside it) is no frame of the program's; a SIGABRT after glibc's heap check is signed
 # `heap_corruption: ` and its words, at its place. compare joins runs of two versions by cell, class and place
 # (signature_class). 6: a child process's exception raised in library frames alone (mp.spawn's _wrap, a loader
-# worker's collate or worker_init_fn call) is signed at the program's call that started the child.
+# worker's collate or worker_init_fn call) is signed at the program's call that started the child; a death by
+# signal in a native function a backtrace names, by that function too; glibc's stack protector's abort by its words.
 GROUPING_VERSION = 6
 
 

@@ -91,3 +91,16 @@ def test_two_faults_in_two_native_functions_from_one_line_are_two_signatures(cod
     alone = rows[("header", "false")]
     assert (alone["signature"], alone["where"]) == ("killed_by_signal in codec.py:decode", "codec.py:24 in decode")
 
+
+def test_a_stack_smashing_abort_is_its_known_cause_with_its_fix(codec_run):
+    where, rows = codec_run
+    tag = rows[("tag", "false")]
+    assert (tag["outcome"], tag["signal"]) == ("crash", "SIGABRT"), tag
+    assert tag["signature"] == "stack smashing detected in codec.py:decode", tag
+    assert (tag["where"], tag["error"]) == ("codec.py:23 in decode", "*** stack smashing detected ***: terminated")
+    resolved = crashmatrix("resolve", "run", cwd=where)
+    assert resolved.returncode == 0, resolved.stderr
+    (issue,) = (where / "run" / "repro").glob("stack-smashing-detected-*/ISSUE.md")
+    first = issue.read_text().splitlines()[2]
+    assert first.startswith("A failure of a known kind (it ended in codec.py:23 in decode), whose fix is the program's")
+    assert "glibc caught a write past a buffer" in first and "-fsanitize=address" in first

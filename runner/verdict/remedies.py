@@ -131,6 +131,13 @@ HEAP_CORRUPTED = (
     "(ctypes, a C extension of its own). The place is where it was found, not where it was broken: run it under "
     "`MALLOC_CHECK_=3`, valgrind or AddressSanitizer to stop at the bad write"
 )
+# glibc's stack protector or fortified copy aborting (signature.py's overflow_detected): the write just made.
+OVERFLOW_DETECTED = (
+    "glibc caught a write past a buffer and aborted: a function's stack buffer overrun as it returned (the stack "
+    "protector), or a copy about to run past its destination (a fortified strcpy or memcpy). It is the native "
+    "code the program called last at this line (ctypes, a C extension of its own): check the sizes it copies "
+    "into fixed buffers (strcpy into char[32]), or build it with -fsanitize=address to stop at the write"
+)
 # An option parser's refusal of its command line (argparse's `prog: error: ...` after its usage, jsonargparse's
 # and LightningCLI's `error: ...`): exit status 2, before the program ran anything of its own. Told by their own
 # words, not by `error:` alone, which a program's own message may begin with too.
@@ -249,6 +256,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (_OPTION_PARSER_SAYS, USAGE_REFUSED),
         (r"^heap_corruption: ", HEAP_CORRUPTED),
+        (r"^(?:stack smashing|buffer overflow) detected\b", OVERFLOW_DETECTED),
     )
 )
 

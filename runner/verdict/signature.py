@@ -311,6 +311,16 @@ ABORT_CAUSES: tuple = (
     # function and what it found (`free(): invalid next size (normal)`, `double free or corruption (out)`,
     # `corrupted size vs. prev_size`). The corruption happened earlier, at a write that ran past its buffer.
     Cause("heap_corruption", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), sign="heap_corruption: {said}", placed=True),
+    # glibc's stack protector and fortified string functions as they abort: `*** stack smashing detected ***:
+    # terminated` as a function whose stack buffer was overrun returns, `*** buffer overflow detected ***` as a
+    # strcpy or memcpy is about to. The write was the program's native code's, or a library's it called.
+    Cause(
+        "overflow_detected",
+        Outcome.CRASH,
+        _p(r"^\*\*\* (?P<said>stack smashing|buffer overflow) detected \*\*\*(?::.*)?$"),
+        sign="{said} detected",
+        placed=True,
+    ),
 )
 
 

@@ -24,13 +24,8 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT26.md lists the run's)
 UNTRUE = {
-    ("cx_ext_gather_segv", "signature_has"): "killed_by_signal in train.py:step_gather (the contract's signature of a "
-    "signal death with no class: the program's frames, the signal in its own column; the truth listed only native "
-    "words, judged its narrowness in HELDOUT26.md)",
     ("cx_thread_ctypes_fpe", "signature_has"): "killed_by_signal in zoo/modes/cx_thread_ctypes_fpe.py:prefetch (the "
     "contract's signature; the truth listed only native words)",
-    ("cx_stack_smash", "signature_has"): "killed_by_signal in zoo/modes/cx_stack_smash.py:run_tag (glibc's `*** stack "
-    "smashing detected ***` kept as the error line, not in the signature)",
     ("cx_hang_pydll_mutex", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
     "before it froze, and the main never returned to Python); the run read the stacks and named the main at "
     "zoo/modes/cx_hang_pydll_mutex.py:60 in main, in pthread_mutex_lock under the program's log_warn, right",
