@@ -77,16 +77,26 @@ def codec_run(tmp_path_factory):
     (where / "m.yaml").write_text(MATRIX)
     ran = crashmatrix("run", "m.yaml", "--jobs", "2", "--out", "run", cwd=where)
     assert ran.returncode == 0, ran.stderr
+    resolved = crashmatrix("resolve", "run", cwd=where)
+    assert resolved.returncode == 0, resolved.stderr
     return where, {(r["part"], r["torch"]): r for r in rows_of(where / "run")}
 
 
 def test_two_faults_in_two_native_functions_from_one_line_are_two_signatures(codec_run):
-    _where, rows = codec_run
+    where, rows = codec_run
     header, body = rows[("header", "true")], rows[("body", "true")]
     assert (header["outcome"], header["signal"], body["outcome"], body["signal"]) == ("crash", "SIGSEGV") * 2
     assert header["signature"] == "killed_by_signal in libcodec.so:decode_header; codec.py:decode", header
     assert body["signature"] == "killed_by_signal in libcodec.so:decode_body; codec.py:decode", body
     assert re.fullmatch(r"libcodec\.so \(decode_header\+0x[0-9a-f]+\); codec\.py:24 in decode", header["where"]), header
+    # its bug report says where in native code it ended, and the program's line that called it
+    (issue,) = (where / "run" / "repro").glob("killed_by_signal-in-libcodec.so-decode_header*/ISSUE.md")
+    first = issue.read_text().splitlines()[2]
+    assert re.match(
+        r"The failing stack shows no installed library's code \(it ended in libcodec\.so \(decode_header\+0x[0-9a-f]+\), "
+        r"called at codec\.py:24 in decode\): look first at the program's own code",
+        first,
+    ), first
     # without torch's backtrace no native frame is printed: the program's frame alone, as before
     alone = rows[("header", "false")]
     assert (alone["signature"], alone["where"]) == ("killed_by_signal in codec.py:decode", "codec.py:24 in decode")
@@ -98,8 +108,6 @@ def test_a_stack_smashing_abort_is_its_known_cause_with_its_fix(codec_run):
     assert (tag["outcome"], tag["signal"]) == ("crash", "SIGABRT"), tag
     assert tag["signature"] == "stack smashing detected in codec.py:decode", tag
     assert (tag["where"], tag["error"]) == ("codec.py:23 in decode", "*** stack smashing detected ***: terminated")
-    resolved = crashmatrix("resolve", "run", cwd=where)
-    assert resolved.returncode == 0, resolved.stderr
     (issue,) = (where / "run" / "repro").glob("stack-smashing-detected-*/ISSUE.md")
     first = issue.read_text().splitlines()[2]
     assert first.startswith("A failure of a known kind (it ended in codec.py:23 in decode), whose fix is the program's")

@@ -204,6 +204,10 @@ def _ended(place: str) -> str:
     return f" ({place})" if place.startswith("the main process heard of it") else f" (it ended in {place})"
 
 
+# A native frame as `where` gives it (forensics): `libcodec.so (decode_header+0xc)`, `libc.so.6 (+0x156219)`
+_NATIVE_FRAME = re.compile(r"^\S+\.so(?:\.\d+)* \(.*\)$")
+
+
 def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
     """Whose bug the stack points to: the tracker this report is for. known: what fixes a failure of a known
     class (verdict/remedies.py), which is the program's to do whatever code raised it (torch.load refusing a
@@ -211,7 +215,10 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
     if whose is None:
         # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
         frames = [p.strip() for p in where.split(";") if " in " in p]
-        place = frames[0] if frames else where.split(";")[0].strip()
+        first = where.split(";")[0].strip()
+        place = frames[0] if frames else first
+        if frames and _NATIVE_FRAME.match(first):  # died in native code the program's line called
+            place = f"{first}, called at {frames[0]}"
         if known:
             return (
                 "A failure of a known kind" + _ended(place) + ", whose fix is the "
