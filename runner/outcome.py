@@ -98,6 +98,7 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # (signature_class). 6: a child process's exception raised in library frames alone (mp.spawn's _wrap, a loader
 # worker's collate or worker_init_fn call) is signed at the program's call that started the child; a death by
 # signal in a native function a backtrace names, by that function too; glibc's stack protector's abort by its words.
+# A torch.compile error, at the program's line that broke the trace.
 GROUPING_VERSION = 6
 
 

@@ -22,6 +22,7 @@ import pytest
 from conftest import ROOT
 
 from crashmatrix.verdict import forensics, ranks
+from crashmatrix.verdict.classify import classify, signed_by_place
 from crashmatrix.verdict.exception_place import exception_place, launch_place
 
 OWN_RAISE = """\
@@ -688,6 +689,12 @@ def test_a_trace_torch_compile_could_not_finish_is_placed_at_the_line_that_broke
     # without that block, the place is the call as before
     without = text.split("\nfrom user code:\n")[0]
     assert exception_place(without) == "torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:17 in main"
+    # and it is signed at the line that broke the trace: two graph breaks in two functions are two failures
+    # (before, the place's `, traced from ...` kept it unsigned, as the twenty-sixth held-out set's
+    # cx_custom_op_no_fake showed)
+    verdict = classify(1, stderr=text)
+    signed = signed_by_place(verdict, exception_place(text)).signature
+    assert signed.startswith("torch._dynamo.exc.") and signed.endswith(" in comp.py:forward"), signed
 
 
 def test_a_library_dead_on_memory_the_program_pointed_it_to_is_the_programs_to_fix():

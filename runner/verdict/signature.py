@@ -522,6 +522,12 @@ SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED,
 SIGNED_BY_LAUNCH = frozenset({"cuda_illegal_memory_access", "cuda_illegal_instruction", "cuda_launch_failure"})
 
 
+def _last_place(where: str) -> str:
+    """`where`'s last place, the program's frame: of a torch.compile error placed at the line that broke the trace
+    (`app/model.py:19 in route, traced from app/train.py:28 in main`), that line."""
+    return where.rsplit("; ", 1)[-1].split(", traced from ", 1)[0].strip()
+
+
 def with_place(signature: str, where: str, launched: bool = False, by_message: bool = False) -> str:
     """`killed_by_signal in app/io.py:parse_header`: a class word of a death by signal with the program's
     own innermost frame, the last part of `where`, without its line (stable across edits and machines;
@@ -532,7 +538,7 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     is."""
     if not by_message and signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
         return signature
-    own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
+    own = _OWN_PLACE.match(_last_place(where))
     # a death by signal in a named native function: two faults in two functions reached from one line are two
     native = _NATIVE_NAMED.match(where.split("; ", 1)[0].strip()) if signature in SIGNED_BY_PLACE else None
     places = [f"{native['lib']}:{native['func']}" if native else "", f"{own['path']}:{own['func']}" if own else ""]
@@ -549,7 +555,7 @@ def signature_class(signature: str, where: str) -> str:
     `KeyError in app/data.py:lookup`, from version 1's `KeyError: 3934` and version 2's `KeyError: N in
     app/data.py:lookup` alike."""
     word = _LEADING_WORD.match(signature)
-    own = _OWN_PLACE.match(where.rsplit("; ", 1)[-1].strip())
+    own = _OWN_PLACE.match(_last_place(where))
     place = f" in {own['path']}:{own['func']}" if own else ""
     return (word.group(0) if word else signature) + place
 
