@@ -202,3 +202,26 @@ timeout: 60
     assert signature.endswith(" in escaping.py:<module>")  # the program's frame (grouping 2)
     summary = (tmp_path / "run" / "summary.md").read_text()
     assert "\x1b" not in summary
+
+
+@pytest.mark.parametrize(
+    "where, signed",
+    [
+        # the program's own C helper's function: two faults in two functions from one line are two failures
+        (
+            "libcodec.so (decode_header+0xc); app/io.py:24 in decode",
+            "killed_by_signal in libcodec.so:decode_header; app/io.py:decode",
+        ),
+        (
+            "ext.so (gather_rows(at::Tensor, at::Tensor)+0x7ed); train.py:53 in step",
+            "killed_by_signal in ext.so:gather_rows; train.py:step",
+        ),
+        # the C runtime (the probe's os.kill of its own rank, libc's kill) and an unnamed frame: no place of their own
+        ("libc.so.6 (kill+0x7); probes/ddp.py:40 in _train_rank", "killed_by_signal in probes/ddp.py:_train_rank"),
+        ("libc.so.6 (+0x156219); app/io.py:24 in decode", "killed_by_signal in app/io.py:decode"),
+    ],
+)
+def test_a_death_by_signal_is_signed_by_the_native_function_a_backtrace_names(where, signed):
+    from crashmatrix.verdict.signature import KILLED_BY_SIGNAL, with_place
+
+    assert with_place(KILLED_BY_SIGNAL, where) == signed
