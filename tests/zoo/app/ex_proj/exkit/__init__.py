@@ -1,0 +1,1 @@
+"""exkit: a small trainer with the machinery around its loop (hooks, handlers, watchdogs, helper processes)."""
