@@ -29,9 +29,26 @@ ConnectionResetError: [Errno 104] Connection reset by peer
 """
 LOST_WORKER_NO_SIGNAL = """\
 Traceback (most recent call last):
+  File ".../torch/utils/data/dataloader.py", line 1291, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
   File ".../torch/multiprocessing/reductions.py", line 541, in rebuild_storage_fd
     fd = df.detach()
 ConnectionResetError: [Errno 104] Connection reset by peer
+"""
+# The twenty-seventh held-out set's ex_queue_producer_exited (recorded, shortened): the program's own
+# torch.multiprocessing queue, whose producer exited 0 before its tensors were read. No DataLoader, no worker
+# lost: the program's ConnectionRefusedError.
+QUEUE_PRODUCER_GONE = """\
+Traceback (most recent call last):
+  File "/app/exkit/machinery.py", line 98, in extract_features
+    return [q.get(timeout=10) for _ in range(n)]
+  File "/usr/lib/python3.11/multiprocessing/queues.py", line 122, in get
+    return _ForkingPickler.loads(res)
+  File ".../torch/multiprocessing/reductions.py", line 538, in rebuild_storage_fd
+    fd = df.detach()
+  File "/usr/lib/python3.11/multiprocessing/connection.py", line 646, in SocketClient
+    s.connect(address)
+ConnectionRefusedError: [Errno 111] Connection refused
 """
 # Recorded: dataloader probe, sharing_strategy=file_descriptor, rlimit.nofile=32, 2 workers, fork (torch 2.13).
 # The workers' feeder threads hit EMFILE first; the main process then dies of a bare EOFError.
@@ -193,6 +210,13 @@ CASES = [
         ),
     ),
     (1, False, LOST_WORKER_NO_SIGNAL, None, ("worker_crash", "", "ConnectionResetError", "worker_lost")),
+    (
+        1,
+        False,
+        QUEUE_PRODUCER_GONE,
+        None,
+        ("fail", "", "ConnectionRefusedError", "ConnectionRefusedError: [Errno N] Connection refused"),
+    ),
     (
         1,
         False,

@@ -366,13 +366,16 @@ VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HAN
 # worker that ended itself by sys.exit(2), spawn, torch 2.13; tests/apps/worker_exit).
 _LOST_WORKER = re.compile(r"^(?:\w+\.)*(?:Connection(?:Reset|Refused)Error|FileNotFoundError)\b.*$", re.M)
 _LOST_WORKER_FRAMES = re.compile(r"rebuild_storage_fd|_pin_memory_loop|_try_get_data")
+# ... and it was a DataLoader's: a torch.multiprocessing queue of the program's own whose producer exited before its
+# tensor was read fails in rebuild_storage_fd alike (ConnectionRefusedError), with no worker lost.
+_LOADER_FRAMES = re.compile(r"_pin_memory_loop|_try_get_data|torch/utils/data/dataloader\.py|DataLoader worker")
 _PIN_MEMORY_FRAME = re.compile(r"in _pin_memory_loop")
 
 
 def lost_a_worker(text: str) -> bool:
     """Whether text is a DataLoader's ConnectionResetError from a worker that vanished (its own loader's, not
     a peer rank's connection)."""
-    return search(_LOST_WORKER, text) is not None and search(_LOST_WORKER_FRAMES, text) is not None
+    return all(search(p, text) is not None for p in (_LOST_WORKER, _LOST_WORKER_FRAMES, _LOADER_FRAMES))
 
 
 @dataclass(frozen=True)
