@@ -269,6 +269,11 @@ def _first_unindented(lines: list[str]) -> int:
     return next((i for i, line in enumerate(lines) if line and not line[0].isspace()), -1)
 
 
+# What Python prints before a traceback it then goes on from: an exception it ignored (in `__del__`, an atexit
+# callback, a thread started by _thread), and logging's report of a handler's error (`logging.raiseExceptions`).
+_WENT_ON = ("Exception ignored", "--- Logging error ---")
+
+
 def _origin(text: str, at: int, line_start: int) -> str:
     """Which process or thread printed the traceback at `at`: from its head's label and the line before."""
     label = _RANK_LABEL.match(text, line_start)
@@ -289,7 +294,7 @@ def _origin(text: str, at: int, line_start: int) -> str:
         above = text[text.rfind("\n", 0, max(before_start - 1, 0)) + 1 : max(before_start - 1, 0)]
         if _REMOTE_TRACEBACK.fullmatch(above.strip()):
             return "remote"
-    return "main" if not before.startswith("Exception ignored") else "ignored"
+    return "main" if not before.startswith(_WENT_ON) else "ignored"
 
 
 _GROUP_HEAD = re.compile(r"^(?P<indent>[ \t]*)\+ Exception Group Traceback \(most recent call last\):$", re.M)
@@ -407,7 +412,7 @@ class Output:
             at,
             start,
             on_own_line,
-            text.startswith("Exception ignored", before),
+            text.startswith(_WENT_ON, before),
             any(marker in text[max(0, line_start - 120) : line_start] for marker in _CHAINED),
             _origin(text, at, line_start),
         )
@@ -575,7 +580,10 @@ class Output:
         return ranks.root_failure(self.text)
 
     def last_traceback(self) -> Traceback | None:
-        return self.tracebacks[-1] if self.tracebacks else None
+        """The last traceback but for those of exceptions Python ignored (`Exception ignored in atexit callback`,
+        in a `__del__`), printed after the failure and changing nothing of it; the last one where all were."""
+        kept = [t for t in self.tracebacks if not t.ignored]
+        return kept[-1] if kept else (self.tracebacks[-1] if self.tracebacks else None)
 
 
 def _with_what_follows(line: str, after: list[str]) -> str:

@@ -1,0 +1,36 @@
+"""What a program prints after its failure is not the failure (issue 52; the twenty-seventh held-out set's
+ex_queue_producer_exited and ex_atexit_after_failure were untrue there).
+
+Run alone first (tests/apps/after_the_failure.py, torch 2.13, fork): `case=queue` prints `producer done, exit 0`,
+then the main's `q.get()` fails in torch's rebuild_storage_fd with `ConnectionRefusedError: [Errno 111] Connection
+refused` at :25 (the producer, whose resource sharer held the tensors' file descriptors, has exited): exit 1, the
+program's ordering, no DataLoader and no worker lost. `case=atexit` raises `TypeError: 'NoneType' object is not
+subscriptable` at :38, then Python prints `Exception ignored in atexit callback` and the hook's `KeyError: 'model'`:
+exit 1, the TypeError the failure.
+"""
+
+import os
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+pytestmark = pytest.mark.slow  # two live cells importing torch
+
+APP = os.path.join(ROOT, "tests", "apps", "after_the_failure.py")
+
+
+def test_a_queues_gone_producer_and_an_atexit_hooks_error_are_not_the_failure(tmp_path):
+    (tmp_path / "m.yaml").write_text(f"name: after\ncommand: [python, {APP}]\naxes: {{case: [queue, atexit]}}\n")
+    ran = crashmatrix("run", "m.yaml", "--jobs", "2", "--out", "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    rows = {r["case"]: r for r in rows_of(tmp_path / "run")}
+    queue, hook = rows["queue"], rows["atexit"]
+    assert (queue["outcome"], queue["signal"]) == ("fail", ""), queue
+    assert (
+        queue["signature"]
+        == "ConnectionRefusedError: [Errno N] Connection refused in tests/apps/after_the_failure.py:<listcomp>"
+    )
+    assert queue["where"].endswith("; tests/apps/after_the_failure.py:25 in <listcomp>"), queue
+    assert (hook["outcome"], hook["error"]) == ("fail", "TypeError: 'NoneType' object is not subscriptable"), hook
+    assert hook["signature"].startswith("TypeError: 'NoneType' object is not subscriptable in "), hook
+    assert hook["where"] == "tests/apps/after_the_failure.py:38 in atexit_after_failure", hook
