@@ -25,21 +25,10 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT27.md lists the run's)
 UNTRUE = {
-    ("ex_logging_closed_stream", "outcome"): "fail: the log alone shows logging's `--- Logging error ---` traceback "
-    "ending in ValueError: I/O operation on closed file. (the run, which saw exit 0, said pass, right)",
-    ("ex_logging_closed_stream", "where"): "logging/__init__.py:1113 in emit (the run said no place, right)",
     ("ex_watchdog_os_exit", "outcome"): "no failure found: stderr.log holds only the watchdog's line before its "
     "os._exit(1), no traceback (the run, which saw exit 1, said fail at ex_proj/exkit/machinery.py:57 in run, right)",
     ("ex_watchdog_os_exit", "signature_has"): "no signature (no failure found in the log alone)",
     ("ex_watchdog_os_exit", "where"): "no place (no failure found in the log alone)",
-    ("ex_queue_producer_exited", "outcome"): "worker_crash: ConnectionRefusedError in rebuild_storage_fd read as a "
-    "lost worker, though the feature child exited 0 before the main's q.get() (the run said the same)",
-    ("ex_queue_producer_exited", "signature_has"): "worker_lost (the run said the same)",
-    ("ex_queue_producer_exited", "where"): "rebuild_storage_fd (reductions.py:538): torch's frame only, the "
-    "program's ex_proj/exkit/machinery.py:98 dropped (the run said the same)",
-    ("ex_atexit_after_failure", "signature_has"): "KeyError: 'model' in zoo/modes/ex_atexit_after_failure.py:main: "
-    "the atexit hook's later error joined to the main's place; the main's TypeError is the failure (the run said "
-    "the same)",
     ("ex_hang_usr1_lock", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
     "before it froze); the run read the stacks and named the main at zoo/modes/ex_hang_usr1_lock.py:27 in flush, "
     "right",
