@@ -100,8 +100,10 @@ def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
     deadline = time.monotonic() + _DUMP_WAIT_S
     while time.monotonic() < deadline:
         now = {pid: _size(path) for pid, path in asked.items()}
-        # A dump is written in one go by the signal handler: done once non-empty and no longer growing.
-        if all(size > 0 and sizes.get(pid) == size for pid, size in now.items()):
+        # A dump is written in one go by the signal handler: done once non-empty, no longer growing and ended with
+        # a whole line. On a busy box the handler can be descheduled mid-line for longer than a poll: a dump read
+        # then had its main thread cut off (`  File` and nothing after), and the hang was placed in another thread.
+        if all(size > 0 and sizes.get(pid) == size and _ends_line(asked[pid]) for pid, size in now.items()):
             break
         sizes = now
         time.sleep(0.02)
@@ -115,6 +117,15 @@ def ask_survivors(root: int, token: str, cell_dir: str) -> None:
     alive = sorted(supervise.tree(None, token) - {root})
     if alive:
         _request_dumps(alive, dump_dir(cell_dir))
+
+
+def _ends_line(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+    except OSError:
+        return False
 
 
 def _size(path: str) -> int:
