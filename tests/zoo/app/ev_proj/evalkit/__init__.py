@@ -1,0 +1,1 @@
+"""evalkit: evaluate, export and reload a small image classifier's checkpoints."""
