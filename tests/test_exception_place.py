@@ -747,3 +747,24 @@ def test_a_bus_error_in_a_library_reading_the_programs_file_mapping_is_the_progr
         by_signal=True,
     )
     assert segv is not None and not segv.mapped
+
+
+def test_a_worker_bus_error_reading_a_torch_load_mmap_is_no_shared_memory_shortage(tmp_path):
+    # the twenty-eighth held-out set's ev_worker_mmap_rewritten, its recorded stderr: a Dataset loads its features
+    # with torch.load(path, mmap=True) (:25, in __init__), the program saves a 1-row tensor over the same path, and a
+    # worker's clone of a row (:32) dies by SIGBUS in libtorch_cpu; torch's words guess a small /dev/shm. Run alone,
+    # the same. The truth: a worker's death by a signal, the program's to fix, not shm_full's advice.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout28", "app", "cells", "2c8d43b07e-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    assert forensics.file_mapping_line(stderr) == "evalkit/data.py:25"
+    (tmp_path / "job.err").write_text(stderr)
+    found = diagnose(read_logs([str(tmp_path / "job.err")]))
+    assert (found.row["outcome"], found.row["signal"]) == ("worker_crash", "SIGBUS"), found.row
+    assert found.row["signature"] == "worker_signal in evalkit/data.py:__getitem__", found.row
+    assert "reading a file the program memory-mapped at evalkit/data.py:25" in found.whose, found.whose

