@@ -48,10 +48,10 @@ def diagnose(log: Log) -> Diagnosis:
     text = log.text
     if not tells_a_failure(text):
         found = Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
-        if "Exception ignored in" in text:
+        if "Exception ignored in" in text or "--- Logging error ---" in text:
             found.none_found = (
-                "no traceback but those after `Exception ignored in:` (Python printed them and went on), "
-                "no fatal error or failing rank"
+                "no traceback but those Python or logging printed and went on from (`Exception ignored in:`, "
+                "`--- Logging error ---`), no fatal error or failing rank"
             )
         return found
     verdict = _judged(text)
