@@ -24,8 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT28.md lists the run's)
 UNTRUE = {
-    ("ev_worker_mmap_rewritten", "signature_has"): "worker_bus_error_shm (the worker's SIGBUS named a shared-memory "
-    "shortage, as torch's own hint has it): the program truncated the file its workers had memory-mapped",
     ("ev_ddp_rank1_half_written", "signature_has"): "repeat r2: `OSError: [Errno N] Invalid argument in "
     "zoo/modes/ev_ddp_rank1_half_written.py:wait_and_load`, rank 1 having opened the file earlier in rank 0's write "
     "(a true report of a racing program whose truth named only the text seen alone; r0 and r1 say the truth)",
