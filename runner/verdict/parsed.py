@@ -580,10 +580,9 @@ class Output:
         return ranks.root_failure(self.text)
 
     def last_traceback(self) -> Traceback | None:
-        """The last traceback but for those of exceptions Python ignored (`Exception ignored in atexit callback`,
-        in a `__del__`), printed after the failure and changing nothing of it; the last one where all were."""
-        kept = [t for t in self.tracebacks if not t.ignored]
-        return kept[-1] if kept else (self.tracebacks[-1] if self.tracebacks else None)
+        """The last traceback but those Python or logging went on from (_WENT_ON); the last where all were."""
+        kept = [t for t in self.tracebacks if not t.ignored] or self.tracebacks
+        return kept[-1] if kept else None
 
 
 def _with_what_follows(line: str, after: list[str]) -> str:
