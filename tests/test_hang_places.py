@@ -400,3 +400,28 @@ def test_a_main_waiting_for_a_futures_result_names_the_pool_thread_where_it_wait
     assert where == (
         "main zoo/modes/t_hang_executor_nested.py:25 in main; thread zoo/modes/t_hang_executor_nested.py:20 in load_epoch"
     )
+
+
+# The twenty-seventh held-out set's ex_hang_pool_maxtasks_tensors, one repeat's stacks.txt (live, 2026-11-30): a
+# Pool with maxtasksperchild=1 forks a worker per task and spins a core; the main's faulthandler dump stopped
+# mid-line in the worker-handler thread and never reached the main thread, which waits in pool.map at :18.
+CUT_DUMP = """\
+Thread 0x00007f52bac146c0 (most recent call first):
+  File "/usr/lib/python3.11/multiprocessing/pool.py", line 531 in _handle_tasks
+  File "/usr/lib/python3.11/threading.py", line 982 in run
+  File "/usr/lib/python3.11/threading.py", line 1045 in _bootstrap_inner
+  File "/usr/lib/python3.11/threading.py", line 1002 in _bootstrap
+
+Thread 0x00007f52be5ff6c0 (most recent call first):
+  File"""
+
+
+def test_a_dump_cut_before_the_main_thread_places_no_main_in_another_thread():
+    from crashmatrix.verdict.stacks import ProcessStacks, main_thread, parse_faulthandler, summarize
+
+    threads = parse_faulthandler(CUT_DUMP)
+    assert len(threads) == 2 and main_thread(threads, 4242) is threads[1] and threads[1].frames == []
+    root = ProcessStacks(4242, "", faulthandler=CUT_DUMP)
+    root.threads = threads
+    _error, where = summarize(root, [])
+    assert "_handle_tasks" not in where and "pool.py" not in where, where

@@ -88,14 +88,16 @@ def parse_pyspy(text: str) -> list[Thread]:
 
 def main_thread(threads: list[Thread], pid: int) -> Thread | None:
     """The thread that runs the program: py-spy names it by the pid; in faulthandler's dump it is
-    the one whose outermost frame is not threading's _bootstrap."""
+    the one whose outermost frame is not threading's _bootstrap, else one with no Python frame. None where
+    every thread is one threading started: the dump was cut before the main thread (faulthandler's handler
+    stalled mid-line while a pool forked its workers), and another thread's place is not the main's."""
     for t in threads:
         if t.ident == str(pid):
             return t
     for t in threads:
         if t.frames and not (t.frames[-1].func.startswith("_bootstrap") and t.frames[-1].file.endswith("threading.py")):
             return t
-    return threads[0] if threads else None
+    return next((t for t in threads if not t.frames), None)
 
 
 def is_stdlib(frame: Frame) -> bool:
