@@ -1,0 +1,41 @@
+"""The twenty-ninth held-out set (truth_heldout29.yaml, HELDOUT29.md): reinforcement learning's process machinery
+as users report it, six in a new project (rl_proj/: a pyproject.toml marker, a package rlkit/ with a numpy pole,
+environments in forked workers over multiprocessing Pipes, a shared-memory replay buffer and PPO, and an entry
+script examples/train_ppo.py that puts the project on sys.path itself), without reading crashmatrix's rules, each
+with its truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout29/);
+here every recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix
+diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has` and `where`, as
+test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT29.md lists the run's)
+UNTRUE = {
+    ("rl_ddp_rank1_env_worker", "signature_has"): "in 2 of 3 repeats the two env workers' tracebacks are "
+    "interleaved in stderr.log (both fail at once) and diagnose takes a header line for the error: `Process "
+    "ForkProcess-N:` and `Traceback (most recent call last):`; the third says TypeError: can't multiply sequence "
+    "in zoo/modes/rl_ddp_rank1_env_worker.py:step, right",
+    ("rl_ddp_rank1_env_worker", "where"): "no place in the 2 repeats with interleaved tracebacks; "
+    "zoo/modes/rl_ddp_rank1_env_worker.py:21 in step in the third",
+    ("rl_hang_recv_unsent", "where"): "no failure found in hangs-inject's 3 cells (stderr.log is empty: the program "
+    "printed to stdout only before it froze); hangs-plain's stderr.log holds what the kill left (EOFError at "
+    ":35 in <listcomp>, ConnectionResetError at :15 in worker), which is the truth's place; the run read the "
+    "stacks and named :35 and :15, right",
+}
+SET = HeldOut("heldout29", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
