@@ -133,3 +133,31 @@ def test_what_a_pattern_needs_is_read_from_its_parse():
     assert sig_.needed_literals(re.compile(r"CUDA error|AcceleratorError")) == ("CUDA error", "AcceleratorError")
     assert sig_.needed_literals(re.compile(r"(?i)memoryerror")) == ()
     assert sig_.needed_literals(re.compile(r"(?:abc)?\d+")) == ()
+
+
+# Two fork children of one rank failing at once (the twenty-ninth held-out set's rl_ddp_rank1_env_worker, a
+# repeat's stderr, shortened): their headers and frames interleave before either exception line.
+INTERLEAVED = """\
+Process ForkProcess-1:
+Process ForkProcess-2:
+Traceback (most recent call last):
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap
+  File "/app/envs.py", line 21, in step
+    reward = (1.0 - 0.1 * action) * self.reward_scale
+TypeError: can't multiply sequence by non-int of type 'float'
+  File "/app/envs.py", line 21, in step
+    reward = (1.0 - 0.1 * action) * self.reward_scale
+TypeError: can't multiply sequence by non-int of type 'float'
+"""
+
+
+def test_interleaved_childrens_headers_are_no_exception_line():
+    from crashmatrix.verdict.classify import classify
+
+    out = read_output(INTERLEAVED)
+    assert out.traceback_exception == "TypeError: can't multiply sequence by non-int of type 'float'"
+    assert all(t.exception.startswith("TypeError") for t in out.tracebacks if t.exception), out.tracebacks
+    verdict = classify(1, stderr=INTERLEAVED)
+    assert verdict.error == "TypeError: can't multiply sequence by non-int of type 'float'", verdict

@@ -266,7 +266,14 @@ class FaultDump:
 
 
 def _first_unindented(lines: list[str]) -> int:
-    return next((i for i, line in enumerate(lines) if line and not line[0].isspace()), -1)
+    return next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if line and not line[0].isspace() and not sig_.INTERLEAVED_HEAD.fullmatch(line)
+        ),
+        -1,
+    )
 
 
 # What Python prints before a traceback it then goes on from: an exception it ignored (in `__del__`, an atexit

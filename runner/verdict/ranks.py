@@ -28,7 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from crashmatrix.incell import rank_report as recorder
-from crashmatrix.verdict.signature import SIGNAL_TEXT, WATCHDOG_DUMP, finditer, lost_a_worker, search, signal_name
+from crashmatrix.verdict.signature import (
+    INTERLEAVED_HEAD,
+    SIGNAL_TEXT,
+    WATCHDOG_DUMP,
+    finditer,
+    lost_a_worker,
+    search,
+    signal_name,
+)
 
 # The signature of a rank that ended while its peers still trained: one word, whichever rank and step.
 RANK_ENDED_EARLY = "rank_ended_early"
@@ -367,7 +375,7 @@ def _exception_end(text: str, at: int) -> int:
     while pos != -1:
         nl = text.find("\n", pos + 1)
         line = text[pos + 1 : nl if nl != -1 else len(text)]
-        if line and not line[0].isspace():
+        if line and not line[0].isspace() and not INTERLEAVED_HEAD.fullmatch(line):
             return nl if nl != -1 else len(text)
         pos = nl
     return len(text)

@@ -358,6 +358,11 @@ WATCHDOG_DUMP = re.compile(
 )
 WATCHDOG_ENDED = "faulthandler_timeout"
 
+# Another process's or thread's header printed into a traceback's lines: two children that fail at once interleave
+# their output (`Process ForkProcess-1:`, `Process ForkProcess-2:`, two `Traceback ...` heads, then their frames):
+# no exception line of that traceback's (parsed.py's and ranks.py's readers pass over it).
+INTERLEAVED_HEAD = re.compile(r"(?:Process [^\n:]+|Exception in thread .+|Traceback \(most recent call last\)):[ \t]*")
+
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
 
