@@ -24,12 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT29.md lists the run's)
 UNTRUE = {
-    ("rl_ddp_rank1_env_worker", "signature_has"): "in 2 of 3 repeats the two env workers' tracebacks are "
-    "interleaved in stderr.log (both fail at once) and diagnose takes a header line for the error: `Process "
-    "ForkProcess-N:` and `Traceback (most recent call last):`; the third says TypeError: can't multiply sequence "
-    "in zoo/modes/rl_ddp_rank1_env_worker.py:step, right",
-    ("rl_ddp_rank1_env_worker", "where"): "no place in the 2 repeats with interleaved tracebacks; "
-    "zoo/modes/rl_ddp_rank1_env_worker.py:21 in step in the third",
     ("rl_hang_recv_unsent", "where"): "no failure found in hangs-inject's 3 cells (stderr.log is empty: the program "
     "printed to stdout only before it froze); hangs-plain's stderr.log holds what the kill left (EOFError at "
     ":35 in <listcomp>, ConnectionResetError at :15 in worker), which is the truth's place; the run read the "
