@@ -57,3 +57,36 @@ def test_the_bug_report_is_the_threads(run):
     assert issue.startswith("# fail: ZeroDivisionError: division by zero; in thread Thread-1 (prefetch), first")
     assert "## Where\n\ntests/apps/thread_first/prefetch.py:11 in prefetch\n" in issue
     assert "The failing stack shows no installed library's code" in issue  # the program's own arithmetic
+
+
+# The twenty-ninth held-out set's rl_thread_final_observation, a live repeat's stderr (shortened): two actor threads
+# die of one KeyError at once and their reports interleave; the main then times out on the queue they never fed.
+TWO_THREADS_INTERLEAVED = """\
+Exception in thread actor-1:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+Exception in thread actor-0:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    self.run()
+  File "/app/rl.py", line 28, in actor
+    next_obs = info["terminal_observation"] if truncated else obs
+KeyError: 'terminal_observation'
+    self.run()
+  File "/app/rl.py", line 28, in actor
+    next_obs = info["terminal_observation"] if truncated else obs
+KeyError: 'terminal_observation'
+Traceback (most recent call last):
+  File "/app/rl.py", line 38, in main
+    idx, obs, rew = q.get(timeout=3)
+  File "/usr/lib/python3.11/queue.py", line 179, in get
+    raise Empty
+_queue.Empty
+"""
+
+
+def test_two_threads_that_died_at_once_are_still_the_first_failure():
+    from crashmatrix.verdict.classify import classify
+
+    verdict = classify(1, stderr=TWO_THREADS_INTERLEAVED)
+    assert verdict.error.startswith("KeyError: 'terminal_observation'; in thread actor-1, first"), verdict

@@ -245,6 +245,9 @@ def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
     while end != -1 and _CHAINED.search(rest[max(0, end - 120) : end]):  # the thread's own chained exception
         end = rest.find(TRACEBACK_HEAD, end + 1)
     exception = Output(rest if end == -1 else rest[:end]).traceback_exception
+    while not exception and end != -1:  # two threads that died at once interleave: read on to an exception line
+        end = rest.find(TRACEBACK_HEAD, end + 1)
+        exception = Output(rest if end == -1 else rest[:end]).traceback_exception
     if not exception:
         return None
     return thread_named(died), exception
