@@ -90,3 +90,14 @@ def test_two_threads_that_died_at_once_are_still_the_first_failure():
 
     verdict = classify(1, stderr=TWO_THREADS_INTERLEAVED)
     assert verdict.error.startswith("KeyError: 'terminal_observation'; in thread actor-1, first"), verdict
+
+
+def test_two_threads_whose_headers_interleave_within_a_line_are_still_the_first_failure():
+    # another live repeat of the same mode: the two headers interleaved character by character, leaving a lone `:`
+    garbled = TWO_THREADS_INTERLEAVED.replace(
+        "Exception in thread actor-1:\n", "Exception in thread Exception in thread actor-0actor-1:\n", 1
+    ).replace("Exception in thread actor-0:\n", ":\n", 1)
+    from crashmatrix.verdict.classify import classify
+
+    verdict = classify(1, stderr=garbled)
+    assert verdict.error.startswith("KeyError: 'terminal_observation'; in thread "), verdict

@@ -360,8 +360,12 @@ WATCHDOG_ENDED = "faulthandler_timeout"
 
 # Another process's or thread's header printed into a traceback's lines: two children that fail at once interleave
 # their output (`Process ForkProcess-1:`, `Process ForkProcess-2:`, two `Traceback ...` heads, then their frames):
-# no exception line of that traceback's (parsed.py's and ranks.py's readers pass over it).
-INTERLEAVED_HEAD = re.compile(r"(?:Process [^\n:]+|Exception in thread .+|Traceback \(most recent call last\)):[ \t]*")
+# no exception line of that traceback's (parsed.py's and ranks.py's readers pass over it). Two threads' headers can
+# interleave within a line too (`Exception in thread Exception in thread actor-0actor-1:`, then a lone `:`): a line
+# of no word is no exception line either.
+INTERLEAVED_HEAD = re.compile(
+    r"(?:Process [^\n:]+|Exception in thread .+|Traceback \(most recent call last\)):[ \t]*|\W*"
+)
 
 WORKER_LOST = "worker_lost"  # ConnectionResetError while receiving from a worker: it vanished, no reason given
 VOCABULARY = tuple(c.name for c in CAUSES) + (WORKER_LOST, KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, JOB_LOST)
