@@ -3,8 +3,9 @@ ex_queue_producer_exited and ex_atexit_after_failure were untrue there).
 
 Run alone first (tests/apps/after_the_failure.py, torch 2.13, fork): `case=queue` prints `producer done, exit 0`,
 then the main's `q.get()` fails in torch's rebuild_storage_fd with `ConnectionRefusedError: [Errno 111] Connection
-refused` at :25 (the producer, whose resource sharer held the tensors' file descriptors, has exited): exit 1, the
-program's ordering, no DataLoader and no worker lost. `case=atexit` raises `TypeError: 'NoneType' object is not
+refused` at :25 (the producer, whose resource sharer held the tensors' file descriptors, has exited; in a race with
+its exit, a CI run's repeat said FileNotFoundError, its socket already gone): exit 1, the program's ordering, no
+DataLoader and no worker lost. `case=atexit` raises `TypeError: 'NoneType' object is not
 subscriptable` at :38, then Python prints `Exception ignored in atexit callback` and the hook's `KeyError: 'model'`:
 exit 1, the TypeError the failure.
 """
@@ -26,10 +27,13 @@ def test_a_queues_gone_producer_and_an_atexit_hooks_error_are_not_the_failure(tm
     rows = {r["case"]: r for r in rows_of(tmp_path / "run")}
     queue, hook = rows["queue"], rows["atexit"]
     assert (queue["outcome"], queue["signal"]) == ("fail", ""), queue
-    assert (
-        queue["signature"]
-        == "ConnectionRefusedError: [Errno N] Connection refused in tests/apps/after_the_failure.py:<listcomp>"
+    # which of the two the producer's exit leaves is a race: its resource sharer's socket refused, or already gone
+    said = queue["signature"].removesuffix(" in tests/apps/after_the_failure.py:<listcomp>")
+    gone = (
+        "ConnectionRefusedError: [Errno N] Connection refused",
+        "FileNotFoundError: [Errno N] No such file or directory",
     )
+    assert said in gone, queue
     assert queue["where"].endswith("; tests/apps/after_the_failure.py:25 in <listcomp>"), queue
     assert (hook["outcome"], hook["error"]) == ("fail", "TypeError: 'NoneType' object is not subscriptable"), hook
     assert hook["signature"].startswith("TypeError: 'NoneType' object is not subscriptable in "), hook
