@@ -47,6 +47,7 @@ from crashmatrix.verdict.exception_place import (
 from crashmatrix.verdict.signature import (
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
+    WORKER_BUS_ERROR_SHM,
     WORKER_EXITED,
     WORKER_SIGNAL,
     could_match,
@@ -70,7 +71,6 @@ from crashmatrix.verdict.stacks import (
 )
 
 STACKS_FILE = "stacks.txt"
-_SHM_BUS_ERROR = "worker_bus_error_shm"
 _DUMP_WAIT_S = 2.0
 _PYSPY_WAIT_S = 5.0
 
@@ -738,7 +738,7 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
-    if verdict.signature == _SHM_BUS_ERROR and file_mapping_line(ev.stderr):
+    if verdict.signature == WORKER_BUS_ERROR_SHM and file_mapping_line(ev.stderr):
         # torch's words guess a small /dev/shm; the worker died reading a file the program mapped, which changed under
         # it (the twenty-eighth held-out set's ev_worker_mmap_rewritten): a worker's death by a signal, no shm
         verdict = dataclasses.replace(verdict, signature=WORKER_SIGNAL)
