@@ -1,0 +1,1 @@
+"""Per-task argument dataclasses, parsed beside the training arguments (like HfArgumentParser's list)."""

@@ -1,0 +1,34 @@
+"""The thirtieth held-out set (truth_heldout30.yaml, HELDOUT30.md): failures written as users of text fine-tuning
+stacks report them, eight in a new project (hf_proj/: a setup.py marker, an entry script run as
+`python run_finetune.py --config configs/NAME.json --output_dir outputs --seed 1` from its folder, a hand-written
+tokenizer, jsonl shards streamed by DataLoader workers, a Trainer-like loop with callbacks and checkpoint rotation),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before
+any rule changed (recorded/heldout30/); here every recorded cell's stderr.log is diagnosed again with today's rules,
+in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT30.md lists the run's)
+UNTRUE = {
+    ("hf_hang_generate_no_eos", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it looped); the run read the stacks and named the main at "
+    "zoo/modes/hf_hang_generate_no_eos.py:26 or :27 in generate, right",
+}
+SET = HeldOut("heldout30", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
