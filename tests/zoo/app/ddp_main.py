@@ -7,7 +7,7 @@ from zoo import imports_settled
 from zoo.ddp import train
 
 # The held-out sets' prefixes (tests/zoo/HELDOUT*.md): their DDP modes are zoo/modes/<mode>.py's run().
-HELDOUT_PREFIXES = tuple("h_ k_ m_ n_ p_ s_ t_ u_ v_ w_ x_ y_ z_ b_ d_ e_ f_ g_ i_ j_ l_ a_ o_ cx_ ex_ ev_ rl_ hf_ ox_".split())
+HELDOUT_PREFIXES = tuple(f"{p}_" for p in "h k m n p s t u v w x y z b d e f g i j l a o cx ex ev rl hf ox".split())
 
 
 def main() -> None:
