@@ -47,6 +47,7 @@ DEATH_DUMPS = (signal.SIGXCPU, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF,
 
 _dump_file = None
 _installed = False
+_stderr_fd: int | None = None  # the cell's stderr as the process started, kept for faulthandler (_keep_stderr)
 
 
 def dump_dir(cell_dir: str) -> str:
@@ -130,8 +131,38 @@ def _dump_at_default() -> None:
     signal.signal = set_handler
 
 
+class _EverySignalButUsr2:
+    """The signal module as multiprocessing's resource sharer sees it, where torch's fatal-signal handler is on.
+
+    The sharer's thread (started in every DataLoader worker that hands a batch's storage over by file
+    descriptor) blocks every signal. Torch's handler, as a process dies, asks each thread for its backtrace by
+    SIGUSR2 and waits 2 s for one that never answers: a worker's death by SIGSEGV came 2 s late, and its main,
+    by then waiting on the data queue, said `exited unexpectedly` where alone it says `killed by signal:
+    Segmentation fault` (the thirty-first held-out set's ox_redirect_worker_segv). Every signal but SIGUSR2 is
+    blocked there, as alone; SIGUSR2's handler is torch's, put there by crashmatrix."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name: str):
+        return getattr(self._module, name)
+
+    def valid_signals(self) -> set:
+        return self._module.valid_signals() - {self._module.SIGUSR2}
+
+
+def _sharer_answers_backtraces(sharer) -> None:
+    if getattr(sharer, "signal", None) is signal:
+        sharer.signal = _EverySignalButUsr2(signal)
+
+
+def _left_as_it_is(_module, _error: Exception) -> None:
+    pass  # the sharer's view unchanged: a death's backtrace may come 2 s late, nothing more
+
+
 def _after_torch(torch) -> None:
     _torch_backtraces(torch, True)
+    importhook.after_import("multiprocessing.resource_sharer", _sharer_answers_backtraces, _left_as_it_is)
     from torch.utils.data._utils import signal_handling
 
     original = signal_handling._set_worker_signal_handlers
@@ -150,10 +181,25 @@ def _after_torch(torch) -> None:
             faulthandler.disable()
         original(*args, **kwargs)
         if dumps:
-            faulthandler.enable(all_threads=True)
+            faulthandler.enable(file=_stderr_fd if _stderr_fd is not None else sys.stderr, all_threads=True)
         _torch_backtraces(torch, True)
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers
+
+
+def _keep_stderr() -> None:
+    """faulthandler's fatal dumps (on where the environment turns it on: PYTHONFAULTHANDLER, as every cell has it)
+    kept on the cell's stderr as the process started with it: a program that sends its own stderr to its log file
+    (`os.dup2(log.fileno(), 2)`) and prints a summary would otherwise take a crash's Python stack there, where the
+    run never reads it (the thirty-first held-out set's ox_redirect_worker_segv). The descriptor is not inherited
+    by a program the process execs; forked workers share it."""
+    global _stderr_fd
+    import faulthandler
+
+    if not faulthandler.is_enabled():
+        return
+    _stderr_fd = os.dup(2)
+    faulthandler.enable(file=_stderr_fd, all_threads=True)
 
 
 def _say_not_enabled(_torch, error: Exception) -> None:
@@ -168,6 +214,7 @@ def install() -> None:
         return
     _installed = True
     try:
+        _keep_stderr()
         _register()
         os.register_at_fork(after_in_child=_register)
         _dump_at_default()
