@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.log_prefix import unprefixed
 from crashmatrix.verdict.stacks import Frame, Thread, parse_faulthandler
 
 TRACEBACK_HEAD = "Traceback (most recent call last):"
@@ -394,7 +395,7 @@ class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
     def __init__(self, text: str):
-        self.text = unlost(unboxed(text))
+        self.text = unlost(unprefixed(unboxed(text)))
 
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from crashmatrix.incell import rank_report as recorder
+from crashmatrix.verdict.log_prefix import unprefixed
 from crashmatrix.verdict.signature import (
     INTERLEAVED_HEAD,
     SIGNAL_TEXT,
@@ -324,7 +325,7 @@ def _own_failures(stderr: str) -> list[RankFailure]:
         for rank, lines in labelled.items()
         if _TRACEBACK in "\n".join(lines)
     ]
-    rest = "".join(plain_lines)
+    rest = unprefixed("".join(plain_lines), keep_offsets=True)  # a rank's logger's prefix on every line
     found += _tracebacks(_without_launcher_report(rest))
     found += _fatal_dumps(rest)
     found += _watchdog_dumps(_without_launcher_report(rest))
