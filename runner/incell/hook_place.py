@@ -7,15 +7,14 @@ hook (`` `training_step` must return a Tensor ``), and its traceback shows Light
 looks, in its traceback's frames, for the program's LightningModule (an object whose class descends from one
 named LightningModule), and records the place of each hook the message names that the program's class
 defines (`<cell dir>/.stacks/hook-PID.txt`, one `path:line in Class.hook` a line). It is told of the exception
-by the audit event Python raises before it calls sys.excepthook, so no hook of the program's or of Python's
-is replaced: the program prints and exits as it does alone. Standard library only.
+by incell/uncaught.py's audit hook, so no hook of the program's or of Python's is replaced: the program prints
+and exits as it does alone. Standard library only.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 
 from .atomic import write_text_atomic
 from .stackdump import dump_dir
@@ -25,27 +24,8 @@ PREFIX = "hook-"
 _QUOTED = re.compile(r"`(\w+)`")
 
 
-def install() -> None:
-    """Observe this process's uncaught exception, in a cell (CRASHMATRIX_CELL_DIR)."""
-    cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
-    if not cell_dir:
-        return
-
-    # Python raises this audit event as it hands an uncaught exception to sys.excepthook: seen so, the program's
-    # own hook (or Python's) stays the one installed, as a program that compares it with sys.__excepthook__ sees.
-    def audit(event: str, args: tuple) -> None:
-        if event != "sys.excepthook":
-            return
-        try:
-            _hook, _kind, value, tb = args
-            _record(cell_dir, value, tb)
-        except Exception:  # never in the way of the program's own report
-            pass
-
-    sys.addaudithook(audit)
-
-
-def _record(cell_dir: str, value: BaseException, tb) -> None:
+def record(cell_dir: str, value: BaseException, tb) -> None:
+    """Where the exception names a hook of the program's LightningModule on its stack, each such hook's place."""
     names = set(_QUOTED.findall(str(value)))
     if not names:
         return

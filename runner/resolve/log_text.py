@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.errors import BadInput
 from crashmatrix.plain_text import plain
+from crashmatrix.verdict import uncaught
 
 HEAD = 1024 * 1024
 TAIL = 2 * 1024 * 1024  # a cell reads 64 kB and 256 kB of its stderr (rundir/cell_logs.py): a log holds stdout too
@@ -74,7 +75,7 @@ def read_logs(paths: list[str], stdin=None) -> Log:
     for path in parts:
         raw, skipped = _read_bounded(path, stdin)
         left_out += skipped
-        text = _as_text(raw, path)
+        text = uncaught.beside(path, _as_text(raw, path))  # a cell's: as its run read it
         rank = _rank_of(path) if len(parts) > 1 else None
         texts.append(_labelled(text, rank))
     if not any(t.strip() for t in texts):
@@ -89,7 +90,7 @@ def _expanded(given: str) -> list[str]:
     found = []
     for folder, _dirs, files in sorted(os.walk(given)):
         for name in sorted(files, key=lambda n: (n != "stderr.log", n)):
-            if name.endswith((".log", ".out", ".err", ".txt")):
+            if name.endswith((".log", ".out", ".err", ".txt")) and name != uncaught.KEPT:  # stderr.log's, read with it
                 found.append(os.path.join(folder, name))
     if not found:
         raise BadInput(f"{given}: a folder with no log in it (*.log, *.out, *.err, *.txt)")

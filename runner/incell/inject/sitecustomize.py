@@ -67,7 +67,9 @@ def _apply() -> None:
     is_root = not in_worker and _ROOT_VAR not in os.environ
     if is_root:
         os.environ[_ROOT_VAR] = str(os.getpid())
-        _load("hook_place").install()  # which hook of the program's LightningModule Lightning refused
+    # the uncaught exception as Python prints it, whatever the program's own hook prints; in the main process
+    # also which hook of the program's LightningModule Lightning refused
+    _load("uncaught").install(main=is_root)
     # a forked worker inherits it; a spawned one records its own end too, and so does a rank torchrun or srun
     # started, and any other Python child the program runs (subprocess.run of a preprocessing step): each a new
     # interpreter whose self-sent SIGKILL prints nothing, told only by its parent (CalledProcessError)

@@ -1,0 +1,53 @@
+"""A process's uncaught exception as Python's own hook prints it, whatever the program prints instead.
+
+A program may report its failure its own way: a `sys.excepthook` that prints a shortened, coloured report (the
+message and the innermost frame only), or its stderr sent to its own log file. At the uncaught exception, told by
+the audit event Python raises before it calls sys.excepthook (whichever hook is installed, the program's or
+Python's own), the process records the exception as Python's default hook would print it, its chain, notes and
+groups included (`<cell dir>/.stacks/uncaught-PID.txt`; verdict/uncaught.py reads the main process's). No hook
+is replaced: the program's own runs and prints as it does alone. The same event tells the cell's main process
+which hook of the program's LightningModule Lightning refused (incell/hook_place.py): one audit hook for both,
+as every audit hook is called on every audited event. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import hook_place
+from .atomic import write_text_atomic
+from .stackdump import dump_dir
+
+PREFIX = "uncaught-"
+_MOST_CHARS = 256 * 1024  # a dispatcher's list of backends runs to a few kilobytes; the end is what tells
+
+
+def install(main: bool) -> None:
+    """Record this process's uncaught exception, in a cell (CRASHMATRIX_CELL_DIR); main: the cell's main process,
+    which also records a refused Lightning hook's place."""
+    cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+    if not cell_dir:
+        return
+
+    def audit(event: str, args: tuple) -> None:
+        if event != "sys.excepthook":
+            return
+        try:
+            _hook, kind, value, tb = args
+            _record(cell_dir, kind, value, tb)
+            if main:
+                hook_place.record(cell_dir, value, tb)
+        except Exception:  # never in the way of the program's own report
+            pass
+
+    sys.addaudithook(audit)
+
+
+def _record(cell_dir: str, kind, value, tb) -> None:
+    import traceback
+
+    text = "".join(traceback.format_exception(kind, value, tb))
+    os.makedirs(dump_dir(cell_dir), exist_ok=True)
+    path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{os.getpid()}.txt")
+    write_text_atomic(path, text[-_MOST_CHARS:], durable=False)

@@ -1,0 +1,65 @@
+"""What a cell's output is read as where its main process reported its failure its own way (pure but for
+reading the record; never imports torch).
+
+Under inject each process records its uncaught exception as Python's default hook prints it
+(incell/uncaught.py). Where the main process's output holds no traceback ending in that exception (a program's
+own sys.excepthook printed a shortened report; its stderr went to its own log file), the output is read with
+the recorded traceback after it, under a line that says so: the failure is then told, signed and placed by the
+same rules as a printed one. The recorded text is kept in the cell as `uncaught.txt`, the user's to read.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.incell.uncaught import PREFIX
+from crashmatrix.verdict.parsed import read_output
+
+KEPT = "uncaught.txt"
+SAYS = "crashmatrix: the uncaught exception, as Python prints it (the program printed it otherwise):"
+
+
+def told(stderr: str, cell_dir: str, pid: int | None) -> str:
+    """stderr, followed by the main process's recorded uncaught exception where stderr does not show it; the
+    record then kept in the cell (KEPT)."""
+    if pid is None:
+        return stderr
+    path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt")
+    recorded = _read(path)
+    read = appended(stderr, recorded)
+    if read != stderr:
+        try:
+            shutil.copyfile(path, os.path.join(cell_dir, KEPT))
+        except OSError:
+            pass
+    return read
+
+
+def beside(log_path: str, text: str) -> str:
+    """A cell's stderr.log as its run read it: with the cell's KEPT record after it (crashmatrix diagnose)."""
+    if os.path.basename(log_path) != "stderr.log":
+        return text
+    return appended(text, _read(os.path.join(os.path.dirname(log_path), KEPT)))
+
+
+def appended(stderr: str, recorded: str) -> str:
+    """stderr, then the recorded traceback under SAYS, where no traceback of stderr ends in its exception."""
+    last = read_output(recorded).last_traceback() if recorded else None
+    if last is None or not last.exception or _printed(stderr, last.exception):
+        return stderr
+    return f"{stderr}{'' if not stderr or stderr.endswith(chr(10)) else chr(10)}{SAYS}\n{recorded}"
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _printed(stderr: str, exception: str) -> bool:
+    """Whether a traceback of the output ends in that exception line, as the default hook prints it."""
+    return any(t.exception == exception for t in read_output(stderr).tracebacks if t.on_own_line)

@@ -1,0 +1,113 @@
+"""A program that reports its failure its own way is judged by the failure, not by its report (the thirty-first
+held-out set, HELDOUT31.md: a `sys.excepthook` that prints a shortened report, a log formatter that prefixes
+every line of a traceback, stderr sent to the program's own log file).
+
+The truth, from running the program below alone (2026-11-30, Python 3.11.7, torch 2.13.0+cpu):
+- `python own_report.py mode=hook`: exit 1; stderr holds only the program's own hook's three lines, in colour:
+  `✗ ValueError: ratio must be within [0, 1], got 15.0`, `at own_report.py:33 in check_ratio`, `(traceback
+  shortened)`. The failure is check_ratio's raise at :33, called from :52 in main; nothing the program printed
+  names a traceback.
+- `python own_report.py mode=segv`: exit 1 (8 runs); stdout `FAILED: DataLoader worker (pid N) is killed by
+  signal: Segmentation fault.` (6 runs) or `... (pid(s) N) exited unexpectedly` (2 runs: the DataLoader's own
+  race, which report it makes depends on where the main waits); stderr holds nothing: the program sent it to
+  its log file first, which holds torch's `ERROR: Unexpected segmentation fault encountered in worker.` Worker 1
+  read address 0 through ctypes at :25 in __getitem__ (sample 37, after its first batches).
+Before these rules a run said, for the hook, the footer `(traceback shortened)` as its error with no place;
+for the worker, under inject, `worker_crash` with no signal, `worker_exited`, no place: torch's backtrace
+handler, which inject turns on, waited 2 s for the worker's resource-sharer thread (it blocks every signal),
+and faulthandler's dump of the worker went to the program's log file.
+"""
+
+import pytest
+from conftest import crashmatrix, rows_of
+
+PROGRAM = """\
+import ctypes
+import os
+import sys
+import tempfile
+import traceback
+
+
+def short_report(kind, value, tb):
+    last = traceback.extract_tb(tb)[-1]
+    print(f"\\x1b[31m✗ {kind.__name__}\\x1b[0m: {value}", file=sys.stderr)
+    print(f"  at {os.path.basename(last.filename)}:{last.lineno} in {last.name}", file=sys.stderr)
+    print("  (traceback shortened)", file=sys.stderr)
+
+
+def records():
+    import torch
+    from torch.utils.data import Dataset
+
+    class Records(Dataset):
+        def __len__(self):
+            return 64
+
+        def __getitem__(self, i):
+            if i == 37:
+                ctypes.string_at(0)  # a record never filled: its pointer is NULL
+            return torch.full((32,), float(i))
+
+    return Records()
+
+
+def check_ratio(ratio):
+    if not 0 <= ratio <= 1:
+        raise ValueError(f"ratio must be within [0, 1], got {ratio}")
+
+
+def read_all():
+    from torch.utils.data import DataLoader
+
+    log = open(os.path.join(tempfile.mkdtemp(prefix="segv_run_"), "train.log"), "w")
+    os.dup2(log.fileno(), 2)
+    try:
+        for batch in DataLoader(records(), batch_size=4, num_workers=2):
+            batch.sum().item()
+    except RuntimeError as e:
+        print(f"FAILED: {e} (log: {log.name})", flush=True)
+        sys.exit(1)
+
+
+def main(mode):
+    if mode == "hook":
+        sys.excepthook = short_report
+        check_ratio(15.0)
+    read_all()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1].split("=", 1)[1])
+"""
+
+
+@pytest.mark.slow  # real runs under inject, one a DataLoader worker's real segfault
+def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path):
+    (tmp_path / "own_report.py").write_text(PROGRAM)
+    (tmp_path / "m.yaml").write_text(
+        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv]}\n"
+    )
+    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    rows = {row["mode"]: row for row in rows_of(tmp_path / "run")}
+
+    hook = rows["hook"]
+    assert (hook["outcome"], hook["where"]) == ("fail", "own_report.py:33 in check_ratio"), hook
+    assert hook["signature"] == "ValueError: ratio must be within […], got N.N in own_report.py:check_ratio"
+    cell = tmp_path / "run" / hook["log_dir"]
+    assert "Traceback" not in (cell / "stderr.log").read_text()  # the program's words only, as alone
+    assert "(traceback shortened)" in (cell / "stderr.log").read_text()
+    kept = (cell / "uncaught.txt").read_text()
+    assert kept.startswith("Traceback (most recent call last):\n") and kept.endswith("got 15.0\n")
+    diagnosed = crashmatrix("diagnose", cell / "stderr.log", cwd=tmp_path)  # the cell's log, as its run read it
+    assert "  where:     own_report.py:33 in check_ratio\n" in diagnosed.stdout, diagnosed.stdout
+
+    segv = rows["segv"]
+    assert (segv["outcome"], segv["signal"]) == ("worker_crash", "SIGSEGV"), segv
+    assert segv["where"] == "own_report.py:25 in __getitem__", segv
+    assert segv["signature"] == "worker_signal in own_report.py:__getitem__", segv
+    (log,) = (tmp_path / "run" / segv["log_dir"] / "tmp").glob("segv_run_*/train.log")  # in the cell's TMPDIR
+    # torch's backtrace of every thread of the worker, none waited for in vain
+    assert "signal lost waiting for stacktrace" not in log.read_text()
+    assert "ERROR: Unexpected segmentation fault encountered in worker." in log.read_text()
