@@ -98,8 +98,11 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # (signature_class). 6: a child process's exception raised in library frames alone (mp.spawn's _wrap, a loader
 # worker's collate or worker_init_fn call) is signed at the program's call that started the child; a death by
 # signal in a native function a backtrace names, by that function too; glibc's stack protector's abort by its words.
-# A torch.compile error, at the program's line that broke the trace.
-GROUPING_VERSION = 6
+# A torch.compile error, at the program's line that broke the trace. 7: a traceback a log formatter printed with its
+# prefix on every line is signed by its exception and place, not by its first prefixed line; under inject a failure
+# the program reported its own way (its own sys.excepthook, its stderr sent to its log file) by the uncaught
+# exception the process recorded.
+GROUPING_VERSION = 7
 
 
 def _beyond_outcome(signature: str) -> str:
