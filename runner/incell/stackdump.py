@@ -191,15 +191,25 @@ def _keep_stderr() -> None:
     """faulthandler's fatal dumps (on where the environment turns it on: PYTHONFAULTHANDLER, as every cell has it)
     kept on the cell's stderr as the process started with it: a program that sends its own stderr to its log file
     (`os.dup2(log.fileno(), 2)`) and prints a summary would otherwise take a crash's Python stack there, where the
-    run never reads it (the thirty-first held-out set's ox_redirect_worker_segv). The descriptor is not inherited
-    by a program the process execs; forked workers share it."""
+    run never reads it (the thirty-first held-out set's ox_redirect_worker_segv). Forked workers share the kept
+    descriptor; a spawned one starts from the stderr it is given, the program's log if it was sent there before.
+    The descriptor is a high one, closed on exec: a program that closes the descriptors it does not know of
+    (`os.closerange(3, ...)`) and opens a file then gets a low one, not this one, where the dump would land."""
     global _stderr_fd
     import faulthandler
+    import fcntl
+    import resource
 
     if not faulthandler.is_enabled():
         return
-    _stderr_fd = os.dup(2)
-    faulthandler.enable(file=_stderr_fd, all_threads=True)
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        lowest = 1000 if soft == resource.RLIM_INFINITY or soft > 1024 else max(3, soft // 2)
+        kept = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, lowest)
+        faulthandler.enable(file=kept, all_threads=True)
+    except (OSError, ValueError, RuntimeError):
+        return  # the dumps go where the program's stderr goes, as alone
+    _stderr_fd = kept
 
 
 def _say_not_enabled(_torch, error: Exception) -> None:
@@ -213,8 +223,8 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    _keep_stderr()
     try:
-        _keep_stderr()
         _register()
         os.register_at_fork(after_in_child=_register)
         _dump_at_default()
