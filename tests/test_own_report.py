@@ -21,6 +21,8 @@ and faulthandler's dump of the worker went to the program's log file.
 import pytest
 from conftest import crashmatrix, rows_of
 
+from crashmatrix.verdict.uncaught import SAYS, appended
+
 PROGRAM = """\
 import ctypes
 import os
@@ -111,3 +113,24 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     # torch's backtrace of every thread of the worker, none waited for in vain
     assert "signal lost waiting for stacktrace" not in log.read_text()
     assert "ERROR: Unexpected segmentation fault encountered in worker." in log.read_text()
+
+
+RECORDED = """\
+Traceback (most recent call last):
+  File "/app/own_report.py", line 52, in main
+    check_ratio(15.0)
+  File "/app/own_report.py", line 33, in check_ratio
+    raise ValueError(f"ratio must be within [0, 1], got {ratio}")
+ValueError: ratio must be within [0, 1], got 15.0
+"""
+
+
+def test_the_recorded_exception_is_read_only_where_the_program_did_not_print_it():
+    short = "\x1b[31m✗ ValueError\x1b[0m: ratio must be within [0, 1], got 15.0\n  (traceback shortened)\n"
+    assert appended(short, RECORDED) == f"{short}{SAYS}\n{RECORDED}"
+    assert appended(RECORDED, RECORDED) == RECORDED  # Python's own hook printed it
+    # the default hook's head glued to a progress bar's line, as tqdm leaves it
+    glued = "epoch 0:   4%|▍         | 4/100\r" + RECORDED
+    assert appended(glued, RECORDED) == glued
+    # a hook that printed it to stdout
+    assert appended(short, RECORDED, also_printed=RECORDED) == short

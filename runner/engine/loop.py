@@ -367,12 +367,12 @@ def _judged(slot: _Slot, rc: int | None) -> tuple:
     if first is None:
         # at a timeout, what the program wrote before the kill: the ranks' reactions to it are not the hang
         at_kill = slot.evidence.stderr_at_kill if slot.running.timed_out else None
-        stderr = read_ends(launch.stderr_path, at_kill)
+        stdout, stderr = read_ends(launch.stdout_path), read_ends(launch.stderr_path, at_kill)
         if not slot.running.timed_out and rc != 0:  # a failure the program reported its own way
             from crashmatrix.verdict import uncaught
 
-            stderr = uncaught.told(stderr, slot.cell_dir, slot.running.pid)
-        return rc, read_ends(launch.stdout_path), stderr, None
+            stderr = uncaught.told(stderr, stdout, slot.cell_dir, slot.running.pid)
+        return rc, stdout, stderr, None
     stderr = rank_ends.unlabelled(read_ends(first.stderr_path), first.rank)
     return first.returncode, read_ends(first.stdout_path), stderr, first
 

@@ -31,7 +31,7 @@ def install(main: bool) -> None:
         return
 
     def audit(event: str, args: tuple) -> None:
-        if event != "sys.excepthook":
+        if event != "sys.excepthook" or _python_below():
             return
         try:
             _hook, kind, value, tb = args
@@ -42,6 +42,17 @@ def install(main: bool) -> None:
             pass
 
     sys.addaudithook(audit)
+
+
+def _python_below() -> bool:
+    """Whether Python code is still running below this event: C code's own PyErr_Print while the program goes on
+    (an embedded interpreter's PyRun_SimpleString, an extension's callback), not the process's last uncaught
+    exception, at which no frame of Python's is left."""
+    try:
+        sys._getframe(2)  # 0: this function, 1: the audit hook
+    except ValueError:
+        return False
+    return True
 
 
 def _record(cell_dir: str, kind, value, tb) -> None:

@@ -21,14 +21,14 @@ KEPT = "uncaught.txt"
 SAYS = "crashmatrix: the uncaught exception, as Python prints it (the program printed it otherwise):"
 
 
-def told(stderr: str, cell_dir: str, pid: int | None) -> str:
-    """stderr, followed by the main process's recorded uncaught exception where stderr does not show it; the
-    record then kept in the cell (KEPT)."""
+def told(stderr: str, stdout: str, cell_dir: str, pid: int | None) -> str:
+    """stderr, followed by the main process's recorded uncaught exception where neither stream shows it (a hook
+    may print to stdout); the record then kept in the cell (KEPT)."""
     if pid is None:
         return stderr
     path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt")
     recorded = _read(path)
-    read = appended(stderr, recorded)
+    read = appended(stderr, recorded, also_printed=stdout)
     if read != stderr:
         try:
             shutil.copyfile(path, os.path.join(cell_dir, KEPT))
@@ -44,10 +44,11 @@ def beside(log_path: str, text: str) -> str:
     return appended(text, _read(os.path.join(os.path.dirname(log_path), KEPT)))
 
 
-def appended(stderr: str, recorded: str) -> str:
-    """stderr, then the recorded traceback under SAYS, where no traceback of stderr ends in its exception."""
+def appended(stderr: str, recorded: str, also_printed: str = "") -> str:
+    """stderr, then the recorded traceback under SAYS, where no traceback of stderr (nor of also_printed, the
+    other stream) ends in its exception."""
     last = read_output(recorded).last_traceback() if recorded else None
-    if last is None or not last.exception or _printed(stderr, last.exception):
+    if last is None or not last.exception or any(_printed(out, last.exception) for out in (stderr, also_printed)):
         return stderr
     return f"{stderr}{'' if not stderr or stderr.endswith(chr(10)) else chr(10)}{SAYS}\n{recorded}"
 
@@ -60,6 +61,7 @@ def _read(path: str) -> str:
         return ""
 
 
-def _printed(stderr: str, exception: str) -> bool:
-    """Whether a traceback of the output ends in that exception line, as the default hook prints it."""
-    return any(t.exception == exception for t in read_output(stderr).tracebacks if t.on_own_line)
+def _printed(output: str, exception: str) -> bool:
+    """Whether a traceback of the output ends in that exception line (its head may be glued to a progress bar's
+    line: `  4%|▍ | 4/100\rTraceback (most recent call last):`)."""
+    return any(t.exception == exception for t in read_output(output).tracebacks)
