@@ -44,8 +44,10 @@ def test_a_traceback_a_log_formatter_prefixed_is_read_as_python_printed_it():
         'epoch 0:  40%|####  | 4/10\rTraceback (most recent call last):\n  File "/app/a.py", line 3, in f\n',
         # a traceback quoted, indented, in a message
         '    Traceback (most recent call last):\n      File "/app/a.py", line 3, in f\n',
+        # a traceback quoted in a comment: marks are no prefix a formatter writes
+        '# Traceback (most recent call last):\n#   File "/app/a.py", line 3, in f\n# ValueError: x\n',
     ],
-    ids=["exception-group", "rank-label", "progress-bar", "indented"],
+    ids=["exception-group", "rank-label", "progress-bar", "indented", "commented"],
 )
 def test_what_is_no_log_prefix_is_left_as_printed(text):
     assert unprefixed(text) == text

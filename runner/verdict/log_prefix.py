@@ -17,8 +17,9 @@ _RANK_LABEL = re.compile(r"\s*\[rank\d+\]: ?")
 
 def unprefixed(text: str, keep_offsets: bool = False) -> str:
     """text with each prefixed traceback told as Python printed it: where a traceback's head follows a prefix
-    that the next line carries too, that prefix taken off the run of lines around it that carry it. Not a prefix
-    of blanks (a traceback quoted in a message) or an exception group's box (`  | `), nor a rank's `[rankN]: `
+    that the next line carries too, that prefix taken off the run of lines around it that carry it. A prefix says
+    something (a letter or a digit): not blanks or marks (a traceback quoted in a message, a comment's `# `, a
+    reply's `> `, an exception group's box `  | `), nor a rank's `[rankN]: `
     label (verdict/ranks.py reads those). keep_offsets: each line keeps its length, the prefix's length in
     blanks at its end."""
     if _TRACEBACK_HEAD not in text:
@@ -27,7 +28,7 @@ def unprefixed(text: str, keep_offsets: bool = False) -> str:
     for i, line in enumerate(lines):
         head = _HEAD_AFTER.fullmatch(line) if _TRACEBACK_HEAD in line else None
         prefix = head["prefix"] if head else ""
-        if not prefix.strip(" \t|+") or i + 1 == len(lines) or not lines[i + 1].startswith(prefix):
+        if not any(c.isalnum() for c in prefix) or i + 1 == len(lines) or not lines[i + 1].startswith(prefix):
             continue
         if _RANK_LABEL.fullmatch(prefix):
             continue
