@@ -12,7 +12,8 @@ The truth, from running the program below alone (2026-11-30, Python 3.11.7, torc
   race, which report it makes depends on where the main waits); stderr holds nothing: the program sent it to
   its log file first, which holds torch's `ERROR: Unexpected segmentation fault encountered in worker.` Worker 1
   read address 0 through ctypes at :25 in __getitem__ (sample 37, after its first batches).
-Before these rules a run said, for the hook, the footer `(traceback shortened)` as its error with no place;
+Whichever the loader said, the worker died by SIGSEGV, which its faulthandler dump names. Before these rules a
+run said, for the hook, the footer `(traceback shortened)` as its error with no place;
 for the worker, under inject, `worker_crash` with no signal, `worker_exited`, no place: torch's backtrace
 handler, which inject turns on, waited 2 s for the worker's resource-sharer thread (it blocks every signal),
 and faulthandler's dump of the worker went to the program's log file.
@@ -21,6 +22,8 @@ and faulthandler's dump of the worker went to the program's log file.
 import pytest
 from conftest import crashmatrix, rows_of
 
+from crashmatrix.outcome import Outcome
+from crashmatrix.verdict.classify import classify
 from crashmatrix.verdict.uncaught import SAYS, appended
 
 PROGRAM = """\
@@ -134,3 +137,27 @@ def test_the_recorded_exception_is_read_only_where_the_program_did_not_print_it(
     assert appended(glued, RECORDED) == glued
     # a hook that printed it to stdout
     assert appended(short, RECORDED, also_printed=RECORDED) == short
+
+
+# The segv mode's cell in the runs where its main said `exited unexpectedly` (2 of 8 alone, the loader's race):
+# stdout has the program's summary, stderr the worker's faulthandler dump, kept there under inject.
+WORKER_DUMP = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007f1522ab8b80 (most recent call first):
+  File "/usr/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "/app/own_report.py", line 25 in __getitem__
+  File "/venv/torch/utils/data/_utils/fetch.py", line 54 in fetch
+  File "/venv/torch/utils/data/_utils/worker.py", line 374 in _worker_loop
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108 in run
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 314 in _bootstrap
+  File "/usr/lib/python3.11/multiprocessing/popen_fork.py", line 71 in _launch
+  File "/app/own_report.py", line 42 in read_all
+"""
+
+
+def test_a_worker_the_loader_says_exited_unexpectedly_died_by_the_signal_its_dump_names():
+    said = "FAILED: DataLoader worker (pid(s) 3037) exited unexpectedly (log: /tmp/segv_run_4e/train.log)\n"
+    verdict = classify(1, stderr=WORKER_DUMP, stdout=said)
+    assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGSEGV", "worker_signal")
+    assert classify(1, stderr="", stdout=said).signature == "worker_exited"  # no dump: no signal to tell

@@ -120,6 +120,13 @@ def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Ver
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = read_output(text).cause
+    if found and found.cause.name == sig_.WORKER_EXITED and (child := _child_died(stderr)) is not None:
+        # the loader said only `exited unexpectedly` (its main was waiting on the queue as the worker died, or the
+        # worker's own `ERROR: Unexpected ...` line went to a log the program keeps): the worker's dump says how
+        dump, sig = child
+        return Verdict(
+            Outcome.WORKER_CRASH, sig, f"{dump.line} in a DataLoader worker; {found.line}", sig_.WORKER_SIGNAL
+        )
     if found:
         sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
         # a worker's failed assert() in native code is signed by that assertion, as the main's is (_crash)
