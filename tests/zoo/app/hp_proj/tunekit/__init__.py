@@ -1,0 +1,1 @@
+"""tunekit: a small hyperparameter search harness in plain Python + torch (no optuna, no ray)."""
