@@ -39,9 +39,9 @@ def write_data(root: str, case: str, n: int = 16) -> str:
             Image.fromarray(img).save(os.path.join(root, "images", name + ".jpg"), exif=exif)
             Image.fromarray(np.ascontiguousarray(np.rot90(mask, -1))).save(os.path.join(root, "masks", name + ".png"))
             continue
-        if case == "child_png_getexif" and i == 6:
+        if case == "child_exif_none" and i == 6:
             Image.fromarray(img).save(os.path.join(root, "images", name + ".jpg"))  # re-saved by an editor: no EXIF
-        elif case == "child_png_getexif":
+        elif case == "child_exif_none":
             exif = Image.Exif()
             exif[0x0112] = 1
             Image.fromarray(img).save(os.path.join(root, "images", name + ".jpg"), exif=exif)

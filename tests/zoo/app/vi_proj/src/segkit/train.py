@@ -42,7 +42,7 @@ def main(args: dict) -> None:
     workers, log_every = int(args.get("workers", 2)), int(args.get("log_every", 1))
     root = write_data(os.path.join(args.get("data", "data"), case), case)
     print(f"case {case}: {len(os.listdir(os.path.join(root, 'images')))} images in {root}", flush=True)
-    if case == "child_png_getexif":
+    if case == "child_exif_none":
         print(f"{len(build_thumbnail_cache(root))} thumbnails cached", flush=True)
     normalize = Normalize(write_stats(root)) if case == "worker_norm_stats_4ch" else None
     transform = TRANSFORMS.get(case, lambda root: None)(root)
