@@ -185,7 +185,7 @@ def main_place(thread: Thread | None) -> str:
     if caller is not None:
         return f"in {f.func} at {place_text(caller, frames)}"
     if not label:
-        return place_text(f, frames)
+        return busy_place(f, frames)
     # the usual wait, then the program's line that waits there (issue 52: a hang's place is the program's)
     own = user_frame(thread)
     return f"{label} ({os.path.basename(f.file)}:{f.line})" + (f" at {place_text(own, frames)}" if own else "")
@@ -195,9 +195,12 @@ def helper_frame(thread: Thread | None) -> Frame | None:
     """A helper process's innermost user frame above the loop multiprocessing runs it in: a forked child's
     stack goes on down into its parent's (`p.start()`, the loop over a DataLoader), which is not where the
     child is; an idle DataLoader worker has none."""
-    frames = thread.frames if thread else []
+    return user_frame(Thread(thread.ident, _above_its_loop(thread.frames))) if thread else None
+
+
+def _above_its_loop(frames: Sequence[Frame]) -> list[Frame]:
     loop = next((i for i, f in enumerate(frames) if f.func in ("_worker_loop", "_bootstrap")), len(frames))
-    return user_frame(Thread(thread.ident, frames[:loop])) if thread else None
+    return list(frames[:loop])
 
 
 # Where a thread waits for another thread's work: its end (Thread.join; the interpreter's exit waiting in
@@ -297,7 +300,7 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
     for p, t, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} in {f.short()}")
-        short.append(f"{word} {place_text(f, t.frames)}")
+        short.append(f"{word} {busy_place(f, _above_its_loop(t.frames))}")
     if len(stuck) > 2:
         long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
     return "; ".join(long), "; ".join(short)
@@ -417,3 +420,16 @@ def place_text(frame: Frame, frames: Sequence[Frame]) -> str:
     """A frame of a stack (`frames`, innermost first) as `where` names it: the program's from the app's root,
     a library's below site-packages or the standard library's folder."""
     return program_place(frame, frames) if is_programs(frame) else library_text(frame)
+
+
+def busy_place(frame: Frame, frames: Sequence[Frame]) -> str:
+    """Where a process is that no usual wait holds: its frame as place_text names it, and for a library's the
+    program's innermost frame that called it (`numpy/_core/fromnumeric.py:83 in _wrapreduction at
+    app/data.py:30 in __getitem__`). A process looping through a library is caught on any of its frames there
+    (numpy's `_any` in one repeat, `_wrapreduction` in the next: the thirty-second held-out set's
+    vi_hang_fg_crop_retry); the program's call is where it is, and what a hang is signed by (hang_signature
+    reads a part's last frame)."""
+    if is_programs(frame) or frame not in frames:
+        return place_text(frame, frames)
+    own = next((f for f in frames[frames.index(frame) + 1 :] if is_programs(f)), None)
+    return f"{library_text(frame)} at {place_text(own, frames)}" if own else library_text(frame)
