@@ -175,6 +175,14 @@ RECORDED_BEFORE = {
     # output interleaved (`Process ForkProcess-1:`, `Process ForkProcess-2:`, two `Traceback` heads), and a header
     # was read as the exception line; since passed over
     **{f"tests/zoo/recorded/heldout29/torchrun/cells/a33eb8d271-r{i}": "heldout_untrue" for i in (1, 2)},
+    # the thirty-third set's hp_child_pipe_hidden_float and hp_child_trial_cwd, untrue there: a Python child's
+    # traceback (`python -m tunekit.trial_main`, `-m zoo.modes.hp_child_trial_cwd`) printed before the main failed on
+    # it (a JSONDecodeError of its empty output, its CalledProcessError); since the child's, which came first
+    **{
+        f"tests/zoo/recorded/heldout33/{cell}-r{i}": "heldout_untrue"
+        for cell in ("app/cells/f0a5434523", "single/cells/04c0610b99")
+        for i in range(3)
+    },
     # the thirty-first set's ox_logexc_dropout_percent and ox_ddp_rank1_prefix_multinomial, untrue there: a traceback
     # a log formatter printed with its prefix on every line (`HH:MM:SS [MainProcess] ERROR | `); since read as Python
     # printed it (verdict/log_prefix.py)

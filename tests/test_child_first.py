@@ -273,3 +273,53 @@ conf.ConfigError: lr must be a number
 def test_a_cause_caught_in_the_failing_stack_leaves_the_wrapper_the_verdict():
     verdict = classify(1, stderr=SAME_STACK)
     assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "conf.ConfigError: lr must be a number")
+
+
+# The thirty-third held-out set's trials (HELDOUT33.md), run alone 2026-11-30: a child run as a module (`python -m
+# zoo.modes.hp_child_trial_cwd params.json`, check=True) printed its FileNotFoundError at :18 in train, then the
+# main's CalledProcessError at :44; children of another program (`python -m tunekit.trial_main`, stdout piped)
+# printed their TypeError at tunekit/trial.py:26 in build, then the main failed to parse their empty output.
+MODULE_CHILD = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/app/zoo/modes/trial.py", line 50, in <module>
+    print(json.dumps({"loss": train(json.load(f))}))
+  File "/app/zoo/modes/trial.py", line 18, in train
+    x, y = torch.load(DATA)
+FileNotFoundError: [Errno 2] No such file or directory: 'data/hp_train.pt'
+"""
+MAIN_ON_ITS_STATUS = """\
+Traceback (most recent call last):
+  File "/app/main.py", line 21, in <module>
+    main()
+  File "/app/zoo/modes/trial.py", line 44, in main
+    out = subprocess.run(cmd, cwd=trial_dir, stdout=subprocess.PIPE, text=True, check=True)
+subprocess.CalledProcessError: Command '['/venv/bin/python', '-m', 'zoo.modes.trial', 'params.json']' returned \
+non-zero exit status 1.
+"""
+MAIN_ON_ITS_OUTPUT = """\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "<frozen runpy>", line 88, in _run_code
+  File "/app/tunekit/search.py", line 40, in <module>
+    main()
+  File "/app/tunekit/runner.py", line 63, in child_trial
+    return json.loads(out)
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+"""
+
+
+def test_a_child_run_as_a_module_that_failed_first_is_the_verdict():
+    verdict = classify(1, stderr=MODULE_CHILD + MAIN_ON_ITS_STATUS)
+    assert verdict.error.startswith("FileNotFoundError: [Errno 2] No such file or directory: 'data/hp_train.pt'; in a")
+    # a child of another program than the main's, whatever the main then failed with
+    verdict = classify(1, stderr=MODULE_CHILD + MAIN_ON_ITS_OUTPUT)
+    assert verdict.error.startswith("FileNotFoundError: ") and "the main then failed with json.decoder" in verdict.error
+
+
+def test_a_traceback_of_the_mains_own_program_is_no_childs():
+    # the program printed a traceback of its own entry, then failed again: one program, its last failure told
+    own = MAIN_ON_ITS_OUTPUT.replace("JSONDecodeError: Expecting value", "JSONDecodeError: Extra data")
+    verdict = classify(1, stderr=own + MAIN_ON_ITS_OUTPUT)
+    assert verdict.error == "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"

@@ -196,22 +196,45 @@ _CHILD_STATUS = re.compile(r"CalledProcessError: Command (?P<command>.+) returne
 
 
 def _child_raised_first(stderr: str, line: str) -> str:
-    """The exception line of a Python child the main ran (`subprocess.run([sys.executable, "prep.py"],
-    check=True)`) where the child's own traceback, through its script's `<module>`, was printed just before the
-    main's CalledProcessError for its exit status (the eighteenth held-out set's e_subprocess_prep_fails): the
-    child failed first, the main on its status. "" otherwise."""
-    said = _CHILD_STATUS.search(line)
-    if not said:
-        return ""
+    """The exception line of a Python child the main ran, whose own traceback (through its script's or module's
+    `<module>`) was printed before the main's failure on it: the child failed first. Either the main's
+    CalledProcessError for its exit status names the child's script or module (`subprocess.run([sys.executable,
+    "prep.py"], check=True)`: the eighteenth held-out set's e_subprocess_prep_fails; `python -m pkg.trial`: the
+    thirty-third's hp_child_trial_cwd), or the child ran another program than the main's (the main then failed on
+    what the child did not give it, a JSONDecodeError of its empty output: hp_child_pipe_hidden_float). The
+    first child's, where several failed alike. "" otherwise."""
     printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
     if len(printed) < 2 or printed[-1].chained:
         return ""
-    child = printed[-2]
-    calls = child.calls
-    script = calls[0].path if calls and calls[0].function == "<module>" else ""
-    if not script or script not in said["command"]:
+    said = _CHILD_STATUS.search(line)
+    main_entry = _entry(printed[-1])
+    for child in printed[:-1]:
+        script = _entry(child)
+        if not script or not child.exception:
+            continue
+        if said and (script in said["command"] or any(f"'{m}'" in said["command"] for m in _module_names(script))):
+            return child.exception
+        if not said and main_entry and script != main_entry and child.origin == "main":
+            return child.exception
+    return ""
+
+
+def _entry(traceback) -> str:
+    """The file whose `<module>` a traceback starts in, below runpy's frames (`python -m pkg.mod`): the program a
+    process ran; "" where it starts elsewhere (a thread's, a caught exception's, `<string>`)."""
+    calls = [c for c in traceback.calls if not c.path.startswith("<frozen ")]
+    if not calls or calls[0].function != "<module>" or calls[0].path.startswith("<"):
         return ""
-    return child.exception
+    return calls[0].path
+
+
+def _module_names(path: str) -> list[str]:
+    """The dotted names `python -m` may have run path by: `zoo.modes.trial`, `modes.trial`, `trial` (a package's
+    `__main__.py` by its package)."""
+    parts = path.replace("\\", "/").removesuffix(".py").split("/")
+    if parts[-1] == "__main__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(max(0, len(parts) - 4), len(parts)) if parts[i:]]
 
 
 def _raised_from_elsewhere(stderr: str, line: str) -> str:

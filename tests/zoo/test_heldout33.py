@@ -24,15 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT33.md lists the run's)
 UNTRUE = {
-    ("hp_child_pipe_hidden_float", "signature_has"): "the parent's consequence, not the children's TypeError that came "
-    "first: json.decoder.JSONDecodeError: Expecting value: line N column N (char N) in tunekit/runner.py:child_trial",
-    ("hp_child_pipe_hidden_float", "where"): "json/decoder.py:355 in raw_decode; tunekit/runner.py:63 in child_trial "
-    "(the parent reading the failed children's empty stdout), not tunekit/trial.py:26 in build",
-    ("hp_child_trial_cwd", "signature_has"): "the parent's consequence, not the child's FileNotFoundError printed "
-    "before it: subprocess.CalledProcessError: Command '[...]' returned non-zero exit status 1. in "
-    "zoo/modes/hp_child_trial_cwd.py:main",
-    ("hp_child_trial_cwd", "where"): "subprocess.py:571 in run; zoo/modes/hp_child_trial_cwd.py:44 in main (the "
-    "parent's check=True), not the child's :18 in train",
     ("hp_hang_alarm_pool", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
     "before it froze); the run read the stacks and named the main at tunekit/runner.py:80 in "
     "in_pool_with_time_limit, right",
