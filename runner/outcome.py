@@ -101,8 +101,10 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # A torch.compile error, at the program's line that broke the trace. 7: a traceback a log formatter printed with its
 # prefix on every line is signed by its exception and place, not by its first prefixed line; under inject a failure
 # the program reported its own way (its own sys.excepthook, its stderr sent to its log file) by the uncaught
-# exception the process recorded.
-GROUPING_VERSION = 7
+# exception the process recorded. 8: a hung process looping through a library is signed by the program's call under
+# it; a Python child run as a module, or of another program than the main's, whose traceback came before the main's
+# failure on it, by the child's exception.
+GROUPING_VERSION = 8
 
 
 def _beyond_outcome(signature: str) -> str:
