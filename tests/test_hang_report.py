@@ -58,6 +58,6 @@ def test_a_hangs_report_reads_what_it_wrote_before_the_kill(tmp_path):
     assert resolved.returncode == 0, resolved.stderr
     (bundle,) = json.loads((tmp_path / "run" / "resolution.json").read_text())["repro"]
     issue = (tmp_path / "run" / bundle["dir"] / "ISSUE.md").read_text()
-    assert "The program's to look at first: it waited and never went on (it waited in main app.py:" in issue
+    assert "The program's to look at first: it never went on (its processes were at main app.py:" in issue
     assert "PyYAML" not in issue and "ParserError" not in issue
     assert "From the failing run's stderr before crashmatrix stopped it:\n\n```text\nwaiting for go.flag\n```" in issue

@@ -110,11 +110,13 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tupl
 def _hung(where: str) -> str:
     """A hang: its stacks end in a wait (a loader's queue, a collective, a lock), inside a library as often as
     not; where the waiting showed is not whose bug it is. What never came is the program's to look for."""
-    waited = f" (it waited in {where})" if where else ""
+    waited = f" (its processes were at {where})" if where else ""
     return (
-        f"The program's to look at first: it waited and never went on{waited}. A wait inside a library (a "
-        "DataLoader's queue, a collective, a lock) is where the waiting showed, not that library's bug: look at "
-        "what the program's code there waits for (a worker, a peer rank, a thread, a child) and why it never came.\n"
+        f"The program's to look at first: it never went on{waited}. A wait inside a library (a DataLoader's queue, "
+        "a collective, a lock) is where the waiting showed, not that library's bug: look at what the program's code "
+        "there waits for (a worker, a peer rank, a thread, a child) and why it never came. A process named at the "
+        "program's call under a library's frame, or at another line of one function in each repeat, was busy "
+        "there: a loop that never ends.\n"
     )
 
 
