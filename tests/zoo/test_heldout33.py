@@ -32,7 +32,8 @@ UNTRUE = {
     ("hp_pool_trial_sys_exit", "signature_has"): "no failure found in stderr.log alone (the run said `trial N: loss "
     "is inf at step N, stopping`, right)",
     ("hp_pool_trial_sys_exit", "where"): "no failure found in stderr.log alone (the run gave no place either: the "
-    "worker's sys.exit at zoo/modes/hp_pool_trial_sys_exit.py:25 in objective is printed nowhere)",
+    "worker's sys.exit at zoo/modes/hp_pool_trial_sys_exit.py:25 in objective is printed nowhere; a run under "
+    "inject places it there since, from the worker's recorded call: tests/test_worker_exit.py)",
 }
 SET = HeldOut("heldout33", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
