@@ -160,4 +160,5 @@ def test_a_worker_the_loader_says_exited_unexpectedly_died_by_the_signal_its_dum
     said = "FAILED: DataLoader worker (pid(s) 3037) exited unexpectedly (log: /tmp/segv_run_4e/train.log)\n"
     verdict = classify(1, stderr=WORKER_DUMP, stdout=said)
     assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGSEGV", "worker_signal")
+    assert verdict.error.startswith("Fatal Python error: Segmentation fault in a DataLoader worker; FAILED: DataLoader")
     assert classify(1, stderr="", stdout=said).signature == "worker_exited"  # no dump: no signal to tell

@@ -125,7 +125,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         # worker's own `ERROR: Unexpected ...` line went to a log the program keeps): the worker's dump says how
         dump, sig = child
         return Verdict(
-            Outcome.WORKER_CRASH, sig, f"{dump.line} in a DataLoader worker; {found.line}", sig_.WORKER_SIGNAL
+            Outcome.WORKER_CRASH, sig, f"{dump.line} in {_whose_dump(dump)}; {found.line}", sig_.WORKER_SIGNAL
         )
     if found:
         sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
@@ -142,7 +142,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     child = _child_died(stderr)
     if child is not None:  # a process it started died first: the main's failure is what it heard of that
         dump, sig = child
-        told = f"{dump.line} in a child process the main started"
+        told = f"{dump.line} in {_whose_dump(dump)}"
         if any(t.at > dump.at for t in read_output(stderr).tracebacks):  # what the main then raised
             told += f"; the main then failed with {line}"
         return Verdict(Outcome.WORKER_CRASH, sig, told, sig_.WORKER_SIGNAL)
@@ -178,6 +178,13 @@ def _child_died(stderr: str) -> tuple[FaultDump, str] | None:
         if sig and sig not in ("SIGTERM", "SIGINT") and any(_is_process_bootstrap(t) for t in dump.threads):
             return dump, sig
     return None
+
+
+def _whose_dump(dump: FaultDump) -> str:
+    """`a DataLoader worker` where the dying thread ran the loader's worker loop, else `a child process the main
+    started`."""
+    loader = any(f.func == "_worker_loop" and "data/_utils/worker" in f.file for t in dump.threads for f in t.frames)
+    return "a DataLoader worker" if loader else "a child process the main started"
 
 
 def _is_process_bootstrap(thread: Thread) -> bool:
