@@ -103,7 +103,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # the program reported its own way (its own sys.excepthook, its stderr sent to its log file) by the uncaught
 # exception the process recorded. 8: a hung process looping through a library is signed by the program's call under
 # it; a Python child run as a module, or of another program than the main's, whose traceback came before the main's
-# failure on it, by the child's exception; a traceback rich printed in its box, by its exception and place.
+# failure on it, by the child's exception; a traceback rich printed in its box or
+# loguru marked, by its exception and place.
 GROUPING_VERSION = 8
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.verdict import signature as sig_
 from crashmatrix.verdict.log_prefix import unprefixed
+from crashmatrix.verdict.loguru_traceback import unmarked
 from crashmatrix.verdict.rich_traceback import unrich
 from crashmatrix.verdict.stacks import Frame, Thread, parse_faulthandler
 
@@ -396,7 +397,7 @@ class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
     def __init__(self, text: str):
-        self.text = unlost(unprefixed(unboxed(unrich(text))))
+        self.text = unlost(unprefixed(unboxed(unmarked(unrich(text)))))
 
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
