@@ -9,6 +9,13 @@ so 80 columns and no colour), from two programs run alone, each exit 1:
   box's width, and folds the frame head `.../json/decoder.py:353 in` / `raw_decode`.
 - chained.err: a module under a long path (rich folds the path itself across two lines): read_lr's float() at
   :12 raises ValueError, and read_lr raises its own ConfigError `from` it at :14, called from main at :18.
+And three from a review's program, r1.py (a helper who did not write these rules, rich 15.0.0 again):
+- handled-then-fails.err: `console.print_exception()` of a handled JSONDecodeError, `continuing`, then the
+  uncaught `KeyError: 'real failure later'` at r1.py:22, printed by Python's own hook: the failure.
+- syntax.err: rich's hook, `exec(compile("x = (", "/app/cfg.py", "exec"))` at r1.py:43; rich prints the offending
+  line and a caret in an untitled box of its own, then `SyntaxError: '(' was never closed`.
+- printed-after.err: rich's hook on a JSONDecodeError at r1.py:10, then an atexit line of the program's,
+  `wandb: Waiting for W&B process to finish... (failed 1).`, right under the message.
 """
 
 import os
@@ -60,3 +67,15 @@ def test_a_chain_of_boxes_keeps_its_chain_and_a_folded_path_is_joined():
 )
 def test_what_is_no_rich_traceback_is_left_as_printed(text):
     assert unrich(text) == text
+
+
+def test_what_the_program_printed_after_a_box_is_not_its_message():
+    handled = classify(1, stderr=_text("handled-then-fails.err"))
+    assert handled.error == "KeyError: 'real failure later'"
+    assert exception_place(_text("handled-then-fails.err")) == "r1.py:22 in <module>"
+    after = classify(1, stderr=_text("printed-after.err"))
+    assert after.error == "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+
+
+def test_a_syntax_errors_code_box_is_no_part_of_its_message():
+    assert classify(1, stderr=_text("syntax.err")).error == "SyntaxError: '(' was never closed"

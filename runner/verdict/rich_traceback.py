@@ -38,15 +38,25 @@ def unrich(text: str) -> str:
             out.append(lines[i])
             i += 1
             continue
+        width = len(lines[i].strip())
         body, i = [], i + 1
         while i < len(lines) and not _BOX_END.match(lines[i].strip()):
             inner = lines[i].strip()
             body.append(inner[1:-1].strip() if inner.startswith("│") and inner.endswith("│") else inner)
             i += 1
-        i += 1  # the box's end
-        said, i = _exception(lines, i)
+        i = _past_code_box(lines, i + 1)  # a SyntaxError's code and its caret, in a box of their own
+        said, i = _exception(lines, i, width)
         out += ["Traceback (most recent call last):", *_frames(body), *said]
     return "\n".join(out)
+
+
+def _past_code_box(lines: list[str], i: int) -> int:
+    """Past the untitled box rich prints after a SyntaxError's traceback (the offending line, a `▲` under it)."""
+    if i < len(lines) and lines[i].strip().startswith("╭") and not _BOX_HEAD.match(lines[i].strip()):
+        while i < len(lines) and not _BOX_END.match(lines[i].strip()):
+            i += 1
+        return i + 1
+    return i
 
 
 def _frames(body: list[str]) -> list[str]:
@@ -69,11 +79,22 @@ def _frames(body: list[str]) -> list[str]:
     return told
 
 
-def _exception(lines: list[str], i: int) -> tuple[list[str], int]:
+def _exception(lines: list[str], i: int, width: int) -> tuple[list[str], int]:
     """The exception's line after a box, its message folded at the box's width joined again; and where the text
-    goes on."""
-    said = []
-    while i < len(lines) and lines[i].strip() and not _BOX_HEAD.match(lines[i].strip()):
-        said.append(lines[i].strip())
+    goes on. A line is rich's fold of the one before only where that one had no room for its first word (a word
+    longer than the width is cut at it): what the program printed next is its own line."""
+    said, before = "", ""  # the message so far; the line before, as printed
+    while i < len(lines) and lines[i].strip() and "Traceback (most recent call last)" not in lines[i]:
+        line = lines[i].rstrip()
+        if before:
+            if len(before) >= width:
+                said += line  # a word cut at the width
+            elif len(before) + 1 + len(line.split(" ", 1)[0]) > width:
+                said += f" {line}"
+            else:
+                break
+        else:
+            said = line.strip()
+        before = line
         i += 1
-    return ([" ".join(said)] if said else []), i
+    return ([said] if said else []), i
