@@ -323,3 +323,32 @@ def test_a_traceback_of_the_mains_own_program_is_no_childs():
     own = MAIN_ON_ITS_OUTPUT.replace("JSONDecodeError: Expecting value", "JSONDecodeError: Extra data")
     verdict = classify(1, stderr=own + MAIN_ON_ITS_OUTPUT)
     assert verdict.error == "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
+
+
+# From a review of the rule (a helper who did not write it): a traceback a program printed of an exception it
+# caught, at a module's top level (an optional import, traceback.print_exc), then the main's own failure. One
+# process; the first traceback is no child's, though it starts in another file's <module>.
+OPTIONAL_IMPORT = """\
+Traceback (most recent call last):
+  File "/app/utils/optional.py", line 4, in <module>
+    import apex
+ModuleNotFoundError: No module named 'apex'
+Traceback (most recent call last):
+  File "/app/train.py", line 33, in <module>
+    main()
+  File "/app/train.py", line 30, in main
+    out = model(x)
+RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x10 and 20x5)
+"""
+
+
+def test_a_caught_traceback_printed_at_a_modules_top_level_is_no_childs():
+    verdict = classify(1, stderr=OPTIONAL_IMPORT)
+    assert verdict.error == "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x10 and 20x5)"
+
+
+def test_a_module_child_is_known_through_the_runpy_of_python_3_10_too():
+    older = MODULE_CHILD.replace('"<frozen runpy>", line 198', '"/usr/lib/python3.10/runpy.py", line 196').replace(
+        '"<frozen runpy>", line 88', '"/usr/lib/python3.10/runpy.py", line 86'
+    )
+    assert classify(1, stderr=older + MAIN_ON_ITS_STATUS).error.startswith("FileNotFoundError: ")

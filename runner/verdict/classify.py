@@ -208,8 +208,10 @@ def _child_raised_first(stderr: str, line: str) -> str:
     CalledProcessError for its exit status names the child's script or module (`subprocess.run([sys.executable,
     "prep.py"], check=True)`: the eighteenth held-out set's e_subprocess_prep_fails; `python -m pkg.trial`: the
     thirty-third's hp_child_trial_cwd), or the child ran another program than the main's (the main then failed on
-    what the child did not give it, a JSONDecodeError of its empty output: hp_child_pipe_hidden_float). The
-    first child's, where several failed alike. "" otherwise."""
+    what the child did not give it, a JSONDecodeError of its empty output: hp_child_pipe_hidden_float), told by
+    a whole process's traceback, from runpy's `_run_module_as_main` (a script child printed so is a traceback
+    the main could have printed of an exception it caught). The first child's, where several failed alike. ""
+    otherwise."""
     printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
     if len(printed) < 2 or printed[-1].chained:
         return ""
@@ -221,15 +223,27 @@ def _child_raised_first(stderr: str, line: str) -> str:
             continue
         if said and (script in said["command"] or any(f"'{m}'" in said["command"] for m in _module_names(script))):
             return child.exception
-        if not said and main_entry and script != main_entry and child.origin == "main":
+        if not said and main_entry and script != main_entry and child.origin == "main" and _ran_as_module(child):
             return child.exception
     return ""
+
+
+def _is_runpy(call) -> bool:
+    return call.path == "<frozen runpy>" or call.path.replace("\\", "/").endswith("/runpy.py")
+
+
+def _ran_as_module(traceback) -> bool:
+    """A traceback from runpy's `_run_module_as_main` down: a whole process's (`python -m pkg.mod`), which a
+    traceback a program printed of an exception it caught (traceback.print_exc at a module's top level, an
+    optional import) never is."""
+    calls = traceback.calls
+    return bool(calls) and _is_runpy(calls[0]) and calls[0].function == "_run_module_as_main"
 
 
 def _entry(traceback) -> str:
     """The file whose `<module>` a traceback starts in, below runpy's frames (`python -m pkg.mod`): the program a
     process ran; "" where it starts elsewhere (a thread's, a caught exception's, `<string>`)."""
-    calls = [c for c in traceback.calls if not c.path.startswith("<frozen ")]
+    calls = [c for c in traceback.calls if not _is_runpy(c)]
     if not calls or calls[0].function != "<module>" or calls[0].path.startswith("<"):
         return ""
     return calls[0].path
