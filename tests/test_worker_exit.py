@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.outcome import Outcome
-from crashmatrix.verdict import forensics
+from crashmatrix.verdict import exit_record, forensics
 from crashmatrix.verdict.classify import classify
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.remedies import FILE_MISSING, remedy
@@ -202,3 +202,22 @@ def test_a_pool_workers_sys_exit_the_main_raised_again_is_placed_at_the_workers_
     assert (
         row["signature"] == "trial N: loss is inf at step N, stopping in zoo/modes/hp_pool_trial_sys_exit.py:objective"
     )
+
+
+def _planted_exit(tmp_path, frames: str) -> str:
+    stacks = tmp_path / ".stacks"
+    stacks.mkdir(parents=True)
+    (stacks / "exit-4242.txt").write_text(f"Traceback (most recent call last):\n{frames}SystemExit: 1\n")
+    return str(tmp_path)
+
+
+def test_only_a_pool_workers_own_exit_is_the_mains_place(tmp_path):
+    # From a review of the rule: a trial child that ended itself with sys.exit(1), which the main tolerated, is
+    # no place for the main's own `raise SystemExit(...)` with the same status (not recorded: no call to wrap)
+    trial = '  File "/app/tune/trial.py", line 12, in run_trial\n    sys.exit(1)\n'
+    assert exit_record.a_childs_exit(_planted_exit(tmp_path / "trial", trial), 1, 1) == ""
+    pool = (
+        '  File "/usr/lib/python3.11/concurrent/futures/process.py", line 256, in _process_worker\n'
+        "    r = call_item.fn(*call_item.args, **call_item.kwargs)\n" + trial
+    )
+    assert exit_record.a_childs_exit(_planted_exit(tmp_path / "pool", pool), 1, 1).endswith("in run_trial")

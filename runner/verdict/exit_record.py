@@ -70,7 +70,17 @@ def a_childs_exit(cell_dir: str, main_pid: int | None, exit_code: int | None) ->
     hp_pool_trial_sys_exit); the first such child's. "" where none matches."""
     if not exit_code:
         return ""
-    return next((place for _pid, code, place in children_ends(cell_dir, main_pid) if code == exit_code and place), "")
+    for _pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,)):
+        if end["code"] is not None and int(end["code"]) == exit_code and _POOL_WORKER.search(text):
+            return exception_place(text)
+    return ""
+
+
+# A pool's worker's loop, which runs the task whose SystemExit the pool sends back to the main: another child's
+# own sys.exit is not what the main ended with (the main raised its own SystemExit, or tolerated that child)
+_POOL_WORKER = re.compile(
+    r'concurrent/futures/process\.py", line \d+, in _process_worker|multiprocessing/pool\.py", line \d+, in worker'
+)
 
 
 def children_killed(cell_dir: str, main_pid: int | None) -> list[tuple[int, str, str]]:
