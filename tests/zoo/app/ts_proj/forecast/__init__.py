@@ -1,0 +1,1 @@
+"""A small hourly sales forecaster: CSV in, pandas features, sliding windows, an MLP."""
