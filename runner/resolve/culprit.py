@@ -88,12 +88,15 @@ class Culprit:
     undecided: bool = False  # raised in its code by a kind of exception no check of input raises
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
+    viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
-        return (not self.raised or bool(self.admitted or self.acknowledged)) and not (self.handed or self.mapped)
+        return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
+            self.handed or self.mapped or self.viewed
+        )
 
     @property
     def is_torch(self) -> bool:
@@ -163,11 +166,14 @@ def _acknowledged(found: Culprit, exception: str, frames: list) -> str:
 
 def _handed(found: Culprit, stderr: str) -> Culprit:
     """A library dead in its native code, with the program's line that made the pointer it read from a bare
-    address (ctypes), or mapped the file it read when it died by SIGBUS: as its maintainers judge it, the
-    program's memory."""
+    address (ctypes), made the view it copied by its own strides, or mapped the file it read when it died by
+    SIGBUS: as its maintainers judge it, the program's memory."""
     line = forensics.raw_pointer_line(stderr)
     if line:
         return dataclasses.replace(found, handed=line)
+    view = forensics.strided_view_line(stderr)
+    if view:
+        return dataclasses.replace(found, viewed=view)
     mapping = forensics.file_mapping_line(stderr)
     return dataclasses.replace(found, mapped=mapping) if mapping else found
 

@@ -237,19 +237,9 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             + _ended(place)
             + ": look first at the program's own code, then at what it calls.\n"
         )
-    if whose.handed:
-        return (
-            f"The program's to fix: the thread died in {whose.distribution}'s native code ({whose.evidence}, "
-            f"{whose.named()}) reading memory the program pointed it to from a bare address at {whose.handed} "
-            "(ctypes): check that address, the size given and that the memory is still alive first.\n"
-        )
-    if whose.mapped:
-        return (
-            f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "
-            f"({whose.evidence}, {whose.named()}) reading a file the program memory-mapped at {whose.mapped}: a "
-            "mapped file truncated or rewritten while it is mapped ends its reader so. Keep it whole while mapped "
-            "(write a new file and rename it over the old one).\n"
-        )
+    memory = _programs_memory(whose)
+    if memory:
+        return memory
     if whose.acknowledged:
         tracker = "For PyTorch's tracker" if whose.is_torch else f"For the maintainers of {whose.distribution}"
         return (
@@ -268,6 +258,32 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
         f"For the maintainers of {whose.distribution}: {how} its code ({whose.evidence}, {whose.named()}), "
         "not in PyTorch's.\n"
     )
+
+
+def _programs_memory(whose: Culprit) -> str:
+    """The report where the library died reading memory the program gave it: a pointer from a bare address, a view
+    by its own strides, a file mapped and changed under it; "" otherwise."""
+    if whose.handed:
+        return (
+            f"The program's to fix: the thread died in {whose.distribution}'s native code ({whose.evidence}, "
+            f"{whose.named()}) reading memory the program pointed it to from a bare address at {whose.handed} "
+            "(ctypes): check that address, the size given and that the memory is still alive first.\n"
+        )
+    if whose.viewed:
+        return (
+            f"The program's to fix: the thread died in {whose.distribution}'s native code ({whose.evidence}, "
+            f"{whose.named()}) copying a view the program made by its own strides at {whose.viewed} (numpy's "
+            "as_strided checks nothing against the buffer): check that the view's shape and strides stay inside "
+            "the array it was made over.\n"
+        )
+    if whose.mapped:
+        return (
+            f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}) reading a file the program memory-mapped at {whose.mapped}: a "
+            "mapped file truncated or rewritten while it is mapped ends its reader so. Keep it whole while mapped "
+            "(write a new file and rename it over the old one).\n"
+        )
+    return ""
 
 
 def _refused(whose: Culprit, where: str) -> str:

