@@ -1,0 +1,1 @@
+"""speechkit: WAV decoding, features, a padding collate, a small CTC model and its loop."""

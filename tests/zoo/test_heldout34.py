@@ -1,0 +1,37 @@
+"""The thirty-fourth held-out set (truth_heldout34.yaml, HELDOUT34.md): failures of speech and audio training
+pipelines written as users report them, seven in a new project (au_proj/: a pyproject.toml marker, a Hydra app run as
+`python train.py data=NAME` from its folder, WAV decoding with the standard library's `wave` in 2 DataLoader
+workers, a padding collate, torch.stft features and a CTC model), without reading crashmatrix's rules, each with its
+truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout34/); here every
+recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the
+nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT34.md lists the run's)
+UNTRUE = {
+    ("au_child_wav_write", "where"): "multiprocessing/pool.py:774 in get; zoo/modes/au_child_wav_write.py:29 in "
+    "main (the main's re-raise from Pool.map, not the child's frame :22 in write_augmented, whose RemoteTraceback "
+    "holds the same wave.Error twice, chained by `During handling of the above exception`); the run said the same",
+    ("au_hang_stream_eof", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
+    "before it froze); the run read the stacks and named the main at zoo/modes/au_hang_stream_eof.py:45 in main "
+    "(queue get), right",
+}
+SET = HeldOut("heldout34", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
