@@ -175,6 +175,10 @@ RECORDED_BEFORE = {
     # output interleaved (`Process ForkProcess-1:`, `Process ForkProcess-2:`, two `Traceback` heads), and a header
     # was read as the exception line; since passed over
     **{f"tests/zoo/recorded/heldout29/torchrun/cells/a33eb8d271-r{i}": "heldout_untrue" for i in (1, 2)},
+    # the thirty-fourth set's au_child_wav_write, untrue there: a Pool worker's RemoteTraceback held its own chain
+    # (the same wave.Error raised again as its `with` block closed), and the chained one was read as the main's;
+    # since the worker's, at its first raise
+    **{f"tests/zoo/recorded/heldout34/single/cells/86e5a092ed-r{i}": "heldout_untrue" for i in range(3)},
     # the thirty-third set's hp_child_pipe_hidden_float and hp_child_trial_cwd, untrue there: a Python child's
     # traceback (`python -m tunekit.trial_main`, `-m zoo.modes.hp_child_trial_cwd`) printed before the main failed on
     # it (a JSONDecodeError of its empty output, its CalledProcessError); since the child's, which came first

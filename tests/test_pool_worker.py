@@ -19,6 +19,7 @@ import sys
 from conftest import ROOT, run_rows
 
 from crashmatrix.verdict import exit_record
+from crashmatrix.verdict.exception_place import exception_place
 
 APP = os.path.join(ROOT, "tests", "apps", "pool_worker_killed.py")
 BROKEN = (
@@ -135,3 +136,59 @@ def test_a_pool_workers_exception_is_placed_at_the_workers_line_not_the_pools_re
         assert (row["outcome"], row["error"]) == ("fail", "ValueError: invalid literal for int() with base 10: 'n/a'")
         assert row["where"] == "pools.py:9 in parse", (kind, row["where"])
         assert row["signature"] == "ValueError: invalid literal for int() with base N: 'n/a' in pools.py:parse"
+
+
+# The thirty-fourth held-out set's au_child_wav_write (HELDOUT34.md), run alone: a Pool worker's wave.Error at
+# :22 in write_augmented (writeframes before setnchannels), raised again as its `with` block closed at :19, both
+# inside the worker's quoted RemoteTraceback; then the main's pool.map at :29. The worker's chain is its own.
+WORKER_CHAIN = """\
+multiprocessing.pool.RemoteTraceback:\x20
+\"\"\"
+Traceback (most recent call last):
+  File "/app/wav.py", line 22, in write_augmented
+    w.writeframes((x * 32767).astype(np.int16).tobytes())
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 558, in writeframes
+    self.writeframesraw(data)
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 547, in writeframesraw
+    self._ensure_header_written(len(data))
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 583, in _ensure_header_written
+    raise Error('# channels not specified')
+wave.Error: # channels not specified
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/multiprocessing/pool.py", line 125, in worker
+    result = (True, func(*args, **kwds))
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/multiprocessing/pool.py", line 48, in mapstar
+    return list(map(*args))
+  File "/app/wav.py", line 19, in write_augmented
+    with wave.open(path, "wb") as w:
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 453, in __exit__
+    self.close()
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 565, in close
+    self._ensure_header_written(0)
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/wave.py", line 583, in _ensure_header_written
+    raise Error('# channels not specified')
+wave.Error: # channels not specified
+\"\"\"
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/app/main.py", line 21, in <module>
+    main()
+  File "/app/main.py", line 17, in main
+    mode.main()
+  File "/app/wav.py", line 29, in main
+    paths = pool.map(write_augmented, range(8))
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/multiprocessing/pool.py", line 367, in map
+    return self._map_async(func, iterable, mapstar, chunksize).get()
+  File "/root/.pyenv/versions/3.11.7/lib/python3.11/multiprocessing/pool.py", line 774, in get
+    raise self._value
+wave.Error: # channels not specified
+"""
+
+
+def test_a_pool_workers_own_chain_is_placed_at_its_first_raise():
+    assert exception_place(WORKER_CHAIN) == "wave.py:583 in _ensure_header_written; wav.py:22 in write_augmented"

@@ -66,8 +66,12 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     at = heads.index(head)
     if head.chained and at and heads[at - 1].origin == "remote":
         # a process pool's worker failed first (its traceback, which the main re-raised with it as the cause, is
-        # printed before the main's): the worker's own line is the place, as a loader worker's is
-        head = heads[at - 1]
+        # printed before the main's): the worker's own line is the place, as a loader worker's is; the first of
+        # the worker's own chain, where it raised again while handling it
+        at -= 1
+        while at and heads[at].chained and heads[at - 1].origin == "remote":
+            at -= 1
+        head = heads[at]
     return _frames(head), head.exception
 
 

@@ -16,6 +16,7 @@ its tracebacks, its dumps once, however many rules read them. Pure: text in, fac
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -404,7 +405,12 @@ class Output:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
         text, found, at = self.text, [], self.text.find(TRACEBACK_HEAD)
         while at != -1:
-            found.append(self._traceback(at))
+            traceback = self._traceback(at)
+            if traceback.chained and found and found[-1].origin == "remote" and '"""' not in text[found[-1].at : at]:
+                # a pool worker's own chain, inside the quotes its RemoteTraceback holds (an error raised while the
+                # worker's `with` block closed after the first): the worker's too
+                traceback = dataclasses.replace(traceback, origin="remote")
+            found.append(traceback)
             at = text.find(TRACEBACK_HEAD, at + 1)
         return tuple(found)
 

@@ -24,9 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT34.md lists the run's)
 UNTRUE = {
-    ("au_child_wav_write", "where"): "multiprocessing/pool.py:774 in get; zoo/modes/au_child_wav_write.py:29 in "
-    "main (the main's re-raise from Pool.map, not the child's frame :22 in write_augmented, whose RemoteTraceback "
-    "holds the same wave.Error twice, chained by `During handling of the above exception`); the run said the same",
     ("au_hang_stream_eof", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
     "before it froze); the run read the stacks and named the main at zoo/modes/au_hang_stream_eof.py:45 in main "
     "(queue get), right",
