@@ -104,8 +104,10 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # exception the process recorded. 8: a hung process looping through a library is signed by the program's call under
 # it; a Python child run as a module, or of another program than the main's, whose traceback came before the main's
 # failure on it, by the child's exception; a traceback rich printed in its box or
-# loguru marked, by its exception and place.
-GROUPING_VERSION = 8
+# loguru marked, by its exception and place. 9: a pool worker's own chain (raised again as its `with` block closed)
+# by the worker's first raise; rich's folded message joined only where rich folded it; a child told by another
+# program's traceback only from runpy's `_run_module_as_main`.
+GROUPING_VERSION = 9
 
 
 def _beyond_outcome(signature: str) -> str:
