@@ -7,7 +7,7 @@ from zoo import imports_settled
 from zoo.ddp import train
 
 # The held-out sets' prefixes (tests/zoo/HELDOUT*.md): their DDP modes are zoo/modes/<mode>.py's run().
-HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *"cx ex ev rl hf ox vi hp au ts".split()])
+HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *"cx ex ev rl hf ox vi hp au ts rs ft".split()])
 
 
 def main() -> None:
