@@ -394,6 +394,15 @@ def _exception_from_repr(type_name: str, shown: str) -> str:
     return f"{type_name}: {args[0] if len(args) == 1 else args}"
 
 
+def _in_workers_chain(traceback: Traceback, before: list[Traceback], text: str) -> Traceback:
+    """A traceback chained to a pool worker's inside the quotes its RemoteTraceback holds (an error the worker
+    raised again as its `with` block closed) is the worker's too; any other as it is."""
+    last = before[-1] if before else None
+    if traceback.chained and last is not None and last.origin == "remote" and '"""' not in text[last.at : traceback.at]:
+        return dataclasses.replace(traceback, origin="remote")
+    return traceback
+
+
 class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
@@ -405,12 +414,7 @@ class Output:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
         text, found, at = self.text, [], self.text.find(TRACEBACK_HEAD)
         while at != -1:
-            traceback = self._traceback(at)
-            if traceback.chained and found and found[-1].origin == "remote" and '"""' not in text[found[-1].at : at]:
-                # a pool worker's own chain, inside the quotes its RemoteTraceback holds (an error raised while the
-                # worker's `with` block closed after the first): the worker's too
-                traceback = dataclasses.replace(traceback, origin="remote")
-            found.append(traceback)
+            found.append(_in_workers_chain(self._traceback(at), found, text))
             at = text.find(TRACEBACK_HEAD, at + 1)
         return tuple(found)
 
