@@ -221,3 +221,23 @@ def test_only_a_pool_workers_own_exit_is_the_mains_place(tmp_path):
         "    r = call_item.fn(*call_item.args, **call_item.kwargs)\n" + trial
     )
     assert exit_record.a_childs_exit(_planted_exit(tmp_path / "pool", pool), 1, 1).endswith("in run_trial")
+
+
+@pytest.mark.slow  # a real DataLoader worker killed by SIGKILL, under inject and not
+def test_a_worker_the_loader_says_exited_is_told_by_the_signal_recorded_under_inject(tmp_path):
+    # The loader's `exited unexpectedly` alone (its main waited on the queue as the worker died, or the program
+    # printed only the last message): a log cannot tell why; under inject the worker's own kill, and its parent's
+    # reading of its status, were recorded. The zoo's loader_worker_kill met the same words once on a loaded box.
+    app = os.path.join(ROOT, "tests", "apps", "worker_killed_summary.py")
+    rows = {}
+    for inject in ("true", "false"):
+        (tmp_path / f"{inject}.yaml").write_text(
+            f"name: killed-{inject}\ncommand: [python, {app}]\ninject: {inject}\naxes: {{x: [1]}}\n"
+        )
+        ran = crashmatrix("run", tmp_path / f"{inject}.yaml", "--out", tmp_path / inject, cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        (rows[inject],) = rows_of(tmp_path / inject)
+    told = rows["true"]
+    assert (told["outcome"], told["signal"], told["signature"]) == ("worker_crash", "SIGKILL", "worker_signal"), told
+    plain = rows["false"]
+    assert (plain["outcome"], plain["signal"], plain["signature"]) == ("worker_crash", "", "worker_exited"), plain

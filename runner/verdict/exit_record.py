@@ -155,7 +155,7 @@ def worker_ended_itself(
         return verdict, where  # the main failed on its own, not in the loader's machinery
     ends = children_ends(cell_dir, main_pid)
     if not ends:
-        return verdict, where
+        return _worker_killed(verdict, where, cell_dir, main_pid) if heard == WORKER_EXITED else (verdict, where)
     pid, code, place = ends[0]
     own = place.rsplit("; ", 1)[-1]
     at = f" at {own}" if own else ""
@@ -164,6 +164,18 @@ def worker_ended_itself(
     )
     signature = with_place(WORKER_EXITED, place, by_message=True) if place else WORKER_EXITED
     return Verdict(Outcome.WORKER_CRASH, "", error, signature), place or where
+
+
+def _worker_killed(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple[Verdict, str]:
+    """The loader said only `exited unexpectedly` (its main was waiting on the queue as the worker died: the
+    DataLoader's own race, likelier on a loaded machine), and a worker's death by a signal was recorded under
+    inject, by its own kill or as its parent read its status: that signal is the worker's death, told as the
+    loader's other words (`is killed by signal: Killed`) tell it."""
+    killed = children_killed(cell_dir, main_pid)
+    if not killed:
+        return verdict, where
+    # told as the loader's `killed by signal` is: where the main heard of it, one signature either way
+    return Verdict(Outcome.WORKER_CRASH, killed[0][1], verdict.error, WORKER_SIGNAL), where
 
 
 def child_killed_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> str:
