@@ -412,7 +412,8 @@ class Output:
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
-        text, found, at = self.text, [], self.text.find(TRACEBACK_HEAD)
+        text, at = self.text, self.text.find(TRACEBACK_HEAD)
+        found: list[Traceback] = []
         while at != -1:
             found.append(_in_workers_chain(self._traceback(at), found, text))
             at = text.find(TRACEBACK_HEAD, at + 1)
