@@ -1,0 +1,1 @@
+"""A small recommender: a feature-id vocabulary, a click log, an EmbeddingBag model, training and Hogwild."""

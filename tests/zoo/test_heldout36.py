@@ -1,0 +1,33 @@
+"""The thirty-sixth held-out set (truth_heldout36.yaml, HELDOUT36.md): recommender systems and embedding tables,
+written as users report them, seven in a new project (rs_proj/: a pyproject.toml marker, a package recsys/, an entry
+scripts/train.py taking argparse options, run from the project's top), without reading crashmatrix's rules, each
+with its truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout36/);
+here every recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix
+diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has` and `where`, as
+test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT36.md lists the run's)
+UNTRUE = {
+    ("rs_hang_hogwild_sentinel", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it froze); the run read the stacks and named the main at zoo/modes/rs_hang_hogwild_sentinel.py:36 "
+    "in main (p.join) and the waiting trainer at :12 in trainer (tasks.get), right",
+}
+SET = HeldOut("heldout36", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
