@@ -1,0 +1,35 @@
+"""The thirty-seventh held-out set (truth_heldout37.yaml, HELDOUT37.md): fine-tuning failures written as users report
+them, eight in a new project (ft_proj/: a setup.cfg marker and no .git, a package run as `python -m tune --recipe
+NAME` from its folder, argparse, a small pretrained image model, hand-written LoRA adapters and a tiny C merge
+kernel, freezing helpers and per-layer learning rates, gradient checkpointing, resizing in DataLoader workers),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before
+any rule changed (recorded/heldout37/); here every recorded cell's stderr.log is diagnosed again with today's
+rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT37.md lists the run's)
+UNTRUE = {
+    ("ft_hang_worker_feature_list", "where"): "torch/multiprocessing/reductions.py:223 in reduce_tensor: from "
+    "stderr.log alone diagnose places the hang at the workers' queue feeder threads' printed `Cowardly refusing to "
+    "serialize` traceback (no program frame in it); the run read the stacks and named the main in DataLoader "
+    "_get_data at zoo/modes/ft_hang_worker_feature_list.py:32 in main, right",
+}
+SET = HeldOut("heldout37", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=13
+)
