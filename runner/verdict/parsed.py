@@ -19,6 +19,7 @@ import ast
 import dataclasses
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from crashmatrix.verdict import signature as sig_
@@ -394,6 +395,14 @@ def _exception_from_repr(type_name: str, shown: str) -> str:
     return f"{type_name}: {args[0] if len(args) == 1 else args}"
 
 
+def _heads(text: str) -> Iterator[int]:
+    """The offset of each `Traceback (most recent call last):` in text."""
+    at = text.find(TRACEBACK_HEAD)
+    while at != -1:
+        yield at
+        at = text.find(TRACEBACK_HEAD, at + 1)
+
+
 def _in_workers_chain(traceback: Traceback, before: list[Traceback], text: str) -> Traceback:
     """A traceback chained to a pool worker's inside the quotes its RemoteTraceback holds (an error the worker
     raised again as its `with` block closed) is the worker's too; any other as it is."""
@@ -412,11 +421,9 @@ class Output:
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
-        text, at = self.text, self.text.find(TRACEBACK_HEAD)
         found: list[Traceback] = []
-        while at != -1:
-            found.append(_in_workers_chain(self._traceback(at), found, text))
-            at = text.find(TRACEBACK_HEAD, at + 1)
+        for at in _heads(self.text):
+            found.append(_in_workers_chain(self._traceback(at), found, self.text))
         return tuple(found)
 
     def _traceback(self, at: int) -> Traceback:
