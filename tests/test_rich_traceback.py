@@ -16,6 +16,9 @@ And three from a review's program, r1.py (a helper who did not write these rules
   line and a caret in an untitled box of its own, then `SyntaxError: '(' was never closed`.
 - printed-after.err: rich's hook on a JSONDecodeError at r1.py:10, then an atexit line of the program's,
   `wandb: Waiting for W&B process to finish... (failed 1).`, right under the message.
+And torchrun-rank1.err: `torchrun --nproc_per_node=2 train.py` (torch 2.13.0+cpu, 2 gloo ranks, rich 15.0.0 on the
+path), each rank installing rich's hook; rank 1 looks its shard size up in a dict that has rank 0's only
+(`KeyError: 1` at train.py:10 in shard_of, from main at :17), and torchrun labels its box `[rank1]: `.
 """
 
 import os
@@ -79,3 +82,9 @@ def test_what_the_program_printed_after_a_box_is_not_its_message():
 
 def test_a_syntax_errors_code_box_is_no_part_of_its_message():
     assert classify(1, stderr=_text("syntax.err")).error == "SyntaxError: '(' was never closed"
+
+
+def test_a_ranks_box_under_torchruns_labels_is_that_ranks_failure():
+    verdict = classify(1, stderr=_text("torchrun-rank1.err"))
+    assert (verdict.outcome, verdict.rank, verdict.error) == (Outcome.FAIL, 1, "KeyError: 1")
+    assert verdict.told.endswith("line 10, in shard_of\n    return sizes[rank]\nKeyError: 1")

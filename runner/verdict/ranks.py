@@ -29,6 +29,8 @@ from dataclasses import dataclass, replace
 
 from crashmatrix.incell import rank_report as recorder
 from crashmatrix.verdict.log_prefix import unprefixed
+from crashmatrix.verdict.loguru_traceback import unmarked
+from crashmatrix.verdict.rich_traceback import unrich
 from crashmatrix.verdict.signature import (
     INTERLEAVED_HEAD,
     SIGNAL_TEXT,
@@ -321,9 +323,9 @@ def _own_failures(stderr: str) -> list[RankFailure]:
             plain_lines.append(line)
         offset += len(line)
     found = [
-        RankFailure(rank, first_at[rank], text="\n".join(lines))
+        RankFailure(rank, first_at[rank], text=told)
         for rank, lines in labelled.items()
-        if _TRACEBACK in "\n".join(lines)
+        if _TRACEBACK in (told := unmarked(unrich("\n".join(lines))))  # rich's box, loguru's marks: as Python's
     ]
     rest = unprefixed("".join(plain_lines), keep_offsets=True)  # a rank's logger's prefix on every line
     found += _tracebacks(_without_launcher_report(rest))
