@@ -19,13 +19,17 @@ handler, which inject turns on, waited 2 s for the worker's resource-sharer thre
 and faulthandler's dump of the worker went to the program's log file.
 """
 
+import os
+import sys
+
 import pytest
-from conftest import crashmatrix, rows_of
+from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import classify
 from crashmatrix.verdict.uncaught import SAYS, appended
 
+TORCHRUN = os.path.join(os.path.dirname(sys.executable), "torchrun")  # the console script beside the interpreter
 PROGRAM = """\
 import ctypes
 import os
@@ -116,6 +120,21 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     # torch's backtrace of every thread of the worker, none waited for in vain
     assert "signal lost waiting for stacktrace" not in log.read_text()
     assert "ERROR: Unexpected segmentation fault encountered in worker." in log.read_text()
+
+
+@pytest.mark.slow  # a real torchrun job of 2 gloo ranks under inject
+def test_a_ranks_failure_its_own_hook_printed_in_one_line_is_told_by_the_rank(tmp_path):
+    # tests/apps/ddp_one_line_hook.py's docstring has the truth: rank 1's KeyError at shard_of. Before, the run said
+    # `exit status 1` (torchrun's report alone): the rank printed no traceback
+    app = os.path.join(ROOT, "tests", "apps", "ddp_one_line_hook.py")
+    (tmp_path / "m.yaml").write_text(
+        f"name: ddp-hook\ncommand: [{TORCHRUN}, --nproc_per_node=2, {app}]\ninject: true\naxes: {{x: [1]}}\n"
+    )
+    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "KeyError: 1"), row
+    assert row["where"] == "tests/apps/ddp_one_line_hook.py:17 in shard_of", row
 
 
 RECORDED = """\

@@ -23,18 +23,37 @@ SAYS = "crashmatrix: the uncaught exception, as Python prints it (the program pr
 
 def told(stderr: str, stdout: str, cell_dir: str, pid: int | None) -> str:
     """stderr, followed by the main process's recorded uncaught exception where neither stream shows it (a hook
-    may print to stdout); the record then kept in the cell (KEPT)."""
+    may print to stdout), the record then kept in the cell (KEPT); and each rank's the in-cell recorder knows,
+    under its `[rankN]: ` label, where its own lines do not show it."""
     if pid is None:
         return stderr
     path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt")
-    recorded = _read(path)
-    read = appended(stderr, recorded, also_printed=stdout)
+    read = appended(stderr, _read(path), also_printed=stdout)
     if read != stderr:
         try:
             shutil.copyfile(path, os.path.join(cell_dir, KEPT))
         except OSError:
             pass
-    return read
+    return _ranks_told(read, cell_dir, pid)
+
+
+def _ranks_told(stderr: str, cell_dir: str, main_pid: int) -> str:
+    """A rank whose program printed its failure its own way (its own excepthook): torchrun labels what it printed
+    `[rank1]: `, and no traceback of those lines ends in its exception. Its record, labelled so, after the output."""
+    from crashmatrix.verdict.ranks import recorded_ranks  # a distributed cell's only
+
+    for rank in recorded_ranks(cell_dir):
+        if rank.pid == main_pid:
+            continue
+        recorded = _read(os.path.join(dump_dir(cell_dir), f"{PREFIX}{rank.pid}.txt"))
+        last = read_output(recorded).last_traceback() if recorded else None
+        if last is None or not last.exception or _printed(stderr, last.exception):
+            continue
+        lines = [SAYS, *recorded.rstrip("\n").split("\n")]
+        stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + "".join(
+            f"[rank{rank.rank}]: {line}\n" for line in lines
+        )
+    return stderr
 
 
 def beside(log_path: str, text: str) -> str:
