@@ -106,8 +106,9 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # failure on it, by the child's exception; a traceback rich printed in its box or
 # loguru marked, by its exception and place. 9: a pool worker's own chain (raised again as its `with` block closed)
 # by the worker's first raise; rich's folded message joined only where rich folded it; a child told by another
-# program's traceback only from runpy's `_run_module_as_main`.
-GROUPING_VERSION = 9
+# program's traceback only from runpy's `_run_module_as_main`. 10: a torchrun rank's rich box or loguru marks, and
+# under inject a rank's failure its own hook printed in a line, by the rank's exception and place.
+GROUPING_VERSION = 10
 
 
 def _beyond_outcome(signature: str) -> str:
