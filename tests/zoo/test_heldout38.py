@@ -1,0 +1,33 @@
+"""The thirty-eighth held-out set (truth_heldout38.yaml, HELDOUT38.md): mixed precision and numerics on the CPU,
+written as users report them, six in a new project (mx_proj/: a pyproject.toml marker, a package amp_train/ and an
+entry train.py taking `case=NAME` and other key=value arguments), without reading crashmatrix's rules, each with its
+truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout38/); here every
+recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the
+nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT38.md lists the run's)
+UNTRUE = {
+    ("mx_hang_scale_retry", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
+    "before it looped for ever); the run read the stacks and named the main at "
+    "zoo/modes/mx_hang_scale_retry.py:26 in main (:18 in one repeat), right",
+}
+SET = HeldOut("heldout38", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=11
+)
