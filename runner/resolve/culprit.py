@@ -89,13 +89,14 @@ class Culprit:
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
     viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
+    trapped: str = ""  # it died by SIGFPE after the program unmasked floating-point exceptions at this line
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
         return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
-            self.handed or self.mapped or self.viewed
+            self.handed or self.mapped or self.viewed or self.trapped
         )
 
     @property
@@ -174,6 +175,9 @@ def _handed(found: Culprit, stderr: str) -> Culprit:
     view = forensics.strided_view_line(stderr)
     if view:
         return dataclasses.replace(found, viewed=view)
+    traps = forensics.fp_traps_line(stderr)
+    if traps:
+        return dataclasses.replace(found, trapped=traps)
     mapping = forensics.file_mapping_line(stderr)
     return dataclasses.replace(found, mapped=mapping) if mapping else found
 

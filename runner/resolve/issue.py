@@ -276,6 +276,14 @@ def _programs_memory(whose: Culprit) -> str:
             "as_strided checks nothing against the buffer): check that the view's shape and strides stay inside "
             "the array it was made over.\n"
         )
+    if whose.trapped:
+        return (
+            f"The program's to fix: the thread died by SIGFPE in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}) after the program unmasked floating-point exceptions at "
+            f"{whose.trapped} (feenableexcept): a 0/0 or x/0 there gives a NaN or an inf as IEEE says, and the trap "
+            "the program asked for ended the process. Look for the value that made it (an all-zero input's "
+            "standard deviation), or leave the exceptions masked.\n"
+        )
     if whose.mapped:
         return (
             f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "

@@ -597,6 +597,9 @@ _RAW_POINTER = re.compile(
 # A view the program describes itself, shape and strides over a buffer, which nothing checks against the buffer
 # (numpy's own docs: as_strided "has to be used with extreme care"): a library that copies it reads what it says
 _STRIDED_VIEW = re.compile(r"\bstride_tricks\.as_strided\(|\bnp\.ndarray\([^)]*\bstrides\s*=")
+# The program's own unmasking of floating-point exceptions (C's feenableexcept, through ctypes): an IEEE 0/0 or x/0,
+# a NaN or an inf where the CPU's default is, then traps, and the process dies by SIGFPE in whichever code divided
+_FP_TRAPS = re.compile(r"\bfeenableexcept\s*\(")
 # A file the program maps into memory: reading it past an end that moved (truncated, rewritten) is a SIGBUS
 _FILE_MAPPING = re.compile(
     r"\bmemmap\(|\bmmap\.mmap\(|\bmmap_mode\s*=\s*['\"]|\bopen_memmap\(|\btorch\.from_file\(|Storage\.from_file\("
@@ -617,6 +620,25 @@ def strided_view_line(stderr: str) -> str:
     copying it read the memory the view described (the thirty-fifth held-out set's ts_worker_as_strided_segv). ""
     otherwise."""
     return _own_line(stderr, _STRIDED_VIEW, within_class=True)
+
+
+def fp_traps_line(stderr: str) -> str:
+    """`zoo/modes/clips.py:15`: for a death by SIGFPE, where a file of the dying thread's own frames unmasks
+    floating-point exceptions (feenableexcept: a worker_init_fn, a setup function): the division that then trapped
+    did what IEEE says, a NaN or an inf, and the program asked for the trap (the thirty-eighth held-out set's
+    mx_worker_fpe_trap). "" otherwise."""
+    if "Fatal Python error: Floating point exception" not in stderr:
+        return ""
+    for own in dict.fromkeys(f for f in died_thread_frames(stderr) if is_programs(f)):
+        try:
+            with open(own.file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        found = next((n for n, text in enumerate(lines, 1) if _FP_TRAPS.search(text.split("#", 1)[0])), 0)
+        if found:
+            return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{found}"
+    return ""
 
 
 def file_mapping_line(stderr: str) -> str:

@@ -12,7 +12,13 @@ outcome is left out (the kill at the time limit is the run's).
 
 from __future__ import annotations
 
+import contextlib
+import os
+
+from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
+
+from crashmatrix.resolve.culprit import culprit
 
 RUNS = {
     "app": ["app"],
@@ -31,3 +37,19 @@ SET = HeldOut("heldout38", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=11
 )
+
+
+def test_a_worker_that_died_by_a_trap_the_program_unmasked_is_no_bug_report_for_torch():
+    # HELDOUT38.md counted the addressee untrue: the worker died by SIGFPE in libtorch_cpu.so's division, and
+    # ISSUE.md went to PyTorch's tracker; the program's worker_init_fn had unmasked FE_INVALID and FE_DIVBYZERO
+    # (feenableexcept), and torch's 0/0 did what IEEE says. Each recorded repeat's log now names that line, and
+    # the report is the program's
+    cells = SET.cells("mx_worker_fpe_trap")
+    assert cells
+    for cell in cells:
+        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+            stderr = _checkout_paths(f.read())
+        with contextlib.chdir(SET.project(cell)):
+            whose = culprit(stderr, "", {"torch": "2.13.0+cpu"}, by_signal=True)
+        assert whose is not None and whose.is_torch, cell
+        assert (whose.owns_the_bug, whose.trapped) == (False, "zoo/modes/mx_worker_fpe_trap.py:16"), cell
