@@ -46,13 +46,7 @@ def _ranks_told(stderr: str, cell_dir: str, main_pid: int) -> str:
         if rank.pid == main_pid:
             continue
         recorded = _read(os.path.join(dump_dir(cell_dir), f"{PREFIX}{rank.pid}.txt"))
-        last = read_output(recorded).last_traceback() if recorded else None
-        if last is None or not last.exception or _printed(stderr, last.exception):
-            continue
-        lines = [SAYS, *recorded.rstrip("\n").split("\n")]
-        stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + "".join(
-            f"[rank{rank.rank}]: {line}\n" for line in lines
-        )
+        stderr = appended(stderr, recorded, label=f"[rank{rank.rank}]: ")
     return stderr
 
 
@@ -63,13 +57,16 @@ def beside(log_path: str, text: str) -> str:
     return appended(text, _read(os.path.join(os.path.dirname(log_path), KEPT)))
 
 
-def appended(stderr: str, recorded: str, also_printed: str = "") -> str:
-    """stderr, then the recorded traceback under SAYS, where no traceback of stderr (nor of also_printed, the
-    other stream) ends in its exception."""
+def appended(stderr: str, recorded: str, also_printed: str = "", label: str = "") -> str:
+    """stderr, then the recorded traceback under SAYS, each line after label (a rank's `[rank1]: `), where no
+    traceback of stderr (nor of also_printed, the other stream) ends in its exception."""
     last = read_output(recorded).last_traceback() if recorded else None
     if last is None or not last.exception or any(_printed(out, last.exception) for out in (stderr, also_printed)):
         return stderr
-    return f"{stderr}{'' if not stderr or stderr.endswith(chr(10)) else chr(10)}{SAYS}\n{recorded}"
+    lines = [SAYS, *recorded.rstrip("\n").split("\n")]
+    return (
+        stderr + ("" if not stderr or stderr.endswith("\n") else "\n") + "".join(f"{label}{line}\n" for line in lines)
+    )
 
 
 def _read(path: str) -> str:
