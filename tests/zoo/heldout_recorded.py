@@ -7,6 +7,7 @@ tests/diagnose_agreement.py leaves it out."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import re
@@ -14,7 +15,7 @@ import re
 import pytest
 import yaml
 from conftest import ROOT
-from diagnose_agreement import diagnosed
+from diagnose_agreement import _checkout_paths, diagnosed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ASPECTS = ("outcome", "signature_has", "where")
@@ -54,6 +55,16 @@ class HeldOut:
         """{mode: [the row diagnose gives each of its recorded cells' stderr.log]}, diagnosed in the folder a user
         would run it in: the project's (the run's `cwd`, else its script's folder)."""
         return {mode: [diagnosed(cell, self.project(cell)) for cell in self.cells(mode)] for mode in self.truth}
+
+    def whose(self, cell: str, packages: dict):
+        """Whose bug resolve finds a recorded cell's death by signal to be (resolve/culprit.py), from its stderr.log
+        read in its project's folder with this checkout's paths."""
+        from crashmatrix.resolve.culprit import culprit
+
+        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+            stderr = _checkout_paths(f.read())
+        with contextlib.chdir(self.project(cell)):
+            return culprit(stderr, "", packages, by_signal=True)
 
     def project(self, cell: str) -> str:
         """The folder of the app a recorded cell ran, in this checkout."""

@@ -13,13 +13,7 @@ so it has 3 recorded cells, as every other mode.
 
 from __future__ import annotations
 
-import contextlib
-import os
-
-from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
-
-from crashmatrix.resolve.culprit import culprit
 
 RUNS = {
     "app": ["app"],
@@ -42,9 +36,6 @@ def test_a_worker_that_died_copying_the_programs_strided_view_is_no_bug_report_f
     # apart over a buffer of 240, which numpy checks against nothing. Each recorded repeat's stderr.log now names
     # the program's line that made it, and the report is the program's
     for cell in SET.cells("ts_worker_as_strided_segv"):
-        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
-            stderr = _checkout_paths(f.read())
-        with contextlib.chdir(SET.project(cell)):
-            whose = culprit(stderr, "", {"torch": "2.13.0+cpu"}, by_signal=True)
+        whose = SET.whose(cell, {"torch": "2.13.0+cpu"})
         assert whose is not None and whose.is_torch, cell
         assert (whose.owns_the_bug, whose.viewed) == (False, "zoo/modes/ts_worker_as_strided_segv.py:17"), cell

@@ -12,13 +12,7 @@ outcome is left out (the kill at the time limit is the run's).
 
 from __future__ import annotations
 
-import contextlib
-import os
-
-from diagnose_agreement import _checkout_paths
 from heldout_recorded import HeldOut
-
-from crashmatrix.resolve.culprit import culprit
 
 RUNS = {
     "app": ["app"],
@@ -47,9 +41,6 @@ def test_a_worker_that_died_by_a_trap_the_program_unmasked_is_no_bug_report_for_
     cells = SET.cells("mx_worker_fpe_trap")
     assert cells
     for cell in cells:
-        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
-            stderr = _checkout_paths(f.read())
-        with contextlib.chdir(SET.project(cell)):
-            whose = culprit(stderr, "", {"torch": "2.13.0+cpu"}, by_signal=True)
+        whose = SET.whose(cell, {"torch": "2.13.0+cpu"})
         assert whose is not None and whose.is_torch, cell
         assert (whose.owns_the_bug, whose.trapped) == (False, "zoo/modes/mx_worker_fpe_trap.py:16"), cell
