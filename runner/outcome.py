@@ -107,8 +107,9 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # loguru marked, by its exception and place. 9: a pool worker's own chain (raised again as its `with` block closed)
 # by the worker's first raise; rich's folded message joined only where rich folded it; a child told by another
 # program's traceback only from runpy's `_run_module_as_main`. 10: a torchrun rank's rich box or loguru marks, and
-# under inject a rank's failure its own hook printed in a line, by the rank's exception and place.
-GROUPING_VERSION = 10
+# under inject a rank's failure its own hook printed in a line, by the rank's exception and place. 11: under
+# inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception.
+GROUPING_VERSION = 11
 
 
 def _beyond_outcome(signature: str) -> str:

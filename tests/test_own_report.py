@@ -12,11 +12,21 @@ The truth, from running the program below alone (2026-11-30, Python 3.11.7, torc
   race, which report it makes depends on where the main waits); stderr holds nothing: the program sent it to
   its log file first, which holds torch's `ERROR: Unexpected segmentation fault encountered in worker.` Worker 1
   read address 0 through ctypes at :25 in __getitem__ (sample 37, after its first batches).
+- `python own_report.py mode=caught`: exit 1 (2.1 s); stderr holds one line, `error: training failed
+  (RuntimeError); details in /tmp/fit_N/train.log`, the program's own, printed in its except block before its
+  sys.exit(1) at :62. The log file holds the traceback: normalized at :52, `torch.nn.LayerNorm(64)` given a
+  width of 48, raises in torch/nn/functional.py's layer_norm `RuntimeError: Given normalized_shape=[64], expected
+  input with shape [*, 64], but got input of size[8, 48]`: the program's mistake at :52, torch's check doing its
+  job.
+- `python own_report.py mode=usage`: exit 2; argparse's usage and `own_report.py: error: argument --ratio:
+  invalid float value: 'high'`, the program's bad argument at :70, argparse's own sys.exit while it handles its
+  ArgumentError.
 Whichever the loader said, the worker died by SIGSEGV, which its faulthandler dump names. Before these rules a
 run said, for the hook, the footer `(traceback shortened)` as its error with no place;
 for the worker, under inject, `worker_crash` with no signal, `worker_exited`, no place: torch's backtrace
 handler, which inject turns on, waited 2 s for the worker's resource-sharer thread (it blocks every signal),
-and faulthandler's dump of the worker went to the program's log file.
+and faulthandler's dump of the worker went to the program's log file. For the caught error, its one line
+was the error, signed by its words and placed at the sys.exit (:62), the LayerNorm not named.
 """
 
 import os
@@ -79,10 +89,38 @@ def read_all():
         sys.exit(1)
 
 
+def normalized(width):
+    import torch
+
+    return torch.nn.LayerNorm(64)(torch.zeros(8, width))
+
+
+def fit():
+    try:
+        normalized(48)
+    except Exception as e:
+        with open(os.path.join(tempfile.mkdtemp(prefix="fit_"), "train.log"), "w") as log:
+            traceback.print_exc(file=log)
+        print(f"error: training failed ({type(e).__name__}); details in {log.name}", file=sys.stderr)
+        sys.exit(1)
+
+
+def options():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ratio", type=float)
+    return parser.parse_args(["--ratio", "high"])
+
+
 def main(mode):
     if mode == "hook":
         sys.excepthook = short_report
         check_ratio(15.0)
+    if mode == "caught":
+        fit()
+    if mode == "usage":
+        options()
     read_all()
 
 
@@ -95,7 +133,7 @@ if __name__ == "__main__":
 def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path):
     (tmp_path / "own_report.py").write_text(PROGRAM)
     (tmp_path / "m.yaml").write_text(
-        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv]}\n"
+        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv, caught, usage]}\n"
     )
     ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
@@ -120,6 +158,21 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     # torch's backtrace of every thread of the worker, none waited for in vain
     assert "signal lost waiting for stacktrace" not in log.read_text()
     assert "ERROR: Unexpected segmentation fault encountered in worker." in log.read_text()
+
+    caught = rows["caught"]  # the exception it caught before its own sys.exit(1), recorded under inject
+    assert caught["where"] == "torch/nn/functional.py:2987 in layer_norm; own_report.py:52 in normalized", caught
+    assert caught["error"] == (
+        "RuntimeError: Given normalized_shape=[64], expected input with shape [*, 64], but got input of size[8, 48]"
+    )
+    cell = tmp_path / "run" / caught["log_dir"]
+    assert (cell / "stderr.log").read_text().startswith("error: training failed (RuntimeError); details in ")
+    diagnosed = crashmatrix("diagnose", cell / "stderr.log", cwd=tmp_path)  # with its kept handled.txt
+    assert "own_report.py:52 in normalized\n" in diagnosed.stdout, diagnosed.stdout
+
+    usage = rows["usage"]  # argparse's own sys.exit: its words are the failure, not the ArgumentError it handled
+    assert usage["error"] == "own_report.py: error: argument --ratio: invalid float value: 'high'", usage
+    assert usage["where"].endswith("own_report.py:70 in options"), usage
+    assert not (tmp_path / "run" / usage["log_dir"] / "handled.txt").exists()
 
 
 @pytest.mark.slow  # a real torchrun job of 2 gloo ranks under inject

@@ -371,7 +371,7 @@ def _judged(slot: _Slot, rc: int | None) -> tuple:
         if not slot.running.timed_out and rc != 0:  # a failure the program reported its own way
             from crashmatrix.verdict import uncaught
 
-            stderr = uncaught.told(stderr, stdout, slot.cell_dir, slot.running.pid)
+            stderr = uncaught.told(stderr, stdout, slot.cell_dir, slot.running.pid, rc)
         return rc, stdout, stderr, None
     stderr = rank_ends.unlabelled(read_ends(first.stderr_path), first.rank)
     return first.returncode, read_ends(first.stdout_path), stderr, first

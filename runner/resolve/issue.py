@@ -20,7 +20,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics, peers, ranks, sync_rerun
+from crashmatrix.verdict import forensics, peers, ranks, sync_rerun, uncaught
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
@@ -142,7 +142,10 @@ def own_output(run: FinishedRun, row: dict) -> tuple[str, int | None]:
     upto = None
     if row.get("outcome") == _TIMED_OUT:
         upto = result_of(run, row).get("stderr_at_kill")
-    stderr = plain(read_ends(os.path.join(cell_dir, "stderr.log"), upto if isinstance(upto, int) else None))
+    path = os.path.join(cell_dir, "stderr.log")
+    stderr = plain(read_ends(path, upto if isinstance(upto, int) else None))
+    if upto is None:  # as the run read it: with the exception the program reported its own way (uncaught.txt)
+        stderr = uncaught.beside(path, stderr)
     if str(row.get("rank") or "") == "" or not ranks.is_distributed(stderr):
         return stderr, None
     root = ranks.root_failure(stderr, ranks.recorded_ranks(cell_dir))

@@ -90,7 +90,9 @@ def _expanded(given: str) -> list[str]:
     found = []
     for folder, _dirs, files in sorted(os.walk(given)):
         for name in sorted(files, key=lambda n: (n != "stderr.log", n)):
-            if name.endswith((".log", ".out", ".err", ".txt")) and name != uncaught.KEPT:  # stderr.log's, read with it
+            if (
+                name.endswith((".log", ".out", ".err", ".txt")) and name not in uncaught.RECORDS
+            ):  # stderr.log's, read with it
                 found.append(os.path.join(folder, name))
     if not found:
         raise BadInput(f"{given}: a folder with no log in it (*.log, *.out, *.err, *.txt)")

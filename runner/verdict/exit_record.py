@@ -17,8 +17,9 @@ from crashmatrix.incell.last_exit import HANDLED, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
-from crashmatrix.verdict.exception_place import exception_place
+from crashmatrix.verdict.exception_place import exception_place, last_traceback
 from crashmatrix.verdict.signature import CHILD_DIED_BY_SIGNAL, WORKER_EXITED, WORKER_LOST, WORKER_SIGNAL, with_place
+from crashmatrix.verdict.stacks import is_programs
 
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
 
@@ -206,16 +207,31 @@ def _pool_worker_killed(verdict: Verdict, where: str, cell_dir: str, main_pid: i
     return Verdict(Outcome.WORKER_CRASH, signal, error, with_place(WORKER_SIGNAL, where)), where
 
 
+def handled_path(cell_dir: str, pid: int) -> str:
+    """Where the exception pid was handling when it called sys.exit is recorded (incell/last_exit.py)."""
+    return os.path.join(dump_dir(cell_dir), f"{HANDLED}{pid}.txt")
+
+
 def handled(cell_dir: str, pid: int | None) -> str:
     """The traceback of the exception pid was handling when it called sys.exit (incell/last_exit.py), as
     text; "" where none was recorded."""
     if pid is None:
         return ""
     try:
-        with open(os.path.join(dump_dir(cell_dir), f"{HANDLED}{pid}.txt"), encoding="utf-8") as f:
+        with open(handled_path(cell_dir, pid), encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError):
         return ""
+
+
+def programs_own_exit(cell_dir: str, pid: int, exit_code: int | None) -> bool:
+    """Whether pid ended by a sys.exit(exit_code) that the program's own code called: not a library's on its
+    behalf (Hydra's run_and_report, argparse's error, click's main), whose reports have rules of their own."""
+    text, end = _read(cell_dir, pid)
+    if not _met(end, exit_code, ""):
+        return False
+    frames, _ = last_traceback(text)
+    return bool(frames) and is_programs(frames[0][0])
 
 
 def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:

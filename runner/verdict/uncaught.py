@@ -15,26 +15,42 @@ import shutil
 
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.incell.uncaught import PREFIX
+from crashmatrix.verdict import exit_record
 from crashmatrix.verdict.parsed import read_output
 
 KEPT = "uncaught.txt"
 SAYS = "crashmatrix: the uncaught exception, as Python prints it (the program printed it otherwise):"
+KEPT_HANDLED = "handled.txt"
+SAYS_HANDLED = (
+    "crashmatrix: the exception the program caught before it exited by its own sys.exit, as Python prints it:"
+)
+RECORDS = (KEPT, KEPT_HANDLED)  # a cell's records, read with its stderr.log, not as logs of their own
 
 
-def told(stderr: str, stdout: str, cell_dir: str, pid: int | None) -> str:
+def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: int | None = None) -> str:
     """stderr, followed by the main process's recorded uncaught exception where neither stream shows it (a hook
-    may print to stdout), the record then kept in the cell (KEPT); and each rank's the in-cell recorder knows,
-    under its `[rankN]: ` label, where its own lines do not show it."""
+    may print to stdout), the record then kept in the cell (KEPT), else by the exception it caught before its
+    own sys.exit(exit_code) (KEPT_HANDLED); and each rank's the in-cell recorder knows, under its `[rankN]: `
+    label, where its own lines do not show it."""
     if pid is None:
         return stderr
     path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt")
     read = appended(stderr, _read(path), also_printed=stdout)
     if read != stderr:
-        try:
-            shutil.copyfile(path, os.path.join(cell_dir, KEPT))
-        except OSError:
-            pass
+        _keep(path, os.path.join(cell_dir, KEPT))
+    elif exit_record.programs_own_exit(cell_dir, pid, exit_code):
+        path = exit_record.handled_path(cell_dir, pid)
+        read = appended(stderr, _read(path), also_printed=stdout, says=SAYS_HANDLED)
+        if read != stderr:
+            _keep(path, os.path.join(cell_dir, KEPT_HANDLED))
     return _ranks_told(read, cell_dir, pid)
+
+
+def _keep(record: str, kept: str) -> None:
+    try:
+        shutil.copyfile(record, kept)
+    except OSError:
+        pass
 
 
 def _ranks_told(stderr: str, cell_dir: str, main_pid: int) -> str:
@@ -54,16 +70,20 @@ def beside(log_path: str, text: str) -> str:
     """A cell's stderr.log as its run read it: with the cell's KEPT record after it (crashmatrix diagnose)."""
     if os.path.basename(log_path) != "stderr.log":
         return text
-    return appended(text, _read(os.path.join(os.path.dirname(log_path), KEPT)))
+    folder = os.path.dirname(log_path)
+    read = appended(text, _read(os.path.join(folder, KEPT)))
+    if read == text:
+        read = appended(text, _read(os.path.join(folder, KEPT_HANDLED)), says=SAYS_HANDLED)
+    return read
 
 
-def appended(stderr: str, recorded: str, also_printed: str = "", label: str = "") -> str:
-    """stderr, then the recorded traceback under SAYS, each line after label (a rank's `[rank1]: `), where no
+def appended(stderr: str, recorded: str, also_printed: str = "", label: str = "", says: str = SAYS) -> str:
+    """stderr, then the recorded traceback under says, each line after label (a rank's `[rank1]: `), where no
     traceback of stderr (nor of also_printed, the other stream) ends in its exception."""
     last = read_output(recorded).last_traceback() if recorded else None
     if last is None or not last.exception or any(_printed(out, last.exception) for out in (stderr, also_printed)):
         return stderr
-    lines = [SAYS, *recorded.rstrip("\n").split("\n")]
+    lines = [says, *recorded.rstrip("\n").split("\n")]
     return (
         stderr + ("" if not stderr or stderr.endswith("\n") else "\n") + "".join(f"{label}{line}\n" for line in lines)
     )
