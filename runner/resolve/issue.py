@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
 from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
+from crashmatrix.resolve import nonfinite
 from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.culprit import Culprit, culprit
@@ -344,6 +345,10 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
     lines = ["## What happened\n", sentence]
     if error:
         lines += ["", "```text", error, "```"]
+    lead = _non_finite_before(run, row) if kind.outcome != Outcome.NAN.value else ""
+    if lead and lead not in error:
+        lines += ["", "Before it failed, it printed a non-finite value, where it may first have gone wrong:"]
+        lines += ["", "```text", lead, "```"]
     lines += [
         "",
         f"crashmatrix's classification: outcome `{kind.outcome}`, signal `{kind.signal or '-'}`, "
@@ -352,6 +357,13 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         + ".\n",
     ]
     return "\n".join(lines)
+
+
+def _non_finite_before(run: FinishedRun, row: dict) -> str:
+    """The first line the failing run printed with a nan or inf in it (resolve/nonfinite.py); "" where none."""
+    cell_dir = os.path.join(run.directory, str(row.get("log_dir", "")))
+    stdout, stderr = (plain(read_ends(os.path.join(cell_dir, name))) for name in ("stdout.log", "stderr.log"))
+    return nonfinite.first_line(stdout, stderr)
 
 
 def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
