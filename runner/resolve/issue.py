@@ -21,7 +21,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import forensics, peers, ranks, sync_rerun, uncaught
+from crashmatrix.verdict import anomaly, forensics, peers, ranks, sync_rerun, uncaught
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
@@ -82,6 +82,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         source = f"the {sync_rerun.MARK}'s stderr (CUDA_LAUNCH_BLOCKING=1: raised where the kernel was launched)"
     parts.append(_telling(stderr, source))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
+    parts[-1] += _forward_call(stderr)
     if told.has_stacks:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
     parts += [_reproduce(run, bundle, told), _environment(run, whose)]
@@ -357,6 +358,15 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         + ".\n",
     ]
     return "\n".join(lines)
+
+
+def _forward_call(stderr: str) -> str:
+    """Where the forward call that made a failing backward's node was, as torch's anomaly detection said."""
+    node, place, code = anomaly.forward_call(stderr)
+    if not place:
+        return ""
+    said = f"\nThe forward call that made {node}, as torch's anomaly detection named it (the fix usually goes there):"
+    return f"{said} {place}\n" + (f"\n```python\n{code}\n```\n" if code else "")
 
 
 def _non_finite_before(run: FinishedRun, row: dict) -> str:
