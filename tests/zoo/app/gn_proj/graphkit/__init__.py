@@ -1,0 +1,1 @@
+"""graphkit: graph learning written by hand (no PyG): edge lists, sparse adjacency, message passing."""
