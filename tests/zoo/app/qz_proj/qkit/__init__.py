@@ -1,0 +1,1 @@
+"""qkit: calibrate, quantize, prune and export a small classifier on the CPU."""

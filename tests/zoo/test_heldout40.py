@@ -1,0 +1,37 @@
+"""The fortieth held-out set (truth_heldout40.yaml, HELDOUT40.md): failures of eager quantization, pruning,
+TorchScript and calibration on the CPU written as users report them, six in a new project (qz_proj/: a
+pyproject.toml marker, the module qkit.run run as `python -m qkit.run --case NAME --engine fbgemm` from its folder,
+argparse), without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded
+once, before any rule changed (recorded/heldout40/); here every recorded cell's stderr.log is diagnosed again with
+today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT40.md lists the run's)
+UNTRUE = {
+    ("qz_int8_into_float", "signature_has"): "the signature keeps the first line only: 'RuntimeError: Error(s) in "
+    'loading state_dict for Net: Missing key(s) in state_dict: "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias". '
+    "in qkit/evaluate.py:evaluate_checkpoint'; the Unexpected key(s) line naming the int8 keys (scale, zero_point, "
+    "_packed_params) is left out, as in the run",
+    ("qz_hang_future_never_set", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it froze); the run read the stacks and named the main at "
+    "zoo/modes/qz_hang_future_never_set.py:36 in main (torch.futures.wait_all), right",
+}
+SET = HeldOut("heldout40", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=11
+)
