@@ -217,6 +217,22 @@ RECORDED_BEFORE = {
         for cell in ("785615fae2", "d617f59329")
         for i in range(3)
     },
+    # the fortieth set's qz_int8_into_float (untrue there) and qz_prune_reload_masks, and the rows of load_state_dict's
+    # other mismatches recorded before: the row told the first line torch lists after a tab; since every one (the
+    # unexpected keys told a quantized or pruned checkpoint from the float one it was loaded into)
+    **{
+        f"tests/zoo/recorded/{cell}-r{i}": "heldout_untrue"
+        for cell in (
+            "heldout40/app/cells/5214121a93",
+            "heldout40/app/cells/050a759912",
+            "heldout4/app/cells/5fe88fac13",
+            "heldout9/single/cells/4e854138b8",
+            "reported-before/single/cells/ede348a23e",
+        )
+        for i in range(3)
+    },
+    # its qz_export_script_child: TorchScript's error names the model's file by the recording checkout's path
+    **{f"tests/zoo/recorded/heldout40/app/cells/c75d61458a-r{i}": "checkout_path" for i in range(3)},
     # the thirteenth set's x_mp_child_segv, untrue there: the parent's raise on its child's exit code was the
     # verdict, not the child's segfault that came first; since told as the child's death
     **{f"tests/zoo/recorded/heldout13/single/cells/3b04e58f0a-r{i}": "heldout_untrue" for i in range(3)},

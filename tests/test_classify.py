@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from conftest import ROOT
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import classify
@@ -677,6 +678,43 @@ def test_a_message_whose_first_line_ends_with_a_colon_is_told_with_the_line_it_a
     # a first line that ends otherwise stays alone, and so does one that ends the output
     assert classify(1, stderr="Traceback (most recent call last):\nValueError: bad\n\tmore").error == "ValueError: bad"
     assert classify(1, stderr="Traceback (most recent call last):\nKeyError: missing:\n").error == "KeyError: missing:"
+
+
+def _recorded_cell(run: str, **values) -> str:
+    """The stderr.log of a recorded run's first repeat of the cell with these values."""
+    import csv
+
+    folder = os.path.join(ROOT, "tests", "zoo", "recorded", run)
+    with open(os.path.join(folder, "results.csv"), newline="") as f:
+        (row,) = [r for r in csv.DictReader(f) if r["repeat"] == "0" and all(r[k] == v for k, v in values.items())]
+    with open(os.path.join(folder, row["log_dir"], "stderr.log")) as f:
+        return f.read()
+
+
+def test_load_state_dicts_list_is_read_whole_and_signed_by_the_first_of_each_kind():
+    # Recorded: the fortieth held-out set's qz_int8_into_float (an int8 model's state_dict loaded into the float
+    # one) and the reported set's r_module_prefix (a DDP checkpoint's `module.` keys), each run alone: torch's
+    # message lists the missing keys, then on a line of its own after a tab the unexpected ones, which tell the
+    # two apart; the signature kept the first line only (HELDOUT40.md, its one untrue answer).
+    quantized = classify(1, stderr=_recorded_cell("heldout40/app", case="qz_int8_into_float"))
+    assert quantized.error.endswith(
+        'Unexpected key(s) in state_dict: "quant.scale", "quant.zero_point", '
+        '"fc1.scale", "fc1.zero_point", "fc1._packed_params.dtype", '
+        '"fc1._packed_params._packed_params", "fc2.scale", "fc2.zero_point", '
+        '"fc2._packed_params.dtype", "fc2._packed_params._packed_params".'
+    )
+    assert quantized.signature == (
+        'RuntimeError: Error(s) in loading state_dict for Net: Missing key(s) in state_dict: "fc1.weight", …. '
+        'Unexpected key(s) in state_dict: "quant.scale", ….'
+    )
+    prefixed = classify(1, stderr=_recorded_cell("reported-before/single", mode="r_module_prefix"))
+    assert prefixed.signature.endswith('Unexpected key(s) in state_dict: "module.fc1.weight", ….')
+    # two size mismatches (tests/data/state-dict, run alone): each parameter by its name, the shapes left out
+    size = classify(1, stderr=_recorded("state-dict", "size"))
+    assert size.signature == (
+        "RuntimeError: Error(s) in loading state_dict for Net: size mismatch for fc.weight. size mismatch for fc.bias."
+    )
+    assert "torch.Size([3, 4]) from checkpoint" in size.error
 
 
 def test_inductor_without_a_compiler_says_what_fixes_it():

@@ -616,11 +616,25 @@ class Output:
 def _with_what_follows(line: str, after: list[str]) -> str:
     """A message whose first line ends with a colon announces what follows, and what follows tells one failure
     from another: `Error(s) in loading state_dict for Net:` is followed by `Missing key(s) in state_dict:
-    "fc.bias".` or by `size mismatch for fc.weight: ...`; the first line alone made them one."""
+    "fc.bias".` or by `size mismatch for fc.weight: ...`; the first line alone made them one. Where what follows
+    is a list of lines each after a tab (torch's before each of `Missing key(s)` and `Unexpected key(s)`), all of
+    them: the keys it did not expect are what tells a quantized checkpoint (`scale`, `zero_point`) from a pruned
+    one (`weight_orig`), and the second line was left out."""
     if not line.endswith(":"):
         return line
-    following = next((a.strip() for a in after if a.strip()), "")
-    return f"{line} {following}" if following else line
+    lines = [a for a in after if a.strip()]
+    if not lines:
+        return line
+    listed = [lines[0].strip()]
+    if lines[0].startswith("\t"):  # torch's list, `"\n\t".join(...)`; not TorchScript's quoted source (spaces)
+        for more in lines[1:_LISTED_AT_MOST]:
+            if not more.startswith("\t"):
+                break
+            listed.append(more.strip())
+    return " ".join([line, *listed])
+
+
+_LISTED_AT_MOST = 8  # indented lines a message's head announces, read on one line
 
 
 def _with_weights_only_reason(line: str, text: str) -> str:

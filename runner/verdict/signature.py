@@ -494,6 +494,19 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
         r"\1 \2N",
     ),
     (re.compile(r"\bline \d+"), "line N"),
+    # load_state_dict's lists of keys (`Missing key(s) in state_dict: "fc1.weight", "fc1.bias".`), by their first:
+    # a model's hundred names would fill the signature before the unexpected ones, whose first tells a DDP
+    # checkpoint (`"module.conv1.weight"`) from a quantized (`"quant.scale"`) or a pruned one (`"fc1.weight_orig"`)
+    (re.compile(r"\b((?:Missing|Unexpected) key\(s\) in state_dict: \"[^\"]*\")(?:, \"[^\"]*\")+"), r"\1, …"),
+    # ... and its size mismatches by the parameter's name: the shapes are masked anyway, and their words, one
+    # sentence for each parameter, would fill it
+    (
+        re.compile(
+            r"\b(size mismatch for [\w.]+): copying a param with shape torch\.Size\(\[[^\]]*\]\) from checkpoint, "
+            r"the shape in current model is torch\.Size\(\[[^\]]*\]\)"
+        ),
+        r"\1",
+    ),
     (re.compile(r"(\.py):\d+"), r"\1:N"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
     # run and rendezvous ids, hashes: long hexadecimal words with a letter and a digit
