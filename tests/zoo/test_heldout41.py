@@ -1,0 +1,33 @@
+"""The forty-first held-out set (truth_heldout41.yaml, HELDOUT41.md): failures of hand-written detection and
+segmentation written as users report them, six in a new project (dt_proj/: a .project-root marker, the package
+detlab found through PYTHONPATH, run as `python scripts/train_det.py --num-classes 3 --case NAME`), without reading
+crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before any rule
+changed (recorded/heldout41/); here every recorded cell's stderr.log is diagnosed again with today's rules, in
+this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has`
+and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT41.md lists the run's)
+UNTRUE = {
+    ("dt_hang_nms_nan_self", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
+    "before it spun); the run read the stacks and named the main at zoo/modes/dt_hang_nms_nan_self.py in nms or "
+    "box_iou, right (its signature split on which of the two the sample caught)",
+}
+SET = HeldOut("heldout41", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
