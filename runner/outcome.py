@@ -109,7 +109,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # program's traceback only from runpy's `_run_module_as_main`. 10: a torchrun rank's rich box or loguru marks, and
 # under inject a rank's failure its own hook printed in a line, by the rank's exception and place. 11: under
 # inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception;
-# load_state_dict's error by every kind of mismatch it lists, each list of keys by its first.
+# load_state_dict's error by every kind of mismatch it lists, each list of keys by its first; a busy hang by the
+# frame that loops around a loop-free function it was caught in.
 GROUPING_VERSION = 11
 
 

@@ -2,7 +2,10 @@
 
 The programs are a user's project (`pyproject.toml` is the root marker `where` counts from) with two hangs of
 the standard library alone: a busy loop, and a multiprocessing queue deadlock (the child's second put waits
-for room in a queue of one, the parent joins the child before it gets), its child forked or spawned. py-spy
+for room in a queue of one, the parent joins the child before it gets), its child forked or spawned; and two
+hangs inside a loop that calls a function of the program's: a `while` that never ends whose work is in a
+function with no loop (caught there nearly every time, on the `while`'s own lines now and then: the forty-first
+held-out set's NMS), and a lock taken again in a function a loop calls (it waits, it does not loop). py-spy
 is hidden from crashmatrix (the `forensics` extra installs it here): without inject the stacks are
 faulthandler's, which every cell has on (PYTHONFAULTHANDLER), dumped as SIGABRT ends each process.
 """
@@ -38,6 +41,10 @@ if __name__ == "__main__":
         from busy import loop_with_own_abort_handler
 
         loop_with_own_abort_handler()
+    elif prog in ("suppress", "log_each"):
+        import nms
+
+        getattr(nms, prog)()
     else:
         from deadlock import deadlock
 
@@ -79,6 +86,35 @@ def deadlock(method):
     print(queue.get())
 """
 
+NMS = """\
+import threading
+
+
+def overlap(n):
+    return sum(range(n))  # the loop's work, in a function with no loop of its own
+
+
+def suppress():
+    kept = []
+    while True:  # its stop condition is never met
+        kept.append(overlap(200_000))
+        kept.clear()
+
+
+_lock = threading.Lock()
+
+
+def log(line):
+    with _lock:  # taken again while held: waits for ever
+        print(line)
+
+
+def log_each():
+    with _lock:
+        for step in range(3):
+            log(f"step {step}")
+"""
+
 # crashmatrix as a user without py-spy runs it
 NO_PYSPY = (
     "import runpy, sys\n"
@@ -91,7 +127,7 @@ NO_PYSPY = (
 MATRICES = {
     # repeats: one hang keeps one signature
     "plain": "inject: false\naxes:\n  prog: [busy, deadlock]\nrepeats: 2\ntimeout: 3\n",
-    "inject": "inject: true\naxes:\n  prog: [busy, deadlock]\ntimeout: 3\n",
+    "inject": "inject: true\naxes:\n  prog: [busy, deadlock, suppress, log_each]\ntimeout: 3\n",
     # a spawned interpreter starts slower on a loaded box than a forked child: a longer timeout
     "more": "inject: false\naxes:\n  prog: [deadlock_spawn, own_abort]\ntimeout: 6\n",
 }
@@ -102,7 +138,7 @@ def hangs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hangs")
     (tmp / "pyproject.toml").write_text("[project]\nname = 'hangs'\n")
     (tmp / "app").mkdir()
-    for name, text in (("main.py", MAIN), ("busy.py", BUSY), ("deadlock.py", DEADLOCK)):
+    for name, text in (("main.py", MAIN), ("busy.py", BUSY), ("deadlock.py", DEADLOCK), ("nms.py", NMS)):
         (tmp / "app" / name).write_text(text)
     env = {**os.environ, "PYTHONPATH": ROOT}
     started = {}
@@ -150,6 +186,15 @@ def test_one_hang_keeps_one_signature_over_repeats_and_two_hangs_have_two(hangs)
     assert [len(_rows(hangs, "plain", prog)) for prog in PLACES] == [2, 2]
     assert all(len(found) == 1 for found in signatures.values()), signatures
     assert signatures["busy"] != signatures["deadlock"]
+
+
+def test_a_busy_loop_is_signed_by_the_function_that_loops_and_a_wait_by_where_it_waits(hangs):
+    (busy,) = _rows(hangs, "inject", "suppress")
+    # caught in overlap (nearly always) or on the while's own lines: one hang, the loop's
+    assert re.fullmatch(r"main app/nms\.py:\d+ in (?:overlap at app/nms\.py:11 in )?suppress", busy["where"]), busy
+    assert busy["signature"] == "hang in app/nms.py:suppress", busy
+    (waits,) = _rows(hangs, "inject", "log_each")  # its main thread does not run: not climbed to log_each's loop
+    assert (waits["where"], waits["signature"]) == ("main app/nms.py:19 in log", "hang in app/nms.py:log"), waits
 
 
 def test_without_inject_every_python_process_left_its_stacks(hangs):

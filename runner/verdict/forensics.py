@@ -205,6 +205,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     # What names each process, read while all live: the last resort below ends some of them.
     stats, environs = supervise.process_stats(), {pid: supervise.environ(pid) for pid in pids}
     cmdlines = {pid: _cmdline(pid) for pid in pids}
+    ran = running(pids)  # before the dumps, whose handlers run in the processes
     dumps = _request_dumps(pids, dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     unknown = [pid for pid in pids if not (parse_faulthandler(dumps.get(pid, "")) or parse_pyspy(spies.get(pid, "")))]
@@ -212,7 +213,7 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     procs = []
     for pid in pids:
         p = ProcessStacks(pid, cmdlines[pid], dumps.get(pid) or aborted.get(pid, ""), spies.get(pid, ""))
-        p.aborted = bool(aborted.get(pid))
+        p.aborted, p.busy = bool(aborted.get(pid)), pid in ran
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
     spawned = {p.pid for p in procs if straggler.spawned(p)}
@@ -323,6 +324,32 @@ def _no_core_file(pid: int) -> None:
         resource.prlimit(pid, resource.RLIMIT_CORE, (0, hard))
     except (OSError, ValueError):
         pass
+
+
+_RUNNING_WINDOW_S = 0.1
+
+
+def running(pids: list[int]) -> set[int]:
+    """The processes whose main thread ran in a short window (its CPU time grew, or it was on a CPU or runnable):
+    a busy loop, not a wait on a lock, a queue or a peer."""
+    before = {pid: _main_thread_ticks(pid) for pid in pids}
+    time.sleep(_RUNNING_WINDOW_S)
+    ran = set()
+    for pid in pids:
+        ticks, earlier = _main_thread_ticks(pid), before[pid]
+        if (ticks is not None and earlier is not None and ticks > earlier) or _state(pid) == "R":
+            ran.add(pid)
+    return ran
+
+
+def _main_thread_ticks(pid: int) -> int | None:
+    """The CPU time (user and system, in clock ticks) of the process's main thread; None where it is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime: the 14th and 15th of stat
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _state(pid: int) -> str:

@@ -5,6 +5,7 @@ distributed cell's by rank."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import linecache
 import os
@@ -173,7 +174,7 @@ def main_wait(thread: Thread | None) -> str:
     return f"in {f.short()}" if f else ""
 
 
-def main_place(thread: Thread | None) -> str:
+def main_place(thread: Thread | None, busy: bool = False) -> str:
     """`where`'s words for the main thread: a usual wait as main_wait names it (`DataLoader _get_data
     (dataloader.py:1133)`), one in torch.distributed by the program's call as a rank's is (`in init_process_group
     at app/train.py:20 in main`), else its frame from the app's root (`app/busy.py:3 in loop`)."""
@@ -185,7 +186,7 @@ def main_place(thread: Thread | None) -> str:
     if caller is not None:
         return f"in {f.func} at {place_text(caller, frames)}"
     if not label:
-        return busy_place(f, frames)
+        return busy_place(f, frames, busy)
     # the usual wait, then the program's line that waits there (issue 52: a hang's place is the program's)
     own = user_frame(thread)
     return f"{label} ({os.path.basename(f.file)}:{f.line})" + (f" at {place_text(own, frames)}" if own else "")
@@ -255,6 +256,7 @@ class ProcessStacks:
     pyspy: str = ""
     threads: list = field(default_factory=list)
     aborted: bool = False  # its faulthandler dump is the one SIGABRT made as it ended it (forensics.abort_dumps)
+    busy: bool = False  # its main thread ran as it was caught (forensics.running): a loop, not a wait
 
     @property
     def role(self) -> str:
@@ -279,7 +281,7 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
         wait = main_wait(thread)
         if wait:
             long.append(f"main {wait}")
-            short.append(f"main {main_place(thread)}")
+            short.append(f"main {main_place(thread, root.busy)}")
         pin = root.pin_thread()
         for other, own in _threads_waited_on(root, thread, pin):
             long.append(f"its thread in {own.short()}")
@@ -300,7 +302,7 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
     for p, t, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} in {f.short()}")
-        short.append(f"{word} {busy_place(f, _above_its_loop(t.frames))}")
+        short.append(f"{word} {busy_place(f, _above_its_loop(t.frames), p.busy)}")
     if len(stuck) > 2:
         long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
     return "; ".join(long), "; ".join(short)
@@ -422,14 +424,52 @@ def place_text(frame: Frame, frames: Sequence[Frame]) -> str:
     return program_place(frame, frames) if is_programs(frame) else library_text(frame)
 
 
-def busy_place(frame: Frame, frames: Sequence[Frame]) -> str:
+def busy_place(frame: Frame, frames: Sequence[Frame], busy: bool = False) -> str:
     """Where a process is that no usual wait holds: its frame as place_text names it, and for a library's the
     program's innermost frame that called it (`numpy/_core/fromnumeric.py:83 in _wrapreduction at
     app/data.py:30 in __getitem__`). A process looping through a library is caught on any of its frames there
     (numpy's `_any` in one repeat, `_wrapreduction` in the next: the thirty-second held-out set's
     vi_hang_fg_crop_retry); the program's call is where it is, and what a hang is signed by (hang_signature
-    reads a part's last frame)."""
-    if is_programs(frame) or frame not in frames:
+    reads a part's last frame). Likewise, where the process was busy (its main thread ran as it was caught), a
+    loop of the program's that calls a function of its own with no loop at the line it was caught on (an NMS's
+    `while` calling box_iou: caught in box_iou in one repeat, on the `while`'s own lines in the next, the
+    forty-first set's dt_hang_nms_nan_self): the frame whose line is in a loop is the hang's, named after the
+    frame caught (`app/nms.py:12 in box_iou at app/nms.py:23 in nms`). Not where it waited: a lock taken twice
+    in `log()` is log's hang wherever the loop that calls it is."""
+    if frame not in frames:
         return place_text(frame, frames)
-    own = next((f for f in frames[frames.index(frame) + 1 :] if is_programs(f)), None)
-    return f"{library_text(frame)} at {place_text(own, frames)}" if own else library_text(frame)
+    at = frames.index(frame)
+    own = at if is_programs(frame) else next((i for i in range(at + 1, len(frames)) if is_programs(frames[i])), None)
+    if own is None:
+        return library_text(frame)
+    looping = _looping(frames, own) if busy else own
+    said = [place_text(frames[i], frames) for i in dict.fromkeys((at, own, looping))]
+    return " at ".join(said)
+
+
+def _looping(frames: Sequence[Frame], own: int) -> int:
+    """The index of the program's frame, from frames[own] outward, caught on a line inside a `for` or `while` of
+    its own function: a process that never ends runs a loop in that frame; frames[own] where none is."""
+    for i in range(own, len(frames)):
+        if not is_programs(frames[i]):
+            return own
+        if _in_a_loop(frames[i]):
+            return i
+    return own
+
+
+def _in_a_loop(frame: Frame) -> bool:
+    line = int(frame.line) if frame.line.isdigit() else 0
+    return any(first <= line <= last for first, last in _loop_lines(frame.file))
+
+
+@functools.lru_cache(maxsize=256)
+def _loop_lines(path: str) -> tuple[tuple[int, int], ...]:
+    """The lines of every `for` and `while` statement of a source file, first to last; () where it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return ()
+    loops = (ast.For, ast.AsyncFor, ast.While)
+    return tuple((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, loops))
