@@ -110,7 +110,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # under inject a rank's failure its own hook printed in a line, by the rank's exception and place. 11: under
 # inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception;
 # load_state_dict's error by every kind of mismatch it lists, each list of keys by its first; a busy hang by the
-# frame that loops around a loop-free function it was caught in.
+# frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
+# raised, at the model's line.
 GROUPING_VERSION = 11
 
 

@@ -231,6 +231,9 @@ RECORDED_BEFORE = {
         )
         for i in range(3)
     },
+    # its qz_trace_batch_baked (true there, the generic headline): a traced model's error told by what TorchScript's
+    # interpreter raised and placed at the model's line its traceback names, since
+    **{f"tests/zoo/recorded/heldout40/app/cells/bae571a988-r{i}": "recorded_before" for i in range(3)},
     # its qz_export_script_child: TorchScript's error names the model's file by the recording checkout's path
     **{f"tests/zoo/recorded/heldout40/app/cells/c75d61458a-r{i}": "checkout_path" for i in range(3)},
     # the thirteenth set's x_mp_child_segv, untrue there: the parent's raise on its child's exit code was the

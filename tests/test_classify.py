@@ -1,12 +1,13 @@
 """The pure classifier, table-driven, with the messages PyTorch, CUDA, CPython, Hydra and Lightning really print."""
 
+import contextlib
 import os
 
 import pytest
 from conftest import ROOT
 
 from crashmatrix.outcome import Outcome
-from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.classify import classify, signed_by_place
 from crashmatrix.verdict.remedies import remedy
 from crashmatrix.verdict.signature import VOCABULARY, mask
 
@@ -715,6 +716,34 @@ def test_load_state_dicts_list_is_read_whole_and_signed_by_the_first_of_each_kin
         "RuntimeError: Error(s) in loading state_dict for Net: size mismatch for fc.weight. size mismatch for fc.bias."
     )
     assert "torch.Size([3, 4]) from checkpoint" in size.error
+
+
+def test_a_torchscript_models_error_is_told_by_what_its_interpreter_raised_at_the_models_line():
+    # Recorded: tests/data/torchscript/scripted.py.txt run alone (torch 2.13: a scripted module adds tensors of 5
+    # and 8), and the fortieth held-out set's qz_trace_batch_baked (a traced model whose batch size the trace
+    # baked in, given a batch of 5). TorchScript's headline is the same for every error its interpreter raises;
+    # the error is the last line of its message, the op's line the one its own traceback names.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.verdict.exception_place import exception_place
+
+    size = "RuntimeError: The size of tensor a (5) must match the size of tensor b (8) at non-singleton dimension 0"
+    scripted = _recorded("torchscript", "scripted")
+    told = classify(1, stderr=scripted)
+    assert told.error == f"{size} (in the TorchScript interpreter)"
+    assert exception_place(scripted, error=told.error) == (
+        "torch/nn/modules/module.py:1789 in _call_impl; scripted.py:7 in forward, traced from scripted.py:12 in main"
+    )
+    with contextlib.chdir(os.path.join(ROOT, "tests", "zoo", "app", "qz_proj")):
+        traced = _checkout_paths(_recorded_cell("heldout40/app", case="qz_trace_batch_baked"))
+        told = classify(1, stderr=traced)
+        where = exception_place(traced, error=told.error)
+    assert told.error == f"{size} (in the TorchScript interpreter)"
+    assert where == (
+        "torch/nn/modules/module.py:1789 in _call_impl; qkit/model.py:35 in forward, traced from qkit/evaluate.py:11 "
+        "in accuracy"
+    )
+    assert signed_by_place(told, where).signature.endswith("(in the TorchScript interpreter) in qkit/model.py:forward")
 
 
 def test_inductor_without_a_compiler_says_what_fixes_it():

@@ -166,11 +166,19 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
 _USER_CODE = "\nfrom user code:\n"
 
 
+# TorchScript's traceback inside its error's message: a scripted model's in Python's form (`  File "app/model.py",
+# line 7, in forward`, innermost last); a traced model's as `app/model.py(35): forward`, where the model's line
+# comes first, then the stack that traced it.
+_TORCHSCRIPT_TRACEBACK = re.compile(r"^Traceback of TorchScript(?:, original code)? \(most recent call last\):$", re.M)
+_TRACED_FRAME = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+)\): (?P<func>\S+)$")
+
+
 def _traced(text: str) -> Frame | None:
-    """The innermost program frame of the last `from user code:` block, or None."""
+    """The innermost program frame of the last `from user code:` block (torch.compile's), else of TorchScript's
+    last traceback, or None."""
     at = text.rfind(_USER_CODE)
     if at == -1:
-        return None
+        return _torchscripts(text)
     block = []
     for line in text[at + len(_USER_CODE) :].splitlines():
         m = _FRAME.match(line)
@@ -180,6 +188,23 @@ def _traced(text: str) -> Frame | None:
             break
     own = [f for f in block if is_programs(f)]
     return own[-1] if own else None
+
+
+def _torchscripts(text: str) -> Frame | None:
+    """The program's frame TorchScript's traceback names for the op that failed, or None."""
+    heads = list(_TORCHSCRIPT_TRACEBACK.finditer(text))
+    if not heads:
+        return None
+    python_form, traced_form = [], []
+    for line in text[heads[-1].end() + 1 :].splitlines():
+        if (m := _FRAME.match(line)) is not None:
+            python_form.append(Frame(m["func"], m["file"], m["line"]))
+        elif (m := _TRACED_FRAME.match(line)) is not None:
+            traced_form.append(Frame(m["func"], m["file"], m["line"]))
+        elif line[:1].strip():  # the exception's line that ends it
+            break
+    own = [f for f in traced_form if is_programs(f)][:1] or [f for f in python_form if is_programs(f)][-1:]
+    return own[0] if own else None
 
 
 def _traced_place(raised: Frame, traced: Frame, frames: list[tuple[Frame, str]]) -> str:

@@ -547,7 +547,8 @@ class Output:
         if last is None or last.exception_at < 0:
             return ""
         # the text's own line, label and all: a rank's labelled output is read apart (verdict/ranks.py)
-        return _with_what_follows(last.lines[last.exception_at].strip(), last.lines[last.exception_at + 1 :])
+        line, after = last.lines[last.exception_at].strip(), last.lines[last.exception_at + 1 :]
+        return _torchscripts_own(line, after) or _with_what_follows(line, after)
 
     @functools.cached_property
     def exception_lines(self) -> tuple[str, ...]:
@@ -632,6 +633,21 @@ def _with_what_follows(line: str, after: list[str]) -> str:
                 break
             listed.append(more.strip())
     return " ".join([line, *listed])
+
+
+# TorchScript's headline for any error its interpreter raised: what failed follows its own traceback, last
+TORCHSCRIPT_FAILED = "The following operation failed in the TorchScript interpreter."
+
+
+def _torchscripts_own(line: str, after: list[str]) -> str:
+    """A scripted or traced model's error told by the one its interpreter raised (`RuntimeError: The size of
+    tensor a (5) must match ...`), the last exception line of the message, after TorchScript's own traceback: the
+    headline is the same for every error it raises (the fortieth held-out set's qz_trace_batch_baked). "" for any
+    other line."""
+    if not line.endswith(TORCHSCRIPT_FAILED):
+        return ""
+    raised = [a.strip() for a in after if a[:1].strip() and PY_EXCEPTION.match(a.strip())]
+    return f"{raised[-1]} (in the TorchScript interpreter)" if raised else ""
 
 
 _LISTED_AT_MOST = 8  # indented lines a message's head announces, read on one line
