@@ -67,7 +67,8 @@ def _ranks_told(stderr: str, cell_dir: str, main_pid: int) -> str:
 
 
 def beside(log_path: str, text: str) -> str:
-    """A cell's stderr.log as its run read it: with the cell's KEPT record after it (crashmatrix diagnose)."""
+    """A cell's stderr.log as its run read it: with the cell's KEPT record after it, else its KEPT_HANDLED one
+    (crashmatrix diagnose, resolve's ISSUE.md)."""
     if os.path.basename(log_path) != "stderr.log":
         return text
     folder = os.path.dirname(log_path)
