@@ -22,7 +22,7 @@ import sys
 import pytest
 from conftest import ROOT, processes_with, rows_of
 
-from crashmatrix.verdict import stacks
+from crashmatrix.verdict import forensics, stacks
 from crashmatrix.verdict.signature import hang_signature
 from crashmatrix.verdict.straggler import _brief
 
@@ -195,6 +195,24 @@ def test_a_busy_loop_is_signed_by_the_function_that_loops_and_a_wait_by_where_it
     assert busy["signature"] == "hang in app/nms.py:suppress", busy
     (waits,) = _rows(hangs, "inject", "log_each")  # its main thread does not run: not climbed to log_each's loop
     assert (waits["where"], waits["signature"]) == ("main app/nms.py:19 in log", "hang in app/nms.py:log"), waits
+
+
+def test_the_bug_report_tells_a_loop_from_a_wait(hangs):
+    # the same cells' stacks.txt says which process ran as it was caught; ISSUE.md says so
+    cells = {
+        prog: hangs["tmp"] / "inject" / _rows(hangs, "inject", prog)[0]["log_dir"] for prog in ("suppress", "log_each")
+    }
+    assert forensics.BUSY_MARK in (cells["suppress"] / "stacks.txt").read_text().split("\n=== pid ")[0]
+    assert forensics.BUSY_MARK not in (cells["log_each"] / "stacks.txt").read_text()
+    resolved = subprocess.run(
+        [sys.executable, "-m", "crashmatrix", "resolve", "inject"], cwd=hangs["tmp"], capture_output=True, text=True
+    )
+    assert resolved.returncode == 0, resolved.stderr
+    reports = {p.parent.name: p.read_text() for p in (hangs["tmp"] / "inject" / "repro").glob("*/ISSUE.md")}
+    (loop,) = [text for name, text in reports.items() if name.endswith("suppress")]
+    assert "Its main process was running, not waiting, as it was caught: a loop there that never ends." in loop
+    (wait,) = [text for name, text in reports.items() if name.endswith("nms.py-log")]
+    assert "A wait inside a library" in wait and "running, not waiting" not in wait
 
 
 def test_without_inject_every_python_process_left_its_stacks(hangs):

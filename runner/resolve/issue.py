@@ -18,7 +18,7 @@ from crashmatrix.resolve.apply import Apply
 from crashmatrix.resolve.configs import Config
 from crashmatrix.resolve.culprit import Culprit, culprit
 from crashmatrix.resolve.failures import Failure, Findings
-from crashmatrix.resolve.repro import Bundle, ran_in, result_of
+from crashmatrix.resolve.repro import Bundle, ran_in, result_of, stacks_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import anomaly, forensics, peers, ranks, sync_rerun, uncaught
@@ -68,7 +68,8 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
     if launched:
         stderr = launched
-    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle))
+    busy = forensics.BUSY_MARK in stacks_of(run, row).split("\n=== pid ")[0]  # its main process's section
+    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy)
     parts = [
         f"# {title}\n",
         addressee,
@@ -89,10 +90,12 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     return "\n".join(parts)
 
 
-def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tuple[str, Culprit | None]:
+def whose_fix(
+    kind, stderr: str, where: str, error: str, packages: dict, busy: bool = False
+) -> tuple[str, Culprit | None]:
     """(the paragraph saying whose fix a failure is, the library its stack points to): ISSUE.md's and
     `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
-    object with those three)."""
+    object with those three). busy: a hang whose main process ran as it was caught (stacks.txt says so)."""
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
@@ -105,14 +108,21 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict) -> tupl
     if oom:
         return _out_of_memory(where), whose
     if kind.outcome == Outcome.TIMEOUT.value and not known:
-        return _hung(where), None
+        return _hung(where, busy), None
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
 
 
-def _hung(where: str) -> str:
+def _hung(where: str, busy: bool = False) -> str:
     """A hang: its stacks end in a wait (a loader's queue, a collective, a lock), inside a library as often as
-    not; where the waiting showed is not whose bug it is. What never came is the program's to look for."""
+    not; where the waiting showed is not whose bug it is. What never came is the program's to look for. busy:
+    its main process was running, not waiting, as it was caught: a loop whose end never came."""
     waited = f" (its processes were at {where})" if where else ""
+    if busy:
+        return (
+            f"The program's to look at first: it never went on{waited}. Its main process was running, not waiting, "
+            "as it was caught: a loop there that never ends. Look at what should end it (a condition never met, "
+            "a value that never changes, the same work retried).\n"
+        )
     return (
         f"The program's to look at first: it never went on{waited}. A wait inside a library (a DataLoader's queue, "
         "a collective, a lock) is where the waiting showed, not that library's bug: look at what the program's code "

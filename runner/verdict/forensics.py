@@ -327,6 +327,8 @@ def _no_core_file(pid: int) -> None:
 
 
 _RUNNING_WINDOW_S = 0.1
+# stacks.txt's line under a process that ran as it was caught (running): ISSUE.md tells a loop from a wait by it
+BUSY_MARK = "(its main thread was running as it was caught: a loop, not a wait)"
 
 
 def running(pids: list[int]) -> set[int]:
@@ -411,6 +413,8 @@ def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[
         elif rank:
             role = f"{role} {rank}"
         parts.append(f"=== pid {p.pid} ({role}): {p.cmdline}\n")
+        if p.busy:
+            parts.append(BUSY_MARK + "\n")
         pin = p.pin_thread()
         if pin is not None:
             parts.append(f"(thread {pin.ident} is the pin-memory thread)\n")
