@@ -1,0 +1,34 @@
+"""The forty-second held-out set (truth_heldout42.yaml, HELDOUT42.md): sequence models written with torch.nn
+alone, failures written as users report them, six in a new project (sq_proj/: a setup.py marker, a package run as
+`python -m seqlab.cli train --cell lstm --case NAME` from its folder, argparse subcommands, packed RNNs, teacher
+forcing, Transformer masks, a variable-length collate in workers), without reading crashmatrix's rules, each with
+its truth from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout42/); here
+every recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s
+own function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does
+for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT42.md lists the run's)
+UNTRUE = {
+    ("sq_hang_bucket_budget", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
+    "before its sampler spun); the run read the stacks and named the main at "
+    "zoo/modes/sq_hang_bucket_budget.py:19-23 in __iter__, right",
+}
+SET = HeldOut("heldout42", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
