@@ -1,6 +1,5 @@
 """Collectives the kit uses: process group set-up, expert dispatch, gathering evaluation rows, sharding."""
 
-import os
 from datetime import timedelta
 
 import torch
@@ -35,9 +34,12 @@ def scatter_shards(shards: list[torch.Tensor] | None, shard_len: int) -> torch.T
     return out
 
 
+def reduce_scatter_flat(flat: torch.Tensor) -> torch.Tensor:
+    world = dist.get_world_size()
+    out = torch.empty(flat.numel() // world)
+    dist.reduce_scatter_tensor(out, flat)
+    return out
+
+
 def teardown() -> None:
     dist.destroy_process_group()
-
-
-def restart_count() -> int:
-    return int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))

@@ -1,8 +1,5 @@
 """The kit's training and evaluation loops, one per case."""
 
-import os
-import tempfile
-
 import torch
 
 from distkit import comm, shard
@@ -35,25 +32,17 @@ def scatter_index(cfg: dict, rank: int, world: int) -> None:
     print(f"rank {rank}: shard of {mine.numel()} samples", flush=True)
 
 
-def resumable(cfg: dict, rank: int, world: int) -> None:
-    ckpt_dir = os.path.join(tempfile.gettempdir(), f"distkit-{os.getppid()}")
-    os.makedirs(ckpt_dir, exist_ok=True)
-    path = os.path.join(ckpt_dir, f"rank{rank}.pt")
-    start = torch.load(path)["step"] + 1 if os.path.exists(path) else 0
-    print(f"rank {rank}: attempt {comm.restart_count()}, starting at step {start}", flush=True)
-    model = torch.nn.Linear(4, 2)
-    for step in range(start, cfg["steps"]):
-        x = torch.randn(8, 4)
-        model(x).sum().backward()
-        torch.save({"step": step, "model": model.state_dict()}, path)
-        if step % cfg["eval_every"] == 0 and step > 0:
-            val = [] if rank == 1 else list(range(4))
-            correct = sum(1 for i in val if i % 2 == 0)
-            print(f"rank {rank}: step {step} accuracy {correct / len(val):.2f}", flush=True)
-    print(f"rank {rank}: done", flush=True)
+def zero_step(cfg: dict, rank: int, world: int) -> None:
+    """ZeRO-style: each rank keeps 1/world of the flat gradient, reduced and scattered in one collective."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.Tanh(), torch.nn.Linear(4, 3))
+    model(torch.randn(16, 8)).pow(2).mean().backward()
+    flat = torch.cat([p.grad.flatten() for p in model.parameters()])
+    mine = comm.reduce_scatter_flat(flat)
+    print(f"rank {rank}: holds {mine.numel()} of {flat.numel()} gradient values", flush=True)
 
 
-LOOPS = {"moe": moe_step, "eval": evaluate, "scatter": scatter_index, "resume": resumable}
+LOOPS = {"moe": moe_step, "eval": evaluate, "scatter": scatter_index, "zero": zero_step}
 
 
 def main(cfg: dict) -> None:
