@@ -111,7 +111,7 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception;
 # load_state_dict's error by every kind of mismatch it lists, each list of keys by its first; a busy hang by the
 # frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
-# raised, at the model's line.
+# raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date.
 GROUPING_VERSION = 11
 
 

@@ -120,6 +120,14 @@ def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Ver
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = read_output(text).cause
+    if found and found.cause.name == sig_.GLOO_PEER_LOST and (first := _thread_failed_first(stderr)) is not None:
+        # a consequence: the child process (or thread) that failed first, of its own error, ended the connection
+        # its peer then lost (the forty-third set's ranks started by mp.Process: rank 0 could not pickle what it
+        # broadcast, rank 1's broadcast lost its peer)
+        process, exception = first
+        if sig_.find_cause(exception) is None:
+            told = f"{exception}; in {process}, first: then {found.line}"
+            return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
     if found and found.cause.name == sig_.WORKER_EXITED and (child := _child_died(stderr)) is not None:
         # the loader said only `exited unexpectedly` (its main was waiting on the queue as the worker died, or the
         # worker's own `ERROR: Unexpected ...` line went to a log the program keeps): the worker's dump says how

@@ -19,7 +19,7 @@ from crashmatrix.verdict import ranks, straggler
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import last_traceback
 from crashmatrix.verdict.signature import mask
-from crashmatrix.verdict.stacks import ProcessStacks, Thread, parse_faulthandler
+from crashmatrix.verdict.stacks import ProcessStacks, Thread, is_programs, parse_faulthandler
 
 
 def is_collective_timeout(error: str) -> bool:
@@ -42,7 +42,7 @@ def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: s
     """The verdict and `where` of a rank whose collective timed out, with its peers' places: where they left
     stacks as they were stopped, or where their own collective timed out too (stderr: the ranks' output);
     unchanged where neither is known."""
-    if verdict.rank is None or not is_collective_timeout(verdict.error):
+    if verdict.rank is None or not is_collective_timeout(verdict.error) or _programs_store_wait(verdict):
         return verdict, where
     peers = _stopped_ranks(cell_dir, verdict.rank)
     stopped = {rank for rank, _p in peers} | {verdict.rank}
@@ -65,6 +65,15 @@ def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: s
         ),
         short,
     )
+
+
+def _programs_store_wait(verdict: Verdict) -> bool:
+    """A store's wait that timed out at the program's own call (`store.wait(["eval/done"])` on a TCPStore it made):
+    no collective, no peer outside one; the key it waited for never came (the forty-third set's
+    dx_store_key_never_set: the other rank had set another key and slept). A rendezvous's or a collective's
+    timeout is raised in torch's own frames."""
+    frames, exception = last_traceback(verdict.told or verdict.error, verdict.error)
+    return "DistStoreError" in exception and bool(frames) and is_programs(frames[0][0])
 
 
 def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]]:

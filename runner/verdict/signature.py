@@ -158,6 +158,8 @@ WORKER_BUS_ERROR_SHM = "worker_bus_error_shm"
 BARRIER_UNMATCHED = "barrier_unmatched"
 # A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
 WORKER_EXITED = "worker_exited"
+# A gloo rank whose peer went away: a consequence, its last Cause
+GLOO_PEER_LOST = "gloo_peer_lost"
 # A child process the program ran (subprocess.run(check=True), check_call, check_output) died by a signal, which
 # Python's CalledProcessError names: the child's death, the parent's raise its consequence.
 CHILD_DIED_BY_SIGNAL = re.compile(
@@ -268,7 +270,7 @@ CAUSES: tuple = (
     # collective with one of two messages, whichever side of the socket noticed first; both name the peer's
     # port, which changes every run. Seen with torch 2.13 on one deterministic failure, repeated.
     Cause(
-        "gloo_peer_lost",
+        GLOO_PEER_LOST,
         Outcome.FAIL,
         _p(r"Connection closed by peer \[[^\]]*\]:\d+", r"Read error \[[^\]]*\]:\d+: Connection reset by peer"),
     ),
@@ -517,6 +519,9 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\[[-+\d.,\s e]*\d[-+\d.,\s e]*\]"), "[…]"),
     (re.compile(r"\((?:\s*-?\d+\s*,)+\s*(?:-?\d+\s*)?\)"), "(…)"),
     (re.compile(r"\b\d{4}-\d\d-\d\d[ T_]\d\d[:-]\d\d[:-]\d\d(?:[.,]\d+)?"), "…time…"),
+    # glog's and c10's prefix (`[F1130 13:43:33.727411735 ProcessGroupGloo.cpp:1537]`): its severity letter, then
+    # the month and day, which another day's run of the same failure would change
+    (re.compile(r"\b([IWEF])\d{4}(?= \d\d:\d\d:\d\d)"), r"\1"),
     (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "…time…"),
     (re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\w.])"), "N.N"),
 ]
