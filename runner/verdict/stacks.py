@@ -460,16 +460,31 @@ def _looping(frames: Sequence[Frame], own: int) -> int:
 
 def _in_a_loop(frame: Frame) -> bool:
     line = int(frame.line) if frame.line.isdigit() else 0
-    return any(first <= line <= last for first, last in _loop_lines(frame.file))
+    name = frame.func.rsplit(".", 1)[-1]  # py-spy names a method by its class too (`Sampler.__iter__`)
+    return any(func == name and first <= line <= last for func, first, last in _loop_lines(frame.file))
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 @functools.lru_cache(maxsize=256)
-def _loop_lines(path: str) -> tuple[tuple[int, int], ...]:
-    """The lines of every `for` and `while` statement of a source file, first to last; () where it cannot be read."""
+def _loop_lines(path: str) -> tuple[tuple[str, int, int], ...]:
+    """(the function it is in, its first line, its last) of every `for` and `while` statement of a source file,
+    a module's own as `<module>`; () where it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read())
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return ()
-    loops = (ast.For, ast.AsyncFor, ast.While)
-    return tuple((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, loops))
+    found: list[tuple[str, int, int]] = []
+
+    def visit(node: ast.AST, func: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _LOOPS):
+                found.append((func, child.lineno, child.end_lineno or child.lineno))
+            inner = getattr(child, "name", "<lambda>") if isinstance(child, _SCOPES) else func
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return tuple(found)
