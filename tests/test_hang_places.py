@@ -488,3 +488,24 @@ def test_a_dump_cut_before_the_main_thread_places_no_main_in_another_thread():
     root.threads = threads
     _error, where = summarize(root, [])
     assert "_handle_tasks" not in where and "pool.py" not in where, where
+
+
+def test_a_loop_is_the_functions_own_whose_body_holds_it(tmp_path):
+    source = tmp_path / "loops.py"
+    source.write_text(
+        "def outer():\n"  # 1
+        "    for step in range(3):\n"  # 2
+        "        def inner():\n"  # 3
+        "            return step\n"  # 4
+        "        inner()\n"  # 5
+        "\n"
+        "class Sampler:\n"  # 7
+        "    def __iter__(self):\n"  # 8
+        "        while True:\n"  # 9
+        "            yield 1\n"  # 10
+    )
+    path = str(source)
+    assert stacks._in_a_loop(stacks.Frame("outer", path, "5"))
+    assert not stacks._in_a_loop(stacks.Frame("inner", path, "4"))  # defined in outer's loop, no loop of its own
+    assert stacks._in_a_loop(stacks.Frame("Sampler.__iter__", path, "10"))  # py-spy's name for a method
+    assert stacks._in_a_loop(stacks.Frame("__iter__", path, "10"))  # faulthandler's
