@@ -32,6 +32,21 @@ def test_a_measurement_that_became_non_finite_is_found():
 
 def test_words_code_and_the_failure_itself_are_not_non_finite_values():
     assert first_line("info: 3 finance rows read\nmath.inf is 1 of 3\n", "") == ""
+    assert first_line('{"step": 3, "loss": NaN}\n', "") == '{"step": 3, "loss": NaN}'
+    # a review's false leads: settings, a log level, a path, a mask, a best-so-far, a name, a sentence
+    for said in (
+        "config: lr=0.001 max_grad_norm=inf",
+        "EarlyStopping(monitor=val_loss, patience=inf)",
+        "[12:00:01 INF] epoch 1 loss 0.53",
+        "loading shards from /data/nan/shard_3.bin",
+        "tensor([[0., -inf, -inf],",
+        "epoch 1 best=inf",
+        "New best score: 0.512 (prev inf)",
+        "Nan Li, 3 runs",
+        "NaN checks: 0 found in 100 batches",
+        "no nan found after 100 steps",
+    ):
+        assert first_line(said + "\n", "") == "", said
     assert first_line("epoch 0 loss 0.31\n", "") == ""  # no nan at all
     assert first_line("", "nan\n") == ""  # not read as a measurement
     # a traceback's quoted source line, and what comes after a traceback's head, are the failure's own text
