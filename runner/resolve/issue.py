@@ -83,7 +83,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
         source = f"the {sync_rerun.MARK}'s stderr (CUDA_LAUNCH_BLOCKING=1: raised where the kernel was launched)"
     parts.append(_telling(stderr, source))
     parts.append(f"## Where\n\n{where}\n" if where else "## Where\n\nNot recorded for this failure.\n")
-    parts[-1] += _forward_call(stderr)
+    parts[-1] += _forward_call(stderr, str(row.get("error") or ""))
     if told.has_stacks:
         parts.append("## Stacks\n\nThe Python stacks of the failing run are in stacks.txt beside this file.\n")
     parts += [_reproduce(run, bundle, told), _environment(run, whose)]
@@ -370,9 +370,9 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
     return "\n".join(lines)
 
 
-def _forward_call(stderr: str) -> str:
+def _forward_call(stderr: str, error: str) -> str:
     """Where the forward call that made a failing backward's node was, as torch's anomaly detection said."""
-    node, place, code = anomaly.forward_call(stderr)
+    node, place, code = anomaly.forward_call(stderr, error)
     if not place:
         return ""
     said = f"\nThe forward call that made {node}, as torch's anomaly detection named it (the fix usually goes there):"

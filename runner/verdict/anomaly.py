@@ -17,13 +17,15 @@ from crashmatrix.verdict.stacks import Frame, is_programs, program_place
 _HEAD = re.compile(r"Error detected in (?P<node>\w+)\. Traceback of forward call that caused the error:\s*$")
 
 
-def forward_call(stderr: str) -> tuple[str, str, str]:
-    """(the failing node, `app/loop.py:35 in fit`, its source line) of the first anomaly warning whose forward
-    stack holds a frame of the program; ("", "", "") where there is none."""
+def forward_call(stderr: str, error: str) -> tuple[str, str, str]:
+    """(the failing node, `app/loop.py:35 in fit`, its source line) of the last anomaly warning for the node the
+    error names (`Function 'LogBackward0' returned nan values`), whose forward stack holds a frame of the
+    program; ("", "", "") where there is none. A warning for another node (one the program caught and went on
+    from) or an error that names none is no lead."""
     lines = stderr.splitlines()
-    for at, line in enumerate(lines):
-        head = _HEAD.search(line)
-        if head is None:
+    for at in range(len(lines) - 1, -1, -1):
+        head = _HEAD.search(lines[at])
+        if head is None or not re.search(rf"\b{re.escape(head['node'])}\b", error):
             continue
         frames, code = _stack(lines[at + 1 :])
         own = [i for i, frame in enumerate(frames) if is_programs(frame)]
