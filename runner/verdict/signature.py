@@ -451,6 +451,12 @@ def find_cause(text: str, *, among=CAUSES) -> Found | None:
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 
 
+def _least_key(listed: re.Match[str]) -> str:
+    """`Missing key(s) in state_dict: "fc1.bias", …`: a list of keys by the least of them."""
+    keys = re.findall(r'"[^"]*"', listed.group(2))
+    return f"{listed.group(1)}{min(keys)}, …"
+
+
 def _machine_free(path: re.Match[str]) -> str:
     """An absolute path without the machine's part: from an installed package's folder on (a broken install is
     told by it: `…/site-packages/x/v.txt`), else the file's name (`…/model.py`)."""
@@ -496,10 +502,11 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
         r"\1 \2N",
     ),
     (re.compile(r"\bline \d+"), "line N"),
-    # load_state_dict's lists of keys (`Missing key(s) in state_dict: "fc1.weight", "fc1.bias".`), by their first:
-    # a model's hundred names would fill the signature before the unexpected ones, whose first tells a DDP
-    # checkpoint (`"module.conv1.weight"`) from a quantized (`"quant.scale"`) or a pruned one (`"fc1.weight_orig"`)
-    (re.compile(r"\b((?:Missing|Unexpected) key\(s\) in state_dict: \"[^\"]*\")(?:, \"[^\"]*\")+"), r"\1, …"),
+    # load_state_dict's lists of keys (`Missing key(s) in state_dict: "fc1.weight", "fc1.bias".`), by their least: a
+    # model's hundred names would fill the signature before the unexpected ones, whose least tells a DDP checkpoint
+    # (`"module.fc1.bias"`) from a quantized (`"fc1.scale"`) or a pruned one (`"fc1.weight_mask"`); not their first,
+    # whose order a checkpoint built from a set changes from run to run
+    (re.compile(r"\b((?:Missing|Unexpected) key\(s\) in state_dict: )(\"[^\"]*\"(?:, \"[^\"]*\")+)"), _least_key),
     # ... and its size mismatches by the parameter's name: the shapes are masked anyway, and their words, one
     # sentence for each parameter, would fill it
     (
