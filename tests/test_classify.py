@@ -750,6 +750,21 @@ def test_a_torchscript_models_error_is_told_by_what_its_interpreter_raised_at_th
     assert signed_by_place(told, where).signature.endswith("(in the TorchScript interpreter) in qkit/model.py:forward")
 
 
+# A child's error, then a gloo rank's lost peer (shortened from the recorded dx_spawn_bcast_object_lock)
+THREAD_THEN_LOST = """\
+Process Process-1:
+Traceback (most recent call last):
+  File "/app/up.py", line 17, in up
+    raise ConnectionError("metrics upload failed")
+ConnectionError: metrics upload failed
+Process Process-2:
+Traceback (most recent call last):
+  File "/app/up.py", line 30, in rank_main
+    dist.all_reduce(t)
+RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:48817
+"""
+
+
 def test_a_lost_peer_is_the_consequence_of_the_child_that_failed_first():
     # Recorded: the forty-third held-out set's dx_spawn_bcast_object_lock run alone: two ranks started with
     # mp.Process; rank 0 (Process-1) cannot pickle the lock in what it broadcasts, rank 1 (Process-2) then loses its
@@ -759,6 +774,10 @@ def test_a_lost_peer_is_the_consequence_of_the_child_that_failed_first():
     assert told.signature == "TypeError: cannot pickle '_thread.RLock' object"
     assert told.error.startswith("TypeError: cannot pickle '_thread.RLock' object; in process Process-1, first: then ")
     assert "Connection closed by peer" in told.error
+    # a thread's error ends no process: the peer's loss is not its doing (a review's metrics-upload thread)
+    thread = THREAD_THEN_LOST.replace("Process Process-1:", "Exception in thread Thread-1 (up):")
+    assert classify(1, stderr=thread).signature == "gloo_peer_lost"
+    assert classify(1, stderr=THREAD_THEN_LOST).signature.startswith("ConnectionError: metrics upload failed")
 
 
 def test_a_glog_prefixs_date_never_splits_a_failure():

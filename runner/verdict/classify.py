@@ -121,11 +121,12 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = read_output(text).cause
     if found and found.cause.name == sig_.GLOO_PEER_LOST and (first := _thread_failed_first(stderr)) is not None:
-        # a consequence: the child process (or thread) that failed first, of its own error, ended the connection
-        # its peer then lost (the forty-third set's ranks started by mp.Process: rank 0 could not pickle what it
-        # broadcast, rank 1's broadcast lost its peer)
+        # a consequence: the child process that failed first, of its own error, ended the connection its peer then
+        # lost (the forty-third set's ranks started by mp.Process: rank 0 could not pickle what it broadcast, rank
+        # 1's broadcast lost its peer). Not a thread's: it ends no process, so no connection (a review's metrics
+        # thread that failed in rank 0 before rank 1 was killed)
         process, exception = first
-        if sig_.find_cause(exception) is None:
+        if process.startswith("process ") and sig_.find_cause(exception) is None:
             told = f"{exception}; in {process}, first: then {found.line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
     if found and found.cause.name == sig_.WORKER_EXITED and (child := _child_died(stderr)) is not None:
