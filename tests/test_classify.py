@@ -748,6 +748,17 @@ def test_a_torchscript_models_error_is_told_by_what_its_interpreter_raised_at_th
         "in accuracy"
     )
     assert signed_by_place(told, where).signature.endswith("(in the TorchScript interpreter) in qkit/model.py:forward")
+    # a review's two (tests/data/torchscript/two_ways.py.txt run alone): a traced torch module given the wrong width
+    # fails in torch's op, no line of the program's model (its trace call is none); a scripted function's own raise
+    # is placed at that raise, called from the program's line with no torch frame between
+    traced = _recorded("torchscript", "traced_linear")
+    assert exception_place(traced, error=classify(1, stderr=traced).error) == (
+        "torch/nn/modules/module.py:1789 in _call_impl; a.py:16 in main"
+    )
+    raised = _recorded("torchscript", "scripted_raise")
+    told = classify(1, stderr=raised)
+    assert told.error == "builtins.ValueError: positive input (in the TorchScript interpreter)"
+    assert exception_place(raised, error=told.error) == "a.py:9 in check, traced from a.py:18 in main"
 
 
 # A child's error, then a gloo rank's lost peer (shortened from the recorded dx_spawn_bcast_object_lock)

@@ -25,7 +25,7 @@ from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
-from crashmatrix.verdict.parsed import FRAME, Traceback, read_output
+from crashmatrix.verdict.parsed import FRAME, TORCHSCRIPT_FAILED, Traceback, read_output
 from crashmatrix.verdict.stacks import (
     OURS,
     Frame,
@@ -154,7 +154,9 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
         if _PYTHONS_MEMORY_ERROR.match(exception):  # a builtin's or numpy's allocation: its line is the place
             return _join(frames[0][0], frames)
         return op_place(frames, allocation=True) or _join(frames[0][0], frames)
-    traced = _traced(text) if _is_torch(frames[0][0]) else None
+    # a scripted function the program calls raises at the program's own line: no torch frame between
+    scripted = exception.endswith(TORCHSCRIPT_FAILED)
+    traced = _traced(text) if _is_torch(frames[0][0]) or scripted else None
     if traced is not None:
         return _traced_place(frames[0][0], traced, frames)
     return _join(frames[0][0], frames)
@@ -203,7 +205,11 @@ def _torchscripts(text: str) -> Frame | None:
             traced_form.append(Frame(m["func"], m["file"], m["line"]))
         elif line[:1].strip():  # the exception's line that ends it
             break
-    own = [f for f in traced_form if is_programs(f)][:1] or [f for f in python_form if is_programs(f)][-1:]
+    # a traced model's frames down to torch.jit's own are the model's forward as it was traced; those after are
+    # the program's call of torch.jit.trace, no place of the failing op (a torch module's op has none of the
+    # program's: a traced nn.Linear given the wrong width)
+    tracing = next((i for i, f in enumerate(traced_form) if "/torch/jit/" in f.file.replace("\\", "/")), None)
+    own = [f for f in traced_form[:tracing] if is_programs(f)][:1] or [f for f in python_form if is_programs(f)][-1:]
     return own[0] if own else None
 
 
@@ -211,7 +217,9 @@ def _traced_place(raised: Frame, traced: Frame, frames: list[tuple[Frame, str]])
     """`torch/_dynamo/eval_frame.py:1177 in compile_wrapper; comp.py:11 in forward, traced from comp.py:17 in
     main`: torch's raising frame, the program's line that broke the trace, and its call that was traced."""
     caller = next((f for f, _code in frames if is_programs(f)), None)
-    place = f"{library_text(raised)}; {own_text(traced, frames)}"
+    place = (
+        f"{library_text(raised)}; {own_text(traced, frames)}" if not is_programs(raised) else own_text(traced, frames)
+    )
     return place + (f", traced from {own_text(caller, frames)}" if caller else "")
 
 
