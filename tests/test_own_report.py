@@ -21,6 +21,9 @@ The truth, from running the program below alone (2026-11-30, Python 3.11.7, torc
 - `python own_report.py mode=usage`: exit 2; argparse's usage and `own_report.py: error: argument --ratio:
   invalid float value: 'high'`, the program's bad argument at :70, argparse's own sys.exit while it handles its
   ArgumentError.
+- `python own_report.py mode=expected`: exit 1; stderr `no batches: bad config`, printed in the except block of
+  the StopIteration an empty iterator raised (:75), before sys.exit(1) at :78: the program's own check, the
+  StopIteration expected (a review's case).
 Whichever the loader said, the worker died by SIGSEGV, which its faulthandler dump names. Before these rules a
 run said, for the hook, the footer `(traceback shortened)` as its error with no place;
 for the worker, under inject, `worker_crash` with no signal, `worker_exited`, no place: torch's backtrace
@@ -113,7 +116,17 @@ def options():
     return parser.parse_args(["--ratio", "high"])
 
 
+def batches():
+    try:
+        return [next(iter([]))]
+    except StopIteration:  # expected: an empty loader
+        print("no batches: bad config", file=sys.stderr)
+        sys.exit(1)
+
+
 def main(mode):
+    if mode == "expected":
+        batches()
     if mode == "hook":
         sys.excepthook = short_report
         check_ratio(15.0)
@@ -133,7 +146,7 @@ if __name__ == "__main__":
 def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path):
     (tmp_path / "own_report.py").write_text(PROGRAM)
     (tmp_path / "m.yaml").write_text(
-        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv, caught, usage]}\n"
+        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv, caught, usage, expected]}\n"
     )
     ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
@@ -173,6 +186,10 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     assert usage["error"] == "own_report.py: error: argument --ratio: invalid float value: 'high'", usage
     assert usage["where"].endswith("own_report.py:70 in options"), usage
     assert not (tmp_path / "run" / usage["log_dir"] / "handled.txt").exists()
+
+    expected = rows["expected"]  # a StopIteration it expected, then an exit of its own reason: its words are all
+    assert (expected["error"], expected["where"]) == ("no batches: bad config", "own_report.py:78 in batches"), expected
+    assert not (tmp_path / "run" / expected["log_dir"] / "handled.txt").exists()
 
 
 @pytest.mark.slow  # a real torchrun job of 2 gloo ranks under inject

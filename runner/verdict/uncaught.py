@@ -6,11 +6,19 @@ Under inject each process records its uncaught exception as Python's default hoo
 own sys.excepthook printed a shortened report; its stderr went to its own log file), the output is read with
 the recorded traceback after it, under a line that says so: the failure is then told, signed and placed by the
 same rules as a printed one. The recorded text is kept in the cell as `uncaught.txt`, the user's to read.
+
+A program that catches its failure, prints a line of its own and calls sys.exit(1) in its except block ends by
+no exception at all; under inject that sys.exit records the exception being handled (incell/last_exit.py's
+`handled-PID.txt`). Where the program's own code made that call (not a library's: Hydra's run_and_report and
+argparse's error are told by their own rules), what it printed names that exception (its type or its message)
+and neither stream shows its traceback, it is read the same way, under its own line, and kept as
+`handled.txt`: the one line the program printed is its summary, the exception it caught the failure.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 from crashmatrix.incell.stackdump import dump_dir
@@ -40,10 +48,32 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
         _keep(path, os.path.join(cell_dir, KEPT))
     elif exit_record.programs_own_exit(cell_dir, pid, exit_code):
         path = exit_record.handled_path(cell_dir, pid)
-        read = appended(stderr, _read(path), also_printed=stdout, says=SAYS_HANDLED)
+        handled = _read(path)
+        if not named(handled, stderr + "\n" + stdout):
+            return _ranks_told(read, cell_dir, pid)
+        read = appended(stderr, handled, also_printed=stdout, says=SAYS_HANDLED)
         if read != stderr:
             _keep(path, os.path.join(cell_dir, KEPT_HANDLED))
     return _ranks_told(read, cell_dir, pid)
+
+
+# Not a failure the program caught: an interruption, an exit or a generator's close
+_NOT_FAILURES = ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
+
+
+def named(recorded: str, printed: str) -> bool:
+    """Whether what the program printed names the exception it caught (its type, or its message's first words):
+    its report of that failure (`error: training failed (RuntimeError)`, `sys.exit(f"failed: {e}")`), not an
+    exception it handled as expected before an exit of its own reason (a StopIteration before `no batches: bad
+    config`, a review's)."""
+    last = read_output(recorded).last_traceback() if recorded else None
+    exception = last.exception if last is not None else ""
+    kind, _, message = exception.partition(": ")
+    kind = kind.rsplit(".", 1)[-1]
+    if not kind or kind in _NOT_FAILURES:
+        return False
+    words = message.strip()[:40]
+    return re.search(rf"\b{re.escape(kind)}\b", printed) is not None or (len(words) >= 8 and words in printed)
 
 
 def _keep(record: str, kept: str) -> None:
