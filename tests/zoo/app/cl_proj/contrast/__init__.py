@@ -1,0 +1,1 @@
+"""Contrastive pretraining written with torch alone: two augmented views, NT-Xent, a memory bank, a key encoder."""

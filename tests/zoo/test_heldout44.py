@@ -1,0 +1,33 @@
+"""The forty-fourth held-out set (truth_heldout44.yaml, HELDOUT44.md): contrastive and self-supervised failures
+written as users report them, six in a new project (cl_proj/: a pyproject.toml marker, a package `contrast/` imported
+from its source tree by `bin/pretrain.py --case NAME --views 2`: two views made in DataLoader workers, NT-Xent, a
+memory bank, a momentum key encoder), without reading crashmatrix's rules, each with its truth from running it alone.
+Its runs were recorded once, before any rule changed (recorded/heldout44/); here every recorded cell's stderr.log is
+diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to
+the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT44.md lists the run's)
+UNTRUE = {
+    ("cl_hang_view_barrier", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
+    "before it froze); the run read the stacks and named the main at zoo/modes/cl_hang_view_barrier.py:35 in main, "
+    "right (the view-0 thread at :23 in view_thread is in stacks.txt)",
+}
+SET = HeldOut("heldout44", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=11
+)
