@@ -1,0 +1,33 @@
+"""The forty-fifth held-out set (truth_heldout45.yaml, HELDOUT45.md): generative models written with torch alone
+(GANs with two optimizers, WGAN-GP, a VAE, DDPM training and sampling, an EMA copy), six in a new project
+(gm_proj/: a setup.cfg marker, a package run as `python -m genlab --case NAME --steps 20` from its folder, argparse),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before
+any rule changed (recorded/heldout45/); here every recorded cell's stderr.log is diagnosed again with today's rules,
+in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has`
+and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT45.md lists the run's)
+UNTRUE = {
+    ("gm_hang_sampler_skips_zero", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it spun); the run read the stacks and named the main at "
+    "zoo/modes/gm_hang_sampler_skips_zero.py:23 in sample, right",
+}
+SET = HeldOut("heldout45", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
