@@ -22,7 +22,7 @@ import sys
 import pytest
 from conftest import ROOT, processes_with, rows_of
 
-from crashmatrix.verdict import forensics, stacks
+from crashmatrix.verdict import stacks
 from crashmatrix.verdict.signature import hang_signature
 from crashmatrix.verdict.straggler import _brief
 
@@ -41,7 +41,7 @@ if __name__ == "__main__":
         from busy import loop_with_own_abort_handler
 
         loop_with_own_abort_handler()
-    elif prog in ("suppress", "log_each"):
+    elif prog in ("suppress", "log_each", "parse_each"):
         import nms
 
         getattr(nms, prog)()
@@ -87,18 +87,38 @@ def deadlock(method):
 """
 
 NMS = """\
+import re
 import threading
 
 
-def overlap(n):
-    return sum(range(n))  # the loop's work, in a function with no loop of its own
+def overlap(n):  # the loop's work, in a function with no loop of its own: ten lines alike, caught on any
+    a = sum(range(n))
+    b = sum(range(n))
+    c = sum(range(n))
+    d = sum(range(n))
+    e = sum(range(n))
+    f = sum(range(n))
+    g = sum(range(n))
+    h = sum(range(n))
+    i = sum(range(n))
+    j = sum(range(n))
+    return a + b + c + d + e + f + g + h + i + j
 
 
 def suppress():
     kept = []
     while True:  # its stop condition is never met
-        kept.append(overlap(200_000))
+        kept.append(overlap(20_000))
         kept.clear()
+
+
+def parse(line):
+    return re.match(r"(a+)+$", line)  # backtracks for ever on a line that ends otherwise: one call
+
+
+def parse_each():
+    for line in ["aaa", "a" * 40 + "b"]:
+        parse(line)
 
 
 _lock = threading.Lock()
@@ -127,7 +147,7 @@ NO_PYSPY = (
 MATRICES = {
     # repeats: one hang keeps one signature
     "plain": "inject: false\naxes:\n  prog: [busy, deadlock]\nrepeats: 2\ntimeout: 3\n",
-    "inject": "inject: true\naxes:\n  prog: [busy, deadlock, suppress, log_each]\ntimeout: 3\n",
+    "inject": "inject: true\naxes:\n  prog: [busy, deadlock, suppress, log_each, parse_each]\ntimeout: 3\n",
     # a spawned interpreter starts slower on a loaded box than a forked child: a longer timeout
     "more": "inject: false\naxes:\n  prog: [deadlock_spawn, own_abort]\ntimeout: 6\n",
 }
@@ -190,27 +210,34 @@ def test_one_hang_keeps_one_signature_over_repeats_and_two_hangs_have_two(hangs)
 
 def test_a_busy_loop_is_signed_by_the_function_that_loops_and_a_wait_by_where_it_waits(hangs):
     (busy,) = _rows(hangs, "inject", "suppress")
-    # caught in overlap (nearly always) or on the while's own lines: one hang, the loop's
-    assert re.fullmatch(r"main app/nms\.py:\d+ in (?:overlap at app/nms\.py:11 in )?suppress", busy["where"]), busy
+    # caught in overlap (nearly always) or on the while's own lines: one hang, the loop's, which the moving
+    # line between samples tells from one call that never returns
+    assert re.fullmatch(r"main app/nms\.py:\d+ in (?:overlap at app/nms\.py:22 in )?suppress", busy["where"]), busy
     assert busy["signature"] == "hang in app/nms.py:suppress", busy
     (waits,) = _rows(hangs, "inject", "log_each")  # its main thread does not run: not climbed to log_each's loop
-    assert (waits["where"], waits["signature"]) == ("main app/nms.py:19 in log", "hang in app/nms.py:log"), waits
+    assert (waits["where"], waits["signature"]) == ("main app/nms.py:39 in log", "hang in app/nms.py:log"), waits
+    # a review's: one call that never returns (a regular expression's backtracking), called from a loop, on the
+    # same line in every sample: its own place, not the loop's
+    (stayed,) = _rows(hangs, "inject", "parse_each")
+    assert (stayed["where"], stayed["signature"]) == ("main app/nms.py:27 in parse", "hang in app/nms.py:parse")
 
 
 def test_the_bug_report_tells_a_loop_from_a_wait(hangs):
     # the same cells' stacks.txt says which process ran as it was caught; ISSUE.md says so
-    cells = {
-        prog: hangs["tmp"] / "inject" / _rows(hangs, "inject", prog)[0]["log_dir"] for prog in ("suppress", "log_each")
-    }
-    assert forensics.BUSY_MARK in (cells["suppress"] / "stacks.txt").read_text().split("\n=== pid ")[0]
-    assert forensics.BUSY_MARK not in (cells["log_each"] / "stacks.txt").read_text()
+    progs = ("suppress", "log_each", "parse_each")
+    cells = {prog: hangs["tmp"] / "inject" / _rows(hangs, "inject", prog)[0]["log_dir"] for prog in progs}
+    assert stacks.LOOPED in (cells["suppress"] / "stacks.txt").read_text().split("\n=== pid ")[0]
+    assert stacks.STAYED in (cells["parse_each"] / "stacks.txt").read_text().split("\n=== pid ")[0]
+    assert "its main thread was running" not in (cells["log_each"] / "stacks.txt").read_text()
     resolved = subprocess.run(
         [sys.executable, "-m", "crashmatrix", "resolve", "inject"], cwd=hangs["tmp"], capture_output=True, text=True
     )
     assert resolved.returncode == 0, resolved.stderr
     reports = {p.parent.name: p.read_text() for p in (hangs["tmp"] / "inject" / "repro").glob("*/ISSUE.md")}
     (loop,) = [text for name, text in reports.items() if name.endswith("suppress")]
-    assert "Its main process was running, not waiting, as it was caught: a loop there that never ends." in loop
+    assert "running, not waiting, as it was caught, on other lines each time: a loop there that never ends." in loop
+    (stayed,) = [text for name, text in reports.items() if name.endswith("parse")]
+    assert "on the same line each time: one call that did not return within the time limit" in stayed
     (wait,) = [text for name, text in reports.items() if name.endswith("nms.py-log")]
     assert "A wait inside a library" in wait and "running, not waiting" not in wait
 

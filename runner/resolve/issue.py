@@ -21,7 +21,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of, stacks_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import anomaly, forensics, peers, ranks, sync_rerun, uncaught
+from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_rerun, uncaught
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
@@ -68,7 +68,8 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
     if launched:
         stderr = launched
-    busy = forensics.BUSY_MARK in stacks_of(run, row).split("\n=== pid ")[0]  # its main process's section
+    main_section = stacks_of(run, row).split("\n=== pid ")[0]
+    busy = next((mark for mark in (stacks.LOOPED, stacks.STAYED, stacks.RAN) if mark in main_section), "")
     addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy)
     parts = [
         f"# {title}\n",
@@ -90,12 +91,10 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     return "\n".join(parts)
 
 
-def whose_fix(
-    kind, stderr: str, where: str, error: str, packages: dict, busy: bool = False
-) -> tuple[str, Culprit | None]:
+def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: str = "") -> tuple[str, Culprit | None]:
     """(the paragraph saying whose fix a failure is, the library its stack points to): ISSUE.md's and
     `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
-    object with those three). busy: a hang whose main process ran as it was caught (stacks.txt says so)."""
+    object with those three). busy: a hang's main process's mark in stacks.txt, where it ran as it was caught."""
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
@@ -112,17 +111,26 @@ def whose_fix(
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
 
 
-def _hung(where: str, busy: bool = False) -> str:
+def _hung(where: str, busy: str = "") -> str:
     """A hang: its stacks end in a wait (a loader's queue, a collective, a lock), inside a library as often as
     not; where the waiting showed is not whose bug it is. What never came is the program's to look for. busy:
-    its main process was running, not waiting, as it was caught: a loop whose end never came."""
+    stacks.txt's mark of its main process where it was running as it was caught: a loop whose end never came
+    (its line moved from sample to sample), one call that never returned (it stayed), or either (one sample)."""
     waited = f" (its processes were at {where})" if where else ""
-    if busy:
+    running = f"The program's to look at first: it never went on{waited}. Its main process was running, not waiting, "
+    if busy == stacks.LOOPED:
         return (
-            f"The program's to look at first: it never went on{waited}. Its main process was running, not waiting, "
-            "as it was caught: a loop there that never ends. Look at what should end it (a condition never met, "
-            "a value that never changes, the same work retried).\n"
+            running + "as it was caught, on other lines each time: a loop there that never ends. Look at what "
+            "should end it (a condition never met, a value that never changes, the same work retried).\n"
         )
+    if busy == stacks.STAYED:
+        return (
+            running + "as it was caught, on the same line each time: one call that did not return within the time "
+            "limit (a long computation, or a loop inside what it called). Look at what that call is given, and "
+            "whether it finishes with more time.\n"
+        )
+    if busy:
+        return running + "as it was caught: a loop that never ends, or work slower than the time limit.\n"
     return (
         f"The program's to look at first: it never went on{waited}. A wait inside a library (a DataLoader's queue, "
         "a collective, a lock) is where the waiting showed, not that library's bug: look at what the program's code "

@@ -62,6 +62,7 @@ from crashmatrix.verdict.stacks import (
     ProcessStacks,
     faulthandler_frame,
     helper_frame,
+    how_busy,
     library_text,
     main_thread,
     parse_faulthandler,
@@ -90,8 +91,10 @@ def catches(pid: int, signum: int) -> bool:
     return False
 
 
-def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
-    """Signal each process that registered a dump file; wait (bounded) until each file is written."""
+def _request_dumps(pids: list[int], directory: str, since: dict[int, int] | None = None) -> dict[int, str]:
+    """Signal each process that registered a dump file; wait (bounded) until each file is written. since: each
+    file's size before this request (a second sample: the handler appends to it); what was written after it."""
+    since = since or {}
     asked = {
         pid: os.path.join(directory, f"{pid}.txt")
         for pid in pids
@@ -102,14 +105,37 @@ def _request_dumps(pids: list[int], directory: str) -> dict[int, str]:
     deadline = time.monotonic() + _DUMP_WAIT_S
     while time.monotonic() < deadline:
         now = {pid: _size(path) for pid, path in asked.items()}
-        # A dump is written in one go by the signal handler: done once non-empty, no longer growing and ended with
+        # A dump is written in one go by the signal handler: done once grown, no longer growing and ended with
         # a whole line. On a busy box the handler can be descheduled mid-line for longer than a poll: a dump read
         # then had its main thread cut off (`  File` and nothing after), and the hang was placed in another thread.
-        if all(size > 0 and sizes.get(pid) == size and _ends_line(asked[pid]) for pid, size in now.items()):
+        if all(
+            size > since.get(pid, 0) and sizes.get(pid) == size and _ends_line(asked[pid]) for pid, size in now.items()
+        ):
             break
         sizes = now
         time.sleep(0.02)
-    return {pid: _read(path) for pid, path in asked.items()}
+    return {pid: _read(path, offset=since.get(pid, 0)) for pid, path in asked.items()}
+
+
+_MORE_SAMPLES = 4  # of a busy process's stacks after the first, to tell a loop from one call that never returns
+_SAMPLE_GAP_S = 0.1
+
+
+def _more_samples(pids: list[int], directory: str) -> dict[int, list[list[Frame]]]:
+    """The main thread's frames in a few more dumps of each busy process, 0.1 s apart: where the line it runs
+    moves, it loops; where it stays, one call has not returned. From its dump file (inject), else py-spy."""
+    samples: dict[int, list[list[Frame]]] = {pid: [] for pid in pids}
+    exe = pyspy_path()
+    for _ in range(_MORE_SAMPLES if pids else 0):
+        time.sleep(_SAMPLE_GAP_S)
+        since = {pid: _size(os.path.join(directory, f"{pid}.txt")) for pid in pids}
+        dumped = _request_dumps(pids, directory, since)
+        for pid in pids:
+            threads = parse_faulthandler(dumped.get(pid, "")) or (parse_pyspy(_pyspy(exe, pid)) if exe else [])
+            thread = main_thread(threads, pid)
+            if thread is not None and thread.frames:
+                samples[pid].append(thread.frames)
+    return samples
 
 
 def ask_survivors(root: int, token: str, cell_dir: str) -> None:
@@ -207,13 +233,14 @@ def collect(root: int, token: str, cell_dir: str) -> tuple[str, str]:
     cmdlines = {pid: _cmdline(pid) for pid in pids}
     ran = running(pids)  # before the dumps, whose handlers run in the processes
     dumps = _request_dumps(pids, dump_dir(cell_dir))
+    samples = _more_samples(sorted(ran), dump_dir(cell_dir))
     spies = _pyspy_all(pids)
     unknown = [pid for pid in pids if not (parse_faulthandler(dumps.get(pid, "")) or parse_pyspy(spies.get(pid, "")))]
     aborted = abort_dumps(unknown, pids)
     procs = []
     for pid in pids:
         p = ProcessStacks(pid, cmdlines[pid], dumps.get(pid) or aborted.get(pid, ""), spies.get(pid, ""))
-        p.aborted, p.busy = bool(aborted.get(pid)), pid in ran
+        p.aborted, p.busy, p.samples = bool(aborted.get(pid)), pid in ran, samples.get(pid, [])
         p.threads = parse_faulthandler(p.faulthandler) or parse_pyspy(p.pyspy)
         procs.append(p)
     spawned = {p.pid for p in procs if straggler.spawned(p)}
@@ -327,8 +354,6 @@ def _no_core_file(pid: int) -> None:
 
 
 _RUNNING_WINDOW_S = 0.1
-# stacks.txt's line under a process that ran as it was caught (running): ISSUE.md tells a loop from a wait by it
-BUSY_MARK = "(its main thread was running as it was caught: a loop, not a wait)"
 
 
 def running(pids: list[int]) -> set[int]:
@@ -414,7 +439,7 @@ def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[
             role = f"{role} {rank}"
         parts.append(f"=== pid {p.pid} ({role}): {p.cmdline}\n")
         if p.busy:
-            parts.append(BUSY_MARK + "\n")
+            parts.append(how_busy(p) + "\n")
         pin = p.pin_thread()
         if pin is not None:
             parts.append(f"(thread {pin.ident} is the pin-memory thread)\n")

@@ -174,7 +174,7 @@ def main_wait(thread: Thread | None) -> str:
     return f"in {f.short()}" if f else ""
 
 
-def main_place(thread: Thread | None, busy: bool = False) -> str:
+def main_place(thread: Thread | None, samples: Sequence[Sequence[Frame]] = ()) -> str:
     """`where`'s words for the main thread: a usual wait as main_wait names it (`DataLoader _get_data
     (dataloader.py:1133)`), one in torch.distributed by the program's call as a rank's is (`in init_process_group
     at app/train.py:20 in main`), else its frame from the app's root (`app/busy.py:3 in loop`)."""
@@ -186,7 +186,7 @@ def main_place(thread: Thread | None, busy: bool = False) -> str:
     if caller is not None:
         return f"in {f.func} at {place_text(caller, frames)}"
     if not label:
-        return busy_place(f, frames, busy)
+        return busy_place(f, frames, samples)
     # the usual wait, then the program's line that waits there (issue 52: a hang's place is the program's)
     own = user_frame(thread)
     return f"{label} ({os.path.basename(f.file)}:{f.line})" + (f" at {place_text(own, frames)}" if own else "")
@@ -257,6 +257,7 @@ class ProcessStacks:
     threads: list = field(default_factory=list)
     aborted: bool = False  # its faulthandler dump is the one SIGABRT made as it ended it (forensics.abort_dumps)
     busy: bool = False  # its main thread ran as it was caught (forensics.running): a loop, not a wait
+    samples: list = field(default_factory=list)  # its main thread's frames in more dumps, where it was busy
 
     @property
     def role(self) -> str:
@@ -281,7 +282,7 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
         wait = main_wait(thread)
         if wait:
             long.append(f"main {wait}")
-            short.append(f"main {main_place(thread, root.busy)}")
+            short.append(f"main {main_place(thread, root.samples)}")
         pin = root.pin_thread()
         for other, own in _threads_waited_on(root, thread, pin):
             long.append(f"its thread in {own.short()}")
@@ -302,7 +303,7 @@ def summarize(root: ProcessStacks | None, others: list[ProcessStacks]) -> tuple[
     for p, t, f in stuck[:2]:
         word = "worker" if p.role == "DataLoader worker" else p.role
         long.append(f"{word} {p.pid} in {f.short()}")
-        short.append(f"{word} {busy_place(f, _above_its_loop(t.frames), p.busy)}")
+        short.append(f"{word} {busy_place(f, _above_its_loop(t.frames), [_above_its_loop(s) for s in p.samples])}")
     if len(stuck) > 2:
         long.append(f"{len(stuck) - 2} more stuck alike (stacks.txt)")
     return "; ".join(long), "; ".join(short)
@@ -424,47 +425,72 @@ def place_text(frame: Frame, frames: Sequence[Frame]) -> str:
     return program_place(frame, frames) if is_programs(frame) else library_text(frame)
 
 
-def busy_place(frame: Frame, frames: Sequence[Frame], busy: bool = False) -> str:
+def busy_place(frame: Frame, frames: Sequence[Frame], samples: Sequence[Sequence[Frame]] = ()) -> str:
     """Where a process is that no usual wait holds: its frame as place_text names it, and for a library's the
     program's innermost frame that called it (`numpy/_core/fromnumeric.py:83 in _wrapreduction at
     app/data.py:30 in __getitem__`). A process looping through a library is caught on any of its frames there
     (numpy's `_any` in one repeat, `_wrapreduction` in the next: the thirty-second held-out set's
     vi_hang_fg_crop_retry); the program's call is where it is, and what a hang is signed by (hang_signature
-    reads a part's last frame). Likewise, where the process was busy (its main thread ran as it was caught), a
-    loop of the program's that calls a function of its own with no loop at the line it was caught on (an NMS's
-    `while` calling box_iou: caught in box_iou in one repeat, on the `while`'s own lines in the next, the
-    forty-first set's dt_hang_nms_nan_self): the frame whose line is in a loop is the hang's, named after the
-    frame caught (`app/nms.py:12 in box_iou at app/nms.py:23 in nms`). Not where it waited: a lock taken twice
-    in `log()` is log's hang wherever the loop that calls it is."""
+    reads a part's last frame). samples: the main thread's stacks in more dumps of a busy process; where the
+    program's line it runs moved between them, it loops, and the program's deepest frame every sample shares
+    holds the loop (an NMS's `while` calling box_iou: caught in box_iou in one repeat, on the `while`'s own lines
+    in the next, the forty-first set's dt_hang_nms_nan_self), named after the frame caught (`app/nms.py:12 in
+    box_iou at app/nms.py:23 in nms`). Where it stayed (a regular expression that backtracks for ever, one long
+    computation), that call is the place."""
     if frame not in frames:
         return place_text(frame, frames)
     at = frames.index(frame)
     own = at if is_programs(frame) else next((i for i in range(at + 1, len(frames)) if is_programs(frames[i])), None)
     if own is None:
         return library_text(frame)
-    looping = _looping(frames, own) if busy else own
-    said = [place_text(frames[i], frames) for i in dict.fromkeys((at, own, looping))]
+    holder = _loop_holder(frames, samples) if looped(frames, samples) else own
+    said = [place_text(frames[i], frames) for i in dict.fromkeys((at, own, max(own, holder)))]
     return " at ".join(said)
 
 
-def _looping(frames: Sequence[Frame], own: int) -> int:
-    """The index of the program's frame, from frames[own] outward, caught on a line inside a `for` or `while` of
-    its own function: a process that never ends runs a loop in that frame; frames[own] where none is."""
-    for i in range(own, len(frames)):
-        if not is_programs(frames[i]):
-            return own
-        if _in_a_loop(frames[i]):
-            return i
-    return own
+def _programs_path(frames: Sequence[Frame]) -> list[tuple[str, str]]:
+    """(file, function) of the program's frames, outermost first."""
+    return [(f.file, f.func.rsplit(".", 1)[-1]) for f in reversed(frames) if is_programs(f)]
+
+
+def looped(frames: Sequence[Frame], samples: Sequence[Sequence[Frame]]) -> bool:
+    """Whether the program's innermost line moved between the samples of a busy main thread (it loops), rather
+    than staying on one call that has not returned; False with no samples."""
+    lines = {_innermost_line(s) for s in (frames, *samples)}
+    return len(samples) > 0 and len(lines) > 1
+
+
+def _innermost_line(frames: Sequence[Frame]) -> tuple[str, str, str]:
+    own = next((f for f in frames if is_programs(f)), None)
+    return (own.file, own.func, own.line) if own else ("", "", "")
+
+
+def _loop_holder(frames: Sequence[Frame], samples: Sequence[Sequence[Frame]]) -> int:
+    """The index in frames of the frame whose loop the samples were caught in: from the program's deepest frame
+    every sample shares (by file and function, the path from the outermost) outward, the first whose line is
+    inside a `for` or `while` of its own function (or is a comprehension's); a helper with no loop of its own,
+    called again and again, is not it (a busy NMS's box_iou, which most samples catch)."""
+    paths = [_programs_path(s) for s in (frames, *samples)]
+    shared = 0
+    while all(len(p) > shared for p in paths) and len({p[shared] for p in paths}) == 1:
+        shared += 1
+    own = [i for i, f in enumerate(frames) if is_programs(f)]  # innermost first
+    if not own:
+        return 0
+    deepest = len(own) - shared if 0 < shared <= len(own) else 0
+    return next((i for i in own[deepest:] if _in_a_loop(frames[i])), own[deepest])
 
 
 def _in_a_loop(frame: Frame) -> bool:
     line = int(frame.line) if frame.line.isdigit() else 0
     name = frame.func.rsplit(".", 1)[-1]  # py-spy names a method by its class too (`Sampler.__iter__`)
+    if name in _COMPREHENSIONS:  # a comprehension's own frame (3.11) is its loop
+        return True
     return any(func == name and first <= line <= last for func, first, last in _loop_lines(frame.file))
 
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_COMPREHENSIONS = ("<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -488,3 +514,18 @@ def _loop_lines(path: str) -> tuple[tuple[str, int, int], ...]:
 
     visit(tree, "<module>")
     return tuple(found)
+
+
+# stacks.txt's line under a process that ran as it was caught: ISSUE.md tells a loop, one call that never returned
+# and a wait apart by it
+LOOPED = "(its main thread was running as it was caught, on other lines from sample to sample: a loop)"
+STAYED = "(its main thread was running as it was caught, on one line in every sample: a call that never returned)"
+RAN = "(its main thread was running as it was caught)"
+
+
+def how_busy(process: ProcessStacks) -> str:
+    """stacks.txt's word on a busy process: it looped, it stayed in one call, or (one sample) it ran."""
+    thread = main_thread(process.threads, process.pid)
+    if thread is None or not process.samples:
+        return RAN
+    return LOOPED if looped(thread.frames, process.samples) else STAYED
