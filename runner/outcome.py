@@ -109,8 +109,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # program's traceback only from runpy's `_run_module_as_main`. 10: a torchrun rank's rich box or loguru marks, and
 # under inject a rank's failure its own hook printed in a line, by the rank's exception and place. 11: under
 # inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception;
-# load_state_dict's error by every kind of mismatch it lists, each list of keys by its first; a busy hang by the
-# frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
+# load_state_dict's error by every kind of mismatch it lists, each list of keys by its least; a busy hang whose
+# line moves between samples by the frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
 # raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date.
 GROUPING_VERSION = 11
 
