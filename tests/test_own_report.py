@@ -24,6 +24,10 @@ The truth, from running the program below alone (2026-11-30, Python 3.11.7, torc
 - `python own_report.py mode=expected`: exit 1; stderr `no batches: bad config`, printed in the except block of
   the StopIteration an empty iterator raised (:75), before sys.exit(1) at :78: the program's own check, the
   StopIteration expected (a review's case).
+- `python own_report.py mode=chained`: exit 1; stderr `cannot start: setup failed`, the program's line for the
+  RuntimeError setup() raised at :89 `from` load()'s FileNotFoundError (:82); uncaught, Python would print both,
+  the RuntimeError last (a review's case: caught, it was told by the FileNotFoundError, uncaught by the
+  RuntimeError, two signatures for one failure).
 Whichever the loader said, the worker died by SIGSEGV, which its faulthandler dump names. Before these rules a
 run said, for the hook, the footer `(traceback shortened)` as its error with no place;
 for the worker, under inject, `worker_crash` with no signal, `worker_exited`, no place: torch's backtrace
@@ -124,7 +128,28 @@ def batches():
         sys.exit(1)
 
 
+def load():
+    raise FileNotFoundError("data/x.bin missing")
+
+
+def setup():
+    try:
+        load()
+    except FileNotFoundError as e:
+        raise RuntimeError("setup failed") from e
+
+
+def start():
+    try:
+        setup()
+    except RuntimeError as e:
+        print(f"cannot start: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
 def main(mode):
+    if mode == "chained":
+        start()
     if mode == "expected":
         batches()
     if mode == "hook":
@@ -146,7 +171,7 @@ if __name__ == "__main__":
 def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path):
     (tmp_path / "own_report.py").write_text(PROGRAM)
     (tmp_path / "m.yaml").write_text(
-        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv, caught, usage, expected]}\n"
+        "name: own\ncommand: [python, own_report.py]\ninject: true\naxes: {mode: [hook, segv, caught, usage, expected, chained]}\n"
     )
     ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
@@ -190,6 +215,9 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     expected = rows["expected"]  # a StopIteration it expected, then an exit of its own reason: its words are all
     assert (expected["error"], expected["where"]) == ("no batches: bad config", "own_report.py:78 in batches"), expected
     assert not (tmp_path / "run" / expected["log_dir"] / "handled.txt").exists()
+
+    chained = rows["chained"]  # told as Python would have told it uncaught: the wrapper, raised from the cause
+    assert (chained["error"], chained["where"]) == ("RuntimeError: setup failed", "own_report.py:89 in setup"), chained
 
 
 @pytest.mark.slow  # a real torchrun job of 2 gloo ranks under inject

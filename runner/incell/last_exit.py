@@ -37,6 +37,7 @@ from .stackdump import dump_dir
 
 PREFIX = "exit-"
 HANDLED = "handled-"  # the exception being handled at a sys.exit: `<dump dir>/handled-PID.txt`
+HANDLED_CHAIN = "handled-chain-"  # ... as Python prints it, its chain and all: `<dump dir>/handled-chain-PID.txt`
 REAPED = "reaped-"  # a child this process reaped, dead by a signal it did not send: `<dump dir>/reaped-PID.txt`
 _KILLS = frozenset({"os.kill", "os.killpg", "signal.pthread_kill"})
 
@@ -154,6 +155,10 @@ def _record_handled(directory: str, exception) -> None:
         else:
             text = "".join(traceback.format_exception(exception, chain=False))
         _write(os.path.join(directory, f"{HANDLED}{os.getpid()}.txt"), text)
+        # as the default hook would have printed it, had the program not caught it: what it is read as where the
+        # program's own exit reported it (verdict/uncaught.py), one signature with its uncaught self
+        chain = "".join(traceback.format_exception(exception))
+        _write(os.path.join(directory, f"{HANDLED_CHAIN}{os.getpid()}.txt"), chain)
     except Exception:  # noqa: BLE001  never in the way of the program's own end
         pass
 

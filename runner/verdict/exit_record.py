@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from crashmatrix.incell import rank_report
-from crashmatrix.incell.last_exit import HANDLED, PREFIX, REAPED
+from crashmatrix.incell.last_exit import HANDLED, HANDLED_CHAIN, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
@@ -207,9 +207,10 @@ def _pool_worker_killed(verdict: Verdict, where: str, cell_dir: str, main_pid: i
     return Verdict(Outcome.WORKER_CRASH, signal, error, with_place(WORKER_SIGNAL, where)), where
 
 
-def handled_path(cell_dir: str, pid: int) -> str:
-    """Where the exception pid was handling when it called sys.exit is recorded (incell/last_exit.py)."""
-    return os.path.join(dump_dir(cell_dir), f"{HANDLED}{pid}.txt")
+def handled_path(cell_dir: str, pid: int, chain: bool = False) -> str:
+    """Where the exception pid was handling when it called sys.exit is recorded (incell/last_exit.py); chain: as
+    Python prints it, its chain and all."""
+    return os.path.join(dump_dir(cell_dir), f"{HANDLED_CHAIN if chain else HANDLED}{pid}.txt")
 
 
 def handled(cell_dir: str, pid: int | None) -> str:

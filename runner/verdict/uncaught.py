@@ -47,7 +47,7 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
     if read != stderr:
         _keep(path, os.path.join(cell_dir, KEPT))
     elif exit_record.programs_own_exit(cell_dir, pid, exit_code):
-        path = exit_record.handled_path(cell_dir, pid)
+        path = exit_record.handled_path(cell_dir, pid, chain=True)
         handled = _read(path)
         if not named(handled, stderr + "\n" + stdout):
             return _ranks_told(read, cell_dir, pid)
@@ -66,14 +66,15 @@ def named(recorded: str, printed: str) -> bool:
     its report of that failure (`error: training failed (RuntimeError)`, `sys.exit(f"failed: {e}")`), not an
     exception it handled as expected before an exit of its own reason (a StopIteration before `no batches: bad
     config`, a review's)."""
-    last = read_output(recorded).last_traceback() if recorded else None
-    exception = last.exception if last is not None else ""
-    kind, _, message = exception.partition(": ")
-    kind = kind.rsplit(".", 1)[-1]
-    if not kind or kind in _NOT_FAILURES:
+    tracebacks = read_output(recorded).tracebacks if recorded else ()
+    if not tracebacks or tracebacks[-1].exception.partition(":")[0].rsplit(".", 1)[-1] in _NOT_FAILURES:
         return False
-    words = message.strip()[:40]
-    return re.search(rf"\b{re.escape(kind)}\b", printed) is not None or (len(words) >= 8 and words in printed)
+    for each in tracebacks:  # the exception or what it was raised from (`raise RuntimeError(...) from e`)
+        kind, _, message = each.exception.partition(": ")
+        kind, words = kind.rsplit(".", 1)[-1], message.strip()[:40]
+        if kind and (re.search(rf"\b{re.escape(kind)}\b", printed) or (len(words) >= 8 and words in printed)):
+            return True
+    return False
 
 
 def _keep(record: str, kept: str) -> None:
