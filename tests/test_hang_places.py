@@ -536,3 +536,28 @@ def test_a_loop_is_the_functions_own_whose_body_holds_it(tmp_path):
     assert not stacks._in_a_loop(stacks.Frame("inner", path, "4"))  # defined in outer's loop, no loop of its own
     assert stacks._in_a_loop(stacks.Frame("Sampler.__iter__", path, "10"))  # py-spy's name for a method
     assert stacks._in_a_loop(stacks.Frame("__iter__", path, "10"))  # faulthandler's
+    assert stacks._in_a_loop(stacks.Frame("<listcomp>", path, "5"))  # a comprehension's own frame is its loop
+
+
+def test_a_busy_loops_holder_is_the_deepest_frame_every_sample_shares_that_loops(tmp_path):
+    # a review's endless generator read by a comprehension: caught in gen() once, in step() the next time
+    source = tmp_path / "comp.py"
+    source.write_text(
+        "def gen():\n"  # 1
+        "    n = 0\n"  # 2
+        "    while True:\n"  # 3
+        "        n += 1\n"  # 4
+        "        yield n\n"  # 5
+        "def step(x):\n"  # 6
+        "    return x * 2\n"  # 7
+        "def comp():\n"  # 8
+        "    return [step(x) for x in gen()]\n"  # 9
+    )
+    path = str(source)
+    listcomp, comp = stacks.Frame("<listcomp>", path, "9"), stacks.Frame("comp", path, "9")
+    in_step = [stacks.Frame("step", path, "7"), listcomp, comp]
+    in_gen = [stacks.Frame("gen", path, "4"), listcomp, comp]
+    assert stacks.looped(in_step, [in_gen, in_step])
+    assert stacks.busy_place(in_step[0], in_step, [in_gen, in_step]).endswith(" in step at comp.py:9 in <listcomp>")
+    assert not stacks.looped(in_step, [in_step, in_step])  # the same line each time: one call, not climbed
+    assert stacks.busy_place(in_step[0], in_step, [in_step]) == "comp.py:7 in step"
