@@ -111,7 +111,8 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # inject, the exception a program caught before its own sys.exit (it printed a line of its own), by that exception;
 # load_state_dict's error by every kind of mismatch it lists, each list of keys by its least; a busy hang whose
 # line moves between samples by the frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
-# raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date.
+# raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date;
+# a main waiting on a queue.Queue with the program's thread it waits on.
 GROUPING_VERSION = 11
 
 

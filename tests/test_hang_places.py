@@ -41,7 +41,7 @@ if __name__ == "__main__":
         from busy import loop_with_own_abort_handler
 
         loop_with_own_abort_handler()
-    elif prog in ("suppress", "log_each", "parse_each"):
+    elif prog in ("suppress", "log_each", "parse_each", "views"):
         import nms
 
         getattr(nms, prog)()
@@ -133,6 +133,21 @@ def log_each():
     with _lock:
         for step in range(3):
             log(f"step {step}")
+
+
+def views():
+    import queue
+
+    made, meet = queue.Queue(), threading.Barrier(2)
+
+    def view(k):
+        if k == 0:
+            meet.wait()  # its partner never comes to the barrier
+        made.put(k)
+
+    for k in range(2):
+        threading.Thread(target=view, args=(k,), name=f"view-{k}", daemon=True).start()
+    return made.get(), made.get()  # the second never comes
 """
 
 # crashmatrix as a user without py-spy runs it
@@ -147,7 +162,7 @@ NO_PYSPY = (
 MATRICES = {
     # repeats: one hang keeps one signature
     "plain": "inject: false\naxes:\n  prog: [busy, deadlock]\nrepeats: 2\ntimeout: 3\n",
-    "inject": "inject: true\naxes:\n  prog: [busy, deadlock, suppress, log_each, parse_each]\ntimeout: 3\n",
+    "inject": "inject: true\naxes:\n  prog: [busy, deadlock, suppress, log_each, parse_each, views]\ntimeout: 3\n",
     # a spawned interpreter starts slower on a loaded box than a forked child: a longer timeout
     "more": "inject: false\naxes:\n  prog: [deadlock_spawn, own_abort]\ntimeout: 6\n",
 }
@@ -220,6 +235,9 @@ def test_a_busy_loop_is_signed_by_the_function_that_loops_and_a_wait_by_where_it
     # same line in every sample: its own place, not the loop's
     (stayed,) = _rows(hangs, "inject", "parse_each")
     assert (stayed["where"], stayed["signature"]) == ("main app/nms.py:27 in parse", "hang in app/nms.py:parse")
+    # the forty-fourth set's close call: a main waiting on a queue.Queue that a thread of the program's should fill
+    (views,) = _rows(hangs, "inject", "views")
+    assert views["where"] == "main app/nms.py:61 in views; thread app/nms.py:56 in view", views
 
 
 def test_the_bug_report_tells_a_loop_from_a_wait(hangs):

@@ -205,10 +205,12 @@ def _above_its_loop(frames: Sequence[Frame]) -> list[Frame]:
 
 
 # Where a thread waits for another thread's work: its end (Thread.join; the interpreter's exit waiting in
-# threading._shutdown for every non-daemon thread), or a result it computes (a concurrent.futures Future)
+# threading._shutdown for every non-daemon thread), a result it computes (a concurrent.futures Future), or what
+# it puts on a queue.Queue (the forty-fourth set's views made by two threads, one stuck at a barrier)
 _WAITS_FOR_A_THREAD = (
     ("threading.py", ("join", "_shutdown")),
     ("concurrent/futures/_base.py", ("result", "exception", "wait", "as_completed")),
+    ("queue.py", ("get",)),
 )
 
 
@@ -238,7 +240,8 @@ def _takes_a_lock(thread: Thread | None) -> Frame | None:
 
 def _threads_waited_on(root: ProcessStacks, main: Thread | None, pin: Thread | None) -> list[tuple[Thread, Frame]]:
     """The threads a hung main waits on: the first thread in the program's code where the main waits for threads
-    (Thread.join, the interpreter's exit waiting for non-daemon threads, a Future's result); every thread taking a lock in the
+    (Thread.join, the interpreter's exit waiting for non-daemon threads, a Future's result, a queue.Queue's get);
+    every thread taking a lock in the
     program's code where the main takes one there too (two locks taken in opposite orders)."""
     others = [t for t in root.threads if t is not main and t is not pin]
     if _waits_for_a_thread(main):  # not a library's or crashmatrix's thread: the first in the program's code
