@@ -1,0 +1,1 @@
+"""hy_proj's package: schema, data, model, loop, evaluation."""
