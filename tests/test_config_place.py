@@ -103,6 +103,25 @@ def test_the_node_file_is_the_option_the_defaults_list_chose(tmp_path):
     assert config_place("ValueError: bad\n", script, str(conf), "config") == ""
 
 
+def test_a_group_chosen_twice_is_placed_at_the_entry_that_lacks_override(tmp_path):
+    # the forty-seventh held-out set's hy_experiment_no_override (recorded/heldout47/app, run alone: Hydra 1.3's one
+    # line, `Multiple values for model. To override a value use 'override model: wide'`): an experiment's
+    # defaults list chose model again without `override`, where the primary config had chosen it; the run placed
+    # it at Hydra's run_and_report and the script's `<module>` line (its truth took that; the entry is the fix)
+    conf = tmp_path / "conf"
+    (conf / "experiment").mkdir(parents=True)
+    (conf / "model").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (conf / "config.yaml").write_text("defaults:\n  - model: mlp\n  - _self_\n")
+    (conf / "experiment" / "wide.yaml").write_text("# @package _global_\ndefaults:\n  - /model: wide\n\nepochs: 3\n")
+    (conf / "experiment" / "fixed.yaml").write_text("# @package _global_\ndefaults:\n  - override /model: wide\n")
+    text = "Multiple values for model. To override a value use 'override model: wide'\n"
+    script = str(tmp_path / "train.py")
+    assert config_place(text, script, str(conf), "config") == "conf/experiment/wide.yaml:3 in defaults.model"
+    (conf / "experiment" / "again.yaml").write_text("defaults:\n  - model: wide\n")  # two that could: neither
+    assert config_place(text, script, str(conf), "config") == ""
+
+
 def test_an_experiment_that_sets_a_nodes_values_is_not_where_its_target_fails_to_resolve(tmp_path):
     # experiment=big chooses model=wide and sets its width; a misspelt `_target_` is still the option file's
     conf = tmp_path / "conf"

@@ -50,6 +50,11 @@ _SEARCH_PATH = re.compile(r"^\s*provider=main, path=file://(?P<dir>/\S+)\s*$", r
 # while composing config:`, then `full_key: data.num_workers`)
 _COMPOSING = re.compile(r"^In '(?P<config>[^']+)': (?P<kind>\w+) raised while composing config:", re.M)
 _OPTIONS = re.compile(r"^Available options in '[^']+':\n(?P<options>(?:\t.*\n?)+)", re.M)  # Hydra's, after _NOT_FOUND
+# Hydra's defaults list choosing a group twice (an experiment's `- /model: wide` where the primary config chose
+# model already, without `override`): the entry that chose it again is the user's to mark `override`
+_MULTIPLE = re.compile(
+    r"^Multiple values for (?P<group>[\w./-]+)\. To override a value use 'override (?P<entry>[^']+)'", re.M
+)
 _PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(?P<package>\S+)\s*$")
 _MANDATORY = re.compile(r"^(?:omegaconf\.errors\.)?MissingMandatoryValue: .*$", re.M)
 _INTERPOLATION = re.compile(
@@ -78,6 +83,9 @@ def config_place(
     interpolation = search(_INTERPOLATION, text)
     if interpolation:
         return _interpolation_place(text, config_dir, config_name, arguments, interpolation["ref"], root)
+    multiple = search(_MULTIPLE, text)
+    if multiple:
+        return _second_choice_place(config_dir, multiple["entry"], root)
     composing = search(_COMPOSING, text)
     if composing:
         return _composing_place(text[composing.end() :], config_dir, composing["config"], root)
@@ -224,6 +232,23 @@ def _lines(path: str) -> list[str]:
             return f.read().splitlines()
     except OSError:
         return []
+
+
+def _second_choice_place(config_dir: str, entry: str, root: str) -> str:
+    """`conf/experiment/wide.yaml:3 in defaults.model`: the one defaults entry of the app's configs that chooses
+    entry's group and option without `override` (`- /model: wide`, Hydra's message names `model: wide`); "" where
+    none or more than one does."""
+    group, _, option = (part.strip() for part in entry.partition(":"))
+    chooses = re.compile(rf"^\s*-\s*/?{re.escape(group.lstrip('/'))}\s*:\s*{re.escape(option)}\s*(?:#.*)?$")
+    found = []
+    for folder, _dirs, files in sorted(os.walk(config_dir)) if config_dir else ():
+        for name in sorted(f for f in files if f.endswith(_YAML)):
+            path = os.path.join(folder, name)
+            found += [(path, number) for number, line in enumerate(_lines(path), 1) if chooses.match(line)]
+    if len(found) != 1:
+        return ""
+    path, number = found[0]
+    return f"{from_root(path, root)}:{number} in defaults.{group.lstrip('/')}"
 
 
 def _defaults_line(path: str, group: str) -> int | None:
@@ -383,7 +408,8 @@ def is_config_error(text: str) -> bool:
     """Whether text holds a Hydra config error this module places (a missing option, a node instantiate could
     not build, a `???`, an interpolation to a missing key, a value its schema refused as the config composed)."""
     return any(
-        search(p, text) for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION, _OVERRIDE_REFUSED, _COMPOSING)
+        search(p, text)
+        for p in (_NOT_FOUND, _INSTANTIATE, _MANDATORY, _INTERPOLATION, _OVERRIDE_REFUSED, _COMPOSING, _MULTIPLE)
     )
 
 
