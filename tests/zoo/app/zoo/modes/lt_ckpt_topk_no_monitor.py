@@ -1,5 +1,5 @@
 """A ModelCheckpoint asked to keep the 3 best checkpoints with no metric to rank them by (monitor left unset):
-Lightning refuses the callback when it is built (Lightning-AI/pytorch-lightning#2908, #4335)."""
+Lightning refuses the callback when it is built (Lightning-AI/pytorch-lightning#3620, #3735)."""
 
 import pytorch_lightning as pl
 import torch

@@ -1,6 +1,6 @@
 """torchrun, 2 gloo ranks, Lightning's ddp strategy on CPU: a throughput callback keeps its history only on the
 global zero rank (created in `setup` under `if trainer.is_global_zero`), but appends to it on every rank in
-`on_train_batch_end`; rank 1 fails after its first batch (Lightning-AI/pytorch-lightning#8821, #13541)."""
+`on_train_batch_end`; rank 1 fails after its first batch (NVIDIA/NVFlare#5040, Lightning-AI/pytorch-lightning#16417)."""
 
 import time
 

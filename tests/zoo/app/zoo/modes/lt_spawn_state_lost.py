@@ -1,6 +1,6 @@
 """ddp_spawn on 2 CPU processes: the module records its best validation accuracy in an attribute during fit,
 and the main reads it after fit; the attribute was set in the spawned processes' copies only, so the main's
-module never had it (Lightning-AI/pytorch-lightning#8540, #11190: state set under ddp_spawn is lost)."""
+module never had it (Lightning-AI/pytorch-lightning#10896: state set under ddp_spawn is lost)."""
 
 import pytorch_lightning as pl
 import torch
