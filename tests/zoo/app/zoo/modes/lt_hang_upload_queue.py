@@ -1,7 +1,7 @@
 """A checkpoint-upload callback: a background thread takes paths from a queue and marks each done; the callback
 sends the thread its stop word at every epoch's end (meant for the last), so after epoch 0 the thread is gone;
-`on_train_end` queues the final path and waits in `queue.join()` for ever (Lightning-AI/pytorch-lightning#11368,
-#19038: training hangs at the end in a callback)."""
+`on_train_end` queues the final path and waits in `queue.join()` for ever (ecmwf/anemoi-core#129,
+OpenPipe/ART#429: training hangs at the end in a callback)."""
 
 import queue
 import threading
