@@ -1,0 +1,1 @@
+"""litkit: a LightningModule, a LightningDataModule and callbacks for a small tabular classifier."""

@@ -1,0 +1,33 @@
+"""The forty-sixth held-out set (truth_heldout46.yaml, HELDOUT46.md): failures around Lightning's Trainer on the
+CPU written as users report them, six in a new project (lt_proj/: a pyproject.toml marker, a package litkit/ with
+a LightningModule, a LightningDataModule and callbacks, an entry train.py run as `python train.py --case NAME
+--max-epochs 1`), without reading crashmatrix's rules, each with its truth from running it alone. Its runs were
+recorded once, before any rule changed (recorded/heldout46/); here every recorded cell's stderr.log is diagnosed
+again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the
+truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT46.md lists the run's)
+UNTRUE = {
+    ("lt_hang_upload_queue", "where"): "no failure found: stderr.log holds only Lightning's lines (`Trainer.fit "
+    "stopped: max_epochs=2 reached.`, `[rank: 0] Received SIGTERM: 15`), no traceback; the run read the stacks "
+    "and named the main at zoo/modes/lt_hang_upload_queue.py:38 in on_train_end, right",
+}
+SET = HeldOut("heldout46", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
