@@ -554,10 +554,13 @@ def test_every_kind_gets_a_bundle_of_its_own_even_where_signatures_begin_alike()
         FailureKind("crash", "SIGSEGV", "killed_by_signal"),
         FailureKind("worker_crash", "SIGSEGV", "killed_by_signal"),
         FailureKind("fail", "", "ValueError: bad batch"),
+        # the forty-sixth set's: a folder named by the exception's module alone, its name cut off
+        FailureKind("fail", "", 'lightning_fabric.utilities.exceptions.MisconfigurationException: The "interval" key'),
     ]
     names = folder_names(kinds)
     assert len(set(names.values())) == len(kinds), names
-    assert names[kinds[0]].startswith("_pickle.UnpicklingError-Weights-only-load-fail-")
+    assert names[kinds[0]].startswith("UnpicklingError-Weights-only-load-failed-")
+    assert names[kinds[5]] == "MisconfigurationException-The-interval-key"
     assert names[kinds[2]] == "killed_by_signal-crash-SIGSEGV" and names[kinds[4]] == "ValueError-bad-batch"
     assert folder_names(kinds) == names  # the same folders when resolve runs again
 

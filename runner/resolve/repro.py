@@ -83,9 +83,15 @@ def _set_apart(names: dict[FailureKind, str], longer: Callable[[FailureKind, str
     return {k: (longer(k, name) if shared[name] > 1 else name) for k, name in names.items()}
 
 
+# an exception class's module before its name (`lightning_fabric.utilities.exceptions.MisconfigurationException`):
+# in a folder name, cut at 48 characters, it left the module alone (the forty-sixth set's repro folders)
+_EXCEPTION_MODULE = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b)")
+
+
 def _slug(text: str, most: int = 48) -> str:
-    """Text as one folder name: runs of other characters as one -, cut at a - within `most` characters."""
-    slug = _UNSAFE.sub("-", text).strip("-.")
+    """Text as one folder name, an exception by its class's own name: runs of other characters as one -, cut at
+    a - within `most` characters."""
+    slug = _UNSAFE.sub("-", _EXCEPTION_MODULE.sub("", text)).strip("-.")
     if len(slug) > most:
         cut = slug[:most]
         at = max(cut.rfind("-"), cut.rfind("."))
