@@ -49,11 +49,10 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
     elif exit_record.programs_own_exit(cell_dir, pid, exit_code):
         path = exit_record.handled_path(cell_dir, pid, chain=True)
         handled = _read(path)
-        if not named(handled, stderr + "\n" + stdout):
-            return _ranks_told(read, cell_dir, pid)
-        read = appended(stderr, handled, also_printed=stdout, says=SAYS_HANDLED)
-        if read != stderr:
-            _keep(path, os.path.join(cell_dir, KEPT_HANDLED))
+        if named(handled, stderr + "\n" + stdout):
+            read = appended(stderr, handled, also_printed=stdout, says=SAYS_HANDLED)
+            if read != stderr:
+                _keep(path, os.path.join(cell_dir, KEPT_HANDLED))
     return _ranks_told(read, cell_dir, pid)
 
 
