@@ -154,9 +154,10 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
         if _PYTHONS_MEMORY_ERROR.match(exception):  # a builtin's or numpy's allocation: its line is the place
             return _join(frames[0][0], frames)
         return op_place(frames, allocation=True) or _join(frames[0][0], frames)
-    # a scripted function the program calls raises at the program's own line: no torch frame between
-    scripted = exception.endswith(TORCHSCRIPT_FAILED)
-    traced = _traced(text) if _is_torch(frames[0][0]) or scripted else None
+    traced = _traced(text) if _is_torch(frames[0][0]) else None
+    if traced is None and exception.endswith(TORCHSCRIPT_FAILED):  # a scripted function the program called
+        # directly raises at the program's own line, no torch frame between; a traced module's in torch's
+        traced = _torchscripts(text)
     if traced is not None:
         return _traced_place(frames[0][0], traced, frames)
     return _join(frames[0][0], frames)
@@ -176,11 +177,10 @@ _TRACED_FRAME = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+)\): (?P<func>\S+)$")
 
 
 def _traced(text: str) -> Frame | None:
-    """The innermost program frame of the last `from user code:` block (torch.compile's), else of TorchScript's
-    last traceback, or None."""
+    """The innermost program frame of the last `from user code:` block (torch.compile's), or None."""
     at = text.rfind(_USER_CODE)
     if at == -1:
-        return _torchscripts(text)
+        return None
     block = []
     for line in text[at + len(_USER_CODE) :].splitlines():
         m = _FRAME.match(line)
