@@ -407,6 +407,8 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
     )
     if first is not None:
         rank = first.rank
+    elif verdict.rank is not None and _main_failed_on_its_own(slot, verdict, recorded):
+        return dataclasses.replace(verdict, rank=None)
     elif verdict.outcome == Outcome.CRASH:
         rank = next((r.rank for r in recorded if r.pid == slot.running.pid), None)
     else:
@@ -415,6 +417,17 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
         return verdict
     outcome = Outcome.RANK_CRASH if verdict.outcome == Outcome.CRASH else verdict.outcome
     return dataclasses.replace(verdict, outcome=outcome, rank=rank)
+
+
+def _main_failed_on_its_own(slot: _Slot, verdict, recorded) -> bool:
+    """The failure told is the main process's own uncaught exception, and the main is no rank: the parent of
+    spawned ranks that all ended, failing after them (ranks.root_failure gives an unlabelled traceback to the
+    rank that ended first, which is right only where a rank printed it)."""
+    from crashmatrix.verdict import uncaught
+
+    if any(r.pid == slot.running.pid for r in recorded):
+        return False
+    return uncaught.main_raised(slot.cell_dir, slot.running.pid, verdict.told)
 
 
 def _killed_itself_for_a_rank(slot: _Slot, rc, stderr: str, recorded) -> bool:
