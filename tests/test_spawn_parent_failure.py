@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, rows_of
+from conftest import ROOT, crashmatrix, rows_of
 
 pytestmark = pytest.mark.slow  # spawned gloo ranks, under inject
 
@@ -30,7 +30,7 @@ MATRICES = {
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Both programs at once under inject."""
+    """Both programs at once under inject, then `crashmatrix resolve` of the parent's run."""
     base = tmp_path_factory.mktemp("spawn")
     for app in ("spawn_state_lost.py", "ddp_train.py"):
         shutil.copy(os.path.join(APPS, app), base / app)
@@ -43,6 +43,8 @@ def runs(tmp_path_factory):
     for proc in procs.values():
         _out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err.decode()
+    done = crashmatrix("resolve", "parent", cwd=base)
+    assert done.returncode == 0, done.stderr
     return base
 
 
@@ -58,3 +60,9 @@ def test_a_rank_that_raised_under_spawn_is_still_that_rank(runs):
     assert row["error"] == "ValueError: bad batch on rank 1"
     assert row["rank"] == "1"
 
+
+def test_the_bug_report_of_a_matrix_without_axes_names_its_one_configuration(runs):
+    (issue,) = (runs / "parent" / "repro").glob("*/ISSUE.md")
+    text = issue.read_text()
+    assert "- The one configuration failed so in 1 of 1 runs." in text
+    assert "rank" not in text.split("## To reproduce")[0]

@@ -412,7 +412,9 @@ def _conditions(run: FinishedRun, bundle: Bundle, told: Told) -> str:
                 f"  {f.masked} more runs there failed another way first ({by}): they tell nothing of this one."
             )
     failed = config.kinds[bundle.kind]
-    lines.append(f"- The configuration reproduced here, {config.label()}, failed so in {failed} of {config.runs} runs.")
+    # A matrix with no axes has one configuration, with no values to name
+    named = f"The configuration reproduced here, {config.label()}," if config.label() else "The one configuration"
+    lines.append(f"- {named} failed so in {failed} of {config.runs} runs.")
     if bundle.rate < 1:
         lines.append(
             f"- Over all its runs the failure came in {bundle.failing} of {bundle.runs} ({bundle.rate:.0%}): it is "
