@@ -242,11 +242,12 @@ RECORDED_BEFORE = {
     # the forty-fifth set's gm_ema_averaged_load (true there): its key lists signed by their first key when it ran,
     # by their least since (a checkpoint built from a set lists its keys in another order each run)
     **{f"tests/zoo/recorded/heldout45/single/cells/4a06254611-r{i}": "recorded_before" for i in range(3)},
-    # the forty-seventh set's hy_init_own_error and hy_enum_schema_value: Hydra's one line, no traceback, that the run
-    # placed from the cell's command (the class's own raise, recorded as Hydra exited; the config file and key)
+    # the forty-seventh set's hy_init_own_error, hy_enum_schema_value and hy_experiment_no_override: Hydra's one
+    # line, no traceback, that the run placed from the cell's command (the class's own raise, or Hydra's exit,
+    # recorded as Hydra exited; the config file and key)
     **{
         f"tests/zoo/recorded/heldout47/app/cells/{cell}-r{i}": "command_place"
-        for cell in ("87a331e0de", "30760bd6bf")
+        for cell in ("87a331e0de", "30760bd6bf", "0f2a2c1dca")
         for i in range(3)
     },
     # its qz_export_script_child: TorchScript's error names the model's file by the recording checkout's path

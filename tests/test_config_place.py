@@ -296,3 +296,26 @@ def test_diagnose_of_hydras_short_error_finds_the_app_it_runs_in(tmp_path):
     assert "  where:" not in elsewhere.stdout and "run diagnose in the app's folder" in elsewhere.stdout, (
         elsewhere.stdout
     )
+
+
+def test_diagnose_of_hydras_one_line_error_places_it(tmp_path):
+    # held-out set 47's hy_experiment_no_override, its recorded log: run alone, Hydra printed only
+    # `Multiple values for model. To override a value use 'override model: wide'` and its HYDRA_FULL_ERROR hint (no
+    # headline, no traceback; exit 1): conf/experiment/wide.yaml chooses `- /model: wide` without `override` where
+    # config.yaml already chose mlp. diagnose found no failure in it; the line before Hydra's hint is the error.
+    from conftest import crashmatrix
+
+    cells = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout47", "app", "cells")
+    log = os.path.join(cells, "0f2a2c1dca-r0", "stderr.log")
+    here = crashmatrix("diagnose", log, cwd=os.path.join(ROOT, "tests", "zoo", "app", "hy_proj"))
+    assert here.stdout.startswith("fail\n  error:     Multiple values for model. To override a value use"), here.stdout
+    assert "  where:     conf/experiment/wide.yaml:3 in defaults.model\n" in here.stdout, here.stdout
+    # Hydra's hint after a job's traceback: the traceback's own exception is the error, not the line before the hint
+    text = (
+        "Error executing job with overrides: []\nTraceback (most recent call last):\n"
+        '  File "/app/train.py", line 9, in main\n    raise ValueError("bad lr")\nValueError: bad lr\n\n'
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+    )
+    (tmp_path / "job.log").write_text(text)
+    job = crashmatrix("diagnose", tmp_path / "job.log", cwd=tmp_path)
+    assert "  error:     ValueError: bad lr\n" in job.stdout, job.stdout

@@ -471,6 +471,9 @@ def _holds_what_it_names(text: str, config_dir: str) -> bool:
     composing = search(_COMPOSING, text)
     if composing:
         return bool(_config_file(config_dir, composing["config"]))
+    multiple = search(_MULTIPLE, text)
+    if multiple:  # a defaults list of this app's chooses the option without `override`
+        return bool(_second_choice_place(config_dir, multiple["entry"], config_dir))
     target, interpolation, mandatory = (
         search(_INSTANTIATE, text),
         search(_INTERPOLATION, text),

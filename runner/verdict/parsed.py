@@ -122,6 +122,19 @@ _HYDRA_HINT = re.compile(
 )
 
 
+def _hydra_message_alone(text: str) -> str:
+    """Hydra's error with no headline of its own (`Multiple values for model. To override a value use 'override
+    model: wide'`): where no traceback is printed, run_and_report prints only the exception's text before its
+    boilerplate, so the line before the boilerplate is the error. "" where the boilerplate is absent."""
+    boilerplate = sig_.last_match(_BOILERPLATE, text) if "HYDRA_FULL_ERROR" in text else None
+    if boilerplate is None:
+        return ""
+    for line in reversed(text[: boilerplate.start()].splitlines()):
+        if line.strip() and not _HYDRA_HINT.match(line):
+            return line.strip()
+    return ""
+
+
 def watchdog_ended(text: str) -> str:
     """`Timeout (0:00:03)!`: the line of faulthandler's watchdog dump where it is the last the text holds, as a
     process its watchdog ended prints it (exit=True: `_exit(1)` right after); "" otherwise: a dump that repeats, or
@@ -532,7 +545,7 @@ class Output:
         text = self.text
         head = sig_.last_match(_HYDRA_HEADLINE, text)
         if head is None:
-            return ""
+            return "" if self.tracebacks else _hydra_message_alone(text)
         line = sig_.line_of(text, head)
         for after in text[head.end() :].splitlines():
             if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):

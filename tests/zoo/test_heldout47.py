@@ -26,13 +26,6 @@ UNTRUE = {
     "short message (`Error in call to target 'hyapp.model.Net': ValueError(...)`, `full_key: model`, no "
     "traceback), so diagnose places it at the config node that set the key; the run, which had the traceback, "
     "said hyapp/model.py:13 in __init__, right",
-    ("hy_experiment_no_override", "outcome"): "pass: stderr.log is Hydra's one line `Multiple values for model. To "
-    "override a value use 'override model: wide'` and its HYDRA_FULL_ERROR hint, no exception name, so diagnose "
-    "finds no failure; the run said fail (exit 1), right",
-    ("hy_experiment_no_override", "signature_has"): "no signature (diagnose finds no failure in the one line); the "
-    "run's was `Multiple values for model. ... in train.py:<module>`, right",
-    ("hy_experiment_no_override", "where"): "no place (no failure found); the run said hydra/_internal/utils.py:303 "
-    "in run_and_report; train.py:17 in <module>, right",
 }
 SET = HeldOut("heldout47", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
