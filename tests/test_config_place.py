@@ -298,7 +298,7 @@ def test_diagnose_of_hydras_short_error_finds_the_app_it_runs_in(tmp_path):
     )
 
 
-def test_diagnose_of_hydras_one_line_error_places_it(tmp_path):
+def test_diagnose_of_hydras_one_line_error_places_it_and_says_whose_fix(tmp_path):
     # held-out set 47's hy_experiment_no_override, its recorded log: run alone, Hydra printed only
     # `Multiple values for model. To override a value use 'override model: wide'` and its HYDRA_FULL_ERROR hint (no
     # headline, no traceback; exit 1): conf/experiment/wide.yaml chooses `- /model: wide` without `override` where
@@ -310,6 +310,10 @@ def test_diagnose_of_hydras_one_line_error_places_it(tmp_path):
     here = crashmatrix("diagnose", log, cwd=os.path.join(ROOT, "tests", "zoo", "app", "hy_proj"))
     assert here.stdout.startswith("fail\n  error:     Multiple values for model. To override a value use"), here.stdout
     assert "  where:     conf/experiment/wide.yaml:3 in defaults.model\n" in here.stdout, here.stdout
+    assert (
+        "  whose:     The app's configuration to fix, not a library's: Hydra refused what "
+        "conf/experiment/wide.yaml:3 in defaults.model says" in here.stdout
+    ), here.stdout
     # Hydra's hint after a job's traceback: the traceback's own exception is the error, not the line before the hint
     text = (
         "Error executing job with overrides: []\nTraceback (most recent call last):\n"

@@ -229,6 +229,8 @@ def _ended(place: str) -> str:
     return f" ({place})" if place.startswith("the main process heard of it") else f" (it ended in {place})"
 
 
+# A config file's place (verdict/config_place.py): `conf/experiment/wide.yaml:3 in defaults.model`
+_CONFIG_PLACE = re.compile(r"^\S+\.ya?ml:\d+ in \S")
 # A native frame as `where` gives it (forensics): `libcodec.so (decode_header+0xc)`, `libc.so.6 (+0x156219)`
 _NATIVE_FRAME = re.compile(r"^\S+\.so(?:\.\d+)* \(.*\)$")
 
@@ -248,6 +250,11 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
             return (
                 "A failure of a known kind" + _ended(place) + ", whose fix is the "
                 f"program's, not a library's: {known}.\n"
+            )
+        if _CONFIG_PLACE.match(place):  # verdict/config_place.py: Hydra refused what a config file of the app says
+            return (
+                f"The app's configuration to fix, not a library's: Hydra refused what {place} says (the message "
+                "says why). A config the user wrote is the user's; HYDRA_FULL_ERROR=1 shows Hydra's whole stack.\n"
             )
         if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
             return (
