@@ -279,3 +279,17 @@ def test_a_worker_the_loader_says_exited_unexpectedly_died_by_the_signal_its_dum
     assert (verdict.outcome, verdict.signal, verdict.signature) == (Outcome.WORKER_CRASH, "SIGSEGV", "worker_signal")
     assert verdict.error.startswith("Fatal Python error: Segmentation fault in a DataLoader worker; FAILED: DataLoader")
     assert classify(1, stderr="", stdout=said).signature == "worker_exited"  # no dump: no signal to tell
+
+
+def test_a_torchrun_rank_that_ended_itself_with_a_status_is_told_by_it_not_by_torchruns_raise():
+    # tests/data/rank-own-exit/README.md has the truth: rank 1's sys.exit(3), told only by torchrun's report. Before,
+    # the log read `exit status 1` at torchrun's own launch_agent, and whose fix it is, torch's refusal
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    log = os.path.join(ROOT, "tests", "data", "rank-own-exit", "torchrun-caught-exit3-alone.err")
+    found = diagnose(read_logs([log]))
+    assert (found.row["outcome"], found.row["rank"]) == ("fail", "1"), found.row
+    assert found.row["error"] == "rank 1 exited with exit code 3", found.row
+    assert found.row["where"] == "", found.row  # no frame of the rank's own in the log: none named
+    assert "torch" not in found.whose, found.whose

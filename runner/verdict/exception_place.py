@@ -119,8 +119,17 @@ def is_ours(path: str) -> bool:
 
 def failing_output(stderr: str) -> str:
     """The output whose exception failed the run: a distributed job's failing rank's own (verdict/ranks.py), never
-    the launcher's report printed after it; else stderr itself."""
+    the launcher's report printed after it ("" where the rank printed none and torchrun reported it); else stderr
+    itself."""
     root = ranks.root_failure(stderr) if ranks.is_distributed(stderr) else None
+    if (
+        root is not None
+        and not root.text
+        and not root.signal
+        and root.rank is not None
+        and "ChildFailedError" in stderr
+    ):
+        return ""  # a rank torchrun reports ended, that printed nothing: torchrun's raise holds no frame of the job
     return root.text if root is not None and root.text else stderr
 
 

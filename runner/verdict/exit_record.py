@@ -235,6 +235,13 @@ def programs_own_exit(cell_dir: str, pid: int, exit_code: int | None) -> bool:
     return bool(frames) and is_programs(frames[0][0])
 
 
+def own_exit_code(cell_dir: str, pid: int) -> int | None:
+    """The status pid's recorded sys.exit ended it with, where one is recorded (a rank's, whose status only its
+    launcher's report tells); else None."""
+    _text, end = _read(cell_dir, pid)
+    return int(end["code"]) if end is not None and end["code"] is not None else None
+
+
 def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
     """The recorded place of pid's own end where it matches exit_code, or signal where it died by one; else ""."""
     text, end = _read(cell_dir, pid)
@@ -257,11 +264,12 @@ def spawned_rank_place(cell_dir: str, main_pid: int | None, exit_code: int) -> s
     return found[0] if len(found) == 1 else ""
 
 
-_RANK_EXIT = re.compile(r"terminated with exit code (\d+)$")
+_RANK_EXIT = re.compile(r"(?:terminated|exited) with exit code (\d+)$")
 
 
 def rank_exit_code(verdict: Verdict) -> int | None:
     """The exit status a rank ended itself with, where the verdict is its launcher's word of it (classify's
-    `ProcessExitedException: process 1 terminated with exit code 3`); else None."""
+    `ProcessExitedException: process 1 terminated with exit code 3`, torchrun's entry read as `rank 1 exited
+    with exit code 3`); else None."""
     found = _RANK_EXIT.search(verdict.error) if verdict.outcome is Outcome.FAIL else None
     return int(found.group(1)) if found else None

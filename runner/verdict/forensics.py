@@ -815,6 +815,10 @@ def _pids_named(error: str, pid: int) -> set[int]:
     return {pid} | {int(p) for p in re.findall(r"\bpid\(?s?\)? (\d+)", error)}
 
 
+# torchrun's agent raising ChildFailedError for a rank: its report, never where the rank failed
+_LAUNCHERS_OWN = re.compile(r"^torch/distributed/(?:launcher|elastic)/")
+
+
 def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[Verdict, str]:
     """The verdict with the OOM killer recognised and the hang's place in its error; and `where`."""
     if verdict.outcome == Outcome.TIMEOUT:
@@ -835,7 +839,9 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         # a rank's own exception, from its own traceback
         return verdict, _started_at(_where_raised(verdict, verdict.told), verdict, ev.stderr)
     if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
-        return verdict, _started_at(_where_raised(verdict, ev.stderr), verdict, ev.stderr)
+        where = _started_at(_where_raised(verdict, ev.stderr), verdict, ev.stderr)
+        # a rank known only from its launcher's report: the launcher's own raise of it is no place of the rank's
+        return verdict, "" if verdict.rank is not None and _LAUNCHERS_OWN.match(where) else where
     if verdict.signal == "SIGINT" and verdict.error.startswith("KeyboardInterrupt"):
         return verdict, _where_raised(verdict, ev.stderr)  # the traceback Python printed before its SIGINT
     pids = _pids_named(verdict.error, ev.pid)

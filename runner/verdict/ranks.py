@@ -425,6 +425,8 @@ def _launcher_failures(stderr: str) -> list[RankFailure]:
                 signal=sig if code < 0 else "",
                 text=message if _TRACEBACK in message else "",
                 pid=int(m.group("pid")),
+                # a rank's own sys.exit(3): its status. 1 is also an uncaught exception's, whose words tell more
+                code=code if code > 1 else None,
             )
         )
     for m in finditer(_SPAWN_RAISED, stderr):
