@@ -220,19 +220,28 @@ def test_a_failure_reported_the_programs_own_way_is_told_by_the_failure(tmp_path
     assert (chained["error"], chained["where"]) == ("RuntimeError: setup failed", "own_report.py:89 in setup"), chained
 
 
-@pytest.mark.slow  # a real torchrun job of 2 gloo ranks under inject
-def test_a_ranks_failure_its_own_hook_printed_in_one_line_is_told_by_the_rank(tmp_path):
-    # tests/apps/ddp_one_line_hook.py's docstring has the truth: rank 1's KeyError at shard_of. Before, the run said
-    # `exit status 1` (torchrun's report alone): the rank printed no traceback
+@pytest.mark.slow  # real torchrun jobs of 2 gloo ranks under inject
+def test_a_ranks_failure_it_reported_its_own_way_is_told_by_the_rank(tmp_path):
+    # tests/apps/ddp_one_line_hook.py's docstring has the truth: rank 1's KeyError at shard_of, printed by its own
+    # hook in one line, or caught and reported before its own sys.exit(3). Before, the run said `exit status 1`
+    # (torchrun's report alone) for the hook; for the caught one, `exit status 1` placed in torchrun's own
+    # launch_agent, and ISSUE.md addressed torch's code
     app = os.path.join(ROOT, "tests", "apps", "ddp_one_line_hook.py")
     (tmp_path / "m.yaml").write_text(
-        f"name: ddp-hook\ncommand: [{TORCHRUN}, --nproc_per_node=2, {app}]\ninject: true\naxes: {{x: [1]}}\n"
+        f"name: ddp-hook\ncommand: [{TORCHRUN}, --nproc_per_node=2, {app}]\ninject: true\n"
+        "axes: {report: [hook, caught]}\n"
     )
-    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
-    (row,) = rows_of(tmp_path / "run")
-    assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "KeyError: 1"), row
-    assert row["where"] == "tests/apps/ddp_one_line_hook.py:17 in shard_of", row
+    rows = {row["report"]: row for row in rows_of(tmp_path / "run")}
+    for report, row in rows.items():
+        assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "KeyError: 1"), row
+        assert row["where"] == "tests/apps/ddp_one_line_hook.py:20 in shard_of", row
+    caught = tmp_path / "run" / rows["caught"]["log_dir"]
+    assert (caught / "handled-rank1.txt").is_file()  # kept, so that the cell's log is read as the run read it
+    told = crashmatrix("diagnose", caught / "stderr.log", cwd=tmp_path)
+    assert "fail (rank 1 failed first)\n  error:     KeyError: 1\n" in told.stdout, told.stdout
+    assert "  where:     tests/apps/ddp_one_line_hook.py:20 in shard_of\n" in told.stdout, told.stdout
 
 
 RECORDED = """\

@@ -90,8 +90,8 @@ def _expanded(given: str) -> list[str]:
     found = []
     for folder, _dirs, files in sorted(os.walk(given)):
         for name in sorted(files, key=lambda n: (n != "stderr.log", n)):
-            if (
-                name.endswith((".log", ".out", ".err", ".txt")) and name not in uncaught.RECORDS
+            if name.endswith((".log", ".out", ".err", ".txt")) and not uncaught.is_record(
+                name
             ):  # stderr.log's, read with it
                 found.append(os.path.join(folder, name))
     if not found:

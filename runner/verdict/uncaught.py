@@ -33,6 +33,13 @@ SAYS_HANDLED = (
     "crashmatrix: the exception the program caught before it exited by its own sys.exit, as Python prints it:"
 )
 RECORDS = (KEPT, KEPT_HANDLED)  # a cell's records, read with its stderr.log, not as logs of their own
+# a rank's records, kept as the main's are (`uncaught-rank1.txt`, `handled-rank1.txt`), read under its label
+_RANK_RECORD = re.compile(r"^(uncaught|handled)-rank(\d+)\.txt$")
+
+
+def is_record(name: str) -> bool:
+    """Whether a file of a cell's folder is one of its records, read with its stderr.log (beside)."""
+    return name in RECORDS or bool(_RANK_RECORD.match(name))
 
 
 def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: int | None = None) -> str:
@@ -46,14 +53,22 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
     read = appended(stderr, _read(path), also_printed=stdout)
     if read != stderr:
         _keep(path, os.path.join(cell_dir, KEPT))
-    elif exit_record.programs_own_exit(cell_dir, pid, exit_code):
-        path = exit_record.handled_path(cell_dir, pid, chain=True)
-        handled = _read(path)
-        if named(handled, stderr + "\n" + stdout):
-            read = appended(stderr, handled, also_printed=stdout, says=SAYS_HANDLED)
-            if read != stderr:
-                _keep(path, os.path.join(cell_dir, KEPT_HANDLED))
-    return _ranks_told(read, cell_dir, pid)
+    else:
+        read = _handled_told(stderr, stdout, cell_dir, pid, exit_code)
+        if read != stderr:
+            _keep(exit_record.handled_path(cell_dir, pid, chain=True), os.path.join(cell_dir, KEPT_HANDLED))
+    return _ranks_told(read, stdout, cell_dir, pid)
+
+
+def _handled_told(stderr: str, stdout: str, cell_dir: str, pid: int, exit_code: int | None, label: str = "") -> str:
+    """stderr, followed by the exception pid caught before it ended itself by its own sys.exit(exit_code), where
+    what the program printed names that exception (its report of that failure), each line after label."""
+    if not exit_record.programs_own_exit(cell_dir, pid, exit_code):
+        return stderr
+    handled = _read(exit_record.handled_path(cell_dir, pid, chain=True))
+    if not named(handled, stderr + "\n" + stdout):
+        return stderr
+    return appended(stderr, handled, also_printed=stdout, label=label, says=SAYS_HANDLED)
 
 
 # Not a failure the program caught: an interruption, an exit or a generator's close
@@ -83,16 +98,26 @@ def _keep(record: str, kept: str) -> None:
         pass
 
 
-def _ranks_told(stderr: str, cell_dir: str, main_pid: int) -> str:
+def _ranks_told(stderr: str, stdout: str, cell_dir: str, main_pid: int) -> str:
     """A rank whose program printed its failure its own way (its own excepthook): torchrun labels what it printed
-    `[rank1]: `, and no traceback of those lines ends in its exception. Its record, labelled so, after the output."""
+    `[rank1]: `, and no traceback of those lines ends in its exception. Its record, labelled so, after the output;
+    else the exception it caught before its own sys.exit, where what it printed names it, as for the main."""
     from crashmatrix.verdict.ranks import recorded_ranks  # a distributed cell's only
 
     for rank in recorded_ranks(cell_dir):
         if rank.pid == main_pid:
             continue
-        recorded = _read(os.path.join(dump_dir(cell_dir), f"{PREFIX}{rank.pid}.txt"))
-        stderr = appended(stderr, recorded, label=f"[rank{rank.rank}]: ")
+        label = f"[rank{rank.rank}]: "
+        path = os.path.join(dump_dir(cell_dir), f"{PREFIX}{rank.pid}.txt")
+        told = appended(stderr, _read(path), label=label)
+        kept = f"uncaught-rank{rank.rank}.txt"
+        if told == stderr:
+            code = exit_record.own_exit_code(cell_dir, rank.pid)
+            told = _handled_told(stderr, stdout, cell_dir, rank.pid, code, label)
+            path, kept = exit_record.handled_path(cell_dir, rank.pid, chain=True), f"handled-rank{rank.rank}.txt"
+        if told != stderr:  # kept in the cell, so that resolve and diagnose read the cell's log as the run did
+            _keep(path, os.path.join(cell_dir, kept))
+        stderr = told
     return stderr
 
 
@@ -111,14 +136,22 @@ def main_raised(cell_dir: str, pid: int, told: str) -> bool:
 
 
 def beside(log_path: str, text: str) -> str:
-    """A cell's stderr.log as its run read it: with the cell's KEPT record after it, else its KEPT_HANDLED one
-    (crashmatrix diagnose, resolve's ISSUE.md)."""
+    """A cell's stderr.log as its run read it: with the cell's KEPT record after it, else its KEPT_HANDLED one,
+    then each rank's, under its label (crashmatrix diagnose, resolve's ISSUE.md)."""
     if os.path.basename(log_path) != "stderr.log":
         return text
     folder = os.path.dirname(log_path)
     read = appended(text, _read(os.path.join(folder, KEPT)))
     if read == text:
         read = appended(text, _read(os.path.join(folder, KEPT_HANDLED)), says=SAYS_HANDLED)
+    try:
+        names = sorted(n for n in os.listdir(folder) if _RANK_RECORD.match(n))
+    except OSError:
+        names = []
+    for name in names:
+        kind, rank = _RANK_RECORD.match(name).groups()  # type: ignore[union-attr]
+        says = SAYS if kind == "uncaught" else SAYS_HANDLED
+        read = appended(read, _read(os.path.join(folder, name)), label=f"[rank{rank}]: ", says=says)
     return read
 
 
