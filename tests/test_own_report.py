@@ -234,7 +234,8 @@ def test_a_ranks_failure_it_reported_its_own_way_is_told_by_the_rank(tmp_path):
     ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", "--jobs", "2", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     rows = {row["report"]: row for row in rows_of(tmp_path / "run")}
-    for report, row in rows.items():
+    assert set(rows) == {"hook", "caught"}, rows
+    for row in rows.values():
         assert (row["outcome"], row["rank"], row["error"]) == ("fail", "1", "KeyError: 1"), row
         assert row["where"] == "tests/apps/ddp_one_line_hook.py:20 in shard_of", row
     caught = tmp_path / "run" / rows["caught"]["log_dir"]
