@@ -1,0 +1,1 @@
+"""metakit: tasks, a small net, a MAML inner loop and per-sample gradients with torch.func."""

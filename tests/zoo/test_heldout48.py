@@ -1,0 +1,34 @@
+"""The forty-eighth held-out set (truth_heldout48.yaml, HELDOUT48.md): failures of functional and meta-learning
+code and module surgery written as users report them (torch.func's vmap, grad, functional_call and
+stack_module_state, MAML inner loops, parametrizations, spectral_norm and weight_norm, module hooks, buffers),
+five in a new project (fn_proj/: a pyproject.toml marker, a package `metakit` and an entry `train.py` run as
+`python train.py --case NAME`), without reading crashmatrix's rules, each with its truth from running it alone. Its
+runs were recorded once, before any rule changed (recorded/heldout48/); here every recorded cell's stderr.log is
+diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to
+the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT48.md lists the run's)
+UNTRUE = {
+    ("fn_hang_fast_weights_ignored", "where"): "no failure found: stderr.log holds only weight_norm's FutureWarning "
+    "(the program printed its progress to stdout while it spun); the run read the stacks and named the main at "
+    "zoo/modes/fn_hang_fast_weights_ignored.py:25 in adapt_until, right",
+}
+SET = HeldOut("heldout48", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=14
+)
