@@ -768,3 +768,30 @@ def test_a_worker_bus_error_reading_a_torch_load_mmap_is_no_shared_memory_shorta
     assert (found.row["outcome"], found.row["signal"]) == ("worker_crash", "SIGBUS"), found.row
     assert found.row["signature"] == "worker_signal in evalkit/data.py:__getitem__", found.row
     assert "reading a file the program memory-mapped at evalkit/data.py:25" in found.whose, found.whose
+
+
+# The forty-ninth held-out set's cp_child_torch_logs_typo, its child's traceback as recorded by another checkout
+# (/work/main) under inject: crashmatrix's import hook stands between Python's import and torch's module.
+CHILD_IMPORT = f"""\
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+  File "{ROOT}/tests/zoo/app/zoo/modes/cp_child_torch_logs_typo.py", line 9, in <module>
+    import torch
+  File "<frozen importlib._bootstrap>", line 690, in _load_unlocked
+  File "/elsewhere/checkout/runner/incell/importhook.py", line 43, in exec_module
+    self._loader.exec_module(module)
+  File "/venv/lib/python3.11/site-packages/torch/_logging/_internal.py", line 855, in _parse_log_settings
+    raise ValueError(_invalid_settings_err_msg(settings))
+ValueError: 
+Invalid log settings: graph_breaks,recompile, must be a comma separated list of fully
+qualified module names, registered log names or registered artifact names.
+"""
+
+
+def test_crashmatrixs_import_hook_from_another_checkout_is_no_frame_of_the_programs():
+    assert exception_place(CHILD_IMPORT) == (
+        "torch/_logging/_internal.py:855 in _parse_log_settings; zoo/modes/cp_child_torch_logs_typo.py:9 in <module>"
+    )
+    # a program's own folder named runner/incell, with files crashmatrix has not, stays the program's
+    own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/", f"{ROOT}/tests/zoo/app/runner/").replace("importhook", "hooks")
+    assert "runner/incell/hooks.py:43 in exec_module" in exception_place(own)

@@ -19,6 +19,7 @@ crashmatrix's own frames (its child, the in-cell code) are never the place; its 
 
 from __future__ import annotations
 
+import os
 import re
 
 from crashmatrix.verdict import ranks
@@ -111,10 +112,22 @@ def _holding(text: str, heads: list[Traceback], error: str) -> Traceback:
 
 
 def is_ours(path: str) -> bool:
-    """crashmatrix's own file (its child, the in-cell code), in this checkout, a cell's copy or installed;
-    its probes are not: they stand for a program."""
+    """crashmatrix's own file (its child, the in-cell code), in this checkout, a cell's copy or installed, or
+    the in-cell code of another checkout; its probes are not: they stand for a program."""
     path = path.replace("\\", "/")
-    return not is_probe(path) and (path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)))
+    if is_probe(path):
+        return False
+    return path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)) or _in_cell_elsewhere(path)
+
+
+# crashmatrix's in-cell code run from another checkout (a log recorded by another editable install): its import
+# hook stands in a child's traceback between Python's import and the program's module
+_IN_CELL = re.compile(r"/runner/(incell(?:/inject)?)/(\w+\.py)$")
+
+
+def _in_cell_elsewhere(path: str) -> bool:
+    found = _IN_CELL.search(path)
+    return bool(found) and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
 
 
 def failing_output(stderr: str) -> str:
