@@ -782,7 +782,7 @@ Traceback (most recent call last):
     self._loader.exec_module(module)
   File "/venv/lib/python3.11/site-packages/torch/_logging/_internal.py", line 855, in _parse_log_settings
     raise ValueError(_invalid_settings_err_msg(settings))
-ValueError: 
+ValueError:{" "}
 Invalid log settings: graph_breaks,recompile, must be a comma separated list of fully
 qualified module names, registered log names or registered artifact names.
 """
@@ -793,5 +793,7 @@ def test_crashmatrixs_import_hook_from_another_checkout_is_no_frame_of_the_progr
         "torch/_logging/_internal.py:855 in _parse_log_settings; zoo/modes/cp_child_torch_logs_typo.py:9 in <module>"
     )
     # a program's own folder named runner/incell, with files crashmatrix has not, stays the program's
-    own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/", f"{ROOT}/tests/zoo/app/runner/").replace("importhook", "hooks")
+    own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/", f"{ROOT}/tests/zoo/app/runner/").replace(
+        "importhook", "hooks"
+    )
     assert "runner/incell/hooks.py:43 in exec_module" in exception_place(own)
