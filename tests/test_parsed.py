@@ -161,3 +161,21 @@ def test_interleaved_childrens_headers_are_no_exception_line():
     assert all(t.exception.startswith("TypeError") for t in out.tracebacks if t.exception), out.tracebacks
     verdict = classify(1, stderr=INTERLEAVED)
     assert verdict.error == "TypeError: can't multiply sequence by non-int of type 'float'", verdict
+
+
+def test_a_message_that_starts_with_a_newline_is_told_by_its_first_line_of_words():
+    # torch's invalid TORCH_LOGS (the forty-ninth held-out set's cp_child_torch_logs_typo, run alone): Python prints
+    # `ValueError: ` and the message on the lines after it; the type alone was the error and the signature
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/train.py", line 3, in <module>\n    import torch\n'
+        "ValueError: \nInvalid log settings: graph_breaks,recompile, must be a comma separated list of fully\n"
+        "qualified module names, registered log names or registered artifact names.\n"
+    )
+    (tb,) = read_output(text).tracebacks
+    assert tb.exception == (
+        "ValueError: Invalid log settings: graph_breaks,recompile, must be a comma separated list of fully"
+    )
+    # a message on the line itself, or none at all (`raise ValueError`), as Python printed it
+    assert read_output(text.replace("ValueError: \n", "ValueError: bad\n")).tracebacks[0].exception == "ValueError: bad"
+    assert read_output(text.split("ValueError")[0] + "ValueError\n").tracebacks[0].exception == "ValueError"

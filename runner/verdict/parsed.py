@@ -234,8 +234,21 @@ class Traceback:
 
     @property
     def exception(self) -> str:
-        """The exception's first line (`ValueError: bad batch`), "" where the traceback was cut short."""
-        return self.own_lines[self.own_exception_at].strip() if self.own_exception_at >= 0 else ""
+        """The exception's first line (`ValueError: bad batch`), "" where the traceback was cut short. A message
+        that starts with a newline (`ValueError: ` alone, torch's invalid TORCH_LOGS) is told by its first line of
+        words: the type alone tells no failure from another."""
+        if self.own_exception_at < 0:
+            return ""
+        line = self.own_lines[self.own_exception_at].strip()
+        kind, colon, rest = line.partition(":")
+        if not colon or rest.strip() or " " in kind:
+            return line
+        for after in self.own_lines[self.own_exception_at + 1 :]:
+            if TRACEBACK_HEAD in after:
+                break
+            if after.strip():
+                return f"{kind}: {after.strip()}"
+        return line
 
     @property
     def type(self) -> str:
