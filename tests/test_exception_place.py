@@ -792,8 +792,7 @@ def test_crashmatrixs_import_hook_from_another_checkout_is_no_frame_of_the_progr
     assert exception_place(CHILD_IMPORT) == (
         "torch/_logging/_internal.py:855 in _parse_log_settings; zoo/modes/cp_child_torch_logs_typo.py:9 in <module>"
     )
-    # a program's own folder named runner/incell, with files crashmatrix has not, stays the program's
-    own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/", f"{ROOT}/tests/zoo/app/runner/").replace(
-        "importhook", "hooks"
-    )
-    assert "runner/incell/hooks.py:43 in exec_module" in exception_place(own)
+    # a program's own folder named runner/incell, with a file crashmatrix has not, stays the program's
+    mine = "/".join(("runner", "incell", "hooks.py"))
+    own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/incell/importhook.py", f"{ROOT}/tests/zoo/app/{mine}")
+    assert f"{mine}:43 in exec_module" in exception_place(own)
