@@ -179,3 +179,15 @@ def test_a_message_that_starts_with_a_newline_is_told_by_its_first_line_of_words
     # a message on the line itself, or none at all (`raise ValueError`), as Python printed it
     assert read_output(text.replace("ValueError: \n", "ValueError: bad\n")).tracebacks[0].exception == "ValueError: bad"
     assert read_output(text.split("ValueError")[0] + "ValueError\n").tracebacks[0].exception == "ValueError"
+
+
+def test_hydras_error_is_the_line_before_its_hint_whatever_is_printed_after_it():
+    # a review's Hydra app, run alone: Hydra's one line and its hint, then a line the program's atexit printed (as
+    # wandb prints `wandb: Synced 0 runs`); that line was the error, the signature and ISSUE.md's headline
+    text = (
+        "Multiple values for model. To override a value use 'override model: wide'\n\n"
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\nwandb: Synced 0 runs; bye\n"
+    )
+    assert read_output(text).exception_line == (
+        "Multiple values for model. To override a value use 'override model: wide'"
+    )

@@ -590,7 +590,9 @@ class Output:
         non-empty line (Hydra's boilerplate never)."""
         stripped = _BOILERPLATE.sub("", self.text) if sig_.could_match(_BOILERPLATE, self.text) else self.text
         out = self if stripped == self.text else Output(stripped)
-        found = out.hydra_error or _with_weights_only_reason(out.traceback_exception, stripped)
+        # Hydra's error read where its boilerplate still stands: a message of no headline of its own is the line
+        # before it, whatever the program printed after (an atexit's line, wandb's sync)
+        found = self.hydra_error or _with_weights_only_reason(out.traceback_exception, stripped)
         if found:
             return found
         lines = out.exception_lines
