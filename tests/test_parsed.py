@@ -181,6 +181,18 @@ def test_a_message_that_starts_with_a_newline_is_told_by_its_first_line_of_words
     assert read_output(text.split("ValueError")[0] + "ValueError\n").tracebacks[0].exception == "ValueError"
 
 
+def test_a_blank_message_takes_no_words_from_what_the_program_printed_next():
+    # a review's program, run alone: `raise ValueError("\n")`, then an atexit callback printed its line. The exception
+    # is `ValueError: ` and a blank line; the callback's line was read as its message (`ValueError: cleanup: ...`)
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/prog.py", line 5, in <module>\n    raise ValueError("\\n")\n'
+        "ValueError: \n\ncleanup: removed 3 temp files\n"
+    )
+    assert read_output(text).exception_line == "ValueError:"
+    assert read_output(text).tracebacks[0].exception == "ValueError:"
+
+
 def test_hydras_error_is_the_line_before_its_hint_whatever_is_printed_after_it():
     # a review's Hydra app, run alone: Hydra's one line and its hint, then a line the program's atexit printed (as
     # wandb prints `wandb: Synced 0 runs`); that line was the error, the signature and ISSUE.md's headline

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -243,11 +244,11 @@ class Traceback:
         kind, colon, rest = line.partition(":")
         if not colon or rest.strip() or " " in kind:
             return line
-        for after in self.own_lines[self.own_exception_at + 1 :]:
-            if TRACEBACK_HEAD in after:
-                break
-            if after.strip():
-                return f"{kind}: {after.strip()}"
+        after = self.own_lines[self.own_exception_at + 1 : self.own_exception_at + 2]
+        # the message's next line, right after it; a blank one: its message was blank (`raise ValueError("\n")`),
+        # and what follows is what the program printed next
+        if after and after[0].strip() and TRACEBACK_HEAD not in after[0]:
+            return f"{kind}: {after[0].strip()}"
         return line
 
     @property
@@ -651,7 +652,8 @@ def _with_what_follows(line: str, after: list[str]) -> str:
     one (`weight_orig`), and the second line was left out."""
     if not line.endswith(":"):
         return line
-    lines = [a for a in after if a.strip()]
+    # the message's own lines run to its first blank one; after it, what the program printed next
+    lines = list(itertools.takewhile(str.strip, after))
     if not lines:
         return line
     listed = [lines[0].strip()]
