@@ -567,3 +567,17 @@ def test_a_spawned_rank_that_left_by_os_exit_is_placed_at_its_call(tmp_path):
     assert exit_record.rank_place(recorded, 1, "", 3) == ""  # no record says it was rank 1
     assert exit_record.spawned_rank_place(recorded, os.getpid(), 3) == "rank1.py:6 in run"
     assert exit_record.spawned_rank_place(recorded, os.getpid(), 2) == ""  # another status: not this end
+
+
+def _own_exit_log(name: str) -> str:
+    with open(os.path.join(ROOT, "tests", "data", "rank-own-exit", name), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_a_ranks_message_that_starts_with_a_newline_keeps_its_words():
+    # tests/data/rank-own-exit/README.md: rank 1's `ValueError: ` with its message on the next line; the rank's
+    # text was cut at the `ValueError: ` line, and the row said `ValueError:` alone
+    from crashmatrix.verdict.classify import classify
+
+    got = classify(1, stderr=_own_exit_log("torchrun-newline-message-alone.err"))
+    assert (got.rank, got.error) == (1, "ValueError: shard 7 has 0 rows"), got

@@ -379,9 +379,28 @@ def _exception_end(text: str, at: int) -> int:
         nl = text.find("\n", pos + 1)
         line = text[pos + 1 : nl if nl != -1 else len(text)]
         if line and not line[0].isspace() and not INTERLEAVED_HEAD.fullmatch(line):
-            return nl if nl != -1 else len(text)
+            end = nl if nl != -1 else len(text)
+            return _announced_lines_end(text, end) if line.rstrip().endswith(":") else end
         pos = nl
     return len(text)
+
+
+_ANNOUNCED_AT_MOST = 8  # lines a message's first line announces (parsed.py reads as many)
+
+
+def _announced_lines_end(text: str, end: int) -> int:
+    """The end of what an exception line ending with a colon announces (`ValueError: ` of a message that starts
+    with a newline, load_state_dict's `Error(s) in loading state_dict for Net:`): its next lines, to the first
+    blank one, a traceback's head or a rank's label."""
+    for _ in range(_ANNOUNCED_AT_MOST):
+        if end >= len(text):
+            break
+        nl = text.find("\n", end + 1)
+        line = text[end + 1 : nl if nl != -1 else len(text)]
+        if not line.strip() or _TRACEBACK in line or _RANK_PREFIX.match(line):
+            break
+        end = nl if nl != -1 else len(text)
+    return end
 
 
 def _first_exception(text: str) -> str:
