@@ -69,6 +69,10 @@ RUN_ONLY = {
     # a Hydra app's short error, no traceback (HYDRA_FULL_ERROR unset), that the run placed from the cell's command
     # (the app's config for a failed instantiate, Hydra's exit for a refused override): the log names neither
     "command_place": ("signature", "where"),
+    # an unlabelled traceback (raised before any process group) given, when the run ended, to the rank the recorder
+    # saw end first: the SIGTERMed victim in some repeats; torchrun's report, read since, names the rank that
+    # exited as an uncaught exception does
+    "rank_before": ("rank",),
     # a message that names the recording checkout's own path (TorchScript's `File "/abs/path.py", line 11`): the
     # row keeps that checkout's, the log is read with this checkout's (_checkout_paths)
     "checkout_path": ("signature", "error"),
@@ -346,6 +350,9 @@ RECORDED_BEFORE = {
         for cell in ("481bd828e9", "4841d85961")
         for i in range(3)
     },
+    # the forty-third set's dx_rref_after_shutdown (its rank unscored): rank 0's unlabelled RuntimeError given to
+    # rank 1, which torchrun stopped (SIGTERM) and the recorder saw end first, in two of its three repeats
+    **{f"tests/zoo/recorded/heldout43/torchrun/cells/77b3f4056a-r{i}": "rank_before" for i in (1, 2)},
     # the forty-ninth set's cp_child_torch_logs_typo (true there): torch's message starts with a newline, signed by
     # the type alone (`ValueError:`) when it ran, by its first line of words since
     **{f"tests/zoo/recorded/heldout49/single/cells/cc50b7f3c5-r{i}": "recorded_before" for i in range(3)},

@@ -574,6 +574,16 @@ def _own_exit_log(name: str) -> str:
         return f.read()
 
 
+def test_an_unlabelled_traceback_is_no_rank_s_that_ended_itself_with_a_status_of_its_own():
+    # tests/data/rank-own-exit/README.md: rank 1's sys.exit(3) at T, rank 0's ValueError at T+30 ms. The recorder
+    # saw rank 1 end first, and the unlabelled traceback went to it: the row said rank 1 with rank 0's ValueError
+    from crashmatrix.verdict.ranks import root_failure
+
+    root = root_failure(_own_exit_log("torchrun-exit3-then-raise-alone.err"), _recorded((0, 20.03, 0), (1, 20.0, 0)))
+    assert root is not None and root.rank == 0, root
+    assert root.text.rstrip().endswith("ValueError: rank 0: shard index 7 out of range"), root.text
+
+
 def test_a_ranks_message_that_starts_with_a_newline_keeps_its_words():
     # tests/data/rank-own-exit/README.md: rank 1's `ValueError: ` with its message on the next line; the rank's
     # text was cut at the `ValueError: ` line, and the row said `ValueError:` alone

@@ -187,8 +187,12 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
         return early
     first = causes[0]
     if first.rank is None and not first.signal:
-        # An unlabelled exception (Hydra printed it): the rank whose process ended first, as the recorder saw.
-        ended = sorted((r for r in recorded if r.ended is not None), key=lambda r: r.ended or 0.0)
+        # An unlabelled exception (Hydra printed it): the rank whose process ended first, as the recorder saw;
+        # not one its launcher says ended itself with a status of its own (sys.exit(3)), which is no exception's
+        own_status = {f.rank for f in failures if f.code}
+        ended = sorted(
+            (r for r in recorded if r.ended is not None and r.rank not in own_status), key=lambda r: r.ended or 0.0
+        )
         if ended:
             return RankFailure(ended[0].rank, first.at, text=first.text, pid=ended[0].pid)
     return first
@@ -476,6 +480,12 @@ def _merged(
             failure = _label_signal_death(failure, launcher, torch_pids, by_pid)
         elif failure.rank is None and len(by_status) == 1 and search(WATCHDOG_DUMP, failure.text):
             failure = replace(failure, rank=by_status[0].rank, pid=by_status[0].pid)
+        elif failure.rank is None and not failure.signal and _TRACEBACK in failure.text:
+            # a traceback printed before any process group (no label): the one rank its launcher says exited as
+            # an uncaught exception does (status 1), not one that gave a status of its own (sys.exit(3))
+            uncaught = [e for e in by_status if not e.code]
+            if len(uncaught) == 1:
+                failure = replace(failure, rank=uncaught[0].rank, pid=uncaught[0].pid)
         labelled.append(failure)
     told = {(f.rank, bool(f.signal)) for f in labelled if f.rank is not None}
     for entry in launcher:
