@@ -303,3 +303,16 @@ def test_a_torchrun_rank_that_ended_itself_with_a_status_is_told_by_it_not_by_to
     assert found.row["error"] == "rank 1 exited with exit code 3", found.row
     assert found.row["where"] == "", found.row  # no frame of the rank's own in the log: none named
     assert "torch" not in found.whose, found.whose
+
+
+def test_an_iterators_end_the_program_caught_is_no_failure_it_reported():
+    # a review's torchrun program, run alone: rank 1 catches the StopIteration of an empty iterator, logs
+    # `StopIteration: end of epoch 0`, then prints `loss diverged (nan)` and calls sys.exit(4) in that except block.
+    # The StopIteration was the verdict (named by the log line); it is the loop's control, not the failure
+    from crashmatrix.verdict.uncaught import named
+
+    caught = (
+        'Traceback (most recent call last):\n  File "/app/tr.py", line 32, in <module>\n    next(it)\nStopIteration\n'
+    )
+    assert not named(caught, "[rank 1] StopIteration: end of epoch 0\nloss diverged (nan)\n")
+    assert named(caught.replace("StopIteration\n", "KeyError: 'shard_7'\n"), "failed: KeyError: 'shard_7'\n")

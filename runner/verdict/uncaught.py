@@ -71,8 +71,9 @@ def _handled_told(stderr: str, stdout: str, cell_dir: str, pid: int, exit_code: 
     return appended(stderr, handled, also_printed=stdout, label=label, says=SAYS_HANDLED)
 
 
-# Not a failure the program caught: an interruption, an exit or a generator's close
-_NOT_FAILURES = ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
+# Not a failure the program caught: an interruption, an exit, a generator's close, an iterator's end (the
+# program's loop control: what it printed of it is a log line, and its exit is for a reason of its own)
+_NOT_FAILURES = ("KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration", "StopAsyncIteration")
 
 
 def named(recorded: str, printed: str) -> bool:
