@@ -105,7 +105,8 @@ def _ranks_told(stderr: str, stdout: str, cell_dir: str, main_pid: int) -> str:
     else the exception it caught before its own sys.exit, where what it printed names it, as for the main."""
     from crashmatrix.verdict.ranks import recorded_ranks  # a distributed cell's only
 
-    for rank in recorded_ranks(cell_dir):
+    # in the order the ranks ended: the first record after the output is the first rank's to fail
+    for rank in sorted(recorded_ranks(cell_dir), key=lambda r: (r.ended is None, r.ended or 0.0)):
         if rank.pid == main_pid:
             continue
         label = f"[rank{rank.rank}]: "
