@@ -407,8 +407,8 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
     )
     if first is not None:
         rank = first.rank
-    elif verdict.rank is not None and _main_failed_on_its_own(slot, verdict, recorded):
-        return dataclasses.replace(verdict, rank=None)
+    elif verdict.rank is not None and (own := _main_failed_on_its_own(slot, verdict, recorded)):
+        return dataclasses.replace(verdict, rank=None, told=own)  # placed by its own traceback, not a rank's alike
     elif verdict.outcome == Outcome.CRASH:
         rank = next((r.rank for r in recorded if r.pid == slot.running.pid), None)
     else:
@@ -419,14 +419,14 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
     return dataclasses.replace(verdict, outcome=outcome, rank=rank)
 
 
-def _main_failed_on_its_own(slot: _Slot, verdict, recorded) -> bool:
-    """The failure told is the main process's own uncaught exception, and the main is no rank: the parent of
-    spawned ranks that all ended, failing after them (ranks.root_failure gives an unlabelled traceback to the
-    rank that ended first, which is right only where a rank printed it)."""
+def _main_failed_on_its_own(slot: _Slot, verdict, recorded) -> str:
+    """The main process's own uncaught exception, as recorded, where it is the failure told and the main is no
+    rank: the parent of spawned ranks that all ended, failing after them (ranks.root_failure gives an unlabelled
+    traceback to the rank that ended first, which is right only where a rank printed it); else ""."""
     from crashmatrix.verdict import uncaught
 
     if any(r.pid == slot.running.pid for r in recorded):
-        return False
+        return ""
     return uncaught.main_raised(slot.cell_dir, slot.running.pid, verdict.told)
 
 

@@ -123,18 +123,18 @@ def _ranks_told(stderr: str, stdout: str, cell_dir: str, main_pid: int) -> str:
     return stderr
 
 
-def main_raised(cell_dir: str, pid: int, told: str) -> bool:
-    """Whether the cell's main process recorded as its own uncaught exception the one told's traceback ends in: a
-    parent that is no rank (torch.multiprocessing.spawn's, Lightning's ddp_spawn's) failing on its own after its
-    ranks ended, whose traceback no rank label marks. A launcher's report of a rank's failure (spawn's
-    ProcessRaisedException, torchrun's ChildFailedError) quotes the rank's traceback: it is not the main's own."""
+def main_raised(cell_dir: str, pid: int, told: str) -> str:
+    """The cell's main process's own uncaught exception, as recorded, where it is the one told's traceback ends
+    in: a parent that is no rank (torch.multiprocessing.spawn's, Lightning's ddp_spawn's) failing on its own after
+    its ranks ended, whose traceback no rank label marks ("" otherwise). A launcher's report of a rank's failure
+    (spawn's ProcessRaisedException, torchrun's ChildFailedError) quotes the rank's traceback: not the main's own."""
     from crashmatrix.verdict import ranks  # a distributed cell's only
 
     recorded = _read(os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"))
     if not recorded or ranks.is_distributed(recorded):
-        return False
+        return ""
     last = read_output(recorded).last_traceback()
-    return last is not None and bool(last.exception) and _printed(told, last.exception)
+    return recorded if last is not None and last.exception and _printed(told, last.exception) else ""
 
 
 def beside(log_path: str, text: str) -> str:
