@@ -323,3 +323,21 @@ def test_diagnose_of_hydras_one_line_error_places_it_and_says_whose_fix(tmp_path
     (tmp_path / "job.log").write_text(text)
     job = crashmatrix("diagnose", tmp_path / "job.log", cwd=tmp_path)
     assert "  error:     ValueError: bad lr\n" in job.stdout, job.stdout
+
+
+def test_a_missing_value_of_another_file_is_not_placed_in_the_apps_config(tmp_path):
+    # a review's program, run alone: a Hydra app reads its own data file with OmegaConf.load, whose `num_classes:
+    # ???` raises MissingMandatoryValue (`full_key: num_classes`); the app's config sets `model.num_classes: 10`.
+    # The `???` is the data file's: it was placed at the config's line that has a value
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (conf / "config.yaml").write_text("case: none\nnum_classes: 10\n")
+    text = (
+        "omegaconf.errors.MissingMandatoryValue: Missing mandatory value: num_classes\n"
+        "    full_key: num_classes\n    object_type=dict\n"
+    )
+    script = str(tmp_path / "train.py")
+    assert config_place(text, script, str(conf), "config") == ""
+    (conf / "config.yaml").write_text("case: none\nnum_classes: ???  # given per run\n")  # the app's own `???`
+    assert config_place(text, script, str(conf), "config") == "conf/config.yaml:2 in num_classes"

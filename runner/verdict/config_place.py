@@ -98,8 +98,10 @@ def config_place(
     if not path:
         return ""
     if target.re is _MANDATORY:  # the `???` itself: the line of the key's last part in the node's file
-        line = _key_line(path, key.rpartition(".")[2]) or 1
-        return f"{from_root(path, root)}:{line} in {key}"
+        line = _key_line(path, key.rpartition(".")[2])
+        if line is not None and not _UNGIVEN.search(_lines(path)[line - 1]):
+            return ""  # that key has a value in the app's config: the `???` is another file's (one the program read)
+        return f"{from_root(path, root)}:{line or 1} in {key}"
     refused = _ARGUMENT.search(text[target.end() :])
     argument = (refused["name"] or refused["req"]) if refused else ""
     raised = exception_place(handled) if handled and not argument and target["how"] == "in call to" else ""
@@ -519,6 +521,9 @@ def _hydra_scripts_below(top: str, depth: int = 3, most: int = 400) -> list[str]
             except OSError:
                 continue
     return found
+
+
+_UNGIVEN = re.compile(r":\s*['\"]?\?\?\?['\"]?\s*(?:#.*)?$")  # `key: ???`, OmegaConf's value to be given
 
 
 def _key_line(path: str, key: str) -> int | None:
