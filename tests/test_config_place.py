@@ -341,3 +341,18 @@ def test_a_missing_value_of_another_file_is_not_placed_in_the_apps_config(tmp_pa
     assert config_place(text, script, str(conf), "config") == ""
     (conf / "config.yaml").write_text("case: none\nnum_classes: ???  # given per run\n")  # the app's own `???`
     assert config_place(text, script, str(conf), "config") == "conf/config.yaml:2 in num_classes"
+
+
+def test_a_refused_override_is_the_commands_to_fix_not_the_config_file_it_was_read_against():
+    # a review's Hydra app run with `+experiment=nonexist` (Hydra 1.3 alone: `Could not find 'experiment/nonexist'`):
+    # the run placed it `override +experiment=nonexist; conf/config.yaml:1 in defaults.experiment`, and ISSUE.md
+    # said Hydra refused what that config line says, a line that holds no experiment
+    from crashmatrix.resolve.issue import whose_fix
+
+    kind = type("Kind", (), {"outcome": "fail", "signal": "", "signature": "In 'config': Could not find"})
+    where = "override +experiment=nonexist; conf/config.yaml:1 in defaults.experiment"
+    said, _ = whose_fix(kind, "In 'config': Could not find 'experiment/nonexist'\n", where, "", {})
+    assert said == (
+        "The command's override to fix, not a library's: Hydra refused `+experiment=nonexist`, against "
+        "conf/config.yaml:1 in defaults.experiment (the message says why).\n"
+    )

@@ -251,6 +251,12 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
                 "A failure of a known kind" + _ended(place) + ", whose fix is the "
                 f"program's, not a library's: {known}.\n"
             )
+        if first.startswith("override "):  # verdict/config_place.py: an override the app was started with
+            against = f", against {frames[0]}" if frames else ""
+            return (
+                f"The command's override to fix, not a library's: Hydra refused `{first.removeprefix('override ')}`"
+                f"{against} (the message says why).\n"
+            )
         if _CONFIG_PLACE.match(place):  # verdict/config_place.py: Hydra refused what a config file of the app says
             return (
                 f"The app's configuration to fix, not a library's: Hydra refused what {place} says (the message "
