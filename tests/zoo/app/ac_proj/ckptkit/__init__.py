@@ -1,0 +1,1 @@
+"""ckptkit: a small encoder trained with activation checkpointing, its own autograd functions and hooks."""
