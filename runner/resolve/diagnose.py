@@ -119,10 +119,12 @@ def told_signal(text: str) -> str:
 
 
 def _judged(text: str) -> Verdict:
-    """classify's verdict, the exit status unknown: a failed job's (1); where that tells only the last line and
-    the text names a signal its process died by, a death by that signal (as a cell whose status was -N)."""
+    """classify's verdict, the exit status unknown: a failed job's (1); where that tells only the last line (or a
+    memory error) and the text names a signal its process died by, a death by that signal (as a cell whose status
+    was -N)."""
     verdict = classify(1, stderr=text)
-    if verdict.outcome is not Outcome.FAIL or verdict.rank is not None:
+    # a memory error whose process then died by a signal (C++'s terminate on std::bad_alloc, then abort): the death
+    if verdict.outcome not in (Outcome.FAIL, Outcome.OOM) or verdict.signal or verdict.rank is not None:
         return verdict
     sig = told_signal(text)
     if not sig or sig in ("SIGTERM", "SIGINT"):

@@ -31,10 +31,6 @@ UNTRUE = {
     ("rx_main_cpu_time", "where"): "no place; the run named limitkit/train.py:30 in pretrain_features, right",
     ("rx_prefetch_thread_as", "outcome"): "fail (RuntimeError: can't start new thread): the truth's oom is the "
     "address-space cap the thread's stack ran into; the run said fail too",
-    ("rx_cxx_bad_alloc", "outcome"): "oom (std::bad_alloc in the log, no signal in a stderr.log alone); the run, "
-    "which saw the SIGABRT, said crash SIGABRT, right",
-    ("rx_cxx_bad_alloc", "signature_has"): "`memory_error`; the run said `std::bad_alloc: std::bad_alloc`, right",
-    ("rx_cxx_bad_alloc", "where"): "no place; the run named zoo/modes/rx_cxx_bad_alloc.py:45 in main, right",
     ("rx_worker_as_alloc", "signature_has"): "`memory_error in zoo/modes/rx_worker_as_alloc.py:__getitem__`, "
     "without the allocator's words; the run said the same",
     ("rx_ddp_rank1_cpu_limit", "where"): "no place (rank 1 died by SIGXCPU with no traceback); the run gave none "
