@@ -353,6 +353,15 @@ RECORDED_BEFORE = {
     # the forty-third set's dx_rref_after_shutdown (its rank unscored): rank 0's unlabelled RuntimeError given to
     # rank 1, which torchrun stopped (SIGTERM) and the recorder saw end first, in two of its three repeats
     **{f"tests/zoo/recorded/heldout43/torchrun/cells/77b3f4056a-r{i}": "rank_before" for i in (1, 2)},
+    # the fiftieth set's rx_main_cpu_time: the main killed by SIGXCPU (its CPU-time limit), which prints nothing
+    **{f"tests/zoo/recorded/heldout50/app/cells/0613a41db9-r{i}": "silent_signal" for i in range(3)},
+    # its rx_worker_as_alloc and rx_memmap_as: a memory error signed `memory_error` alone when they ran (counted
+    # untrue there), by what was refused, in its words, since
+    **{
+        f"tests/zoo/recorded/heldout50/single/cells/{cell}-r{i}": "recorded_before"
+        for cell in ("ffa7dfa91e", "f781200b7d")
+        for i in range(3)
+    },
     # the forty-ninth set's cp_child_torch_logs_typo (true there): torch's message starts with a newline, signed by
     # the type alone (`ValueError:`) when it ran, by its first line of words since
     **{f"tests/zoo/recorded/heldout49/single/cells/cc50b7f3c5-r{i}": "recorded_before" for i in range(3)},

@@ -254,6 +254,9 @@ CAUSES: tuple = (
             r"DefaultCPUAllocator: can't allocate memory",
             r"Cannot allocate memory",
         ),
+        # signed by what was refused, in its own words: no class of the contract's names it, and a cap on the
+        # address space, numpy's array and the allocator's request are told apart by them
+        sign="memory_error: {whole_line}",
     ),
     Cause("pin_memory_thread", Outcome.WORKER_CRASH, _p(r"Pin memory thread exited unexpectedly")),
     # DataLoader(timeout=N): a worker slower than N seconds; one failure whatever N the program chose
@@ -403,7 +406,8 @@ class Found:
         if not self.cause.sign:
             return self.cause.name
         try:
-            filled = self.cause.sign.format(**{k: v.strip() for k, v in self.match.groupdict("").items()})
+            fields = {k: v.strip() for k, v in self.match.groupdict("").items()}
+            filled = self.cause.sign.format(**{"whole_line": self.line, **fields})
             return mask(filled, numbers=not self.cause.code)
         except KeyError:  # the pattern that matched does not carry the sign's groups
             return self.cause.name
@@ -577,11 +581,13 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     of no known cause, which the place signs too (`AssertionError in app/io.py:check`: two bare asserts in two
     functions are two failures, as Sentry groups by in-app frames). Any other signature, or no such frame: as
     is."""
-    if not by_message and signature not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
+    # a class word, or a class signed by its words (`memory_error: MemoryError: ...`)
+    word = signature.partition(": ")[0]
+    if not by_message and word not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):
         return signature
     own = _OWN_PLACE.match(_last_place(where))
     # a death by signal in a named native function: two faults in two functions reached from one line are two
-    native = _NATIVE_NAMED.match(where.split("; ", 1)[0].strip()) if signature in SIGNED_BY_PLACE else None
+    native = _NATIVE_NAMED.match(where.split("; ", 1)[0].strip()) if word in SIGNED_BY_PLACE else None
     if native and _C_RUNTIME.match(native["lib"]):  # libc's kill() of a program's own signal, its memcpy: no place
         native = None
     places = [f"{native['lib']}:{native['func']}" if native else "", f"{own['path']}:{own['func']}" if own else ""]

@@ -28,8 +28,6 @@ UNTRUE = {
     "float32 is not JSON serializable) and diagnose reads it as the failure; the run, which saw exit 0, said pass",
     ("b_pass_logged_exception", "where"): "json/encoder.py:180 in default; src/bfit/train.py:51 in write_summary, the "
     "handled error's place; the run said no place (a pass)",
-    ("b_rlimit_as_alloc", "signature_has"): "memory_error in zoo/modes/b_rlimit_as_alloc.py:build_features (as the "
-    "run said): the docs' name for the class (docs/sessions.md), which the truth did not list",
     ("b_hang_flock_self", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
     "read stacks.txt and named :17 in __enter__, right",
     ("b_hang_thread_dies_queue", "where"): "zoo/modes/b_hang_thread_dies_queue.py:17 in <listcomp>, the dead "

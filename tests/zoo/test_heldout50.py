@@ -31,8 +31,6 @@ UNTRUE = {
     ("rx_main_cpu_time", "where"): "no place; the run named limitkit/train.py:30 in pretrain_features, right",
     ("rx_prefetch_thread_as", "outcome"): "fail (RuntimeError: can't start new thread): the truth's oom is the "
     "address-space cap the thread's stack ran into; the run said fail too",
-    ("rx_worker_as_alloc", "signature_has"): "`memory_error in zoo/modes/rx_worker_as_alloc.py:__getitem__`, "
-    "without the allocator's words; the run said the same",
     ("rx_ddp_rank1_cpu_limit", "where"): "no place (rank 1 died by SIGXCPU with no traceback); the run gave none "
     "either",
     ("rx_hang_pool_worker_xcpu", "where"): "no failure found: stderr.log is empty (the program printed one line to "
