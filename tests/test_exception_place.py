@@ -796,3 +796,25 @@ def test_crashmatrixs_import_hook_from_another_checkout_is_no_frame_of_the_progr
     mine = "/".join(("runner", "incell", "hooks.py"))
     own = CHILD_IMPORT.replace("/elsewhere/checkout/runner/incell/importhook.py", f"{ROOT}/tests/zoo/app/{mine}")
     assert f"{mine}:43 in exec_module" in exception_place(own)
+
+
+def test_a_native_recursion_past_the_stack_is_the_programs_to_fix_not_cpythons():
+    # the fiftieth held-out set's rx_worker_pickle_deep_stack, recorded (run alone: the program capped its stack at
+    # 1 MiB, raised the recursion limit and pickled a list 20000 deep in a DataLoader worker, which died by SIGSEGV
+    # in CPython's _pickle module). ISSUE.md was addressed to "the maintainers of lib-dynload", no project at all
+    from crashmatrix.resolve.issue import whose_fix
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout50", "single", "cells", "6c9c6dc744-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        stderr = f.read()
+    where = (
+        "lib-dynload/_pickle.cpython-311-x86_64-linux-gnu.so (+0x755c); zoo/modes/rx_worker_pickle_deep_stack.py:27 "
+        "in collate"
+    )
+    kind = type("Kind", (), {"outcome": "worker_crash", "signal": "SIGSEGV", "signature": "worker_signal"})
+    said, whose = whose_fix(kind, stderr, where, "", {})
+    assert said.startswith(
+        "The program's to fix: the thread ran out of stack in a recursion in CPython's native code "
+        "(lib-dynload/_pickle.cpython-311-x86_64-linux-gnu.so, one frame 29 times over)"
+    ), said
+    assert whose is not None and not whose.owns_the_bug

@@ -90,13 +90,14 @@ class Culprit:
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
     viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
     trapped: str = ""  # it died by SIGFPE after the program unmasked floating-point exceptions at this line
+    recursed: int = 0  # it ran out of stack in a recursion: the times one native frame repeats
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
         return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
-            self.handed or self.mapped or self.viewed or self.trapped
+            self.handed or self.mapped or self.viewed or self.trapped or self.recursed
         )
 
     @property
@@ -172,6 +173,9 @@ def _handed(found: Culprit, stderr: str) -> Culprit:
     line = forensics.raw_pointer_line(stderr)
     if line:
         return dataclasses.replace(found, handed=line)
+    depth = forensics.recursion_depth(stderr)
+    if depth:  # as CPython's maintainers judge a C recursion past the stack: the data's depth, or a raised limit
+        return dataclasses.replace(found, recursed=depth)
     view = forensics.strided_view_line(stderr)
     if view:
         return dataclasses.replace(found, viewed=view)
@@ -202,6 +206,8 @@ def _of_path(path: str, packages: dict, raised: bool = False) -> Culprit:
 
 def _of_relative(rel: str, site: str, packages: dict, raised: bool = False) -> Culprit:
     top = rel.split("/")[0]
+    if top == "lib-dynload":  # the standard library's extension modules (`_pickle`, `_ctypes`): CPython's own
+        return Culprit(top, "CPython", packages.get("python", ""), rel, raised)
     if top.endswith(".libs"):  # auditwheel's folder of a wheel's vendored libraries: numpy.libs
         top = top[: -len(".libs")]
     found = _metadata(site, rel, top) if site else None

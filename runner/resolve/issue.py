@@ -320,6 +320,13 @@ def _programs_memory(whose: Culprit) -> str:
             "the program asked for ended the process. Look for the value that made it (an all-zero input's "
             "standard deviation), or leave the exceptions masked.\n"
         )
+    if whose.recursed:
+        return (
+            f"The program's to fix: the thread ran out of stack in a recursion in {whose.distribution}'s native "
+            f"code ({whose.evidence}, one frame {whose.recursed} times over): what the program handed it is nested "
+            "deeper than the thread's stack allows. Look at that depth (a structure built nested, a recursion limit "
+            "the program raised with sys.setrecursionlimit) and at the stack's size (`ulimit -s`, RLIMIT_STACK).\n"
+        )
     if whose.mapped:
         return (
             f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "

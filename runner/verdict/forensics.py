@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import ast
+import collections
 import dataclasses
 import os
 import re
@@ -570,6 +571,20 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
             kept.append((ln, m.group(3)))
         found = kept
     return found
+
+
+# The faulting thread's native frames that one return address fills this often: a recursion that ran out of stack
+_RECURSION_AT_LEAST = 16
+_FRAME_NUMBER = re.compile(r"^frame #\d+: ")
+
+
+def recursion_depth(stderr: str) -> int:
+    """How often one native frame repeats in the faulting thread's backtrace (torch's fatal-signal handler), where
+    it repeats as a recursion that ran out of stack does (a C pickler over a list nested 20000 deep, under a
+    raised recursion limit); 0 otherwise."""
+    frames = [_FRAME_NUMBER.sub("", line) for line, path in faulting_native_frames(stderr) if path]
+    most = max(collections.Counter(frames).values(), default=0)
+    return most if most >= _RECURSION_AT_LEAST else 0
 
 
 def died_thread_frames(stderr: str) -> list[Frame]:
