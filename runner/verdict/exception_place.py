@@ -127,7 +127,7 @@ _IN_CELL = re.compile(r"/runner/(incell(?:/inject)?)/(\w+\.py)$")
 
 def _in_cell_elsewhere(path: str) -> bool:
     found = _IN_CELL.search(path)
-    return bool(found) and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
+    return found is not None and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
 
 
 def failing_output(stderr: str) -> str:
