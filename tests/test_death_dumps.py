@@ -6,10 +6,15 @@ worker, past the 1 s of CPU its worker_init_fn allowed, is ended by SIGXCPU whil
 decode() (cpu_limit.py:19-20, reached from decode_all, the loader's collate_fn), printing nothing; the main
 process says `RuntimeError: DataLoader worker (pid N) is killed by signal: CPU time limit exceeded.` from torch's
 SIGCHLD handler, at its `for batch in DataLoader(...)` (:30). `mode=main` sets the limit in the main process
-and dies by SIGXCPU in decode() (status -24), printing nothing at all.
+and dies by SIGXCPU in decode() (status -24), printing nothing at all. `mode=rank` under `torchrun
+--nproc_per_node=2` (2.8 s): rank 1 dies by SIGXCPU in decode(), printing nothing; rank 0 has ended; torchrun's
+report names rank 1, exitcode -24 (SIGXCPU), as the root cause (the fiftieth held-out set's rx_ddp_rank1_cpu_limit:
+the row had no place).
 """
 
+import os
 import re
+import sys
 
 import pytest
 from conftest import ROOT, crashmatrix, rows_of
@@ -32,6 +37,14 @@ def runs(tmp_path_factory):
         ran = crashmatrix("run", f"{inject}.yaml", "--out", tmp / inject, "--jobs", "2", cwd=tmp)
         assert ran.returncode == 0, ran.stderr
         rows[inject] = {r["mode"]: r for r in rows_of(tmp / inject)}
+    torchrun = os.path.join(os.path.dirname(sys.executable), "torchrun")
+    (tmp / "rank.yaml").write_text(
+        f"name: cpu-limit-rank\ncommand: [{torchrun}, --nproc_per_node=2, {APP}]\ninject: true\n"
+        "axes:\n  mode: [rank]\ntimeout: 120\n"
+    )
+    ran = crashmatrix("run", "rank.yaml", "--out", tmp / "rank", cwd=tmp)
+    assert ran.returncode == 0, ran.stderr
+    rows["true"].update({r["mode"]: r for r in rows_of(tmp / "rank")})
     return rows
 
 
@@ -58,6 +71,14 @@ def test_a_main_process_ended_by_its_cpu_limit_is_a_crash_at_its_frame(runs):
         row = runs[inject]["main"]
         assert (row["outcome"], row["signal"]) == ("crash", "SIGXCPU"), row
     assert DECODE.match(runs["true"]["main"]["where"]), runs["true"]["main"]["where"]
+
+
+@pytest.mark.slow
+def test_a_rank_ended_by_its_cpu_limit_is_placed_where_it_was_under_inject(runs):
+    row = runs["true"]["rank"]
+    assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGXCPU", "1"), row
+    assert DECODE.match(row["where"]), row["where"]
+    assert row["signature"] == "killed_by_signal in tests/apps/cpu_limit.py:decode"
 
 
 @pytest.mark.parametrize(

@@ -250,10 +250,14 @@ def place(cell_dir: str, pid: int, exit_code: int | None, signal: str) -> str:
 
 def rank_place(cell_dir: str, rank: int, signal: str, exit_code: int | None = None) -> str:
     """The recorded place of a rank's own end: a death by signal it sent itself (os.kill, abort), else the exit
-    status it ended with (sys.exit(3)), found by the pid the rank wrote under inject; "" where no record matches
-    (the OOM killer's SIGKILL leaves none)."""
+    status it ended with (sys.exit(3)), found by the pid the rank wrote under inject; else, for a signal no
+    handler of Python's catches (SIGXCPU at its CPU-time limit), where the stacks it dumped as it died put it;
+    "" where no record matches (the OOM killer's SIGKILL leaves none)."""
+    from crashmatrix.verdict.forensics import death_dump_frame  # forensics reads this module's records
+
     pids = [record["pid"] for record in rank_report.read(cell_dir) if record.get("rank") == rank]
-    return next((found for pid in pids if (found := place(cell_dir, pid, exit_code, signal))), "")
+    found = next((found for pid in pids if (found := place(cell_dir, pid, exit_code, signal))), "")
+    return found or (death_dump_frame(cell_dir, pids, signal) if signal and exit_code is None else "")
 
 
 def spawned_rank_place(cell_dir: str, main_pid: int | None, exit_code: int) -> str:

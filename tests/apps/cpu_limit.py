@@ -1,9 +1,9 @@
 """A process that runs past the CPU-time limit it set itself (RLIMIT_CPU: a guard against runaway decoders):
 the kernel ends it with SIGXCPU, for which faulthandler prints nothing.
-
 `mode=worker`: each DataLoader worker sets the limit in its worker_init_fn and spins in the program's own
 decode(); the main reports `DataLoader worker (pid N) is killed by signal: CPU time limit exceeded.`
 `mode=main`: the main process sets it and spins in its own decode(), without torch.
+`mode=rank`, under `torchrun --nproc_per_node=2`: rank 1 sets it and spins in decode(), rank 0 ends at once.
 """
 
 import resource
@@ -35,5 +35,13 @@ def decode_all(items: list) -> list:
     return [decode(i) for i in items]
 
 
+def rank() -> None:
+    import os
+
+    if os.environ["RANK"] == "1":
+        cap_cpu()
+        decode(1)
+
+
 if __name__ == "__main__":
-    main()
+    rank() if "mode=rank" in sys.argv[1:] else main()
