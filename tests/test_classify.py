@@ -1026,3 +1026,17 @@ def test_a_watchdog_dump_is_the_failure_only_where_it_ended_the_process():
     went_on = classify(1, stderr=WATCHDOG + "ERROR: validation loss is nan, stopping\n")
     assert went_on.signature != "faulthandler_timeout" and went_on.error == "ERROR: validation loss is nan, stopping"
     assert classify(3, stderr=WATCHDOG).signature != "faulthandler_timeout"  # _exit(1) is the watchdog's status
+
+
+def test_a_thread_the_os_refused_names_the_limits_that_refuse_one():
+    # the fiftieth held-out set's rx_prefetch_thread_as, recorded (run alone: the program capped its address space at
+    # 512 MiB, below what torch maps, and its prefetch thread's 8 MiB stack did not fit: `RuntimeError: can't start
+    # new thread`). Python's words name no limit; the report names the ones that refuse a thread, memory's first
+    cells = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zoo", "recorded", "heldout50", "app", "cells")
+    logs = [os.path.join(cells, c, "stderr.log") for c in sorted(os.listdir(cells))]
+    log = next(p for p in logs if "can't start new thread" in open(p, encoding="utf-8").read())
+    with open(log, encoding="utf-8") as f:
+        got = classify(1, stderr=f.read())
+    assert got.error == "RuntimeError: can't start new thread", got
+    fix = remedy(f"{got.signature} in limitkit/data.py:__init__")
+    assert "`ulimit -v`" in fix and "RLIMIT_AS" in fix and "`ulimit -u`" in fix and "/proc/PID/limits" in fix

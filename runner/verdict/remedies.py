@@ -152,6 +152,16 @@ USAGE_REFUSED = (
     "that parses its own options takes them as `--key=value` (`pass_params: options`), a Hydra app as "
     "`key=value` (`pass_params: overrides`, the default)"
 )
+# The OS refused a thread (pthread_create's EAGAIN): Python says only this, whichever limit it was. A cap on the
+# address space an 8 MiB stack no longer fits under is a memory limit (the fiftieth held-out set's
+# rx_prefetch_thread_as: RLIMIT_AS 512 MiB, below what torch already maps); the threads a user may run are another.
+THREAD_REFUSED = (
+    "the operating system refused the new thread, and Python's words do not say which limit: a cap on the "
+    "address space its stack no longer fits under (`ulimit -v`, `resource.setrlimit(RLIMIT_AS)`, a scheduler's "
+    "virtual-memory limit: a memory limit, however the message reads), the processes and threads one user may "
+    "run (`ulimit -u`, RLIMIT_NPROC, a container's pids limit), or the system's; `cat /proc/PID/limits` shows the "
+    "process's. Raise the limit, or start fewer threads (DataLoader workers, a thread pool's size)"
+)
 WANDB_NOT_LOGGED_IN = (
     "wandb's online mode needs an API key where the program runs: `wandb login` there (or the key in its "
     "environment as WANDB_API_KEY); or no upload while the crash is hunted: the matrix's `wandb` knob at "
@@ -253,6 +263,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^FileNotFoundError: (?!.*-packages/)", FILE_MISSING),  # not a file of an installed package's own
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"^memory_error\b", MEMORY_REFUSED),
+        (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (_OPTION_PARSER_SAYS, USAGE_REFUSED),
         (r"^heap_corruption: ", HEAP_CORRUPTED),
