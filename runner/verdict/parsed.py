@@ -123,6 +123,19 @@ _HYDRA_HINT = re.compile(
 )
 
 
+def _hydra_error(text: str, traced: bool) -> str:
+    """Output.hydra_error; traced: the text holds a traceback (whose end is the error, not the line before Hydra's
+    hint)."""
+    head = sig_.last_match(_HYDRA_HEADLINE, text)
+    if head is None:
+        return "" if traced else _hydra_message_alone(text)
+    line = sig_.line_of(text, head)
+    for after in text[head.end() :].splitlines():
+        if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
+            return f"{line} {after.strip()}"
+    return line
+
+
 def _hydra_message_alone(text: str) -> str:
     """Hydra's error with no headline of its own (`Multiple values for model. To override a value use 'override
     model: wide'`): where no traceback is printed, run_and_report prints only the exception's text before its
@@ -556,15 +569,7 @@ class Output:
     @functools.cached_property
     def hydra_error(self) -> str:
         """'Could not override 'x'. Key 'x' is not in struct': Hydra's headline and its reason, on one line."""
-        text = self.text
-        head = sig_.last_match(_HYDRA_HEADLINE, text)
-        if head is None:
-            return "" if self.tracebacks else _hydra_message_alone(text)
-        line = sig_.line_of(text, head)
-        for after in text[head.end() :].splitlines():
-            if after.strip() and not _HYDRA_HINT.match(after) and not _BOILERPLATE.match(after):
-                return f"{line} {after.strip()}"
-        return line
+        return _hydra_error(self.text, bool(self.tracebacks))
 
     @functools.cached_property
     def traceback_exception(self) -> str:
