@@ -1,0 +1,38 @@
+"""The fifty-second held-out set (truth_heldout52.yaml, HELDOUT52.md): failures of what a CPU training program
+writes about itself (logging handlers, offline W&B, PIL sample images, metrics files) written as users report them,
+five in a new project (lg_proj/: a pyproject.toml marker, a package `tracklog/`, an entry `train.py --case NAME`),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before
+any rule changed (recorded/heldout52/); here every recorded cell's stderr.log is diagnosed again with today's
+rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT52.md lists the run's)
+UNTRUE = {
+    ("lg_fmt_key_missing", "outcome"): "fail: diagnose of the log alone takes logging's `--- Logging error ---` "
+    "(ValueError: Formatting field not found in record: 'step', printed and survived) for the job's failure; the "
+    "run, which saw exit 0, said pass, right",
+    ("lg_fmt_key_missing", "where"): "logging/__init__.py:451 in format (the reported-and-survived logging error's "
+    "frame); the truth is a pass, no place",
+    ("lg_hang_handler_joins_logger", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it froze); the run read the stacks and named the main at "
+    "zoo/modes/lg_hang_handler_joins_logger.py:33 in emit and its thread at :24 in upload, right",
+}
+SET = HeldOut("heldout52", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=11
+)
