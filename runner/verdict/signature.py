@@ -471,6 +471,11 @@ def _machine_free(path: re.Match[str]) -> str:
     return "…/" + text.rsplit("/", 1)[-1]
 
 
+def _mixed(word: str) -> bool:
+    """Whether letters and digits change places three times or more in word (`z5ubo932`: z|5|ubo|932)."""
+    return sum(a.isdigit() != b.isdigit() for a, b in zip(word, word[1:])) >= 3
+
+
 _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # Where C++ threw, `[enforce fail at /__w/pytorch/pytorch/third_party/gloo/.../pair.cc:456] ` or
     # `[/pytorch/.../pair.cc:553] `: the path and line differ from build to build; the message after it tells.
@@ -524,6 +529,9 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
     # run and rendezvous ids, hashes: long hexadecimal words with a letter and a digit
     (re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"), "…id…"),
+    # a random id in base 36 (a wandb run's `xt76hz1r`): letters and digits that change places three times or more,
+    # as no name does (`resnet50`, `float32`, `conv2d` change once)
+    (re.compile(r"\b[a-z0-9]{6,16}\b"), lambda word: "…id…" if _mixed(word.group(0)) else word.group(0)),
     # Variable tails: the same failure at another batch size, image size, step or moment would be
     # another signature. Shapes and number lists, tensor values, measured decimals, timestamps.
     (re.compile(r"\btensor\((?:[^()]|\([^()]*\))*\)"), "tensor(…)"),
