@@ -203,3 +203,21 @@ def test_hydras_error_is_the_line_before_its_hint_whatever_is_printed_after_it()
     assert read_output(text).exception_line == (
         "Multiple values for model. To override a value use 'override model: wide'"
     )
+
+
+def test_an_exception_raised_while_logging_reported_one_is_no_failure_either():
+    # the fifty-second held-out set's lg_fmt_key_missing, recorded (run alone: exit 0): a format asks for `%(step)s`
+    # that a record lacks; logging prints `--- Logging error ---`, the KeyError, then the ValueError it raised while
+    # handling it, and goes on. The chained ValueError was read as the job's failure
+    text = (
+        "--- Logging error ---\nTraceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/logging/__init__.py", line 445, in _format\n    return self._fmt % values\n'
+        "KeyError: 'step'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/logging/__init__.py", line 451, in format\n'
+        "    raise ValueError('Formatting field not found in record: %s' % e)\n"
+        "ValueError: Formatting field not found in record: 'step'\nCall stack:\n"
+    )
+    assert [t.ignored for t in read_output(text).tracebacks] == [True, True]
+    # a chain the program raised is its failure, as before
+    assert [t.ignored for t in read_output(text.replace("--- Logging error ---\n", "")).tracebacks] == [False, False]

@@ -463,7 +463,12 @@ class Output:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
         found: list[Traceback] = []
         for at in _heads(self.text):
-            found.append(_in_workers_chain(self._traceback(at), found, self.text))
+            each = _in_workers_chain(self._traceback(at), found, self.text)
+            if each.chained and found and found[-1].ignored and not each.ignored:
+                # raised while Python or logging handled one it went on from (a format's KeyError, then its
+                # ValueError): the chain is the report it went on from
+                each = dataclasses.replace(each, ignored=True, origin="ignored")
+            found.append(each)
         return tuple(found)
 
     def _traceback(self, at: int) -> Traceback:

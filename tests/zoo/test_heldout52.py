@@ -23,11 +23,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT52.md lists the run's)
 UNTRUE = {
-    ("lg_fmt_key_missing", "outcome"): "fail: diagnose of the log alone takes logging's `--- Logging error ---` "
-    "(ValueError: Formatting field not found in record: 'step', printed and survived) for the job's failure; the "
-    "run, which saw exit 0, said pass, right",
-    ("lg_fmt_key_missing", "where"): "logging/__init__.py:451 in format (the reported-and-survived logging error's "
-    "frame); the truth is a pass, no place",
     ("lg_hang_handler_joins_logger", "where"): "no failure found: stderr.log is empty (the program printed only to "
     "stdout before it froze); the run read the stacks and named the main at "
     "zoo/modes/lg_hang_handler_joins_logger.py:33 in emit and its thread at :24 in upload, right",
