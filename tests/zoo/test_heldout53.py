@@ -1,0 +1,33 @@
+"""The fifty-third held-out set (truth_heldout53.yaml, HELDOUT53.md): failures of multiprocessing start methods and
+of what processes share, written as users report them, four in a new project (mp_proj/: a pyproject.toml marker,
+an entry train.py taking `--case NAME`, a package sharekit/ of an mmap token dataset, producers in child processes
+and a scoring pool), without reading crashmatrix's rules, each with its truth from running it alone. Its runs were
+recorded once, before any rule changed (recorded/heldout53/); here every recorded cell's stderr.log is diagnosed
+again with today's rules, in this process (`crashmatrix diagnose`'s own function, no torch), and held to the
+truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT53.md lists the run's)
+UNTRUE = {
+    ("mp_hang_pool_worker_killed", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout, and the killed pool worker nothing, before it froze); the run read the stacks and named the main in "
+    "pool.map at zoo/modes/mp_hang_pool_worker_killed.py:22 in main, right",
+}
+SET = HeldOut("heldout53", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
