@@ -150,6 +150,11 @@ def test_masks_and_places_by_rule():
         "RuntimeError: Function 'SqrtBackward0' returned nan values in conv2d"
     )
     assert mask("exit status 3") == "exit status 3"  # a program's own status is its choice, not a varying number
+    # ... a rank's too, which its launcher reports (a review's: argparse's 2, sys.exit(3) and 4 were one signature)
+    assert mask("rank 1 exited with exit code 3") == "rank N exited with exit code 3"
+    assert mask("ProcessExitedException: process 1 terminated with exit code 2") == (
+        "ProcessExitedException: process N terminated with exit code 2"
+    )
     where = "torch/nn/functional.py:3462 in cross_entropy; app/train.py:12 in step"
     assert with_place("IndexError: Target N is out of bounds.", where, by_message=True) == (
         "IndexError: Target N is out of bounds. in app/train.py:step"

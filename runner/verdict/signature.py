@@ -550,7 +550,7 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
 # exit status; nor a kernel's assertion, which is code (Cause.code_groups).
 _NUMBER_MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b\d+x\d+\b"), "NxN"),
-    (re.compile(r"(?<![\w.])(?<!exit status )-?\d+(?![\w])"), "N"),
+    (re.compile(r"(?<![\w.])(?<!exit status )(?<!exit code )-?\d+(?![\w])"), "N"),
     # in a quoted id, a number set apart from the name before it (`img_3934`, `sample-12`); not an op's or a
     # layer's own name (`SqrtBackward0`, `fc1`)
     (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z\d])\d+", "N", quoted.group(0))),

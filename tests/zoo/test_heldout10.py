@@ -27,8 +27,6 @@ UNTRUE = {
     ("u_hydra_ckpt_exclusive", "where"): "no place: stderr.log holds Hydra's short error alone (no traceback, no "
     "HYDRA_FULL_ERROR); the run, which recorded the exception Hydra handled, placed it right: "
     "model_checkpoint.py:680 in __validate_init_configuration; src/u_core/build.py:13 in build_callbacks",
-    ("u_spawn_os_exit", "signature_has"): "ProcessExitedException: process N terminated with exit code N in "
-    "zoo/modes/u_spawn_os_exit.py:main, as the run said (counted untrue there): the parent's consequence, numbers as N",
     ("u_spawn_os_exit", "where"): "torch/multiprocessing/spawn.py:200 in join; zoo/modes/u_spawn_os_exit.py:29 in "
     "main, as the run said (counted untrue there): spawn's join, not rank 1's os._exit(3) at :17 in run",
     ("u_batchnorm_last_batch", "signature_has"): "ValueError: Expected more than N value per channel when training, "
