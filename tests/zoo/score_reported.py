@@ -70,6 +70,9 @@ NOBODY = (
     "A failure of a known kind",
     "Memory ran out",
     "The program's to fix:",
+    # a Hydra config error placed at the app's config file, or at the override it was started with (2026-11-30)
+    "The app's configuration to fix",
+    "The command's override to fix",
 )
 
 
