@@ -592,3 +592,24 @@ def test_a_ranks_message_that_starts_with_a_newline_keeps_its_words():
 
     got = classify(1, stderr=_own_exit_log("torchrun-newline-message-alone.err"))
     assert (got.rank, got.error) == (1, "ValueError: shard 7 has 0 rows"), got
+
+
+def test_a_ranks_caught_exception_is_named_by_its_own_lines_not_another_ranks(tmp_path):
+    # a review's torchrun program: rank 1 caught a ValueError and ended by sys.exit(3) printing a line that names no
+    # exception, while rank 0 printed `[rank0]: ValueError checks enabled`. Rank 0's words made rank 1's handled
+    # ValueError the verdict; with rank 0 silent, the same rank 1 gave `exit status 1`
+    from crashmatrix.verdict.uncaught import told
+
+    source = (
+        "import sys\n\n\ndef load():\n    raise ValueError('shard 7 is empty')\n\n\ntry:\n    load()\n"
+        "except ValueError:\n    print('rank 1: giving up', file=sys.stderr)\n    sys.exit(3)\n"
+    )
+    cell, done = _as_a_rank(tmp_path, source)
+    assert done.returncode == 3, done.stderr
+    mine = "rank 1: giving up\n"
+    assert told("[rank0]: ValueError checks enabled\n" + mine, "", cell, pid=1) == (
+        "[rank0]: ValueError checks enabled\n" + mine
+    )
+    # its own line naming it: the caught exception, under its label
+    said = told("rank 1: ValueError: shard 7 is empty, giving up\n", "", cell, pid=1)
+    assert "[rank1]: ValueError: shard 7 is empty\n" in said, said

@@ -62,11 +62,16 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
 
 def _handled_told(stderr: str, stdout: str, cell_dir: str, pid: int, exit_code: int | None, label: str = "") -> str:
     """stderr, followed by the exception pid caught before it ended itself by its own sys.exit(exit_code), where
-    what the program printed names that exception (its report of that failure), each line after label."""
+    what the program printed names that exception (its report of that failure), each line after label: a rank's
+    own lines, not those another rank's label marks."""
     if not exit_record.programs_own_exit(cell_dir, pid, exit_code):
         return stderr
     handled = _read(exit_record.handled_path(cell_dir, pid, chain=True))
-    if not named(handled, stderr + "\n" + stdout):
+    own = stderr
+    if label:
+        others = re.compile(rf"^\s*\[rank(?!{re.escape(label.strip()[5:-2])}\]:)\d+\]:.*$", re.M)
+        own = others.sub("", stderr)
+    if not named(handled, own + "\n" + stdout):
         return stderr
     return appended(stderr, handled, also_printed=stdout, label=label, says=SAYS_HANDLED)
 
