@@ -613,3 +613,12 @@ def test_a_ranks_caught_exception_is_named_by_its_own_lines_not_another_ranks(tm
     # its own line naming it: the caught exception, under its label
     said = told("rank 1: ValueError: shard 7 is empty, giving up\n", "", cell, pid=1)
     assert "[rank1]: ValueError: shard 7 is empty\n" in said, said
+
+
+def test_a_ranks_option_parser_refusal_is_told_by_its_words():
+    # tests/data/rank-own-exit/README.md: rank 1's argparse exits 2 after its usage; torchrun's report and log lines
+    # follow. The row said `rank 1 exited with exit code 2`, the parser's words left out
+    from crashmatrix.verdict.classify import classify
+
+    got = classify(1, stderr=_own_exit_log("torchrun-argparse-alone.err"))
+    assert (got.rank, got.error) == (1, "tr.py: error: the following arguments are required: --lr"), got

@@ -382,6 +382,9 @@ def _from_rank(
         # launcher's, the status its own (under inject, its record places it: exit_record.rank_place)
         said = sig_.search(ranks_.SPAWN_EXITED, stderr)
         line = said.group(0) if said else f"rank {root.rank} exited with exit code {root.code}"
+        # an option parser's refusal of the rank's command line (argparse exits 2 after its usage): its own words
+        refused = usage_error(ranks_.without_launcher_report(stderr)) if root.code == 2 else ""
+        line = refused or line
         return Verdict(Outcome.FAIL, "", line, sig_.mask(line), root.rank, by_message=True)
     # its own words lost: cut short, or none at all (only the launcher's entry: `exitcode: 1`)
     text, words_lost = root.text, not root.text.strip() or _cut_off(root.text)

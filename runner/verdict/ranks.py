@@ -347,6 +347,16 @@ def _watchdog_dumps(text: str) -> list[RankFailure]:
     return [RankFailure(None, dumps[-1].start(), text=dumps[-1].group(0))]
 
 
+# torchrun's own log lines (glog's prefix: `E1130 16:20:17.843000 13177 torch/distributed/...:1002] failed ...`)
+_LAUNCHER_LOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ torch/distributed/\S+:\d+\].*\n?", re.M)
+
+
+def without_launcher_report(text: str) -> str:
+    """The ranks' own output: the text without the launcher's own exception and log lines (classify reads an
+    option parser's refusal in it, which torchrun's lines after it would hide)."""
+    return _LAUNCHER_LOG_LINE.sub("", _without_launcher_report(text))
+
+
 def _without_launcher_report(text: str) -> str:
     """The text with the launcher's own exception blanked (same length: offsets stay)."""
     for marker in (_SPAWN_RAISED, re.compile(re.escape(_TORCHRUN_ROOT)), re.compile(r"ChildFailedError")):
