@@ -1,6 +1,6 @@
 """A small regression trainer: `python train.py --case NAME` (tests/zoo/HELDOUT55.md)."""
 
-import argparse
+import argparse  # noqa: I001 (optkit is this project's own package, imported from its folder)
 import os
 import tempfile
 
