@@ -1,0 +1,1 @@
+"""Evaluation, prediction and serving around a small trained classifier."""

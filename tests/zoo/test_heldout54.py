@@ -1,0 +1,33 @@
+"""The fifty-fourth held-out set (truth_heldout54.yaml, HELDOUT54.md): failures of evaluation, inference and
+serving loops written as users report them, five in a new project (iv_proj/: a pyproject.toml marker, a package
+evalkit with a model, metrics, a thread-pool server and a predict loop, an entry train.py with `--case NAME`),
+without reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before
+any rule changed (recorded/heldout54/); here every recorded cell's stderr.log is diagnosed again with today's rules,
+in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has`
+and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT54.md lists the run's)
+UNTRUE = {
+    ("iv_hang_batcher_waits_full", "where"): "no failure found: stderr.log is empty (the program printed only to "
+    "stdout before it froze); the run read the stacks and named the main at "
+    "zoo/modes/iv_hang_batcher_waits_full.py:36 in main and its thread at :17 in batcher, right",
+}
+SET = HeldOut("heldout54", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
