@@ -1040,3 +1040,16 @@ def test_a_thread_the_os_refused_names_the_limits_that_refuse_one():
     assert got.error == "RuntimeError: can't start new thread", got
     fix = remedy(f"{got.signature} in limitkit/data.py:__init__")
     assert "`ulimit -v`" in fix and "RLIMIT_AS" in fix and "`ulimit -u`" in fix and "/proc/PID/limits" in fix
+
+
+def test_another_process_half_written_word_before_the_exception_is_no_part_of_its_line():
+    # a fresh clone's make test (the README's quickstart, fork and 2 workers, one of two cells): the worker's dump and
+    # the main's report shared stderr, and the main's line came glued to another's unfinished word. The row's error
+    # was `, torch._C._specialRuntimeError: DataLoader worker (pid 24501) ...`, and the README's table moved
+    glued = ", torch._C._specialRuntimeError: DataLoader worker (pid 24501) is killed by signal: Segmentation fault. \n"
+    assert classify(1, stderr=glued).error == (
+        "RuntimeError: DataLoader worker (pid 24501) is killed by signal: Segmentation fault."
+    )
+    # a class whose name ends in a builtin's is its own name
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    assert classify(1, stderr=oom).error == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."

@@ -16,6 +16,7 @@ Sentry groups a crash by its in-app frames.
 
 from __future__ import annotations
 
+import builtins
 import re
 import signal as _signal
 from collections.abc import Callable
@@ -423,9 +424,34 @@ def line_of(text: str, m: re.Match) -> str:
     logging prefix."""
     group = "told" if "told" in m.re.groupindex else 0
     start = text.rfind("\n", 0, m.start(group)) + 1
+    glued = _GLUED_EXCEPTION.search(text, start, m.start(group))
+    if glued and _glued(glued["token"]):  # another process's unfinished line before the exception's own
+        start = glued.start("name")
     end = text.find("\n", m.end(group))
     line = " ".join(text[start : end if end != -1 else len(text)].split())
     return _LOG_PREFIX.sub("", line)
+
+
+# A builtin exception's name glued to what another process had half-written on that line (`, torch._C._special`
+# then the main's `RuntimeError: DataLoader worker (pid N) is killed by signal`): no name of a message's own ends so
+_BUILTIN_EXCEPTIONS = sorted(
+    (
+        n
+        for n in dir(builtins)
+        if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), Exception)
+    ),
+    key=len,
+    reverse=True,
+)
+_GLUED_EXCEPTION = re.compile(rf"(?P<token>[\w.]*)(?P<name>{'|'.join(_BUILTIN_EXCEPTIONS)}): $")
+
+
+def _glued(token: str) -> bool:
+    """Whether what stands before a builtin exception's name is no part of a class's name: a class is CapWords
+    (`torch.OutOfMemoryError`, numpy's `_ArrayMemoryError`), another process's half-written word is not
+    (`torch._C._special` + `RuntimeError`)."""
+    last = token.rsplit(".", 1)[-1].lstrip("_")
+    return bool(last) and last[0].islower()
 
 
 def last_match(pattern: re.Pattern, text: str):
