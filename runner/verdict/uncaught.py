@@ -60,19 +60,19 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
     return _ranks_told(read, stdout, cell_dir, pid)
 
 
-def _handled_told(stderr: str, stdout: str, cell_dir: str, pid: int, exit_code: int | None, label: str = "") -> str:
+def _handled_told(
+    stderr: str, stdout: str, cell_dir: str, pid: int, exit_code: int | None, rank: int | None = None
+) -> str:
     """stderr, followed by the exception pid caught before it ended itself by its own sys.exit(exit_code), where
-    what the program printed names that exception (its report of that failure), each line after label: a rank's
-    own lines, not those another rank's label marks."""
+    what the program printed names that exception (its report of that failure); a rank's under its label, named by
+    its own lines, not those another rank's label marks."""
     if not exit_record.programs_own_exit(cell_dir, pid, exit_code):
         return stderr
     handled = _read(exit_record.handled_path(cell_dir, pid, chain=True))
-    own = stderr
-    if label:
-        others = re.compile(rf"^\s*\[rank(?!{re.escape(label.strip()[5:-2])}\]:)\d+\]:.*$", re.M)
-        own = others.sub("", stderr)
+    own = stderr if rank is None else re.sub(rf"^\s*\[rank(?!{rank}\]:)\d+\]:.*$", "", stderr, flags=re.M)
     if not named(handled, own + "\n" + stdout):
         return stderr
+    label = "" if rank is None else f"[rank{rank}]: "
     return appended(stderr, handled, also_printed=stdout, label=label, says=SAYS_HANDLED)
 
 
@@ -120,7 +120,7 @@ def _ranks_told(stderr: str, stdout: str, cell_dir: str, main_pid: int) -> str:
         kept = f"uncaught-rank{rank.rank}.txt"
         if told == stderr:
             code = exit_record.own_exit_code(cell_dir, rank.pid)
-            told = _handled_told(stderr, stdout, cell_dir, rank.pid, code, label)
+            told = _handled_told(stderr, stdout, cell_dir, rank.pid, code, rank.rank)
             path, kept = exit_record.handled_path(cell_dir, rank.pid, chain=True), f"handled-rank{rank.rank}.txt"
         if told != stderr:  # kept in the cell, so that resolve and diagnose read the cell's log as the run did
             _keep(path, os.path.join(cell_dir, kept))
