@@ -19,7 +19,6 @@ crashmatrix's own frames (its child, the in-cell code) are never the place; its 
 
 from __future__ import annotations
 
-import os
 import re
 
 from crashmatrix.verdict import ranks
@@ -31,6 +30,7 @@ from crashmatrix.verdict.stacks import (
     OURS,
     Frame,
     below_packages,
+    in_cell_elsewhere,
     is_probe,
     is_programs,
     is_torch_file,
@@ -117,17 +117,7 @@ def is_ours(path: str) -> bool:
     path = path.replace("\\", "/")
     if is_probe(path):
         return False
-    return path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)) or _in_cell_elsewhere(path)
-
-
-# crashmatrix's in-cell code run from another checkout (a log recorded by another editable install): its import
-# hook stands in a child's traceback between Python's import and the program's module
-_IN_CELL = re.compile(r"/runner/(incell(?:/inject)?)/(\w+\.py)$")
-
-
-def _in_cell_elsewhere(path: str) -> bool:
-    found = _IN_CELL.search(path)
-    return found is not None and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
+    return path.startswith(OURS + "/") or bool(_OUR_COPY.search(path)) or in_cell_elsewhere(path)
 
 
 def failing_output(stderr: str) -> str:

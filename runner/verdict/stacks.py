@@ -123,7 +123,13 @@ def is_torch_file(path: str) -> bool:
 def is_library(frame: Frame) -> bool:
     """Not the user's code: the standard library, torch, crashmatrix's own files."""
     path = frame.file.replace("\\", "/")
-    return is_stdlib(frame) or path.startswith(OURS) or is_torch_file(path) or "/multiprocessing/" in path
+    return (
+        is_stdlib(frame)
+        or path.startswith(OURS)
+        or in_cell_elsewhere(path)
+        or is_torch_file(path)
+        or "/multiprocessing/" in path
+    )
 
 
 def user_frame(thread: Thread | None) -> Frame | None:
@@ -367,6 +373,17 @@ def _is_console_script(path: str) -> bool:
     )
 
 
+# crashmatrix's in-cell code run from another checkout (a log or stacks.txt recorded by another editable install):
+# its import hook stands in a child's traceback between Python's import and the program's module, its exit
+# recorder's poll in a hung main's stack
+_IN_CELL = re.compile(r"/runner/(incell(?:/inject)?)/(\w+\.py)$")
+
+
+def in_cell_elsewhere(path: str) -> bool:
+    found = _IN_CELL.search(path)
+    return found is not None and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
+
+
 def is_own(frame: Frame) -> bool:
     """The program's own code: not the standard library, an installed package (its console script too, and a
     package installed into a folder of its own: install_folder) or crashmatrix."""
@@ -377,6 +394,7 @@ def is_own(frame: Frame) -> bool:
         or _is_console_script(path)
         or install_folder(path)
         or path.startswith((OURS, "<"))
+        or in_cell_elsewhere(path)
         or _is_cython(path)
     )
 
