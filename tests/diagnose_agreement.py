@@ -43,6 +43,9 @@ RUNS = sorted(
 RUN_ONLY = {
     # the kill's answers (`killed by signal: Terminated`) are in the log, the kill is the run's
     "timeout": ("outcome", "signal", "signature", "where", "error", "rank"),
+    # a timeout whose stacks.txt diagnose reads beside its stderr.log (resolve/log_text.py): the time limit is the
+    # run's, so is a busy process's loop line from samples the file does not keep
+    "timeout_stacks": ("error",),
     # a collective's timeout placed by the stacks of the ranks the launcher stopped (stacks.txt)
     "peer_stacks": ("where", "signature", "rank", "error"),
     # the in-cell recorder's word of each rank (result.json's metrics.ranks): which rank ended early and at
@@ -78,6 +81,37 @@ RUN_ONLY = {
     "checkout_path": ("signature", "error"),
 }
 # Cases whose row an older rule wrote, by their cell folder (below the repository): why.
+# Hangs recorded before today's hang places (issue 52): the main's own line at a usual wait, the thread it waits on,
+# a rank's wait by the program's call, a library's frame followed by the program's. Their rows say that day's place.
+HANGS_PLACED_BEFORE = {
+    f"tests/zoo/recorded/{run}"
+    for run in (
+        "heldout2/hangs-inject",
+        "heldout2/hangs-plain",
+        "heldout3/torchrun-hang-inject",
+        "heldout3/torchrun-hang-plain",
+        "heldout5/hangs-inject",
+        "heldout5/hangs-plain",
+        "heldout6/hangs-inject",
+        "heldout6/hangs-plain",
+        "heldout7/hangs-inject",
+        "heldout7/hangs-plain",
+        "heldout7/hangs2-inject",
+        "heldout7/hangs2-plain",
+        "heldout8/hangs-inject",
+        "heldout8/hangs-plain",
+        "heldout9/hangs2-inject",
+        "heldout9/hangs2-plain",
+        "heldout14/hangs-inject",
+        "heldout14/hangs-plain",
+        "heldout32/hangs-inject",
+        "heldout32/hangs-plain",
+        "heldout34/hangs-inject",
+        "heldout34/hangs-plain",
+        "heldout44/hangs-inject",
+        "heldout44/hangs-plain",
+    )
+}
 RECORDED_BEFORE = {
     # `where` for an exception and for a death by signal came after 2026-11-24 (issue 21's place)
     "results/reference/h100-2026-11-24-async/cells/f31b01159d-r0": "recorded_before",
@@ -214,6 +248,10 @@ RECORDED_BEFORE = {
     # the twenty-first set's i_ddp_rank1_faulthandler_exit, untrue there: rank 1's exit status placed in torchrun's
     # launch_agent; since told by its faulthandler watchdog's dump, where the watchdog found it
     **{f"tests/zoo/recorded/heldout21/torchrun/cells/7670e66a7f-r{i}": "heldout_untrue" for i in range(3)},
+    # its i_heap_overrun, untrue there: glibc's abort on a corrupt heap stalled in torch's fatal-signal handler until
+    # the timeout (crashmatrix's own doing, since mended); its text tells the death, which diagnose says over the
+    # stacks.txt of the stall
+    **{f"tests/zoo/recorded/heldout21/app/cells/e78c99b34c-r{i}": "heldout_untrue" for i in range(3)},
     # its i_sigpipe_log_head and i_killpg_own_group: ended by SIGPIPE and by the program's own SIGTERM to its
     # group, nothing printed
     **{
@@ -384,7 +422,10 @@ def situation(cell_dir: str, row: dict, got: dict | None = None) -> str:
     """Why some of this case's fields are the run's alone ("" where none is). got: what diagnose said."""
     got = got or {}
     if row["outcome"] == "timeout":
-        return "timeout"
+        if not os.path.isfile(os.path.join(cell_dir, "stacks.txt")):
+            return "timeout"
+        run = os.path.relpath(os.path.dirname(os.path.dirname(cell_dir)), ROOT)
+        return "recorded_before" if run in HANGS_PLACED_BEFORE else "timeout_stacks"
     if os.path.isdir(os.path.join(cell_dir, "sync")) or "synchronous rerun" in row.get("where", ""):
         return "sync_rerun"
     if os.path.isfile(os.path.join(cell_dir, "stacks.txt")):
@@ -425,14 +466,19 @@ def diagnosed(cell: str, cwd: str | None = None) -> dict:
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     here = _checkout_paths(text)
+    stacks = os.path.join(cell, "stacks.txt")
+    kept = _read(stacks) if os.path.isfile(stacks) else ""
     try:
         with contextlib.ExitStack() as scratch:
-            if here != text:  # read where its files are, as the program's own machine read it
+            if here != text or _checkout_paths(kept) != kept:  # read where its files are, as its machine read them
                 path = os.path.join(
                     scratch.enter_context(tempfile.TemporaryDirectory(prefix="diagnosed-")), "stderr.log"
                 )
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(here)
+                if kept:  # a timeout's stacks, read beside it
+                    with open(os.path.join(os.path.dirname(path), "stacks.txt"), "w", encoding="utf-8") as f:
+                        f.write(_checkout_paths(kept))
             with contextlib.chdir(cwd or os.getcwd()):
                 found = diagnose(read_logs([path]))
     except BadInput:  # an empty stderr.log: nothing to tell
@@ -444,6 +490,11 @@ def diagnosed(cell: str, cwd: str | None = None) -> dict:
 # files there, and where that checkout is gone the app's root (tests/zoo/app's pyproject.toml) is not found, so
 # places would be named from the file's own folder. The same files are in this checkout.
 _OTHER_CHECKOUT = re.compile(r"(?:/[^\s\"'/]+)+?/(?=tests/zoo/app/)")
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
 
 
 def _checkout_paths(text: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
 
 import pytest
 from conftest import ROOT
@@ -24,8 +25,10 @@ RANK_FAILED = os.path.join(ROOT, "tests/zoo/recorded/heldout3/torchrun/cells")
 
 
 @pytest.mark.parametrize("log", HANGS, ids=lambda p: p.split("recorded/")[1])
-def test_a_launcher_stopped_from_outside_is_said_so_with_no_place(log):
-    told = diagnose(read_logs([log]))
+def test_a_launcher_stopped_from_outside_is_said_so_with_no_place(log, tmp_path):
+    alone = tmp_path / "torchrun.log"  # the job's log as a user has it: no cell's stacks.txt beside it
+    shutil.copyfile(log, alone)
+    told = diagnose(read_logs([str(alone)]))
     row = told.row
     assert (row["outcome"], row["signal"], row["signature"], row["where"]) == (
         "crash",
@@ -48,3 +51,14 @@ def test_a_rank_that_failed_first_is_still_the_verdict():
     (log,) = sorted(glob.glob(os.path.join(RANK_FAILED, "*-r0", "stderr.log")))
     row = diagnose(read_logs([log])).row
     assert (row["outcome"], row["rank"]) == ("fail", "0") and "ValueError" in row["error"]
+
+
+@pytest.mark.parametrize("log", HANGS, ids=lambda p: p.split("recorded/")[1])
+def test_the_same_log_in_its_cell_is_a_timeout_placed_by_the_stacks_beside_it(log):
+    """The cell's folder holds the stacks.txt its run saved before the kill: each rank's wait, as the run said."""
+    row = diagnose(read_logs([log])).row
+    assert (row["outcome"], row["signal"]) == ("timeout", ""), row
+    assert row["where"] == (
+        "rank 0 in barrier at zoo/modes/k_ddp_collective_unmatched.py:17 in run; "
+        "rank 1 in all_reduce at zoo/modes/k_ddp_collective_unmatched.py:10 in log_metric"
+    ), row

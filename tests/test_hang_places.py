@@ -295,6 +295,34 @@ def test_a_programs_own_sigabrt_handler_runs_instead_and_the_hang_ends_as_before
     assert float(row["duration_s"]) < 6 + 1 + 1 + 3, row
 
 
+def test_diagnose_of_a_hung_cells_logs_places_it_as_its_run_did(hangs):
+    """`crashmatrix diagnose CELL` of a hang: its stderr.log holds nothing of where it waited (empty, or, without
+    inject, the dumps SIGABRT made at the kill), its stacks.txt does, and diagnose reads it beside the log."""
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    cells = [(name, row) for name in MATRICES for row in hangs[name] if row["signature"] != "hang"]
+    assert len(cells) == 11
+    for name, row in cells:
+        cell = hangs["tmp"] / name / row["log_dir"]
+        said = diagnose(read_logs([str(cell / "stderr.log")])).row
+        assert (said["outcome"], said["signal"], said["rank"]) == ("timeout", "", ""), (name, row, said)
+        # a busy loop's holder too (`overlap at app/nms.py:22 in suppress`): from the samples stacks.txt keeps
+        assert (said["where"], said["signature"]) == (row["where"], row["signature"]), (name, row, said)
+    (row,) = [r for r in _rows(hangs, "plain", "deadlock") if r["repeat"] == "0"]
+    printed = subprocess.run(
+        [sys.executable, "-m", "crashmatrix", "diagnose", f"plain/{row['log_dir']}", "--json"],
+        cwd=hangs["tmp"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ROOT},
+    )
+    assert printed.returncode == 0, printed.stderr
+    found = json.loads(printed.stdout)
+    assert (found["outcome"], found["where"]) == ("timeout", row["where"]), found
+    assert found["error"].startswith("timed out; main in deadlock (deadlock.py:14)"), found  # not the kill's abort
+
+
 def test_no_process_of_the_hangs_outlives_them(hangs):
     for name in MATRICES:
         assert processes_with(f"CRASHMATRIX_RUN_DIR={hangs['tmp'] / name}") == []

@@ -20,7 +20,7 @@ from crashmatrix.outcome import KILLED_BY_SIGNAL, Outcome
 from crashmatrix.resolve.issue import whose_fix
 from crashmatrix.resolve.log_text import Log
 from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
-from crashmatrix.verdict import config_place, forensics
+from crashmatrix.verdict import config_place, forensics, kept_stacks, stacks
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.parsed import read_output
@@ -46,6 +46,10 @@ class Diagnosis:
 def diagnose(log: Log) -> Diagnosis:
     """The verdict of the job whose text `log` is."""
     text = log.text
+    if log.stacks:
+        text = _before_the_kill(text, log.stacks)
+        if not _died(text):
+            return _hung(log, text)
     if not tells_a_failure(text):
         found = Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
         if "Exception ignored in" in text or "--- Logging error ---" in text:
@@ -63,15 +67,7 @@ def diagnose(log: Log) -> Diagnosis:
         verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
         where = config_place.placed_from_log(verdict, where, text)  # a Hydra app's config line, where it is here
     verdict = signed_by_place(verdict, where)
-    row = {
-        "outcome": verdict.outcome.value,
-        "signal": verdict.signal,
-        "exit_code": "",
-        "error": one_line(verdict.error, ERROR_LENGTH),
-        "signature": verdict.signature,
-        "where": one_line(where, WHERE_LENGTH),
-        "rank": "" if verdict.rank is None else str(verdict.rank),
-    }
+    row = _row(verdict, where)
     whose, _culprit = whose_fix(_Kind(row), verdict.told or text, where, verdict.error, {})
     if stopped is not None:
         whose = (
@@ -91,6 +87,54 @@ def diagnose(log: Log) -> Diagnosis:
             "under crashmatrix)"
         )
     return Diagnosis(True, row, whose.strip(), remedy(verdict.signature, verdict.signal or ""), cannot, log.names)
+
+
+def _row(verdict: Verdict, where: str) -> dict:
+    return {
+        "outcome": verdict.outcome.value,
+        "signal": verdict.signal,
+        "exit_code": "",
+        "error": one_line(verdict.error, ERROR_LENGTH),
+        "signature": verdict.signature,
+        "where": one_line(where, WHERE_LENGTH),
+        "rank": "" if verdict.rank is None else str(verdict.rank),
+    }
+
+
+def _died(text: str) -> bool:
+    """Whether the text tells its process's death by a signal (glibc's `free(): invalid next size`, then its
+    abort): what stalled after it (an abort's handler waiting on malloc's lock) is no hang of the program's."""
+    if not tells_a_failure(text):
+        return False
+    verdict = _judged(text)
+    return verdict.outcome is Outcome.CRASH and bool(verdict.signal)
+
+
+def _hung(log: Log, text: str) -> Diagnosis:
+    """A cell that timed out, from its stacks.txt (the log's `stacks`) and text, what it printed before the kill:
+    a timeout placed where it waited, as the run placed it (verdict/kept_stacks.py)."""
+    ev = Evidence(pid=0, started=0.0, stderr=text, hang=kept_stacks.hang(log.stacks))
+    verdict, where = forensics.refine(classify(None, timed_out=True, stderr=text), ev, kernel_log=lambda *_: [])
+    verdict = signed_by_place(verdict, where)
+    main = log.stacks.split("\n=== pid ")[0]
+    busy = next((mark for mark in (stacks.LOOPED, stacks.STAYED, stacks.RAN) if mark in main), "")
+    whose, _culprit = whose_fix(_Kind(_row(verdict, where)), text, where, verdict.error, {}, busy)
+    cannot = [
+        "the exit status: a log does not carry it (exit_code is left empty)",
+        "the time limit it was stopped at: the run's row says it (`timed out after N s`)",
+    ]
+    return Diagnosis(True, _row(verdict, where), whose.strip(), remedy(verdict.signature, ""), cannot, log.names)
+
+
+# faulthandler's dump as the timeout's SIGABRT ended a process (forensics.abort_dumps): the kill's, not the hang's
+_ABORTED = "\nFatal Python error: Aborted\n"
+
+
+def _before_the_kill(text: str, kept: str) -> str:
+    """What the job printed before the timeout's kill: its text up to the first dump SIGABRT made as it ended a
+    process that gave no other stacks (stacks.txt says which), as the run read it (Evidence.stderr_at_kill)."""
+    at = ("\n" + text).find(_ABORTED) if "as SIGABRT ended the process" in kept else -1
+    return text if at == -1 else text[:at]
 
 
 @dataclass(frozen=True)

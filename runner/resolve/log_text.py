@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.errors import BadInput
 from crashmatrix.plain_text import plain
-from crashmatrix.verdict import uncaught
+from crashmatrix.verdict import kept_stacks, uncaught
 
 HEAD = 1024 * 1024
 TAIL = 2 * 1024 * 1024  # a cell reads 64 kB and 256 kB of its stderr (rundir/cell_logs.py): a log holds stdout too
@@ -63,6 +63,7 @@ class Log:
     text: str
     names: list[str] = field(default_factory=list)
     left_out: int = 0  # bytes of the middles not kept (only their telling lines were)
+    stacks: str = ""  # a timeout's stacks.txt (given, or beside a cell's stderr.log): the job hung, killed at a limit
 
 
 def read_logs(paths: list[str], stdin=None) -> Log:
@@ -71,16 +72,35 @@ def read_logs(paths: list[str], stdin=None) -> Log:
     if not paths:
         raise BadInput("diagnose: give a log file, several (one job's per-rank logs), a folder, or - for stdin")
     parts = [p for given in paths for p in _expanded(given)]
-    texts, left_out = [], 0
+    texts, left_out, stacks = [], 0, ""
     for path in parts:
         raw, skipped = _read_bounded(path, stdin)
+        text = _as_text(raw, path)
+        if os.path.basename(path) == kept_stacks.FILE and kept_stacks.is_timeouts(text):
+            stacks = stacks or text  # where the job waited, not what it printed
+            continue
         left_out += skipped
-        text = uncaught.beside(path, _as_text(raw, path))  # a cell's: as its run read it
+        stacks = stacks or _stacks_beside(path)
+        text = uncaught.beside(path, text)  # a cell's: as its run read it
         rank = _rank_of(path) if len(parts) > 1 else None
         texts.append(_labelled(text, rank))
-    if not any(t.strip() for t in texts):
+    if not any(t.strip() for t in texts) and not stacks:
         raise BadInput(f"{', '.join(parts)}: empty, nothing to diagnose")
-    return Log("\n".join(t.rstrip("\n") for t in texts if t.strip()) + "\n", parts, left_out)
+    return Log("\n".join(t.rstrip("\n") for t in texts if t.strip()) + "\n", parts, left_out, stacks)
+
+
+def _stacks_beside(path: str) -> str:
+    """The timeout's stacks.txt in a cell's folder, beside its stderr.log: a hang's stderr holds no place of the
+    wait (often nothing at all), and the run read the stacks for it."""
+    if os.path.basename(path) != "stderr.log":
+        return ""
+    beside = os.path.join(os.path.dirname(path), kept_stacks.FILE)
+    try:
+        raw, _skipped = _read_bounded(beside)
+        text = _as_text(raw, beside)
+    except BadInput:
+        return ""
+    return text if kept_stacks.is_timeouts(text) else ""
 
 
 def _expanded(given: str) -> list[str]:

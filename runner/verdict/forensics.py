@@ -34,6 +34,7 @@ from collections.abc import Collection
 from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir, dumped
 from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
+from crashmatrix.verdict import kept_stacks
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
 from crashmatrix.verdict.exception_place import (
@@ -72,7 +73,7 @@ from crashmatrix.verdict.stacks import (
     summarize,
 )
 
-STACKS_FILE = "stacks.txt"
+STACKS_FILE = kept_stacks.FILE
 _DUMP_WAIT_S = 2.0
 _PYSPY_WAIT_S = 5.0
 
@@ -449,6 +450,8 @@ def _write_stacks(path: str, procs: list[ProcessStacks], root: int, ranks: dict[
             parts.append(f"--- Python stacks of every thread ({how})\n" + p.faulthandler.rstrip() + "\n")
         if p.pyspy:
             parts.append("--- py-spy dump\n" + p.pyspy.rstrip() + "\n")
+        if p.busy and p.samples:  # which of its frames holds the loop: read back by diagnose (kept_stacks)
+            parts.append(kept_stacks.samples_text(p.samples))
         if not (p.faulthandler or p.pyspy) and p.role in ("resource tracker", "forkserver"):
             parts.append("(no stacks: multiprocessing's own helper, not asked to end with a dump)\n")
         elif not (p.faulthandler or p.pyspy):

@@ -2,8 +2,8 @@
 recorded cell's stderr.log is diagnosed with today's rules, in this process (`crashmatrix diagnose`'s own
 function, no torch) run in the app's folder as a user runs it there, and held to the truth's outcome, `signature_has` and `where`. Where diagnose does not yet
 say the truth, the case is a strict xfail whose reason is what it said, so a rule that comes to give the truth
-fails it (XPASS). A hang's outcome is left out: the kill at the time limit is the run's alone, as
-tests/diagnose_agreement.py leaves it out."""
+fails it (XPASS). A hang is diagnosed with the stacks.txt its run saved beside its stderr.log, as a user's
+`crashmatrix diagnose` of the cell reads it."""
 
 from __future__ import annotations
 
@@ -79,8 +79,6 @@ class HeldOut:
         cases = []
         for mode, truth in self.truth.items():
             for aspect in ASPECTS:
-                if aspect == "outcome" and truth["outcome"] == "timeout":
-                    continue  # the kill at the time limit is the run's alone
                 if aspect == "signature_has" and not _alternatives(truth["signature_has"]):
                     continue  # not scored (a hang's)
                 reason = self.untrue.get((mode, aspect))

@@ -30,8 +30,6 @@ UNTRUE = {
     "`Exception ignored` tracebacks at exit come after it)",
     ("y_ctypes_freed_host_buffer", "signature_has"): "killed_by_signal in zoo/modes/y_ctypes_freed_host_buffer.py:"
     "upload (the run's too): the signal is only in the row's signal column, not in the signature",
-    ("y_hang_spin_flag", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named torch's "
-    "frame only, `main CUDA synchronize (__init__.py:1162)`, not the program's :26 in main below it",
 }
 SET = HeldOut("heldout14", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

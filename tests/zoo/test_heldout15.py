@@ -27,10 +27,6 @@ UNTRUE = {
     ("z_subprocess_child_sigkill", "where"): "the main process heard of it at "
     "zoo/modes/z_subprocess_child_sigkill.py:22 in main: the child's own kill at :17 in build_shard is recorded only "
     "under inject (the run places it there since); a log holds no word of it",
-    ("z_hang_selector_empty", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
-    "run read stacks.txt and named :17 in gather, right",
-    ("z_hang_asyncio_future", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
-    ":20 in main (run_until_complete), right",
 }
 SET = HeldOut("heldout15", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

@@ -28,11 +28,6 @@ UNTRUE = {
     "float32 is not JSON serializable) and diagnose reads it as the failure; the run, which saw exit 0, said pass",
     ("b_pass_logged_exception", "where"): "json/encoder.py:180 in default; src/bfit/train.py:51 in write_summary, the "
     "handled error's place; the run said no place (a pass)",
-    ("b_hang_flock_self", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
-    "read stacks.txt and named :17 in __enter__, right",
-    ("b_hang_thread_dies_queue", "where"): "zoo/modes/b_hang_thread_dies_queue.py:17 in <listcomp>, the dead "
-    "thread's ValueError (the only traceback in the log, outcome fail); the run read stacks.txt and named where the "
-    "main waits, :27 in main, right",
 }
 SET = HeldOut("heldout16", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

@@ -34,11 +34,6 @@ UNTRUE = {
     ("d_sys_exit_message", "signature_has"): "no signature (read as a pass); the run's was the message, masked, in "
     "check_config, right",
     ("d_sys_exit_message", "where"): "no place (read as a pass); the run said :11 in check_config, right",
-    ("d_hang_worker_mp_lock", "where"): "multiprocessing/queues.py:113 in get (one plain repeat: the main's "
-    "traceback cut short at the kill, five lines) or no failure (the other repeats: stderr.log empty); the run read "
-    "stacks.txt and named the main's :29 and the workers' :19, right",
-    ("d_hang_sqlite_self_lock", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
-    "run read stacks.txt and named :15 in log, right",
 }
 SET = HeldOut("heldout17", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

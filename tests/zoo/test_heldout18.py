@@ -29,8 +29,6 @@ UNTRUE = {
     ("e_shell_unbound_master_addr", "signature_has"): "no signature (read as a pass); the run's was bash's line, "
     "masked (`…/train.sh: line N: MASTER_ADDR: unbound variable`), right",
     ("e_shell_unbound_master_addr", "where"): "no place (read as a pass); the run gave none either (untrue there too)",
-    ("e_hang_monitor_wait", "where"): "no failure found: stderr.log is empty (the monitor prints nothing while bash "
-    "waits for it); the run read the stacks and named the monitor's e_pkg/monitor.py:16 in main, right",
 }
 SET = HeldOut("heldout18", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

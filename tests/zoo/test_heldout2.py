@@ -27,8 +27,6 @@ UNTRUE = {
     "overflowed thread's stack); the run said crash SIGSEGV from the exit status alone",
     ("h_thread_stack_overflow", "signature_has"): "no signature (the run's: killed_by_signal, with no place)",
     ("h_thread_stack_overflow", "where"): "no place; the truth is zoo/modes/h_thread_stack_overflow.py:9 in depth",
-    ("h_hang_worker_blocks", "where"): "no place: stderr.log is empty, the blocked worker's open() is only in "
-    "stacks.txt, which the run read (its where was the truth)",
 }
 # h_hydra_interp_missing's where: since diagnose finds the Hydra app by its traceback's script, it gives the
 # config line, the truth

@@ -34,10 +34,6 @@ UNTRUE = {
     "saw the signal, said crash SIGTERM",
     ("i_killpg_own_group", "where"): "no failure found, so no place; the run said "
     "zoo/modes/i_killpg_own_group.py:17 in stop_dashboard, right",
-    ("i_hang_grandchild_pipe", "where"): "no failure found: stderr.log is empty; the run read the stacks and named "
-    "the main in subprocess communicate at zoo/modes/i_hang_grandchild_pipe.py:12 in prepare, right",
-    ("i_hang_pause_lost_signal", "where"): "no failure found: stderr.log is empty; the run read the stacks and "
-    "named the main at zoo/modes/i_hang_pause_lost_signal.py:26 in main, right",
 }
 SET = HeldOut("heldout21", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

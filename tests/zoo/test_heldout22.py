@@ -23,14 +23,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT22.md lists the run's)
-UNTRUE = {
-    ("j_hang_logger_quits_epoch1", "where"): "no failure found: stderr.log holds only torch's UserWarning (a "
-    "loss converted with float()), nothing of the hang; the run read the stacks and named the main at "
-    "zoo/modes/j_hang_logger_quits_epoch1.py:34 in main (queue put), right",
-    ("j_hang_done_callback_lock", "where"): "no failure found: stderr.log holds only torch's UserWarning, nothing "
-    "of the hang; the run read the stacks and named the main at zoo/modes/j_hang_done_callback_lock.py:31 in "
-    "_saved, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout22", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=14

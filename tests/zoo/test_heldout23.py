@@ -27,9 +27,6 @@ UNTRUE = {
     "away from the app's configs, cannot name the config file; the run named configs/model/cnn.yaml:1 in "
     "model.optimizer.params, the default group's file, where +experiment=l_optim_no_partial had swapped in "
     "configs/model/cnn_adamw.yaml (untrue)",
-    ("l_hang_worker_inherited_pool", "where"): "no failure found: stderr.log is empty (the program printed only "
-    "to stdout before it froze); the run read the stacks and named the main in DataLoader _get_data at "
-    "zoo/modes/l_hang_worker_inherited_pool.py:32 in main and both workers at :23 in __getitem__, right",
 }
 SET = HeldOut("heldout23", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

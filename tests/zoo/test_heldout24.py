@@ -22,12 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT24.md lists the run's)
-UNTRUE = {
-    ("a_hang_worker_barrier", "where"): "no failure found (outcome pass, no place): stderr.log holds only torch's "
-    "UserWarning that 3 workers exceed the 2 suggested, printed twice before it froze; the run read the stacks and "
-    "named the main in DataLoader _get_data at scripts/train.py:48 in main and both workers at "
-    "lib/a_data/datasets.py:134 in __iter__, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout24", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=14

@@ -26,9 +26,6 @@ RUNS = {
 UNTRUE = {
     ("cx_thread_ctypes_fpe", "signature_has"): "killed_by_signal in zoo/modes/cx_thread_ctypes_fpe.py:prefetch (the "
     "contract's signature; the truth listed only native words)",
-    ("cx_hang_pydll_mutex", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
-    "before it froze, and the main never returned to Python); the run read the stacks and named the main at "
-    "zoo/modes/cx_hang_pydll_mutex.py:60 in main, in pthread_mutex_lock under the program's log_warn, right",
 }
 SET = HeldOut("heldout26", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

@@ -29,11 +29,6 @@ UNTRUE = {
     "os._exit(1), no traceback (the run, which saw exit 1, said fail at ex_proj/exkit/machinery.py:57 in run, right)",
     ("ex_watchdog_os_exit", "signature_has"): "no signature (no failure found in the log alone)",
     ("ex_watchdog_os_exit", "where"): "no place (no failure found in the log alone)",
-    ("ex_hang_usr1_lock", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
-    "before it froze); the run read the stacks and named the main at zoo/modes/ex_hang_usr1_lock.py:27 in flush, "
-    "right",
-    ("ex_hang_pool_maxtasks_tensors", "where"): "no failure found: stderr.log is empty; the run read the stacks and "
-    "named the main at zoo/modes/ex_hang_pool_maxtasks_tensors.py:18 in main, right",
 }
 SET = HeldOut("heldout27", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

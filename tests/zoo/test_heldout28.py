@@ -27,9 +27,6 @@ UNTRUE = {
     ("ev_ddp_rank1_half_written", "signature_has"): "repeat r2: `OSError: [Errno N] Invalid argument in "
     "zoo/modes/ev_ddp_rank1_half_written.py:wait_and_load`, rank 1 having opened the file earlier in rank 0's write "
     "(a true report of a racing program whose truth named only the text seen alone; r0 and r1 say the truth)",
-    ("ev_hang_wait_ckpt", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
-    "before it froze); the run read the stacks and named the main at zoo/modes/ev_hang_wait_ckpt.py:21 in wait_for, "
-    "right",
 }
 
 

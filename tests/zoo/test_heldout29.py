@@ -23,12 +23,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT29.md lists the run's)
-UNTRUE = {
-    ("rl_hang_recv_unsent", "where"): "no failure found in hangs-inject's 3 cells (stderr.log is empty: the program "
-    "printed to stdout only before it froze); hangs-plain's stderr.log holds what the kill left (EOFError at "
-    ":35 in <listcomp>, ConnectionResetError at :15 in worker), which is the truth's place; the run read the "
-    "stacks and named :35 and :15, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout29", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=14

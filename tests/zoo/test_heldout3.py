@@ -28,13 +28,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT3.md lists the run's)
-UNTRUE = {
-    ("k_hang_pipe_full", "where"): "no place: stderr.log holds no stack of the main's wait(); the run read "
-    "stacks.txt (its where was the truth)",
-    ("k_ddp_collective_unmatched", "where"): "no place: stderr.log holds only torchrun's SignalException (the "
-    "launcher stopped from outside, which diagnose says, and says it cannot tell where the ranks were); the run "
-    "read stacks.txt, where each rank's collective and frame give the truth (the test below)",
-}
+UNTRUE = {}
 SET = HeldOut("heldout3", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=26

@@ -47,8 +47,6 @@ UNTRUE = {
     "the note, the one frame)",
     ("ox_note_sparse_pool", "signature_has"): "empty: no failure found",
     ("ox_note_sparse_pool", "where"): "empty: no failure found",
-    ("ox_hang_child_stderr_pipe", "where"): "no failure found: stderr.log is empty; the run read the stacks and named "
-    "the main at zoo/modes/ox_hang_child_stderr_pipe.py:21 in main and the child in tqdm/utils.py:179 in inner, right",
 }
 SET = HeldOut("heldout31", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

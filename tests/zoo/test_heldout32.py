@@ -32,12 +32,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT32.md lists the run's)
-UNTRUE = {
-    ("vi_hang_fg_crop_retry", "where"): "no failure found in 5 of the 6 stderr.logs (empty: the program printed "
-    "only to stdout before it froze); in hangs-plain's repeat 1 the kill at the time limit made the main print the "
-    "loader's `DataLoader worker (pid N) is killed by signal: Terminated`, read as worker_signal, heard of at "
-    "zoo/modes/vi_hang_fg_crop_retry.py:38 in main; the run read the stacks and named the main at :38 in main, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout32", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=13

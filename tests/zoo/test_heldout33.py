@@ -24,9 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT33.md lists the run's)
 UNTRUE = {
-    ("hp_hang_alarm_pool", "where"): "no failure found: stderr.log is empty (the program printed only to stdout "
-    "before it froze); the run read the stacks and named the main at tunekit/runner.py:80 in "
-    "in_pool_with_time_limit, right",
     ("hp_pool_trial_sys_exit", "outcome"): "pass: stderr.log holds only the SystemExit's message `trial 1: loss is "
     "inf at step 9, stopping` and no traceback; diagnose has no exit status (the run, which had it, said fail)",
     ("hp_pool_trial_sys_exit", "signature_has"): "no failure found in stderr.log alone (the run said `trial N: loss "

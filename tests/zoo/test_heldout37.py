@@ -23,12 +23,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT37.md lists the run's)
-UNTRUE = {
-    ("ft_hang_worker_feature_list", "where"): "torch/multiprocessing/reductions.py:223 in reduce_tensor: from "
-    "stderr.log alone diagnose places the hang at the workers' queue feeder threads' printed `Cowardly refusing to "
-    "serialize` traceback (no program frame in it); the run read the stacks and named the main in DataLoader "
-    "_get_data at zoo/modes/ft_hang_worker_feature_list.py:32 in main, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout37", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=13

@@ -26,8 +26,6 @@ UNTRUE = {
     "val_fraction: 1.0: the log alone does not show the class's own raise at m_app/parts.py:91 (the run records it)",
     ("m_pl_devices4", "where"): "no place: stderr.log holds Hydra's short error alone; the run named "
     "m_app/conf/trainer/cpu.yaml, not the case that set accelerator: gpu",
-    ("m_hang_lock_reentry", "where"): "no place: stderr.log is empty (the main waits on itself, nothing printed); "
-    "the run read stacks.txt and was right",
     ("m_ddp_rank1_exits_early", "signature_has"): "rank_ended_early: the cause itself, better than the truth's "
     "pattern (Connection closed by peer), written before the run",
 }

@@ -22,11 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT40.md lists the run's)
-UNTRUE = {
-    ("qz_hang_future_never_set", "where"): "no failure found: stderr.log is empty (the program printed only to "
-    "stdout before it froze); the run read the stacks and named the main at "
-    "zoo/modes/qz_hang_future_never_set.py:36 in main (torch.futures.wait_all), right",
-}
+UNTRUE = {}
 # qz_int8_into_float's signature_has: diagnose gives the truth since load_state_dict's whole list is read (the
 # `Unexpected key(s)` line after the missing ones); untrue in the run, HELDOUT40.md
 SET = HeldOut("heldout40", RUNS, UNTRUE)

@@ -25,11 +25,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT43.md lists the run's)
-UNTRUE = {
-    ("dx_hang_new_group_guard", "where"): "crash SIGTERM, killed_by_signal: stderr.log holds torchrun's lines and "
-    "the launcher's SignalException at the kill, no stacks to place; the run read the stacks and named rank 0 in "
-    "new_group at zoo/modes/dx_hang_new_group_guard.py:14 in run and rank 1 in all_reduce at :16, right",
-}
+UNTRUE = {}
 # dx_spawn_bcast_object_lock's signature_has: diagnose gives the truth since a lost gloo peer is told by the child
 # process that failed first (rank 0's unpicklable lock); untrue in the run, HELDOUT43.md
 SET = HeldOut("heldout43", RUNS, UNTRUE)

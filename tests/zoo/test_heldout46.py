@@ -22,11 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT46.md lists the run's)
-UNTRUE = {
-    ("lt_hang_upload_queue", "where"): "no failure found: stderr.log holds only Lightning's lines (`Trainer.fit "
-    "stopped: max_epochs=2 reached.`, `[rank: 0] Received SIGTERM: 15`), no traceback; the run read the stacks "
-    "and named the main at zoo/modes/lt_hang_upload_queue.py:38 in on_train_end, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout46", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=10

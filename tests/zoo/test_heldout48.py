@@ -23,11 +23,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT48.md lists the run's)
-UNTRUE = {
-    ("fn_hang_fast_weights_ignored", "where"): "no failure found: stderr.log holds only weight_norm's FutureWarning "
-    "(the program printed its progress to stdout while it spun); the run read the stacks and named the main at "
-    "zoo/modes/fn_hang_fast_weights_ignored.py:25 in adapt_until, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout48", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=14

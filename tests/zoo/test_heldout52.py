@@ -22,11 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT52.md lists the run's)
-UNTRUE = {
-    ("lg_hang_handler_joins_logger", "where"): "no failure found: stderr.log is empty (the program printed only to "
-    "stdout before it froze); the run read the stacks and named the main at "
-    "zoo/modes/lg_hang_handler_joins_logger.py:33 in emit and its thread at :24 in upload, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout52", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=11

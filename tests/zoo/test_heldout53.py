@@ -22,11 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT53.md lists the run's)
-UNTRUE = {
-    ("mp_hang_pool_worker_killed", "where"): "no failure found: stderr.log is empty (the program printed only to "
-    "stdout, and the killed pool worker nothing, before it froze); the run read the stacks and named the main in "
-    "pool.map at zoo/modes/mp_hang_pool_worker_killed.py:22 in main, right",
-}
+UNTRUE = {}
 SET = HeldOut("heldout53", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=10

@@ -27,12 +27,6 @@ UNTRUE = {
     ("q_spawn_rank_sys_exit", "where"): "torch/multiprocessing/spawn.py:200 in join; "
     "zoo/modes/q_spawn_rank_sys_exit.py:30 in main, the parent's mp.spawn call: rank 1 printed no traceback; a run "
     "under inject places it at the rank's recorded sys.exit(3) since (:19 in run)",
-    ("q_hang_abba_locks", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
-    "run read stacks.txt and was right",
-    ("q_hang_worker_flock", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
-    "the workers' flock, right",
-    ("q_hang_nondaemon_thread", "where"): "no failure found: stderr.log is empty; the run named the main's wait in "
-    "threading's _shutdown, not the thread it waits for (counted untrue there)",
 }
 SET = HeldOut("heldout7", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

@@ -26,12 +26,6 @@ UNTRUE = {
     ("s_worker_cpu_limit", "where"): "the main process heard of it at zoo/modes/s_worker_cpu_limit.py:30 in main: "
     "the worker printed no stack (faulthandler skips SIGXCPU); a run under inject places it at the worker's :24 "
     "since (its dump as it died). Before: torch/utils/data/_utils/signal_handling.py:73 in handler, and no signal",
-    ("s_hang_condition_wait", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the "
-    "run read stacks.txt and named the thread's wait, right",
-    ("s_hang_subprocess_stdin", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
-    "the main's proc.wait(), right",
-    ("s_hang_init_world2", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named torch's "
-    "init_process_group alone, as an NCCL collective (counted untrue there; the program's call is named since)",
 }
 SET = HeldOut("heldout8", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

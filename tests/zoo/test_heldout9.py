@@ -29,12 +29,6 @@ UNTRUE = {
     "the experiment overrides, as the run said (counted untrue there): not the experiment's `override /loss: focal` "
     "nor the option file in its misnamed group folder. The log does not carry the overrides (experiment=...); a run, "
     "which has them, places it at the experiment's override since",
-    ("t_hang_pool_queue", "where"): "no failure found: stderr.log is empty (nothing printed while it hung); the run "
-    "read stacks.txt and named the workers' vocab_queue.get() beside the main's pool.map, right",
-    ("t_hang_queue_put", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named the "
-    "prefetch thread's put() beside the main's join(), right",
-    ("t_hang_executor_nested", "where"): "no failure found: stderr.log is empty; the run read stacks.txt and named "
-    "the main's result() alone (counted untrue there), not the pool thread's wait in load_epoch (named since)",
 }
 SET = HeldOut("heldout9", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(

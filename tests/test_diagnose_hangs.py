@@ -1,0 +1,73 @@
+"""`crashmatrix diagnose` of a hung cell: its stderr.log is read with the stacks.txt its run saved before the kill
+(runner/verdict/kept_stacks.py). Recorded cells of the held-out sets' real hangs; the live ones are
+tests/test_hang_places.py's (test_diagnose_of_a_hung_cells_logs_places_it_as_its_run_did)."""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import pytest
+from conftest import ROOT
+from diagnose_agreement import diagnosed
+
+from crashmatrix.errors import BadInput
+from crashmatrix.resolve.log_text import read_logs
+from crashmatrix.verdict import kept_stacks
+from crashmatrix.verdict.stacks import Frame
+
+RECORDED = os.path.join(ROOT, "tests", "zoo", "recorded")
+
+
+def _row(run: str, cell: str) -> dict:
+    with open(os.path.join(RECORDED, run, "results.csv"), newline="") as f:
+        return next(r for r in csv.DictReader(f) if r["log_dir"] == f"cells/{cell}")
+
+
+@pytest.mark.parametrize(
+    "run,cell",
+    [
+        # two torchrun ranks in two collectives (the twenty-fifth set's o_hang_gather_rank0), no inject
+        ("heldout25/hangs-plain", "191343a878-r0"),
+        # a main in pool.map whose worker was killed (the fifty-third set's mp_hang_pool_worker_killed)
+        ("heldout53/hangs-plain", "65ba71b2e7-r0"),
+        # a logging handler's emit waiting on the program's upload thread (the fifty-second set's
+        # lg_hang_handler_joins_logger), the thread named beside the main
+        ("heldout52/hangs-inject", "4e78b19a40-r0"),
+    ],
+)
+def test_a_hung_cells_empty_log_is_a_timeout_placed_where_its_run_placed_it(run, cell):
+    folder = os.path.join(RECORDED, run, "cells", cell)
+    with open(os.path.join(folder, "stderr.log"), encoding="utf-8") as f:
+        assert "Traceback" not in f.read()  # nothing the program printed says where it waited
+    row, said = _row(run, cell), diagnosed(folder)
+    assert said["outcome"] == "timeout" and said["signal"] == "", said
+    assert (said["where"], said["signature"], said["rank"]) == (row["where"], row["signature"], row["rank"]), said
+    assert said["error"].startswith("timed out; "), said  # the time limit is the run's alone
+
+
+def test_a_stacks_txt_a_failed_job_left_is_no_timeouts():
+    """peers.py's stacks of the ranks still alive once a job had failed: read as a failure's, not as a hang."""
+    peers = "=== pid 4242 (rank 1), once the job had failed\nThread 0x7f (most recent call first):\n"
+    assert not kept_stacks.is_timeouts(peers)
+    assert kept_stacks.is_timeouts("=== pid 4242 (main): python train.py\n--- py-spy dump\n")
+
+
+def test_a_busy_processs_samples_are_read_back_as_they_were_written():
+    samples = [
+        [Frame("overlap", "/app/nms.py", "6"), Frame("suppress", "/app/nms.py", "22")],
+        [Frame("suppress", "/app/nms.py", "21")],
+    ]
+    text = "=== pid 7 (main): python app/main.py\n(its main thread was running as it was caught)\n"
+    text += kept_stacks.samples_text(samples)
+    ((role, process),) = kept_stacks.read(text)
+    assert (role, process.busy, process.samples) == ("main", True, samples)
+
+
+def test_an_empty_log_is_bad_input_unless_a_timeouts_stacks_lie_beside_it(tmp_path):
+    (tmp_path / "stderr.log").write_text("")
+    with pytest.raises(BadInput, match="empty, nothing to diagnose"):
+        read_logs([str(tmp_path / "stderr.log")])
+    (tmp_path / "stacks.txt").write_text("=== pid 7 (main): python app/main.py\n(no stacks: not a Python process)\n")
+    log = read_logs([str(tmp_path / "stderr.log")])
+    assert log.stacks.startswith("=== pid 7 (main)") and "=== pid" not in log.text
