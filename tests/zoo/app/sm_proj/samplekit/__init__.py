@@ -1,0 +1,1 @@
+"""samplekit: the data side of a small intent classifier (datasets, samplers, collation)."""
