@@ -275,6 +275,36 @@ def test_a_cause_caught_in_the_failing_stack_leaves_the_wrapper_the_verdict():
     assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "conf.ConfigError: lr must be a number")
 
 
+# The fifty-sixth held-out set's sm_batch_sampler_stopiteration (HELDOUT56.md), run alone 2026-11-30: exit 1; a
+# BatchSampler's generator __iter__ calls next() on a source that ran out (:20); Python turns the StopIteration
+# into RuntimeError at the generator's boundary, raised out of torch's _next_index under the main's loop (:26).
+GENERATOR_STOPPED = """\
+Traceback (most recent call last):
+  File "/app/zoo/modes/batches.py", line 20, in __iter__
+    yield [next(large) for _ in range(6)] + [next(small), next(small)]
+                                             ^^^^^^^^^^^
+StopIteration
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/app/main.py", line 21, in <module>
+    main()
+  File "/app/zoo/modes/batches.py", line 26, in main
+    for step, (x,) in enumerate(loader):
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 715, in _next_index
+    return next(self._sampler_iter)  # may raise StopIteration
+           ^^^^^^^^^^^^^^^^^^^^^^^^
+RuntimeError: generator raised StopIteration
+"""
+
+
+def test_a_generators_stopiteration_that_python_turned_into_runtimeerror_is_that_error():
+    verdict = classify(1, stderr=GENERATOR_STOPPED)
+    assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "RuntimeError: generator raised StopIteration")
+    assert verdict.signature.startswith("RuntimeError: generator raised StopIteration"), verdict
+
+
 # The thirty-third held-out set's trials (HELDOUT33.md), run alone 2026-11-30: a child run as a module (`python -m
 # zoo.modes.hp_child_trial_cwd params.json`, check=True) printed its FileNotFoundError at :18 in train, then the
 # main's CalledProcessError at :44; children of another program (`python -m tunekit.trial_main`, stdout piped)
