@@ -1,0 +1,1 @@
+"""sigkit: the trainer's own signal handling, checkpointing and loop."""
