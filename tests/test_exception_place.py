@@ -798,6 +798,16 @@ def test_crashmatrixs_import_hook_from_another_checkout_is_no_frame_of_the_progr
     assert f"{mine}:43 in exec_module" in exception_place(own)
 
 
+def test_a_programs_own_file_named_as_crashmatrixs_in_cell_code_stays_the_programs(tmp_path):
+    # a review's project: proj/runner/incell/rank.py of its own (crashmatrix has a runner/incell/rank.py too), on
+    # this machine and beside no crashmatrix verdict code, was taken for crashmatrix's frame
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "runner" / "incell").mkdir(parents=True)
+    (tmp_path / "runner" / "incell" / "rank.py").write_text("def wait_for_peers():\n    raise ValueError('x')\n")
+    theirs = CHILD_IMPORT.replace("/elsewhere/checkout/runner/incell/importhook.py", f"{tmp_path}/runner/incell/rank.py")
+    assert "runner/incell/rank.py:43 in exec_module" in exception_place(theirs)
+
+
 def test_a_native_recursion_past_the_stack_is_the_programs_to_fix_not_cpythons():
     # the fiftieth held-out set's rx_worker_pickle_deep_stack, recorded (run alone: the program capped its stack at
     # 1 MiB, raised the recursion limit and pickled a list 20000 deep in a DataLoader worker, which died by SIGSEGV

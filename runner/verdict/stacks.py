@@ -380,8 +380,16 @@ _IN_CELL = re.compile(r"/runner/(incell(?:/inject)?)/(\w+\.py)$")
 
 
 def in_cell_elsewhere(path: str) -> bool:
+    """A frame of crashmatrix's in-cell code in another checkout: a file named as one of ours, under a `runner/`
+    that is crashmatrix's (its verdict code beside it), or that is not on this machine (a log of a checkout
+    since removed). A program's own `runner/incell/rank.py` in its project is the program's."""
     found = _IN_CELL.search(path)
-    return found is not None and os.path.isfile(os.path.join(OURS, found.group(1), found.group(2)))
+    if found is None or not os.path.isfile(os.path.join(OURS, found.group(1), found.group(2))):
+        return False
+    return not os.path.exists(path) or os.path.isfile(os.path.join(path[: found.start()], _OUR_MARK))
+
+
+_OUR_MARK = os.path.join("runner", "verdict", "classify.py")  # a checkout of crashmatrix, not a program's runner/
 
 
 def is_own(frame: Frame) -> bool:
