@@ -305,6 +305,65 @@ def test_a_generators_stopiteration_that_python_turned_into_runtimeerror_is_that
     assert verdict.signature.startswith("RuntimeError: generator raised StopIteration"), verdict
 
 
+# A review's program, run alone 2026-11-30: exit 1; an IterableDataset's generator __iter__ draws next() from a
+# range of 3 in a DataLoader worker (:7); the worker's RuntimeError is re-raised by the main's loop (:9).
+WORKER_GENERATOR_STOPPED = """\
+Traceback (most recent call last):
+  File "/app/stream.py", line 9, in <module>
+    for b in DataLoader(Stream(), num_workers=1, batch_size=2):
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1567, in _process_data
+    data.reraise()
+  File "/venv/lib/python3.11/site-packages/torch/_utils.py", line 794, in reraise
+    raise exception
+RuntimeError: Caught RuntimeError in DataLoader worker process 0.
+Original Traceback (most recent call last):
+  File "/app/stream.py", line 7, in __iter__
+    yield torch.tensor([next(src)])
+                        ^^^^^^^^^
+StopIteration
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/_utils/worker.py", line 374, in _worker_loop
+    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]
+  File "/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", line 35, in fetch
+    data.append(next(self.dataset_iter))
+RuntimeError: generator raised StopIteration
+"""
+
+
+@pytest.mark.parametrize(
+    "text,place",
+    [(GENERATOR_STOPPED, "batches.py:20 in __iter__"), (WORKER_GENERATOR_STOPPED, "stream.py:7 in __iter__")],
+)
+def test_pep_479s_runtimeerror_is_placed_at_the_generators_line_and_its_fix_is_the_programs(text, place):
+    from crashmatrix.resolve.issue import whose_fix
+    from crashmatrix.verdict.exception_place import exception_place
+    from crashmatrix.verdict.remedies import remedy
+
+    verdict = classify(1, stderr=text)
+    where = exception_place(text, error=verdict.error)
+    assert where.endswith(place), where  # not torch's next() of it, where Python raised the RuntimeError
+    assert "since Python 3.7 (PEP 479)" in remedy(f"{verdict.signature} in x.py:__iter__")
+    whose, _culprit = whose_fix(verdict, text, where, verdict.error, {})
+    assert "whose fix is the program's" in whose and "torch refused" not in whose, whose
+
+
+def test_a_programs_error_raised_from_pep_479s_runtimeerror_is_that_error():
+    # a review's program: it catches the RuntimeError of its generator and raises its own error from it, in one
+    # stack; the StopIteration at the chain's start is no cause raised elsewhere
+    caught = GENERATOR_STOPPED.replace(
+        "RuntimeError: generator raised StopIteration\n",
+        "RuntimeError: generator raised StopIteration\n\nThe above exception was the direct cause of the following "
+        'exception:\n\nTraceback (most recent call last):\n  File "/app/main.py", line 21, in <module>\n    main()\n'
+        '  File "/app/zoo/modes/batches.py", line 29, in main\n    raise DataError("the batches ran out") from e\n'
+        "batches.DataError: the batches ran out\n",
+    )
+    verdict = classify(1, stderr=caught)
+    assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "batches.DataError: the batches ran out")
+
+
 # The thirty-third held-out set's trials (HELDOUT33.md), run alone 2026-11-30: a child run as a module (`python -m
 # zoo.modes.hp_child_trial_cwd params.json`, check=True) printed its FileNotFoundError at :18 in train, then the
 # main's CalledProcessError at :44; children of another program (`python -m tunekit.trial_main`, stdout piped)

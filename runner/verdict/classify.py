@@ -18,6 +18,7 @@ from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 from crashmatrix.verdict.parsed import (
+    GENERATOR_STOPPED,
     LIBC_ABORT,
     TRACEBACK_HEAD,
     WARNING,
@@ -267,13 +268,6 @@ def _module_names(path: str) -> list[str]:
     return [".".join(parts[i:]) for i in range(max(0, len(parts) - 4), len(parts)) if parts[i:]]
 
 
-# PEP 479: a StopIteration that leaves a generator (or coroutine) is turned into this RuntimeError by Python, at the
-# boundary of the generator the failing stack resumed with next(). Its cause's traceback holds the generator's
-# frames alone, none of the failing stack's, yet it was raised in that one call (the fifty-sixth held-out set's
-# sm_batch_sampler_stopiteration: a BatchSampler's source ran out): the RuntimeError is what failed.
-_PEP_479 = re.compile(r"^RuntimeError: (?:async generator|generator|coroutine) raised Stop(?:Async)?Iteration$")
-
-
 def _raised_from_elsewhere(stderr: str, line: str) -> str:
     """The exception line of the cause the failing exception was chained to, where that cause was raised
     outside the failing one's stack: its traceback's outermost frame is the program's and none of the failing
@@ -282,12 +276,14 @@ def _raised_from_elsewhere(stderr: str, line: str) -> str:
     of the failing traceback's own. The nearest such cause in the chain: a thread's own chain ends in what it
     raised last. "" otherwise."""
     printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
-    if len(printed) < 2 or not printed[-1].chained or printed[-1].exception != line or _PEP_479.match(line):
+    if len(printed) < 2 or not printed[-1].chained or printed[-1].exception != line or GENERATOR_STOPPED.match(line):
         return ""
     failing = {(c.path, c.function) for c in printed[-1].calls}
     for at in range(len(printed) - 2, -1, -1):
         calls = printed[at].calls
-        if printed[at].origin == "remote":  # a process pool's worker's: exception_place's own rule
+        if printed[at].origin == "remote" or GENERATOR_STOPPED.match(printed[at].exception):
+            # a process pool's worker's: exception_place's own rule; Python's conversion of a generator's
+            # StopIteration, which the program caught and raised its own error from: all in the failing stack
             return ""
         if calls and (calls[0].path, calls[0].function) not in failing:
             # a library that rewrites the traceback it re-raises (omegaconf's format_and_raise) starts its cause

@@ -25,7 +25,7 @@ from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
-from crashmatrix.verdict.parsed import FRAME, TORCHSCRIPT_FAILED, Traceback, read_output
+from crashmatrix.verdict.parsed import FRAME, GENERATOR_STOPPED, TORCHSCRIPT_FAILED, Traceback, read_output
 from crashmatrix.verdict.stacks import (
     OURS,
     Frame,
@@ -162,6 +162,8 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
     frames, exception = last_traceback(text, error)
     if not frames:
         return shell_place(error)
+    if GENERATOR_STOPPED.match(exception):
+        frames = _generator_stopped(text, exception) or frames
     if oom or is_out_of_memory(exception):
         if _PYTHONS_MEMORY_ERROR.match(exception):  # a builtin's or numpy's allocation: its line is the place
             return _join(frames[0][0], frames)
@@ -257,6 +259,24 @@ def starting_call(stderr: str, error: str) -> str:
 
 # A traceback's origin (parsed.py) that is a process the main started and whose failure the main reports.
 _CHILD_ORIGINS = ("rank ", "worker", "remote")
+
+
+# the head of the cause a PEP 479 RuntimeError chains: Python's, or a DataLoader worker's re-raised one in the main's
+_CAUSE_HEAD = re.compile(r"^(?:Original )?Traceback \(most recent call last\):$", re.M)
+
+
+def _generator_stopped(text: str, exception: str) -> list[tuple[Frame, str]]:
+    """The frames of the StopIteration a generator let out, which Python turned into `exception` (PEP 479,
+    GENERATOR_STOPPED), innermost first: the generator's line is where the program's iteration ran out. [] where the
+    text does not hold that cause just before the failing exception."""
+    end = text.rfind("\n" + exception)
+    cause = text.rfind("\nStop", 0, end)
+    head = list(_CAUSE_HEAD.finditer(text, 0, max(cause, 0)))
+    if end == -1 or cause == -1 or not head or "direct cause" not in text[cause:end]:
+        return []
+    found = [m for m in (_FRAME.match(line) for line in text[head[-1].end() : cause].splitlines()) if m]
+    frames = [(Frame(m["func"], m["file"], m["line"]), "") for m in found]
+    return [(f, code) for f, code in reversed(frames) if not is_ours(f.file)]
 
 
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:

@@ -677,6 +677,14 @@ def _with_what_follows(line: str, after: list[str]) -> str:
 
 # TorchScript's headline for any error its interpreter raised: what failed follows its own traceback, last
 TORCHSCRIPT_FAILED = "The following operation failed in the TorchScript interpreter."
+# PEP 479: a StopIteration that leaves a generator (or coroutine) is turned into this RuntimeError by Python, at the
+# boundary of the generator the failing stack resumed with next(). Its cause's traceback holds the generator's
+# frames alone, none of the failing stack's, yet it was raised in that one call (the fifty-sixth held-out set's
+# sm_batch_sampler_stopiteration: a BatchSampler's source ran out): the RuntimeError is what failed, at the
+# generator's line that let the StopIteration out (verdict/exception_place.py).
+GENERATOR_STOPPED = re.compile(
+    r"^RuntimeError: (?:async generator|generator|coroutine) raised Stop(?:Async)?Iteration$"
+)
 
 
 def _torchscripts_own(line: str, after: list[str]) -> str:

@@ -162,6 +162,15 @@ THREAD_REFUSED = (
     "run (`ulimit -u`, RLIMIT_NPROC, a container's pids limit), or the system's; `cat /proc/PID/limits` shows the "
     "process's. Raise the limit, or start fewer threads (DataLoader workers, a thread pool's size)"
 )
+# PEP 479 (Python 3.7 on): a StopIteration that leaves a generator, from a next() inside it on an iterator that ran
+# out, is turned into this RuntimeError where the generator was resumed (a DataLoader's sampler or IterableDataset:
+# in torch's next() of it). The generator's line is the program's; torch only asked for the next item.
+GENERATOR_STOPPED_FIX = (
+    "a generator of the program's called next() on an iterator that ran out (the line `where` names): since "
+    "Python 3.7 (PEP 479) that StopIteration no longer ends the generator quietly but becomes this RuntimeError "
+    "where the generator was resumed. End the generator on purpose (`return` when the source is done, `for x in "
+    "source:`, or `next(source, None)` and a check), or size what it draws from to what it yields"
+)
 WANDB_NOT_LOGGED_IN = (
     "wandb's online mode needs an API key where the program runs: `wandb login` there (or the key in its "
     "environment as WANDB_API_KEY); or no upload while the crash is hunted: the matrix's `wandb` knob at "
@@ -264,6 +273,10 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
+        (
+            r"^RuntimeError: (?:async generator|generator|coroutine) raised Stop(?:Async)?Iteration(?:$| in )",
+            GENERATOR_STOPPED_FIX,
+        ),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (_OPTION_PARSER_SAYS, USAGE_REFUSED),
         (r"^heap_corruption: ", HEAP_CORRUPTED),
