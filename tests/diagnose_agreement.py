@@ -248,10 +248,6 @@ RECORDED_BEFORE = {
     # the twenty-first set's i_ddp_rank1_faulthandler_exit, untrue there: rank 1's exit status placed in torchrun's
     # launch_agent; since told by its faulthandler watchdog's dump, where the watchdog found it
     **{f"tests/zoo/recorded/heldout21/torchrun/cells/7670e66a7f-r{i}": "heldout_untrue" for i in range(3)},
-    # its i_heap_overrun, untrue there: glibc's abort on a corrupt heap stalled in torch's fatal-signal handler until
-    # the timeout (crashmatrix's own doing, since mended); its text tells the death, which diagnose says over the
-    # stacks.txt of the stall
-    **{f"tests/zoo/recorded/heldout21/app/cells/e78c99b34c-r{i}": "heldout_untrue" for i in range(3)},
     # its i_sigpipe_log_head and i_killpg_own_group: ended by SIGPIPE and by the program's own SIGTERM to its
     # group, nothing printed
     **{

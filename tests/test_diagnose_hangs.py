@@ -12,6 +12,7 @@ from conftest import ROOT
 from diagnose_agreement import diagnosed
 
 from crashmatrix.errors import BadInput
+from crashmatrix.resolve.diagnose import diagnose
 from crashmatrix.resolve.log_text import read_logs
 from crashmatrix.verdict import kept_stacks
 from crashmatrix.verdict.stacks import Frame
@@ -71,3 +72,41 @@ def test_an_empty_log_is_bad_input_unless_a_timeouts_stacks_lie_beside_it(tmp_pa
     (tmp_path / "stacks.txt").write_text("=== pid 7 (main): python app/main.py\n(no stacks: not a Python process)\n")
     log = read_logs([str(tmp_path / "stderr.log")])
     assert log.stacks.startswith("=== pid 7 (main)") and "=== pid" not in log.text
+
+
+def _hang_cell(folder, stderr: str = "") -> None:
+    folder.mkdir()
+    (folder / "stderr.log").write_text(stderr)
+    (folder / "stacks.txt").write_text(
+        f"=== pid 7 (main): python app/main.py\n--- Python stacks of every thread (faulthandler)\n"
+        f'Thread 0x00007f01 (most recent call first):\n  File "{folder}/app.py", line 5 in main\n'
+    )
+
+
+def test_a_childs_death_in_the_shared_log_is_not_the_hung_cells_own(tmp_path):
+    # a review's program: a helper subprocess segfaults, the parent prints its exit code and then waits for ever
+    # at its line 5; the run said timeout there, and so does diagnose of the cell (its main was alive at the kill)
+    child = "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f02 (most recent call first):\n"
+    child += '  File "/app/helper.py", line 3 in crunch\n\nhelper exited with -11\n'
+    _hang_cell(tmp_path / "cell", child)
+    row = diagnose(read_logs([str(tmp_path / "cell" / "stderr.log")])).row
+    assert (row["outcome"], row["signal"], row["where"]) == ("timeout", "", "main app.py:5 in main"), row
+
+
+def test_two_cells_logs_at_once_are_not_read_with_either_cells_stacks(tmp_path):
+    # a review's: a hung cell's stacks.txt took over another cell's failure given beside it
+    _hang_cell(tmp_path / "hung")
+    (tmp_path / "failed").mkdir()
+    (tmp_path / "failed" / "stderr.log").write_text(
+        'Traceback (most recent call last):\n  File "/app/p4.py", line 11, in load\nValueError: bad row\n'
+    )
+    log = read_logs([str(tmp_path / "hung"), str(tmp_path / "failed")])
+    assert log.stacks == "" and "ValueError: bad row" in log.text
+    assert diagnose(log).row["outcome"] == "fail"
+
+
+def test_a_stacks_file_renamed_to_attach_it_is_read_by_what_it_holds(tmp_path):
+    _hang_cell(tmp_path / "cell")
+    renamed = tmp_path / "h1_stacks.txt"
+    renamed.write_text((tmp_path / "cell" / "stacks.txt").read_text())
+    assert diagnose(read_logs([str(renamed)])).row["outcome"] == "timeout"

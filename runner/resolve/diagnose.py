@@ -47,9 +47,7 @@ def diagnose(log: Log) -> Diagnosis:
     """The verdict of the job whose text `log` is."""
     text = log.text
     if log.stacks:
-        text = _before_the_kill(text, log.stacks)
-        if not _died(text):
-            return _hung(log, text)
+        return _hung(log, _before_the_kill(text, log.stacks))
     if not tells_a_failure(text):
         found = Diagnosis(False, cannot_tell=_cannot_tell(None, text, log), names=log.names)
         if "Exception ignored in" in text or "--- Logging error ---" in text:
@@ -101,18 +99,10 @@ def _row(verdict: Verdict, where: str) -> dict:
     }
 
 
-def _died(text: str) -> bool:
-    """Whether the text tells its process's death by a signal (glibc's `free(): invalid next size`, then its
-    abort): what stalled after it (an abort's handler waiting on malloc's lock) is no hang of the program's."""
-    if not tells_a_failure(text):
-        return False
-    verdict = _judged(text)
-    return verdict.outcome is Outcome.CRASH and bool(verdict.signal)
-
-
 def _hung(log: Log, text: str) -> Diagnosis:
     """A cell that timed out, from its stacks.txt (the log's `stacks`) and text, what it printed before the kill:
-    a timeout placed where it waited, as the run placed it (verdict/kept_stacks.py)."""
+    a timeout placed where it waited, as the run placed it (verdict/kept_stacks.py). A death the text tells (a
+    child's segfault, glibc's abort words) is not the cell's: its processes were alive and waiting at the kill."""
     ev = Evidence(pid=0, started=0.0, stderr=text, hang=kept_stacks.hang(log.stacks))
     verdict, where = forensics.refine(classify(None, timed_out=True, stderr=text), ev, kernel_log=lambda *_: [])
     verdict = signed_by_place(verdict, where)

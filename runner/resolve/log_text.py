@@ -72,21 +72,30 @@ def read_logs(paths: list[str], stdin=None) -> Log:
     if not paths:
         raise BadInput("diagnose: give a log file, several (one job's per-rank logs), a folder, or - for stdin")
     parts = [p for given in paths for p in _expanded(given)]
-    texts, left_out, stacks = [], 0, ""
+    texts, left_out, stacks = [], 0, {}
     for path in parts:
         raw, skipped = _read_bounded(path, stdin)
         text = _as_text(raw, path)
-        if os.path.basename(path) == kept_stacks.FILE and kept_stacks.is_timeouts(text):
-            stacks = stacks or text  # where the job waited, not what it printed
+        if kept_stacks.is_timeouts(text):  # where the job waited, not what it printed (given, or renamed)
+            stacks[_folder(path)] = text
             continue
         left_out += skipped
-        stacks = stacks or _stacks_beside(path)
+        beside = _stacks_beside(path)
+        if beside:
+            stacks.setdefault(_folder(path), beside)
         text = uncaught.beside(path, text)  # a cell's: as its run read it
         rank = _rank_of(path) if len(parts) > 1 else None
-        texts.append(_labelled(text, rank))
-    if not any(t.strip() for t in texts) and not stacks:
+        texts.append((_folder(path), _labelled(text, rank)))
+    if not any(t.strip() for _f, t in texts) and not stacks:
         raise BadInput(f"{', '.join(parts)}: empty, nothing to diagnose")
-    return Log("\n".join(t.rstrip("\n") for t in texts if t.strip()) + "\n", parts, left_out, stacks)
+    # one cell's stacks, read with that cell's logs only: two cells' files given at once are no one job that hung
+    hung = next(iter(stacks.values())) if len(stacks) == 1 and {f for f, _t in texts} <= set(stacks) else ""
+    joined = "\n".join(t.rstrip("\n") for _f, t in texts if t.strip()) + "\n"
+    return Log(joined, parts, left_out, hung)
+
+
+def _folder(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path)) if path != "-" else "-"
 
 
 def _stacks_beside(path: str) -> str:

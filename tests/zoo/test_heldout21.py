@@ -24,9 +24,11 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT21.md lists the run's)
 UNTRUE = {
-    ("i_heap_overrun", "where"): "crash SIGABRT by glibc's words, but no place: stderr.log holds that line alone "
-    "(recorded as a hang, killed before any dump); the run read the stacks and said main i_ops/native.py:37 in "
-    "pack_row, right",
+    ("i_heap_overrun", "outcome"): "timeout, as the run said (counted untrue there): the cell stalled after glibc's "
+    "abort words (torch's fatal-signal handler waiting on malloc's lock, since mended), and the stacks.txt beside "
+    "its stderr.log shows its main alive in pack_row at the kill",
+    ("i_heap_overrun", "signature_has"): "hang in i_ops/native.py:pack_row, as the run said (counted untrue there): "
+    "the stall's, read from the stacks.txt beside the log",
     ("i_sigpipe_log_head", "outcome"): "no failure found: stderr.log is empty (killed by SIGPIPE without a word); "
     "the run, which saw the signal, said crash SIGPIPE",
     ("i_sigpipe_log_head", "where"): "no failure found, so no place; the run said no place either",
