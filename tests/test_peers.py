@@ -237,3 +237,25 @@ def test_ranks_that_wait_for_a_message_are_not_said_to_wait_in_a_collective():
     )
     all_reduce = RankState(1, "all_reduce", "zoo/modes/p_hang_ddp_recv.py:21 in run", "")
     assert summarize([barrier, all_reduce], [])[0].startswith("every rank waits in a collective; "), clause
+
+
+STRAGGLER_CELL = os.path.join(ROOT, "tests", "data", "collective-timeout", "straggler-cell")
+
+
+def test_diagnose_of_the_cell_names_the_rank_the_others_waited_for_as_its_run_did(tmp_path):
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    with open(os.path.join(STRAGGLER_CELL, "result.json")) as f:
+        run = json.load(f)
+    told = diagnose(read_logs([STRAGGLER_CELL]))
+    row = told.row
+    assert (row["where"], row["signature"], row["rank"]) == (run["where"], run["signature"], str(run["rank"])), row
+    assert row["where"].startswith("rank 1 h10_collective_timeout.py:3 in slow_download"), row
+    assert not any(said.startswith("where the rank the others waited for was") for said in told.cannot_tell)
+    # the log alone, as a user has it: only the rank that timed out, and that the log cannot tell the other's place
+    alone = tmp_path / "job.log"
+    alone.write_text(open(os.path.join(STRAGGLER_CELL, "stderr.log")).read())
+    told = diagnose(read_logs([str(alone)]))
+    assert told.row["rank"] == "0" and "slow_download" not in told.row["where"], told.row
+    assert any(said.startswith("where the rank the others waited for was") for said in told.cannot_tell)

@@ -20,7 +20,7 @@ from crashmatrix.outcome import KILLED_BY_SIGNAL, Outcome
 from crashmatrix.resolve.issue import whose_fix
 from crashmatrix.resolve.log_text import Log
 from crashmatrix.rundir.store import ERROR_LENGTH, WHERE_LENGTH, one_line
-from crashmatrix.verdict import config_place, forensics, kept_stacks, stacks
+from crashmatrix.verdict import config_place, forensics, kept_stacks, peers, stacks
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.parsed import read_output
@@ -63,6 +63,8 @@ def diagnose(log: Log) -> Diagnosis:
     else:
         ev = Evidence(pid=0, started=0.0, stderr=text)  # no process to ask, no kernel log of that machine to read
         verdict, where = forensics.refine(verdict, ev, kernel_log=lambda *_: [])
+        # a collective's timeout: where the rank it waited for was, from the stacks its run kept of the others
+        verdict, where = peers.at_collective_timeout(verdict, where, "", text, kept=log.peers)
         where = config_place.placed_from_log(verdict, where, text)  # a Hydra app's config line, where it is here
     verdict = signed_by_place(verdict, where)
     row = _row(verdict, where)
@@ -199,7 +201,7 @@ def _cannot_tell(verdict: Verdict | None, text: str, log: Log) -> list[str]:
         said.append("whether the kernel's OOM killer sent the SIGKILL: its log is the machine's, not the job's")
     out = read_output(text)
     collective = out.collective_timeout
-    if collective:
+    if collective and not log.peers:
         said.append(
             "where the rank the others waited for was: a cell asks every surviving rank for its stacks "
             "(verdict/peers.py); a log has only what each printed"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from crashmatrix.errors import BadInput
 from crashmatrix.plain_text import plain
-from crashmatrix.verdict import kept_stacks, uncaught
+from crashmatrix.verdict import kept_stacks, peers, uncaught
 
 HEAD = 1024 * 1024
 TAIL = 2 * 1024 * 1024  # a cell reads 64 kB and 256 kB of its stderr (rundir/cell_logs.py): a log holds stdout too
@@ -64,6 +64,7 @@ class Log:
     names: list[str] = field(default_factory=list)
     left_out: int = 0  # bytes of the middles not kept (only their telling lines were)
     stacks: str = ""  # a timeout's stacks.txt (given, or beside a cell's stderr.log): the job hung, killed at a limit
+    peers: str = ""  # the stacks.txt of a failed job's other ranks (verdict/peers.py), beside a cell's stderr.log
 
 
 def read_logs(paths: list[str], stdin=None) -> Log:
@@ -91,7 +92,9 @@ def read_logs(paths: list[str], stdin=None) -> Log:
     # one cell's stacks, read with that cell's logs only: two cells' files given at once are no one job that hung
     hung = next(iter(stacks.values())) if len(stacks) == 1 and {f for f, _t in texts} <= set(stacks) else ""
     joined = "\n".join(t.rstrip("\n") for _f, t in texts if t.strip()) + "\n"
-    return Log(joined, parts, left_out, hung)
+    folders = {f for f, _t in texts}
+    kept = _read_beside(os.path.join(next(iter(folders)), kept_stacks.FILE)) if len(folders) == 1 else ""
+    return Log(joined, parts, left_out, hung, kept if peers.is_kept(kept) else "")
 
 
 def _folder(path: str) -> str:
@@ -103,13 +106,18 @@ def _stacks_beside(path: str) -> str:
     wait (often nothing at all), and the run read the stacks for it."""
     if os.path.basename(path) != "stderr.log":
         return ""
-    beside = os.path.join(os.path.dirname(path), kept_stacks.FILE)
+    text = _read_beside(os.path.join(os.path.dirname(path), kept_stacks.FILE))
+    return text if kept_stacks.is_timeouts(text) else ""
+
+
+def _read_beside(path: str) -> str:
+    if not os.path.isfile(path):
+        return ""
     try:
-        raw, _skipped = _read_bounded(beside)
-        text = _as_text(raw, beside)
+        raw, _skipped = _read_bounded(path)
+        return _as_text(raw, path)
     except BadInput:
         return ""
-    return text if kept_stacks.is_timeouts(text) else ""
 
 
 def _expanded(given: str) -> list[str]:

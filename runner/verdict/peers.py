@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 
 from crashmatrix.incell.stackdump import dumped
 from crashmatrix.verdict import ranks, straggler
@@ -38,13 +39,16 @@ def names_desync(error: str) -> bool:
     return is_collective_timeout(error) and "; every rank waits in a collective" in error
 
 
-def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: str = "") -> tuple[Verdict, str]:
+def at_collective_timeout(
+    verdict: Verdict, where: str, cell_dir: str, stderr: str = "", kept: str = ""
+) -> tuple[Verdict, str]:
     """The verdict and `where` of a rank whose collective timed out, with its peers' places: where they left
     stacks as they were stopped, or where their own collective timed out too (stderr: the ranks' output);
-    unchanged where neither is known."""
+    unchanged where neither is known. kept: the stacks.txt a run wrote of them (`crashmatrix diagnose` of the
+    cell), read instead of the cell's dumps, and not written again."""
     if verdict.rank is None or not is_collective_timeout(verdict.error) or _programs_store_wait(verdict):
         return verdict, where
-    peers = _stopped_ranks(cell_dir, verdict.rank)
+    peers = _kept_ranks(kept, verdict.rank) if kept else _stopped_ranks(cell_dir, verdict.rank)
     stopped = {rank for rank, _p in peers} | {verdict.rank}
     also = _waiting_ranks(ranks.labelled_failures(stderr), stopped)
     if not peers and not also:
@@ -52,7 +56,7 @@ def at_collective_timeout(verdict: Verdict, where: str, cell_dir: str, stderr: s
     states = [_timed_out_state(verdict.rank, verdict.told, verdict.error), *also]
     states += [straggler.state(p, rank) for rank, p in peers]
     long, short = straggler.summarize(states, [])
-    if peers:
+    if peers and not kept:
         _write_stacks(cell_dir, peers)
     rank = _only_straggler(states)
     return (
@@ -88,6 +92,27 @@ def _stopped_ranks(cell_dir: str, failed: int) -> list[tuple[int, ProcessStacks]
         # when asked, past the code it waited in; its own traceback, if it printed one, tells where that was
         if any(thread.frames for thread in threads):
             found.append((rank, ProcessStacks(pid, "", faulthandler=text, threads=threads)))
+    return sorted(found, key=lambda item: item[0])
+
+
+# _write_stacks's head of a rank: `=== pid 4242 (rank 1), once the job had failed`
+_KEPT_HEAD = re.compile(r"^=== pid (?P<pid>\d+) \(rank (?P<rank>\d+)\), once the job had failed$", re.M)
+
+
+def is_kept(text: str) -> bool:
+    """Whether text is the stacks.txt this module wrote of a failed job's other ranks."""
+    return bool(text.startswith("=== pid ") and _KEPT_HEAD.match(text))
+
+
+def _kept_ranks(text: str, failed: int) -> list[tuple[int, ProcessStacks]]:
+    """(rank, its stacks) of each rank the stacks.txt this module wrote holds, but the one that failed."""
+    heads = list(_KEPT_HEAD.finditer(text))
+    found = []
+    for head, after in zip(heads, [*heads[1:], None]):
+        dump = text[head.end() : after.start() if after else len(text)]
+        threads = _first_dump(parse_faulthandler(dump))
+        if int(head["rank"]) != failed and any(thread.frames for thread in threads):
+            found.append((int(head["rank"]), ProcessStacks(int(head["pid"]), "", faulthandler=dump, threads=threads)))
     return sorted(found, key=lambda item: item[0])
 
 

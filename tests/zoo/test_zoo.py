@@ -281,7 +281,7 @@ def test_the_zoo_holds_thirty_modes_each_with_its_truth():
 def test_diagnose_of_each_cells_log_agrees_with_its_row(zoo_runs):
     # issue 49: one set of rules, two doors. Every zoo cell's stderr.log, diagnosed from its text alone, gives
     # the row the run gave, but for what only the run knew, named by case (diagnose_agreement.RUN_ONLY: a
-    # timeout's kill and stacks, the stopped ranks' stacks, the recorder's word of each rank, a program's own
+    # timeout's limit, the recorder's word of each rank, a program's own
     # exit status, a place the process recorded of its own exit)
     from diagnose_agreement import agreement
 
