@@ -1,0 +1,1 @@
+"""npkit: frames (pandas), arrays (numpy) and loaders (torch Datasets) for np_proj's train.py."""
