@@ -16,6 +16,8 @@ import pytest
 from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.outcome import Outcome
+from crashmatrix.resolve.diagnose import diagnose
+from crashmatrix.resolve.log_text import read_logs
 from crashmatrix.verdict.classify import classify
 
 APP = os.path.join(ROOT, "tests", "zoo", "app", "main.py")
@@ -138,7 +140,11 @@ def test_under_inject_a_subprocess_child_that_killed_itself_is_placed_at_its_own
 # exited with code 1` at :45, exit 1; `kind=kept`: a thread kept its `ValueError: invalid literal for int() with
 # base 10: '12px'` (:30 in writer) and the main raised `RuntimeError: the writer thread failed` from it at :51,
 # exit 1. In both the child's or the thread's exception came first, the main's is what it made of it (the
-# twentieth held-out set's g_child_export_ext and g_thread_font_resource).
+# twentieth held-out set's g_child_export_ext and g_thread_font_resource). `kind=quiet`: the program's own
+# threading.excepthook prints `warning: thread rates stopped: could not convert string to float: 'NA'` (the
+# thread's ValueError at :41 in parse_rates, no traceback), then the main's `rates.get(timeout=1)` at :68 raises
+# `_queue.Empty`, exit 1 (the fifty-seventh held-out set's sg_thread_excepthook_quiet). Under inject the thread's
+# recorded exception is the verdict; without it nothing saw more than the hook's line.
 FIRST = """\
 import asyncio, gc, multiprocessing, os, subprocess, sys, tempfile, threading
 
@@ -174,6 +180,15 @@ def writer(kept):
         kept.append(e)
 
 
+def quiet_hook(args):
+    print(f"warning: thread {args.thread.name} stopped: {args.exc_value}", file=sys.stderr, flush=True)
+
+
+def parse_rates(rates):
+    for row in ROWS:
+        rates.put(float(row))
+
+
 def main():
     kind = dict(a.split("=", 1) for a in sys.argv[1:] if "=" in a).get("kind")
     if kind is None:
@@ -191,6 +206,14 @@ def main():
         thread.start()
         thread.join()
         raise RuntimeError("the writer thread failed") from kept[0]
+    if kind == "quiet":
+        import queue
+
+        threading.excepthook = quiet_hook
+        rates = queue.Queue()
+        threading.Thread(target=parse_rates, args=(rates,), name="rates").start()
+        for _ in ROWS:
+            print(rates.get(timeout=1))
     folder = tempfile.mkdtemp()
     asyncio.run(train(folder))
     gc.collect()
@@ -209,15 +232,31 @@ def test_what_a_child_a_task_a_process_or_a_kept_thread_raised_before_the_main_i
     rows = []
     for inject in ("true", "false"):
         (tmp_path / f"{inject}.yaml").write_text(
-            f"name: first\ncommand: [python, {tmp_path / 'first.py'}]\ninject: {inject}\naxes:\n  kind: [child, task, process, kept]\n"
+            f"name: first\ncommand: [python, {tmp_path / 'first.py'}]\ninject: {inject}\naxes:\n"
+            "  kind: [child, task, process, kept, quiet]\n"
         )
         out = tmp_path / f"run-{inject}"
         done = crashmatrix("run", tmp_path / f"{inject}.yaml", "--out", out, "--jobs", "2", cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        rows += rows_of(out)
-    assert len(rows) == 8
+        rows += [dict(row, inject=inject) for row in rows_of(out)]
+    assert len(rows) == 10
     for row in rows:
         assert row["outcome"] == "fail", row
+        if row["kind"] == "quiet" and row["inject"] == "true":
+            assert row["error"] == (
+                "ValueError: could not convert string to float: 'NA'; in thread rates, first: the main then failed "
+                "with _queue.Empty"
+            ), row["error"]
+            assert row["where"] == "first.py:41 in parse_rates", row
+            cell = tmp_path / "run-true" / row["log_dir"]
+            assert (cell / "thread-uncaught.txt").is_file()
+            # diagnose of the cell reads the kept record with its stderr.log, as the run read it
+            said = diagnose(read_logs([str(cell)])).row
+            assert (said["error"], said["where"]) == (row["error"], row["where"]), said
+        elif row["kind"] == "quiet":  # nothing of the program's saw more than the hook's line
+            assert row["error"] == "_queue.Empty", row["error"]
+        if row["kind"] == "quiet":
+            continue
         if row["kind"] == "process":
             assert row["error"] == (
                 "ValueError: unknown file extension: .webm (True); in process grid-exporter, first: the main then "

@@ -7,7 +7,9 @@ Python's own), the process records the exception as Python's default hook would 
 groups included (`<cell dir>/.stacks/uncaught-PID.txt`; verdict/uncaught.py reads the main process's). No hook
 is replaced: the program's own runs and prints as it does alone. The same event tells the cell's main process
 which hook of the program's LightningModule Lightning refused (incell/hook_place.py): one audit hook for both,
-as every audit hook is called on every audited event. Standard library only.
+as every audit hook is called on every audited event. A thread's uncaught exception, which the program's own
+threading.excepthook may print as one line, is recorded too (`thread-PID.txt`, the first only). Standard library
+only.
 """
 
 from __future__ import annotations
@@ -42,6 +44,51 @@ def install(main: bool) -> None:
             pass
 
     sys.addaudithook(audit)
+    if main:
+        _observe_threads(cell_dir)
+
+
+THREAD_PREFIX = "thread-"  # the first thread's uncaught exception the program's own threading.excepthook took
+
+
+def _observe_threads(cell_dir: str) -> None:
+    """A thread's uncaught exception as threading's own hook prints it (`Exception in thread NAME:` and its
+    traceback), where the program replaced threading.excepthook with one of its own (one line, no traceback, or
+    nothing): Python raises no audit event for it. Each thread asks _make_invoke_excepthook for the function that
+    calls the hook as it starts; that function is wrapped to record first, then to call the program's hook as
+    before. Nothing is replaced that the program sees, and nothing is printed."""
+    import threading
+
+    make = getattr(threading, "_make_invoke_excepthook", None)
+    if make is None:
+        return
+
+    def make_observed():
+        invoke = make()
+
+        def observed(thread):
+            try:
+                kind, value, tb = sys.exc_info()
+                if threading.excepthook is not threading.__excepthook__ and kind is not SystemExit:
+                    _record_thread(cell_dir, thread, kind, value, tb)
+            except Exception:  # never in the way of the program's own report
+                pass
+            invoke(thread)
+
+        return observed
+
+    threading._make_invoke_excepthook = make_observed  # type: ignore[attr-defined]
+
+
+def _record_thread(cell_dir: str, thread, kind, value, tb) -> None:
+    import traceback
+
+    path = os.path.join(dump_dir(cell_dir), f"{THREAD_PREFIX}{os.getpid()}.txt")
+    if os.path.exists(path):  # the first thread's is the failure; those after it are its consequences
+        return
+    text = f"Exception in thread {thread.name}:\n" + "".join(traceback.format_exception(kind, value, tb))
+    os.makedirs(dump_dir(cell_dir), exist_ok=True)
+    write_text_atomic(path, text[-_MOST_CHARS:], durable=False)
 
 
 def _python_below() -> bool:

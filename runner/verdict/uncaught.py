@@ -12,7 +12,9 @@ no exception at all; under inject that sys.exit records the exception being hand
 `handled-PID.txt`). Where the program's own code made that call (not a library's: Hydra's run_and_report and
 argparse's error are told by their own rules), what it printed names that exception (its type or its message)
 and neither stream shows its traceback, it is read the same way, under its own line, and kept as
-`handled.txt`: the one line the program printed is its summary, the exception it caught the failure.
+`handled.txt`: the one line the program printed is its summary, the exception it caught the failure. A thread's
+uncaught exception that the program's own threading.excepthook printed as it liked is read where its hook said
+it, kept as `thread-uncaught.txt`: the thread's death comes before what the main then failed on.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import re
 import shutil
 
 from crashmatrix.incell.stackdump import dump_dir
-from crashmatrix.incell.uncaught import PREFIX
+from crashmatrix.incell.uncaught import PREFIX, THREAD_PREFIX
 from crashmatrix.verdict import exit_record
 from crashmatrix.verdict.parsed import read_output
 
@@ -32,7 +34,12 @@ KEPT_HANDLED = "handled.txt"
 SAYS_HANDLED = (
     "crashmatrix: the exception the program caught before it exited by its own sys.exit, as Python prints it:"
 )
-RECORDS = (KEPT, KEPT_HANDLED)  # a cell's records, read with its stderr.log, not as logs of their own
+KEPT_THREAD = "thread-uncaught.txt"
+SAYS_THREAD = (
+    "crashmatrix: a thread's uncaught exception, as Python prints it (the program's threading.excepthook printed "
+    "it otherwise):"
+)
+RECORDS = (KEPT, KEPT_HANDLED, KEPT_THREAD)  # a cell's records, read with its stderr.log, not as logs of their own
 # a rank's records, kept as the main's are (`uncaught-rank1.txt`, `handled-rank1.txt`), read under its label
 _RANK_RECORD = re.compile(r"^(uncaught|handled)-rank(\d+)\.txt$")
 
@@ -57,7 +64,29 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
         read = _handled_told(stderr, stdout, cell_dir, pid, exit_code)
         if read != stderr:
             _keep(exit_record.handled_path(cell_dir, pid, chain=True), os.path.join(cell_dir, KEPT_HANDLED))
-    return _ranks_told(read, stdout, cell_dir, pid)
+    thread_record = os.path.join(dump_dir(cell_dir), f"{THREAD_PREFIX}{pid}.txt")
+    told_thread = thread_told(read, _read(thread_record))
+    if told_thread != read:
+        _keep(thread_record, os.path.join(cell_dir, KEPT_THREAD))
+    return _ranks_told(told_thread, stdout, cell_dir, pid)
+
+
+def thread_told(stderr: str, recorded: str) -> str:
+    """stderr with a thread's recorded uncaught exception (`Exception in thread NAME:`, its traceback) under
+    SAYS_THREAD, where the program's own threading.excepthook printed something else: after the first line that
+    names the exception's message or the thread (the hook's line, said when the thread died, before what the main
+    then made of it), else at the start. Unchanged where stderr shows that thread's death as Python tells it."""
+    head, _, _rest = recorded.partition("\n")
+    last = read_output(recorded).last_traceback() if recorded else None
+    if last is None or not last.exception or head in stderr or _printed(stderr, last.exception):
+        return stderr
+    thread = head.removeprefix("Exception in thread ").rstrip(":")
+    message = last.exception.partition(": ")[2].strip()
+    said = [w for w in (message[:40], thread) if len(w) >= 4]
+    lines = stderr.splitlines(keepends=True)
+    at = next((i + 1 for i, line in enumerate(lines) if any(w in line for w in said)), 0)
+    block = SAYS_THREAD + "\n" + recorded.rstrip("\n") + "\n"
+    return "".join(lines[:at]) + block + "".join(lines[at:])
 
 
 def _handled_told(
@@ -151,6 +180,7 @@ def beside(log_path: str, text: str) -> str:
     read = appended(text, _read(os.path.join(folder, KEPT)))
     if read == text:
         read = appended(text, _read(os.path.join(folder, KEPT_HANDLED)), says=SAYS_HANDLED)
+    read = thread_told(read, _read(os.path.join(folder, KEPT_THREAD)))
     try:
         names = sorted(n for n in os.listdir(folder) if _RANK_RECORD.match(n))
     except OSError:
