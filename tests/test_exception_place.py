@@ -804,7 +804,9 @@ def test_a_programs_own_file_named_as_crashmatrixs_in_cell_code_stays_the_progra
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "runner" / "incell").mkdir(parents=True)
     (tmp_path / "runner" / "incell" / "rank.py").write_text("def wait_for_peers():\n    raise ValueError('x')\n")
-    theirs = CHILD_IMPORT.replace("/elsewhere/checkout/runner/incell/importhook.py", f"{tmp_path}/runner/incell/rank.py")
+    theirs = CHILD_IMPORT.replace(
+        "/elsewhere/checkout/runner/incell/importhook.py", f"{tmp_path}/runner/incell/rank.py"
+    )
     assert "runner/incell/rank.py:43 in exec_module" in exception_place(theirs)
 
 
