@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -106,6 +107,7 @@ def machine() -> dict:
         "ram_gb": _meminfo_gb("MemTotal"),
         "shm_mb": shm_mb,
         "rlimit_nofile": f"{soft}/{hard}" if hard != resource.RLIM_INFINITY else f"{soft}/unlimited",
+        "signals_ignored": signals_ignored(),
         "driver": _driver_from_proc(),
         # WSL2's GPU path: CUDA there goes through /dev/dxg and the Windows driver, with its own limits.
         "dxg": os.path.exists("/dev/dxg"),
@@ -114,6 +116,28 @@ def machine() -> dict:
         # how this run's failures are grouped into signatures: compare joins two versions' runs by class and place
         "grouping_version": GROUPING_VERSION,
     }
+
+
+# Python ignores SIGPIPE and SIGXFSZ for itself and puts them back for every process it starts (subprocess's
+# restore_signals). Any other signal ignored here was ignored as crashmatrix started (`nohup` ignores SIGHUP; a job
+# that a shell without job control puts in the background, `cmd &` in a script, ignores SIGINT and SIGQUIT), and
+# every cell inherits it, as the program started the same way would: a program that stops itself early with
+# SIGINT runs on (the fifty-seventh held-out set's sg_sigint_early_stop, its first runs made so). Said, not undone.
+_RESTORED = {"SIGPIPE", "SIGXFZ", "SIGXFSZ"}
+
+
+def signals_ignored() -> str:
+    """`SIGINT, SIGQUIT`: the signals this process ignores that its cells inherit ignored; "" for none."""
+    names = []
+    for number in sorted(signal.valid_signals()):
+        try:
+            name = signal.Signals(number).name
+            ignored = signal.getsignal(number) is signal.SIG_IGN
+        except (ValueError, OSError):  # a real-time signal has no name; SIGKILL and SIGSTOP no disposition
+            continue
+        if ignored and name not in _RESTORED:
+            names.append(name)
+    return ", ".join(names)
 
 
 # The first interpreter's facts are also written at the top of env.json, where the summary line and
