@@ -88,5 +88,5 @@ def hang(text: str) -> tuple[str, str]:
     if any(s.stacked for s in states):
         helpers = [(int(m["rank"]), p) for role, p in procs if (m := _HELPER_OF_RANK.search(role))]
         return straggler.summarize(states, helpers)
-    root = next((p for role, p in procs if role == "main"), None)
+    root = next((p for role, p in procs if role == "main" or role.startswith("main, ")), None)
     return summarize(root, [p for _role, p in procs if p is not root])

@@ -48,7 +48,10 @@ def at_collective_timeout(
     cell), read instead of the cell's dumps, and not written again."""
     if verdict.rank is None or not is_collective_timeout(verdict.error) or _programs_store_wait(verdict):
         return verdict, where
-    peers = _kept_ranks(kept, verdict.rank) if kept else _stopped_ranks(cell_dir, verdict.rank)
+    if kept or not cell_dir:  # a log's (diagnose): what the run kept of the stopped ranks, if anything
+        peers = _kept_ranks(kept, verdict.rank)
+    else:
+        peers = _stopped_ranks(cell_dir, verdict.rank)
     stopped = {rank for rank, _p in peers} | {verdict.rank}
     also = _waiting_ranks(ranks.labelled_failures(stderr), stopped)
     if not peers and not also:
