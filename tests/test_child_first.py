@@ -480,3 +480,35 @@ def test_a_module_child_is_known_through_the_runpy_of_python_3_10_too():
         '"<frozen runpy>", line 88', '"/usr/lib/python3.10/runpy.py", line 86'
     )
     assert classify(1, stderr=older + MAIN_ON_ITS_STATUS).error.startswith("FileNotFoundError: ")
+
+
+# A thread's record as the in-cell code keeps it (incell/uncaught.py), and the main's failure after it: the program's
+# threading.excepthook printed nothing at all, or the thread died only as the main was ending.
+THREAD_RECORD = """\
+Exception in thread rates:
+Traceback (most recent call last):
+  File "/app/first.py", line 41, in parse_rates
+    rates.put(float(row))
+ValueError: could not convert string to float: 'NA'
+"""
+MAIN_EMPTY = """\
+Traceback (most recent call last):
+  File "/app/first.py", line 68, in main
+    print(rates.get(timeout=1))
+  File "/usr/lib/python3.11/queue.py", line 179, in get
+    raise Empty
+_queue.Empty
+"""
+
+
+def test_a_silent_hooks_thread_death_comes_before_the_mains_failure_unless_it_came_after():
+    from crashmatrix.verdict.uncaught import thread_told
+
+    told = thread_told("12.5\n" + MAIN_EMPTY, THREAD_RECORD)
+    assert told.index("Exception in thread rates:") < told.index("_queue.Empty")
+    assert classify(1, stderr=told).error.startswith("ValueError: could not convert string to float: 'NA'; in thread")
+    # a thread that died at the main's shutdown, after its failure (its record the later one): not its cause
+    assert thread_told("12.5\n" + MAIN_EMPTY, THREAD_RECORD, after_main=True) == "12.5\n" + MAIN_EMPTY
+    # Python's own hook printed it (the program's hook called it): read as printed, nothing added
+    printed = THREAD_RECORD + MAIN_EMPTY
+    assert thread_told(printed, THREAD_RECORD) == printed

@@ -65,26 +65,39 @@ def told(stderr: str, stdout: str, cell_dir: str, pid: int | None, exit_code: in
         if read != stderr:
             _keep(exit_record.handled_path(cell_dir, pid, chain=True), os.path.join(cell_dir, KEPT_HANDLED))
     thread_record = os.path.join(dump_dir(cell_dir), f"{THREAD_PREFIX}{pid}.txt")
-    told_thread = thread_told(read, _read(thread_record))
+    later = _later(thread_record, os.path.join(dump_dir(cell_dir), f"{PREFIX}{pid}.txt"))
+    told_thread = thread_told(read, _read(thread_record), after_main=later)
     if told_thread != read:
         _keep(thread_record, os.path.join(cell_dir, KEPT_THREAD))
     return _ranks_told(told_thread, stdout, cell_dir, pid)
 
 
-def thread_told(stderr: str, recorded: str) -> str:
+def _later(record: str, than: str) -> bool:
+    """Whether record was written after than (both there): a thread that died after the main's own failure."""
+    try:
+        return os.stat(record).st_mtime_ns > os.stat(than).st_mtime_ns
+    except OSError:
+        return False
+
+
+def thread_told(stderr: str, recorded: str, after_main: bool = False) -> str:
     """stderr with a thread's recorded uncaught exception (`Exception in thread NAME:`, its traceback) under
     SAYS_THREAD, where the program's own threading.excepthook printed something else: after the first line that
-    names the exception's message or the thread (the hook's line, said when the thread died, before what the main
-    then made of it), else at the start. Unchanged where stderr shows that thread's death as Python tells it."""
+    names the exception's message or the thread before the first traceback (the hook's line, said when the thread
+    died, before what the main then made of it), else just before that traceback. Unchanged where stderr shows that thread's death as Python
+    tells it, or where the thread died after the main's own uncaught exception (after_main: at its shutdown)."""
     head, _, _rest = recorded.partition("\n")
     last = read_output(recorded).last_traceback() if recorded else None
-    if last is None or not last.exception or head in stderr or _printed(stderr, last.exception):
+    if after_main or last is None or not last.exception or head in stderr or _printed(stderr, last.exception):
         return stderr
     thread = head.removeprefix("Exception in thread ").rstrip(":")
     message = last.exception.partition(": ")[2].strip()
     said = [w for w in (message[:40], thread) if len(w) >= 4]
     lines = stderr.splitlines(keepends=True)
-    at = next((i + 1 for i, line in enumerate(lines) if any(w in line for w in said)), 0)
+    printed = read_output(stderr).tracebacks
+    # the main's failure (its chain) came later: its traceback's lines (`print(rates.get())`) are not the hook's
+    first = stderr[: printed[0].start].count("\n") if printed else len(lines)
+    at = next((i + 1 for i, line in enumerate(lines[:first]) if any(w in line for w in said)), first)
     block = SAYS_THREAD + "\n" + recorded.rstrip("\n") + "\n"
     return "".join(lines[:at]) + block + "".join(lines[at:])
 
@@ -128,7 +141,7 @@ def named(recorded: str, printed: str) -> bool:
 
 def _keep(record: str, kept: str) -> None:
     try:
-        shutil.copyfile(record, kept)
+        shutil.copy2(record, kept)  # its time too: which of two records came first (_later)
     except OSError:
         pass
 
@@ -180,7 +193,8 @@ def beside(log_path: str, text: str) -> str:
     read = appended(text, _read(os.path.join(folder, KEPT)))
     if read == text:
         read = appended(text, _read(os.path.join(folder, KEPT_HANDLED)), says=SAYS_HANDLED)
-    read = thread_told(read, _read(os.path.join(folder, KEPT_THREAD)))
+    later = _later(os.path.join(folder, KEPT_THREAD), os.path.join(folder, KEPT))
+    read = thread_told(read, _read(os.path.join(folder, KEPT_THREAD)), after_main=later)
     try:
         names = sorted(n for n in os.listdir(folder) if _RANK_RECORD.match(n))
     except OSError:
