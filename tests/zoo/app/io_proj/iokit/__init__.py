@@ -1,0 +1,1 @@
+"""Checkpoints, shards and a caching loader for io_proj's trainer (tests/zoo/HELDOUT61.md)."""
