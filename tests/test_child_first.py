@@ -512,3 +512,46 @@ def test_a_silent_hooks_thread_death_comes_before_the_mains_failure_unless_it_ca
     # Python's own hook printed it (the program's hook called it): read as printed, nothing added
     printed = THREAD_RECORD + MAIN_EMPTY
     assert thread_told(printed, THREAD_RECORD) == printed
+
+
+# The sixty-first held-out set's io_ckpt_enospc (HELDOUT61.md), run alone 2026-11-30: exit 1; torch.save onto a
+# full 1 MiB tmpfs raises `OSError: [Errno 28] No space left on device` in its zip writer, and as its `with` block
+# closes, the writer's own `unexpected pos` error, raised while handling it, is what Python prints last.
+SAVE_ONTO_FULL_DISK = """\
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/torch/serialization.py", line 1003, in save
+    _save(
+  File "/venv/lib/python3.11/site-packages/torch/serialization.py", line 1312, in _save
+    zip_file.write_record(name, storage, num_bytes)
+OSError: [Errno 28] No space left on device
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/app/train.py", line 33, in io_ckpt_enospc
+    ckpt.save({"model": m.state_dict()}, f"{folder}/step2.pt")
+  File "/app/iokit/ckpt.py", line 11, in save
+    torch.save(state, f)
+  File "/venv/lib/python3.11/site-packages/torch/serialization.py", line 1002, in save
+    with _open_zipfile_writer(f) as opened_zipfile:
+  File "/venv/lib/python3.11/site-packages/torch/serialization.py", line 854, in __exit__
+    self.file_like.write_end_of_file()
+RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 35968 vs 35920
+"""
+
+
+def test_an_os_refusal_a_librarys_cleanup_masked_is_the_failure_at_the_programs_call():
+    from crashmatrix.verdict.exception_place import exception_place
+    from crashmatrix.verdict.remedies import remedy
+
+    verdict = classify(1, stderr=SAVE_ONTO_FULL_DISK)
+    assert verdict.error.startswith("OSError: [Errno 28] No space left on device; then, in the library's cleanup")
+    assert verdict.signature == "OSError: [Errno N] No space left on device", verdict
+    where = exception_place(SAVE_ONTO_FULL_DISK, error=verdict.error)
+    assert where == "torch/serialization.py:1312 in _save; iokit/ckpt.py:11 in save", where
+    assert remedy(verdict.signature).startswith("the filesystem the program wrote to is full")
+    # a library's own translation while handling (not in a cleanup, not an errno) stays what Python printed last
+    translated = SAVE_ONTO_FULL_DISK.replace("in __exit__", "in _validate").replace(
+        "OSError: [Errno 28] No space left on device", "pandas.errors.InvalidComparison: 2024-03-01"
+    )
+    assert classify(1, stderr=translated).error.startswith("RuntimeError: [enforce fail")

@@ -165,6 +165,10 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         # faulthandler's watchdog (dump_traceback_later, exit=True) ended it, waiting: signed by where it waited
         told = f"{watchdog} (faulthandler's watchdog, dump_traceback_later, ended the process)"
         return Verdict(Outcome.FAIL, "", told, WATCHDOG_ENDED, by_message=True)
+    masked = _masked_in_cleanup(stderr, line)
+    if masked:  # a library's cleanup raised while it handled the program's first error: that first
+        told = f"{masked}; then, in the library's cleanup of it: {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(masked), by_message=True)
     cause = _raised_from_elsewhere(stderr, line)
     if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first
         told = f"{cause}; raised first, outside the main's stack: the main re-raised it as {line}"
@@ -292,6 +296,41 @@ def _raised_from_elsewhere(stderr: str, line: str) -> str:
         if not printed[at].chained:
             return ""
     return ""
+
+
+_DURING_HANDLING = "During handling of the above exception, another exception occurred:"
+# A library's cleanup as the earlier error unwound it: a `with` block's exit, a close. A library's own translation
+# of an error while handling it (pandas' InvalidComparison into TypeError, torch.export's ConstraintViolationError
+# into UserError) is its chosen report, raised in its own code, not in a cleanup: left as Python tells it last.
+_CLEANUP = frozenset({"__exit__", "__aexit__", "close", "_close", "__del__"})
+# what the operating system refused (`OSError: [Errno 28] No space left on device`, `PermissionError: [Errno 13]`)
+_OS_ERROR = re.compile(r"^(?:\w+\.)*\w*(?:OSError|IOError|Error): \[Errno \d+\] ")
+
+
+def _masked_in_cleanup(stderr: str, line: str) -> str:
+    """The exception line of the error a library's own cleanup masked: the failing exception raised in that
+    library's frames (an `__exit__`, a `finally`) while it handled an earlier one (Python's `During handling of the
+    above exception`), that earlier one raised inside the same library call the failing stack passes through (the
+    sixty-first held-out set's io_ckpt_enospc: torch.save's `OSError: [Errno 28] No space left on device`, then its
+    zip writer's `unexpected pos` as the `with` block closed). "" otherwise: a program's own re-raise while handling
+    (`except KeyError: raise ValueError(...)`) is raised in the program's frame, its own choice of error; the earlier
+    one is what the operating system refused (an errno), the failing one raised in a cleanup (_CLEANUP)."""
+    printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
+    if len(printed) < 2 or printed[-1].exception != line or not printed[-1].calls:
+        return ""
+    failing, first = printed[-1], printed[-2]
+    between = stderr[first.at : failing.start]
+    if (
+        _DURING_HANDLING not in between
+        or not first.calls
+        or not _OS_ERROR.match(first.exception)
+        or failing.calls[-1].function not in _CLEANUP
+        or is_programs(failing.calls[-1].frame())
+    ):
+        return ""
+    outer = first.calls[0]  # where the earlier one was caught: a library's frame the failing stack passes through
+    library = [(c.path, c.function) for c in failing.calls if not is_programs(c.frame())]
+    return first.exception if not is_programs(outer.frame()) and (outer.path, outer.function) in library else ""
 
 
 def _thread_failed_first(stderr: str) -> tuple[str, str] | None:

@@ -164,6 +164,7 @@ def exception_place(text: str, oom: bool = False, error: str = "") -> str:
         return shell_place(error)
     if GENERATOR_STOPPED.match(exception):
         frames = _generator_stopped(text, exception) or frames
+    frames = frames + _handled_in(text, frames)
     if oom or is_out_of_memory(exception):
         if _PYTHONS_MEMORY_ERROR.match(exception):  # a builtin's or numpy's allocation: its line is the place
             return _join(frames[0][0], frames)
@@ -277,6 +278,19 @@ def _generator_stopped(text: str, exception: str) -> list[tuple[Frame, str]]:
     found = [m for m in (_FRAME.match(line) for line in text[head[-1].end() : cause].splitlines()) if m]
     frames = [(Frame(m["func"], m["file"], m["line"]), "") for m in found]
     return [(f, code) for f, code in reversed(frames) if not is_ours(f.file)]
+
+
+def _handled_in(text: str, frames: list[tuple[Frame, str]]) -> list[tuple[Frame, str]]:
+    """Where a library's own frames alone hold the failing exception (caught inside the library call, then masked
+    by an error of its cleanup: classify._masked_in_cleanup), the frames of the traceback printed after it, whose
+    outer frames are the program's call into that library; [] otherwise."""
+    if not frames or any(is_programs(f) for f, _code in frames):
+        return []
+    heads = _printed(text)
+    held = next((i for i, h in enumerate(heads) if _frames(h) == frames), None)
+    if held is None or held + 1 >= len(heads) or not heads[held + 1].chained:
+        return []
+    return _frames(heads[held + 1])
 
 
 def _join(raised: Frame, frames: list[tuple[Frame, str]]) -> str:

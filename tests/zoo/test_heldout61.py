@@ -25,11 +25,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT61.md lists the run's)
-UNTRUE = {
-    ("io_ckpt_enospc", "signature_has"): "RuntimeError: . unexpected pos N vs N in iokit/ckpt.py:save (the zip "
-    "writer's consequence, raised while handling torch.save's OSError: [Errno 28] No space left on device, "
-    "which the signature does not name)",
-}
+UNTRUE = {}
 SET = HeldOut("heldout61", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=12
