@@ -165,14 +165,9 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         # faulthandler's watchdog (dump_traceback_later, exit=True) ended it, waiting: signed by where it waited
         told = f"{watchdog} (faulthandler's watchdog, dump_traceback_later, ended the process)"
         return Verdict(Outcome.FAIL, "", told, WATCHDOG_ENDED, by_message=True)
-    masked = _masked_in_cleanup(stderr, line)
-    if masked:  # a library's cleanup raised while it handled the program's first error: that first
-        told = f"{masked}; then, in the library's cleanup of it: {line}"
-        return Verdict(Outcome.FAIL, "", told, sig_.mask(masked), by_message=True)
-    cause = _raised_from_elsewhere(stderr, line)
-    if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first
-        told = f"{cause}; raised first, outside the main's stack: the main re-raised it as {line}"
-        return Verdict(Outcome.FAIL, "", told, sig_.mask(cause), by_message=True)
+    earlier = _earlier_in_the_chain(stderr, line)
+    if earlier is not None:
+        return earlier
     first = _thread_failed_first(stderr)
     if first is not None:
         thread, exception = first
@@ -296,6 +291,20 @@ def _raised_from_elsewhere(stderr: str, line: str) -> str:
         if not printed[at].chained:
             return ""
     return ""
+
+
+def _earlier_in_the_chain(stderr: str, line: str) -> Verdict | None:
+    """The failure where an exception earlier in the failing one's chain is it: one a library's cleanup masked, or
+    one raised outside the main's stack (a thread's, kept) that the main re-raised; None otherwise."""
+    masked = _masked_in_cleanup(stderr, line)
+    if masked:  # a library's cleanup raised while it handled the program's first error: that first
+        told = f"{masked}; then, in the library's cleanup of it: {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(masked), by_message=True)
+    cause = _raised_from_elsewhere(stderr, line)
+    if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first
+        told = f"{cause}; raised first, outside the main's stack: the main re-raised it as {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(cause), by_message=True)
+    return None
 
 
 _DURING_HANDLING = "During handling of the above exception, another exception occurred:"
