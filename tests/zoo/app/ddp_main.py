@@ -6,8 +6,8 @@ import sys
 from zoo import imports_settled
 from zoo.ddp import train
 
-LATER = "cx ex ev rl hf ox vi hp au ts rs ft mx gn qz dt sq dx cl gm lt hy fn cp rx ac lg mp iv op sm sg md np cf io"
-HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *LATER.split()])
+LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpf"  # two letters each
+HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *map("".join, zip(*[iter(LATER)] * 2))])
 
 
 def main() -> None:
