@@ -1,0 +1,1 @@
+"""pf_proj's package: timers, traces and a small training loop."""

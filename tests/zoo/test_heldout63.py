@@ -1,0 +1,37 @@
+"""The sixty-third held-out set (truth_heldout63.yaml, HELDOUT63.md): failures of a program's own profiling and
+instrumentation on the CPU, written as users report them, four in a new project (pf_proj/: a pyproject.toml
+marker, `python train.py --case NAME`, a package `profkit/` of timers, traces and a small training loop), without
+reading crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before any
+rule changed (recorded/heldout63/); here every recorded cell's stderr.log is diagnosed again with today's rules,
+in this process (`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome,
+`signature_has` and `where`, as test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT63.md lists the run's)
+NO_FAILURE = (
+    "no failure found: the stderr.log holds kineto's lines and torch's `Requested callback is not found` warning, no "
+    "traceback, fatal error or signal (faulthandler is off at exit; the run knew the SIGSEGV from the exit status)"
+)
+UNTRUE = {
+    ("pf_profiler_never_stopped", "outcome"): NO_FAILURE,
+    ("pf_profiler_never_stopped", "signature_has"): NO_FAILURE,
+    ("pf_profiler_never_stopped", "where"): NO_FAILURE,
+}
+SET = HeldOut("heldout63", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
