@@ -316,3 +316,17 @@ def test_an_iterators_end_the_program_caught_is_no_failure_it_reported():
     )
     assert not named(caught, "[rank 1] StopIteration: end of epoch 0\nloss diverged (nan)\n")
     assert named(caught.replace("StopIteration\n", "KeyError: 'shard_7'\n"), "failed: KeyError: 'shard_7'\n")
+
+
+def test_a_printed_exception_with_pythons_suggestion_is_the_recorded_one():
+    # the sixty-third set's pf_ddp_rank0_profile_table: Python's hook printed `... no attribute 'gpu_time_total'.
+    # Did you mean: 'cpu_time_total'?`, the in-cell record (traceback's text) the line without it; the printed
+    # traceback is the failure's, and the record is not read after it as if the program had printed another
+    from crashmatrix.verdict.uncaught import appended
+
+    printed = (
+        'Traceback (most recent call last):\n  File "/app/run.py", line 9, in run\n    t.gpu_time_total\n'
+        "AttributeError: 'FunctionEventAvg' object has no attribute 'gpu_time_total'. Did you mean: 'cpu_time_total'?\n"
+    )
+    recorded = printed.replace(". Did you mean: 'cpu_time_total'?", "")
+    assert appended(printed, recorded) == printed

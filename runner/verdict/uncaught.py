@@ -228,5 +228,11 @@ def _read(path: str) -> str:
 
 def _printed(output: str, exception: str) -> bool:
     """Whether a traceback of the output ends in that exception line (its head may be glued to a progress bar's
-    line: `  4%|▍ | 4/100\rTraceback (most recent call last):`)."""
-    return any(t.exception == exception for t in read_output(output).tracebacks)
+    line: `  4%|▍ | 4/100\rTraceback (most recent call last):`), Python's suggestion after it aside: its own hook
+    prints `... no attribute 'gpu_time_total'. Did you mean: 'cpu_time_total'?`, the recorded text has none."""
+    said = _SUGGESTION.sub("", exception)
+    return any(_SUGGESTION.sub("", t.exception) == said for t in read_output(output).tracebacks)
+
+
+# what Python's own hook adds to a NameError's or AttributeError's line (3.10 on), which traceback's text lacks
+_SUGGESTION = re.compile(r"\. Did you mean: .*\?$")
