@@ -110,3 +110,15 @@ def test_a_stacks_file_renamed_to_attach_it_is_read_by_what_it_holds(tmp_path):
     renamed = tmp_path / "h1_stacks.txt"
     renamed.write_text((tmp_path / "cell" / "stacks.txt").read_text())
     assert diagnose(read_logs([str(renamed)])).row["outcome"] == "timeout"
+
+
+def test_what_a_hung_cell_printed_after_the_kill_began_is_the_kills_not_the_hangs(tmp_path):
+    # a fresh clone's make test, the zoo's fork_lock hang: its stderr.log was empty as the kill began
+    # (result.json's stderr_at_kill 0), then the kill's SIGTERM to the worker made the main print `DataLoader worker
+    # (pid 566) is killed by signal: Terminated`; the run read nothing of it (a hang), diagnose read a worker_signal
+    answer = 'Traceback (most recent call last):\n  File "/app/main.py", line 40, in main\n'
+    answer += "RuntimeError: DataLoader worker (pid 566) is killed by signal: Terminated. \n"
+    _hang_cell(tmp_path / "cell", answer)
+    (tmp_path / "cell" / "result.json").write_text('{"outcome": "timeout", "stderr_at_kill": 0}')
+    row = diagnose(read_logs([str(tmp_path / "cell" / "stderr.log")])).row
+    assert (row["outcome"], row["signature"]) == ("timeout", "hang in app.py:main"), row

@@ -8,6 +8,7 @@ first failure of a long job (a rank's traceback, a worker's last words) is in th
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -84,6 +85,8 @@ def read_logs(paths: list[str], stdin=None) -> Log:
         beside = _stacks_beside(path)
         if beside:
             stacks.setdefault(_folder(path), beside)
+            at = _at_the_kill(path) if not skipped else None
+            text = text if at is None else _as_text(raw[:at], path)  # the kill's answers are not the hang's
         text = uncaught.beside(path, text)  # a cell's: as its run read it
         rank = _rank_of(path) if len(parts) > 1 else None
         texts.append((_folder(path), _labelled(text, rank)))
@@ -108,6 +111,18 @@ def _stacks_beside(path: str) -> str:
         return ""
     text = _read_beside(os.path.join(os.path.dirname(path), kept_stacks.FILE))
     return text if kept_stacks.is_timeouts(text) else ""
+
+
+def _at_the_kill(path: str) -> int | None:
+    """stderr.log's size as its run's timeout began the kill (result.json's `stderr_at_kill`): what the processes
+    printed after it answers the kill (a DataLoader's `worker ... killed by signal: Terminated`), and the run's
+    verdict read only what came before; None where the cell's result.json does not say."""
+    try:
+        with open(os.path.join(os.path.dirname(path), "result.json"), encoding="utf-8") as f:
+            at = json.load(f).get("stderr_at_kill")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return at if isinstance(at, int) and at >= 0 else None
 
 
 def _read_beside(path: str) -> str:
