@@ -22,7 +22,9 @@ def test_a_failure_hidden_by_a_crash_and_the_crash_are_each_named_exactly(tmp_pa
 
     proc = crashmatrix("explain", tmp_path / "run", "--json", cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    patterns = json.loads(proc.stdout)
+    # the failures' patterns; a slow finding (`finding: slow`) follows the box's load of the moment (a fresh clone's
+    # make test beside other work named spawn with no workers slow), not what this run's programs did
+    patterns = [p for p in json.loads(proc.stdout) if p.get("finding") != "slow"]
     assert [without_signature(p) for p in patterns] == [
         # 16 cells have persistent_workers=true and wandb=offline; in one of them the SIGSEGV came first
         {
