@@ -1,0 +1,1 @@
+"""Fetch, cache and unpack a small dataset before training (dl_proj)."""
