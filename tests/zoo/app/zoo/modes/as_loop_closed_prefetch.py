@@ -11,7 +11,7 @@ import torch
 
 
 def produce(loop, queue, n: int) -> int:
-    for i in range(n):
+    for _ in range(n):
         time.sleep(0.05)  # decoding
         loop.call_soon_threadsafe(queue.put_nowait, torch.randn(16, 8))
     return n
