@@ -1,0 +1,1 @@
+"""asynckit: a toy trainer whose data arrives through asyncio and thread pools (tests/zoo/HELDOUT64.md)."""
