@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -221,6 +222,13 @@ def _cudnn_setup(failure: str) -> str:
     )
 
 
+def _in_the_standard_library(place: str) -> bool:
+    """Whether a place's first frame is the standard library's (`urllib/request.py:1351 in do_open`), as
+    exception_place names it: by its path below the standard library's folder."""
+    top = place.split("/")[0].split(":")[0].removesuffix(".py")
+    return "/" in place.split(" ")[0] and top in sys.stdlib_module_names
+
+
 def _ended(place: str) -> str:
     """` (it ended in app/train.py:9 in f)`; a worker that died without a word is placed where the main process
     heard of it (forensics), which is no place it ended in: ` (the main process heard of it at ...)`."""
@@ -235,44 +243,56 @@ _CONFIG_PLACE = re.compile(r"^\S+\.ya?ml:\d+ in \S")
 _NATIVE_FRAME = re.compile(r"^\S+\.so(?:\.\d+)* \(.*\)$")
 
 
+def _no_library(where: str, known: str) -> str:
+    """_addressed's paragraph where the stack points to no library: a known kind's fix, a Hydra refusal of the
+    command or of a config, Triton's launcher, the standard library, or none at all."""
+    # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
+    frames = [p.strip() for p in where.split(";") if " in " in p]
+    first = where.split(";")[0].strip()
+    place = frames[0] if frames else first
+    if frames and _NATIVE_FRAME.match(first):  # died in native code the program's line called
+        place = f"{first}, called at {frames[0]}"
+    if known:
+        return (
+            "A failure of a known kind" + _ended(place) + f", whose fix is the program's, not a library's: {known}.\n"
+        )
+    if first.startswith("override "):  # verdict/config_place.py: an override the app was started with
+        against = f", against {frames[0]}" if frames else ""
+        return (
+            f"The command's override to fix, not a library's: Hydra refused `{first.removeprefix('override ')}`"
+            f"{against} (the message says why).\n"
+        )
+    if _CONFIG_PLACE.match(place):  # verdict/config_place.py: Hydra refused what a config file of the app says
+        return (
+            f"The app's configuration to fix, not a library's: Hydra refused what {place} says (the message "
+            "says why). A config the user wrote is the user's; HYDRA_FULL_ERROR=1 shows Hydra's whole stack.\n"
+        )
+    if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
+        return (
+            "The failing stack shows no installed library's code but Triton's launcher, which reported the fault "
+            f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the "
+            "program passes it.\n"
+        )
+    if _in_the_standard_library(place):  # a package may stand between (torch.hub over urllib): not said absent
+        return (
+            "The error was raised in Python's standard library"
+            + _ended(place)
+            + ", which reports what it was given or met (a file, a connection, a value): no package's tracker's. "
+            "Look first at the program's own code, then at what it calls.\n"
+        )
+    return (
+        "The failing stack shows no installed library's code"
+        + _ended(place)
+        + ": look first at the program's own code, then at what it calls.\n"
+    )
+
+
 def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
     """Whose bug the stack points to: the tracker this report is for. known: what fixes a failure of a known
     class (verdict/remedies.py), which is the program's to do whatever code raised it (torch.load refusing a
     checkpoint raises in torch by design)."""
     if whose is None:
-        # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
-        frames = [p.strip() for p in where.split(";") if " in " in p]
-        first = where.split(";")[0].strip()
-        place = frames[0] if frames else first
-        if frames and _NATIVE_FRAME.match(first):  # died in native code the program's line called
-            place = f"{first}, called at {frames[0]}"
-        if known:
-            return (
-                "A failure of a known kind" + _ended(place) + ", whose fix is the "
-                f"program's, not a library's: {known}.\n"
-            )
-        if first.startswith("override "):  # verdict/config_place.py: an override the app was started with
-            against = f", against {frames[0]}" if frames else ""
-            return (
-                f"The command's override to fix, not a library's: Hydra refused `{first.removeprefix('override ')}`"
-                f"{against} (the message says why).\n"
-            )
-        if _CONFIG_PLACE.match(place):  # verdict/config_place.py: Hydra refused what a config file of the app says
-            return (
-                f"The app's configuration to fix, not a library's: Hydra refused what {place} says (the message "
-                "says why). A config the user wrote is the user's; HYDRA_FULL_ERROR=1 shows Hydra's whole stack.\n"
-            )
-        if place.startswith("triton/"):  # culprit.py: Triton's launcher reported the fault of the program's kernel
-            return (
-                "The failing stack shows no installed library's code but Triton's launcher, which reported the fault "
-                f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the "
-                "program passes it.\n"
-            )
-        return (
-            "The failing stack shows no installed library's code"
-            + _ended(place)
-            + ": look first at the program's own code, then at what it calls.\n"
-        )
+        return _no_library(where, known)
     memory = _programs_memory(whose)
     if memory:
         return memory
