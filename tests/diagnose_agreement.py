@@ -415,6 +415,9 @@ RECORDED_BEFORE = {
     # ended by the program's own SIGPROF timer with nothing printed, placed from what the in-cell recorder kept
     **{f"tests/zoo/recorded/heldout63/torchrun/cells/2e46aa3267-r{i}": "recorded_before" for i in range(3)},
     **{f"tests/zoo/recorded/heldout63/single/cells/fe4692c084-r{i}": "checkout_path" for i in range(3)},
+    # the sixty-fourth set's as_ddp_metrics_future_loop: asyncio's message names the task's coroutine by its file in
+    # the recording checkout
+    **{f"tests/zoo/recorded/heldout64/torchrun/cells/d915c631b1-r{i}": "checkout_path" for i in range(3)},
     **{f"tests/zoo/recorded/heldout63/single/cells/d03866ee56-r{i}": "silent_signal" for i in range(3)},
     **{f"tests/zoo/recorded/heldout63/single/cells/327aa30e53-r{i}": "exit_record" for i in range(3)},
     # the forty-third set's dx_store_key_never_set (judged untrue there by hand): the program's own store wait read as
