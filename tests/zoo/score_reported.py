@@ -66,6 +66,8 @@ ADDRESS = re.compile(r"^For the maintainers of ([^:]+):", re.M)
 # to say it, 2026-11-29; before, no ISSUE.md said it)
 NOBODY = (
     "shows no installed library's code",
+    # the raising frame the standard library's: no package's tracker's (2026-11-30)
+    "The error was raised in Python's standard library",
     "The program's to look at first",
     "A failure of a known kind",
     "Memory ran out",

@@ -127,6 +127,7 @@ def _addressee(issue: str) -> str:
         return "undecided"
     told = (
         "The failing stack shows no installed library's code",
+        "The error was raised in Python's standard library",  # it reports what it met: no package's tracker's
         "\nMemory ran out",
         "\nA failure of a known kind",
         "\nThe program's to fix: ",
