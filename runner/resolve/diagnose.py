@@ -108,14 +108,13 @@ def _hung(log: Log, text: str) -> Diagnosis:
     ev = Evidence(pid=0, started=0.0, stderr=text, hang=kept_stacks.hang(log.stacks))
     verdict, where = forensics.refine(classify(None, timed_out=True, stderr=text), ev, kernel_log=lambda *_: [])
     verdict = signed_by_place(verdict, where)
-    main = log.stacks.split("\n=== pid ")[0]
-    busy = next((mark for mark in (stacks.LOOPED, stacks.STAYED, stacks.RAN) if mark in main), "")
-    whose, _culprit = whose_fix(_Kind(_row(verdict, where)), text, where, verdict.error, {}, busy)
+    row = _row(verdict, where)
+    whose, _culprit = whose_fix(_Kind(row), text, where, verdict.error, {}, stacks.busy_mark(log.stacks))
     cannot = [
         "the exit status: a log does not carry it (exit_code is left empty)",
         "the time limit it was stopped at: the run's row says it (`timed out after N s`)",
     ]
-    return Diagnosis(True, _row(verdict, where), whose.strip(), remedy(verdict.signature, ""), cannot, log.names)
+    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature, ""), cannot, log.names)
 
 
 # faulthandler's dump as the timeout's SIGABRT ended a process (forensics.abort_dumps): the kill's, not the hang's

@@ -69,8 +69,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
     if launched:
         stderr = launched
-    main_section = stacks_of(run, row).split("\n=== pid ")[0]
-    busy = next((mark for mark in (stacks.LOOPED, stacks.STAYED, stacks.RAN) if mark in main_section), "")
+    busy = stacks.busy_mark(stacks_of(run, row))
     addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy)
     parts = [
         f"# {title}\n",

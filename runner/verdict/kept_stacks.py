@@ -83,7 +83,8 @@ def hang(text: str) -> tuple[str, str]:
     """(for `error`, for `where`) from a timeout's stacks.txt, as forensics.collect said them; ("", "") where the
     file gives no process's stacks."""
     procs = read(text)
-    own = [(int(m["rank"]), p) for role, p in procs if (m := _OWN_RANK.match(role))]  # a distributed cell: by its ranks
+    # a distributed cell: by its ranks
+    own = [(int(m["rank"]), p) for role, p in procs if (m := _OWN_RANK.match(role))]
     states = [straggler.state(p, rank) for rank, p in own]
     if any(s.stacked for s in states):
         helpers = [(int(m["rank"]), p) for role, p in procs if (m := _HELPER_OF_RANK.search(role))]

@@ -552,6 +552,12 @@ STAYED = "(its main thread was running as it was caught, on one line in every sa
 RAN = "(its main thread was running as it was caught)"
 
 
+def busy_mark(stacks_txt: str) -> str:
+    """stacks.txt's word on its main process (LOOPED, STAYED, RAN), where it was running as it was caught; ""."""
+    main = stacks_txt.split("\n=== pid ")[0]
+    return next((mark for mark in (LOOPED, STAYED, RAN) if mark in main), "")
+
+
 def how_busy(process: ProcessStacks) -> str:
     """stacks.txt's word on a busy process: it looped, it stayed in one call, or (one sample) it ran."""
     thread = main_thread(process.threads, process.pid)
