@@ -164,7 +164,7 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
-        verdict, where = _forensics(self, slot, verdict, stderr, rc)
+        verdict, where = _forensics(self, slot, verdict, stderr, rc, report)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -470,9 +470,10 @@ def _where_it_hangs(slot: _Slot) -> None:
     slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
 
 
-def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, report: dict | None) -> tuple:
     """forensics' verdict and `where` (where the output tells none: the main process's own sys.exit, os._exit
-    or kill, verdict/exit_record.py), then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
+    or kill, verdict/exit_record.py; a death after its Python exit had run, by the report it wrote then), then a
+    cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
     from crashmatrix.verdict import config_place, exit_record, forensics, hook_place, peers, sync_rerun
     from crashmatrix.verdict.classify import signed_by_place
 
@@ -497,6 +498,8 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc) -> tuple:
     handled = exit_record.handled(slot.cell_dir, slot.evidence.pid)  # Hydra's instantiate error's own stack
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv, handled)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
+    if exit_record.died_at_exit(slot.cell_dir, verdict, report):
+        verdict, where = exit_record.at_exit(verdict, where)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
 

@@ -26,6 +26,7 @@ from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_r
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
+from crashmatrix.verdict.signature import AT_EXIT
 
 _TIMED_OUT = Outcome.TIMEOUT.value
 
@@ -108,7 +109,49 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: s
         return _out_of_memory(where), whose
     if kind.outcome == Outcome.TIMEOUT.value and not known:
         return _hung(where, busy), None
+    if died_at_exit(where) and not known:
+        return _at_exit(whose, where, kind.signal), whose
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
+
+
+def died_at_exit(where: str) -> bool:
+    """Whether `where` tells a death by signal after the process's Python exit had run (exit_record.at_exit)."""
+    return where.rpartition("; ")[2] == AT_EXIT
+
+
+def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
+    """A death at exit: in the library the kernel's log named, else in native code no stack names. Not a line of
+    the program's: what it left running or alive at exit is what the library's cleanup met."""
+    left = (
+        "What the program left running or alive at its end is what such cleanup meets (a profiler started and "
+        "never stopped, a process group never destroyed, a thread or worker still running, an object never "
+        "closed): stopping or closing it before the end is the program's way round it"
+    )
+    if whose is not None:
+        return (
+            _addressed(whose, where.rpartition("; ")[0]).rstrip("\n")
+            + f" It died at exit, in that code's cleanup as the process ended. {left}.\n"
+        )
+    native = where.rpartition("; ")[0]
+    if native:  # the C runtime, or a library no installed package holds: what called it is the one to name
+        named, finding = (
+            f" but {native}, which no installed package holds",
+            "a core dump's stack (`coredumpctl gdb`, then `bt`) names the library that called it",
+        )
+    else:
+        named, finding = (
+            "",
+            (
+                "the kernel's log (`dmesg`: `segfault at ... in <library>`) or a core dump's stack (`coredumpctl gdb`, "
+                "then `bt`) names the library"
+            ),
+        )
+    return (
+        f"No stack names the library{named}: the process died by {signal or 'a signal'} at exit, after the "
+        "program's code and Python's exit handlers had run, in the native code that cleans up as the interpreter "
+        f"shuts down (libraries' destructors), where faulthandler prints nothing. {left}; {finding}, whose tracker "
+        "this is for.\n"
+    )
 
 
 def _hung(where: str, busy: str = "") -> str:
@@ -399,6 +442,11 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         )
     elif str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
         sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."
+    if died_at_exit(str(row.get("where") or "")):
+        sentence += (
+            " It died at exit: after the program's code and every exit handler Python runs had finished, as the "
+            "interpreter shut down and native libraries cleaned up."
+        )
     error = str(row.get("error") or "")
     lines = ["## What happened\n", sentence]
     if error:

@@ -8,6 +8,7 @@ by. A SystemExit the program caught, then ended otherwise, is not its end.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterator
@@ -18,7 +19,15 @@ from crashmatrix.incell.stackdump import dump_dir
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place, last_traceback
-from crashmatrix.verdict.signature import CHILD_DIED_BY_SIGNAL, WORKER_EXITED, WORKER_LOST, WORKER_SIGNAL, with_place
+from crashmatrix.verdict.ranks import recorded_ranks
+from crashmatrix.verdict.signature import (
+    AT_EXIT,
+    CHILD_DIED_BY_SIGNAL,
+    WORKER_EXITED,
+    WORKER_LOST,
+    WORKER_SIGNAL,
+    with_place,
+)
 from crashmatrix.verdict.stacks import is_programs
 
 _END = re.compile(r"^(?:SystemExit|os\._exit): (?P<code>-?\d+)$|^signal: (?P<signal>\w+)$")
@@ -277,3 +286,31 @@ def rank_exit_code(verdict: Verdict) -> int | None:
     with exit code 3`); else None."""
     found = _RANK_EXIT.search(verdict.error) if verdict.outcome is Outcome.FAIL else None
     return int(found.group(1)) if found else None
+
+
+# The signals of a fault in native code (an abort too: C++'s terminate). Not SIGINT: Python kills itself by it
+# after its own exit where a KeyboardInterrupt ended the program; nor a kill from outside, wherever it found it.
+_FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGTRAP", "SIGSYS"})
+
+
+def died_at_exit(cell_dir: str, verdict: Verdict, report: dict | None) -> bool:
+    """Whether a death by a fault's signal came after the process's Python exit had run: in the interpreter's shutdown or
+    a library's native destructors (a profiler left running, a thread never joined), where faulthandler is off
+    and no stack is printed. report: the cell's main process's report.json, which the in-cell recorder writes
+    from the first atexit handler it registers, so the last to run (a probe's, as its function returned); a
+    rank's end is written the same way (incell/rank_report.py). Never under plain runs: nothing is recorded."""
+    if verdict.signal not in _FAULTS or verdict.outcome not in (Outcome.CRASH, Outcome.RANK_CRASH):
+        return False
+    if verdict.rank is None:
+        return report is not None
+    return any(r.rank == verdict.rank and r.ended is not None for r in recorded_ranks(cell_dir))
+
+
+def at_exit(verdict: Verdict, where: str) -> tuple[Verdict, str]:
+    """The verdict and `where` of a death at exit: its error says so where it was the signal alone (`killed by
+    SIGSEGV at exit`, the first line a summary shows); its place (a native library's, where the kernel named
+    one), then AT_EXIT."""
+    error = verdict.error
+    if error.endswith(f"killed by {verdict.signal}"):
+        error = f"{error} {AT_EXIT}"
+    return dataclasses.replace(verdict, error=error), "; ".join(p for p in (where, AT_EXIT) if p)

@@ -595,6 +595,10 @@ _NATIVE_NAMED = re.compile(r"^(?P<lib>[^\s;()]+) \((?P<func>[A-Za-z_~][^()+\s]*)
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
 SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED, "memory_error", "cuda_oom"})
+# `where`'s last part for a death by signal that came after the process's Python exit had run (its atexit
+# handlers; verdict/exit_record.py's died_at_exit): in the interpreter's shutdown or a library's native
+# destructors. It signs the failure too: a death at exit and one mid-run are two failures.
+AT_EXIT = "at exit"
 # CUDA's words for a kernel's fault that name no kernel: two illegal accesses in two kernels are told apart by
 # the line that launched each, which only a synchronous rerun finds (the first run's place is wherever the
 # host next waited: a later op, the same for every kernel before it).
@@ -613,8 +617,13 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     a native library's offset never, it differs by build). launched: `where` is a synchronous rerun's
     launching line, which signs SIGNED_BY_LAUNCH's words. by_message: the signature is an exception's line
     of no known cause, which the place signs too (`AssertionError in app/io.py:check`: two bare asserts in two
-    functions are two failures, as Sentry groups by in-app frames). Any other signature, or no such frame: as
-    is."""
+    functions are two failures, as Sentry groups by in-app frames). A death at exit (`where` ends in AT_EXIT):
+    ` at exit` after whatever the rest signs (`killed_by_signal at exit`). Any other signature, or no such
+    frame: as is."""
+    before, _, last = where.rpartition("; ")
+    if last == AT_EXIT:
+        signed = with_place(signature, before, launched, by_message)
+        return signed if signed.endswith(f" {AT_EXIT}") else f"{signed} {AT_EXIT}"
     # a class word, or a class signed by its words (`memory_error: MemoryError: ...`)
     word = signature.partition(": ")[0]
     if not by_message and word not in (SIGNED_BY_LAUNCH if launched else SIGNED_BY_PLACE):

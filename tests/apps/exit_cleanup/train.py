@@ -1,0 +1,22 @@
+"""Trains (a loop of sums), then ends: `python train.py case=at_exit` leaves a native cleanup that faults at
+exit; `case=mid_run` faults in the same native code before the loop ends."""
+
+import sys
+
+from cleanup.native import fault_now, register_faulting_cleanup
+
+
+def train(case: str) -> None:
+    if case == "at_exit":
+        register_faulting_cleanup()
+    total = 0
+    for step in range(3):
+        total += step
+        if case == "mid_run" and step == 1:
+            fault_now()
+    print(f"trained: {total}", flush=True)
+
+
+if __name__ == "__main__":
+    given = dict(arg.split("=", 1) for arg in sys.argv[1:])  # key=value, as a Hydra app takes its overrides
+    train(given["case"])

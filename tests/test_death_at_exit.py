@@ -1,0 +1,144 @@
+"""A death by signal after the program's end (a native library's cleanup at exit) is told from one mid-run.
+
+The program, tests/apps/exit_cleanup (a pyproject.toml root, a package), run alone first:
+- `python train.py case=at_exit` prints `trained: 3`, then exit() runs C's exit handlers after Python's
+  finalisation, and the one the program's native code left (strlen(NULL), as a C++ destructor faults) kills it by
+  SIGSEGV (exit status 139; the kernel's log, where it is readable and not rate-limited: `segfault at 0 ... in
+  libc.so.6`). Nothing else is printed: faulthandler is off by then, no Python frame is left.
+- `python train.py case=mid_run` dies by SIGSEGV in the same libc function at step 1, before `trained:`.
+- `torchrun --nproc_per_node=2 ddp_train.py`: both ranks print their all_reduce; rank 1 then dies by SIGSEGV at
+  exit; torchrun's Root Cause is rank 1, `exitcode: -11 (SIGSEGV)`, and its own exit status is 1.
+The truth a maintainer of the library would want: the at-exit deaths happened after the program's code had
+finished, in native cleanup, which no stack names here; the mid-run one is at the program's line that called it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import pytest
+from conftest import ROOT, crashmatrix, rows_of
+
+from crashmatrix.outcome import Outcome
+from crashmatrix.resolve.issue import whose_fix
+from crashmatrix.verdict import exit_record
+from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.signature import with_place
+
+APP = os.path.join(ROOT, "tests", "apps", "exit_cleanup")
+TORCHRUN = {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}  # beside python
+
+
+def _matrix(tmp_path, name: str, command: str, axes: str) -> str:
+    app = tmp_path / "app"
+    if not app.exists():
+        shutil.copytree(APP, app, ignore=shutil.ignore_patterns("__pycache__"))
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"name: {name}\ncommand: {command}\ncwd: {app}\ninject: true\n{axes}\nrepeats: 1\ntimeout: 120\n")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("at_exit")
+    matrix = _matrix(tmp, "exit-cleanup", "[python, train.py]", "axes:\n  case: [at_exit, mid_run]")
+    proc = crashmatrix("run", matrix, "--out", tmp / "run", cwd=tmp)
+    assert proc.returncode == 0, proc.stderr
+    resolved = crashmatrix("resolve", tmp / "run", cwd=tmp)
+    assert resolved.returncode == 0, resolved.stderr
+    return tmp / "run", {r["case"]: r for r in rows_of(tmp / "run")}
+
+
+def _issue(run_dir, signature: str) -> str:
+    folder = os.path.join(run_dir, "repro", signature.replace(" ", "-"))
+    with open(os.path.join(folder, "ISSUE.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+@pytest.mark.slow
+def test_a_death_in_native_cleanup_at_exit_is_placed_and_signed_at_exit(single):
+    run_dir, rows = single
+    at_exit = rows["at_exit"]
+    assert (at_exit["outcome"], at_exit["signal"], at_exit["error"]) == (
+        "crash",
+        "SIGSEGV",
+        "killed by SIGSEGV at exit",
+    )
+    # the kernel's line (`libc.so.6 (+0x...)`) leads where the kernel wrote one and it could be read
+    assert at_exit["where"] == "at exit" or at_exit["where"].startswith("libc.so.6 (+0x"), at_exit
+    assert at_exit["where"].endswith("at exit") and at_exit["signature"] == "killed_by_signal at exit", at_exit
+    issue = _issue(run_dir, at_exit["signature"])
+    assert "It died at exit: after the program's code" in issue
+    whose = issue.split("\n\n", 2)[1]  # the addressee, under the title
+    assert whose.startswith("No stack names the library") and "a profiler started and never stopped" in whose, whose
+    assert "tracker" in whose and "PyTorch" not in whose and "program's own code" not in whose, whose
+
+
+@pytest.mark.slow
+def test_the_same_death_mid_run_is_at_the_programs_line_not_at_exit(single):
+    _run_dir, rows = single
+    mid_run = rows["mid_run"]
+    assert (mid_run["outcome"], mid_run["signal"]) == ("crash", "SIGSEGV"), mid_run
+    assert "at exit" not in mid_run["where"] and "at exit" not in mid_run["signature"], mid_run
+    # faulthandler's stack: the program's own package's frame, from the app's root
+    assert mid_run["where"].endswith("cleanup/native.py:17 in fault_now"), mid_run
+    assert mid_run["signature"] != rows["at_exit"]["signature"]
+
+
+@pytest.mark.slow
+def test_a_rank_that_dies_at_its_exit_is_that_rank_at_exit(tmp_path):
+    matrix = _matrix(
+        tmp_path,
+        "exit-cleanup-ddp",
+        "[torchrun, --nproc_per_node=2, ddp_train.py]",
+        "pass_params: none\naxes:\n  ranks: [two]",
+    )
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path, env=TORCHRUN)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGSEGV", "1"), row
+    assert row["error"] == "rank 1 killed by SIGSEGV at exit", row
+    assert row["where"].endswith("at exit") and row["signature"] == "killed_by_signal at exit", row
+
+
+def test_at_exit_signs_after_what_the_rest_of_the_place_signs():
+    assert with_place("killed_by_signal", "at exit") == "killed_by_signal at exit"
+    assert with_place("killed_by_signal", "libc.so.6 (+0x167ad8); at exit") == "killed_by_signal at exit"
+    named = "libfoo.so (foo::Cache::~Cache()+0x1a); at exit"
+    assert with_place("killed_by_signal", named) == "killed_by_signal in libfoo.so:foo::Cache::~Cache at exit"
+    # signed once: signing an at-exit signature again leaves it
+    assert with_place("killed_by_signal at exit", "at exit") == "killed_by_signal at exit"
+    assert with_place("killed_by_signal", "libc.so.6 (+0x167ad8)") == "killed_by_signal"
+
+
+def test_only_a_death_by_signal_after_the_report_is_at_exit(tmp_path):
+    crash = Verdict(Outcome.CRASH, "SIGSEGV", "killed by SIGSEGV", "killed_by_signal")
+    assert exit_record.died_at_exit(str(tmp_path), crash, {"metrics": {}})
+    # no report: the main process never reached its last exit handler (or ran without the in-cell recorder)
+    assert not exit_record.died_at_exit(str(tmp_path), crash, None)
+    # Python's own SIGINT after its exit, where a KeyboardInterrupt ended the program (test_keyboard_interrupt.py)
+    interrupted = Verdict(Outcome.CRASH, "SIGINT", "KeyboardInterrupt", "KeyboardInterrupt")
+    assert not exit_record.died_at_exit(str(tmp_path), interrupted, {"metrics": {}})
+    failed = Verdict(Outcome.FAIL, "", "ValueError: x", "ValueError: x")
+    assert not exit_record.died_at_exit(str(tmp_path), failed, {"metrics": {}})
+    # a rank that died by a signal and never wrote its end
+    rank = Verdict(Outcome.RANK_CRASH, "SIGSEGV", "killed by SIGSEGV", "killed_by_signal", rank=1)
+    assert not exit_record.died_at_exit(str(tmp_path), rank, {"metrics": {}})
+    told, where = exit_record.at_exit(crash, "libc.so.6 (+0x1)")
+    assert (told.error, where) == ("killed by SIGSEGV at exit", "libc.so.6 (+0x1); at exit")
+    told, where = exit_record.at_exit(rank, "")
+    assert (told.error, where) == ("killed by SIGSEGV at exit", "at exit")
+
+
+class _Kind:
+    outcome, signal, signature = "crash", "SIGSEGV", "killed_by_signal at exit"
+
+
+def test_a_death_at_exit_in_torchs_library_goes_to_pytorch_with_what_was_left_running():
+    # the sixty-third held-out set's pf_profiler_never_stopped as the kernel placed it in one repeat of three
+    whose, culprit = whose_fix(_Kind(), "", "libtorch_cpu.so (+0x64b1fde); at exit", "killed by SIGSEGV", {})
+    assert culprit is not None and culprit.is_torch, whose
+    assert whose.startswith("For PyTorch's tracker") and "It died at exit" in whose, whose
+    assert "a profiler started and never stopped" in whose
