@@ -1,0 +1,1 @@
+"""The data-preparation scripts (a package: they share common.py)."""

@@ -1,0 +1,34 @@
+"""The sixty-seventh held-out set (truth_heldout67.yaml, HELDOUT67.md): failures of how a program's own code is laid
+out and imported, written as users report them, five in a new project (im_proj/: a pyproject.toml marker, `python
+train.py --case NAME`, a package `layoutkit/` of registry, models, heads, losses and train), without reading
+crashmatrix's rules, each with its truth from running it alone. Its runs were recorded once, before any rule changed
+(recorded/heldout67/); here every recorded cell's stderr.log is diagnosed again with today's rules, in this process
+(`crashmatrix diagnose`'s own function, no torch), and held to the truth's outcome, `signature_has` and `where`, as
+test_heldout19.py does for the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT67.md lists the run's)
+UNTRUE = {
+    ("im_spawn_main_class", "signature_has"): "diagnose says worker_exited: the spawned workers' own `AttributeError: "
+    "Can't get attribute 'JitterDataset' on <module '__mp_main__' ...>` in stderr.log not read",
+    ("im_spawn_plugin_by_path", "signature_has"): "diagnose says worker_exited: the spawned workers' own "
+    "`ModuleNotFoundError: No module named 'augment_ops'` in stderr.log not read",
+}
+SET = HeldOut("heldout67", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=12
+)
