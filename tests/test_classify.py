@@ -1053,3 +1053,25 @@ def test_another_process_half_written_word_before_the_exception_is_no_part_of_it
     # a class whose name ends in a builtin's is its own name
     oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
     assert classify(1, stderr=oom).error == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+
+
+def test_a_spawned_workers_own_traceback_as_it_started_is_the_failure_not_the_loaders_word():
+    # The sixty-seventh held-out set, run alone: DataLoader workers under multiprocessing_context="spawn" each print
+    # their traceback from spawn_main as they unpickle the dataset (a class defined under train.py's `if __name__ ==
+    # "__main__":`; a module the parent loaded from a file by path) and exit 1; the main then raises the loader's
+    # `DataLoader worker (pid(s) N) exited unexpectedly`. Recorded under tests/zoo/recorded/heldout67/.
+    main_class = classify(1, stderr=_recorded_cell("heldout67/app", **{"--case": "im_spawn_main_class"}))
+    by_path = classify(1, stderr=_recorded_cell("heldout67/single", mode="im_spawn_plugin_by_path"))
+    assert (main_class.outcome, main_class.signal) == (Outcome.WORKER_CRASH, "")
+    assert main_class.signature == (
+        "AttributeError: Can't get attribute 'JitterDataset' on <module '__mp_main__' from '…/train.py'> "
+        "in multiprocessing/spawn.py:_main"
+    )
+    assert main_class.error.startswith("AttributeError: Can't get attribute 'JitterDataset'")
+    assert "in a DataLoader worker as it started; RuntimeError: DataLoader worker (pid(s)" in main_class.error
+    assert by_path.signature == "ModuleNotFoundError: No module named 'augment_ops' in multiprocessing/spawn.py:_main"
+    for told in (main_class, by_path):
+        assert remedy(told.signature).startswith("a process started by spawn (or forkserver) rebuilds what its parent")
+    # a worker that ended itself with a status, printing nothing of its own, keeps the loader's word
+    plain = "RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly\n"
+    assert classify(1, stderr=plain).signature == "worker_exited"

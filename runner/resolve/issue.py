@@ -26,7 +26,7 @@ from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_r
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy
-from crashmatrix.verdict.signature import AT_EXIT
+from crashmatrix.verdict.signature import AT_EXIT, WORKER_EXITED, WORKER_LOST
 
 _TIMED_OUT = Outcome.TIMEOUT.value
 
@@ -37,8 +37,8 @@ _EXTENSION_MODULES = re.compile(r"^Extension modules: ")
 
 _WHAT = {
     Outcome.CRASH.value: "The program's main process was killed by {signal}.",
-    Outcome.WORKER_CRASH.value: "A child process of the program (a DataLoader worker or a spawned process) died by "
-    "{signal}, and the main process reported it and stopped.",
+    Outcome.WORKER_CRASH.value: "A child process of the program (a DataLoader worker or a spawned process) {died}, "
+    "and the main process reported it and stopped.",
     Outcome.RANK_CRASH.value: "Rank {rank} of the distributed job died by {signal} first; the other ranks' "
     "failures and the launcher's report followed from it.",
     Outcome.FAIL.value: "The program stopped with an error (exit status {exit_code}).",
@@ -421,10 +421,23 @@ def _refused(whose: Culprit, where: str) -> str:
     )
 
 
+def _how_the_child_died(kind) -> str:
+    """What a worker_crash's child did, as far as its row tells: its signal, a status, a lost connection, or its own
+    exception (a spawned worker's as it started)."""
+    if kind.signal:
+        return f"died by {kind.signal}"
+    if kind.signature.startswith(WORKER_EXITED):
+        return "exited with a non-zero status"
+    if kind.signature.startswith(WORKER_LOST):
+        return "was lost (its connection to the main broke: killed, or ended without a word)"
+    return "ended with an error of its own"
+
+
 def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
     row, kind = bundle.row, bundle.kind
     sentence = _WHAT.get(kind.outcome, "It ended with outcome {outcome}.").format(
         signal=kind.signal or "a signal",
+        died=_how_the_child_died(kind),
         exit_code=row.get("exit_code") or "?",
         timeout=run.matrix.get("timeout", "?"),
         outcome=kind.outcome,

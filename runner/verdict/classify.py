@@ -17,6 +17,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
+from crashmatrix.verdict.exception_place import exception_place
 from crashmatrix.verdict.parsed import (
     GENERATOR_STOPPED,
     LIBC_ABORT,
@@ -137,6 +138,12 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         return Verdict(
             Outcome.WORKER_CRASH, sig, f"{dump.line} in {_whose_dump(dump)}; {found.line}", sig_.WORKER_SIGNAL
         )
+    if found and found.cause.name == sig_.WORKER_EXITED and (started := _spawned_child_failed(stderr)) is not None:
+        # the worker printed its own traceback as it started (spawn's bootstrap: what the parent sent could not be
+        # rebuilt), then exited 1; the loader's `exited unexpectedly` is the main's word of it
+        exception, place = started
+        told = f"{exception} in a DataLoader worker as it started; {found.line}"
+        return Verdict(Outcome.WORKER_CRASH, "", told, sig_.with_place(sig_.mask(exception), place, by_message=True))
     if found:
         sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
         # a worker's failed assert() in native code is signed by that assertion, as the main's is (_crash)
@@ -187,6 +194,24 @@ def _child_died(stderr: str) -> tuple[FaultDump, str] | None:
         if sig and sig not in ("SIGTERM", "SIGINT") and any(_is_process_bootstrap(t) for t in dump.threads):
             return dump, sig
     return None
+
+
+def _spawned_child_failed(stderr: str) -> tuple[str, str] | None:
+    """(exception line, place) of the first traceback a process started by spawn or forkserver printed as it
+    started, before running anything it was sent: its stack runs from `<string>`'s spawn_main (unpickling the
+    process object: a class only the parent's `__main__` defines, a module only the parent could import; or
+    importing the main script again as `__mp_main__`). None where no such traceback was printed."""
+    for child in read_output(stderr).tracebacks:
+        calls = child.calls
+        if child.ignored or not child.exception or not calls or calls[0].path != "<string>":
+            continue
+        if any(c.function == "spawn_main" and c.path.replace("\\", "/").endswith(_SPAWN) for c in calls):
+            end = child.at + len("\n".join(child.text[child.at :].splitlines()[: child.exception_at + 2]))
+            return child.exception, exception_place(child.text[child.start : end])
+    return None
+
+
+_SPAWN = "multiprocessing/spawn.py"
 
 
 def _whose_dump(dump: FaultDump) -> str:

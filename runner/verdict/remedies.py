@@ -197,6 +197,20 @@ WORKER_ENDED_ITSELF = (
 )
 
 
+# A process started by spawn or forkserver (a DataLoader worker under multiprocessing_context="spawn", mp.spawn's
+# ranks, a Process) failed as it started, in spawn's bootstrap, before running anything it was sent: the sixty-
+# seventh held-out set's im_spawn_main_class (a Dataset class defined under `if __name__ == "__main__":`) and
+# im_spawn_plugin_by_path (a module the parent loaded from a file by its path).
+SPAWN_REBUILD = (
+    "a process started by spawn (or forkserver) rebuilds what its parent sent by importing it again, in a fresh "
+    'interpreter: the main script as `__mp_main__`, whose `if __name__ == "__main__":` block does not run (a class '
+    "or function defined there does not exist in the child), and every other object by its module's name on the "
+    "child's own sys.path (a path the parent added at run time or relative to a folder it left, a module it loaded "
+    "from a file by path, are not there). Define what the child needs at the top level of a module it can import "
+    "(an installed package, PYTHONPATH), or start it with fork where the platform allows"
+)
+
+
 # Lightning's refusal of a setting the program gave it (its class says so): raised in Lightning's code by design.
 # Recorded: tests/data/usage/gpu_on_cpu, `Trainer(accelerator="gpu")` on a machine without one.
 LIGHTNING_MISCONFIGURED = (
@@ -280,6 +294,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"MisconfigurationException: ", LIGHTNING_MISCONFIGURED),
         (r"^FileNotFoundError: (?!.*-packages/)", FILE_MISSING),  # not a file of an installed package's own
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
+        (r" in multiprocessing/spawn\.py:_main$", SPAWN_REBUILD),
         (r"^memory_error\b", MEMORY_REFUSED),
         (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
         (r"^(?:OSError|IOError): \[Errno (?:N|28|122)\] (?:No space left on device|Disk quota exceeded)", DISK_FULL),

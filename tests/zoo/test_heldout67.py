@@ -22,12 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT67.md lists the run's)
-UNTRUE = {
-    ("im_spawn_main_class", "signature_has"): "diagnose says worker_exited: the spawned workers' own `AttributeError: "
-    "Can't get attribute 'JitterDataset' on <module '__mp_main__' ...>` in stderr.log not read",
-    ("im_spawn_plugin_by_path", "signature_has"): "diagnose says worker_exited: the spawned workers' own "
-    "`ModuleNotFoundError: No module named 'augment_ops'` in stderr.log not read",
-}
+UNTRUE = {}
 SET = HeldOut("heldout67", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=12
