@@ -1068,10 +1068,19 @@ def test_a_spawned_workers_own_traceback_as_it_started_is_the_failure_not_the_lo
         "in multiprocessing/spawn.py:_main"
     )
     assert main_class.error.startswith("AttributeError: Can't get attribute 'JitterDataset'")
-    assert "in a DataLoader worker as it started; RuntimeError: DataLoader worker (pid(s)" in main_class.error
+    assert "; in a DataLoader worker as it started, first: the main then failed with RuntimeError: DataLoader" in (
+        main_class.error
+    )
     assert by_path.signature == "ModuleNotFoundError: No module named 'augment_ops' in multiprocessing/spawn.py:_main"
     for told in (main_class, by_path):
         assert remedy(told.signature).startswith("a process started by spawn (or forkserver) rebuilds what its parent")
+    # placed where it failed, in the worker, and at the program's line whose loop started the workers
+    from crashmatrix.verdict import forensics
+    from crashmatrix.verdict.evidence import Evidence
+
+    text = _recorded_cell("heldout67/app", **{"--case": "im_spawn_main_class"})
+    _verdict, where = forensics.refine(main_class, Evidence(pid=0, started=0.0, stderr=text), kernel_log=lambda *_: [])
+    assert where == "multiprocessing/spawn.py:132 in _main; layoutkit/train.py:11 in fit"
     # a worker that ended itself with a status, printing nothing of its own, keeps the loader's word
     plain = "RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly\n"
     assert classify(1, stderr=plain).signature == "worker_exited"

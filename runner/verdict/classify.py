@@ -17,7 +17,7 @@ from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
-from crashmatrix.verdict.exception_place import exception_place
+from crashmatrix.verdict.exception_place import exception_place, started_by_spawn
 from crashmatrix.verdict.parsed import (
     GENERATOR_STOPPED,
     LIBC_ABORT,
@@ -131,19 +131,11 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if process.startswith("process ") and sig_.find_cause(exception) is None:
             told = f"{exception}; in {process}, first: then {found.line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
-    if found and found.cause.name == sig_.WORKER_EXITED and (child := _child_died(stderr)) is not None:
-        # the loader said only `exited unexpectedly` (its main was waiting on the queue as the worker died, or the
-        # worker's own `ERROR: Unexpected ...` line went to a log the program keeps): the worker's dump says how
-        dump, sig = child
-        return Verdict(
-            Outcome.WORKER_CRASH, sig, f"{dump.line} in {_whose_dump(dump)}; {found.line}", sig_.WORKER_SIGNAL
-        )
-    if found and found.cause.name == sig_.WORKER_EXITED and (started := _spawned_child_failed(stderr)) is not None:
-        # the worker printed its own traceback as it started (spawn's bootstrap: what the parent sent could not be
-        # rebuilt), then exited 1; the loader's `exited unexpectedly` is the main's word of it
-        exception, place = started
-        told = f"{exception} in a DataLoader worker as it started; {found.line}"
-        return Verdict(Outcome.WORKER_CRASH, "", told, sig_.with_place(sig_.mask(exception), place, by_message=True))
+    told_by_worker = (
+        _worker_exited_told(found.line, stderr) if found and found.cause.name == sig_.WORKER_EXITED else None
+    )
+    if told_by_worker is not None:
+        return told_by_worker
     if found:
         sig = _signal_of(found) if found.cause.outcome is Outcome.WORKER_CRASH else ""
         # a worker's failed assert() in native code is signed by that assertion, as the main's is (_crash)
@@ -184,6 +176,25 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
 
 
+def _worker_exited_told(loader_said: str, stderr: str) -> Verdict | None:
+    """The loader said only `exited unexpectedly`; the worker's own output says how, where it printed it: its
+    fatal-signal dump (its main was waiting on the queue as it died, or its own `ERROR: Unexpected ...` line went to
+    a log the program keeps), or its traceback as spawn started it (what the parent sent could not be rebuilt), after
+    which it exited 1. None where it printed neither."""
+    child = _child_died(stderr)
+    if child is not None:
+        dump, sig = child
+        return Verdict(
+            Outcome.WORKER_CRASH, sig, f"{dump.line} in {_whose_dump(dump)}; {loader_said}", sig_.WORKER_SIGNAL
+        )
+    started = _spawned_child_failed(stderr)
+    if started is None:
+        return None
+    exception, place = started
+    told = f"{exception}; in a DataLoader worker as it started, first: the main then failed with {loader_said}"
+    return Verdict(Outcome.WORKER_CRASH, "", told, sig_.with_place(sig_.mask(exception), place, by_message=True))
+
+
 def _child_died(stderr: str) -> tuple[FaultDump, str] | None:
     """(the dump, its signal) of the first fatal-signal dump a multiprocessing child printed (its stack runs from
     multiprocessing's Process._bootstrap, forked or spawned alike): a process the main started, not the main,
@@ -202,16 +213,10 @@ def _spawned_child_failed(stderr: str) -> tuple[str, str] | None:
     process object: a class only the parent's `__main__` defines, a module only the parent could import; or
     importing the main script again as `__mp_main__`). None where no such traceback was printed."""
     for child in read_output(stderr).tracebacks:
-        calls = child.calls
-        if child.ignored or not child.exception or not calls or calls[0].path != "<string>":
-            continue
-        if any(c.function == "spawn_main" and c.path.replace("\\", "/").endswith(_SPAWN) for c in calls):
+        if not child.ignored and child.exception and started_by_spawn(child):
             end = child.at + len("\n".join(child.text[child.at :].splitlines()[: child.exception_at + 2]))
             return child.exception, exception_place(child.text[child.start : end])
     return None
-
-
-_SPAWN = "multiprocessing/spawn.py"
 
 
 def _whose_dump(dump: FaultDump) -> str:

@@ -238,24 +238,43 @@ def _traced_place(raised: Frame, traced: Frame, frames: list[tuple[Frame, str]])
     return place + (f", traced from {own_text(caller, frames)}" if caller else "")
 
 
-def starting_call(stderr: str, error: str) -> str:
+def starting_call(stderr: str, error: str, loader_worker: bool = False) -> str:
     """`o_dist/launch.py:45 in main`: where the failing exception is a child process's (an mp.spawn rank, a
     DataLoader worker, a process pool's worker) and no frame of its traceback is the program's (spawn's _wrap
     calling the function with arguments it does not take, a loader worker calling a worker_init_fn of another
     arity), the program's call that started that child: the innermost program frame of the main process's
-    traceback that reported it, printed before it. "" otherwise."""
+    traceback that reported it, printed before it. loader_worker: the failure is a DataLoader worker's, which may
+    have failed as spawn started it (its traceback from spawn_main, printed before the loader's report of it). ""
+    otherwise."""
     heads = _printed(stderr)
     if not heads:
         return ""
     child = _holding(stderr, heads, error)
-    if not child.origin.startswith(_CHILD_ORIGINS) or any(is_programs(f) for f, _code in _frames(child)):
+    starting = loader_worker and started_by_spawn(child)
+    if not (child.origin.startswith(_CHILD_ORIGINS) or starting) or any(is_programs(f) for f, _code in _frames(child)):
         return ""
-    for parent in reversed([h for h in heads if h.start < child.start and h.origin == "main"]):
+    parents = [
+        h for h in heads if h.origin == "main" and (h.start > child.start if starting else h.start < child.start)
+    ]
+    for parent in reversed([h for h in parents if not started_by_spawn(h)]):
         frames = _frames(parent)
         caller = next((f for f, _code in frames if is_programs(f)), None)
         if caller:
             return own_text(caller, frames)
     return ""
+
+
+def started_by_spawn(traceback: Traceback) -> bool:
+    """A traceback a process started by spawn or forkserver printed as it started, before running anything it was
+    sent: from `<string>`'s spawn_main (unpickling its process object, or importing the main script again)."""
+    calls = traceback.calls
+    return (
+        bool(calls)
+        and calls[0].path == "<string>"
+        and any(
+            c.function == "spawn_main" and c.path.replace("\\", "/").endswith("multiprocessing/spawn.py") for c in calls
+        )
+    )
 
 
 # A traceback's origin (parsed.py) that is a process the main started and whose failure the main reports.

@@ -895,7 +895,8 @@ def _cgroup_says_oom(ev: Evidence) -> str:
 
 def _started_at(place: str, verdict: Verdict, stderr: str) -> str:
     """A child's exception placed in library frames alone, with the program's call that started the child."""
-    call = starting_call(stderr, verdict.error) if place and verdict.outcome != Outcome.TIMEOUT else ""
+    worker = verdict.outcome == Outcome.WORKER_CRASH
+    call = starting_call(stderr, verdict.error, worker) if place and verdict.outcome != Outcome.TIMEOUT else ""
     return f"{place}; {call}" if call and call not in place else place
 
 
