@@ -6,7 +6,7 @@ import sys
 from zoo import imports_settled
 from zoo.ddp import train
 
-LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnim"  # two letters each
+LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnimspen"  # two letters each
 HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *map("".join, zip(*[iter(LATER)] * 2))])
 
 
