@@ -115,15 +115,18 @@ FILE_SHARER_DUMP = (
 
 
 def _ended_itself(tmp_path, stderr: str):
-    """The engine's verdict on stderr, beside a real recorded end: the cell's child process calls sys.exit(2) at
-    child.py:6 under the in-cell recorder."""
+    """The engine's verdict on stderr, beside a real recorded end: the cell's multiprocessing child (a DataLoader
+    worker's kind) calls sys.exit(2) at child.py:6 under the in-cell recorder."""
     from crashmatrix.verdict import exit_record
 
     cell = tmp_path / "cell"
     cell.mkdir()
     (tmp_path / "pyproject.toml").write_text("")
-    program = "from crashmatrix.incell import last_exit\nlast_exit.install()\nimport os, sys\n\nif os.fork() == 0:\n"
-    (tmp_path / "child.py").write_text(program + "    sys.exit(2)\nos.wait()\n")
+    program = "from crashmatrix.incell import last_exit\nlast_exit.install()\nimport multiprocessing, sys\n\n"
+    program += "def decode():\n    sys.exit(2)\n\n\nif __name__ == '__main__':\n"
+    (tmp_path / "child.py").write_text(
+        program + "    multiprocessing.get_context('fork').Process(target=decode).start()\n"
+    )
     env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
     assert subprocess.run([sys.executable, str(tmp_path / "child.py")], env=env, timeout=60).returncode == 0
     verdict, where = forensics.refine(classify(1, stderr=stderr), Evidence(pid=1, started=0.0, stderr=stderr))
@@ -140,8 +143,8 @@ def test_a_workers_own_exit_is_the_failure_when_the_mains_traceback_was_cut_shor
     verdict, where = _ended_itself(tmp_path, stderr)
     assert (verdict.outcome, verdict.signature, where) == (
         Outcome.WORKER_CRASH,
-        "worker_exited in child.py:<module>",
-        "child.py:6 in <module>",
+        "worker_exited in child.py:decode",
+        "child.py:6 in decode",
     )
     assert verdict.error.endswith(f"the main then said: {said}")
 
@@ -241,3 +244,33 @@ def test_a_worker_the_loader_says_exited_is_told_by_the_signal_recorded_under_in
     assert (told["outcome"], told["signal"], told["signature"]) == ("worker_crash", "SIGKILL", "worker_signal"), told
     plain = rows["false"]
     assert (plain["outcome"], plain["signal"], plain["signature"]) == ("worker_crash", "", "worker_exited"), plain
+
+
+def test_a_program_the_main_ran_that_exited_first_is_no_worker_of_its(tmp_path):
+    # The sixty-eighth held-out set's sp_thread_validator_brokenpipe, alone: a writer thread streams predictions into
+    # a validator (`python -c`, Popen) that refuses the header and exits 1 at once (`sys.exit("validator: bad
+    # header ...")`); the thread's next write meets a broken pipe, and the main's future.result() raises
+    # `BrokenPipeError: [Errno 32] Broken pipe` at the thread's flush, exit 1. The run read the validator's recorded
+    # sys.exit as a worker's that ended itself (worker_crash, `worker_exited in <string>:<module>`, DataLoader advice).
+    cell = tmp_path / "cell"
+    cell.mkdir()
+    validator = "from crashmatrix.incell import last_exit\nlast_exit.install()\nimport sys\nsys.exit('bad header')\n"
+    env = {**os.environ, "PYTHONPATH": ROOT, "CRASHMATRIX_CELL_DIR": str(cell)}
+    assert subprocess.run([sys.executable, "-c", validator], env=env, capture_output=True).returncode == 1
+    assert exit_record.children_ends(str(cell), None)  # its end was recorded, as under inject
+    stderr = _recorded_cell("heldout68/single", "sp_thread_validator_brokenpipe")
+    verdict, where = forensics.refine(classify(1, stderr=stderr), Evidence(pid=1, started=0.0, stderr=stderr))
+    verdict, where = exit_record.worker_ended_itself(verdict, where, str(cell), None, stderr)
+    assert (verdict.outcome, verdict.error) == (Outcome.FAIL, "BrokenPipeError: [Errno 32] Broken pipe")
+    assert where == "zoo/modes/sp_thread_validator_brokenpipe.py:29 in stream"
+
+
+def _recorded_cell(run: str, mode: str) -> str:
+    """The stderr.log of a recorded run's first repeat of a mode."""
+    import csv
+
+    folder = os.path.join(ROOT, "tests", "zoo", "recorded", run)
+    with open(os.path.join(folder, "results.csv"), newline="") as f:
+        (row,) = [r for r in csv.DictReader(f) if r["repeat"] == "0" and r["mode"] == mode]
+    with open(os.path.join(folder, row["log_dir"], "stderr.log")) as f:
+        return f.read()

@@ -62,15 +62,22 @@ def killed_itself(cell_dir: str, pid: int, signal: str) -> bool:
     return bool(signal) and _met(_read(cell_dir, pid)[1], None, signal)
 
 
-def children_ends(cell_dir: str, main_pid: int | None) -> list[tuple[int, int, str]]:
+def children_ends(cell_dir: str, main_pid: int | None, workers_only: bool = False) -> list[tuple[int, int, str]]:
     """(pid, exit code, place) of each process but the main that ended itself (`sys.exit(2)` in a DataLoader
     worker's `__getitem__`; `os._exit(0)` in a multiprocessing child, whose parent then loses it), the first end
-    first."""
+    first. workers_only: multiprocessing's children alone (a DataLoader worker, a pool's, a Process), whose stack
+    runs from its _bootstrap; not a program the main ran (`subprocess.Popen([sys.executable, ...])`), whose exit
+    the main reads or meets as any tool's (the sixty-eighth set's validator that refused its input and exited 1,
+    whose writer then met a broken pipe: the writer's BrokenPipeError is the program's failure)."""
     return [
         (pid, int(end["code"]), exception_place(text))
         for pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,))
-        if end["code"] is not None
+        if end["code"] is not None and (not workers_only or _MULTIPROCESSING_CHILD.search(text))
     ]
+
+
+# a multiprocessing child's stack, forked or spawned: its Process._bootstrap runs what it was started for
+_MULTIPROCESSING_CHILD = re.compile(r'multiprocessing[/\\]process\.py", line \d+, in _bootstrap$', re.M)
 
 
 def a_childs_exit(cell_dir: str, main_pid: int | None, exit_code: int | None) -> str:
@@ -163,7 +170,7 @@ def worker_ended_itself(
         heard in _HEARD_OF_A_WORKER or _BROKEN_CONNECTION.match(heard) or cut_short or _LOADER_FRAMES.search(where)
     ):
         return verdict, where  # the main failed on its own, not in the loader's machinery
-    ends = children_ends(cell_dir, main_pid)
+    ends = children_ends(cell_dir, main_pid, workers_only=True)
     if not ends:
         return _worker_killed(verdict, where, cell_dir, main_pid) if heard == WORKER_EXITED else (verdict, where)
     pid, code, place = ends[0]
