@@ -615,7 +615,26 @@ ADDRESSES = [
     ("no config at /home/ana/proj/conf/train.yaml", "no config at …/train.yaml"),
     # an installed package's file keeps its package: a broken install is told by it (remedies)
     ("No such file: '/venv/lib/python3.11/site-packages/x/v.txt'", "No such file: '…/site-packages/x/v.txt'"),
+    # tempfile's name under the program's own prefix, which holds a worker's pid (the sixty-ninth held-out set's
+    # en_worker_tmpdir_missing: `mkdtemp(prefix=f"envkit-w{os.getpid()}-")`, three repeats, three signatures)
+    ("No such file: '/nonexistent/scratch/envkit-w12764-i8v9y_2f'", "No such file: '…/envkit-wN-…'"),
+    ("No such file: '/nonexistent/scratch/envkit-w12486-y9cn1l30'", "No such file: '…/envkit-wN-…'"),
+    ("No such file: '/scratch/ckpt_qw4tkzbd.pt'", "No such file: '…/ckpt_….pt'"),
 ]
+
+
+@pytest.mark.parametrize(
+    "name", ["fc1.weight", "resnet152.pt", "float16", "data/train_features", "/a/b/model-baseline", "\\u2192"]
+)
+def test_a_names_own_digits_and_words_stay_in_a_quoted_path(name):
+    assert mask(f"No such file: '{name}'") == f"No such file: '{name}'".replace("/a/b/", "…/")
+
+
+def test_a_programs_file_names_stay_in_a_path_tempfiles_would_mask():
+    # a module's file, a word after `_`: no random name (the sixty-third set's pf_setprofile_return_keyerror)
+    line = "KeyError: <frame at 0x7f, file '/w/zoo/modes/pf_setprofile_return_keyerror.py', line 9, code train>"
+    assert "'…/pf_setprofile_return_keyerror.py'" in mask(line)
+    assert "'…/t_ddp_bcast_unpickle'" in mask("from '/w/zoo/modes/t_ddp_bcast_unpickle'")
 
 
 @pytest.mark.parametrize("line,kept", ADDRESSES)

@@ -528,6 +528,13 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(?<![\w.…/])/(?!(?:dev|proc|sys)/)(?:[^\s/'\"<>:,()\[\]]+/){2,}[\w+-]+\b(?![/.])"), _machine_free),
     # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
     (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
+    # ... and with the program's own prefix (`mkdtemp(prefix="envkit-w12486-")`): 8 such characters, a digit among
+    # them (a word is no random name: `unpickle`, `keyerror`), end the name of an absolute path (`…/` after the
+    # masks above), after a prefix that ends in `-` or `_`, before any suffix but a source file's
+    (
+        re.compile(r"(?<=…/)([^\s'\"/]*[-_])(?=[a-z_]*\d)[a-z0-9_]{8}(?!\.py\b)(?=(?:\.\w+)?(?:['\"\s]|$))"),
+        r"\1…",
+    ),
     (re.compile(r"\b(psm|wnsm)_[0-9a-f]{8}\b"), r"\1_…"),
     (re.compile(r"\btorch_\d+_\d+(?:_\d+)?\b"), "torch_…"),
     (
@@ -579,8 +586,17 @@ _NUMBER_MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
     (re.compile(r"(?<![\w.])(?<!exit status )(?<!exit code )-?\d+(?![\w])"), "N"),
     # in a quoted id, a number set apart from the name before it (`img_3934`, `sample-12`); not an op's or a
     # layer's own name (`SqrtBackward0`, `fc1`)
-    (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: re.sub(r"(?<![A-Za-z\d])\d+", "N", quoted.group(0))),
+    (re.compile(r"'[^'\s]*'|\"[^\"\s]*\""), lambda quoted: _quoted_numbers(quoted.group(0))),
 ]
+
+
+def _quoted_numbers(quoted: str) -> str:
+    """A quoted id's numbers masked: one set apart from the name before it, and four digits or more glued to a
+    letter (a worker's pid in `envkit-w12486-`), which no name's digits are (`fc1`, `resnet152`, `float16`), nor a
+    character's escape (`'\\u2192'`)."""
+    return re.sub(r"(?<=[A-Za-z])(?<!\\u)(?<!\\x)\d{4,}|(?<![A-Za-z\d])\d+", "N", quoted)
+
+
 MAX_LENGTH = 200
 
 
