@@ -274,3 +274,17 @@ def _recorded_cell(run: str, mode: str) -> str:
         (row,) = [r for r in csv.DictReader(f) if r["repeat"] == "0" and r["mode"] == mode]
     with open(os.path.join(folder, row["log_dir"], "stderr.log")) as f:
         return f.read()
+
+
+def test_a_forkserver_worker_that_fails_as_it_starts_is_told_by_its_own_exception():
+    # From a review of the rule, run for real (forkserver-setstate.err, torch 2.13): a DataLoader under forkserver
+    # whose dataset's __setstate__ raises OSError as each worker unpickles it; forkserver's _serve_one, not
+    # `<string>`'s spawn_main, runs spawn's _main there. Both workers print it and exit 1, then the loader's
+    # `exited unexpectedly`. Before: worker_exited, with a remedy about sys.exit.
+    stderr = _recorded("forkserver-setstate.err")
+    verdict = classify(1, stderr=stderr)
+    assert (verdict.outcome, verdict.signature) == (
+        Outcome.WORKER_CRASH,
+        "OSError: cannot reopen frame index for N frames in r2.py:__setstate__",
+    )
+    assert verdict.error.startswith("OSError: cannot reopen frame index for 16 frames; in a DataLoader worker")

@@ -266,14 +266,12 @@ def starting_call(stderr: str, error: str, loader_worker: bool = False) -> str:
 
 def started_by_spawn(traceback: Traceback) -> bool:
     """A traceback a process started by spawn or forkserver printed as it started, before running anything it was
-    sent: from `<string>`'s spawn_main (unpickling its process object, or importing the main script again)."""
-    calls = traceback.calls
-    return (
-        bool(calls)
-        and calls[0].path == "<string>"
-        and any(
-            c.function == "spawn_main" and c.path.replace("\\", "/").endswith("multiprocessing/spawn.py") for c in calls
-        )
+    sent: through spawn's _main (unpickling its process object, or importing the main script again), from
+    `<string>`'s spawn_main, or forkserver's _serve_one. What a started process raises is printed from its
+    Process._bootstrap, below spawn's frames."""
+    return any(
+        c.function in ("spawn_main", "_main") and c.path.replace("\\", "/").endswith("multiprocessing/spawn.py")
+        for c in traceback.calls
     )
 
 
