@@ -6,6 +6,8 @@ The program, tests/apps/exit_cleanup (a pyproject.toml root, a package), run alo
   SIGSEGV (exit status 139; the kernel's log, where it is readable and not rate-limited: `segfault at 0 ... in
   libc.so.6`). Nothing else is printed: faulthandler is off by then, no Python frame is left.
 - `python train.py case=mid_run` dies by SIGSEGV in the same libc function at step 1, before `trained:`.
+- `python train.py case=raise_then_exit` raises `ValueError: loss is nan at step 2` at train.py:19 (its traceback
+  printed), then dies by SIGSEGV at exit in the same cleanup: exit status 139, where the error alone gives 1.
 - `torchrun --nproc_per_node=2 ddp_train.py`: both ranks print their all_reduce; rank 1 then dies by SIGSEGV at
   exit; torchrun's Root Cause is rank 1, `exitcode: -11 (SIGSEGV)`, and its own exit status is 1.
 The truth a maintainer of the library would want: the at-exit deaths happened after the program's code had
@@ -43,7 +45,7 @@ def _matrix(tmp_path, name: str, command: str, axes: str) -> str:
 @pytest.fixture(scope="module")
 def single(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("at_exit")
-    matrix = _matrix(tmp, "exit-cleanup", "[python, train.py]", "axes:\n  case: [at_exit, mid_run]")
+    matrix = _matrix(tmp, "exit-cleanup", "[python, train.py]", "axes:\n  case: [at_exit, mid_run, raise_then_exit]")
     proc = crashmatrix("run", matrix, "--out", tmp / "run", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     resolved = crashmatrix("resolve", tmp / "run", cwd=tmp)
@@ -52,9 +54,13 @@ def single(tmp_path_factory):
 
 
 def _issue(run_dir, signature: str) -> str:
-    folder = os.path.join(run_dir, "repro", signature.replace(" ", "-"))
-    with open(os.path.join(folder, "ISSUE.md"), encoding="utf-8") as f:
-        return f.read()
+    """The ISSUE.md resolve wrote for the kind of this signature (its classification line names it)."""
+    for folder in sorted(os.listdir(os.path.join(run_dir, "repro"))):
+        with open(os.path.join(run_dir, "repro", folder, "ISSUE.md"), encoding="utf-8") as f:
+            text = f.read()
+        if f"signature `{signature}`" in text:
+            return text
+    raise AssertionError(f"no ISSUE.md for {signature}")
 
 
 @pytest.mark.slow
@@ -70,7 +76,7 @@ def test_a_death_in_native_cleanup_at_exit_is_placed_and_signed_at_exit(single):
     assert at_exit["where"] == "at exit" or at_exit["where"].startswith("libc.so.6 (+0x"), at_exit
     assert at_exit["where"].endswith("at exit") and at_exit["signature"] == "killed_by_signal at exit", at_exit
     issue = _issue(run_dir, at_exit["signature"])
-    assert "It died at exit: after the program's code" in issue
+    assert "It died at exit: after the program's main code had finished" in issue
     whose = issue.split("\n\n", 2)[1]  # the addressee, under the title
     assert whose.startswith("No stack names the library") and "a profiler started and never stopped" in whose, whose
     assert "tracker" in whose and "PyTorch" not in whose and "program's own code" not in whose, whose
@@ -85,6 +91,23 @@ def test_the_same_death_mid_run_is_at_the_programs_line_not_at_exit(single):
     # faulthandler's stack: the program's own package's frame, from the app's root
     assert mid_run["where"].endswith("cleanup/native.py:17 in fault_now"), mid_run
     assert mid_run["signature"] != rows["at_exit"]["signature"]
+
+
+@pytest.mark.slow
+def test_the_programs_own_error_before_a_death_at_exit_is_the_failure(single):
+    # a review's finding: the program's ValueError was hidden behind `killed_by_signal at exit`, and its report
+    # sent the user to a library's tracker
+    run_dir, rows = single
+    row = rows["raise_then_exit"]
+    assert (row["outcome"], row["signal"], row["exit_code"]) == ("fail", "", ""), row
+    assert row["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", row
+    assert (row["signature"], row["where"]) == (
+        "ValueError: loss is nan at step N in train.py:train",
+        "train.py:19 in train",
+    )
+    issue = _issue(run_dir, row["signature"])
+    assert "was killed by SIGSEGV at exit (so no exit status): its error below is the failure" in issue
+    assert "look first at the program's own code" in issue.split("\n\n", 2)[1]
 
 
 @pytest.mark.slow
@@ -142,3 +165,32 @@ def test_a_death_at_exit_in_torchs_library_goes_to_pytorch_with_what_was_left_ru
     assert culprit is not None and culprit.is_torch, whose
     assert whose.startswith("For PyTorch's tracker") and "It died at exit" in whose, whose
     assert "a profiler started and never stopped" in whose
+
+
+def test_cpps_last_word_before_an_abort_at_exit_is_the_error():
+    # a review's std::thread never joined: C++'s runtime says so, then abort() at exit
+    abort = Verdict(Outcome.CRASH, "SIGABRT", "killed by SIGABRT", "killed_by_signal")
+    told, where = exit_record.at_exit(abort, "", "step 3 done\nterminate called without an active exception\n")
+    assert (told.error, where) == ("terminate called without an active exception at exit", "at exit")
+    assert exit_record.at_exit(abort, "", "step 3 done\n")[0].error == "killed by SIGABRT at exit"
+
+
+def test_a_death_at_exit_in_python_code_the_interpreter_ran_is_the_programs_to_look_at():
+    # a review's `__del__` that faulted as Python collected garbage at shutdown (faulthandler: `Garbage-collecting`)
+    where = "libc.so.6 (+0x167ad8); r1.py:10 in __del__; at exit"
+    whose, _culprit = whose_fix(_Kind(), "", where, "Fatal Python error: Segmentation fault", {})
+    assert whose.startswith("The program's to look at first: the process died by SIGSEGV at exit, in r1.py:10 in")
+    # an abort at exit with no stack: no kernel line to look for
+    abort = type("K", (), {"outcome": "crash", "signal": "SIGABRT", "signature": "killed_by_signal at exit"})()
+    whose, _culprit = whose_fix(abort, "", "at exit", "killed by SIGABRT at exit", {})
+    assert "dmesg" not in whose and "core dump" in whose, whose
+
+
+def test_faulthandlers_dump_of_a_thread_collecting_garbage_keeps_its_frames():
+    from crashmatrix.verdict.forensics import own_fault_frame
+
+    stderr = (
+        "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f4d3525db80 (most recent call first):\n"
+        '  Garbage-collecting\n  File "/tmp/proj/r1.py", line 10 in __del__\n'
+    )
+    assert own_fault_frame(stderr).endswith("r1.py:10 in __del__")

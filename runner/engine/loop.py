@@ -164,7 +164,12 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
-        verdict, where = _forensics(self, slot, verdict, stderr, rc, report)
+        ended = _failed_before_its_exit(slot, verdict, report)
+        if ended is not None:  # the program's own failure, then a death at exit: the failure is the verdict
+            code, at_exit = ended
+            verdict = _verdict(slot, code, stderr, stdout, report, self.matrix.timeout, first)
+            verdict = dataclasses.replace(verdict, error=f"{verdict.error}; {at_exit}")
+        verdict, where = _forensics(self, slot, verdict, stderr, ended[0] if ended else rc, report)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -385,6 +390,18 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
     }
 
 
+def _failed_before_its_exit(slot: _Slot, verdict, report: dict | None) -> tuple[int, str] | None:
+    """(the exit status the program's own failure gave, what then killed it) where the main process died by a
+    fault's signal at exit after failing on its own: its uncaught exception, or its sys.exit(N), N not 0, both
+    recorded under inject (verdict/exit_record.py); None otherwise."""
+    from crashmatrix.verdict import exit_record
+
+    if verdict.rank is not None or not exit_record.died_at_exit(slot.cell_dir, verdict, report):
+        return None
+    code = exit_record.own_failure_status(slot.cell_dir, slot.evidence.pid)
+    return None if code is None else (code, f"then killed by {verdict.signal} {exit_record.AT_EXIT}")
+
+
 def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first):
     """classify's verdict on an ended run, with what its ranks recorded where it was a distributed job.
     first: the Slurm task that failed first, whose own end and output were classified: its rank is the
@@ -499,7 +516,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, report: di
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv, handled)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
     if exit_record.died_at_exit(slot.cell_dir, verdict, report):
-        verdict, where = exit_record.at_exit(verdict, where)
+        verdict, where = exit_record.at_exit(verdict, where, stderr)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
 

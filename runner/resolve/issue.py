@@ -120,38 +120,47 @@ def died_at_exit(where: str) -> bool:
 
 
 def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
-    """A death at exit: in the library the kernel's log named, else in native code no stack names. Not a line of
-    the program's: what it left running or alive at exit is what the library's cleanup met."""
+    """A death at exit: in Python code the interpreter ran as it shut down (a `__del__`, an exit handler), in the
+    library the kernel's log named, or in native code no stack names. Not a line of the program's main code: what
+    it left running or alive at exit is what that cleanup met."""
     left = (
         "What the program left running or alive at its end is what such cleanup meets (a profiler started and "
         "never stopped, a process group never destroyed, a thread or worker still running, an object never "
         "closed): stopping or closing it before the end is the program's way round it"
     )
+    places = where.split("; ")[:-1]
+    python = [p for p in places if _PYTHON_PLACE.match(p)]
+    if python:
+        return (
+            f"The program's to look at first: the process died by {signal or 'a signal'} at exit, in {python[-1]}, "
+            "Python code the interpreter ran as it shut down (an object's `__del__`, an exit handler), after the "
+            f"program's main code had finished. {left}.\n"
+        )
     if whose is not None:
         return (
-            _addressed(whose, where.rpartition("; ")[0]).rstrip("\n")
+            _addressed(whose, "; ".join(places)).rstrip("\n")
             + f" It died at exit, in that code's cleanup as the process ended. {left}.\n"
         )
-    native = where.rpartition("; ")[0]
+    native = "; ".join(places)
+    named = f" but {native}, which no installed package holds" if native else ""
     if native:  # the C runtime, or a library no installed package holds: what called it is the one to name
-        named, finding = (
-            f" but {native}, which no installed package holds",
-            "a core dump's stack (`coredumpctl gdb`, then `bt`) names the library that called it",
-        )
+        finding = "a core dump's stack (`coredumpctl gdb`, then `bt`) names the library that called it"
+    elif signal == "SIGABRT":  # an abort is no fault the kernel logs
+        finding = "a core dump's stack (`coredumpctl gdb`, then `bt`) names the library that aborted"
     else:
-        named, finding = (
-            "",
-            (
-                "the kernel's log (`dmesg`: `segfault at ... in <library>`) or a core dump's stack (`coredumpctl gdb`, "
-                "then `bt`) names the library"
-            ),
+        finding = (
+            "the kernel's log (`dmesg`: `segfault at ... in <library>`) or a core dump's stack (`coredumpctl gdb`, "
+            "then `bt`) names the library"
         )
     return (
         f"No stack names the library{named}: the process died by {signal or 'a signal'} at exit, after the "
-        "program's code and Python's exit handlers had run, in the native code that cleans up as the interpreter "
-        f"shuts down (libraries' destructors), where faulthandler prints nothing. {left}; {finding}, whose tracker "
-        "this is for.\n"
+        "program's code had finished, in the native code that cleans up as the process ends (libraries' "
+        f"destructors), where faulthandler prints nothing. {left}; {finding}, whose tracker this is for.\n"
     )
+
+
+# a frame of Python code in `where`: `r1.py:10 in __del__`, `…/site-packages/x/y.py:3 in close`
+_PYTHON_PLACE = re.compile(r"^\S+\.py:\d+ in \S+$")
 
 
 def _hung(where: str, busy: str = "") -> str:
@@ -421,6 +430,10 @@ def _refused(whose: Culprit, where: str) -> str:
     )
 
 
+# the engine's words where a program failed on its own, then died at exit (engine/loop.py)
+_KILLED_AT_EXIT = re.compile(rf"; then killed by (?P<signal>SIG\w+) {AT_EXIT}$")
+
+
 def _how_the_child_died(kind) -> str:
     """What a worker_crash's child did, as far as its row tells: its signal, a status, a lost connection, or its own
     exception (a spawned worker's as it started)."""
@@ -455,10 +468,16 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
         )
     elif str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
         sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."
+    killed = _KILLED_AT_EXIT.search(str(row.get("error") or ""))
+    if killed and kind.outcome == Outcome.FAIL.value and not row.get("exit_code"):
+        sentence = (
+            f"The program stopped with an error, and then, as it shut down, was killed by {killed['signal']} at exit "
+            "(so no exit status): its error below is the failure."
+        )
     if died_at_exit(str(row.get("where") or "")):
         sentence += (
-            " It died at exit: after the program's code and every exit handler Python runs had finished, as the "
-            "interpreter shut down and native libraries cleaned up."
+            " It died at exit: after the program's main code had finished, as the interpreter shut down and "
+            "native libraries cleaned up."
         )
     error = str(row.get("error") or "")
     lines = ["## What happened\n", sentence]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from crashmatrix.incell import rank_report
 from crashmatrix.incell.last_exit import HANDLED, HANDLED_CHAIN, PREFIX, REAPED
 from crashmatrix.incell.stackdump import dump_dir
+from crashmatrix.incell.uncaught import PREFIX as UNCAUGHT
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place, last_traceback
@@ -313,11 +314,28 @@ def died_at_exit(cell_dir: str, verdict: Verdict, report: dict | None) -> bool:
     return any(r.rank == verdict.rank and r.ended is not None for r in recorded_ranks(cell_dir))
 
 
-def at_exit(verdict: Verdict, where: str) -> tuple[Verdict, str]:
+# C++'s runtime as it calls abort(): a std::thread destroyed while joinable, an exception out of a destructor
+_TERMINATE = re.compile(r"^terminate called (?:without an active exception|after throwing an instance of .+)$", re.M)
+
+
+def own_failure_status(cell_dir: str, pid: int) -> int | None:
+    """The exit status the process's own failure gave it, as recorded under inject: 1 for its uncaught exception
+    (incell/uncaught.py), N for its sys.exit(N) or os._exit(N), N not 0; None where it recorded neither."""
+    if os.path.isfile(os.path.join(dump_dir(cell_dir), f"{UNCAUGHT}{pid}.txt")):
+        return 1
+    _text, end = _read(cell_dir, pid)
+    code = int(end["code"]) if end is not None and end["code"] is not None else 0
+    return code or None
+
+
+def at_exit(verdict: Verdict, where: str, stderr: str = "") -> tuple[Verdict, str]:
     """The verdict and `where` of a death at exit: its error says so where it was the signal alone (`killed by
-    SIGSEGV at exit`, the first line a summary shows); its place (a native library's, where the kernel named
-    one), then AT_EXIT."""
+    SIGSEGV at exit`, the first line a summary shows), or C++'s runtime's last word before its abort where it
+    printed one (`terminate called without an active exception`: a std::thread never joined); its place (a
+    native library's, where the kernel named one), then AT_EXIT."""
     error = verdict.error
     if error.endswith(f"killed by {verdict.signal}"):
+        terminated = _TERMINATE.findall(stderr) if verdict.signal == "SIGABRT" else []
+        error = f"{error.removesuffix(f'killed by {verdict.signal}')}{terminated[-1]}" if terminated else error
         error = f"{error} {AT_EXIT}"
     return dataclasses.replace(verdict, error=error), "; ".join(p for p in (where, AT_EXIT) if p)

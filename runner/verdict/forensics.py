@@ -647,12 +647,17 @@ def python_report_frame(text: str) -> str:
 
 # faulthandler's dump on a fatal signal: `Fatal Python error: Bus error`, then the thread that died
 # (`Current thread 0x... (most recent call first):`, or `Stack (...)` where only it is dumped) with
-# its frames, innermost first; the process's other threads follow as `Thread 0x...`.
+# its frames, innermost first; the process's other threads follow as `Thread 0x...`. A thread that died while
+# Python collected garbage (a `__del__` at shutdown) is said so on a line of its own before its frames.
 _FATAL_ERROR = re.compile(r"^Fatal Python error: ", re.M)
+_COLLECTING = r"(?:[ \t]+Garbage-collecting\n)?"
 _DIED_THREAD = re.compile(
-    r"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M
+    rf"^(?:Current thread 0x[0-9a-f]+|Stack) \(most recent call first\):\n{_COLLECTING}((?:[ \t]+File .*(?:\n|$))*)",
+    re.M,
 )
-_LISTED_THREAD = re.compile(r"^Thread 0x[0-9a-f]+ \(most recent call first\):\n((?:[ \t]+File .*(?:\n|$))*)", re.M)
+_LISTED_THREAD = re.compile(
+    rf"^Thread 0x[0-9a-f]+ \(most recent call first\):\n{_COLLECTING}((?:[ \t]+File .*(?:\n|$))*)", re.M
+)
 
 
 def own_fault_frame(stderr: str) -> str:

@@ -1,5 +1,6 @@
 """Trains (a loop of sums), then ends: `python train.py case=at_exit` leaves a native cleanup that faults at
-exit; `case=mid_run` faults in the same native code before the loop ends."""
+exit; `case=mid_run` faults in the same native code before the loop ends; `case=raise_then_exit` leaves the
+cleanup, then fails with its own error, and the cleanup faults as it exits."""
 
 import sys
 
@@ -7,13 +8,15 @@ from cleanup.native import fault_now, register_faulting_cleanup
 
 
 def train(case: str) -> None:
-    if case == "at_exit":
+    if case in ("at_exit", "raise_then_exit"):
         register_faulting_cleanup()
     total = 0
     for step in range(3):
         total += step
         if case == "mid_run" and step == 1:
             fault_now()
+        if case == "raise_then_exit" and step == 2:
+            raise ValueError(f"loss is nan at step {step}")
     print(f"trained: {total}", flush=True)
 
 
