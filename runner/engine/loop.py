@@ -164,12 +164,8 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
-        ended = _failed_before_its_exit(slot, verdict, report)
-        if ended is not None:  # the program's own failure, then a death at exit: the failure is the verdict
-            code, at_exit = ended
-            verdict = _verdict(slot, code, stderr, stdout, report, self.matrix.timeout, first)
-            verdict = dataclasses.replace(verdict, error=f"{verdict.error}; {at_exit}")
-        verdict, where = _forensics(self, slot, verdict, stderr, ended[0] if ended else rc, report)
+        verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, self.matrix.timeout, first)
+        verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, report)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -390,16 +386,21 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
     }
 
 
-def _failed_before_its_exit(slot: _Slot, verdict, report: dict | None) -> tuple[int, str] | None:
-    """(the exit status the program's own failure gave, what then killed it) where the main process died by a
-    fault's signal at exit after failing on its own: its uncaught exception, or its sys.exit(N), N not 0, both
-    recorded under inject (verdict/exit_record.py); None otherwise."""
+def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, timeout_s, first) -> tuple:
+    """(the verdict, the exit status the program's own failure gave) where the main process died by a fault's
+    signal at exit after failing on its own (its uncaught exception, or its sys.exit(N), N not 0, both recorded
+    under inject: verdict/exit_record.py): that failure is the verdict, its error ending `then killed by SIGSEGV at
+    exit`. (verdict, None) otherwise."""
     from crashmatrix.verdict import exit_record
 
     if verdict.rank is not None or not exit_record.died_at_exit(slot.cell_dir, verdict, report):
-        return None
+        return verdict, None
     code = exit_record.own_failure_status(slot.cell_dir, slot.evidence.pid)
-    return None if code is None else (code, f"then killed by {verdict.signal} {exit_record.AT_EXIT}")
+    if code is None:
+        return verdict, None
+    failed = _verdict(slot, code, output[0], output[1], report, timeout_s, first)
+    told = f"{failed.error}; then killed by {verdict.signal} {exit_record.AT_EXIT}"
+    return dataclasses.replace(failed, error=told), code
 
 
 def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first):
