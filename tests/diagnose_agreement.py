@@ -445,10 +445,17 @@ RECORDED_BEFORE = {
         for i in range(3)
     },
     # the sixty-seventh set's DataLoader workers that failed as spawn started them (judged untrue there): the loader's
-    # `worker_exited` then, the worker's own exception at spawn's _main and the program's loop since
+    # `worker_exited` then, the worker's own exception at spawn's _main and the program's loop since; the sixty-
+    # eighth's validator (a program the main ran) taken for a worker that ended itself, and the sixty-ninth's
+    # tempfile name under the program's prefix, a signature per repeat (both judged untrue there)
     **{
-        f"tests/zoo/recorded/heldout67/{cell}-r{i}": "heldout_untrue"
-        for cell in ("app/cells/4a3ee37fc4", "single/cells/5ccf181828")
+        f"tests/zoo/recorded/{cell}-r{i}": "heldout_untrue"
+        for cell in (
+            "heldout67/app/cells/4a3ee37fc4",
+            "heldout67/single/cells/5ccf181828",
+            "heldout68/single/cells/6b563a48a6",
+            "heldout69/app/cells/9f035d969d",
+        )
         for i in range(3)
     },
 }
