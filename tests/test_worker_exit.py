@@ -288,3 +288,21 @@ def test_a_forkserver_worker_that_fails_as_it_starts_is_told_by_its_own_exceptio
         "OSError: cannot reopen frame index for N frames in r2.py:__setstate__",
     )
     assert verdict.error.startswith("OSError: cannot reopen frame index for 16 frames; in a DataLoader worker")
+
+
+def test_a_spawned_workers_failure_in_the_scripts_own_top_level_gets_the_spawn_remedy():
+    # From a review, run for real (spawn-toplevel-start-method.err): the script calls mp.set_start_method("spawn") at
+    # its top level, unguarded; each spawned worker imports the script again as __mp_main__, runs that line again
+    # and fails with `RuntimeError: context has already been set` at r2.py:6, then exits 1. Its place is the
+    # script's line, not spawn's: the remedy comes from what the error says of the worker.
+    from crashmatrix.resolve.issue import whose_fix
+    from crashmatrix.verdict.remedies import SPAWN_REBUILD, remedy_told
+
+    stderr = _recorded("spawn-toplevel-start-method.err")
+    verdict = classify(1, stderr=stderr)
+    assert verdict.signature == "RuntimeError: context has already been set in r2.py:<module>"
+    assert remedy_told(verdict.signature, "", verdict.error) == SPAWN_REBUILD
+    assert "top-level code runs again in the child" in SPAWN_REBUILD
+    kind = type("K", (), {"outcome": "worker_crash", "signal": "", "signature": verdict.signature})()
+    whose, _culprit = whose_fix(kind, stderr, "r2.py:6 in <module>", verdict.error, {})
+    assert whose.startswith("A failure of a known kind") and SPAWN_REBUILD in whose, whose

@@ -24,7 +24,7 @@ from crashmatrix.verdict import config_place, forensics, kept_stacks, peers, sta
 from crashmatrix.verdict.classify import Verdict, classify, signed_by_place, tells_a_failure
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.parsed import read_output
-from crashmatrix.verdict.remedies import remedy
+from crashmatrix.verdict.remedies import remedy, remedy_told
 from crashmatrix.verdict.signature import signal_name
 
 # results.csv's keys a log can fill; the others (duration_s, host, log_dir, metrics) only a run has.
@@ -86,7 +86,8 @@ def diagnose(log: Log) -> Diagnosis:
             "diagnose ran in leads to the app's configs (run diagnose in the app's folder, or the app "
             "under crashmatrix)"
         )
-    return Diagnosis(True, row, whose.strip(), remedy(verdict.signature, verdict.signal or ""), cannot, log.names)
+    fix = remedy_told(verdict.signature, verdict.signal or "", verdict.error)
+    return Diagnosis(True, row, whose.strip(), fix, cannot, log.names)
 
 
 def _row(verdict: Verdict, where: str) -> dict:

@@ -25,7 +25,7 @@ from crashmatrix.rundir.finished_run import FinishedRun
 from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_rerun, uncaught
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
-from crashmatrix.verdict.remedies import remedy
+from crashmatrix.verdict.remedies import remedy_told
 from crashmatrix.verdict.signature import AT_EXIT, WORKER_EXITED, WORKER_LOST
 
 _TIMED_OUT = Outcome.TIMEOUT.value
@@ -102,7 +102,7 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: s
     # Not /dev/shm filling up (shm_full): a machine's or container's size, where torch's tracker has the advice.
     oom = kind.outcome == Outcome.OOM.value and kind.signature != "shm_full"
     # a known class, a collective timeout told by its peers too: the program's
-    known = remedy(kind.signature, kind.signal)
+    known = remedy_told(kind.signature, kind.signal, error)
     whose = None if known or oom else culprit(stderr, where, packages, error, by_signal)
     setup = cudnn_setup_failure(where)  # only a synchronous rerun's cuDNN log tells it
     if oom:

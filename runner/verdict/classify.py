@@ -30,6 +30,7 @@ from crashmatrix.verdict.parsed import (
     usage_error,
     watchdog_ended,
 )
+from crashmatrix.verdict.remedies import STARTED_WORKER_SAYS
 from crashmatrix.verdict.signature import WATCHDOG_ENDED, signal_name
 from crashmatrix.verdict.stacks import Thread, is_programs
 
@@ -191,7 +192,7 @@ def _worker_exited_told(loader_said: str, stderr: str) -> Verdict | None:
     if started is None:
         return None
     exception, place = started
-    told = f"{exception}; in a DataLoader worker as it started, first: the main then failed with {loader_said}"
+    told = f"{exception}{STARTED_WORKER_SAYS}the main then failed with {loader_said}"
     return Verdict(Outcome.WORKER_CRASH, "", told, sig_.with_place(sig_.mask(exception), place, by_message=True))
 
 

@@ -201,10 +201,14 @@ WORKER_ENDED_ITSELF = (
 # ranks, a Process) failed as it started, in spawn's bootstrap, before running anything it was sent: the sixty-
 # seventh held-out set's im_spawn_main_class (a Dataset class defined under `if __name__ == "__main__":`) and
 # im_spawn_plugin_by_path (a module the parent loaded from a file by its path).
+# the error classify gives such a DataLoader worker's failure (`OSError: ...; in a DataLoader worker as it started,
+# first: ...`), whatever its signature: the fix is the same wherever in the re-import it failed
+STARTED_WORKER_SAYS = "; in a DataLoader worker as it started, first: "
 SPAWN_REBUILD = (
     "a process started by spawn (or forkserver) rebuilds what its parent sent by importing it again, in a fresh "
-    'interpreter: the main script as `__mp_main__`, whose `if __name__ == "__main__":` block does not run (a class '
-    "or function defined there does not exist in the child), and every other object by its module's name on the "
+    "interpreter: the main script as `__mp_main__`, whose top-level code runs again in the child (an unguarded "
+    '`set_start_method`, a file read, an argument parsed) and whose `if __name__ == "__main__":` block does not (a '
+    "class or function defined there does not exist in the child), and every other object by its module's name on the "
     "child's own sys.path (a path the parent added at run time or relative to a folder it left, a module it loaded "
     "from a file by path, are not there). Define what the child needs at the top level of a module it can import "
     "(an installed package, PYTHONPATH), or start it with fork where the platform allows"
@@ -318,6 +322,12 @@ def _is_desync_hang(signature: str) -> bool:
         return False
     parts = signature[len(HANG) + 4 :].split("; ")
     return len(parts) > 1 and all(" at " in part for part in parts)
+
+
+def remedy_told(signature: str, signal: str, error: str) -> str:
+    """remedy(), or what the verdict's error says of its kind where its signature cannot: a DataLoader worker that
+    failed as spawn started it, wherever in the re-import it failed (an unguarded line of the main script)."""
+    return remedy(signature, signal) or (SPAWN_REBUILD if STARTED_WORKER_SAYS in error else "")
 
 
 def remedy(signature: str, signal: str = "") -> str:
