@@ -117,8 +117,10 @@ def _missing_config_value(key: str) -> str:
 FILE_MISSING = (
     "a file the program asked for is not there (the path the error names; a relative one is taken from the "
     "program's working folder: the one crashmatrix ran from, or a Hydra app's output folder where it changes into "
-    "it): write it before this step runs (an earlier stage's output, a download) or give the path it is at; the "
-    "library that looked for it only reported it"
+    "it): write it before this step runs (an earlier stage's output, a download) or give the path it is at; where "
+    "the file was being made (a temporary folder, a log, a checkpoint), the folder it goes in is what is missing: "
+    "create it first (`os.makedirs(path, exist_ok=True)`), or fix the setting that names it (TMPDIR, an output "
+    "directory); the library that looked for it only reported it"
 )
 
 # wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
