@@ -1103,3 +1103,10 @@ def test_a_spawned_workers_own_traceback_as_it_started_is_the_failure_not_the_lo
     # a worker that ended itself with a status, printing nothing of its own, keeps the loader's word
     plain = "RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly\n"
     assert classify(1, stderr=plain).signature == "worker_exited"
+
+
+def test_a_death_by_the_sessions_hangup_says_how_to_outlive_the_session():
+    # the seventy-first held-out set's hd_sighup_session_closed: the session's SIGHUP, no handler, nothing printed
+    told = classify(-1, stderr="")
+    assert (told.outcome, told.signal) == (Outcome.CRASH, "SIGHUP")
+    assert "`nohup`, `setsid`" in remedy(told.signature, told.signal)

@@ -266,6 +266,13 @@ BY_SIGNAL = {
         "time ran out, not a fault there. Raise the limit (the job's CPU-time request), or spend less CPU in that "
         "process"
     ),
+    # the seventy-first held-out set's hd_sighup_session_closed: no handler, the default ends the process
+    "SIGHUP": (
+        "the process got SIGHUP, the hangup a terminal or session sends as it goes away (the ssh connection or the "
+        "terminal it was started from closed, a scheduler ended the session; where the program sent it itself, "
+        "`where` is that call), and had no handler for it, so it ended where it was: run it detached from the "
+        "session (`nohup`, `setsid`, tmux or screen, a batch job), or handle SIGHUP"
+    ),
     "SIGXFSZ": (
         "the kernel ended the process as it wrote a file past its size limit (RLIMIT_FSIZE: `ulimit -f`, or a "
         "batch system's file-size limit): raise the limit, or write smaller files (checkpoints, logs rotated)"
