@@ -1,6 +1,6 @@
 """picklekit's entry: `python train.py --case NAME` (tests/zoo/HELDOUT70.md)."""
 
-import argparse
+import argparse  # noqa: I001  (picklekit is the project's own package, run from pk_proj/)
 import os
 import pickle
 import tempfile

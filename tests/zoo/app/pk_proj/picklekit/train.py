@@ -46,7 +46,7 @@ def fit(model: nn.Module, loader, epochs: int = 1, ema: bool = False) -> None:
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     shadow = EMA(model) if ema else None
     for epoch in range(epochs):
-        for step, (x, y) in enumerate(loader):
+        for _step, (x, y) in enumerate(loader):
             loss = nn.functional.cross_entropy(model(x), y)
             opt.zero_grad()
             loss.backward()

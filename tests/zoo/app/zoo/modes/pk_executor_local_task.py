@@ -1,8 +1,8 @@
 """Per-shard feature statistics in a ProcessPoolExecutor (spawn): the task is a function defined inside main()
 closing over the normaliser; the executor's feeder cannot pickle it, and future.result() raises."""
 
-from concurrent.futures import ProcessPoolExecutor
 import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 
 import torch
 

@@ -12,7 +12,7 @@ class Node:
     def __init__(self, obs: list[float], reward: float) -> None:
         self.obs = obs
         self.reward = reward
-        self.next: "Node | None" = None
+        self.next: Node | None = None
 
 
 class ReplayBuffer:

@@ -17,5 +17,5 @@ def make_loader(seed: int) -> DataLoader:
 
 
 def main() -> None:
-    for step, (x, y) in enumerate(make_loader(7)):
+    for step, (x, _y) in enumerate(make_loader(7)):
         print(step, x.shape)
