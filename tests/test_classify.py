@@ -943,6 +943,17 @@ def test_a_hang_after_a_thread_died_names_the_threads_exception():
     )
 
 
+def test_a_hang_after_a_queues_feeder_thread_failed_to_pickle_names_that_failure():
+    # the seventieth held-out set's pk_hang_queue_feeder_lock: an mp.Queue item holds a lock; the queue's feeder
+    # thread prints its pickling error and drops the item, and the main waits in q.get() for ever
+    text = _recorded_cell("heldout70/hangs-inject", mode="pk_hang_queue_feeder_lock")
+    got = classify(None, stderr=text, timed_out=True, timeout_s=30)
+    assert got.error == (
+        "timed out after 30 s, after a multiprocessing queue's feeder thread dropped what it could not pickle: "
+        "TypeError: cannot pickle '_thread.lock' object"
+    )
+
+
 TASKGROUP = """\
   + Exception Group Traceback (most recent call last):
   |   File "/app/load.py", line 13, in <module>

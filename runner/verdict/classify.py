@@ -395,6 +395,21 @@ def _thread_failed_first(stderr: str) -> tuple[str, str] | None:
     return thread_named(died), exception
 
 
+def _feeder_failed(stderr: str) -> str:
+    """`what it could not pickle: EXCEPTION` where a multiprocessing queue's feeder thread printed its failure to
+    pickle an item put on the queue (queues.py `_feed`: the item is dropped, no one raises, the reader waits for
+    ever: the seventieth held-out set's pk_hang_queue_feeder_lock, a lock in the item; a DataLoader worker's
+    sample it cannot send back); "" where none did."""
+    for printed in read_output(stderr).tracebacks:
+        feeding = any(c.function == "_feed" and c.path.replace("\\", "/").endswith(_QUEUES) for c in printed.calls)
+        if feeding and printed.exception:
+            return f"what it could not pickle: {printed.exception}"
+    return ""
+
+
+_QUEUES = "multiprocessing/queues.py"
+
+
 # A DataLoader worker's own last words (DataLoader.cpp): unlabelled, whichever rank's worker it was.
 _WORKER_WORDS = re.compile(r"^ERROR: Unexpected [a-z ]+ encountered in worker\..*$", re.M)
 # torch's SIGCHLD handler's words, unlabelled: raised after the rank's own exception, in an atexit callback
@@ -541,9 +556,11 @@ def classify(
         tail = exception_line(stderr)
         when = f"after {timeout_s:g} s" if timeout_s else ""
         found = read_output(text).cause
-        first = _thread_failed_first(stderr)
+        first, dropped = _thread_failed_first(stderr), _feeder_failed(stderr)
         if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
             said = f"timed out {when}".strip() + f", after {first[0]} died: {first[1]}"
+        elif dropped:  # ... or never came: a queue's feeder thread dropped it
+            said = f"timed out {when}".strip() + f", after a multiprocessing queue's feeder thread dropped {dropped}"
         else:
             said = f"timed out {when}".strip() + (f"; last line: {tail}" if tail else "")
         return Verdict(Outcome.TIMEOUT, "", said, found.signature if found else sig_.HANG)
