@@ -388,9 +388,8 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
 
 def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, timeout_s, first) -> tuple:
     """(the verdict, the exit status the program's own failure gave) where the main process died by a fault's
-    signal at exit after failing on its own (its uncaught exception, or its sys.exit(N), N not 0, both recorded
-    under inject: verdict/exit_record.py): that failure is the verdict, its error ending `then killed by SIGSEGV at
-    exit`. (verdict, None) otherwise."""
+    signal at exit after failing on its own (its uncaught exception, recorded under inject: verdict/exit_record.py):
+    that failure is the verdict, its error ending `then killed by SIGSEGV at exit`. (verdict, None) otherwise."""
     from crashmatrix.verdict import exit_record
 
     if verdict.rank is not None or not exit_record.died_at_exit(slot.cell_dir, verdict, report):

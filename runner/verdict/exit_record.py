@@ -320,12 +320,10 @@ _TERMINATE = re.compile(r"^terminate called (?:without an active exception|after
 
 def own_failure_status(cell_dir: str, pid: int) -> int | None:
     """The exit status the process's own failure gave it, as recorded under inject: 1 for its uncaught exception
-    (incell/uncaught.py), N for its sys.exit(N) or os._exit(N), N not 0; None where it recorded neither."""
-    if os.path.isfile(os.path.join(dump_dir(cell_dir), f"{UNCAUGHT}{pid}.txt")):
-        return 1
-    _text, end = _read(cell_dir, pid)
-    code = int(end["code"]) if end is not None and end["code"] is not None else 0
-    return code or None
+    (incell/uncaught.py: Python's own hook was called, so nothing caught it); None where none was recorded. Not a
+    recorded sys.exit(N): the record is written at the call, and a program may catch the SystemExit and go on
+    (argparse's exit(2) caught, the defaults taken: a review's program that then died at exit)."""
+    return 1 if os.path.isfile(os.path.join(dump_dir(cell_dir), f"{UNCAUGHT}{pid}.txt")) else None
 
 
 def at_exit(verdict: Verdict, where: str, stderr: str = "") -> tuple[Verdict, str]:
