@@ -85,6 +85,9 @@ def _register() -> None:
     _dump_file = new
 
 
+_torch_on = False  # torch's fatal-signal handler was turned on in this process (_after_torch)
+
+
 def _torch_backtraces(torch, on: bool) -> None:
     """torch's fatal-signal handler on or off, but for SIGABRT, whose handler stays the one before (faulthandler's,
     or the program's). glibc aborts on a corrupt heap (`free(): invalid next size`) holding malloc's lock, and
@@ -161,7 +164,9 @@ def _left_as_it_is(_module, _error: Exception) -> None:
 
 
 def _after_torch(torch) -> None:
+    global _torch_on
     _torch_backtraces(torch, True)
+    _torch_on = True
     importhook.after_import("multiprocessing.resource_sharer", _sharer_answers_backtraces, _left_as_it_is)
     from torch.utils.data._utils import signal_handling
 
@@ -212,6 +217,20 @@ def _keep_stderr() -> None:
     _stderr_fd = kept
 
 
+def _as_alone_at_exit() -> None:
+    """torch's fatal-signal handler off again once the program's exit handlers have run, as it is alone: a death
+    after this, as the interpreter shuts down or a library's destructors run, is then the signal it is alone.
+    torch's handler, run as torch's own state was torn down, asked threads for their backtraces by SIGUSR2 whose
+    handler was gone: a review's Lightning program that died at exit by SIGSEGV alone died by SIGUSR2 under inject."""
+    torch = sys.modules.get("torch")
+    if torch is None or not _torch_on:
+        return
+    try:
+        _torch_backtraces(torch, False)
+    except Exception:  # noqa: BLE001  an unusual torch: its handler stays, as it was during the run
+        pass
+
+
 def _say_not_enabled(_torch, error: Exception) -> None:
     # an old or unusual torch: the crash is still recorded, just less precisely
     print(f"crashmatrix: torch's fatal-signal handler not enabled: {type(error).__name__}: {error}", file=sys.stderr)
@@ -231,3 +250,6 @@ def install() -> None:
     except (OSError, ValueError, RuntimeError) as e:
         print(f"crashmatrix: no stack dumps on timeout: {e}", file=sys.stderr)
     importhook.after_import("torch", _after_torch, _say_not_enabled)
+    import atexit
+
+    atexit.register(_as_alone_at_exit)  # registered first: it runs after every exit handler of the program's
