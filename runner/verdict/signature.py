@@ -528,11 +528,13 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(?<![\w.…/])/(?!(?:dev|proc|sys)/)(?:[^\s/'\"<>:,()\[\]]+/){2,}[\w+-]+\b(?![/.])"), _machine_free),
     # tempfile's names elsewhere (`./tmpk2j3l4m_`), multiprocessing's shared memory (`/psm_1a2b3c4d`)
     (re.compile(r"\btmp[a-z0-9_]{8}\b"), "tmp…"),
-    # ... and with the program's own prefix (`mkdtemp(prefix="envkit-w12486-")`): 8 such characters, a digit among
-    # them (a word is no random name: `unpickle`, `keyerror`), end the name of an absolute path (`…/` after the
-    # masks above), after a prefix that ends in `-` or `_`, before any suffix but a source file's
+    # ... and with the program's own prefix (`mkdtemp(prefix="envkit-w12486-")`, `mkstemp(prefix="ckpt_",
+    # suffix=".pt")`): 8 such characters that end an absolute path's last name (`…/` above) after a prefix ending in
+    # `-`, `_` or `.`, before any suffix but a source file's; no quoted word or relative name (`'optim.momentum'`,
+    # Hydra's `'scenario/p_hydra_type_mismatch'`). A word of 8 letters there is masked too (`train_features`): by
+    # the same place, as Sentry groups, two such names are one failure; a random name split them 8 times in 100.
     (
-        re.compile(r"(?<=…/)([^\s'\"/]*[-_])(?=[a-z_]*\d)[a-z0-9_]{8}(?!\.py\b)(?=(?:\.\w+)?(?:['\"\s]|$))"),
+        re.compile(r"(?:(?<=…/)|(?<=['\"]/))([^\s'\"/]*[-_.])[a-z0-9_]{8}(?!\.py\b)(?=(?:\.\w+){0,2}(?:['\"\s]|$))"),
         r"\1…",
     ),
     (re.compile(r"\b(psm|wnsm)_[0-9a-f]{8}\b"), r"\1_…"),
@@ -561,7 +563,7 @@ _MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(\.py):\d+"), r"\1:N"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "…uuid…"),
     # run and rendezvous ids, hashes: long hexadecimal words with a letter and a digit
-    (re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"), "…id…"),
+    (re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}(?![0-9A-Za-z])"), "…id…"),
     # a random id in base 36 (a wandb run's `xt76hz1r`): letters and digits that change places three times or more,
     # as no name does (`resnet50`, `float32`, `conv2d` change once)
     (re.compile(r"\b[a-z0-9]{6,16}\b"), lambda word: "…id…" if _mixed(word.group(0)) else word.group(0)),
@@ -591,10 +593,11 @@ _NUMBER_MASKS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
 
 
 def _quoted_numbers(quoted: str) -> str:
-    """A quoted id's numbers masked: one set apart from the name before it, and four digits or more glued to a
-    letter (a worker's pid in `envkit-w12486-`), which no name's digits are (`fc1`, `resnet152`, `float16`), nor a
-    character's escape (`'\\u2192'`)."""
-    return re.sub(r"(?<=[A-Za-z])(?<!\\u)(?<!\\x)\d{4,}|(?<![A-Za-z\d])\d+", "N", quoted)
+    """A quoted id's numbers masked: one set apart from the name before it, and four digits or more after a single
+    letter (a worker's pid in `envkit-w12486-`); not a name's digits (`fc1`, `resnet1001`, `gfx1030`, `cp1252`),
+    nor a character's escape (`'\\u2192'`)."""
+    quoted = re.sub(r"(?<![A-Za-z\d\\])([A-Za-z])\d{4,}", r"\1N", quoted)
+    return re.sub(r"(?<![A-Za-z\d])\d+", "N", quoted)
 
 
 MAX_LENGTH = 200
