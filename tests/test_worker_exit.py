@@ -306,3 +306,16 @@ def test_a_spawned_workers_failure_in_the_scripts_own_top_level_gets_the_spawn_r
     kind = type("K", (), {"outcome": "worker_crash", "signal": "", "signature": verdict.signature})()
     whose, _culprit = whose_fix(kind, stderr, "r2.py:6 in <module>", verdict.error, {})
     assert whose.startswith("A failure of a known kind") and SPAWN_REBUILD in whose, whose
+
+
+def test_the_spawn_remedy_comes_before_a_known_kinds_for_a_worker_that_failed_as_it_started():
+    # a review's spawned worker failed at the script's top-level open() of a file the main had removed: the fix is the
+    # guard (or fork), not writing the file; the same error in the main process keeps the missing file's advice
+    from crashmatrix.verdict.remedies import FILE_MISSING, SPAWN_REBUILD, remedy_told
+
+    signature = "FileNotFoundError: [Errno N] No such file or directory: 'cfg.json' in r5.py:<module>"
+    started = "FileNotFoundError: ...; in a DataLoader worker as it started, first: the main then failed with ..."
+    assert remedy_told(signature, "", started) == SPAWN_REBUILD
+    assert remedy_told(signature, "", "FileNotFoundError: [Errno 2] No such file or directory: 'cfg.json'") == (
+        FILE_MISSING
+    )

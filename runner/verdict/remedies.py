@@ -192,10 +192,11 @@ WANDB_NOT_LOGGED_IN = (
 # A worker process that ended itself with a status, no exception (sys.exit or os._exit in a Dataset's code or in
 # a library it calls): the DataLoader can only say it exited. Recorded: tests/apps/worker_exit, run alone.
 WORKER_ENDED_ITSELF = (
-    "a worker process ended itself with a non-zero exit status instead of raising (`sys.exit`/`os._exit` in "
-    "the Dataset's code or in a library it calls; under inject `where` is that line): make it raise an exception "
-    "instead, which the DataLoader re-raises in the main process with the worker's traceback, or skip the sample "
-    "it cannot read; `num_workers=0` runs the same code in the main process, where its exit is seen"
+    "a child process (a DataLoader worker, a Process or a pool's worker) ended itself with a non-zero exit status "
+    "instead of raising (`sys.exit`/`os._exit` in its code or in a library it calls; under inject `where` is that "
+    "line), and the main process failed on its absence: make it raise an exception instead (a DataLoader re-raises "
+    "a worker's in the main process with its traceback; a pool sends it back to the caller), or skip the item it "
+    "cannot handle; a DataLoader's `num_workers=0` runs the same code in the main process, where its exit is seen"
 )
 
 
@@ -268,10 +269,11 @@ BY_SIGNAL = {
     ),
     # the seventy-first held-out set's hd_sighup_session_closed: no handler, the default ends the process
     "SIGHUP": (
-        "the process got SIGHUP, the hangup a terminal or session sends as it goes away (the ssh connection or the "
-        "terminal it was started from closed, a scheduler ended the session; where the program sent it itself, "
-        "`where` is that call), and had no handler for it, so it ended where it was: run it detached from the "
-        "session (`nohup`, `setsid`, tmux or screen, a batch job), or handle SIGHUP"
+        "the process got SIGHUP and had no handler for it, so it ended where it was. Where the hangup was the "
+        "session's (the ssh connection or the terminal it was started from closed, a scheduler ended the session), "
+        "run it detached from the session (`nohup`, `setsid`, tmux or screen, a batch job) or handle SIGHUP; where "
+        "the program or a helper of its sent it (an `os.kill`, under inject placed at that call when the main "
+        "process sent it), that kill is the bug, and detaching only hides it"
     ),
     "SIGXFSZ": (
         "the kernel ended the process as it wrote a file past its size limit (RLIMIT_FSIZE: `ulimit -f`, or a "
@@ -334,9 +336,11 @@ def _is_desync_hang(signature: str) -> bool:
 
 
 def remedy_told(signature: str, signal: str, error: str) -> str:
-    """remedy(), or what the verdict's error says of its kind where its signature cannot: a DataLoader worker that
-    failed as spawn started it, wherever in the re-import it failed (an unguarded line of the main script)."""
-    return remedy(signature, signal) or (SPAWN_REBUILD if STARTED_WORKER_SAYS in error else "")
+    """What the verdict's error says of its kind where its signature cannot, first: a DataLoader worker that failed
+    as spawn started it, wherever in the re-import it failed (an unguarded line of the main script, a file it reads
+    there: a review's FileNotFoundError got the missing file's advice, where the fix was the guard); else
+    remedy()."""
+    return SPAWN_REBUILD if STARTED_WORKER_SAYS in error else remedy(signature, signal)
 
 
 def remedy(signature: str, signal: str = "") -> str:
