@@ -10,6 +10,8 @@ The program, tests/apps/exit_cleanup (a pyproject.toml root, a package), run alo
   printed), then dies by SIGSEGV at exit in the same cleanup: exit status 139, where the error alone gives 1.
 - `torchrun --nproc_per_node=2 ddp_train.py`: both ranks print their all_reduce; rank 1 then dies by SIGSEGV at
   exit; torchrun's Root Cause is rank 1, `exitcode: -11 (SIGSEGV)`, and its own exit status is 1.
+- `python torch_cache.py` (torch imported, a daemon thread alive) prints its sum, then a `__del__` faults as Python
+  tears the module's globals down: SIGSEGV (139), nothing else printed.
 The truth a maintainer of the library would want: the at-exit deaths happened after the program's code had
 finished, in native cleanup, which no stack names here; the mid-run one is at the program's line that called it.
 """
@@ -194,3 +196,18 @@ def test_faulthandlers_dump_of_a_thread_collecting_garbage_keeps_its_frames():
         '  Garbage-collecting\n  File "/tmp/proj/r1.py", line 10 in __del__\n'
     )
     assert own_fault_frame(stderr).endswith("r1.py:10 in __del__")
+
+
+@pytest.mark.slow
+def test_under_inject_a_death_at_exit_is_the_signal_it_is_alone_without_torchs_backtrace(tmp_path):
+    # torch's fatal-signal handler, which crashmatrix turns on, ran at exit as torch was torn down: it printed its
+    # backtrace (5 times here) where alone nothing is printed, and in a review's Lightning program asked threads for
+    # theirs by a SIGUSR2 whose handler was gone, so the process died by SIGUSR2. Off again once the exit handlers ran
+    matrix = _matrix(tmp_path, "torch-cache", "[python, torch_cache.py]", "pass_params: none\naxes:\n  x: [one]")
+    proc = crashmatrix("run", matrix, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV"), row
+    assert row["where"].endswith("torch_cache.py:12 in __del__; at exit"), row
+    with open(os.path.join(tmp_path, "run", row["log_dir"], "stderr.log"), encoding="utf-8") as f:
+        assert "c10::FatalSignalHandler" not in f.read()
