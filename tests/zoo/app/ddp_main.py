@@ -6,7 +6,7 @@ import sys
 from zoo import imports_settled
 from zoo.ddp import train
 
-LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnimspenpkhdhkrv"  # pairs
+LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnimspenpkhdhkrvdvdc"  # pairs
 HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *map("".join, zip(*[iter(LATER)] * 2))])
 
 
