@@ -1147,3 +1147,21 @@ def test_a_death_by_the_sessions_hangup_says_how_to_outlive_the_session():
     told = classify(-1, stderr="")
     assert (told.outcome, told.signal) == (Outcome.CRASH, "SIGHUP")
     assert "`nohup`, `setsid`" in remedy(told.signature, told.signal)
+
+
+def test_a_wait_with_a_timeout_for_an_item_its_queues_feeder_dropped_is_that_pickling_error():
+    # From a review, run alone (tests/data/worker-exit/feeder-dropped-then-empty.err): an mp.Queue item holds a lock;
+    # the feeder thread prints `TypeError: cannot pickle '_thread.lock' object` and drops it; `q.get(timeout=3)`
+    # then raises `_queue.Empty` at r3_feeder_then_fail.py:5, exit 1
+    path = os.path.join(ROOT, "tests", "data", "worker-exit", "feeder-dropped-then-empty.err")
+    with open(path, encoding="utf-8") as f:
+        stderr = f.read()
+    told = classify(1, stderr=stderr)
+    assert (told.outcome, told.signature) == (Outcome.FAIL, "TypeError: cannot pickle '_thread.lock' object")
+    assert told.error == (
+        "_queue.Empty; after a multiprocessing queue's feeder thread dropped what it could not pickle: "
+        "TypeError: cannot pickle '_thread.lock' object"
+    )
+    assert signed_by_place(told, "r3_feeder_then_fail.py:5 in <module>").signature.endswith(
+        " in r3_feeder_then_fail.py:<module>"
+    )

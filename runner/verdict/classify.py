@@ -174,7 +174,22 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if exception != line:  # the thread's failure is the verdict, the main's its consequence
             told = f"{exception}; in {thread}, first: the main then failed with {line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
-    return Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
+    return _dropped_by_a_feeder(stderr, line) or Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
+
+
+def _dropped_by_a_feeder(stderr: str, line: str) -> Verdict | None:
+    """A main that waited on a multiprocessing queue with a timeout (`queue.Empty`) for the item its feeder thread
+    had dropped, unable to pickle it (a review's program: a lock in the item): the pickling error is the failure,
+    placed at the program's wait, which is the program's line that waited for it. None otherwise."""
+    dropped = _feeder_failed(stderr) if _QUEUE_EMPTY.match(line) else ""
+    if not dropped:
+        return None
+    cause = dropped.partition(": ")[2]
+    told = f"{line}; after a multiprocessing queue's feeder thread dropped {dropped}"
+    return Verdict(Outcome.FAIL, "", told, sig_.mask(cause), by_message=True)
+
+
+_QUEUE_EMPTY = re.compile(r"^(?:_?queue)\.Empty\b")
 
 
 def _worker_exited_told(loader_said: str, stderr: str) -> Verdict | None:
