@@ -25,5 +25,5 @@ RUNS = {
 UNTRUE = {}
 SET = HeldOut("heldout74", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
-    modes_at_least=10
+    modes_at_least=12
 )
