@@ -1,0 +1,1 @@
+"""Device placement, a small model and a loop for dv_proj."""
