@@ -273,11 +273,15 @@ def _cudnn_setup(failure: str) -> str:
     )
 
 
-def _in_the_standard_library(place: str) -> bool:
+def _in_the_standard_library(place: str, where: str = "") -> bool:
     """Whether a place's first frame is the standard library's (`urllib/request.py:1351 in do_open`), as
-    exception_place names it: by its path below the standard library's folder."""
+    exception_place names it: by its path below the standard library's folder. A module at that folder's top
+    (`dataclasses.py:1024 in _process_class`, `socket.py:274 in __getstate__`) is told apart from a program's own
+    file of that name only by a frame of the program's after it in `where`."""
     top = place.split("/")[0].split(":")[0].removesuffix(".py")
-    return "/" in place.split(" ")[0] and top in sys.stdlib_module_names
+    if top not in sys.stdlib_module_names:
+        return False
+    return "/" in place.split(" ")[0] or where.split("; ")[0].strip() == place and "; " in where
 
 
 def _ended(place: str) -> str:
@@ -324,7 +328,7 @@ def _no_library(where: str, known: str) -> str:
             f"of a kernel the program launched ({frames[-1]}): look first at that kernel, then at what the "
             "program passes it.\n"
         )
-    if _in_the_standard_library(place):  # a package may stand between (torch.hub over urllib): not said absent
+    if _in_the_standard_library(place, where):  # a package may stand between (torch.hub over urllib): not absent
         return (
             "The error was raised in Python's standard library"
             + _ended(place)
