@@ -589,6 +589,21 @@ def test_an_error_the_standard_library_raised_under_a_package_is_not_said_to_hav
     assert "no installed library's code" not in told
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        "socket.py:274 in __getstate__; picklekit/train.py:37 in __init__",  # set 70's pk_ema_socket_deepcopy
+        "dataclasses.py:1024 in _process_class; confkit2/fields.py:8 in <module>",  # set 75's aug_list_default
+    ],
+)
+def test_a_module_at_the_standard_librarys_top_before_the_programs_frame_is_the_standard_library(where):
+    from crashmatrix.resolve.issue import _addressed
+
+    assert _addressed(None, where).startswith("The error was raised in Python's standard library")
+    # a file of that name alone, with no program frame after it, may be the program's own (a `queue.py` beside it)
+    assert _addressed(None, "queue.py:12 in get").startswith("The failing stack shows no installed library's code")
+
+
 def test_a_worker_that_died_without_a_word_is_said_heard_of_not_ended_in():
     # a worker ended by a signal that printed nothing: forensics places it where the main's loop heard of it, and
     # the report said "(it ended in the main process heard of it at ...)"
