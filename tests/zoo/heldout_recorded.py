@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import os
 import re
 
@@ -29,6 +30,13 @@ def _place(pattern: str) -> re.Pattern:
     return re.compile(".*".join(re.escape(part) for part in pattern.split("*")), re.S)
 
 
+@functools.cache
+def _run_matrix(run: str) -> dict:
+    """A recorded run's matrix.yaml, read once for all its cells."""
+    with open(os.path.join(run, "matrix.yaml")) as f:
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 class HeldOut:
     """name: the set (`heldout2`: truth_heldout2.yaml, recorded/heldout2/); runs: each truth's `run` to the
     recorded run folders that hold it; untrue: (mode, aspect) to what diagnose says instead of the truth."""
@@ -36,7 +44,8 @@ class HeldOut:
     def __init__(self, name: str, runs: dict[str, list[str]], untrue: dict[tuple[str, str], str]):
         self.recorded = os.path.join(HERE, "recorded", name)
         with open(os.path.join(HERE, f"truth_{name}.yaml")) as f:
-            self.truth: dict = yaml.safe_load(f)
+            # libyaml's parser where PyYAML has it: every worker reads all the sets' truths as it collects
+            self.truth: dict = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         self.runs, self.untrue = runs, untrue
 
     def cells(self, mode: str) -> list[str]:
@@ -68,8 +77,7 @@ class HeldOut:
 
     def project(self, cell: str) -> str:
         """The folder of the app a recorded cell ran, in this checkout."""
-        with open(os.path.join(os.path.dirname(os.path.dirname(cell)), "matrix.yaml")) as f:
-            matrix = yaml.safe_load(f)
+        matrix = _run_matrix(os.path.dirname(os.path.dirname(cell)))
         script = next((a for a in matrix["command"] if str(a).endswith(".py")), "")
         folder = matrix.get("cwd") or os.path.dirname(script) or HERE
         at = folder.find("/tests/zoo/app")
