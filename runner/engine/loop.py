@@ -164,8 +164,9 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
         slot.evidence.stderr = stderr
-        verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, self.matrix.timeout, first)
-        verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, report)
+        at_exit = _died_at_exit(slot, verdict, report)  # asked once: a rank's end is read from its files
+        verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, at_exit, self.matrix, first)
+        verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, at_exit)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -386,18 +387,27 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
     }
 
 
-def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, timeout_s, first) -> tuple:
-    """(the verdict, the exit status the program's own failure gave) where the main process died by a fault's
-    signal at exit after failing on its own (its uncaught exception, recorded under inject: verdict/exit_record.py):
-    that failure is the verdict, its error ending `then killed by SIGSEGV at exit`. (verdict, None) otherwise."""
+def _died_at_exit(slot: _Slot, verdict, report: dict | None) -> bool:
+    """Whether the cell's verdict is a death by a fault's signal after its Python exit had run
+    (verdict/exit_record.py's died_at_exit)."""
     from crashmatrix.verdict import exit_record
 
-    if verdict.rank is not None or not exit_record.died_at_exit(slot.cell_dir, verdict, report):
+    return exit_record.died_at_exit(slot.cell_dir, verdict, report)
+
+
+def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, at_exit, matrix, first) -> tuple:
+    """(the verdict, the exit status the program's own failure gave) where the main process died by a fault's
+    signal at exit (at_exit) after failing on its own (its uncaught exception, recorded under inject:
+    verdict/exit_record.py): that failure is the verdict, its error ending `then killed by SIGSEGV at exit`.
+    (verdict, None) otherwise."""
+    from crashmatrix.verdict import exit_record
+
+    if verdict.rank is not None or not at_exit:
         return verdict, None
     code = exit_record.own_failure_status(slot.cell_dir, slot.evidence.pid)
     if code is None:
         return verdict, None
-    failed = _verdict(slot, code, output[0], output[1], report, timeout_s, first)
+    failed = _verdict(slot, code, output[0], output[1], report, matrix.timeout, first)
     told = f"{failed.error}; then killed by {verdict.signal} {exit_record.AT_EXIT}"
     return dataclasses.replace(failed, error=told), code
 
@@ -487,10 +497,10 @@ def _where_it_hangs(slot: _Slot) -> None:
     slot.evidence.hang = forensics.collect(slot.running.pid, slot.running.launch.token, slot.cell_dir)
 
 
-def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, report: dict | None) -> tuple:
+def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, at_exit: bool) -> tuple:
     """forensics' verdict and `where` (where the output tells none: the main process's own sys.exit, os._exit
-    or kill, verdict/exit_record.py; a death after its Python exit had run, by the report it wrote then), then a
-    cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
+    or kill, verdict/exit_record.py; at_exit: a death after its Python exit had run, by the report it wrote then,
+    where it is still the verdict), then a cuda_error's synchronous rerun (crashmatrix.verdict.sync_rerun)."""
     from crashmatrix.verdict import config_place, exit_record, forensics, hook_place, peers, sync_rerun
     from crashmatrix.verdict.classify import signed_by_place
 
@@ -515,7 +525,7 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, report: di
     handled = exit_record.handled(slot.cell_dir, slot.evidence.pid)  # Hydra's instantiate error's own stack
     where = config_place.placed(verdict, where, stderr, engine.matrix, slot.running.launch.argv, handled)
     where = hook_place.placed(verdict, where, slot.cell_dir, slot.evidence.pid)
-    if exit_record.died_at_exit(slot.cell_dir, verdict, report):
+    if at_exit and verdict.signal and verdict.outcome in (Outcome.CRASH, Outcome.RANK_CRASH):
         verdict, where = exit_record.at_exit(verdict, where, stderr)
     verdict = signed_by_place(verdict, where)  # a death by signal: its class word and the program's frame
     forensics.cleanup(slot.cell_dir)
