@@ -26,7 +26,7 @@ from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_r
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy_told
-from crashmatrix.verdict.signature import AT_EXIT, WORKER_EXITED, WORKER_LOST
+from crashmatrix.verdict.signature import AT_EXIT, WORKER_EXITED, WORKER_LOST, placed_at_exit
 
 _TIMED_OUT = Outcome.TIMEOUT.value
 
@@ -109,14 +109,9 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: s
         return _out_of_memory(where), whose
     if kind.outcome == Outcome.TIMEOUT.value and not known:
         return _hung(where, busy), None
-    if died_at_exit(where) and not known:
+    if placed_at_exit(where) and not known:
         return _at_exit(whose, where, kind.signal), whose
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
-
-
-def died_at_exit(where: str) -> bool:
-    """Whether `where` tells a death by signal after the process's Python exit had run (exit_record.at_exit)."""
-    return where.rpartition("; ")[2] == AT_EXIT
 
 
 def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
@@ -478,7 +473,7 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
             f"The program stopped with an error, and then, as it shut down, was killed by {killed['signal']} at exit "
             "(so no exit status): its error below is the failure."
         )
-    if died_at_exit(str(row.get("where") or "")):
+    if placed_at_exit(str(row.get("where") or "")):
         sentence += (
             " It died at exit: after the program's main code had finished, as the interpreter shut down and "
             "native libraries cleaned up."

@@ -225,9 +225,9 @@ def _child_died(stderr: str) -> tuple[FaultDump, str] | None:
 
 def _spawned_child_failed(stderr: str) -> tuple[str, str] | None:
     """(exception line, place) of the first traceback a process started by spawn or forkserver printed as it
-    started, before running anything it was sent: its stack runs from `<string>`'s spawn_main (unpickling the
-    process object: a class only the parent's `__main__` defines, a module only the parent could import; or
-    importing the main script again as `__mp_main__`). None where no such traceback was printed."""
+    started, before running anything it was sent (exception_place.started_by_spawn: unpickling the process object,
+    a class only the parent's `__main__` defines, a module only the parent could import; or importing the main
+    script again as `__mp_main__`). None where no such traceback was printed."""
     for child in read_output(stderr).tracebacks:
         if not child.ignored and child.exception and started_by_spawn(child):
             end = child.at + len("\n".join(child.text[child.at :].splitlines()[: child.exception_at + 2]))

@@ -618,6 +618,13 @@ SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED,
 # handlers; verdict/exit_record.py's died_at_exit): in the interpreter's shutdown or a library's native
 # destructors. It signs the failure too: a death at exit and one mid-run are two failures.
 AT_EXIT = "at exit"
+
+
+def placed_at_exit(where: str) -> bool:
+    """Whether `where` tells a death at exit: its last part is AT_EXIT."""
+    return where.rpartition("; ")[2] == AT_EXIT
+
+
 # CUDA's words for a kernel's fault that name no kernel: two illegal accesses in two kernels are told apart by
 # the line that launched each, which only a synchronous rerun finds (the first run's place is wherever the
 # host next waited: a later op, the same for every kernel before it).
@@ -639,9 +646,8 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     functions are two failures, as Sentry groups by in-app frames). A death at exit (`where` ends in AT_EXIT):
     ` at exit` after whatever the rest signs (`killed_by_signal at exit`). Any other signature, or no such
     frame: as is."""
-    before, _, last = where.rpartition("; ")
-    if last == AT_EXIT:
-        signed = with_place(signature, before, launched, by_message)
+    if placed_at_exit(where):
+        signed = with_place(signature, where.rpartition("; ")[0], launched, by_message)
         return signed if signed.endswith(f" {AT_EXIT}") else f"{signed} {AT_EXIT}"
     # a class word, or a class signed by its words (`memory_error: MemoryError: ...`)
     word = signature.partition(": ")[0]
