@@ -7,7 +7,9 @@ from zoo import imports_settled
 from zoo.ddp import train
 
 LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnimspenpkhdhkrvdvdc"  # pairs
-HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *map("".join, zip(*[iter(LATER)] * 2))])
+LATER2 = "nuwb"  # pairs, after LATER filled its line
+PAIRS = [*map("".join, zip(*[iter(LATER + LATER2)] * 2))]
+HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *PAIRS])
 
 
 def main() -> None:
