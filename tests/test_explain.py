@@ -420,3 +420,21 @@ def test_two_failures_whose_signatures_begin_alike_are_told_apart():
     assert len(set(heads)) == 3, heads
     assert "numpy._core.multiarray.scalar" in heads[0] and "argparse.Namespace" in heads[1], heads
     assert heads[2] == "fail ValueError: bad batch"  # a label that cuts alike with none is as it was
+
+
+def test_a_failure_in_every_cell_but_not_every_run_says_in_how_many_runs():
+    # One cell run 4 times: two repeats failed one way, one crashed, one passed. Each kind is in "every cell",
+    # which alone would read as if each came every time.
+    runs = [("fail", "", "KeyError: 'mean' in train.py:load"), ("crash", "SIGSEGV", "SIGSEGV in train.py:step")]
+    rows = [
+        {"cell_id": "x", "repeat": str(r), "num_workers": "2", "outcome": o, "signal": sig, "signature": s}
+        for r, (o, sig, s) in enumerate([runs[0], runs[0], runs[1], ("pass", "", "")])
+    ]
+    assert [p.describe() for p in explain(rows, ["num_workers"])] == [
+        "crash SIGSEGV in every cell (1 of 1; 1 of them flaky; in 1 of 4 runs): the program itself, not a "
+        "configuration — SIGSEGV in train.py:step",
+        "fail in every cell (1 of 1; 1 of them flaky; in 2 of 4 runs): the program itself, not a configuration — "
+        "KeyError: 'mean' in train.py:load",
+    ]
+    once = [dict(row, repeat="0") for row in rows[:1]]
+    assert explain(once, ["num_workers"])[0].describe().startswith("fail in every cell (1 of 1): the program")

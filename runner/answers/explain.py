@@ -62,6 +62,9 @@ class Pattern:
     # cell: the data cannot tell them from `conditions`, so the user is told (pairwise runs often).
     alternatives: tuple[tuple[tuple[str, str], ...], ...] = ()
     ranks: tuple[str, ...] = ()  # a distributed job's ranks that failed this way in the matched cells
+    # Runs (a cell's repeats) of this kind and all runs, for the program-wide sentence: one cell whose repeats
+    # failed two ways shows each kind "in every cell", which alone would hide that each came in some runs only.
+    runs: tuple[int, int] = (0, 0)
 
     @property
     def failure_kind(self) -> FailureKind:
@@ -103,11 +106,16 @@ class Pattern:
     def _describe_program(self) -> str:
         what = self._label(with_signature=False)  # the signature is the tail, whole
         if self.failing == self.matching:
-            head = f"{what} in every cell ({self.failing} of {self.matching})"
+            head = f"{what} in every cell ({self.failing} of {self.matching}{self._unknown()}{self._some_runs()})"
         else:
             head = f"{what} in {self.failing} of {self.matching} cells and no cell passed ({self._unknown()[2:]})"
         tail = shorten(self.error or self.signature, 120)
         return f"{head}: the program itself, not a configuration" + (f" — {tail}" if tail else "")
+
+    def _some_runs(self) -> str:
+        """'; in 1 of 3 runs' where the kind came in only some of the runs; empty where in all of them."""
+        shown, runs = self.runs
+        return f"; in {shown} of {runs} runs" if 0 < shown < runs else ""
 
     def _unknown(self) -> str:
         """'; 2 masked by fail ValueError; 1 skipped; 1 of them flaky' (empty when nothing to say)."""
@@ -141,6 +149,8 @@ class _Cells:
     passed: int = 0  # cells that passed in some repeat
     failed: int = 0  # cells that showed any kind
     errors: dict[FailureKind, str] = field(default_factory=dict)  # kind -> its first error line
+    runs: int = 0  # rows (a cell's repeats) that ran
+    kind_runs: dict[FailureKind, int] = field(default_factory=dict)  # kind -> rows that showed it
     ranks: dict[tuple[FailureKind, int], set[str]] = field(default_factory=dict)  # (kind, cell) -> failing ranks
 
     @property
@@ -165,11 +175,13 @@ def _cells(rows: Iterable[Mapping[str, object]], axes: Sequence[str]) -> _Cells:
             for i, v in enumerate(key):
                 cells.has[(i, v)] = cells.has.get((i, v), 0) | 1 << index[key]
         bit = 1 << index[key]
+        cells.runs += kind.is_pass or kind.is_failure
         if kind.is_pass:
             cells.passed |= bit
         elif kind.is_failure:
             cells.kinds[kind] = cells.kinds.get(kind, 0) | bit
             cells.failed |= bit
+            cells.kind_runs[kind] = cells.kind_runs.get(kind, 0) + 1
             cells.errors.setdefault(kind, str(row.get("error") or ""))
             if str(row.get("rank") or ""):
                 cells.ranks.setdefault((kind, index[key]), set()).add(str(row["rank"]))
@@ -394,6 +406,7 @@ def _pattern(
         error=cells.errors.get(kind, ""),
         alternatives=tuple(tuple((axes[i], v) for i, v in alt) for alt in alternatives),
         ranks=_ranks(cells, kind, mask & failing),
+        runs=(cells.kind_runs[kind], cells.runs) if not cond else (0, 0),
     )
 
 
