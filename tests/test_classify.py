@@ -1165,3 +1165,29 @@ def test_a_wait_with_a_timeout_for_an_item_its_queues_feeder_dropped_is_that_pic
     assert signed_by_place(told, "r3_feeder_then_fail.py:5 in <module>").signature.endswith(
         " in r3_feeder_then_fail.py:<module>"
     )
+
+
+def test_a_threads_queue_that_ran_dry_is_not_told_by_another_queues_dropped_item():
+    # From a review, run alone (tests/data/worker-exit/threads-queue-empty-after-feeder.err): an mp.Queue's feeder
+    # drops a log item holding a lock; the program then waits on a queue.Queue its producer thread left empty (no
+    # shards) and fails with `_queue.Empty` at r1_threadq.py:14, exit 1. Keeping the lock out fixes nothing.
+    told = classify(1, stderr=_worker_exit_log("threads-queue-empty-after-feeder.err"))
+    assert (told.outcome, told.error, told.signature) == (Outcome.FAIL, "_queue.Empty", "_queue.Empty")
+
+
+def test_a_loader_timeout_for_a_sample_its_workers_feeder_dropped_is_that_pickling_error():
+    # From a review, run alone (tests/data/worker-exit/loader-timeout-feeder-dropped.err): a DataLoader sample
+    # holds a lock; the worker's result-queue feeder prints `TypeError: cannot pickle '_thread.lock' object` and
+    # drops it; DataLoader(timeout=5) then raises `DataLoader timed out after 5 seconds`, exit 1. Raising the
+    # timeout (loader_timeout's remedy) or leaving it at 0 only turns it into a hang.
+    told = classify(1, stderr=_worker_exit_log("loader-timeout-feeder-dropped.err"))
+    assert (told.outcome, told.signature) == (Outcome.FAIL, "TypeError: cannot pickle '_thread.lock' object")
+    assert told.error == (
+        "RuntimeError: DataLoader timed out after 5 seconds; after a multiprocessing queue's feeder thread dropped "
+        "what it could not pickle: TypeError: cannot pickle '_thread.lock' object"
+    )
+
+
+def _worker_exit_log(name: str) -> str:
+    with open(os.path.join(ROOT, "tests", "data", "worker-exit", name), encoding="utf-8") as f:
+        return f.read()

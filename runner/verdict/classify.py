@@ -132,9 +132,7 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if process.startswith("process ") and sig_.find_cause(exception) is None:
             told = f"{exception}; in {process}, first: then {found.line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
-    told_by_worker = (
-        _worker_exited_told(found.line, stderr) if found and found.cause.name == sig_.WORKER_EXITED else None
-    )
+    told_by_worker = _told_by_workers(found, stderr)
     if told_by_worker is not None:
         return told_by_worker
     if found:
@@ -177,11 +175,28 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     return _dropped_by_a_feeder(stderr, line) or Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
 
 
+def _told_by_workers(found, stderr: str) -> Verdict | None:
+    """What DataLoader workers' own output says where the loader said only that one `exited unexpectedly`
+    (_worker_exited_told) or that its `timeout` ran out (a worker's feeder dropped the sample: _dropped_by_a_feeder);
+    None where it says nothing more."""
+    if found is None:
+        return None
+    if found.cause.name == sig_.WORKER_EXITED:
+        return _worker_exited_told(found.line, stderr)
+    if found.cause.name == sig_.LOADER_TIMEOUT:
+        return _dropped_by_a_feeder(stderr, found.line)
+    return None
+
+
 def _dropped_by_a_feeder(stderr: str, line: str) -> Verdict | None:
     """A main that waited on a multiprocessing queue with a timeout (`queue.Empty`) for the item its feeder thread
-    had dropped, unable to pickle it (a review's program: a lock in the item): the pickling error is the failure,
-    placed at the program's wait, which is the program's line that waited for it. None otherwise."""
-    dropped = _feeder_failed(stderr) if _QUEUE_EMPTY.match(line) else ""
+    had dropped, unable to pickle it (a review's program: a lock in the item), or a DataLoader whose `timeout` ran
+    out for the sample a worker's feeder dropped (raising the timeout, loader_timeout's fix, never brings it): the
+    pickling error is the failure, placed at the program's wait, which is the program's line that waited for it.
+    None otherwise, and where the wait that ran out was no multiprocessing queue's (a `queue.Queue` of threads:
+    a review's program, whose dropped item went to another queue)."""
+    waited = _QUEUE_EMPTY.match(line) and _raised_in(stderr, line, _QUEUES) or _LOADER_TIMED_OUT.match(line)
+    dropped = _feeder_failed(stderr) if waited else ""
     if not dropped:
         return None
     cause = dropped.partition(": ")[2]
@@ -190,6 +205,15 @@ def _dropped_by_a_feeder(stderr: str, line: str) -> Verdict | None:
 
 
 _QUEUE_EMPTY = re.compile(r"^(?:_?queue)\.Empty\b")
+_LOADER_TIMED_OUT = re.compile(r"^RuntimeError: DataLoader timed out after \d+ seconds")
+
+
+def _raised_in(stderr: str, line: str, path: str) -> bool:
+    """Whether the last traceback that ended in `line` was raised in a file whose path ends with `path`."""
+    for printed in reversed(read_output(stderr).tracebacks):
+        if printed.exception == line:
+            return bool(printed.calls) and printed.calls[-1].path.replace("\\", "/").endswith(path)
+    return False
 
 
 def _worker_exited_told(loader_said: str, stderr: str) -> Verdict | None:

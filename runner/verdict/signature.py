@@ -159,6 +159,8 @@ WORKER_BUS_ERROR_SHM = "worker_bus_error_shm"
 BARRIER_UNMATCHED = "barrier_unmatched"
 # A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
 WORKER_EXITED = "worker_exited"
+# A DataLoader whose own `timeout` ran out waiting for a batch.
+LOADER_TIMEOUT = "loader_timeout"
 # A gloo rank whose peer went away: a consequence, its last Cause
 GLOO_PEER_LOST = "gloo_peer_lost"
 # A child process the program ran (subprocess.run(check=True), check_call, check_output) died by a signal, which
@@ -261,7 +263,7 @@ CAUSES: tuple = (
     ),
     Cause("pin_memory_thread", Outcome.WORKER_CRASH, _p(r"Pin memory thread exited unexpectedly")),
     # DataLoader(timeout=N): a worker slower than N seconds; one failure whatever N the program chose
-    Cause("loader_timeout", Outcome.FAIL, _p(r"DataLoader timed out after \d+ seconds")),
+    Cause(LOADER_TIMEOUT, Outcome.FAIL, _p(r"DataLoader timed out after \d+ seconds")),
     Cause(
         WORKER_EXITED,
         Outcome.WORKER_CRASH,
