@@ -38,6 +38,13 @@ REMEDIES = {
         "own branch, `if rank == 0: save()`, or after the others have left their loop and ended); call it on "
         "every rank, outside the branch, or not at all"
     ),
+    # multiprocessing's own words for a process started by spawn or forkserver while the main script's top level
+    # was still being imported again in it (a review's DataLoader iterated with no `__main__` guard).
+    "missing_main_guard": (
+        "a process started by spawn (or forkserver) imports the main script again, and the script's top-level code "
+        "started processes (a DataLoader's workers, a Pool, a Process) as it was being imported in the child: put "
+        'the script\'s work under `if __name__ == "__main__":`, or start with fork where the platform allows'
+    ),
     RANK_ENDED_EARLY: (
         "every rank the same number of batches: a DistributedSampler (it pads every rank to the same count; "
         "DistributedSampler(dataset, drop_last=True) drops the tail instead) rather than a shard of your own, "
