@@ -318,6 +318,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^worker_exited\b", WORKER_ENDED_ITSELF),
         (r" in multiprocessing/spawn\.py:_main$", SPAWN_REBUILD),
         (r"^memory_error\b", MEMORY_REFUSED),
+        (_PICKLE_REFUSED, PICKLE_REFUSED),
         (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
         (r"^(?:OSError|IOError): \[Errno (?:N|28|122)\] (?:No space left on device|Disk quota exceeded)", DISK_FULL),
         (
@@ -345,9 +346,11 @@ def _is_desync_hang(signature: str) -> bool:
 def remedy_told(signature: str, signal: str, error: str) -> str:
     """What the verdict's error says of its kind where its signature cannot, first: a DataLoader worker that failed
     as spawn started it, wherever in the re-import it failed (an unguarded line of the main script, a file it reads
-    there: a review's FileNotFoundError got the missing file's advice, where the fix was the guard); else
-    remedy()."""
-    return SPAWN_REBUILD if STARTED_WORKER_SAYS in error else remedy(signature, signal)
+    there: a review's FileNotFoundError got the missing file's advice, where the fix was the guard); not where the
+    program's own function raised as its object was rebuilt (a Dataset's `__setstate__`: a review's, fixed there,
+    not by moving anything to the top level); else remedy()."""
+    rebuilding = signature.endswith(":<module>") or signature.endswith(" in multiprocessing/spawn.py:_main")
+    return SPAWN_REBUILD if STARTED_WORKER_SAYS in error and rebuilding else remedy(signature, signal)
 
 
 def remedy(signature: str, signal: str = "") -> str:
