@@ -20,7 +20,7 @@ from conftest import ROOT, crashmatrix, rows_of
 
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict import exit_record, forensics
-from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.classify import classify, signed_by_place
 from crashmatrix.verdict.evidence import Evidence
 from crashmatrix.verdict.remedies import FILE_MISSING, remedy
 
@@ -319,3 +319,43 @@ def test_the_spawn_remedy_comes_before_a_known_kinds_for_a_worker_that_failed_as
     assert remedy_told(signature, "", "FileNotFoundError: [Errno 2] No such file or directory: 'cfg.json'") == (
         FILE_MISSING
     )
+
+
+def test_a_workers_own_setstate_that_raised_as_spawn_rebuilt_it_gets_no_spawn_remedy():
+    # From a review, run alone (spawn-setstate-raises.err): the Dataset, a class at the script's top level, raises in
+    # its own __setstate__ (r5.py:14) as each spawned worker rebuilds it; each worker exits 1 and the main fails with
+    # `DataLoader worker (pid(s) N) exited unexpectedly`. Moving anything to the top level fixes nothing (it is
+    # there); the fix is the program's __setstate__ (fork, which pickles nothing, hides it).
+    from crashmatrix.verdict.remedies import remedy_told
+
+    verdict = classify(1, stderr=_recorded("spawn-setstate-raises.err"))
+    assert (verdict.outcome, verdict.signature) == (
+        Outcome.WORKER_CRASH,
+        "RuntimeError: Fragile: cannot be rebuilt in a worker (its file handle is gone) in r5.py:__setstate__",
+    )
+    assert remedy_told(verdict.signature, "", verdict.error) == ""
+
+
+def test_a_lambda_a_spawned_worker_must_be_sent_gets_the_pickle_remedy():
+    # From a review, run alone (spawn-lambda-transform.err): a Dataset holding a lambda transform, num_workers=2 under
+    # spawn; the main raises `AttributeError: Can't pickle local object 'main.<locals>.<lambda>'` as it starts the
+    # workers (r5.py:27, `for b in dl`), exit 1. A top-level function (r5_fixed_toplevel.py) or fork fixes it.
+    from crashmatrix.verdict.remedies import PICKLE_REFUSED, remedy_told
+
+    verdict = classify(1, stderr=_recorded("spawn-lambda-transform.err"))
+    signed = signed_by_place(verdict, "multiprocessing/reduction.py:60 in dump; r5.py:27 in main")
+    assert signed.signature == "AttributeError: Can't pickle local object 'main.<locals>.<lambda>' in r5.py:main"
+    assert remedy_told(signed.signature, "", verdict.error) == PICKLE_REFUSED
+    assert "define it at the top level of a module" in PICKLE_REFUSED and "start with fork" in PICKLE_REFUSED
+
+
+def test_a_dataloader_iterated_with_no_main_guard_under_spawn_says_to_add_the_guard():
+    # From a review, run alone (spawn-no-main-guard.err): r5_noguard.py iterates a DataLoader (num_workers=2, spawn)
+    # at its top level; each child imports the script again, reaches the same loop and raises multiprocessing's
+    # `An attempt has been made to start a new process before the current process has finished its bootstrapping
+    # phase`; the `if __name__ == "__main__":` guard fixes it.
+    from crashmatrix.verdict.remedies import remedy_told
+
+    verdict = classify(1, stderr=_recorded("spawn-no-main-guard.err"))
+    assert verdict.signature == "missing_main_guard"
+    assert 'under `if __name__ == "__main__":`' in remedy_told(verdict.signature, "", verdict.error)

@@ -294,6 +294,22 @@ BY_SIGNAL = {
 # request larger than the machine could ever give, or a limit on the process's address space (ulimit -v,
 # RLIMIT_AS), which the program, its shell or a batch scheduler may set (the sixteenth held-out set's
 # b_rlimit_as_alloc: the program's own cap).
+# pickle refusing what the program handed it (an object sent to a process, a queue's item, torch.save's): the
+# program's object, the same under every start method but fork's, which pickles neither a Process's target nor a
+# DataLoader's dataset (a review's lambda transform and worker_init_fn defined in main(), under spawn).
+PICKLE_REFUSED = (
+    "pickle cannot write what the program gave it: a lambda, a function or class defined inside another function, "
+    "a lock, an open file or a generator. Whatever is sent to another process (a DataLoader's dataset, collate_fn "
+    "and worker_init_fn under spawn or forkserver, a Pool's task, a Process's target and arguments, a Queue's item) "
+    "or saved (torch.save, copy.deepcopy) is pickled: define it at the top level of a module (functools.partial "
+    "of a top-level function carries arguments), keep the rest out of it, or, for a DataLoader or a Process, "
+    "start with fork where the platform allows"
+)
+_PICKLE_REFUSED = (
+    r"^(?:AttributeError|(?:_pickle\.)?PicklingError|TypeError): (?:Can't pickle local object |Can't pickle "
+    r"<(?:function|lambda)|cannot pickle '[\w.]+' object)"
+)
+
 MEMORY_REFUSED = (
     "the allocation itself was refused (no OOM killer ended the process): either a request larger than the "
     "machine could give (its size is in the message: a smaller batch or array, fewer or lighter DataLoader "
