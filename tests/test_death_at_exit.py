@@ -6,8 +6,13 @@ The program, tests/apps/exit_cleanup (a pyproject.toml root, a package), run alo
   SIGSEGV (exit status 139; the kernel's log, where it is readable and not rate-limited: `segfault at 0 ... in
   libc.so.6`). Nothing else is printed: faulthandler is off by then, no Python frame is left.
 - `python train.py case=mid_run` dies by SIGSEGV in the same libc function at step 1, before `trained:`.
-- `python train.py case=raise_then_exit` raises `ValueError: loss is nan at step 2` at train.py:19 (its traceback
+- `python train.py case=raise_then_exit` raises `ValueError: loss is nan at step 2` at train.py:24 (its traceback
   printed), then dies by SIGSEGV at exit in the same cleanup: exit status 139, where the error alone gives 1.
+- `python train.py case=report_then_exit`: the same ValueError, caught in run() and reported as Hydra's
+  run_and_report does (traceback.print_exc(), then sys.exit(1)); the same death at exit, 139.
+- `python train.py case=usage_caught_then_exit`: argparse prints `train.py: error: argument --steps: invalid int
+  value: 'three'` and calls sys.exit(2), which the program catches; it prints `bad --steps: training with the
+  defaults`, `trained: 3`, ends, and dies by SIGSEGV at exit: 139. Its own code had finished without failing.
 - `torchrun --nproc_per_node=2 ddp_train.py`: both ranks print their all_reduce; rank 1 then dies by SIGSEGV at
   exit; torchrun's Root Cause is rank 1, `exitcode: -11 (SIGSEGV)`, and its own exit status is 1.
 - `python torch_cache.py` (torch imported, a daemon thread alive) prints its sum, then a `__del__` faults as Python
@@ -47,7 +52,12 @@ def _matrix(tmp_path, name: str, command: str, axes: str) -> str:
 @pytest.fixture(scope="module")
 def single(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("at_exit")
-    matrix = _matrix(tmp, "exit-cleanup", "[python, train.py]", "axes:\n  case: [at_exit, mid_run, raise_then_exit]")
+    matrix = _matrix(
+        tmp,
+        "exit-cleanup",
+        "[python, train.py]",
+        "axes:\n  case: [at_exit, mid_run, raise_then_exit, report_then_exit, usage_caught_then_exit]",
+    )
     proc = crashmatrix("run", matrix, "--out", tmp / "run", cwd=tmp)
     assert proc.returncode == 0, proc.stderr
     resolved = crashmatrix("resolve", tmp / "run", cwd=tmp)
@@ -105,11 +115,32 @@ def test_the_programs_own_error_before_a_death_at_exit_is_the_failure(single):
     assert row["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", row
     assert (row["signature"], row["where"]) == (
         "ValueError: loss is nan at step N in train.py:train",
-        "train.py:19 in train",
+        "train.py:24 in train",
     )
     issue = _issue(run_dir, row["signature"])
     assert "was killed by SIGSEGV at exit (so no exit status): its error below is the failure" in issue
     assert "look first at the program's own code" in issue.split("\n\n", 2)[1]
+
+
+@pytest.mark.slow
+def test_an_error_reported_then_exit_1_before_a_death_at_exit_is_the_failure(single):
+    # a review's Hydra task raised; Hydra printed its traceback and called sys.exit(1); a native cleanup then faulted
+    # at exit: the run said only `killed by SIGSEGV at exit`, diagnose on the same log the ValueError
+    _run_dir, rows = single
+    row = rows["report_then_exit"]
+    assert (row["outcome"], row["signal"]) == ("fail", ""), row
+    assert row["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", row
+    assert row["signature"] == rows["raise_then_exit"]["signature"], row
+    assert row["where"] == "train.py:24 in train; train.py:31 in run" or row["where"].endswith("train.py:24 in train")
+
+
+@pytest.mark.slow
+def test_a_caught_usage_exit_before_a_death_at_exit_is_no_failure_of_its_own(single):
+    # argparse's exit(2) was caught and the program trained on: its own code ended well, the fault at exit is all
+    _run_dir, rows = single
+    row = rows["usage_caught_then_exit"]
+    assert (row["outcome"], row["signal"], row["error"]) == ("crash", "SIGSEGV", "killed by SIGSEGV at exit"), row
+    assert row["signature"] == "killed_by_signal at exit", row
 
 
 @pytest.mark.slow

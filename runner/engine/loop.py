@@ -397,14 +397,14 @@ def _died_at_exit(slot: _Slot, verdict, report: dict | None) -> bool:
 
 def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, at_exit, matrix, first) -> tuple:
     """(the verdict, the exit status the program's own failure gave) where the main process died by a fault's
-    signal at exit (at_exit) after failing on its own (its uncaught exception, recorded under inject:
-    verdict/exit_record.py): that failure is the verdict, its error ending `then killed by SIGSEGV at exit`.
-    (verdict, None) otherwise."""
+    signal at exit (at_exit) after failing on its own (its uncaught exception, or its sys.exit(N) while handling
+    an exception whose traceback it printed, recorded under inject: verdict/exit_record.py): that failure is the
+    verdict, its error ending `then killed by SIGSEGV at exit`. (verdict, None) otherwise."""
     from crashmatrix.verdict import exit_record
 
     if verdict.rank is not None or not at_exit:
         return verdict, None
-    code = exit_record.own_failure_status(slot.cell_dir, slot.evidence.pid)
+    code = exit_record.own_failure_status(slot.cell_dir, slot.evidence.pid, printed="\n".join(output))
     if code is None:
         return verdict, None
     failed = _verdict(slot, code, output[0], output[1], report, matrix.timeout, first)

@@ -20,6 +20,7 @@ from crashmatrix.incell.uncaught import PREFIX as UNCAUGHT
 from crashmatrix.outcome import Outcome
 from crashmatrix.verdict.classify import Verdict
 from crashmatrix.verdict.exception_place import exception_place, last_traceback
+from crashmatrix.verdict.parsed import read_output
 from crashmatrix.verdict.ranks import recorded_ranks
 from crashmatrix.verdict.signature import (
     AT_EXIT,
@@ -318,12 +319,21 @@ def died_at_exit(cell_dir: str, verdict: Verdict, report: dict | None) -> bool:
 _TERMINATE = re.compile(r"^terminate called (?:without an active exception|after throwing an instance of .+)$", re.M)
 
 
-def own_failure_status(cell_dir: str, pid: int) -> int | None:
+def own_failure_status(cell_dir: str, pid: int, printed: str = "") -> int | None:
     """The exit status the process's own failure gave it, as recorded under inject: 1 for its uncaught exception
-    (incell/uncaught.py: Python's own hook was called, so nothing caught it); None where none was recorded. Not a
-    recorded sys.exit(N): the record is written at the call, and a program may catch the SystemExit and go on
-    (argparse's exit(2) caught, the defaults taken: a review's program that then died at exit)."""
-    return 1 if os.path.isfile(os.path.join(dump_dir(cell_dir), f"{UNCAUGHT}{pid}.txt")) else None
+    (incell/uncaught.py: Python's own hook was called, so nothing caught it); N for a sys.exit(N), N not 0, called
+    while handling an exception whose traceback the process printed (Hydra's run_and_report prints a task's and
+    exits 1: a review's task that raised, then died at exit); None otherwise. Not a recorded sys.exit(N) alone: the
+    record is written at the call, and a program may catch the SystemExit and go on (argparse's exit(2) caught, the
+    defaults taken: a review's program that then died at exit; argparse prints its message, not a traceback)."""
+    if os.path.isfile(os.path.join(dump_dir(cell_dir), f"{UNCAUGHT}{pid}.txt")):
+        return 1
+    code = own_exit_code(cell_dir, pid)
+    if not code or not printed:
+        return None
+    reported = read_output(handled(cell_dir, pid)).last_traceback()
+    shown = {each.exception for each in read_output(printed).tracebacks}
+    return code if reported is not None and reported.exception and reported.exception in shown else None
 
 
 def at_exit(verdict: Verdict, where: str, stderr: str = "") -> tuple[Verdict, str]:
