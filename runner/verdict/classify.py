@@ -574,6 +574,21 @@ def tells_a_failure(text: str) -> bool:
     return any(not WARNING.match(line) for line in out.exception_lines)
 
 
+def _timed_out(stderr: str, text: str, timeout_s: float | None) -> Verdict:
+    """A cell crashmatrix ended at its timeout: what it last said, or what it waited for that never came."""
+    tail = exception_line(stderr)
+    when = f"after {timeout_s:g} s" if timeout_s else ""
+    found = read_output(text).cause
+    first, dropped = _thread_failed_first(stderr), _feeder_failed(stderr)
+    if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
+        said = f"timed out {when}".strip() + f", after {first[0]} died: {first[1]}"
+    elif dropped:  # ... or never came: a queue's feeder thread dropped it
+        said = f"timed out {when}".strip() + f", after a multiprocessing queue's feeder thread dropped {dropped}"
+    else:
+        said = f"timed out {when}".strip() + (f"; last line: {tail}" if tail else "")
+    return Verdict(Outcome.TIMEOUT, "", said, found.signature if found else sig_.HANG)
+
+
 def classify(
     returncode: int | None,
     *,
@@ -592,17 +607,7 @@ def classify(
     report = report or {}
 
     if timed_out:
-        tail = exception_line(stderr)
-        when = f"after {timeout_s:g} s" if timeout_s else ""
-        found = read_output(text).cause
-        first, dropped = _thread_failed_first(stderr), _feeder_failed(stderr)
-        if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
-            said = f"timed out {when}".strip() + f", after {first[0]} died: {first[1]}"
-        elif dropped:  # ... or never came: a queue's feeder thread dropped it
-            said = f"timed out {when}".strip() + f", after a multiprocessing queue's feeder thread dropped {dropped}"
-        else:
-            said = f"timed out {when}".strip() + (f"; last line: {tail}" if tail else "")
-        return Verdict(Outcome.TIMEOUT, "", said, found.signature if found else sig_.HANG)
+        return _timed_out(stderr, text, timeout_s)
 
     status = report.get("status")
     if status == "skip":
