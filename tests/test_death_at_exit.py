@@ -144,6 +144,26 @@ def test_a_caught_usage_exit_before_a_death_at_exit_is_no_failure_of_its_own(sin
 
 
 @pytest.mark.slow
+def test_without_inject_an_uncaught_error_printed_last_before_a_silent_death_is_the_failure(tmp_path):
+    # a review's program run without inject: its ValueError's traceback, then SIGSEGV at exit (139), no faulthandler
+    # dump (off by then); the row said `killed_by_signal` at libc, `diagnose` of the same log the ValueError
+    text = _matrix(tmp_path, "plain", "[python, train.py]", "axes:\n  case: [raise_then_exit, at_exit]")
+    with open(text, encoding="utf-8") as f:
+        plain = f.read().replace("inject: true", "inject: false")
+    with open(text, "w", encoding="utf-8") as f:
+        f.write(plain)
+    proc = crashmatrix("run", text, "--out", tmp_path / "run", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["case"]: r for r in rows_of(tmp_path / "run")}
+    raised = rows["raise_then_exit"]
+    assert (raised["outcome"], raised["signal"]) == ("fail", ""), raised
+    assert raised["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", raised
+    assert raised["signature"] == "ValueError: loss is nan at step N in train.py:train", raised
+    # nothing printed before the death: no failure of the program's own to tell, the signal is all
+    assert (rows["at_exit"]["outcome"], rows["at_exit"]["error"]) == ("crash", "killed by SIGSEGV"), rows["at_exit"]
+
+
+@pytest.mark.slow
 def test_a_rank_that_dies_at_its_exit_is_that_rank_at_exit(tmp_path):
     matrix = _matrix(
         tmp_path,

@@ -82,6 +82,32 @@ def _told_abort(sig: str, out: Output) -> sig_.Found | None:
     return out.abort_cause if sig == "SIGABRT" else None
 
 
+def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, report: dict) -> Verdict | None:
+    """A main process whose uncaught exception's traceback is the last thing it printed, then died by a fault's
+    signal with no fatal-signal dump (faulthandler, on in every cell, is off only once the interpreter is being
+    torn down): a native library's cleanup faulted at exit after the program had failed on its own (a review's
+    program run without inject: its ValueError, then SIGSEGV; `diagnose` of the same log says the ValueError).
+    The exception is the failure, told as the exit status 1 it would have given, its error ending `then killed
+    by SIGSEGV at exit`. Only without inject's report: under inject the recorded exit says whether the exception
+    was uncaught (engine/loop.py), where a traceback printed alone cannot (a program that printed a handled one and
+    ended well). None otherwise."""
+    if report or sig not in _FAULTS:
+        return None
+    out = read_output(stderr)
+    last = out.last_traceback()
+    if last is None or last.origin != "main" or last.ignored or out.fatal_line or last.exception_at < 0:
+        return None
+    after = [line.strip() for line in last.lines[last.exception_at + 1 :]]
+    if any(line and not line.startswith(_HYDRA_FULL_ERROR) for line in after):
+        return None
+    failed = _from_output(1, stderr, stdout, text, report)
+    return dataclasses.replace(failed, error=f"{failed.error}; then killed by {sig} at exit")
+
+
+_FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"})
+_HYDRA_FULL_ERROR = "Set the environment variable HYDRA_FULL_ERROR=1"
+
+
 def _crash(sig: str, stderr: Output, text: Output, fallback: str) -> Verdict:
     """The main process died by a signal: a CUDA error that ended in abort() stays a CUDA error; an abort
     that said why (terminate's what()) is told by that line."""
@@ -617,7 +643,9 @@ def classify(
 
     if returncode is not None and returncode < 0:
         sig = signal_name(-returncode)
-        return _crash(sig, read_output(stderr), read_output(text), f"killed by {sig}")
+        return _raised_before_its_death(sig, stderr, stdout, text, report) or _crash(
+            sig, read_output(stderr), read_output(text), f"killed by {sig}"
+        )
 
     if returncode == 0:
         if status == "error":
