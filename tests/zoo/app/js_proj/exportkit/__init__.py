@@ -1,0 +1,1 @@
+"""exportkit: train a small tagger on the CPU, then ship it with TorchScript or torch.export."""
