@@ -1,0 +1,1 @@
+"""sharekit: a replay buffer, actors and Hogwild trainers sharing tensors through torch.multiprocessing."""

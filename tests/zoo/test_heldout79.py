@@ -1,0 +1,34 @@
+"""The seventy-ninth held-out set (truth_heldout79.yaml, HELDOUT79.md): tensors and models shared between processes
+through torch.multiprocessing on the CPU, four in a new project (sh_proj/: a pyproject.toml marker, a package
+`sharekit` run as `python train.py --case NAME`), without reading crashmatrix's rules, each with its truth from
+running it alone. Its runs were recorded once, before any rule changed (recorded/heldout79/); here every recorded
+cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own function, no
+torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for the nineteenth
+set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT79.md lists the run's)
+UNTRUE = {
+    ("sh_manager_frames", "where"): "multiprocessing/reduction.py:164 in recvfds: the Manager server's frame, "
+    "quoted inside the RemoteError, not the program's frames.append at sharekit/workers.py:45 in cache_frames",
+    ("sh_thread_queue_fd_limit", "where"): "shutil.py:725 in rmtree: multiprocessing's exit finalizer that failed "
+    "after the error, not the sender thread's q.put at zoo/modes/sh_thread_queue_fd_limit.py:20 in send_all",
+}
+SET = HeldOut("heldout79", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
