@@ -1191,3 +1191,21 @@ def test_a_loader_timeout_for_a_sample_its_workers_feeder_dropped_is_that_pickli
 def _worker_exit_log(name: str) -> str:
     with open(os.path.join(ROOT, "tests", "data", "worker-exit", name), encoding="utf-8") as f:
         return f.read()
+
+
+def test_crashmatrixs_own_words_under_inject_are_never_the_programs_error():
+    # The seventy-ninth held-out set's sh_hogwild_fd_limit, run alone: the program lowers its own open-files limit,
+    # then model.share_memory() raises `RuntimeError: unable to open shared memory object </torch_...> in read-write
+    # mode: Too many open files (24)`, exit 1. Under inject, crashmatrix's report writer then ran out of files too
+    # and said so on stderr; the row's error was that line of crashmatrix's.
+    from crashmatrix.incell.injection import PREFIX
+    from crashmatrix.verdict.classify import INJECT_PREFIX
+
+    assert INJECT_PREFIX == f"{PREFIX} "
+    path = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout79", "app", "cells", "237285cd90-r0", "stderr.log")
+    with open(path, encoding="utf-8") as f:
+        stderr = f.read()
+    assert "crashmatrix inject: metrics not written" in stderr
+    told = classify(1, stderr=stderr)
+    assert told.error.startswith("RuntimeError: unable to open shared memory object </torch_"), told.error
+    assert told.error.endswith("in read-write mode: Too many open files (24)"), told.error

@@ -600,6 +600,13 @@ def tells_a_failure(text: str) -> bool:
     return any(not WARNING.match(line) for line in out.exception_lines)
 
 
+# crashmatrix's own words in a cell's stderr under inject (incell/injection.py's warn: its metrics not written,
+# a knob not applied), never the program's: a set's program that lowered its own open-files limit had its error
+# told by the line saying crashmatrix's report could not be written either (`... Too many open files`)
+INJECT_PREFIX = "crashmatrix inject: "
+_INJECT_SAID = re.compile(rf"^{INJECT_PREFIX}.*(?:\n|$)", re.M)
+
+
 def _timed_out(stderr: str, text: str, timeout_s: float | None) -> Verdict:
     """A cell crashmatrix ended at its timeout: what it last said, or what it waited for that never came."""
     tail = exception_line(stderr)
@@ -628,6 +635,7 @@ def classify(
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
     recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
+    stderr = _INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr
     stderr = ranks_.without_role_prefix(stderr)  # torchrun --tee's `[default1]:`: the ranks' labels read as plain
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}
