@@ -615,7 +615,9 @@ _C_RUNTIME = re.compile(r"^(?:\S*/)?(?:libc|libpthread|libdl|librt|libm|libgcc_s
 _NATIVE_NAMED = re.compile(r"^(?P<lib>[^\s;()]+) \((?P<func>[A-Za-z_~][^()+\s]*)(?:\(.*\))?[^()+]*\+0x[0-9a-fA-F]+\)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
-SIGNED_BY_PLACE = frozenset({KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED, "memory_error", "cuda_oom"})
+SIGNED_BY_PLACE = frozenset(
+    {KILLED_BY_SIGNAL, WORKER_SIGNAL, BARRIER_UNMATCHED, "memory_error", "cuda_oom", "fd_exhaustion"}
+)
 # `where`'s last part for a death by signal that came after the process's Python exit had run (its atexit
 # handlers; verdict/exit_record.py's died_at_exit): in the interpreter's shutdown or a library's native
 # destructors. It signs the failure too: a death at exit and one mid-run are two failures.
