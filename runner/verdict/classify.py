@@ -607,6 +607,24 @@ INJECT_PREFIX = "crashmatrix inject: "
 _INJECT_SAID = re.compile(rf"^{INJECT_PREFIX}.*(?:\n|$)", re.M)
 
 
+def _without_exit_cleanup(stderr: str) -> str:
+    """stderr without the tracebacks multiprocessing's exit cleanup printed after an earlier one (it reports a
+    finalizer's error and goes on): the seventy-ninth set's program ran out of files, failed, and the cleanup then
+    could not remove its temporary folder either (`OSError: [Errno 24] Too many open files: '/tmp/pymp-...'`),
+    which became its error line."""
+    if "_run_finalizers" not in stderr and "_exit_function" not in stderr:
+        return stderr
+    printed = read_output(stderr).tracebacks
+    cut = [t for i, t in enumerate(printed) if t.by_exit_cleanup and any(not p.by_exit_cleanup for p in printed[:i])]
+    for t in reversed(cut):
+        if t.exception_at < 0:
+            continue
+        said = t.lines[t.exception_at]
+        end = stderr.find("\n", stderr.find(said, t.at) + len(said))
+        stderr = stderr[: t.start] + (stderr[end + 1 :] if end >= 0 else "")
+    return stderr
+
+
 def _timed_out(stderr: str, text: str, timeout_s: float | None) -> Verdict:
     """A cell crashmatrix ended at its timeout: what it last said, or what it waited for that never came."""
     tail = exception_line(stderr)
@@ -635,7 +653,7 @@ def classify(
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
     recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
-    stderr = _INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr
+    stderr = _without_exit_cleanup(_INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr)
     stderr = ranks_.without_role_prefix(stderr)  # torchrun --tee's `[default1]:`: the ranks' labels read as plain
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}

@@ -77,8 +77,14 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
 
 
 def _printed(text: str) -> list[Traceback]:
-    """The tracebacks text holds on their own lines, but for those of exceptions Python ignored."""
-    return [t for t in read_output(text).tracebacks if t.on_own_line and not t.ignored]
+    """The tracebacks text holds on their own lines, but for those of exceptions Python ignored or multiprocessing's
+    exit cleanup reported, and a Manager's server's that the main's RemoteError quotes (the main's own traceback is
+    the program's call)."""
+    return [
+        t
+        for t in read_output(text).tracebacks
+        if t.on_own_line and not t.ignored and not t.by_exit_cleanup and t.origin != "manager"
+    ]
 
 
 def _frames(head: Traceback) -> list[tuple[Frame, str]]:

@@ -67,6 +67,12 @@ _SPAWN_RAISED = re.compile(r"^-- Process (\d+) terminated with the following err
 # `multiprocessing.pool.RemoteTraceback:`, ProcessPoolExecutor's `concurrent.futures.process._RemoteTraceback:`),
 # its text between triple quotes on the lines after.
 _REMOTE_TRACEBACK = re.compile(r"[\w.]*RemoteTraceback:")
+_EXIT_CLEANUP = frozenset({"_run_finalizers", "_exit_function"})
+_MP_UTIL = "multiprocessing/util.py"
+# A multiprocessing Manager's server's traceback, which the main's RemoteError quotes between lines of dashes:
+# the server's side of the program's call (a proxy's method), not a place of the program's
+_MANAGER_SAYS = "RemoteError:"
+_DASHES = re.compile(r"-{20,}")
 _WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process (?P<n>\d+)\.")
 _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
@@ -212,7 +218,8 @@ class Traceback:
     ignored: bool  # `Exception ignored in: ...` before it: Python went on
     chained: bool  # `During handling of the above exception` (or the direct cause) just before it
     # "main", "thread NAME", "worker N" (a DataLoader worker's, re-raised), "rank N" (labelled, or told by
-    # torch.multiprocessing), "remote" (a process pool's worker's, the cause the main re-raised), "ignored"
+    # torch.multiprocessing), "remote" (a process pool's worker's, the cause the main re-raised), "manager" (a
+    # multiprocessing Manager's server's, quoted in the RemoteError the main raised), "ignored"
     # (Python went on); a launcher's own exception is `is_launchers`
     origin: str
 
@@ -286,6 +293,14 @@ class Traceback:
         return self.type.rsplit(".", 1)[-1] in _LAUNCHER_EXCEPTIONS
 
     @functools.cached_property
+    def by_exit_cleanup(self) -> bool:
+        """Printed by multiprocessing's exit cleanup, which reports a finalizer's error and goes on (a temporary
+        folder it could not remove after the program had run out of files: the seventy-ninth set's): not the
+        failure, nor its place."""
+        first = self.calls[0] if self.calls else None
+        return first is not None and first.function in _EXIT_CLEANUP and first.path.endswith(_MP_UTIL)
+
+    @functools.cached_property
     def calls(self) -> tuple[Call, ...]:
         """Its frames, outermost first, as printed (a frame's code is the indented line under it that is no
         frame)."""
@@ -342,10 +357,11 @@ def _origin(text: str, at: int, line_start: int) -> str:
     if text.startswith("Original ", line_start):
         worker = _WORKER_CAUGHT.search(text, max(0, line_start - 400), line_start)
         return f"worker {worker['n']}" if worker else "worker"
-    if before.strip() == '"""':
-        above = text[text.rfind("\n", 0, max(before_start - 1, 0)) + 1 : max(before_start - 1, 0)]
-        if _REMOTE_TRACEBACK.fullmatch(above.strip()):
-            return "remote"
+    above = text[text.rfind("\n", 0, max(before_start - 1, 0)) + 1 : max(before_start - 1, 0)]
+    if before.strip() == '"""' and _REMOTE_TRACEBACK.fullmatch(above.strip()):
+        return "remote"
+    if _DASHES.fullmatch(before.strip()) and above.strip().endswith(_MANAGER_SAYS):
+        return "manager"
     return "main" if not before.startswith(_WENT_ON) else "ignored"
 
 
