@@ -22,12 +22,7 @@ RUNS = {
 }
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT79.md lists the run's)
-UNTRUE = {
-    ("sh_manager_frames", "where"): "multiprocessing/reduction.py:164 in recvfds: the Manager server's frame, "
-    "quoted inside the RemoteError, not the program's frames.append at sharekit/workers.py:45 in cache_frames",
-    ("sh_thread_queue_fd_limit", "where"): "shutil.py:725 in rmtree: multiprocessing's exit finalizer that failed "
-    "after the error, not the sender thread's q.put at zoo/modes/sh_thread_queue_fd_limit.py:20 in send_all",
-}
+UNTRUE = {}
 SET = HeldOut("heldout79", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
     modes_at_least=10
