@@ -1214,3 +1214,15 @@ def test_crashmatrixs_own_words_under_inject_are_never_the_programs_error():
     told = classify(1, stderr=stderr)
     assert told.error.startswith("RuntimeError: unable to open shared memory object </torch_"), told.error
     assert told.error.endswith("in read-write mode: Too many open files (24)"), told.error
+
+
+def test_crashmatrixs_own_words_under_a_ranks_tee_label_are_never_its_error():
+    # From a review, run alone (tests/data/torchrun-tee-inject-line.err): `torchrun --nproc-per-node 2 --tee 3`,
+    # rank 1 raises `ValueError: shard 1 has 0 samples` at r6t.py:12, exit 1; under inject crashmatrix's rank file
+    # could not be written (the program had lowered its open-files limit) and said so under torchrun's
+    # `[default1]:` label, which the row then took for rank 1's error (fd_exhaustion).
+    with open(os.path.join(ROOT, "tests", "data", "torchrun-tee-inject-line.err"), encoding="utf-8") as f:
+        stderr = f.read()
+    told = classify(1, stderr=stderr)
+    assert told.error == "ValueError: shard 1 has 0 samples", told
+    assert "fd_exhaustion" not in told.signature

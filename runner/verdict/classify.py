@@ -604,7 +604,7 @@ def tells_a_failure(text: str) -> bool:
 # a knob not applied), never the program's: a set's program that lowered its own open-files limit had its error
 # told by the line saying crashmatrix's report could not be written either (`... Too many open files`)
 INJECT_PREFIX = "crashmatrix inject: "
-_INJECT_SAID = re.compile(rf"^{INJECT_PREFIX}.*(?:\n|$)", re.M)
+_INJECT_SAID = re.compile(rf"^(?:\[rank\d+\]: ?)?{INJECT_PREFIX}.*(?:\n|$)", re.M)
 
 
 def _without_exit_cleanup(stderr: str) -> str:
@@ -653,8 +653,8 @@ def classify(
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
     recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
-    stderr = _without_exit_cleanup(_INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr)
     stderr = ranks_.without_role_prefix(stderr)  # torchrun --tee's `[default1]:`: the ranks' labels read as plain
+    stderr = _without_exit_cleanup(_INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr)
     text = stderr + ("\n" + stdout if stdout else "")
     report = report or {}
 
