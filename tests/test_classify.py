@@ -1226,3 +1226,21 @@ def test_crashmatrixs_own_words_under_a_ranks_tee_label_are_never_its_error():
     told = classify(1, stderr=stderr)
     assert told.error == "ValueError: shard 1 has 0 samples", told
     assert "fd_exhaustion" not in told.signature
+
+
+def test_under_inject_a_traceback_printed_last_before_a_silent_death_is_no_failure_of_its_own():
+    # From a review, run alone (tests/data/handled-traceback-then-kill.err): r1.py prints a handled ValueError's
+    # traceback (traceback.print_exc()), turns faulthandler off, then kills itself by SIGSEGV mid-run (os.kill at
+    # :16): status 139, nothing more printed. Under inject the recorder's report (written at exit) is missing, so the
+    # death came before the exit: the signal is the failure. Without inject the text reads as an uncaught error then
+    # a fault at exit, the commoner case, and is told so (the review's counter-example is named in classify).
+    with open(os.path.join(ROOT, "tests", "data", "handled-traceback-then-kill.err"), encoding="utf-8") as f:
+        stderr = f.read()
+    under_inject = classify(-11, stderr=stderr, exit_recorded=True)
+    assert (under_inject.outcome, under_inject.signal, under_inject.signature) == (
+        Outcome.CRASH,
+        "SIGSEGV",
+        "killed_by_signal",
+    )
+    plain = classify(-11, stderr=stderr)
+    assert plain.error == "ValueError: bad batch 3, skipping; then killed by SIGSEGV at exit"

@@ -162,7 +162,7 @@ class Engine:
         report = read_report(os.path.join(slot.cell_dir, "report.json"))
         metrics = _cell_metrics(slot, report)
         rc, stdout, stderr, first = _judged(slot, rc)
-        verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first)
+        verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first, self.matrix.inject)
         slot.evidence.stderr = stderr
         at_exit = _died_at_exit(slot, verdict, report)  # asked once: a rank's end is read from its files
         verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, at_exit, self.matrix, first)
@@ -412,11 +412,12 @@ def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], repor
     return dataclasses.replace(failed, error=told), code
 
 
-def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first):
+def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first, inject: bool = False):
     """classify's verdict on an ended run, with what its ranks recorded where it was a distributed job.
     first: the Slurm task that failed first, whose own end and output were classified: its rank is the
     verdict's, and its death by a signal a rank's (rank_crash), as for ranks a launcher started. So is the
-    death of a main process that was itself a rank (Lightning's ddp makes it rank 0)."""
+    death of a main process that was itself a rank (Lightning's ddp makes it rank 0). inject: the in-cell
+    recorder was there, whose report tells a death at exit (classify's exit_recorded)."""
     from crashmatrix.verdict.classify import classify  # when the first cell ends, not before it starts
     from crashmatrix.verdict.ranks import recorded_ranks
 
@@ -431,6 +432,7 @@ def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, tim
         report=report,
         timeout_s=timeout_s,
         recorded=recorded,
+        exit_recorded=inject,
     )
     if first is not None:
         rank = first.rank

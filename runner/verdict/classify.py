@@ -88,9 +88,10 @@ def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, repo
     torn down): a native library's cleanup faulted at exit after the program had failed on its own (a review's
     program run without inject: its ValueError, then SIGSEGV; `diagnose` of the same log says the ValueError).
     The exception is the failure, told as the exit status 1 it would have given, its error ending `then killed
-    by SIGSEGV at exit`. Only without inject's report: under inject the recorded exit says whether the exception
-    was uncaught (engine/loop.py), where a traceback printed alone cannot (a program that printed a handled one and
-    ended well). None otherwise."""
+    by SIGSEGV at exit`. Only without inject: under inject the recorded exit says whether the exception was
+    uncaught and whether the death came at exit (engine/loop.py). Text alone cannot tell a handled exception's
+    traceback printed last, then a silent death mid-run with faulthandler turned off by the program (a review's),
+    from this: the commoner reading is taken. None otherwise."""
     if report or sig not in _FAULTS:
         return None
     out = read_output(stderr)
@@ -649,9 +650,11 @@ def classify(
     report: dict | None = None,
     timeout_s: float | None = None,
     recorded: Sequence[ranks_.Recorded] = (),
+    exit_recorded: bool = False,
 ) -> Verdict:
     """returncode as subprocess gives it: negative for death by a signal. recorded: what the in-cell
-    recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report)."""
+    recorder kept of a distributed cell's ranks (crashmatrix.incell.rank_report). exit_recorded: the in-cell
+    recorder ran (inject), whose report, written at exit, tells a death at exit: without it, one mid-run."""
     stderr, stdout = plain(stderr), plain(stdout)  # no escape code in error or signature, none in a pattern's way
     stderr = ranks_.without_role_prefix(stderr)  # torchrun --tee's `[default1]:`: the ranks' labels read as plain
     stderr = _without_exit_cleanup(_INJECT_SAID.sub("", stderr) if INJECT_PREFIX in stderr else stderr)
@@ -669,9 +672,8 @@ def classify(
 
     if returncode is not None and returncode < 0:
         sig = signal_name(-returncode)
-        return _raised_before_its_death(sig, stderr, stdout, text, report) or _crash(
-            sig, read_output(stderr), read_output(text), f"killed by {sig}"
-        )
+        raised = None if exit_recorded else _raised_before_its_death(sig, stderr, stdout, text, report)
+        return raised or _crash(sig, read_output(stderr), read_output(text), f"killed by {sig}")
 
     if returncode == 0:
         if status == "error":
