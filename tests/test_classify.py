@@ -1154,21 +1154,26 @@ def test_a_death_by_the_sessions_hangup_says_how_to_outlive_the_session():
     assert "`nohup`, `setsid`" in remedy(told.signature, told.signal)
 
 
-def test_a_wait_with_a_timeout_for_an_item_its_queues_feeder_dropped_is_that_pickling_error():
+def test_a_wait_with_a_timeout_after_a_queues_feeder_dropped_an_item_says_so_without_picking():
     # From a review, run alone (tests/data/worker-exit/feeder-dropped-then-empty.err): an mp.Queue item holds a lock;
     # the feeder thread prints `TypeError: cannot pickle '_thread.lock' object` and drops it; `q.get(timeout=3)`
-    # then raises `_queue.Empty` at r3_feeder_then_fail.py:5, exit 1
+    # then raises `_queue.Empty` at r3_feeder_then_fail.py:5, exit 1. A second review's programs printed the same
+    # drop from another queue and then waited on a queue that was only slow: the text cannot tell which, so the
+    # verdict is the wait's own and its error and remedy name the drop.
+    from crashmatrix.verdict.remedies import FEEDER_DROPPED, remedy_told
+
     path = os.path.join(ROOT, "tests", "data", "worker-exit", "feeder-dropped-then-empty.err")
     with open(path, encoding="utf-8") as f:
         stderr = f.read()
     told = classify(1, stderr=stderr)
-    assert (told.outcome, told.signature) == (Outcome.FAIL, "TypeError: cannot pickle '_thread.lock' object")
+    assert (told.outcome, told.signature) == (Outcome.FAIL, "_queue.Empty")
     assert told.error == (
-        "_queue.Empty; after a multiprocessing queue's feeder thread dropped what it could not pickle: "
-        "TypeError: cannot pickle '_thread.lock' object"
+        "_queue.Empty; a multiprocessing queue's feeder thread had dropped, unable to pickle it: "
+        "TypeError: cannot pickle '_thread.lock' object, which this wait may have been for"
     )
-    assert signed_by_place(told, "r3_feeder_then_fail.py:5 in <module>").signature.endswith(
-        " in r3_feeder_then_fail.py:<module>"
+    assert remedy_told(told.signature, "", told.error) == FEEDER_DROPPED
+    assert signed_by_place(told, "r3_feeder_then_fail.py:5 in <module>").signature == (
+        "_queue.Empty in r3_feeder_then_fail.py:<module>"
     )
 
 
@@ -1180,17 +1185,25 @@ def test_a_threads_queue_that_ran_dry_is_not_told_by_another_queues_dropped_item
     assert (told.outcome, told.error, told.signature) == (Outcome.FAIL, "_queue.Empty", "_queue.Empty")
 
 
-def test_a_loader_timeout_for_a_sample_its_workers_feeder_dropped_is_that_pickling_error():
+def test_a_loader_timeout_after_a_feeder_dropped_an_item_keeps_its_kind_and_names_both_fixes():
     # From a review, run alone (tests/data/worker-exit/loader-timeout-feeder-dropped.err): a DataLoader sample
     # holds a lock; the worker's result-queue feeder prints `TypeError: cannot pickle '_thread.lock' object` and
-    # drops it; DataLoader(timeout=5) then raises `DataLoader timed out after 5 seconds`, exit 1. Raising the
-    # timeout (loader_timeout's remedy) or leaving it at 0 only turns it into a hang.
-    told = classify(1, stderr=_worker_exit_log("loader-timeout-feeder-dropped.err"))
-    assert (told.outcome, told.signature) == (Outcome.FAIL, "TypeError: cannot pickle '_thread.lock' object")
-    assert told.error == (
-        "RuntimeError: DataLoader timed out after 5 seconds; after a multiprocessing queue's feeder thread dropped "
-        "what it could not pickle: TypeError: cannot pickle '_thread.lock' object"
-    )
+    # drops it; DataLoader(timeout=5) then raises `DataLoader timed out after 5 seconds`, exit 1: raising the
+    # timeout only turns it into a hang. A second review's (loader-slow-worker-unrelated-feeder.err): an unrelated
+    # log queue's feeder drops its item, then a worker that sleeps 5 s runs out DataLoader(timeout=2): raising the
+    # timeout fixes it, the pickling nothing. One text for both: both fixes, neither picked.
+    from crashmatrix.verdict.remedies import FEEDER_DROPPED, REMEDIES, remedy_told
+
+    for name, seconds in (("loader-timeout-feeder-dropped.err", 5), ("loader-slow-worker-unrelated-feeder.err", 2)):
+        told = classify(1, stderr=_worker_exit_log(name))
+        assert (told.outcome, told.signature) == (Outcome.FAIL, "loader_timeout"), name
+        assert told.error == (
+            f"RuntimeError: DataLoader timed out after {seconds} seconds; a multiprocessing queue's feeder thread had "
+            "dropped, unable to pickle it: TypeError: cannot pickle '_thread.lock' object, which this wait may have "
+            "been for"
+        )
+        fix = remedy_told(told.signature, "", told.error)
+        assert fix == f"{FEEDER_DROPPED}; if it was another's, {REMEDIES['loader_timeout']}"
 
 
 def _worker_exit_log(name: str) -> str:

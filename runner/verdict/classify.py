@@ -30,7 +30,7 @@ from crashmatrix.verdict.parsed import (
     usage_error,
     watchdog_ended,
 )
-from crashmatrix.verdict.remedies import STARTED_WORKER_SAYS
+from crashmatrix.verdict.remedies import FEEDER_SAYS, STARTED_WORKER_SAYS
 from crashmatrix.verdict.signature import WATCHDOG_ENDED, signal_name
 from crashmatrix.verdict.stacks import Thread, is_programs
 
@@ -199,7 +199,9 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if exception != line:  # the thread's failure is the verdict, the main's its consequence
             told = f"{exception}; in {thread}, first: the main then failed with {line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
-    return _dropped_by_a_feeder(stderr, line) or Verdict(Outcome.FAIL, "", line, sig_.mask(line), by_message=True)
+    return _dropped_by_a_feeder(stderr, line, sig_.mask(line)) or Verdict(
+        Outcome.FAIL, "", line, sig_.mask(line), by_message=True
+    )
 
 
 def _told_by_workers(found, stderr: str) -> Verdict | None:
@@ -211,24 +213,23 @@ def _told_by_workers(found, stderr: str) -> Verdict | None:
     if found.cause.name == sig_.WORKER_EXITED:
         return _worker_exited_told(found.line, stderr)
     if found.cause.name == sig_.LOADER_TIMEOUT:
-        return _dropped_by_a_feeder(stderr, found.line)
+        return _dropped_by_a_feeder(stderr, found.line, found.signature)
     return None
 
 
-def _dropped_by_a_feeder(stderr: str, line: str) -> Verdict | None:
-    """A main that waited on a multiprocessing queue with a timeout (`queue.Empty`) for the item its feeder thread
-    had dropped, unable to pickle it (a review's program: a lock in the item), or a DataLoader whose `timeout` ran
-    out for the sample a worker's feeder dropped (raising the timeout, loader_timeout's fix, never brings it): the
-    pickling error is the failure, placed at the program's wait, which is the program's line that waited for it.
-    None otherwise, and where the wait that ran out was no multiprocessing queue's (a `queue.Queue` of threads:
-    a review's program, whose dropped item went to another queue)."""
+def _dropped_by_a_feeder(stderr: str, line: str, signature: str) -> Verdict | None:
+    """A main whose wait on a multiprocessing queue ran out (`queue.Empty`, or a DataLoader's own `timeout`) after
+    a queue's feeder thread had dropped an item it could not pickle (a review's program: a lock in the item): the
+    wait's own verdict (signature), its error saying so, since the text cannot tell which queue's item it was (a
+    second review's programs waited on another queue, or on a worker that was only slow, and the drop fixed
+    nothing). None where nothing was dropped, or the wait was no multiprocessing queue's (a `queue.Queue` of
+    threads)."""
     waited = _QUEUE_EMPTY.match(line) and _raised_in(stderr, line, _QUEUES) or _LOADER_TIMED_OUT.match(line)
     dropped = _feeder_failed(stderr) if waited else ""
     if not dropped:
         return None
-    cause = dropped.partition(": ")[2]
-    told = f"{line}; after a multiprocessing queue's feeder thread dropped {dropped}"
-    return Verdict(Outcome.FAIL, "", told, sig_.mask(cause), by_message=True)
+    told = f"{line}{FEEDER_SAYS}{dropped.partition(': ')[2]}, which this wait may have been for"
+    return Verdict(Outcome.FAIL, "", told, signature, by_message=signature == sig_.mask(line))
 
 
 _QUEUE_EMPTY = re.compile(r"^(?:_?queue)\.Empty\b")

@@ -359,6 +359,17 @@ def _is_desync_hang(signature: str) -> bool:
     return len(parts) > 1 and all(" at " in part for part in parts)
 
 
+# the error classify gives a wait that ran out after a queue's feeder thread dropped an item (`_queue.Empty; a
+# multiprocessing queue's feeder thread had dropped, unable to pickle it: TypeError: cannot pickle ...`)
+FEEDER_SAYS = "; a multiprocessing queue's feeder thread had dropped, unable to pickle it: "
+FEEDER_DROPPED = (
+    "a multiprocessing queue's feeder thread pickles each item after put() has returned; an item it cannot pickle "
+    "(a lock, a lambda, an open file in it) is dropped with its error printed, nothing raised, and the reader "
+    "waits for it in vain: if the dropped item was the one this wait needed, keep what cannot be pickled out of "
+    "it, or build that part where it is read"
+)
+
+
 def remedy_told(signature: str, signal: str, error: str) -> str:
     """What the verdict's error says of its kind where its signature cannot, first: a DataLoader worker that failed
     as spawn started it, wherever in the re-import it failed (an unguarded line of the main script, a file it reads
@@ -366,7 +377,12 @@ def remedy_told(signature: str, signal: str, error: str) -> str:
     program's own function raised as its object was rebuilt (a Dataset's `__setstate__`: a review's, fixed there,
     not by moving anything to the top level); else remedy()."""
     rebuilding = signature.endswith(":<module>") or signature.endswith(" in multiprocessing/spawn.py:_main")
-    return SPAWN_REBUILD if STARTED_WORKER_SAYS in error and rebuilding else remedy(signature, signal)
+    if STARTED_WORKER_SAYS in error and rebuilding:
+        return SPAWN_REBUILD
+    if FEEDER_SAYS in error:  # which queue's item it was, the text cannot tell: both fixes
+        otherwise = remedy(signature, signal)
+        return FEEDER_DROPPED + (f"; if it was another's, {otherwise}" if otherwise else "")
+    return remedy(signature, signal)
 
 
 def remedy(signature: str, signal: str = "") -> str:
