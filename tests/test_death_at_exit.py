@@ -111,7 +111,8 @@ def test_the_programs_own_error_before_a_death_at_exit_is_the_failure(single):
     # sent the user to a library's tracker
     run_dir, rows = single
     row = rows["raise_then_exit"]
-    assert (row["outcome"], row["signal"], row["exit_code"]) == ("fail", "", ""), row
+    # a signal ended it, not an exit (DESIGN.md's outcome words): crash, its signal, and its own error first
+    assert (row["outcome"], row["signal"], row["exit_code"]) == ("crash", "SIGSEGV", ""), row
     assert row["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", row
     assert (row["signature"], row["where"]) == (
         "ValueError: loss is nan at step N in train.py:train",
@@ -128,7 +129,7 @@ def test_an_error_reported_then_exit_1_before_a_death_at_exit_is_the_failure(sin
     # at exit: the run said only `killed by SIGSEGV at exit`, diagnose on the same log the ValueError
     _run_dir, rows = single
     row = rows["report_then_exit"]
-    assert (row["outcome"], row["signal"]) == ("fail", ""), row
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV"), row
     assert row["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", row
     assert row["signature"] == rows["raise_then_exit"]["signature"], row
     assert row["where"] == "train.py:24 in train; train.py:31 in run" or row["where"].endswith("train.py:24 in train")
@@ -156,7 +157,7 @@ def test_without_inject_an_uncaught_error_printed_last_before_a_silent_death_is_
     assert proc.returncode == 0, proc.stderr
     rows = {r["case"]: r for r in rows_of(tmp_path / "run")}
     raised = rows["raise_then_exit"]
-    assert (raised["outcome"], raised["signal"]) == ("fail", ""), raised
+    assert (raised["outcome"], raised["signal"]) == ("crash", "SIGSEGV"), raised
     assert raised["error"] == "ValueError: loss is nan at step 2; then killed by SIGSEGV at exit", raised
     assert raised["signature"] == "ValueError: loss is nan at step N in train.py:train", raised
     # nothing printed before the death: no failure of the program's own to tell, the signal is all

@@ -166,7 +166,7 @@ class Engine:
         slot.evidence.stderr = stderr
         at_exit = _died_at_exit(slot, verdict, report)  # asked once: a rank's end is read from its files
         verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, at_exit, self.matrix, first)
-        verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, at_exit)
+        verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, at_exit and own is None)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
         cell_files.release(running.launch.env)
         exit_code = rc if (rc is not None and rc >= 0 and not running.timed_out) else None
@@ -409,7 +409,7 @@ def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], repor
         return verdict, None
     failed = _verdict(slot, code, output[0], output[1], report, matrix.timeout, first)
     told = f"{failed.error}; then killed by {verdict.signal} {exit_record.AT_EXIT}"
-    return dataclasses.replace(failed, error=told), code
+    return exit_record.then_killed(failed, told, verdict.signal), code
 
 
 def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first, inject: bool = False):

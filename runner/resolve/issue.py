@@ -468,7 +468,7 @@ def _what_happened(run: FinishedRun, bundle: Bundle) -> str:
     elif str(row.get("rank") or "") and kind.outcome != Outcome.RANK_CRASH.value:
         sentence += f" It was rank {row['rank']}'s failure, the first of the distributed job's."
     killed = _KILLED_AT_EXIT.search(str(row.get("error") or ""))
-    if killed and kind.outcome == Outcome.FAIL.value and not row.get("exit_code"):
+    if killed and kind.outcome in (Outcome.FAIL.value, Outcome.CRASH.value) and not row.get("exit_code"):
         sentence = (
             f"The program stopped with an error, and then, as it shut down, was killed by {killed['signal']} at exit "
             "(so no exit status): its error below is the failure."

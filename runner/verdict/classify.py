@@ -102,7 +102,10 @@ def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, repo
     if any(line and not line.startswith(_HYDRA_FULL_ERROR) for line in after):
         return None
     failed = _from_output(1, stderr, stdout, text, report)
-    return dataclasses.replace(failed, error=f"{failed.error}; then killed by {sig} at exit")
+    outcome = Outcome.CRASH if failed.outcome is Outcome.FAIL else failed.outcome  # exit_record.then_killed's
+    return dataclasses.replace(
+        failed, outcome=outcome, signal=failed.signal or sig, error=f"{failed.error}; then killed by {sig} at exit"
+    )
 
 
 _FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"})

@@ -47,6 +47,7 @@ from crashmatrix.verdict.exception_place import (
     starting_call,
 )
 from crashmatrix.verdict.signature import (
+    AT_EXIT,
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
     WORKER_BUS_ERROR_SHM,
@@ -861,7 +862,7 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
         # a rank's own exception, from its own traceback
         return verdict, _started_at(_where_raised(verdict, verdict.told), verdict, ev.stderr)
-    if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal:
+    if verdict.outcome not in (Outcome.CRASH, Outcome.WORKER_CRASH) or not verdict.signal or _then_killed(verdict):
         where = _started_at(_where_raised(verdict, ev.stderr), verdict, ev.stderr)
         # a rank known only from its launcher's report: the launcher's own raise of it is no place of the rank's
         return verdict, "" if verdict.rank is not None and _LAUNCHERS_OWN.match(where) else where
@@ -874,6 +875,12 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         if reason:
             return Verdict(Outcome.OOM, verdict.signal, f"killed by the kernel's OOM killer: {reason}"), ""
     return verdict, _where_died(verdict, ev, pids, lambda: kernel_log(ev.started))
+
+
+def _then_killed(verdict: Verdict) -> bool:
+    """A crash whose own failure came first, before its death at exit (exit_record.then_killed): placed where that
+    failure was raised, not where the signal struck."""
+    return verdict.error.endswith(f"; then killed by {verdict.signal} {AT_EXIT}")
 
 
 _ONE_STRAGGLER = re.compile(r"^rank (\d+) [^;]*, outside any collective(?:;|$)")
