@@ -847,3 +847,20 @@ def test_a_death_the_kernel_places_in_torchs_library_is_addressed_to_torch():
     # the C library's, by the same line, is no Python package's
     _whose, found = whose_fix(Kind(), "", "libc.so.6 (+0x9ae2f)", "killed by SIGSEGV", {"torch": "2.13.0"})
     assert found is None
+
+
+def test_a_bus_error_reading_a_checkpoint_mapped_in_another_function_is_the_programs():
+    # the eightieth held-out set's mm_resume_overwrite, its recorded stderr (run alone: the same): mapkit/train.py:37
+    # open_checkpoint maps last.pt with torch.load(mmap=True), a torch.save of the head export truncates the same
+    # file, and load_state_dict's copy_ in resume (:45) dies by SIGBUS in libtorch_cpu. The mapping is in another
+    # function of the dying frame's file; the report went to PyTorch's tracker.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.culprit import culprit
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout80", "app", "cells/1a1f497472-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    assert forensics.file_mapping_line(stderr) == "mapkit/train.py:37"
+    found = culprit(stderr, "libtorch_cpu.so (+0x76ba028); mapkit/train.py:45 in resume", {}, by_signal=True)
+    assert found is not None and found.mapped == "mapkit/train.py:37" and not found.owns_the_bug, found

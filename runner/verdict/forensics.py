@@ -709,16 +709,7 @@ def fp_traps_line(stderr: str) -> str:
     mx_worker_fpe_trap). "" otherwise."""
     if "Fatal Python error: Floating point exception" not in stderr:
         return ""
-    for own in dict.fromkeys(f for f in died_thread_frames(stderr) if is_programs(f)):
-        try:
-            with open(own.file, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        found = next((n for n, text in enumerate(lines, 1) if _FP_TRAPS.search(text.split("#", 1)[0])), 0)
-        if found:
-            return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{found}"
-    return ""
+    return _in_own_files(stderr, _FP_TRAPS)
 
 
 def file_mapping_line(stderr: str) -> str:
@@ -727,7 +718,24 @@ def file_mapping_line(stderr: str) -> str:
     mapping is a file that changed under it. "" otherwise."""
     if "Fatal Python error: Bus error" not in stderr:
         return ""
-    return _own_line(stderr, _FILE_MAPPING, within_class=True)
+    return _own_line(stderr, _FILE_MAPPING, within_class=True) or _in_own_files(stderr, _FILE_MAPPING)
+
+
+def _in_own_files(stderr: str, pattern: re.Pattern) -> str:
+    """The first line matching pattern in the files of the dying thread's own frames, innermost first, as
+    `path:line` from the app's root: a setting made in another function of the file (a worker_init_fn's
+    feenableexcept; the eightieth set's checkpoint opened with torch.load(mmap=True) in open_checkpoint, read in
+    resume after a save truncated it)."""
+    for own in dict.fromkeys(f for f in died_thread_frames(stderr) if is_programs(f)):
+        try:
+            with open(own.file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        found = next((n for n, text in enumerate(lines, 1) if pattern.search(text.split("#", 1)[0])), 0)
+        if found:
+            return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{found}"
+    return ""
 
 
 def _own_line(stderr: str, pattern: re.Pattern, within_class: bool) -> str:
