@@ -263,3 +263,35 @@ def test_under_inject_a_death_at_exit_is_the_signal_it_is_alone_without_torchs_b
     assert row["where"].endswith("torch_cache.py:12 in __del__; at exit"), row
     with open(os.path.join(tmp_path, "run", row["log_dir"], "stderr.log"), encoding="utf-8") as f:
         assert "c10::FatalSignalHandler" not in f.read()
+
+
+def test_the_programs_own_native_library_loaded_at_exit_is_read_from_the_maps(tmp_path):
+    # the eighty-first held-out set's c_exit_handler_segv, run alone: its libendring.so, built with gcc into a
+    # temporary folder and loaded with ctypes, registered an atexit handler that memsets a buffer it had freed; the
+    # kernel names only libc.so.6. The process's maps at its exit (a few of its lines, as Linux writes them):
+    from crashmatrix.incell.own_native import own_native_libraries
+
+    venv_lib = os.path.join(sys.prefix, "lib", "python3.11", "site-packages", "torch", "lib", "libtorch_cpu.so")
+    own = str(tmp_path / "endkit-6wl4nmbd" / "libendring.so")
+    maps = tmp_path / "maps"
+    maps.write_text(
+        "55d0c0a00000-55d0c0a01000 r--p 00000000 08:01 1 /usr/bin/python3.11\n"
+        f"7f1a00000000-7f1a00001000 r-xp 00000000 08:01 2 {venv_lib}\n"
+        f"7f1b00000000-7f1b00001000 r-xp 00000000 08:01 3 {own}\n"
+        f"7f1b00002000-7f1b00003000 rw-p 00001000 08:01 3 {own}\n"
+        "7f1c00000000-7f1c00001000 r-xp 00000000 08:01 4 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n"
+    )
+    assert own_native_libraries(str(maps)) == [own]
+
+
+def test_a_death_at_exit_in_the_c_library_with_the_programs_native_code_loaded_is_the_programs():
+    kind = type("K", (), {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal at exit"})()
+    native = ["/tmp/run/cells/c42fcda62e-r0/tmp/endkit-6wl4nmbd/libendring.so"]
+    whose, culprit = whose_fix(kind, "", "libc.so.6 (+0x16e0ba); at exit", "killed by SIGSEGV at exit", {}, "", native)
+    assert culprit is None
+    assert whose.startswith("The program's to look at first: the process died by SIGSEGV at exit"), whose
+    assert "libendring.so (/tmp/run/cells/c42fcda62e-r0/tmp/endkit-6wl4nmbd)" in whose, whose
+    # without it (or with a library's own name from the kernel) the report still names no tracker it cannot tell
+    without, _ = whose_fix(kind, "", "libc.so.6 (+0x16e0ba); at exit", "killed by SIGSEGV at exit", {})
+    assert without.startswith("No stack names the library but libc.so.6"), without

@@ -27,6 +27,7 @@ from . import importhook, knobs, memory_trace, rank_report
 from .atomic import write_json_atomic
 from .loader_clock import LoaderClock, speed
 from .memory_sampler import SAMPLER
+from .own_native import NATIVE_OWN, own_native_libraries
 
 PREFIX = "crashmatrix inject:"
 
@@ -256,6 +257,9 @@ def write_metrics(path: str) -> None:
     killed = rank_report.killed_children_at_exit()
     if killed:
         report["killed_children"] = killed
+    native = own_native_libraries()  # a death at exit after this names no caller: the program's own native code
+    if native:
+        report[NATIVE_OWN] = native
     write_json_atomic(path, report, durable=False)  # the cell's own report: no fsync on the way out
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from crashmatrix.incell.own_native import NATIVE_OWN
 from crashmatrix.machine.fingerprint import SUMMARY_FIELDS
 from crashmatrix.outcome import Outcome
 from crashmatrix.plain_text import plain
@@ -71,7 +72,8 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     if launched:
         stderr = launched
     busy = stacks.busy_mark(stacks_of(run, row))
-    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy)
+    native = _own_native(run, row)
+    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy, native)
     parts = [
         f"# {title}\n",
         addressee,
@@ -92,10 +94,13 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     return "\n".join(parts)
 
 
-def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: str = "") -> tuple[str, Culprit | None]:
+def whose_fix(
+    kind, stderr: str, where: str, error: str, packages: dict, busy: str = "", native: Sequence[str] = ()
+) -> tuple[str, Culprit | None]:
     """(the paragraph saying whose fix a failure is, the library its stack points to): ISSUE.md's and
     `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
-    object with those three). busy: a hang's main process's mark in stacks.txt, where it ran as it was caught."""
+    object with those three). busy: a hang's main process's mark in stacks.txt, where it ran as it was caught.
+    native: the program's own shared objects the process had loaded at its exit (incell/own_native.py)."""
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
@@ -110,11 +115,18 @@ def whose_fix(kind, stderr: str, where: str, error: str, packages: dict, busy: s
     if kind.outcome == Outcome.TIMEOUT.value and not known:
         return _hung(where, busy), None
     if placed_at_exit(where) and not known:
-        return _at_exit(whose, where, kind.signal), whose
+        return _at_exit(whose, where, kind.signal, native), whose
     return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
 
 
-def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
+def _own_native(run: FinishedRun, row: dict) -> list[str]:
+    """The program's own shared objects its main process had loaded at exit, as its report kept them (inject)."""
+    report = read_report(os.path.join(run.directory, str(row.get("log_dir") or ""), "report.json")) or {}
+    found = report.get(NATIVE_OWN) if isinstance(report, dict) else None
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
+def _at_exit(whose: Culprit | None, where: str, signal: str, native: Sequence[str] = ()) -> str:
     """A death at exit: in Python code the interpreter ran as it shut down (a `__del__`, an exit handler), in the
     library the kernel's log named, or in native code no stack names. Not a line of the program's main code: what
     it left running or alive at exit is what that cleanup met."""
@@ -136,6 +148,15 @@ def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
             _addressed(whose, "; ".join(places)).rstrip("\n")
             + f" It died at exit, in that code's cleanup as the process ended. {left}.\n"
         )
+    if native and all(_C_RUNTIME_PLACE.match(p) for p in places):  # the C library runs for whoever called it
+        own = ", ".join(f"{os.path.basename(p)} ({os.path.dirname(p)})" for p in native)
+        return (
+            f"The program's to look at first: the process died by {signal or 'a signal'} at exit, after the "
+            f"program's code had finished, in the C library ({'; '.join(places) or 'no place named'}), which runs for "
+            f"whoever called it; the process had loaded native code of the program's own, outside any installed "
+            f"package: {own}. Its exit handlers and destructors run then: look there first (a buffer freed before an "
+            "exit handler uses it); a core dump's stack (`coredumpctl gdb`, then `bt`) names the caller.\n"
+        )
     native = "; ".join(places)
     named = f" but {native}, which no installed package holds" if native else ""
     if native:  # the C runtime, or a library no installed package holds: what called it is the one to name
@@ -153,6 +174,9 @@ def _at_exit(whose: Culprit | None, where: str, signal: str) -> str:
         f"destructors), where faulthandler prints nothing. {left}; {finding}, whose tracker this is for.\n"
     )
 
+
+# the C runtime's library as the kernel names it in `where` (`libc.so.6 (+0x16e0ba)`): no caller of its own
+_C_RUNTIME_PLACE = re.compile(r"^(?:\S*/)?(?:libc|libpthread|libm|ld-linux[\w.-]*)\.so[\w.]*(?: \(.*\))?$")
 
 # a frame of Python code in `where`: `r1.py:10 in __del__`, `…/site-packages/x/y.py:3 in close`
 _PYTHON_PLACE = re.compile(r"^\S+\.py:\d+ in \S+$")
