@@ -1,7 +1,7 @@
-"""Rank 1 aborts on the first attempt only; the elastic agent restarts the group and the second attempt trains.
+"""Rank 1 aborts on a stale lock file a previous job left in the data cache; the elastic agent (no restarts) stops.
 
-The first attempt's rank 1 meets a stale lock file a previous job left in the data cache and aborts (the check
-calls os.abort(), as a C library's assert would); it removes the lock first, so the restarted attempt goes through.
+The check calls os.abort(), as a C library's assert would, before the rank joins the process group; rank 0 waits
+in init_process_group until the agent stops it.
 """
 
 import os
@@ -47,7 +47,7 @@ def main() -> None:
         run_id="el_abort",
         rdzv_backend="c10d",
         rdzv_endpoint=f"127.0.0.1:{free_port()}",
-        max_restarts=1,
+        max_restarts=0,
         monitor_interval=0.1,
         start_method="spawn",
     )
