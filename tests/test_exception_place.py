@@ -864,3 +864,22 @@ def test_a_bus_error_reading_a_checkpoint_mapped_in_another_function_is_the_prog
     assert forensics.file_mapping_line(stderr) == "mapkit/train.py:37"
     found = culprit(stderr, "libtorch_cpu.so (+0x76ba028); mapkit/train.py:45 in resume", {}, by_signal=True)
     assert found is not None and found.mapped == "mapkit/train.py:37" and not found.owns_the_bug, found
+
+
+def test_a_spawned_ranks_dataloader_worker_that_raised_is_placed_at_the_workers_line(tmp_path):
+    # the eighty-third held-out set's worker_keyerror_rank1, its recorded stderr (run alone: the same): the program
+    # launches 2 ranks with torch's elastic_launch (spawn); rank 1's DataLoader worker 0 raises KeyError: 'tokens' at
+    # elastic/data.py:16; the rank re-raises `KeyError: Caught KeyError in DataLoader worker process 0.` with the
+    # worker's `Original Traceback` under it, which elastic logs under `-- Process 1 terminated with the following
+    # error:`. The worker's line is the place, as for a worker of a process that is no rank.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout83", "app", "cells", "1a7372ac85-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        (tmp_path / "job.err").write_text(_checkout_paths(f.read()))
+    found = diagnose(read_logs([str(tmp_path / "job.err")]))
+    assert found.row["where"] == "elastic/data.py:16 in __getitem__", found.row
+    assert found.row["signature"] == "KeyError: 'tokens' in elastic/data.py:__getitem__", found.row

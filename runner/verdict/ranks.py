@@ -376,9 +376,14 @@ def _tracebacks(text: str) -> list[RankFailure]:
     at = text.find(_TRACEBACK)
     while at != -1:
         end = _exception_end(text, at)
-        # chained tracebacks follow within a few lines: the same report
+        # chained tracebacks follow within a few lines: the same report; so does a DataLoader worker's `Original
+        # Traceback` right under its re-raise in the rank (the eighty-third set's rank whose worker raised)
         nxt = text.find(_TRACEBACK, end)
-        while nxt != -1 and _CHAINED.search(text[end:nxt]) and len(text[end:nxt].strip().splitlines()) <= 2:
+        while (
+            nxt != -1
+            and (_CHAINED.search(text[end:nxt]) or text[end:nxt].strip() == "Original")
+            and (len(text[end:nxt].strip().splitlines()) <= 2)
+        ):
             end = _exception_end(text, nxt)
             nxt = text.find(_TRACEBACK, end)
         found.append(RankFailure(None, at, text=text[at:end]))
