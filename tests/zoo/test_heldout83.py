@@ -24,9 +24,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT83.md lists the run's)
 UNTRUE = {
-    ("worker_keyerror_rank1", "where"): "torch/_utils.py:794 in reraise; elastic/train.py:24 in worker_rank: rank "
-    "1's main re-raising, not the DataLoader worker's own frame elastic/data.py:16 in __getitem__ that the log holds "
-    "under `Original Traceback` (the run said the same)",
     ("el_rank0_watchdog_sigkill", "where"): "no place: a SIGKILL leaves no faulthandler dump, and the watchdog's "
     "own line names no frame (the run said the same)",
 }
