@@ -570,6 +570,24 @@ def test_a_spawned_rank_that_left_by_os_exit_is_placed_at_its_call(tmp_path):
     assert exit_record.spawned_rank_place(recorded, os.getpid(), 2) == ""  # another status: not this end
 
 
+def test_a_spawned_rank_that_killed_itself_before_it_knew_its_rank_is_placed_at_its_kill(tmp_path):
+    # the eighty-third held-out set's el_rank0_watchdog_sigkill: elastic_launch spawns the ranks and gives them RANK
+    # after they started, and rank 0's own memory watchdog SIGKILLs it (nothing printed): no record said which rank
+    # it was. Its own kill is still recorded, the only one of that signal but the main's
+    from crashmatrix.verdict import exit_record
+
+    source = (
+        "import multiprocessing\nimport os\nimport signal\n\n\ndef watchdog():\n    os.kill(os.getpid(), signal.SIGKILL)"
+        "\n\n\nif __name__ == '__main__':\n    rank = multiprocessing.get_context('spawn').Process(target=watchdog)\n"
+        "    rank.start()\n    rank.join()\n    raise SystemExit(1)\n"
+    )
+    recorded, done = _as_a_rank(tmp_path, source, rank_env=False)  # a parent, and the rank it spawns
+    assert done.returncode == 1, done.stderr
+    assert exit_record.rank_place(recorded, 0, "SIGKILL") == ""  # no record says it was rank 0
+    assert exit_record.spawned_rank_signal_place(recorded, os.getpid(), "SIGKILL") == "rank1.py:7 in watchdog"
+    assert exit_record.spawned_rank_signal_place(recorded, os.getpid(), "SIGSEGV") == ""  # another end
+
+
 def _own_exit_log(name: str) -> str:
     with open(os.path.join(ROOT, "tests", "data", "rank-own-exit", name), encoding="utf-8") as f:
         return f.read()

@@ -514,7 +514,9 @@ def _forensics(engine: Engine, slot: _Slot, verdict, stderr: str, rc, at_exit: b
         if not where and verdict.outcome is Outcome.FAIL and "Traceback (most recent call last)" not in stderr:
             where = exit_record.a_childs_exit(slot.cell_dir, slot.evidence.pid, rc)  # its SystemExit, raised again
     if not where and verdict.outcome is Outcome.RANK_CRASH and verdict.rank is not None:  # it printed nothing
-        where = exit_record.rank_place(slot.cell_dir, verdict.rank, verdict.signal)
+        where = exit_record.rank_place(slot.cell_dir, verdict.rank, verdict.signal) or (
+            exit_record.spawned_rank_signal_place(slot.cell_dir, slot.evidence.pid, verdict.signal)
+        )
     if verdict.rank is not None and (code := exit_record.rank_exit_code(verdict)) is not None:
         where = (  # its sys.exit or os._exit, not the join
             exit_record.rank_place(slot.cell_dir, verdict.rank, "", code)

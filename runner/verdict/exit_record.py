@@ -286,6 +286,19 @@ def spawned_rank_place(cell_dir: str, main_pid: int | None, exit_code: int) -> s
     return found[0] if len(found) == 1 else ""
 
 
+def spawned_rank_signal_place(cell_dir: str, main_pid: int | None, signal: str) -> str:
+    """The recorded place of a rank's death by a signal it sent itself before any record said which rank it was (a
+    rank elastic_launch spawned learns its RANK after the in-cell recorder started: the eighty-third set's rank whose
+    own memory watchdog SIGKILLed it): the one process but the main that recorded such a kill is it; "" where none
+    did, or more than one."""
+    found = [
+        exception_place(text)
+        for _pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,))
+        if signal and end["signal"] == signal
+    ]
+    return found[0] if len(found) == 1 else ""
+
+
 _RANK_EXIT = re.compile(r"(?:terminated|exited) with exit code (\d+)$")
 
 
