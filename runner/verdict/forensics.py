@@ -718,14 +718,16 @@ def file_mapping_line(stderr: str) -> str:
     mapping is a file that changed under it. "" otherwise."""
     if "Fatal Python error: Bus error" not in stderr:
         return ""
-    return _own_line(stderr, _FILE_MAPPING, within_class=True) or _in_own_files(stderr, _FILE_MAPPING)
+    # Not the files' other functions: a review's programs died by SIGBUS writing shared memory a full /dev/shm could
+    # not back while a file elsewhere mapped another file (an np.memmap that stayed whole, a help string's
+    # `mmap=True`), and were told to keep a file whole that was never changed
+    return _own_line(stderr, _FILE_MAPPING, within_class=True)
 
 
 def _in_own_files(stderr: str, pattern: re.Pattern) -> str:
     """The first line matching pattern in the files of the dying thread's own frames, innermost first, as
     `path:line` from the app's root: a setting made in another function of the file (a worker_init_fn's
-    feenableexcept; the eightieth set's checkpoint opened with torch.load(mmap=True) in open_checkpoint, read in
-    resume after a save truncated it)."""
+    feenableexcept)."""
     for own in dict.fromkeys(f for f in died_thread_frames(stderr) if is_programs(f)):
         try:
             with open(own.file, encoding="utf-8") as f:
