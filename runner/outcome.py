@@ -94,7 +94,7 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # exception (`Process NAME:`) before the main's check of its exit code, and an exception a thread kept and the main
 # raised `from`, are signed at their own functions; a library installed into a folder of its own (a `*.dist-info`
 # beside it) is no frame of the program's; a SIGABRT after glibc's heap check is signed
-# `heap_corruption: ` and its words, at its place. compare joins runs of two versions by cell, class and place
+# `heap_corruption: ` and its words, at its place (by its class and place alone since 11). compare joins runs of two versions by cell, class and place
 # (signature_class). 6: a child process's exception raised in library frames alone (mp.spawn's _wrap, a loader
 # worker's collate or worker_init_fn call) is signed at the program's call that started the child; a death by
 # signal in a native function a backtrace names, by that function too; glibc's stack protector's abort by its words.

@@ -343,7 +343,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (_OPTION_PARSER_SAYS, USAGE_REFUSED),
-        (r"^heap_corruption: ", HEAP_CORRUPTED),
+        (r"^heap_corruption\b", HEAP_CORRUPTED),
         (r"^(?:stack smashing|buffer overflow) detected\b", OVERFLOW_DETECTED),
     )
 )
