@@ -1277,3 +1277,25 @@ def test_one_broken_heap_found_by_three_checks_over_three_repeats_is_one_failure
         "munmap_chunk(): invalid pointer",
     ]
     assert {v.signature for _, v in told} == {"heap_corruption in zoo/modes/nc_free_view_pointer.py:release_all"}
+
+
+def test_a_ctypes_callback_that_raised_before_the_main_failed_is_the_first_failure():
+    # the eighty-second held-out set's nc_thread_cb_raises, its recorded stderr (run alone: the same): a C thread calls
+    # the program's Python callback on_record, which raises KeyError: 7 at :21; ctypes prints `Exception ignored on
+    # calling ctypes callback function` and returns to C, and the main later fails on the names the callback never
+    # set (`RuntimeError: shape '[4, 8]' is invalid for input of size 31` at :31). As with a thread, the first
+    # failure is the verdict.
+    from crashmatrix.verdict.classify import signed_by_place
+    from crashmatrix.verdict.exception_place import exception_place
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout82", "single", "cells", "d8713ba8df-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        stderr = f.read()
+    told = classify(1, stderr=stderr)
+    assert told.error == (
+        "KeyError: 7; in ctypes callback on_record, first: the main then failed with RuntimeError: shape '[4, 8]' "
+        "is invalid for input of size 31"
+    )
+    where = exception_place(stderr, error=told.error)
+    assert where.endswith("nc_thread_cb_raises.py:21 in on_record"), where
+    assert signed_by_place(told, where).signature.startswith("KeyError: N in "), told

@@ -42,12 +42,16 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # done, defined at ...> exception=...>`. The program went on without what the task was to do, as after a thread.
 # multiprocessing's `Process grid-exporter:` before the traceback of a child process's uncaught exception
 # (Process._bootstrap prints it): the child died, the main goes on, as after a thread.
+CTYPES_CALLBACK = "Exception ignored on calling ctypes callback function:"
 THREAD_FAILED = re.compile(
     r"^(?:Exception in thread (?P<name>.+?)|Exception ignored in thread started by: (?P<started_by>.+?)"
     r"|Process (?P<process>[^\n:]+)):[ \t]*\n"
     r"(?=Traceback \(most recent call last\):)"
     r"|^Task exception was never retrieved\nfuture: <Task finished name='(?P<task>[^']*)' coro=<(?P<coro>[\w.]+)\(\)"
-    r".*\n(?=Traceback \(most recent call last\):)",
+    r".*\n(?=Traceback \(most recent call last\):)"
+    # a ctypes callback that raised, called from C (a C thread's, or a call's): ctypes prints it and returns to C,
+    # which goes on with what the callback never set (the eighty-second set's on_record; the main failed later)
+    rf"|^{CTYPES_CALLBACK} <function (?P<callback>[^\s>]+) at 0x[0-9a-f]+>[ \t]*\n(?=Traceback \(most recent call last\):)",
     re.M,
 )
 
@@ -57,6 +61,8 @@ def thread_named(died: re.Match) -> str:
     matched, as told."""
     if died["task"] is not None:
         return f"asyncio task {died['task']} ({died['coro']})"
+    if died["callback"] is not None:
+        return f"ctypes callback {died['callback']}"
     if died["process"] is not None:
         return f"process {died['process'].strip()}"
     return f"thread {(died['name'] or died['started_by']).strip()}"
@@ -501,7 +507,7 @@ class Output:
             at,
             start,
             on_own_line,
-            text.startswith(_WENT_ON, before),
+            text.startswith(_WENT_ON, before) and not text.startswith(CTYPES_CALLBACK, before),
             any(marker in text[max(0, line_start - 120) : line_start] for marker in _CHAINED),
             _origin(text, at, line_start),
         )
