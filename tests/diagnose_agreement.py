@@ -468,6 +468,10 @@ RECORDED_BEFORE = {
             "heldout79/single/cells/c4ac3cb6f5",
             # the eighty-third's rank whose DataLoader worker raised, placed at the rank's re-raise then
             "heldout83/app/cells/1a7372ac85",
+            # the eighty-second's broken heap, signed by glibc's varying words then, and its ctypes callback's
+            # KeyError, told by the main's later failure then
+            "heldout82/single/cells/d6b36db2f6",
+            "heldout82/single/cells/d8713ba8df",
         )
         for i in range(3)
     },

@@ -27,11 +27,6 @@ UNTRUE = {
     ("nc_free_view_pointer", "signature_has"): "heap_corruption: double free or corruption (out) in "
     "zoo/modes/nc_free_view_pointer.py:release_all (and free(): invalid size in another repeat), as the run said "
     "(counted untrue there): the signature follows glibc's words, which vary with the bytes before the view",
-    ("nc_thread_cb_raises", "signature_has"): "RuntimeError: shape '[…]' is invalid for input of size N in "
-    "zoo/modes/nc_thread_cb_raises.py:main, as the run said (counted untrue there): the main's consequence, not "
-    "the KeyError the ctypes callback raised first (`Exception ignored on calling ctypes callback function`)",
-    ("nc_thread_cb_raises", "where"): "zoo/modes/nc_thread_cb_raises.py:31 in main, as the run said (counted "
-    "untrue there): not the callback's :21 in on_record, where the KeyError was raised first",
 }
 SET = HeldOut("heldout82", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
