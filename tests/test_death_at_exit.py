@@ -281,7 +281,13 @@ def test_the_programs_own_native_library_loaded_at_exit_is_read_from_the_maps(tm
         f"7f1b00002000-7f1b00003000 rw-p 00001000 08:01 3 {own}\n"
         "7f1c00000000-7f1c00001000 r-xp 00000000 08:01 4 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
         "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n"
+        # a review's: torch.compile's kernel built into the cell's tmp, and a package `pip install --target`ed
+        f"7f1d00000000-7f1d00001000 r-xp 00000000 08:01 5 {tmp_path}/tmp/torchinductor_root/ck/ckia4.main.so\n"
+        f"7f1e00000000-7f1e00001000 r-xp 00000000 08:01 6 {tmp_path}/tgt/fastpkg/libfastpkg.so\n"
     )
+    (tmp_path / "tgt" / "fastpkg").mkdir(parents=True)
+    (tmp_path / "tgt" / "fastpkg" / "libfastpkg.so").write_bytes(b"")
+    (tmp_path / "tgt" / "fastpkg-1.0.dist-info").mkdir()
     assert own_native_libraries(str(maps)) == [own]
 
 
@@ -295,3 +301,6 @@ def test_a_death_at_exit_in_the_c_library_with_the_programs_native_code_loaded_i
     # without it (or with a library's own name from the kernel) the report still names no tracker it cannot tell
     without, _ = whose_fix(kind, "", "libc.so.6 (+0x16e0ba); at exit", "killed by SIGSEGV at exit", {})
     assert without.startswith("No stack names the library but libc.so.6"), without
+    # nothing named at all (an abort the program registered with libc's atexit): no C library to blame it through
+    unnamed, _ = whose_fix(kind, "", "at exit", "killed by SIGABRT at exit", {}, "", native)
+    assert unnamed.startswith("No stack names the library"), unnamed

@@ -11,6 +11,7 @@ set's c_exit_handler_segv: its libendring.so's atexit handler wrote through a po
 from __future__ import annotations
 
 import os
+import re
 import site
 import sys
 
@@ -38,8 +39,35 @@ def own_native_libraries(maps: str = "/proc/self/maps") -> list[str]:
         real = os.path.realpath(path) if os.path.exists(path) else path
         if real.startswith(_SYSTEM) or any(real.startswith(root) for root in outside):
             continue
+        if _GENERATED.search(real) or _installed_beside(real):
+            continue
         found[path] = None
     return list(found)
+
+
+# code a library generated and built for the program (torch.compile's Inductor, Triton): the library's, not the
+# program's (a review's compiled program had its kernel's .so named as the program's own native code)
+_GENERATED = re.compile(r"/(?:torchinductor_[^/]*|triton|torch_extensions|\.cache)/")
+
+
+def _installed_beside(path: str) -> bool:
+    """Whether a folder above path holds an installed distribution's metadata beside the package (`pip install
+    --target DIR`: DIR/pkg/lib.so and DIR/pkg-1.0.dist-info): an installed package on PYTHONPATH, not the program's
+    (a review's)."""
+    folder = os.path.dirname(path)
+    for _ in range(4):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            return False
+        top = os.path.basename(folder)
+        if any(n.endswith((".dist-info", ".egg-info")) and n.split("-")[0].lower() == top.lower() for n in names):
+            return True
+        folder = parent
+    return False
 
 
 def _is_shared_object(path: str) -> bool:

@@ -148,7 +148,7 @@ def _at_exit(whose: Culprit | None, where: str, signal: str, native: Sequence[st
             _addressed(whose, "; ".join(places)).rstrip("\n")
             + f" It died at exit, in that code's cleanup as the process ended. {left}.\n"
         )
-    if native and all(_C_RUNTIME_PLACE.match(p) for p in places):  # the C library runs for whoever called it
+    if native and places and all(_C_RUNTIME_PLACE.match(p) for p in places):  # libc runs for whoever called it
         own = ", ".join(f"{os.path.basename(p)} ({os.path.dirname(p)})" for p in native)
         return (
             f"The program's to look at first: the process died by {signal or 'a signal'} at exit, after the "
