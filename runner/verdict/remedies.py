@@ -370,6 +370,13 @@ FEEDER_DROPPED = (
 )
 
 
+# ... and where the wait's own kind has no fix of its own (`queue.Empty`: a review's slow producer)
+FEEDER_NOT_IT = (
+    "the wait ran out for its own reason: what should have put the item was slower than the timeout, or never "
+    "put it (its process or thread failed or is stuck: its own output, or the stacks at a timeout, say which)"
+)
+
+
 def remedy_told(signature: str, signal: str, error: str) -> str:
     """What the verdict's error says of its kind where its signature cannot, first: a DataLoader worker that failed
     as spawn started it, wherever in the re-import it failed (an unguarded line of the main script, a file it reads
@@ -380,8 +387,8 @@ def remedy_told(signature: str, signal: str, error: str) -> str:
     if STARTED_WORKER_SAYS in error and rebuilding:
         return SPAWN_REBUILD
     if FEEDER_SAYS in error:  # which queue's item it was, the text cannot tell: both fixes
-        otherwise = remedy(signature, signal)
-        return FEEDER_DROPPED + (f"; if it was another's, {otherwise}" if otherwise else "")
+        otherwise = remedy(signature, signal) or FEEDER_NOT_IT
+        return f"{FEEDER_DROPPED}; if it was another's, {otherwise}"
     return remedy(signature, signal)
 
 
