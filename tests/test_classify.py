@@ -1300,3 +1300,16 @@ def test_a_ctypes_callback_that_raised_before_the_main_failed_is_the_first_failu
     where = exception_place(stderr, error=told.error)
     assert where.endswith("nc_thread_cb_raises.py:21 in on_record"), where
     assert signed_by_place(told, where).signature.startswith("KeyError: N in "), told
+
+
+def test_a_job_log_with_a_traceback_then_the_shells_segfault_line_tells_the_error_first(tmp_path):
+    # a review's job log (tests/data/traceback-then-shell-segfault.log): the program's IndexError traceback (r1n.py:12,
+    # uncaught), then its batch script's `line 9: 31337 Segmentation fault (core dumped) python r1n.py kind=index`: a
+    # native exit handler faulted after the error. The run of the same program says the IndexError, then the signal.
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    found = diagnose(read_logs([os.path.join(ROOT, "tests", "data", "traceback-then-shell-segfault.log")]))
+    assert (found.row["outcome"], found.row["signal"]) == ("crash", "SIGSEGV"), found.row
+    assert found.row["error"] == "IndexError: list index out of range; then killed by SIGSEGV at exit", found.row
+    assert found.row["signature"].startswith("IndexError: list index out of range in "), found.row

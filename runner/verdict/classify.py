@@ -99,7 +99,7 @@ def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, repo
     if last is None or last.origin != "main" or last.ignored or out.fatal_line or last.exception_at < 0:
         return None
     after = [line.strip() for line in last.lines[last.exception_at + 1 :]]
-    if any(line and not line.startswith(_HYDRA_FULL_ERROR) for line in after):
+    if any(line and not line.startswith(_HYDRA_FULL_ERROR) and not _DEATH_SAID.search(line) for line in after):
         return None
     failed = _from_output(1, stderr, stdout, text, report)
     outcome = Outcome.CRASH if failed.outcome is Outcome.FAIL else failed.outcome  # exit_record.then_killed's
@@ -110,6 +110,9 @@ def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, repo
 
 _FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"})
 _HYDRA_FULL_ERROR = "Set the environment variable HYDRA_FULL_ERROR=1"
+# a shell's or a scheduler's word of the death, after what the process printed (`Segmentation fault (core dumped)`,
+# bash's `line 1: 2660 Segmentation fault ...`, srun's `error: n1: task 0: Segmentation fault`): a review's job log
+_DEATH_SAID = re.compile(r"\b(?:Segmentation fault|Aborted|Bus error|Illegal instruction|Floating point exception)\b")
 
 
 def _crash(sig: str, stderr: Output, text: Output, fallback: str) -> Verdict:
