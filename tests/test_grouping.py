@@ -159,7 +159,8 @@ def test_masks_and_places_by_rule():
     assert with_place("IndexError: Target N is out of bounds.", where, by_message=True) == (
         "IndexError: Target N is out of bounds. in app/train.py:step"
     )
-    assert with_place("fd_exhaustion", where) == "fd_exhaustion"  # a known cause is signed by its evidence
+    assert with_place("shm_full", where) == "shm_full"  # a known cause is signed by its evidence
+    assert with_place("fd_exhaustion", where) == "fd_exhaustion in app/train.py:step"  # ... running out, by place too
     assert signature_class("KeyError: 3934", "app/data.py:7 in lookup") == "KeyError in app/data.py:lookup"
     assert signature_class("KeyError: N in app/data.py:lookup", "app/data.py:9 in lookup") == (
         "KeyError in app/data.py:lookup"
