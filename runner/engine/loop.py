@@ -401,6 +401,7 @@ def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], repor
     an exception whose traceback it printed, recorded under inject: verdict/exit_record.py): that failure is the
     verdict, its error ending `then killed by SIGSEGV at exit`. (verdict, None) otherwise."""
     from crashmatrix.verdict import exit_record
+    from crashmatrix.verdict.classify import then_killed
 
     if verdict.rank is not None or not at_exit:
         return verdict, None
@@ -408,8 +409,7 @@ def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], repor
     if code is None:
         return verdict, None
     failed = _verdict(slot, code, output[0], output[1], report, matrix.timeout, first)
-    told = f"{failed.error}; then killed by {verdict.signal} {exit_record.AT_EXIT}"
-    return exit_record.then_killed(failed, told, verdict.signal), code
+    return then_killed(failed, verdict.signal), code
 
 
 def _verdict(slot: _Slot, rc, stderr: str, stdout: str, report: dict | None, timeout_s, first, inject: bool = False):

@@ -102,10 +102,18 @@ def _raised_before_its_death(sig: str, stderr: str, stdout: str, text: str, repo
     if any(line and not line.startswith(_HYDRA_FULL_ERROR) and not _DEATH_SAID.search(line) for line in after):
         return None
     failed = _from_output(1, stderr, stdout, text, report)
-    outcome = Outcome.CRASH if failed.outcome is Outcome.FAIL else failed.outcome  # exit_record.then_killed's
-    return dataclasses.replace(
-        failed, outcome=outcome, signal=failed.signal or sig, error=f"{failed.error}; then killed by {sig} at exit"
-    )
+    return then_killed(failed, sig)
+
+
+def then_killed(failed: Verdict, signal: str) -> Verdict:
+    """The verdict of a process that failed on its own, then died by `signal` at exit: its own failure's kind,
+    place and error, the error ending `then killed by SIGABRT at exit`, with the signal it died by. Its outcome is
+    `crash` where the failure was an ordinary error (DESIGN.md's outcome words: it did not exit, a signal ended it;
+    a set's judge of a program whose IndexError came before a library's abort at exit), and keeps its own where
+    the kind says more (an oom or cuda_error a signal ended, a worker's crash)."""
+    outcome = Outcome.CRASH if failed.outcome is Outcome.FAIL else failed.outcome
+    told = f"{failed.error}; then killed by {signal} {sig_.AT_EXIT}"
+    return dataclasses.replace(failed, outcome=outcome, signal=failed.signal or signal, error=told)
 
 
 _FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"})

@@ -349,16 +349,6 @@ def own_failure_status(cell_dir: str, pid: int, printed: str = "") -> int | None
     return code if reported is not None and reported.exception and reported.exception in shown else None
 
 
-def then_killed(failed: Verdict, told: str, signal: str) -> Verdict:
-    """The verdict of a process that failed on its own, then died by `signal` at exit: its own failure's kind,
-    place and error (`told`, ending `then killed by SIGABRT at exit`), with the signal it died by. Its outcome is
-    `crash` where the failure was an ordinary error (DESIGN.md's outcome words: it did not exit, a signal ended it;
-    a set's judge of a program whose IndexError came before a library's abort at exit), and keeps its own where
-    the kind says more (an oom or cuda_error a signal ended, a worker's crash)."""
-    outcome = Outcome.CRASH if failed.outcome is Outcome.FAIL else failed.outcome
-    return dataclasses.replace(failed, outcome=outcome, signal=failed.signal or signal, error=told)
-
-
 def at_exit(verdict: Verdict, where: str, stderr: str = "") -> tuple[Verdict, str]:
     """The verdict and `where` of a death at exit: its error says so where it was the signal alone (`killed by
     SIGSEGV at exit`, the first line a summary shows), or C++'s runtime's last word before its abort where it

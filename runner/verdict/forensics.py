@@ -888,7 +888,7 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
 
 
 def _then_killed(verdict: Verdict) -> bool:
-    """A crash whose own failure came first, before its death at exit (exit_record.then_killed): placed where that
+    """A crash whose own failure came first, before its death at exit (classify.then_killed): placed where that
     failure was raised, not where the signal struck."""
     return verdict.error.endswith(f"; then killed by {verdict.signal} {AT_EXIT}")
 
