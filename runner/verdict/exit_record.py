@@ -291,11 +291,7 @@ def spawned_rank_signal_place(cell_dir: str, main_pid: int | None, signal: str) 
     rank elastic_launch spawned learns its RANK after the in-cell recorder started: the eighty-third set's rank whose
     own memory watchdog SIGKILLed it): the one process but the main that recorded such a kill is it; "" where none
     did, or more than one."""
-    found = [
-        exception_place(text)
-        for _pid, _prefix, text, end in _children_records(cell_dir, main_pid, (PREFIX,))
-        if signal and end["signal"] == signal
-    ]
+    found = [place for _pid, killed_by, place in children_killed(cell_dir, main_pid) if place and killed_by == signal]
     return found[0] if len(found) == 1 else ""
 
 
