@@ -27,7 +27,7 @@ from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_r
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy_told
-from crashmatrix.verdict.signature import AT_EXIT, WORKER_EXITED, WORKER_LOST, placed_at_exit
+from crashmatrix.verdict.signature import AT_EXIT, C_RUNTIME, WORKER_EXITED, WORKER_LOST, placed_at_exit
 
 _TIMED_OUT = Outcome.TIMEOUT.value
 
@@ -126,7 +126,7 @@ def _own_native(run: FinishedRun, row: dict) -> list[str]:
     return [str(p) for p in found] if isinstance(found, list) else []
 
 
-def _at_exit(whose: Culprit | None, where: str, signal: str, native: Sequence[str] = ()) -> str:
+def _at_exit(whose: Culprit | None, where: str, signal: str, own_native: Sequence[str] = ()) -> str:
     """A death at exit: in Python code the interpreter ran as it shut down (a `__del__`, an exit handler), in the
     library the kernel's log named, or in native code no stack names. Not a line of the program's main code: what
     it left running or alive at exit is what that cleanup met."""
@@ -148,11 +148,11 @@ def _at_exit(whose: Culprit | None, where: str, signal: str, native: Sequence[st
             _addressed(whose, "; ".join(places)).rstrip("\n")
             + f" It died at exit, in that code's cleanup as the process ended. {left}.\n"
         )
-    if native and places and all(_C_RUNTIME_PLACE.match(p) for p in places):  # libc runs for whoever called it
-        own = ", ".join(f"{os.path.basename(p)} ({os.path.dirname(p)})" for p in native)
+    if own_native and places and all(C_RUNTIME.match(p) for p in places):  # libc runs for whoever called it
+        own = ", ".join(f"{os.path.basename(p)} ({os.path.dirname(p)})" for p in own_native)
         return (
             f"The program's to look at first: the process died by {signal or 'a signal'} at exit, after the "
-            f"program's code had finished, in the C library ({'; '.join(places) or 'no place named'}), which runs for "
+            f"program's code had finished, in the C library ({'; '.join(places)}), which runs for "
             f"whoever called it; the process had loaded native code of the program's own, outside any installed "
             f"package: {own}. Its exit handlers and destructors run then: look there first (a buffer freed before an "
             "exit handler uses it); a core dump's stack (`coredumpctl gdb`, then `bt`) names the caller.\n"
@@ -174,9 +174,6 @@ def _at_exit(whose: Culprit | None, where: str, signal: str, native: Sequence[st
         f"destructors), where faulthandler prints nothing. {left}; {finding}, whose tracker this is for.\n"
     )
 
-
-# the C runtime's library as the kernel names it in `where` (`libc.so.6 (+0x16e0ba)`): no caller of its own
-_C_RUNTIME_PLACE = re.compile(r"^(?:\S*/)?(?:libc|libpthread|libm|ld-linux[\w.-]*)\.so[\w.]*(?: \(.*\))?$")
 
 # a frame of Python code in `where`: `r1.py:10 in __del__`, `…/site-packages/x/y.py:3 in close`
 _PYTHON_PLACE = re.compile(r"^\S+\.py:\d+ in \S+$")

@@ -614,7 +614,7 @@ _OWN_PLACE = re.compile(r"^(?P<path>\S+?):\d+ in (?P<func>\S+)$")
 # +0x7ed)`, its library and function without arguments or offset (a build moves the offset, never the name); an
 # unnamed one (`libc.so.6 (+0x156219)`) names nothing that stays.
 # The C runtime's libraries: a function of theirs (kill, raise, memcpy) is where any code ends, no place of its own.
-_C_RUNTIME = re.compile(r"^(?:\S*/)?(?:libc|libpthread|libdl|librt|libm|libgcc_s|ld-linux[\w.-]*)\.so\b")
+C_RUNTIME = re.compile(r"^(?:\S*/)?(?:libc|libpthread|libdl|librt|libm|libgcc_s|ld-linux[\w.-]*)\.so\b")
 _NATIVE_NAMED = re.compile(r"^(?P<lib>[^\s;()]+) \((?P<func>[A-Za-z_~][^()+\s]*)(?:\(.*\))?[^()+]*\+0x[0-9a-fA-F]+\)$")
 # The class words that name a failure by its kind alone (a death by signal, memory run out), which the
 # program's own frame then tells apart: two allocations that fail in two places are two failures.
@@ -663,7 +663,7 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
     own = _OWN_PLACE.match(_last_place(where))
     # a death by signal in a named native function: two faults in two functions reached from one line are two
     native = _NATIVE_NAMED.match(where.split("; ", 1)[0].strip()) if word in SIGNED_BY_PLACE else None
-    if native and _C_RUNTIME.match(native["lib"]):  # libc's kill() of a program's own signal, its memcpy: no place
+    if native and C_RUNTIME.match(native["lib"]):  # libc's kill() of a program's own signal, its memcpy: no place
         native = None
     places = [f"{native['lib']}:{native['func']}" if native else "", f"{own['path']}:{own['func']}" if own else ""]
     named = "; ".join(p for p in places if p)
