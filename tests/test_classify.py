@@ -1313,3 +1313,24 @@ def test_a_job_log_with_a_traceback_then_the_shells_segfault_line_tells_the_erro
     assert (found.row["outcome"], found.row["signal"]) == ("crash", "SIGSEGV"), found.row
     assert found.row["error"] == "IndexError: list index out of range; then killed by SIGSEGV at exit", found.row
     assert found.row["signature"].startswith("IndexError: list index out of range in "), found.row
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("tangled.err", "Fatal Python error: Bus error"),
+        ("words-on-next-line.err", "Fatal Python error: Bus error"),
+        ("clean.err", "Fatal Python error: Bus error"),
+        ("header-cut-off.err", "killed by SIGBUS"),
+    ],
+)
+def test_two_threads_faulting_together_are_told_as_one_fault(name, error):
+    # tests/data/threads-fault-together: four repeats of one program (4 OpenMP threads filling a mapping a full
+    # /dev/shm cannot back, tests/test_fault_together.py) under inject, each dead by SIGBUS. In the first, two
+    # threads wrote faulthandler's header at once: `Fatal Python error: Fatal Python error: Bus errorBus error`,
+    # which explain had told as a second kind of failure beside the other repeat's; in another run, the second
+    # thread's words went on to the next line (`Fatal Python error: Bus errorFatal Python error: `); in a third, the
+    # process ended by another thread's fault as faulthandler wrote its header: `Fatal Python error: ` and no words.
+    with open(os.path.join(ROOT, "tests", "data", "threads-fault-together", name)) as f:
+        told = classify(-7, stderr=f.read())
+    assert (told.outcome, told.signal, told.error) == (Outcome.CRASH, "SIGBUS", error)

@@ -83,6 +83,7 @@ _WORKER_CAUGHT = re.compile(r"Caught (?P<type>\S+) in DataLoader worker process 
 _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", "ProcessExitedException"})
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
+_FATAL_WITH_WORDS = re.compile(r"^Fatal Python error: .*\S.*$", re.M)
 # What glibc prints as it aborts the process: its heap checks (`free(): double free detected in tcache 2`,
 # `double free or corruption (out)`, `corrupted size vs. prev_size`), the stack protector, assert.h's failed
 # assertion (`prog: file.c:12: func: Assertion `n > 0' failed.`).
@@ -440,6 +441,30 @@ def unlost(text: str) -> str:
     return _LOST_STDERR.sub(told, text)
 
 
+_FATAL_HEAD = "Fatal Python error: "
+_TANGLED_FATAL = re.compile(r"^(?:.*Fatal Python error: ){2}.*$", re.M)
+
+
+def untangled(text: str) -> str:
+    """text with faulthandler's header written by two threads at once told once: threads that fault together
+    each write `Fatal Python error: `, then the signal's words, by separate writes, so one line may read `Fatal
+    Python error: Fatal Python error: Bus errorBus error` (the same failure twice, not another kind)."""
+    if text.count(_FATAL_HEAD) < 2:
+        return text
+
+    def told(found: re.Match) -> str:
+        line = found.group(0)
+        times = line.count(_FATAL_HEAD)
+        words = line.replace(_FATAL_HEAD, "").strip()
+        for said in sig_.SIGNAL_TEXT:
+            # the other thread's words may have gone on to the next line (`Bus errorFatal Python error: `)
+            if words in (said * n for n in range(1, times + 1)):
+                return _FATAL_HEAD + said
+        return line
+
+    return _TANGLED_FATAL.sub(told, text)
+
+
 def _exception_from_repr(type_name: str, shown: str) -> str:
     """What str() of the exception would have said, from its repr: `EOFError()` -> `EOFError`,
     `RuntimeError('x')` -> `RuntimeError: x`, an OSError's `(104, 'Connection reset by peer')` -> `[Errno 104]
@@ -478,7 +503,7 @@ class Output:
     """A cell's output, read once (read_output): each fact parsed when first asked for, then kept."""
 
     def __init__(self, text: str):
-        self.text = unlost(unprefixed(unboxed(unmarked(unrich(text)))))
+        self.text = untangled(unlost(unprefixed(unboxed(unmarked(unrich(text))))))
 
     @functools.cached_property
     def tracebacks(self) -> tuple[Traceback, ...]:
@@ -552,7 +577,8 @@ class Output:
     def fatal_line(self) -> str:
         """faulthandler's last `Fatal Python error: ...` line, "" where none; for an abort, the C library's own
         words just before it where it said why it aborted (`free(): double free detected in tcache 2`)."""
-        found = sig_.last_match(_FATAL, self.text)
+        # a header cut off before its words (the process ended by another thread's fault as it wrote) says nothing
+        found = sig_.last_match(_FATAL_WITH_WORDS, self.text)
         if not found:
             return ""
         before = self.text[max(0, found.start() - 400) : found.start()].rstrip("\n").rpartition("\n")[2].strip()
