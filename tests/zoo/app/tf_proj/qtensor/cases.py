@@ -5,7 +5,7 @@ import sys
 import torch
 
 from qtensor.data import LoggedWindows, MaskedWindows, loader
-from qtensor.model import QuantMLP
+from qtensor.model import QuantLinear, QuantMLP
 
 
 def worker_recursion_segv() -> None:
@@ -40,6 +40,20 @@ def compile_subclass_fullgraph() -> None:
     print(step(x).sum().item())
 
 
+def param_detach_plain() -> None:
+    """The frozen int8 layer registers its Int8Weight as a Parameter; Parameter checks what detach() returns."""
+    print("building the int8 head", flush=True)
+    head = QuantLinear(8, 4)
+    print(head(torch.randn(2, 8)).shape)
+
+
 CASES = {
-    f.__name__: f for f in (worker_recursion_segv, worker_notimpl_sum, ops_infer_schema, compile_subclass_fullgraph)
+    f.__name__: f
+    for f in (
+        worker_recursion_segv,
+        worker_notimpl_sum,
+        ops_infer_schema,
+        compile_subclass_fullgraph,
+        param_detach_plain,
+    )
 }
