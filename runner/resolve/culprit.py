@@ -94,13 +94,14 @@ class Culprit:
     viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
     trapped: str = ""  # it died by SIGFPE after the program unmasked floating-point exceptions at this line
     recursed: int = 0  # it ran out of stack in a recursion: the times one native frame repeats
+    bus: bool = False  # it died by SIGBUS, the memory behind a mapping gone, no mapping of the program's known
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
         return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
-            self.handed or self.mapped or self.viewed or self.trapped or self.recursed
+            self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus
         )
 
     @property
@@ -188,7 +189,12 @@ def _handed(found: Culprit, stderr: str) -> Culprit:
     if traps:
         return dataclasses.replace(found, trapped=traps)
     mapping = forensics.file_mapping_line(stderr)
-    return dataclasses.replace(found, mapped=mapping) if mapping else found
+    if mapping:
+        return dataclasses.replace(found, mapped=mapping)
+    # A bus error is memory whose backing is gone (a mapped file cut short, a full /dev/shm), whichever code read it:
+    # no library's maintainers take one without more (the eighty-fourth set's rank truncated the file it had mapped, in
+    # another function than the one that died)
+    return dataclasses.replace(found, bus=True) if forensics.faulting_signal(stderr) == "SIGBUS" else found
 
 
 def _judged(found: Culprit, exception: str) -> Culprit:

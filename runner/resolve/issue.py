@@ -415,8 +415,18 @@ def _programs_memory(whose: Culprit) -> str:
         return (
             f"The program's to fix: the thread ran out of stack in a recursion in {whose.distribution}'s native "
             f"code ({whose.evidence}, one frame {whose.recursed} times over): what the program handed it is nested "
-            "deeper than the thread's stack allows. Look at that depth (a structure built nested, a recursion limit "
-            "the program raised with sys.setrecursionlimit) and at the stack's size (`ulimit -s`, RLIMIT_STACK).\n"
+            "deeper than the thread's stack allows, or the program's own code calls itself through the library (a "
+            "__torch_function__ that calls torch on its own subclass). Look at that depth (a structure built nested, "
+            "a recursion limit the program raised with sys.setrecursionlimit) and at the stack's size (`ulimit -s`, "
+            "RLIMIT_STACK).\n"
+        )
+    if whose.bus:
+        return (
+            f"The program's to look at first: the thread died by SIGBUS in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}). A bus error is memory whose backing is gone: a file mapped into "
+            "memory (np.memmap, mmap, torch.from_file, a dataset's cache) truncated or rewritten while mapped, or "
+            "shared memory a full /dev/shm or other tmpfs could not back (`df -h /dev/shm`; a container's is 64 MB "
+            "unless given `--shm-size`). Neither is the library's unless it mapped that memory itself.\n"
         )
     if whose.mapped:
         return (

@@ -48,6 +48,7 @@ from crashmatrix.verdict.exception_place import (
 )
 from crashmatrix.verdict.signature import (
     AT_EXIT,
+    SIGNAL_TEXT,
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
     WORKER_BUS_ERROR_SHM,
@@ -583,12 +584,28 @@ _FRAME_NUMBER = re.compile(r"^frame #\d+: ")
 
 
 def recursion_depth(stderr: str) -> int:
-    """How often one native frame repeats in the faulting thread's backtrace (torch's fatal-signal handler), where
-    it repeats as a recursion that ran out of stack does (a C pickler over a list nested 20000 deep, under a
-    raised recursion limit); 0 otherwise."""
+    """How often one native frame repeats in the faulting thread's backtrace (torch's fatal-signal handler), or one
+    Python frame in faulthandler's dump of it, where it repeats as a recursion that ran out of stack does (a C
+    pickler over a list nested 20000 deep; a tensor subclass's __torch_function__ calling torch on itself), under
+    a raised recursion limit; 0 otherwise. torch's backtrace stops after a few dozen frames, too few to tell a
+    Python recursion through its dispatcher; faulthandler's dump gives 100."""
     frames = [_FRAME_NUMBER.sub("", line) for line, path in faulting_native_frames(stderr) if path]
-    most = max(collections.Counter(frames).values(), default=0)
+    python = [(f.file, f.line, f.func) for f in died_thread_frames(stderr)]
+    most = max([*collections.Counter(frames).values(), *collections.Counter(python).values()], default=0)
     return most if most >= _RECURSION_AT_LEAST else 0
+
+
+def faulting_signal(stderr: str) -> str:
+    """The signal torch's fatal-signal handler names for the faulting thread (`SIGBUS`), else faulthandler's words
+    for it; "" where neither is there."""
+    heads = list(finditer(_TORCH_BLOCK, stderr))
+    if heads:
+        return heads[-1].group(1)
+    fatal = list(finditer(_FATAL_ERROR, stderr))
+    if fatal:
+        said = stderr[fatal[-1].end() :].split("\n", 1)[0].strip()
+        return SIGNAL_TEXT.get(said, "")
+    return ""
 
 
 def died_thread_frames(stderr: str) -> list[Frame]:
