@@ -1,0 +1,49 @@
+"""The eighty-seventh held-out set (truth_heldout87.yaml, HELDOUT87.md): object lifetimes in a training program
+(`__del__`, weakref.finalize, weak dictionaries and proxies, gc.callbacks, context managers' `__exit__`,
+interpreter shutdown, mmap'd and ctypes memory freed under a view) in the main, DataLoader workers, a child process
+and a torchrun rank, written as users report them, four in a new project (gc_proj/: a pyproject.toml marker, a
+package `lifetimes/`, an entry `train.py --case NAME`), without reading crashmatrix's rules, each with its truth
+from running it alone. Its runs were recorded once, before any rule changed (recorded/heldout87/); here every
+recorded cell's stderr.log is diagnosed again with today's rules, in this process (`crashmatrix diagnose`'s own
+function, no torch), and held to the truth's outcome, `signature_has` and `where`, as test_heldout19.py does for
+the nineteenth set.
+
+Where diagnose does not yet say the truth, the case is a strict xfail whose reason is what it said. A hang's
+outcome is left out (the kill at the time limit is the run's).
+"""
+
+from __future__ import annotations
+
+from heldout_recorded import HeldOut
+
+RUNS = {
+    "app": ["app"],
+    "single": ["single"],
+    "hangs": ["hangs-inject", "hangs-plain"],
+    "torchrun": ["torchrun"],
+}
+
+# (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT87.md lists the run's)
+UNTRUE = {
+    ("view_outlives_mapping", "outcome"): "fail, no signal, for r0's log (its faulthandler dump was cut to `Fatal "
+    "Python error:` by the OpenMP threads faulting beside the main), crash SIGSEGV for r1 and r2",
+    ("view_outlives_mapping", "signature_has"): "`Fatal Python error:` for r0's log; killed_by_signal (r2) and "
+    "killed_by_signal in lifetimes/cases.py:view_outlives_mapping (r1)",
+    ("view_outlives_mapping", "where"): "nothing for r0, `libtorch_cpu.so (+0x6cf3a6c)` without the program's frame "
+    "for r2 (no Python frame in its faulthandler dump); r1 gave the true place",
+    ("worker_spill_truncated", "signature_has"): "worker_bus_error_shm: a shared-memory class, where the program's "
+    "own finalizer truncated a mapped file (the place, lifetimes/data.py:30 in __getitem__, is right)",
+    ("gc_exit_report_masks", "signature_has"): "TypeError: Object of type datetime is not JSON serializable in "
+    "zoo/modes/gc_exit_report_masks.py:__exit__: the report's failure while handling the step's RuntimeError",
+    ("gc_exit_report_masks", "where"): "json/encoder.py:180 in default; zoo/modes/gc_exit_report_masks.py:27 in "
+    "__exit__ (the second, chained failure)",
+    ("gc_finalizer_order_index", "signature_has"): "KeyError: 'train' in zoo/modes/gc_finalizer_order_index.py:main: "
+    "the consequence, not the finalizer's FileNotFoundError printed under `Exception ignored in:`",
+    ("gc_finalizer_order_index", "where"): "zoo/modes/gc_finalizer_order_index.py:47 in main (the consequence)",
+    ("gc_ddp_rank1_free_offset", "signature_has"): "heap_corruption in zoo/modes/gc_ddp_rank1_free_offset.py:__del__: "
+    "glibc's `free(): invalid pointer` of a pointer the program moved, classed as heap corruption",
+}
+SET = HeldOut("heldout87", RUNS, UNTRUE)
+told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
+    modes_at_least=10
+)
