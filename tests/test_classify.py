@@ -1334,3 +1334,13 @@ def test_two_threads_faulting_together_are_told_as_one_fault(name, error):
     with open(os.path.join(ROOT, "tests", "data", "threads-fault-together", name)) as f:
         told = classify(-7, stderr=f.read())
     assert (told.outcome, told.signal, told.error) == (Outcome.CRASH, "SIGBUS", error)
+
+
+def test_a_log_whose_fault_header_was_cut_off_is_told_by_torchs_signal():
+    # tests/data/threads-fault-together/header-cut-off.err read alone, as `crashmatrix diagnose` reads a job's log: no
+    # exit status, faulthandler's `Fatal Python error: ` without its words; torch's handler named SIGBUS before it
+    from crashmatrix.resolve.diagnose import diagnose
+    from crashmatrix.resolve.log_text import read_logs
+
+    found = diagnose(read_logs([os.path.join(ROOT, "tests", "data", "threads-fault-together", "header-cut-off.err")]))
+    assert (found.row["outcome"], found.row["signal"], found.row["error"]) == ("crash", "SIGBUS", "killed by SIGBUS")

@@ -84,6 +84,8 @@ _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", 
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
 _FATAL_WITH_WORDS = re.compile(r"^Fatal Python error: .*\S.*$", re.M)
+# torch's fatal-signal handler's header for each thread's backtrace: `SIGSEGV(11), PID: 4242, Thread 4242:`
+_TORCH_FATAL_HEAD = re.compile(r"^(?P<sig>SIG[A-Z0-9]+)\(\d+\), PID: \d+, Thread \d+:", re.M)
 # What glibc prints as it aborts the process: its heap checks (`free(): double free detected in tcache 2`,
 # `double free or corruption (out)`, `corrupted size vs. prev_size`), the stack protector, assert.h's failed
 # assertion (`prog: file.c:12: func: Assertion `n > 0' failed.`).
@@ -445,6 +447,15 @@ _FATAL_HEAD = "Fatal Python error: "
 _TANGLED_FATAL = re.compile(r"^(?:.*Fatal Python error: ){2}.*$", re.M)
 
 
+def _cut_off_fault(text: str) -> str:
+    """Where faulthandler's header was cut off before its words (another thread's fault ended the process as it
+    wrote), the signal torch's fatal-signal handler named just before it; "" otherwise."""
+    if not sig_.last_match(_FATAL, text):
+        return ""
+    torch_said = sig_.last_match(_TORCH_FATAL_HEAD, text)
+    return torch_said.group("sig") if torch_said else ""
+
+
 def untangled(text: str) -> str:
     """text with faulthandler's header written by two threads at once told once: threads that fault together
     each write `Fatal Python error: `, then the signal's words, by separate writes, so one line may read `Fatal
@@ -672,7 +683,7 @@ class Output:
             found = sig_.last_match(pattern, self.text)
             if found:
                 return sig_.SIGNAL_TEXT[found.group("text")]
-        return "SIGABRT" if _glibc_aborted(self.text) else ""
+        return _cut_off_fault(self.text) or ("SIGABRT" if _glibc_aborted(self.text) else "")
 
     @functools.cached_property
     def is_distributed(self) -> bool:
