@@ -194,7 +194,7 @@ CASES = [
         False,
         WORKER_BUS_ONLY,
         None,
-        ("worker_crash", "SIGBUS", "ERROR: Unexpected bus error encountered in worker", "worker_bus_error_shm"),
+        ("worker_crash", "SIGBUS", "ERROR: Unexpected bus error encountered in worker", "worker_signal"),
     ),
     (
         1,
@@ -208,7 +208,7 @@ CASES = [
             "worker_crash",
             "SIGBUS",
             "DataLoader worker (pid 77) is killed by signal: Bus error.",
-            "worker_bus_error_shm",
+            "worker_signal",
         ),
     ),
     (1, False, LOST_WORKER_NO_SIGNAL, None, ("worker_crash", "", "ConnectionResetError", "worker_lost")),

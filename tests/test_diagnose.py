@@ -209,3 +209,14 @@ def test_an_nccl_watchdog_timeout_says_what_only_the_peers_stacks_tell(tmp_path)
     found = diagnose(read_logs([str(log)]))
     assert (found.row["outcome"], found.row["signature"]) == ("cuda_error", "nccl_timeout")
     assert any("waited for" in said for said in found.cannot_tell)
+
+
+def test_a_workers_bus_error_proposes_a_larger_dev_shm_beside_the_loader_knobs():
+    # a worker's bus error is signed as any worker's death by a signal (its /dev/shm is torch's guess, and as often
+    # a mapped file cut short); the proposal still sweeps /dev/shm's size for it, and only for it
+    from crashmatrix.resolve.propose import suspects
+
+    bus = suspects({"signature": "worker_signal in data.py:__getitem__", "signal": "SIGBUS", "outcome": "worker_crash"})
+    segv = suspects({"signature": "worker_signal in data.py:__getitem__", "signal": "SIGSEGV"})
+    assert "shm_mb=64,4096" in bus and "num_workers=0,2" in bus
+    assert "shm_mb=64,4096" not in segv and "num_workers=0,2" in segv

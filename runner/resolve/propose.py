@@ -23,7 +23,6 @@ SUSPECTS: dict[str, list[str]] = {
     "missing_main_guard": ["start_method=fork,spawn,forkserver"],
     "cuda_after_fork": ["start_method=fork,spawn,forkserver", "num_workers=0,2"],
     "worker_signal": _LOADER,
-    "worker_bus_error_shm": [*_LOADER, "shm_mb=64,4096"],
     "worker_exited": _LOADER,
     "shm_full": [*_LOADER, "shm_mb=64,4096"],
     "fd_exhaustion": ["sharing_strategy=file_descriptor,file_system", "num_workers=0,2", "rlimit.nofile=1024,65536"],
@@ -40,6 +39,8 @@ _DEFAULT = ["start_method=fork,spawn", "num_workers=0,2", "pin_memory=false,true
 def suspects(row: dict) -> list[str]:
     """The axes worth sweeping for the diagnosed row's kind of failure."""
     word = row.get("signature", "").split(" ", 1)[0].rstrip(":")
+    if word == "worker_signal" and row.get("signal") == "SIGBUS":
+        return [*_LOADER, "shm_mb=64,4096"]  # a bus error: a mapped file cut short, or a /dev/shm too small
     return SUSPECTS.get(word) or SUSPECTS.get(row.get("outcome", "")) or _DEFAULT
 
 

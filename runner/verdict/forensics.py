@@ -51,9 +51,7 @@ from crashmatrix.verdict.signature import (
     SIGNAL_TEXT,
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
-    WORKER_BUS_ERROR_SHM,
     WORKER_EXITED,
-    WORKER_SIGNAL,
     could_match,
     finditer,
     hang_signature,
@@ -882,10 +880,6 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
-    if verdict.signature == WORKER_BUS_ERROR_SHM and file_mapping_line(ev.stderr):
-        # torch's words guess a small /dev/shm; the worker died reading a file the program mapped, which changed under
-        # it (the twenty-eighth held-out set's ev_worker_mmap_rewritten): a worker's death by a signal, no shm
-        verdict = dataclasses.replace(verdict, signature=WORKER_SIGNAL)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:
         # a rank's own exception, from its own traceback
         return verdict, _started_at(_where_raised(verdict, verdict.told), verdict, ev.stderr)

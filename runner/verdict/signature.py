@@ -153,8 +153,6 @@ def _p(*patterns: str) -> tuple:
 
 # A DataLoader worker (or a spawned child) that died by a signal, whichever.
 WORKER_SIGNAL = "worker_signal"
-# A DataLoader worker's bus error: a full /dev/shm, unless the text shows a mapped file (forensics tells them apart).
-WORKER_BUS_ERROR_SHM = "worker_bus_error_shm"
 # A rank that waited at a barrier its peers never called: they had ended (exit 0), which closed the connection
 BARRIER_UNMATCHED = "barrier_unmatched"
 # A worker that exited with a status, which torch reported: no frame of its own in the text (inject records one).
@@ -223,14 +221,6 @@ CAUSES: tuple = (
         _p(
             r"An attempt has been made to start a new process before\s+the\s+current\s+process\s+has\s+finished"
             r"\s+its\s+bootstrapping\s+phase\.?"
-        ),
-    ),
-    Cause(
-        WORKER_BUS_ERROR_SHM,
-        Outcome.WORKER_CRASH,
-        _p(
-            r"DataLoader worker \(pid \d+\) is killed by signal: (?P<text>Bus error)",
-            r"ERROR: Unexpected (?P<text>bus error) encountered in worker",
         ),
     ),
     Cause(WORKER_SIGNAL, Outcome.WORKER_CRASH, _WORKER_SIGNAL),

@@ -25,14 +25,8 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT87.md lists the run's)
 UNTRUE = {
-    ("view_outlives_mapping", "outcome"): "fail, no signal, for r0's log (its faulthandler dump was cut to `Fatal "
-    "Python error:` by the OpenMP threads faulting beside the main), crash SIGSEGV for r1 and r2",
-    ("view_outlives_mapping", "signature_has"): "`Fatal Python error:` for r0's log; killed_by_signal (r2) and "
-    "killed_by_signal in lifetimes/cases.py:view_outlives_mapping (r1)",
     ("view_outlives_mapping", "where"): "nothing for r0, `libtorch_cpu.so (+0x6cf3a6c)` without the program's frame "
     "for r2 (no Python frame in its faulthandler dump); r1 gave the true place",
-    ("worker_spill_truncated", "signature_has"): "worker_bus_error_shm: a shared-memory class, where the program's "
-    "own finalizer truncated a mapped file (the place, lifetimes/data.py:30 in __getitem__, is right)",
     ("gc_exit_report_masks", "signature_has"): "TypeError: Object of type datetime is not JSON serializable in "
     "zoo/modes/gc_exit_report_masks.py:__exit__: the report's failure while handling the step's RuntimeError",
     ("gc_exit_report_masks", "where"): "json/encoder.py:180 in default; zoo/modes/gc_exit_report_masks.py:27 in "
