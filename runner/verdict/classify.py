@@ -18,6 +18,7 @@ from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 from crashmatrix.verdict.exception_place import exception_place, started_by_spawn
+from crashmatrix.verdict.own_cleanup import masked_by_own_cleanup
 from crashmatrix.verdict.parsed import (
     GENERATOR_STOPPED,
     LIBC_ABORT,
@@ -411,6 +412,10 @@ def _earlier_in_the_chain(stderr: str, line: str) -> Verdict | None:
     masked = _masked_in_cleanup(stderr, line)
     if masked:  # a library's cleanup raised while it handled the program's first error: that first
         told = f"{masked}; then, in the library's cleanup of it: {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(masked), by_message=True)
+    masked = masked_by_own_cleanup(stderr, line)
+    if masked:  # the program's own `__exit__`, close or `finally:` failed as its first error unwound: that first
+        told = f"{masked}; then, in the program's cleanup as it unwound: {line}"
         return Verdict(Outcome.FAIL, "", told, sig_.mask(masked), by_message=True)
     cause = _raised_from_elsewhere(stderr, line)
     if cause:  # the main raised from an exception another thread (or an earlier call) raised and kept: that first

@@ -27,10 +27,6 @@ RUNS = {
 UNTRUE = {
     ("view_outlives_mapping", "where"): "nothing for r0, `libtorch_cpu.so (+0x6cf3a6c)` without the program's frame "
     "for r2 (no Python frame in its faulthandler dump); r1 gave the true place",
-    ("gc_exit_report_masks", "signature_has"): "TypeError: Object of type datetime is not JSON serializable in "
-    "zoo/modes/gc_exit_report_masks.py:__exit__: the report's failure while handling the step's RuntimeError",
-    ("gc_exit_report_masks", "where"): "json/encoder.py:180 in default; zoo/modes/gc_exit_report_masks.py:27 in "
-    "__exit__ (the second, chained failure)",
     ("gc_finalizer_order_index", "signature_has"): "KeyError: 'train' in zoo/modes/gc_finalizer_order_index.py:main: "
     "the consequence, not the finalizer's FileNotFoundError printed under `Exception ignored in:`",
     ("gc_finalizer_order_index", "where"): "zoo/modes/gc_finalizer_order_index.py:47 in main (the consequence)",

@@ -1,0 +1,74 @@
+"""The program's own cleanup failing as its first error unwinds is told after that first error, which is the failure
+(runner/verdict/own_cleanup.py). Each case is a real program's output: two held-out sets' recorded runs, and small
+programs run here (no torch) for the forms the rule must leave alone: an `except` body's own error, a `raise` in a
+`finally:`."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from diagnose_agreement import _checkout_paths
+
+from crashmatrix.verdict.classify import classify
+from crashmatrix.verdict.exception_place import exception_place
+
+
+def _recorded(*parts: str) -> str:
+    with open(os.path.join(ROOT, "tests", "zoo", "recorded", *parts, "stderr.log"), encoding="utf-8") as f:
+        return _checkout_paths(f.read())
+
+
+def test_a_with_blocks_exit_failing_on_the_first_error_is_told_after_it():
+    # the eighty-seventh held-out set's gc_exit_report_masks (run alone: the same, 3 of 3): a step's one_hot of label 3
+    # with 3 classes fails at :31; its FailureReport.__exit__ (:27) then fails on json.dumps of a datetime. The row
+    # said the TypeError and placed it in json's encoder.
+    stderr = _recorded("heldout87", "single", "cells", "7b2f114c1f-r0")
+    told = classify(1, stderr=stderr)
+    assert told.error == (
+        "RuntimeError: Class values must be smaller than num_classes.; then, in the program's cleanup as it "
+        "unwound: TypeError: Object of type datetime is not JSON serializable"
+    )
+    assert exception_place(stderr, error=told.error).endswith("zoo/modes/gc_exit_report_masks.py:31 in step")
+
+
+def test_a_finally_that_fails_closing_what_never_opened_is_told_after_the_first_error():
+    # the eighty-first held-out set's sd_finally_close_hides (run alone: the same): a shape error at :14 in epoch;
+    # the `finally:` at :24 calls close() on a writer that was never opened (AttributeError on None)
+    stderr = _recorded("heldout81", "single", "cells", "25714f0fd5-r0")
+    told = classify(1, stderr=stderr)
+    assert told.error.startswith("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x10 and 12x16); then, in")
+    assert exception_place(stderr, error=told.error).endswith("zoo/modes/sd_finally_close_hides.py:14 in epoch")
+
+
+EXCEPT_FALLBACK = """\
+import json
+def load(path):
+    try:
+        return open(path).read()
+    except FileNotFoundError:
+        return json.loads("{bad")  # the fallback fails too: the program's own report of the case it expected
+load("/nonexistent/config.json")
+"""
+RAISE_IN_FINALLY = """\
+def run():
+    ok = False
+    try:
+        {}["steps"]
+    finally:
+        if not ok:
+            raise RuntimeError("run aborted")  # a choice: the program reports its error as this one
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("program", "told"),
+    [(EXCEPT_FALLBACK, "json.decoder.JSONDecodeError: Expecting property name"), (RAISE_IN_FINALLY, "RuntimeError")],
+)
+def test_an_except_bodys_error_and_a_raise_in_a_finally_stay_the_failure(tmp_path, program, told):
+    (tmp_path / "prog.py").write_text(program)
+    done = subprocess.run([sys.executable, "prog.py"], cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert "During handling of the above exception" in done.stderr, done.stderr
+    assert classify(done.returncode, stderr=done.stderr).error.startswith(told), done.stderr
