@@ -112,8 +112,10 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # load_state_dict's error by every kind of mismatch it lists, each list of keys by its least; a busy hang whose
 # line moves between samples by the frame that loops around a loop-free function it was caught in; a TorchScript model's by what its interpreter
 # raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date;
-# a main waiting on a queue.Queue with the program's thread it waits on.
-GROUPING_VERSION = 11
+# a main waiting on a queue.Queue with the program's thread it waits on. 12: a DataLoader worker's bus error as any
+# worker's death by a signal, at its place (worker_signal, no longer worker_bus_error_shm); the program's own cleanup
+# (`__exit__`, close, `__del__`, `finally:`) failing as its first error unwound by that first error.
+GROUPING_VERSION = 12
 
 
 def _beyond_outcome(signature: str) -> str:

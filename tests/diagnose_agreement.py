@@ -5,9 +5,9 @@ What only a run knows is named per case (RUN_ONLY: why, by the cell's situation)
 - timeout: the kill at the time limit and the stacks saved before it (stacks.txt), not in stderr;
 - sync_rerun: a cuda_error's synchronous rerun (CUDA_LAUNCH_BLOCKING=1), whose output is its own;
 - exit_record: where the process ended itself (sys.exit, os._exit, a worker's), recorded in the cell;
-- grouping: a row recorded under an older grouping version than today's (crashmatrix.outcome.GROUPING_VERSION):
-  its signature is compared by the class and place every version says alike (signature_class), as compare
-  joins two versions.
+- grouping: a row recorded under a grouping version older than 11: its signature is compared by the class and place
+  every version says alike (signature_class), as compare joins two versions. Rows of version 11 are compared as
+  they are: the few version 12 signs otherwise are named in RECORDED_BEFORE, and the rest keep watch on today's.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from crashmatrix.resolve.log_text import read_logs
 from crashmatrix.verdict.signature import signature_class
 
 FIELDS = ("outcome", "signal", "rank", "signature", "where", "error")
+# the oldest grouping version whose rows are compared as they are (the module's docstring)
+EXACT_FROM = 11
+assert EXACT_FROM <= GROUPING_VERSION
 RUNS = sorted(
     {
         os.path.dirname(p)
@@ -599,7 +602,7 @@ def _checkout_paths(text: str) -> str:
 
 def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str, str]:
     want, have = row.get(field) or "", got.get(field) or ""
-    if field == "signature" and _grouping(run) != GROUPING_VERSION:
+    if field == "signature" and _grouping(run) < EXACT_FROM:
         # the place that signs it is the row's where `where` is the run's alone
         theirs = row.get("where") or ""
         return signature_class(want, theirs), signature_class(have, theirs if why else got.get("where") or "")

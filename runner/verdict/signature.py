@@ -661,6 +661,8 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
 
 
 _LEADING_WORD = re.compile(r"[\w.]+")
+# a class word an older version gave that a later one gives as another: joined as the later one
+_RENAMED_CLASSES = {"worker_bus_error_shm": "worker_signal"}
 
 
 def signature_class(signature: str, where: str) -> str:
@@ -671,7 +673,8 @@ def signature_class(signature: str, where: str) -> str:
     word = _LEADING_WORD.match(signature)
     own = _OWN_PLACE.match(_last_place(where))
     place = f" in {own['path']}:{own['func']}" if own else ""
-    return (word.group(0) if word else signature) + place
+    said = word.group(0) if word else signature
+    return _RENAMED_CLASSES.get(said, said) + place
 
 
 # A hang's place in `where` (stacks.summarize, straggler.summarize): `main app/busy.py:3 in loop`,
