@@ -922,3 +922,25 @@ def test_a_spawned_ranks_dataloader_worker_that_raised_is_placed_at_the_workers_
     found = diagnose(read_logs([str(tmp_path / "job.err")]))
     assert found.row["where"] == "elastic/data.py:16 in __getitem__", found.row
     assert found.row["signature"] == "KeyError: 'tokens' in elastic/data.py:__getitem__", found.row
+
+
+def test_a_logged_traceback_before_a_spawned_ranks_own_is_not_its_failure():
+    # the eighty-fifth held-out set's fs_dcp_resume_step_name, recorded (run alone: the same): two ranks started by
+    # mp.spawn load a checkpoint from a folder the save named otherwise; torch.distributed.checkpoint logs `Global
+    # metadata is not found. Falling back to rank local metadata.` with the FileNotFoundError it caught, then raises
+    # CheckpointException, which multiprocessing reports as `Process SpawnProcess-1:`. The row said the logged
+    # FileNotFoundError at pathlib.py. In r1 both ranks' reports ran into each other under two heads: the frames of
+    # one, then the other's from its outermost again; the first, whole, is the place.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.verdict.classify import classify
+
+    for repeat in range(3):
+        cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout85", "single", "cells", f"13e6fcf36a-r{repeat}")
+        with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+            stderr = _checkout_paths(f.read())
+        told = classify(1, stderr=stderr)
+        assert told.error.startswith("torch.distributed.checkpoint.api.CheckpointException: CheckpointException"), told
+        assert exception_place(stderr, error=told.error) == (
+            "torch/distributed/checkpoint/utils.py:221 in reduce_scatter; zoo/modes/fs_dcp_resume_step_name.py:32 in train"
+        ), repeat

@@ -322,7 +322,19 @@ class Traceback:
                 after = lines[i + 1] if i + 1 < len(lines) else ""
                 code = "" if FRAME.match(after) or not after[:1].isspace() else after.strip()
                 found.append(Call(m["file"], m["line"], m["func"], code))
-        return tuple(found)
+        return _one_process_calls(found)
+
+
+def _one_process_calls(calls: list[Call]) -> tuple[Call, ...]:
+    """The calls of one process where two processes' tracebacks of one failure ran into each other under one head
+    (two ranks whose multiprocessing reports came at once: `Process SpawnProcess-1:`, `Process SpawnProcess-2:`, both
+    heads, then one's frames and the other's): the frames start again at the outermost one; the longest run of
+    them, the first where two are as long."""
+    starts = [i for i, call in enumerate(calls) if call == calls[0]] if calls else []
+    if len(starts) < 2:
+        return tuple(calls)
+    runs = [calls[a:b] for a, b in zip(starts, [*starts[1:], len(calls)])]
+    return tuple(max(runs, key=len))
 
 
 @dataclass(frozen=True)

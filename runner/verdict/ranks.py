@@ -332,7 +332,7 @@ def _own_failures(stderr: str) -> list[RankFailure]:
         if _TRACEBACK in (told := unmarked(unrich("\n".join(lines))))  # rich's box, loguru's marks: as Python's
     ]
     rest = unprefixed("".join(plain_lines), keep_offsets=True)  # a rank's logger's prefix on every line
-    found += _tracebacks(_without_launcher_report(rest))
+    found += _not_logged(_tracebacks(_without_launcher_report(rest)), rest)
     found += _fatal_dumps(rest)
     found += _watchdog_dumps(_without_launcher_report(rest))
     return found
@@ -389,6 +389,28 @@ def _tracebacks(text: str) -> list[RankFailure]:
         found.append(RankFailure(None, at, text=text[at:end]))
         at = nxt
     return found
+
+
+# multiprocessing's report of a child's uncaught exception: `Process SpawnProcess-1:`, then its traceback
+_CHILD_UNCAUGHT = re.compile(r"^Process [^\n:]+:[ \t]*\n" + re.escape(_TRACEBACK), re.M)
+
+
+def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
+    """failures without the tracebacks a logger printed under its message (`Global metadata is not found. Falling
+    back to rank local metadata.`, then the FileNotFoundError it caught), where the ranks are multiprocessing's
+    children whose uncaught exceptions it reports as `Process NAME:`: a logged one was handled, and the rank went
+    on to fail otherwise (the eighty-fifth set's torch.distributed.checkpoint load, whose CheckpointException was
+    told by the FileNotFoundError it logged first)."""
+    if not _CHILD_UNCAUGHT.search(text):
+        return failures
+    kept = []
+    for failure in failures:
+        before = text[: failure.at].rstrip("\n").rpartition("\n")[2]
+        said = before.strip()
+        logged = bool(said) and not before[:1].isspace() and not said.startswith(("Process ", "Traceback"))
+        if not logged or said.endswith(":"):
+            kept.append(failure)
+    return kept
 
 
 def _exception_end(text: str, at: int) -> int:

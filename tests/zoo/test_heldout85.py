@@ -25,11 +25,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT85.md lists the run's)
 UNTRUE = {
-    ("fs_dcp_resume_step_name", "signature_has"): "FileNotFoundError in pathlib.py:open: the .metadata miss that DCP "
-    "logs and handles (`Global metadata is not found. Falling back ...`), not the CheckpointException it then raises "
-    "(the run said the same)",
-    ("fs_dcp_resume_step_name", "where"): "pathlib.py:1044 in open, with no frame of the program's (the run said the "
-    "same)",
     ("fs_join_throw_uneven", "where"): "rank 0's `Detected at least one rank that exhausted inputs` at "
     "zoo/modes/fs_join_throw_uneven.py:27 in run in 2 of 3 repeats, rank 1's :25 in the third (the run said the same)",
 }
