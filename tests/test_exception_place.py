@@ -944,3 +944,22 @@ def test_a_logged_traceback_before_a_spawned_ranks_own_is_not_its_failure():
         assert exception_place(stderr, error=told.error) == (
             "torch/distributed/checkpoint/utils.py:221 in reduce_scatter; zoo/modes/fs_dcp_resume_step_name.py:32 in train"
         ), repeat
+
+
+def test_a_view_of_memory_a_called_function_made_from_a_bare_address_is_the_programs():
+    # the eighty-fifth held-out set's resume_mapped_shard, recorded (run alone: the same): rank 1's restore (ckpt.py:51)
+    # copies from views that map_flat, a function of the same file it calls, made with from_address over a libc mmap
+    # and then munmapped; rank 1 died by SIGSEGV in torch's copy. ISSUE.md went to PyTorch's tracker: the bare address
+    # was looked for in restore alone.
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.issue import whose_fix
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout85", "app", "cells", "375931987f-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    kind = type("Kind", (), {"outcome": "rank_crash", "signal": "SIGSEGV", "signature": "killed_by_signal"})
+    said, whose = whose_fix(kind, stderr, "libtorch_cpu.so (+0x76ba028); shardtrain/ckpt.py:51 in restore", "", {})
+    assert said.startswith("The program's to fix: the thread died in torch's native code"), said
+    assert "from a bare address at shardtrain/ckpt.py:35 (ctypes)" in said, said
+    assert whose is not None and not whose.owns_the_bug

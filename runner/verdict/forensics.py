@@ -706,7 +706,7 @@ def raw_pointer_line(stderr: str) -> str:
     """`zoo/modes/decode.py:26`: where the function of the dying thread's innermost own frame makes a pointer from
     a bare address (ctypes.cast, from_address, np.ctypeslib.as_array): the memory a library then died reading
     was the program's word, not the library's. "" where it makes none, or its source is not on this machine."""
-    return _own_line(stderr, _RAW_POINTER, within_class=False)
+    return _own_line(stderr, _RAW_POINTER, within_class=False, callees=True)
 
 
 def strided_view_line(stderr: str) -> str:
@@ -755,9 +755,10 @@ def _in_own_files(stderr: str, pattern: re.Pattern) -> str:
     return ""
 
 
-def _own_line(stderr: str, pattern: re.Pattern, within_class: bool) -> str:
+def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: bool = False) -> str:
     """The first line matching pattern in the function of the dying thread's innermost own frame (or, within_class,
-    in the class that defines it), as `path:line` from the app's root."""
+    in the class that defines it), as `path:line` from the app's root; callees: else in the functions of the same
+    file it calls by name (the eighty-fifth set's restore, whose map_flat made the views from a bare address)."""
     frames = died_thread_frames(stderr)
     own = next((f for f in frames if is_programs(f)), None)
     if own is None or not own.line.isdigit():
@@ -779,10 +780,19 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool) -> str:
     classes = [n for n in enclosing if isinstance(n, ast.ClassDef)]
     scope = min(classes, key=lambda n: n.lineno) if classes else max(enclosing, key=lambda n: n.lineno)
     lines = source.splitlines()
-    for number in range(scope.lineno, (scope.end_lineno or scope.lineno) + 1):
-        if pattern.search(lines[number - 1]):
-            return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{number}"
+    scopes = [scope, *(_called_here(tree, scope) if callees else [])]
+    for each in scopes:
+        for number in range(each.lineno, (each.end_lineno or each.lineno) + 1):
+            if pattern.search(lines[number - 1]):
+                return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{number}"
     return ""
+
+
+def _called_here(tree: ast.Module, scope: ast.AST) -> list[ast.AST]:
+    """The module's own top-level functions that scope calls by bare name, in the order of their first call."""
+    defined = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    called = [n.func.id for n in ast.walk(scope) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    return [defined[name] for name in dict.fromkeys(called) if name in defined and defined[name] is not scope]
 
 
 # --- the kernel log --------------------------------------------------------------
