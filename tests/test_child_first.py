@@ -555,3 +555,51 @@ def test_an_os_refusal_a_librarys_cleanup_masked_is_the_failure_at_the_programs_
         "OSError: [Errno 28] No space left on device", "pandas.errors.InvalidComparison: 2024-03-01"
     )
     assert classify(1, stderr=translated).error.startswith("RuntimeError: [enforce fail")
+
+
+WATCHDOG_CHILD = """\
+import multiprocessing as mp
+import os
+import signal
+import time
+
+
+def watchdog():
+    print("[ps] watchdog: no heartbeat; killing the server", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def serve():
+    time.sleep(0.2)
+    watchdog()
+
+
+def main():
+    ps = mp.get_context("spawn").Process(target=serve, name="ps")
+    ps.start()
+    ps.join()
+    if ps.exitcode != 0:
+        raise RuntimeError(f"parameter server died (exit code {ps.exitcode})")
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.slow  # real runs of a program without torch, under inject
+def test_under_inject_a_child_that_killed_itself_before_the_mains_raise_is_the_verdict(tmp_path):
+    # the eighty-sixth held-out set's rp_child_watchdog_sigkill, made small (run alone, 2026-12-01: `[ps] watchdog:
+    # ...`, then the main's `RuntimeError: parameter server died (exit code -9)` at :22, exit 1; the child sent
+    # itself SIGKILL at :9 in watchdog and printed no stack). The row said fail at the main's raise.
+    (tmp_path / "ps.py").write_text(WATCHDOG_CHILD)
+    (tmp_path / "m.yaml").write_text(
+        "name: ps\ncommand: [python, ps.py]\ninject: true\npass_params: none\naxes: {x: [1]}\n"
+    )
+    ran = crashmatrix("run", tmp_path / "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (row,) = rows_of(tmp_path / "run")
+    assert (row["outcome"], row["signal"]) == ("worker_crash", "SIGKILL"), row
+    assert row["where"] == "ps.py:9 in watchdog", row
+    assert row["signature"] == "worker_signal in ps.py:watchdog", row
+    assert row["error"].endswith("; the main then failed with RuntimeError: parameter server died (exit code -9)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import signal as signals
 from collections.abc import Iterator
 
 from crashmatrix.incell import rank_report
@@ -167,6 +168,9 @@ def worker_ended_itself(
     heard = verdict.signature.split(" in ")[0]
     if _BROKEN_POOL.match(heard):
         return _pool_worker_killed(verdict, where, cell_dir, main_pid)
+    told = _child_killed_first(verdict, where, cell_dir, main_pid)
+    if told is not None:
+        return told
     cut_short = "lost sys.stderr" in text and _GONE_SHARER.match(heard)
     if not (
         heard in _HEARD_OF_A_WORKER or _BROKEN_CONNECTION.match(heard) or cut_short or _LOADER_FRAMES.search(where)
@@ -195,6 +199,29 @@ def _worker_killed(verdict: Verdict, where: str, cell_dir: str, main_pid: int | 
         return verdict, where
     # told as the loader's `killed by signal` is: where the main heard of it, one signature either way
     return Verdict(Outcome.WORKER_CRASH, killed[0][1], verdict.error, WORKER_SIGNAL), where
+
+
+# a status the main's own error gives a child's death by a signal: `exit code -9`, `exitcode=-11`, `died with -9`
+_NEGATIVE_STATUS = re.compile(r"(?<![\w.-])-(?P<num>\d{1,2})\b")
+
+
+def _child_killed_first(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> tuple | None:
+    """A child the program started (its own multiprocessing.Process) that died by a signal no parent sent, recorded
+    under inject (its own kill, or its parent's read of its status), whose status the main's exception then gave
+    (`RuntimeError: parameter server died at step 4 (exit code -9)`): the child's death is the failure, as where
+    its fatal dump tells it (the eighty-sixth set's rp_child_watchdog_sigkill: its watchdog's SIGKILL, no dump).
+    None otherwise."""
+    said = {int(m["num"]) for m in _NEGATIVE_STATUS.finditer(verdict.error)}
+    if not said:
+        return None
+    for pid, name, place in children_killed(cell_dir, main_pid):
+        if name in signals.Signals.__members__ and signals.Signals[name].value in said:
+            at = f" at {place.rsplit('; ', 1)[-1]}" if place else ""
+            error = f"killed by {name} in a child process the main started (pid {pid}){at}; the main then failed with "
+            error += verdict.error
+            where = place or where
+            return Verdict(Outcome.WORKER_CRASH, name, error, with_place(WORKER_SIGNAL, where)), where
+    return None
 
 
 def child_killed_itself(verdict: Verdict, where: str, cell_dir: str, main_pid: int | None) -> str:
