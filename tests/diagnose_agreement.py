@@ -479,6 +479,8 @@ RECORDED_BEFORE = {
             # by torch's guess of a small /dev/shm; its step's error, masked by its report's `__exit__` then
             "heldout87/app/cells/7e7df13053",
             "heldout87/single/cells/7b2f114c1f",
+            # ... and its index writer's finalizer, which Python ignored before the main's KeyError for the index
+            "heldout87/single/cells/be1edf8e83",
             # the eighty-fifth's checkpoint load, told by a FileNotFoundError torch.distributed.checkpoint caught and
             # logged before the CheckpointException that ended its ranks
             "heldout85/single/cells/13e6fcf36a",

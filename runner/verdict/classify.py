@@ -18,7 +18,7 @@ from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 from crashmatrix.verdict.exception_place import exception_place, started_by_spawn
-from crashmatrix.verdict.own_cleanup import masked_by_own_cleanup
+from crashmatrix.verdict.own_cleanup import FINALIZER_FIRST, finalizer_failed_first, masked_by_own_cleanup
 from crashmatrix.verdict.parsed import (
     GENERATOR_STOPPED,
     LIBC_ABORT,
@@ -214,6 +214,10 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
         if exception != line:  # the thread's failure is the verdict, the main's its consequence
             told = f"{exception}; in {thread}, first: the main then failed with {line}"
             return Verdict(Outcome.FAIL, "", told, sig_.mask(exception), by_message=True)
+    ignored = finalizer_failed_first(stderr, line)
+    if ignored:  # a finalizer of the program's failed, Python went on, and the main failed for want of what it did
+        told = f"{ignored}; {FINALIZER_FIRST}: the main then failed with {line}"
+        return Verdict(Outcome.FAIL, "", told, sig_.mask(ignored), by_message=True)
     return _dropped_by_a_feeder(stderr, line, sig_.mask(line)) or Verdict(
         Outcome.FAIL, "", line, sig_.mask(line), by_message=True
     )

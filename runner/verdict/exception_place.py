@@ -25,6 +25,7 @@ from crashmatrix.verdict import ranks
 from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
+from crashmatrix.verdict.own_cleanup import FINALIZER_FIRST
 from crashmatrix.verdict.parsed import FRAME, GENERATOR_STOPPED, TORCHSCRIPT_FAILED, Traceback, read_output
 from crashmatrix.verdict.stacks import (
     OURS,
@@ -60,7 +61,7 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     and the last does not, that one (a spawned worker's RuntimeError about the missing main guard, before
     the main process's own 'worker exited unexpectedly'); a process pool worker's traceback where it is the
     direct cause of that one. crashmatrix's own frames are left out."""
-    heads = _printed(text)
+    heads = _printed(text, ignored=FINALIZER_FIRST in error)
     if not heads:
         return [], ""
     head = _holding(text, heads, error)
@@ -76,14 +77,14 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     return _frames(head), head.exception
 
 
-def _printed(text: str) -> list[Traceback]:
-    """The tracebacks text holds on their own lines, but for those of exceptions Python ignored or multiprocessing's
-    exit cleanup reported, and a Manager's server's that the main's RemoteError quotes (the main's own traceback is
-    the program's call)."""
+def _printed(text: str, ignored: bool = False) -> list[Traceback]:
+    """The tracebacks text holds on their own lines, but for those of exceptions Python ignored (unless ignored: a
+    finalizer's that failed first) or multiprocessing's exit cleanup reported, and a Manager's server's that the
+    main's RemoteError quotes (the main's own traceback is the program's call)."""
     return [
         t
         for t in read_output(text).tracebacks
-        if t.on_own_line and not t.ignored and not t.by_exit_cleanup and t.origin != "manager"
+        if t.on_own_line and (ignored or not t.ignored) and not t.by_exit_cleanup and t.origin != "manager"
     ]
 
 

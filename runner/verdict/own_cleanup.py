@@ -7,6 +7,11 @@ datetime, a file closed twice), met on the way out; the run stopped on the first
 `RuntimeError: Class values must be smaller than num_classes.` in a training step, then the step's failure
 report's `__exit__` failing on `json.dumps` of a datetime. Set 81's close call: a `finally:` whose flush failed.
 
+A finalizer of the program's (a `weakref.finalize` callback, a `__del__`) that failed before the run's failure is told
+first the same way: Python printed it under `Exception ignored in: ...` and went on, and the program then failed on
+what the finalizer never did (set 87's gc_finalizer_order_index: its index writer's finalizer found its folder
+already removed by a TemporaryDirectory's, so no index was published, and the main's lookup raised KeyError).
+
 Not an `except` body: a program that catches an error expects it, and what its handler raises (a fallback import
 that fails too, `raise ValueError(...)` in place of a KeyError) is its own report. Not a `raise` statement, even in a
 cleanup: re-raising as another error is a choice. A library's own cleanup masking an error inside one library call
@@ -68,3 +73,26 @@ def _finally_bodies(path: str) -> tuple[tuple[int, int], ...]:
         if body:
             found.append((body[0].lineno, max(getattr(n, "end_lineno", n.lineno) or n.lineno for n in body)))
     return tuple(found)
+
+
+_IGNORED_IN = "Exception ignored in: "
+# how an error tells it (classify): what the place is read from (exception_place)
+FINALIZER_FIRST = "in a finalizer, which Python ignored, first"
+
+
+def finalizer_failed_first(stderr: str, line: str) -> str:
+    """The exception line of the first error a finalizer of the program's raised and Python ignored (`Exception
+    ignored in: <finalize object ...>`, its traceback through the program's own frames), printed before the failing
+    one (line, printed last); "" otherwise."""
+    tracebacks = read_output(stderr).tracebacks
+    failing = [t for t in tracebacks if t.on_own_line and not t.ignored and t.exception == line]
+    if not failing:
+        return ""
+    for each in tracebacks:
+        if each.at >= failing[-1].at:
+            break
+        said = stderr[: each.start].rstrip("\n").rpartition("\n")[2]
+        if each.ignored and said.startswith(_IGNORED_IN) and each.exception:
+            if any(is_programs(c.frame()) for c in each.calls):
+                return each.exception
+    return ""

@@ -27,9 +27,6 @@ RUNS = {
 UNTRUE = {
     ("view_outlives_mapping", "where"): "nothing for r0, `libtorch_cpu.so (+0x6cf3a6c)` without the program's frame "
     "for r2 (no Python frame in its faulthandler dump); r1 gave the true place",
-    ("gc_finalizer_order_index", "signature_has"): "KeyError: 'train' in zoo/modes/gc_finalizer_order_index.py:main: "
-    "the consequence, not the finalizer's FileNotFoundError printed under `Exception ignored in:`",
-    ("gc_finalizer_order_index", "where"): "zoo/modes/gc_finalizer_order_index.py:47 in main (the consequence)",
     ("gc_ddp_rank1_free_offset", "signature_has"): "heap_corruption in zoo/modes/gc_ddp_rank1_free_offset.py:__del__: "
     "glibc's `free(): invalid pointer` of a pointer the program moved, classed as heap corruption",
 }
