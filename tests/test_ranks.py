@@ -640,3 +640,17 @@ def test_a_ranks_option_parser_refusal_is_told_by_its_words():
 
     got = classify(1, stderr=_own_exit_log("torchrun-argparse-alone.err"))
     assert (got.rank, got.error) == (1, "tr.py: error: the following arguments are required: --lr"), got
+
+
+def test_the_rank_that_ran_out_of_inputs_under_join_is_the_first_failure():
+    # the eighty-fifth held-out set's fs_join_throw_uneven, recorded (run alone: the same, 4 runs): torchrun, 2 gloo
+    # ranks under torch's Join(throw_on_early_termination=True); rank 1 runs out of inputs first (`RuntimeError: Rank 1
+    # exhausted all inputs.` at :25), rank 0 then throws `Detected at least one rank that exhausted inputs. Throwing
+    # across all ranks.` at :27. Whichever printed first was told: rank 0 in 2 of 3 repeats.
+    from diagnose_agreement import diagnosed
+
+    for repeat in range(3):
+        cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout85", "torchrun", "cells", f"3dbd9edd45-r{repeat}")
+        row = diagnosed(cell)
+        assert (row["outcome"], row["rank"]) == ("fail", "1"), row
+        assert row["where"].endswith("zoo/modes/fs_join_throw_uneven.py:25 in run"), row

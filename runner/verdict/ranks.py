@@ -52,6 +52,9 @@ _CONSEQUENCE = re.compile(
     r"Connection closed by peer|Connection reset by peer|gloo/transport|DistBackendError|DistNetworkError"
     r"|Watchdog caught collective operation timeout|NCCL communicator was aborted|ProcessGroupNCCL.*abort"
     r"|ProcessExitedException|ProcessRaisedException|ChildFailedError|Received SIGTERM|Received SIGINT"
+    # torch's Join, thrown on every rank that still had inputs once one ran out: that one (`Rank 1 exhausted all
+    # inputs.`) is the cause, whichever printed first (the eighty-fifth set's fs_join_throw_uneven)
+    r"|Detected at least one rank that exhausted inputs"
 )
 # A collective (or the rendezvous) that waited for a peer until its timeout: a peer that had ended would have
 # been told at once (`Connection closed by peer`); a peer elsewhere is waited out (verdict/peers.py).
