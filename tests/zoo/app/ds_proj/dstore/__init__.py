@@ -1,0 +1,1 @@
+"""A small training program whose data live in stores: LMDB environments and PNG folders."""
