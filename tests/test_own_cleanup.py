@@ -86,3 +86,43 @@ def test_an_except_bodys_error_and_a_raise_in_a_finally_stay_the_failure(tmp_pat
     done = subprocess.run([sys.executable, "prog.py"], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert "During handling of the above exception" in done.stderr, done.stderr
     assert classify(done.returncode, stderr=done.stderr).error.startswith(told), done.stderr
+
+
+APPS = os.path.join(ROOT, "tests", "apps", "own_cleanup")
+
+
+@pytest.mark.parametrize(
+    ("app", "told", "place"),
+    [
+        # an `except StopIteration:` body closes the writer, whose close() fails: the close's error, not the loop's end
+        (
+            "stopiter_close.py",
+            "FileNotFoundError: [Errno 2] No such file or directory: ",
+            "stopiter_close.py:28 in close",
+        ),
+        # sys.exit(0) at the target loss inside a `with` whose __exit__ fails: the __exit__'s error
+        (
+            "sysexit_exit.py",
+            "TypeError: Object of type datetime is not JSON serializable",
+            "sysexit_exit.py:21 in __exit__",
+        ),
+        # a __del__'s AttributeError after an __init__ that failed and was handled: noise, not the later ValueError's cause
+        ("del_noise.py", "ValueError: row of 2 values, expected 3", "del_noise.py:26 in collate"),
+        # an `except FileNotFoundError:` fallback whose own `finally:` fails: the fallback's error, not the handled one
+        (
+            "fallback_finally.py",
+            "FileNotFoundError: [Errno 2] No such file or directory: ",
+            "fallback_finally.py:25 in build_from_csv",
+        ),
+    ],
+)
+def test_what_a_handler_or_a_purposeful_end_was_followed_by_stays_the_failure(tmp_path, app, told, place):
+    # a review's programs against the rule (2026-12-01), each run alone here: the failure a user meets is the last
+    # one Python printed, the earlier exception handled, or an end the program chose, or unrelated noise
+    done = subprocess.run(
+        [sys.executable, os.path.join(APPS, app)], cwd=tmp_path, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 1, done.stderr
+    verdict = classify(done.returncode, stderr=done.stderr)
+    assert verdict.error.startswith(told) and "first:" not in verdict.error and "then, in" not in verdict.error, verdict
+    assert exception_place(done.stderr, error=verdict.error).endswith(place), done.stderr
