@@ -963,3 +963,33 @@ def test_a_view_of_memory_a_called_function_made_from_a_bare_address_is_the_prog
     assert said.startswith("The program's to fix: the thread died in torch's native code"), said
     assert "from a bare address at shardtrain/ckpt.py:35 (ctypes)" in said, said
     assert whose is not None and not whose.owns_the_bug
+
+
+def test_a_recursion_whose_leaf_crashed_in_a_library_is_no_stack_overflow():
+    # a review's program (tests/data/recursion-not-overflow.err, its run under inject, 2026-12-01): a recursive build 24
+    # deep hands torch._weight_norm an empty gain at its leaf, and the process dies by SIGSEGV in libtorch_cpu (torch's
+    # missing check: its bug). faulthandler's dump shows the program's `build` 24 times, short of the 100 frames a
+    # stack that ran out fills; ISSUE.md had said the thread ran out of stack in a recursion.
+    from crashmatrix.resolve.issue import whose_fix
+
+    with open(os.path.join(ROOT, "tests", "data", "recursion-not-overflow.err"), encoding="utf-8") as f:
+        stderr = f.read()
+    kind = type("Kind", (), {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal"})
+    said, whose = whose_fix(kind, stderr, "libtorch_cpu.so (+0x6b2d6b5); r_recurse/prog.py:13 in build", "", {})
+    assert said.startswith("For PyTorch's tracker: the thread died in torch's own code"), said
+    assert whose is not None and whose.owns_the_bug
+
+
+def test_a_bare_address_a_helper_read_before_another_op_crashed_is_not_the_crash():
+    # a review's program (tests/data/bare-address-elsewhere.err, its run under inject, 2026-12-01): step() first calls
+    # checksum(), which reads the batch's bytes through ctypes' from_address, then hands torch._weight_norm an empty gain
+    # at :17, and the process dies by SIGSEGV in libtorch_cpu (torch's missing check). Only memory a helper made and
+    # the dying line read counts; ISSUE.md had blamed the checksum's pointer.
+    from crashmatrix.resolve.issue import whose_fix
+
+    program = os.path.join(ROOT, "tests", "apps", "bare_address", "step_checksum.py")  # the program, its source read
+    with open(os.path.join(ROOT, "tests", "data", "bare-address-elsewhere.err"), encoding="utf-8") as f:
+        stderr = f.read().replace("/tmp/review87/q_bareaddr/prog.py", program)
+    kind = type("Kind", (), {"outcome": "crash", "signal": "SIGSEGV", "signature": "killed_by_signal"})
+    said, whose = whose_fix(kind, stderr, "libtorch_cpu.so (+0x6b2d6b5); step_checksum.py:17 in step", "", {})
+    assert said.startswith("For PyTorch's tracker: the thread died in torch's own code"), said

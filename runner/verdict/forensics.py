@@ -578,6 +578,8 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
 
 # The faulting thread's native frames that one return address fills this often: a recursion that ran out of stack
 _RECURSION_AT_LEAST = 16
+# the frames faulthandler prints of a thread at most (CPython's MAX_FRAME_DEPTH), `...` after them
+_FAULTHANDLER_DEPTH = 100
 _FRAME_NUMBER = re.compile(r"^frame #\d+: ")
 
 
@@ -589,6 +591,10 @@ def recursion_depth(stderr: str) -> int:
     Python recursion through its dispatcher; faulthandler's dump gives 100."""
     frames = [_FRAME_NUMBER.sub("", line) for line, path in faulting_native_frames(stderr) if path]
     python = [(f.file, f.line, f.func) for f in died_thread_frames(stderr)]
+    if len(python) < _FAULTHANDLER_DEPTH:
+        # a stack that ran out fills faulthandler's dump; a recursion 24 deep whose leaf crashed in a library for
+        # another reason is no overflow (a review's program, whose crash was torch's missing check)
+        python = []
     most = max([*collections.Counter(frames).values(), *collections.Counter(python).values()], default=0)
     return most if most >= _RECURSION_AT_LEAST else 0
 
@@ -780,7 +786,7 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
     classes = [n for n in enclosing if isinstance(n, ast.ClassDef)]
     scope = min(classes, key=lambda n: n.lineno) if classes else max(enclosing, key=lambda n: n.lineno)
     lines = source.splitlines()
-    scopes = [scope, *(_called_here(tree, scope) if callees else [])]
+    scopes = [scope, *(_called_here(tree, scope, lines[line - 1]) if callees else [])]
     for each in scopes:
         for number in range(each.lineno, (each.end_lineno or each.lineno) + 1):
             if pattern.search(lines[number - 1]):
@@ -788,11 +794,22 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
     return ""
 
 
-def _called_here(tree: ast.Module, scope: ast.AST) -> list[ast.AST]:
-    """The module's own top-level functions that scope calls by bare name, in the order of their first call."""
+def _called_here(tree: ast.Module, scope: ast.AST, dying: str) -> list[ast.AST]:
+    """The module's own top-level functions whose result scope keeps in a name the dying line reads (`shard =
+    map_flat(path, model)`, then `p.copy_(shard[name])`), in the order of the assignments: memory a helper made and
+    the dying line used, not a helper that read other memory before it (a review's checksum over a batch's bytes,
+    then a crash in another op)."""
     defined = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    called = [n.func.id for n in ast.walk(scope) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
-    return [defined[name] for name in dict.fromkeys(called) if name in defined and defined[name] is not scope]
+    read = set(re.findall(r"[A-Za-z_]\w*", dying))
+    found: list[ast.AST] = []
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Assign):
+            continue
+        names = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        calls = [c.func.id for c in ast.walk(node.value) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
+        if names & read:
+            found += [defined[c] for c in calls if c in defined and defined[c] is not scope and defined[c] not in found]
+    return found
 
 
 # --- the kernel log --------------------------------------------------------------
