@@ -32,7 +32,7 @@ class VectorDataset(Dataset):
             started.set()
             for i in range(self.size):
                 self.cache[i] = torch.randn(self.features, generator=torch.Generator().manual_seed(i))
-                time.sleep(0.1)
+                time.sleep(0.5)
 
     def __len__(self) -> int:
         return self.size
