@@ -1,0 +1,1 @@
+"""A small Lightning project: records, a classifier, callbacks, and the cases it is run with."""
