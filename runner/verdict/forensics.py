@@ -786,7 +786,8 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
     classes = [n for n in enclosing if isinstance(n, ast.ClassDef)]
     scope = min(classes, key=lambda n: n.lineno) if classes else max(enclosing, key=lambda n: n.lineno)
     lines = source.splitlines()
-    scopes = [scope, *(_called_here(tree, scope, lines[line - 1]) if callees else [])]
+    scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [scope]
+    scopes += _called_here(tree, scope, lines[line - 1]) if callees else []
     for each in scopes:
         for number in range(each.lineno, (each.end_lineno or each.lineno) + 1):
             if pattern.search(lines[number - 1]):
@@ -794,14 +795,14 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
     return ""
 
 
-def _called_here(tree: ast.Module, scope: ast.AST, dying: str) -> list[ast.AST]:
+def _called_here(tree: ast.Module, scope: ast.AST, dying: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The module's own top-level functions whose result scope keeps in a name the dying line reads (`shard =
     map_flat(path, model)`, then `p.copy_(shard[name])`), in the order of the assignments: memory a helper made and
     the dying line used, not a helper that read other memory before it (a review's checksum over a batch's bytes,
     then a crash in another op)."""
     defined = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     read = set(re.findall(r"[A-Za-z_]\w*", dying))
-    found: list[ast.AST] = []
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
     for node in ast.walk(scope):
         if not isinstance(node, ast.Assign):
             continue

@@ -86,8 +86,9 @@ def _blocks(path: str) -> tuple[tuple[int, int, str, int], ...]:
             found.append((node.lineno, max(node.lineno, head_end), "with", depth))
         if isinstance(node, ast.ExceptHandler) and node.body:
             found.append((node.body[0].lineno, _last_line(node.body), "except", depth))
-        if getattr(node, "finalbody", None):
-            found.append((node.finalbody[0].lineno, _last_line(node.finalbody), "finally", depth))
+        final = getattr(node, "finalbody", None)
+        if final:
+            found.append((final[0].lineno, _last_line(final), "finally", depth))
         for child in ast.iter_child_nodes(node):
             walk(child, depth + 1)
 

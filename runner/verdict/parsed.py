@@ -333,8 +333,9 @@ def _one_process_calls(calls: list[Call]) -> tuple[Call, ...]:
     starts = [i for i, call in enumerate(calls) if call == calls[0]] if calls else []
     if len(starts) < 2:
         return tuple(calls)
-    runs = [calls[a:b] for a, b in zip(starts, [*starts[1:], len(calls)])]
-    return tuple(max(runs, key=len))
+    runs: list[list[Call]] = [calls[a:b] for a, b in zip(starts, [*starts[1:], len(calls)])]
+    longest = max(len(run) for run in runs)
+    return tuple(next(run for run in runs if len(run) == longest))
 
 
 @dataclass(frozen=True)
