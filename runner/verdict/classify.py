@@ -18,7 +18,12 @@ from crashmatrix.plain_text import plain
 from crashmatrix.verdict import ranks as ranks_
 from crashmatrix.verdict import signature as sig_
 from crashmatrix.verdict.exception_place import exception_place, started_by_spawn
-from crashmatrix.verdict.own_cleanup import FINALIZER_FIRST, finalizer_failed_first, masked_by_own_cleanup
+from crashmatrix.verdict.own_cleanup import (
+    DURING_HANDLING,
+    FINALIZER_FIRST,
+    finalizer_failed_first,
+    masked_by_own_cleanup,
+)
 from crashmatrix.verdict.parsed import (
     GENERATOR_STOPPED,
     LIBC_ABORT,
@@ -428,7 +433,6 @@ def _earlier_in_the_chain(stderr: str, line: str) -> Verdict | None:
     return None
 
 
-_DURING_HANDLING = "During handling of the above exception, another exception occurred:"
 # A library's cleanup as the earlier error unwound it: a `with` block's exit, a close. A library's own translation
 # of an error while handling it (pandas' InvalidComparison into TypeError, torch.export's ConstraintViolationError
 # into UserError) is its chosen report, raised in its own code, not in a cleanup: left as Python tells it last.
@@ -451,7 +455,7 @@ def _masked_in_cleanup(stderr: str, line: str) -> str:
     failing, first = printed[-1], printed[-2]
     between = stderr[first.at : failing.start]
     if (
-        _DURING_HANDLING not in between
+        DURING_HANDLING not in between
         or not first.calls
         or not _OS_ERROR.match(first.exception)
         or failing.calls[-1].function not in _CLEANUP

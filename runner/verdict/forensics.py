@@ -49,6 +49,7 @@ from crashmatrix.verdict.exception_place import (
 from crashmatrix.verdict.signature import (
     AT_EXIT,
     SIGNAL_TEXT,
+    TORCH_FATAL_HEAD,
     WATCHDOG_DUMP,
     WATCHDOG_ENDED,
     WORKER_EXITED,
@@ -474,7 +475,7 @@ def cleanup(cell_dir: str) -> None:
 
 # --- where it died ---------------------------------------------------------------
 
-_TORCH_BLOCK = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread (\d+):", re.M)
+_TORCH_BLOCK = TORCH_FATAL_HEAD
 _TORCH_FRAME = re.compile(r"^\s*frame #\d+: (.*?) \((0x[0-9a-f]+) in (.+?)\)\s*$", re.M)
 _PY_REPORT_FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (rebuild_storage_fd|_pin_memory_loop)\b')
 

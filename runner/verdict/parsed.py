@@ -84,8 +84,6 @@ _LAUNCHER_EXCEPTIONS = frozenset({"ChildFailedError", "ProcessRaisedException", 
 _RANK_LABEL = re.compile(r"^\s*\[rank(?P<n>\d+)\]: ?", re.M)
 _FATAL = re.compile(r"^Fatal Python error: .*$", re.M)
 _FATAL_WITH_WORDS = re.compile(r"^Fatal Python error: .*\S.*$", re.M)
-# torch's fatal-signal handler's header for each thread's backtrace: `SIGSEGV(11), PID: 4242, Thread 4242:`
-_TORCH_FATAL_HEAD = re.compile(r"^(?P<sig>SIG[A-Z0-9]+)\(\d+\), PID: \d+, Thread \d+:", re.M)
 # What glibc prints as it aborts the process: its heap checks (`free(): double free detected in tcache 2`,
 # `double free or corruption (out)`, `corrupted size vs. prev_size`), the stack protector, assert.h's failed
 # assertion (`prog: file.c:12: func: Assertion `n > 0' failed.`).
@@ -465,7 +463,7 @@ def _cut_off_fault(text: str) -> str:
     wrote), the signal torch's fatal-signal handler named just before it; "" otherwise."""
     if not sig_.last_match(_FATAL, text):
         return ""
-    torch_said = sig_.last_match(_TORCH_FATAL_HEAD, text)
+    torch_said = sig_.last_match(sig_.TORCH_FATAL_HEAD, text)
     return torch_said.group("sig") if torch_said else ""
 
 

@@ -34,6 +34,7 @@ from crashmatrix.verdict.rich_traceback import unrich
 from crashmatrix.verdict.signature import (
     INTERLEAVED_HEAD,
     SIGNAL_TEXT,
+    TORCH_FATAL_HEAD,
     WATCHDOG_DUMP,
     finditer,
     lost_a_worker,
@@ -69,7 +70,7 @@ PEER_GONE = re.compile(r"Connection closed by peer|Connection reset by peer")
 _RANK_PREFIX = re.compile(r"^\s*\[rank(\d+)\]: ?(.*)$")
 _FATAL = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
 # torch's fatal-signal handler (under inject: crashmatrix.incell.stackdump turns it on) names the pid.
-_TORCH_FATAL = re.compile(r"^(SIG[A-Z0-9]+)\(\d+\), PID: (\d+), Thread", re.M)
+_TORCH_FATAL = TORCH_FATAL_HEAD
 # A line of torch's fatal-signal backtrace (c10's handler): a thread's heading, one of its frames, the blank after
 TORCH_BACKTRACE_LINE = re.compile(r"^(?:SIG[A-Z0-9]+\(\d+\), PID: \d+, Thread \d+:.*|\s*frame #\d+: .*|)\n", re.M)
 _LOADER_WORKER = re.compile(r"data/_utils/worker\.py\", line \d+,? in _worker_loop")

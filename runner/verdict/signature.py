@@ -32,6 +32,9 @@ except ImportError:  # Python before 3.11
     import sre_constants as _sre  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
+# torch's fatal-signal handler's heading of each thread's backtrace (c10's handler: under inject crashmatrix turns it
+# on): `SIGSEGV(11), PID: 4242, Thread 4243:`, the signal, the process and the thread
+TORCH_FATAL_HEAD = re.compile(r"^(?P<sig>SIG[A-Z0-9]+)\(\d+\), PID: (?P<pid>\d+), Thread (?P<tid>\d+):", re.M)
 # strsignal() texts, as PyTorch's "is killed by signal: <text>" and faulthandler's "Fatal Python error: <text>"
 # print them.
 SIGNAL_TEXT = {
