@@ -149,3 +149,12 @@ def test_resolve_recommends_each_knob_with_how_to_apply_it(knob, tmp_path):
     assert recommended["apply"][where] == [line] and recommended["apply"]["arguments"] == []
     assert line in recommended["overrides"]
     assert f"`{line}`" in (run / "resolution.md").read_text()
+
+
+def test_the_machines_own_dev_shm_is_told_as_it_is_not_as_a_size_of_0():
+    # a review's run (2026-12-01) where shm_mb=0 (no private /dev/shm: the machine's own) passed and shm_mb=1 failed:
+    # resolution.md advised "a /dev/shm of 0 MB (docker run --shm-size=0m)", a container no program could start in
+    from crashmatrix.resolve.apply import _knob_line
+
+    assert _knob_line("shm_mb", 0) == ("environment", "the machine's own /dev/shm, as it is (no --shm-size to give)")
+    assert _knob_line("shm_mb", 64) == ("environment", "a /dev/shm of 64 MB (docker run --shm-size=64m)")

@@ -68,6 +68,12 @@ APPLIED_AS: dict[str, tuple[str, str]] = {
     "wandb": ("environment", "WANDB_MODE={s}"),
 }
 
+# A knob's value that applies nothing (shm_mb=0: the machine's own /dev/shm), and how resolve says it: no size to
+# give a container (a review found `docker run --shm-size=0m` advised for it).
+APPLIED_AS_IS: dict[str, tuple[str, tuple[str, str]]] = {
+    "shm_mb": ("0", ("environment", "the machine's own /dev/shm, as it is (no --shm-size to give)")),
+}
+
 # The knobs whose values are checked before anything runs: what each takes, as the cell will apply it.
 _CHECKED = {knob: functools.partial(ddp_value, knob) for knob in DDP_KNOBS}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from crashmatrix.cell import spell
 from crashmatrix.matrix.app_args import arguments
 from crashmatrix.matrix.interpreters import PYTHON_AXIS
-from crashmatrix.matrix.knob_names import APPLIED_AS, INJECT_KNOBS
+from crashmatrix.matrix.knob_names import APPLIED_AS, APPLIED_AS_IS, INJECT_KNOBS
 from crashmatrix.matrix.option_flags import script_flags
 
 SWEEP_KNOB_PREFIX = "crashmatrix."  # the Hydra launcher's knobs: +crashmatrix.<knob>=...
@@ -87,5 +87,8 @@ def _knob_line(knob: str, value) -> tuple[str, str]:
     text = spell(value)
     python = {"true": "True", "false": "False", "null": "None"}.get(text, text)
     kb = str(int(float(text) * 1024)) if text.replace(".", "", 1).isdigit() else text
+    off, as_is = APPLIED_AS_IS.get(knob, (None, None))
+    if as_is is not None and text == off:
+        return as_is
     where, template = APPLIED_AS[knob]
     return where, template.format(v=python, s=text, kb=kb)
