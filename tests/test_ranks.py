@@ -654,3 +654,19 @@ def test_the_rank_that_ran_out_of_inputs_under_join_is_the_first_failure():
         row = diagnosed(cell)
         assert (row["outcome"], row["rank"]) == ("fail", "1"), row
         assert row["where"].endswith("zoo/modes/fs_join_throw_uneven.py:25 in run"), row
+
+
+def test_a_rank_the_program_started_itself_records_its_group_rank_at_its_end(tmp_path):
+    # a rank given its rank as an argument (no launcher's environment): its record, by its process group, lets the
+    # verdict take the rank whose process ended first for the unlabelled traceback that came first
+    source = (
+        "import sys\nimport torch.distributed as dist\n\n"
+        f"dist.init_process_group('gloo', init_method='file://{tmp_path}/store', rank=0, world_size=1)\n"
+        "sys.exit(1)\n"
+    )
+    cell, done = _as_a_rank(tmp_path, source, rank_env=False)
+    assert done.returncode == 1, done.stderr
+    from crashmatrix.verdict.ranks import recorded_ranks
+
+    [record] = recorded_ranks(cell)
+    assert record.rank == 0 and record.ended is not None, record

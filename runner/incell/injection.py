@@ -303,6 +303,12 @@ def _watch_process_starts(util) -> None:
 def _spawned_rank_at_exit() -> None:
     if not rank_report.known():
         rank_report.from_multiprocessing(metrics, lambda write: write())
+    _group_rank_at_exit()
+
+
+def _group_rank_at_exit() -> None:
+    if not rank_report.known():  # a rank the program started itself, given its rank as an argument
+        rank_report.from_group(metrics, lambda write: write())
 
 
 def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
@@ -324,6 +330,8 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
     if not in_worker:
         _MAIN.may_be_rank = True
         rank_report.from_environment(metrics, _at_exit)
+        if not report_path:  # a process the program started itself (subprocess): a rank by its own arguments
+            _at_exit(_group_rank_at_exit)
     else:
         # a spawned rank that drew no batch: spawn's child ends with sys.exit, so atexit runs
         _at_exit(_spawned_rank_at_exit)
@@ -340,6 +348,7 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
             _write_metrics_safely(report_path)
             if not rank_report.known():  # made a rank in-process, and never drew a batch
                 rank_report.from_environment(metrics, lambda write: write())
+            _group_rank_at_exit()
 
         _at_exit(at_exit)
 

@@ -204,6 +204,20 @@ def from_multiprocessing(metrics: Callable[[], dict], on_exit=None) -> None:
         become(rank, metrics, on_exit or (lambda write: multiprocessing.util.Finalize(None, write, exitpriority=0)))
 
 
+def from_group(metrics: Callable[[], dict], on_exit) -> None:
+    """A rank of a group the program started itself, with no launcher's environment (its own multiprocessing
+    processes, each given its rank as an argument): its rank in the default process group, asked at its end,
+    where the group is still there. Asked only of the cell's main process and of spawned ones: a forked
+    DataLoader worker would find its rank's group in the memory it was forked with."""
+    dist = sys.modules.get("torch.distributed")
+    try:
+        rank = dist.get_rank() if dist is not None and dist.is_available() and dist.is_initialized() else None
+    except Exception:  # the program ends as it would without us
+        return
+    if isinstance(rank, int) and rank >= 0:
+        become(rank, metrics, on_exit)
+
+
 class _SyncedForwards:
     """DistributedDataParallel's own `require_forward_param_sync`, kept in the instance as torch keeps it,
     counted as torch sets it: True at the end of each forward that prepares the gradients' all_reduce
