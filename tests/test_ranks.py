@@ -656,6 +656,35 @@ def test_the_rank_that_ran_out_of_inputs_under_join_is_the_first_failure():
         assert row["where"].endswith("zoo/modes/fs_join_throw_uneven.py:25 in run"), row
 
 
+def test_a_ranks_logged_error_before_its_own_exit_is_the_first_failure_with_its_rank():
+    # tests/data/rank-own-exit/README.md (a review's programs, tests/apps/logged_rank): rank 1 logs its ValueError
+    # with logging.exception and calls sys.exit(1). Under mp.spawn the row said rank 0 (spawn's `exit code 1` was
+    # taken for a status of the rank's own); with the program's own multiprocessing ranks it told rank 0's `Connection
+    # closed by peer`, the logged traceback taken for one the rank had handled
+    from crashmatrix.verdict.classify import classify
+
+    for name, recorded in [
+        ("spawn-logged-exit1.err", ()),
+        ("spawn-logged-abort-alone.err", ()),  # alone, 1 run in 5: rank 1 then aborts as it exits
+        # no launcher names a rank: each rank's record does (the last test here), rank 1's end the first
+        ("processes-logged-exit1.err", _recorded((1, 20.0, 3), (0, 20.4, 3))),
+    ]:
+        got = classify(1, stderr=_own_exit_log(name), recorded=recorded)
+        assert (got.outcome.value, got.rank) == ("fail", 1), (name, got)
+        assert got.error == "ValueError: record 29 of shard 1 has 7 features, expected 8", (name, got)
+
+
+def test_two_spawned_ranks_that_raised_alike_name_no_rank_the_launcher_happened_to_report():
+    # the sixty-seventh set's im_spawn_relative_syspath: both spawned ranks fail to import the program's module, and
+    # spawn reports `process 0 terminated with exit code 1`; which traceback is whose is not told
+    from crashmatrix.verdict.classify import classify
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout67", "single", "cells", "a07341a3da-r1")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        got = classify(1, stderr=f.read())
+    assert (got.rank, got.error) == (None, "ModuleNotFoundError: No module named 'im_featurizer'"), got
+
+
 def test_a_rank_the_program_started_itself_records_its_group_rank_at_its_end(tmp_path):
     # a rank given its rank as an argument (no launcher's environment): its record, by its process group, lets the
     # verdict take the rank whose process ended first for the unlabelled traceback that came first

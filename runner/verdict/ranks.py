@@ -129,6 +129,11 @@ def without_role_prefix(text: str) -> str:
     return _ROLE_PREFIX.sub(relabelled, text)
 
 
+# Python's exit status for an uncaught exception, and a logged one's sys.exit(1): mp.spawn reports it as it is
+# (`process 1 terminated with exit code 1`), torchrun's entry too; a status of the program's own is another
+UNCAUGHT_STATUS = 1
+
+
 @dataclass(frozen=True)
 class RankFailure:
     """One process's failure: its rank where known, its signal or its own text, where it stands in stderr."""
@@ -193,7 +198,7 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
     if first.rank is None and not first.signal:
         # An unlabelled exception (Hydra printed it): the rank whose process ended first, as the recorder saw;
         # not one its launcher says ended itself with a status of its own (sys.exit(3)), which is no exception's
-        own_status = {f.rank for f in failures if f.code}
+        own_status = {f.rank for f in failures if f.code and f.code != UNCAUGHT_STATUS}
         ended = sorted(
             (r for r in recorded if r.ended is not None and r.rank not in own_status), key=lambda r: r.ended or 0.0
         )
@@ -396,7 +401,7 @@ def _tracebacks(text: str) -> list[RankFailure]:
 
 
 # multiprocessing's report of a child's uncaught exception: `Process SpawnProcess-1:`, then its traceback
-_CHILD_UNCAUGHT = re.compile(r"^Process [^\n:]+:[ \t]*\n" + re.escape(_TRACEBACK), re.M)
+_CHILD_UNCAUGHT = re.compile(r"Process [^\n:]+:[ \t]*")
 
 
 def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
@@ -404,17 +409,23 @@ def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
     back to rank local metadata.`, then the FileNotFoundError it caught), where the ranks are multiprocessing's
     children whose uncaught exceptions it reports as `Process NAME:`: a logged one was handled, and the rank went
     on to fail otherwise (the eighty-fifth set's torch.distributed.checkpoint load, whose CheckpointException was
-    told by the FileNotFoundError it logged first)."""
-    if not _CHILD_UNCAUGHT.search(text):
+    told by the FileNotFoundError it logged first). Not where every such report is a consequence (a peer lost): the
+    rank that logged its error then ended itself (`sys.exit(1)`), and what it logged is the cause."""
+    reports = [f for f in failures if _CHILD_UNCAUGHT.fullmatch(_said_before(f, text))]
+    if not reports or all(f.is_consequence for f in reports):
         return failures
     kept = []
     for failure in failures:
-        before = text[: failure.at].rstrip("\n").rpartition("\n")[2]
-        said = before.strip()
-        logged = bool(said) and not before[:1].isspace() and not said.startswith(("Process ", "Traceback"))
-        if not logged or said.endswith(":"):
+        said = _said_before(failure, text)
+        logged = bool(said) and not said[:1].isspace() and not said.startswith(("Process ", "Traceback"))
+        if not logged or said.rstrip().endswith(":"):
             kept.append(failure)
     return kept
+
+
+def _said_before(failure: RankFailure, text: str) -> str:
+    """The line just before a failure's traceback: a logger's message, multiprocessing's `Process NAME:`, ..."""
+    return text[: failure.at].rstrip("\n").rpartition("\n")[2]
 
 
 def _exception_end(text: str, at: int) -> int:
@@ -516,6 +527,9 @@ def _merged(
     # a rank its watchdog ended prints no label, and its launcher knows only its exit status: where one rank
     # ended so, the dump is its
     by_status = [e for e in launcher if e.rank is not None and not e.signal and not e.text]
+    # the unlabelled tracebacks that are causes: two ranks that raised alike before any label (spawned ranks' failed
+    # import) leave which printed first untold, and neither is given the rank mp.spawn happened to report
+    unlabelled = [f for f in own if f.rank is None and not f.signal and _TRACEBACK in f.text and not f.is_consequence]
     for failure in own:
         if failure.rank is None and failure.signal:
             failure = _label_signal_death(failure, launcher, torch_pids, by_pid)
@@ -525,6 +539,14 @@ def _merged(
             # a traceback printed before any process group (no label): the one rank its launcher says exited as
             # an uncaught exception does (status 1), not one that gave a status of its own (sys.exit(3))
             uncaught = [e for e in by_status if not e.code]
+            if not uncaught and len(unlabelled) == 1 and not re.search(r"^Process [^\n:]+:[ \t]*$", stderr, re.M):
+                # the one traceback, no process's report of its own uncaught one (`Process SpawnProcess-2:`: two ranks
+                # failed at once), and the one rank mp.spawn says exited with status 1 (a logged error, then
+                # sys.exit(1)) or aborted as it exited (a gloo group never destroyed: `terminate called without an
+                # active exception` after that sys.exit(1), alone too, 1 run in 5)
+                uncaught = [e for e in by_status if e.code == UNCAUGHT_STATUS] or [
+                    e for e in launcher if e.rank is not None and e.signal == "SIGABRT" and not e.text
+                ]
             if len(uncaught) == 1:
                 failure = replace(failure, rank=uncaught[0].rank, pid=uncaught[0].pid)
         labelled.append(failure)
