@@ -699,3 +699,25 @@ def test_a_rank_the_program_started_itself_records_its_group_rank_at_its_end(tmp
 
     [record] = recorded_ranks(cell)
     assert record.rank == 0 and record.ended is not None, record
+
+
+def test_a_rank_the_program_forked_records_its_rank_and_its_own_forked_child_none(tmp_path):
+    # the forty-third set's dx_spawn_bcast_object_lock: ranks started by the program's mp.Process (fork), each given
+    # its rank; a process such a rank forks (a DataLoader worker, a pool's) finds the rank's group in its memory and
+    # is no rank of its own
+    source = (
+        "import multiprocessing as mp\nimport sys\nimport torch.distributed as dist\n\n\n"
+        "def child():\n    pass\n\n\n"
+        "def rank():\n"
+        f"    dist.init_process_group('gloo', init_method='file://{tmp_path}/store', rank=0, world_size=1)\n"
+        "    forked = mp.get_context('fork').Process(target=child)\n    forked.start()\n    forked.join()\n"
+        "    sys.exit(1)\n\n\n"
+        "started = mp.get_context('fork').Process(target=rank)\nstarted.start()\nstarted.join()\n"
+        "print(started.pid)\nsys.exit(started.exitcode)\n"
+    )
+    cell, done = _as_a_rank(tmp_path, source, rank_env=False)
+    assert done.returncode == 1, done.stderr
+    from crashmatrix.verdict.ranks import recorded_ranks
+
+    [record] = recorded_ranks(cell)
+    assert (record.pid, record.rank) == (int(done.stdout), 0) and record.ended is not None, record

@@ -287,6 +287,11 @@ class _ProcessStarts:
 
     def __call__(self, _key) -> None:
         rank_report.from_multiprocessing(metrics)
+        if not rank_report.known():  # a rank the program forked itself: its group's rank as it ends
+            import multiprocessing.util
+
+            rank_report.note_inherited_group()
+            multiprocessing.util.Finalize(None, _group_rank_at_exit, exitpriority=0)
 
 
 _PROCESS_STARTS = _ProcessStarts()

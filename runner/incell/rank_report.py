@@ -207,15 +207,29 @@ def from_multiprocessing(metrics: Callable[[], dict], on_exit=None) -> None:
 def from_group(metrics: Callable[[], dict], on_exit) -> None:
     """A rank of a group the program started itself, with no launcher's environment (its own multiprocessing
     processes, each given its rank as an argument): its rank in the default process group, asked at its end,
-    where the group is still there. Asked only of the cell's main process and of spawned ones: a forked
-    DataLoader worker would find its rank's group in the memory it was forked with."""
+    where the group is still there and this process made it: a forked child (a DataLoader worker, a pool's) finds
+    its parent's group in the memory it was forked with (note_inherited_group, as it starts)."""
+    rank = None if _group_inherited else _group_rank()
+    if rank is not None:
+        become(rank, metrics, on_exit)
+
+
+_group_inherited = False  # this process was forked with a default process group already made
+
+
+def note_inherited_group() -> None:
+    """Called as a forked child starts: whether it inherited its parent's process group."""
+    global _group_inherited
+    _group_inherited = _group_rank() is not None
+
+
+def _group_rank() -> int | None:
     dist = sys.modules.get("torch.distributed")
     try:
         rank = dist.get_rank() if dist is not None and dist.is_available() and dist.is_initialized() else None
-    except Exception:  # the program ends as it would without us
-        return
-    if isinstance(rank, int) and rank >= 0:
-        become(rank, metrics, on_exit)
+    except Exception:  # the program goes on as it would without us
+        return None
+    return rank if isinstance(rank, int) and rank >= 0 else None
 
 
 class _SyncedForwards:
