@@ -8,6 +8,7 @@ repro/*/ISSUE.md). A mode's rows are those whose axis columns equal its truth's 
 
 Aspects, each `ok` or `UNTRUE` with what crashmatrix said:
   outcome    every repeat's outcome and signal are the truth's
+  rank       every repeat's rank is the truth's `rank` (the rank that failed first), where the truth names one
   one_sig    one signature over the repeats
   sig_has    the signature contains `signature_has` (any one of a list; case-insensitive); "" is not scored
   distinct   no other mode's row has the same outcome + signal + signature (unless same_failure_as)
@@ -34,7 +35,7 @@ import sys
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ASPECTS = ("outcome", "one_sig", "sig_has", "distinct", "where", "addressee")
+ASPECTS = ("outcome", "rank", "one_sig", "sig_has", "distinct", "where", "addressee")
 
 
 def _alternatives(value) -> list:
@@ -113,6 +114,12 @@ def score(runs: list, truth: dict) -> list:
         want = (t["outcome"], t.get("signal", "") or "")
         said = sorted({(r["outcome"], r["signal"]) for r in rows})
         a["outcome"] = (said == [want], " / ".join(f"{o} {s}".strip() for o, s in said) + f" ({len(rows)} rows)")
+        if t.get("rank") is not None:
+            said_ranks = sorted({r.get("rank", "") for r in rows})
+            ranks = str(t["rank"]).split("|")  # `0|1`: either (the ranks failed at once)
+            a["rank"] = (all(r in ranks for r in said_ranks), " / ".join(r or "(none)" for r in said_ranks))
+        else:
+            a["rank"] = (None, "not scored: no rank in the truth")
         sigs = sorted({r["signature"] for r in rows})
         a["one_sig"] = (len(sigs) == 1, " | ".join(sigs))
         has = [h for h in _alternatives(t.get("signature_has")) if h]
@@ -201,6 +208,7 @@ def report(entries: list, markdown: bool) -> str:
 def _truth_of(t: dict, aspect: str):
     return {
         "outcome": f"{t['outcome']} {t.get('signal', '')}".strip(),
+        "rank": t.get("rank"),
         "one_sig": "one signature",
         "sig_has": t.get("signature_has"),
         "distinct": "distinct from every other mode",
