@@ -14,7 +14,16 @@ timed out. With SIGUSR2 blocked inside torch's fault handlers (runner/incell/sta
 all died by SIGBUS. The hang is a race, so a live run cannot show its absence; the test holds the mechanism: in
 a cell under inject, each fault's handler (torch's) blocks SIGUSR2.
 
-Cost: one live cell that imports torch."""
+The same program's Python frame (faulthandler's dump) was cut short under inject: torch's handler came first and
+returned at once to every thread but its leader, which faulted again and again until the leader handed the fault
+to faulthandler, whose first act is to reset the signal to its default action: the next fault killed the process
+as faulthandler wrote. The program's frame was printed in 37 of 48 cells (a matrix with `shm_mb: 1`), where alone
+20 of 20 runs print it. With faulthandler's handler first and torch's beneath it (2026-12-01): 36 of 36. The test
+holds that order, and `where` read through it.
+
+Cost: two live cells that import torch."""
+
+import re
 
 import pytest
 from conftest import crashmatrix, rows_of
@@ -33,22 +42,33 @@ t = torch.frombuffer(mmap.mmap(fd, 64 << 20), dtype=torch.float32)
 t.fill_(1.0)  # every OpenMP thread writes pages the full /dev/shm cannot back: SIGBUS in each
 """
 
-# Reads back how the process handles each fault, the way any C program would (sigaction(2) through ctypes).
+# Reads back how the process handles each fault, the way any C program would (sigaction(2) through ctypes): the
+# handler on top, then the one it hands the fault to once faulthandler puts back what it replaced.
 MASK_PROGRAM = """\
-import ctypes, signal
+import ctypes, faulthandler, signal
 import torch  # noqa: F401  (a training program imports torch: inject then turns its handler on)
 
 libc = ctypes.CDLL(None)
-for fault in (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE):
+FAULTS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
+
+
+def action_of(fault):
     action = ctypes.create_string_buffer(1024)
     assert libc.sigaction(fault, None, action) == 0
     handler = ctypes.c_void_p.from_buffer(action).value
-    blocked = libc.sigismember(ctypes.byref(action, ctypes.sizeof(ctypes.c_void_p)), signal.SIGUSR2)
-    print(signal.Signals(fault).name, "handled" if handler not in (None, 0, 1) else "default", blocked)
+    return handler, libc.sigismember(ctypes.byref(action, ctypes.sizeof(ctypes.c_void_p)), signal.SIGUSR2)
+
+
+first = {fault: action_of(fault) for fault in FAULTS}
+faulthandler.disable()
+for fault in FAULTS:
+    (top, _), (beneath, blocked) = first[fault], action_of(fault)
+    handled = "handled" if beneath not in (None, 0, 1) and top != beneath else "alone"
+    print(signal.Signals(fault).name, handled, blocked)
 """
 
 
-def test_torchs_fault_handlers_block_its_backtrace_request_under_inject(tmp_path):
+def test_faulthandler_comes_first_and_torchs_handler_beneath_blocks_its_backtrace_request(tmp_path):
     (tmp_path / "masks.py").write_text(MASK_PROGRAM)
     (tmp_path / "m.yaml").write_text(
         "name: masks\ncommand: [python, masks.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 60\n"
@@ -59,3 +79,36 @@ def test_torchs_fault_handlers_block_its_backtrace_request_under_inject(tmp_path
     assert row["outcome"] == "pass", row
     said = (tmp_path / "run" / row["log_dir"] / "stdout.log").read_text().split("\n")
     assert said[:4] == ["SIGSEGV handled 1", "SIGBUS handled 1", "SIGILL handled 1", "SIGFPE handled 1"], said
+
+
+SEGV_PROGRAM = """\
+import ctypes
+import torch  # noqa: F401
+
+
+def read_header():
+    return ctypes.string_at(0)
+
+
+read_header()
+"""
+
+
+def test_a_fault_is_dumped_by_faulthandler_then_torch_and_placed_through_both(tmp_path):
+    (tmp_path / "segv.py").write_text(SEGV_PROGRAM)
+    (tmp_path / "m.yaml").write_text(
+        "name: segv\ncommand: [python, segv.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 60\n"
+    )
+    done = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (row,) = rows_of(tmp_path / "run")
+    stderr = (tmp_path / "run" / row["log_dir"] / "stderr.log").read_text()
+    assert 0 <= stderr.find("Fatal Python error: Segmentation fault") < stderr.find("SIGSEGV(11), PID: "), stderr
+    # the faulting frame is libc's read at address 0, past torch's handler, faulthandler's and both trampolines
+    assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV"), row
+    assert row["where"].startswith("libc.so.6 (+0x") and row["where"].endswith("; segv.py:6 in read_header"), row
+    # not the frame right after the first trampoline: that is libc's raise, faulthandler handing the fault on
+    frames = re.findall(r"^frame #\d+: (.*?) \(0x[0-9a-f]+ in (.+?)\)$", stderr, re.M)
+    handler = max(k for k, (desc, _lib) in enumerate(frames[:8]) if "fatalSignalHandler" in desc)
+    raised = frames[handler + 2][0].rpartition(" + ")[2]
+    assert f"+{raised})" not in row["where"], (raised, row["where"])

@@ -194,9 +194,27 @@ def _left_as_it_is(_module, _error: Exception) -> None:
     pass  # the sharer's view unchanged: a death's backtrace may come 2 s late, nothing more
 
 
+def _under_faulthandler(torch, on: bool) -> None:
+    """torch's fatal-signal handler on or off beneath faulthandler's, which comes first on a fault: it dumps the
+    program's Python stack, then hands the signal to torch's, which prints the native backtrace and ends the
+    process. Over faulthandler, torch's came first: where threads fault together (OpenMP threads writing a mapping
+    a full /dev/shm cannot back), the threads it returned from at once faulted again and again until its leader
+    put faulthandler's back, and the first fault after faulthandler reset itself to the default action killed the
+    process as it dumped: the program's frame printed in 26 of 36 cells where alone 20 of 20 print it. Beneath,
+    faulthandler's dump is written before torch's handler starts, and a thread's fault meanwhile waits in torch's."""
+    import faulthandler
+
+    dumps = faulthandler.is_enabled()
+    if dumps:
+        faulthandler.disable()
+    _torch_backtraces(torch, on)
+    if dumps:
+        faulthandler.enable(file=_stderr_fd if _stderr_fd is not None else sys.stderr, all_threads=True)
+
+
 def _after_torch(torch) -> None:
     global _torch_on
-    _torch_backtraces(torch, True)
+    _under_faulthandler(torch, True)
     _torch_on = True
     importhook.after_import("multiprocessing.resource_sharer", _sharer_answers_backtraces, _left_as_it_is)
     from torch.utils.data._utils import signal_handling
@@ -205,20 +223,20 @@ def _after_torch(torch) -> None:
 
     def set_worker_handlers(*args, **kwargs):
         # A DataLoader worker replaces the SIGSEGV/SIGBUS handlers with its own, which re-raises and
-        # chains to nothing. Torch's off first (that puts back the handlers it replaced), faulthandler
-        # off, then the worker's; faulthandler again over it (the Python stack of the thread that died,
-        # then the worker's handler, which prints its `ERROR: Unexpected ...` line and dies by the
-        # signal); torch's again on top (the native backtrace, then faulthandler's).
+        # chains to nothing. faulthandler off, torch's off (each puts back the handlers it replaced), then
+        # the worker's; torch's over it and faulthandler on top, as in the main: the Python stack of the
+        # thread that died, the native backtrace, then the worker's handler, which prints its
+        # `ERROR: Unexpected ...` line and dies by the signal.
         import faulthandler
 
-        _torch_backtraces(torch, False)
         dumps = faulthandler.is_enabled()
         if dumps:
             faulthandler.disable()
+        _torch_backtraces(torch, False)
         original(*args, **kwargs)
+        _torch_backtraces(torch, True)
         if dumps:
             faulthandler.enable(file=_stderr_fd if _stderr_fd is not None else sys.stderr, all_threads=True)
-        _torch_backtraces(torch, True)
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers
 
@@ -257,7 +275,7 @@ def _as_alone_at_exit() -> None:
     if torch is None or not _torch_on:
         return
     try:
-        _torch_backtraces(torch, False)
+        _under_faulthandler(torch, False)
     except Exception:  # noqa: BLE001  an unusual torch: its handler stays, as it was during the run
         pass
 

@@ -544,11 +544,29 @@ def torch_fault_frames(text: str) -> list[tuple[int, str, str]]:
         handler = [k for k, (desc, _addr, _lib) in enumerate(frames) if "FatalSignalHandler" in desc]
         if not handler or "fatalSignalHandler" not in "".join(frames[k][0] for k in handler):
             continue
-        after = handler[-1] + 2  # skip the trampoline (__restore_rt)
+        after = _past_handler([addr for _desc, addr, _lib in frames], handler[-1])
         if after < len(frames):
             desc, _addr, lib = frames[after]
             found.append((int(head.group(2)), head.group(1), _native_place(desc, lib)))
     return found
+
+
+# The frames a fault passes through before torch's handler where faulthandler's came first (crashmatrix's order
+# since 2026-12-01): the trampoline, then faulthandler's handler raising the signal again, then the trampoline again
+_NESTED_WITHIN = 6
+
+
+def _past_handler(addresses: list[str], handler_last: int) -> int:
+    """The index of the frame that faulted: past torch's handler and the kernel's signal trampoline (__restore_rt)
+    after it, and where faulthandler's handler handed the signal on (raise, faulthandler's handler, the trampoline
+    again: the same address a few frames on), past those too."""
+    after = handler_last + 2
+    trampoline = addresses[handler_last + 1] if handler_last + 1 < len(addresses) else ""
+    if trampoline:
+        again = [k for k in range(after, min(len(addresses), after + _NESTED_WITHIN)) if addresses[k] == trampoline]
+        if again:
+            after = again[-1] + 1
+    return after
 
 
 def faulting_native_frames(text: str) -> list[tuple[str, str]]:
@@ -566,7 +584,8 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
         if not handler or not any("fatalSignalHandler" in frames[k][0] for k in handler):
             continue
         kept = []
-        for ln, m in frames[handler[-1] + 2 :]:  # past the trampoline (__restore_rt)
+        addresses = [m.group(2) if m else "" for _ln, m in frames]
+        for ln, m in frames[_past_handler(addresses, handler[-1]) :]:
             if m is None:
                 if "omitting python frames" in ln:
                     kept.append((ln, ""))

@@ -522,7 +522,12 @@ def _merged(
     """The ranks' own failures, each labelled with its rank where the launcher or the recorder tells it; a
     launcher's entry that no own failure matches stands as it is (at the place of its report)."""
     by_pid = {r.pid: r.rank for r in recorded}
-    torch_pids = [(m.group(1), int(m.group(2)), m.start()) for m in finditer(_TORCH_FATAL, stderr)]
+    first_dump = search(_FATAL, stderr)
+    # (signal, pid, offset, whether the output's first backtrace came after its first dump)
+    torch_pids = [
+        (m.group(1), int(m.group(2)), m.start(), first_dump is not None and first_dump.start() < m.start())
+        for m in finditer(_TORCH_FATAL, stderr)
+    ]
     labelled = []
     # a rank its watchdog ended prints no label, and its launcher knows only its exit status: where one rank
     # ended so, the dump is its
@@ -560,11 +565,15 @@ def _merged(
 
 
 def _label_signal_death(failure: RankFailure, launcher: list[RankFailure], torch_pids, by_pid) -> RankFailure:
-    """A faulthandler dump names no rank: the launcher's entry of that signal, or torch's handler's pid (just
-    before the dump) that the recorder knows, does."""
-    near = [pid for sig, pid, at in torch_pids if sig == failure.signal and at <= failure.at]
-    if near and near[-1] in by_pid:
-        return RankFailure(by_pid[near[-1]], failure.at, failure.signal, failure.text, near[-1])
+    """A faulthandler dump names no rank: the launcher's entry of that signal, or torch's handler's pid that the
+    recorder knows, does: the backtrace just after the dump (faulthandler's handler first, as inject orders them
+    since 2026-12-01), or just before it where the output's first backtrace came before its first dump."""
+    same_signal = [(pid, at) for sig, pid, at, after in torch_pids if sig == failure.signal]
+    torch_after = bool(torch_pids) and torch_pids[0][3]
+    near = [pid for pid, at in same_signal if at > failure.at][:1] if torch_after else []
+    near = near or [pid for pid, at in same_signal if at <= failure.at][-1:]
+    if near and near[0] in by_pid:
+        return RankFailure(by_pid[near[0]], failure.at, failure.signal, failure.text, near[0])
     same = [e for e in launcher if e.signal == failure.signal and e.rank is not None]
     if len({e.rank for e in same}) == 1:
         return RankFailure(same[0].rank, failure.at, failure.signal, failure.text, same[0].pid)
