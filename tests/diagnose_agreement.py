@@ -609,6 +609,8 @@ def _checkout_paths(text: str) -> str:
 
 def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str, str]:
     want, have = row.get(field) or "", got.get(field) or ""
+    if field == "error":  # a path in the message (a C++ extension's build folder) read where diagnose read the log
+        want = _checkout_paths(want)
     if field == "signature" and _grouping(run) < EXACT_FROM:
         # the place that signs it is the row's where `where` is the run's alone
         theirs = row.get("where") or ""
