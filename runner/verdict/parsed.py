@@ -412,22 +412,45 @@ def unboxed(text: str) -> str:
 
 
 def _plain_group(block: list[str], column: int) -> list[str]:
+    frames, said = _group_told(block, column)
+    return [TRACEBACK_HEAD, *frames, said]
+
+
+_GROUP_TITLE = "Exception Group Traceback (most recent call last):"
+
+
+def _group_told(block: list[str], column: int) -> tuple[list[str], str]:
+    """(frames, exception line) of a group's box: its own frames, then its first sub-exception's, down through
+    groups nested in it (a TaskGroup's task that ran a TaskGroup of its own) to the first leaf, whose exception is
+    the failure, said with the outermost group that carried it. The first sub-exception's lines are those after
+    the group's first separator (`+-+---- 1 ----`, at the group's column) up to the next one's (`+---- 2 ----`, or
+    the closing `+-----`, two columns in); a group nested there opens with its own `+-+` at that column."""
     top = [line[column + 2 :] for line in block if line[column : column + 1] == "|"]
-    first_sub: list[str] = []
-    separators = [
-        n for n, line in enumerate(block) if line[column : column + 1] == "+" or line[column + 2 : column + 3] == "+"
-    ]
-    if separators:
-        end = separators[1] if len(separators) > 1 else len(block)
-        first_sub = [
-            line[column + 4 :] for line in block[separators[0] + 1 : end] if line[column + 2 : column + 3] == "|"
-        ]
     group_line = next((line for line in top if line and not line[0].isspace()), "")
     frames = [line for line in top if line[:1].isspace()]
-    sub_frames = [line for line in first_sub if line[:1].isspace()]
-    sub_line = next((line for line in first_sub if line and not line[0].isspace() and line != TRACEBACK_HEAD), "")
-    said = f"{sub_line} (in {group_line})" if sub_line and group_line else sub_line or group_line
-    return [TRACEBACK_HEAD, *frames, *sub_frames, said]
+    first = next((n for n, line in enumerate(block) if line[column : column + 3] == "+-+"), None)
+    if first is None:
+        return frames, group_line
+    inner = column + 2
+    end = next(
+        (
+            n
+            for n in range(first + 1, len(block))
+            if block[n][inner : inner + 2] == "+-" and block[n][inner : inner + 3] != "+-+"
+        ),
+        len(block),
+    )
+    sub = block[first + 1 : end]
+    content = [line[inner + 2 :] for line in sub if line[inner : inner + 1] == "|"]
+    if content[:1] == [_GROUP_TITLE]:
+        head = next(n for n, line in enumerate(sub) if line[inner + 2 :] == _GROUP_TITLE)
+        sub_frames, leaf = _group_told(sub[head + 1 :], inner)
+        leaf = leaf.rsplit(" (in ", 1)[0] if leaf.endswith(")") and " (in " in leaf else leaf
+    else:
+        sub_frames = [line for line in content if line[:1].isspace()]
+        leaf = next((line for line in content if line and not line[0].isspace() and line != TRACEBACK_HEAD), "")
+    said = f"{leaf} (in {group_line})" if leaf and group_line else leaf or group_line
+    return frames + sub_frames, said
 
 
 # CPython's word when it cannot print an exception because sys.stderr is gone (PyErr_Display at interpreter
