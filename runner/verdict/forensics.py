@@ -46,6 +46,7 @@ from crashmatrix.verdict.exception_place import (
     own_text,
     starting_call,
 )
+from crashmatrix.verdict.parsed import TRACEBACK_HEAD, read_output
 from crashmatrix.verdict.signature import (
     AT_EXIT,
     SIGNAL_TEXT,
@@ -987,11 +988,27 @@ def _where_raised(verdict: Verdict, text: str) -> str:
     if verdict.outcome in (Outcome.PASS, Outcome.SKIP, Outcome.ERROR):  # error: crashmatrix's, not the program's
         return ""
     reported = python_report_frame(text) if verdict.outcome == Outcome.WORKER_CRASH else ""
-    if verdict.signature == WORKER_EXITED:  # the worker's own line is not in the text (inject records it)
-        return _heard_of_it(text, text, reported)
+    if verdict.signature == WORKER_EXITED:  # the worker's own line, where it printed one (else inject records it)
+        return _worker_reported(text) or _heard_of_it(text, text, reported)
     if verdict.signature == WATCHDOG_ENDED:  # no traceback: where its watchdog's dump found the main thread
         return watchdog_place(text)
     return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM, error=verdict.error)
+
+
+def _worker_reported(text: str) -> str:
+    """The place of the exception a DataLoader worker printed as it ended (multiprocessing's `Process NAME:` and
+    its traceback: a BaseException its loop does not catch, which ends it with status 1); "" where none did."""
+    for traceback in read_output(text).tracebacks:
+        if any(
+            c.function == "_worker_loop" and c.path.replace("\\", "/").endswith(_WORKER_LOOP) for c in traceback.calls
+        ):
+            end = traceback.exception_at
+            if end >= 0:
+                return exception_place("\n".join([TRACEBACK_HEAD, *traceback.lines[: end + 1]]))
+    return ""
+
+
+_WORKER_LOOP = "torch/utils/data/_utils/worker.py"
 
 
 def watchdog_place(text: str) -> str:
