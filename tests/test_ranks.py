@@ -721,3 +721,16 @@ def test_a_rank_the_program_forked_records_its_rank_and_its_own_forked_child_non
 
     [record] = recorded_ranks(cell)
     assert (record.pid, record.rank) == (int(done.stdout), 0) and record.ended is not None, record
+
+
+def test_a_ranks_thread_error_its_hook_printed_before_killing_the_rank_is_that_ranks_crash():
+    # the ninety-third set's eg_ddp_thread_hook_kill (recorded, alone the same): rank 1's threading.excepthook prints
+    # a thread's KeyError, unlabelled, then SIGKILLs its own process; torchrun reports rank 1 `exitcode: -9`, a kill it
+    # never sent. The row said `fail` with no signal and no rank
+    from diagnose_agreement import diagnosed
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout93", "torchrun", "cells", "27f0696bc5-r0")
+    row = diagnosed(cell)
+    assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGKILL", "1"), row
+    assert row["error"] == "KeyError: 'aux_loss'; then killed by SIGKILL", row
+    assert row["where"].endswith("zoo/modes/eg_ddp_thread_hook_kill.py:26 in aggregate"), row

@@ -566,6 +566,10 @@ def _from_rank(
             placed = told.cause.placed  # signed by its place, as _crash signs it
             return Verdict(Outcome.RANK_CRASH, root.signal, told.line, told.signature, root.rank, root.text, placed)
         who = "" if root.rank is None else f"rank {root.rank} "
+        printed = "" if last_words.fatal_line else last_words.traceback_exception
+        if printed:  # its own exception, printed before the signal ended it (ranks._printed_then_killed)
+            line = f"{printed}; then killed by {root.signal}"
+            return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.mask(printed), root.rank, root.text, True)
         line = last_words.fatal_line or f"{who}killed by {root.signal}"
         return Verdict(Outcome.RANK_CRASH, root.signal, line, sig_.KILLED_BY_SIGNAL, root.rank, root.text)
     if root.code and not root.text.strip():

@@ -927,6 +927,8 @@ def refine(verdict: Verdict, ev: Evidence, kernel_log=read_kernel_log) -> tuple[
             # Two hangs in two places are two failures: signed by where each waits (signature.hang_signature).
             verdict = dataclasses.replace(verdict, signature=hang_signature(where))
         return dataclasses.replace(verdict, rank=_straggler(clause)), where
+    if verdict.outcome == Outcome.RANK_CRASH and f"; then killed by {verdict.signal}" in verdict.error:
+        return verdict, _where_raised(verdict, verdict.told)  # where its own exception was raised
     if verdict.outcome == Outcome.RANK_CRASH:
         return verdict, _where_died(verdict, ev, set(), lambda: [], own=verdict.told)
     if verdict.told and verdict.outcome != Outcome.WORKER_CRASH:

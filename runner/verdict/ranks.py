@@ -180,6 +180,7 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
 def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure | None:
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
     failures = _unsent_kills(_merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded), stderr)
+    failures = _printed_then_killed(failures)
     causes = [f for f in failures if not f.is_consequence]
     # A rank that lost its own loader worker may be a victim whose workers the launcher's kill took, where
     # the rank that died first by a signal of its own is told only in the launcher's report, printed last.
@@ -205,6 +206,22 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
         if ended:
             return RankFailure(ended[0].rank, first.at, text=first.text, pid=ended[0].pid)
     return first
+
+
+def _printed_then_killed(failures: list[RankFailure]) -> list[RankFailure]:
+    """One failure where the only unlabelled traceback that is a cause came before the launcher's word of the one
+    rank that died by a signal of its own with no word of its own (a kill torchrun never sent): that process
+    printed it, then was killed (the ninety-third set's rank whose threading.excepthook printed a thread's
+    KeyError, then SIGKILLed its own process). Its rank's death, told by what it printed."""
+    printed = [f for f in failures if f.rank is None and not f.signal and _TRACEBACK in f.text and not f.is_consequence]
+    deaths = [f for f in failures if f.rank is not None and f.signal and not f.is_consequence]
+    if len(printed) != 1 or len(deaths) != 1 or deaths[0].text or printed[0].at > deaths[0].at:
+        return failures
+    death = deaths[0]
+    if any(f.rank == death.rank and f is not death for f in failures):
+        return failures
+    told = replace(death, at=printed[0].at, text=printed[0].text)
+    return [told if f is death else f for f in failures if f is not printed[0]]
 
 
 def _unsent_kills(failures: list[RankFailure], stderr: str) -> list[RankFailure]:

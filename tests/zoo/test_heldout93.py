@@ -27,22 +27,10 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT93.md lists the run's)
 UNTRUE = {
-    ("taskgroup_short_shard", "signature_has"): "Python's boxed header taken as the exception: `Exception Group "
-    "Traceback (most recent call last): (in ExceptionGroup: unhandled errors in a TaskGroup (N sub-exception)) in "
-    "egtrain/shards.py:index_split`, not the leaf struct.error",
-    ("taskgroup_short_shard", "where"): "the outer group's place, `asyncio/taskgroups.py:145 in __aexit__; "
-    "egtrain/shards.py:29 in index_split`, not the task's read_header :24 that raised the leaf",
     ("worker_label_note", "where"): "`egtrain/data.py:33 in __getitem__`, the `raise ... from e`, not :29 where the "
     "lookup raised the ValueError first",
     ("eg_pool_remote_handler_fails", "signature_has"): "the handler's TypeError (`TypeError: 'PosixPath' object is not "
     "subscriptable in ...:count_tokens`), not the zlib.error raised first in the child",
-    (
-        "eg_worker_base_exception",
-        "where",
-    ): "`the main process heard of it at zoo/modes/eg_worker_base_exception.py:30 in "
-    "main`, not the worker's own traceback (`Process Process-1:` ... :25 in __getitem__)",
-    ("eg_ddp_thread_hook_kill", "outcome"): "fail, no signal and no rank: rank 1's KeyError (printed by the program's "
-    "threading.excepthook), not its death by the hook's SIGKILL that torchrun reports (exitcode -9)",
 }
 SET = HeldOut("heldout93", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
