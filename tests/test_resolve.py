@@ -424,6 +424,17 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
         {"pyyaml": "6.0.3"},
     )
     assert raised and (raised.evidence, raised.raised) == ("yaml/parser.py", True), raised
+    # the ninety-second set's counts_segv: the program's own C++ extension (built into its project) wrote past a
+    # tensor, called through torch.ops: torch's dispatcher below it is no culprit, the program's code is
+    own_kernel = _backtrace("/app/.torch_ext/xt_kernels/xt_kernels.so").replace(
+        "<omitting python frames>",
+        "frame #5: <unknown function> + 0x5c233c4 (0x7f27de0233c4 in "
+        "/v/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so)\n<omitting python frames>",
+    )
+    assert culprit(own_kernel, "xt_kernels.so (class_counts+0x158)", packages) is None
+    # ... and the same frames below an installed package's extension: that package's
+    installed = own_kernel.replace("/app/.torch_ext/xt_kernels/", "/v/lib/python3.11/site-packages/xtk/")
+    assert culprit(installed, "", packages).package == "xtk"
 
 
 def _raised_in(library_file: str, exception: str) -> str:

@@ -118,6 +118,8 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     whose traceback it is. by_signal: a death by signal, told by native frames alone: the traceback of a
     process that heard of it (torch's loader re-raising a worker's death) is a consequence, no culprit."""
     native = [path for _line, path in forensics.faulting_native_frames(stderr) if path]
+    if _programs_own_first(native):
+        return None  # it died in the program's own compiled code (a C++ extension it built), whatever called it
     installed = [p for p in native if _PACKAGES_DIR.match(p.replace("\\", "/"))]
     if installed:
         found = _of_path(installed[0], packages)
@@ -145,6 +147,26 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
         found = cython
     found = _judged(found, f"{exception}\n{error}")
     return dataclasses.replace(found, acknowledged=_acknowledged(found, exception, frames))
+
+
+# Native code that is neither a package's nor the program's: the system's libraries and the interpreter's own
+_SYSTEM_DIRS = ("/lib/", "/lib64/", "/usr/", "/System/")
+_INTERPRETER = re.compile(r"/lib/python\d+\.\d+/|/(?:lib)?python\d*(?:\.\d+)?(?:\.so[.\d]*)?$")
+
+
+def _programs_own_first(native: list[str]) -> bool:
+    """Whether the innermost native frame of the faulting thread that is no system library's nor the
+    interpreter's lies in the program's own code: a shared library it built (torch.utils.cpp_extension's
+    `build_directory` in its project, its own gcc output), not one installed in site-packages. The ninety-second
+    set's kernel that wrote past a tensor, called through torch.ops: torch's dispatcher below it was taken for
+    the culprit."""
+    for path in native:
+        path = path.replace("\\", "/")
+        if _PACKAGES_DIR.match(path):
+            return False
+        if not (path.startswith(_SYSTEM_DIRS) or _INTERPRETER.search(path)):
+            return True
+    return False
 
 
 def _of_cython(raised: str, files: list[str], packages: dict) -> Culprit | None:
