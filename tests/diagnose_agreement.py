@@ -524,6 +524,14 @@ RECORDED_BEFORE = {
         )
         for i in range(3)
     },
+    # a pool worker's chain placed at its first raise only where its own cleanup raised again as it unwound: the
+    # ninety-third set's handler that failed in its `except` body (the zlib line then, the handler's since, as its
+    # signature already said), and numpy's own fallback inside its seeding (its first raise then, its last since)
+    **{
+        f"tests/zoo/recorded/{cell}-r{i}": "recorded_before"
+        for cell in ("heldout93/single/cells/1f42a6a8e5", "heldout62/single/cells/5737a92199")
+        for i in range(3)
+    },
 }
 SHARED_RUNS = [r for r in RUNS if os.sep + "gpu-runs" + os.sep in r]
 

@@ -69,12 +69,21 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
     if head.chained and at and heads[at - 1].origin == "remote":
         # a process pool's worker failed first (its traceback, which the main re-raised with it as the cause, is
         # printed before the main's): the worker's own line is the place, as a loader worker's is; the first of
-        # the worker's own chain, where it raised again while handling it
+        # the worker's own chain where its own cleanup (a `with`'s __exit__, a `finally:`) raised again as it
+        # unwound, as in the main (own_cleanup.py); not where its `except` body raised: that is its own report
         at -= 1
-        while at and heads[at].chained and heads[at - 1].origin == "remote":
+        while at and heads[at].chained and heads[at - 1].origin == "remote" and _cleanup_raised(text, heads, at):
             at -= 1
         head = heads[at]
     return _frames(head), head.exception
+
+
+def _cleanup_raised(text: str, heads: list[Traceback], at: int) -> bool:
+    """Whether heads[at] was raised by the program's own cleanup as heads[at - 1] unwound."""
+    from crashmatrix.verdict.own_cleanup import masked_by_own_cleanup
+
+    end = heads[at + 1].start if at + 1 < len(heads) else len(text)
+    return bool(masked_by_own_cleanup(text[heads[at - 1].start : end], heads[at].exception))
 
 
 def _printed(text: str, ignored: bool = False) -> list[Traceback]:

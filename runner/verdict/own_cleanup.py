@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 
 from crashmatrix.verdict.parsed import read_output
 from crashmatrix.verdict.stacks import is_programs
@@ -52,11 +53,18 @@ def masked_by_own_cleanup(stderr: str, line: str) -> str:
     if not own or own[-1].code.startswith(_DELIBERATE):
         return ""
     unwound = {(c.path, c.function) for c in first.calls}
-    meet = next((c for c in reversed(failing.calls) if (c.path, c.function) in unwound), None)
-    if meet is None or not is_programs(meet.frame()) or not meet.lineno.isdigit():
+    # the program's own frames: a library function both passed through (wave's header check, raised by the write
+    # and again by the close in `__exit__`) is no place the program's code met its own cleanup
+    meet = next((c for c in reversed(own) if (c.path, c.function) in unwound), None)
+    if meet is None or not meet.lineno.isdigit():
         return ""
-    kind = _block_at(meet.path, int(meet.lineno))
+    # the source as it is now; where it cannot be read (a log from another machine), the line Python printed under
+    # the frame still shows a `with` statement's head
+    kind = _block_at(meet.path, int(meet.lineno)) or ("with" if _WITH_HEAD.match(meet.code) else "")
     return first.exception if kind in ("with", "finally") else ""
+
+
+_WITH_HEAD = re.compile(r"(?:async\s+)?with\b")
 
 
 def _block_at(path: str, line: int) -> str:
