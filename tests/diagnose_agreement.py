@@ -532,6 +532,9 @@ RECORDED_BEFORE = {
         for cell in ("heldout93/single/cells/1f42a6a8e5", "heldout62/single/cells/5737a92199")
         for i in range(3)
     },
+    # the ninety-second set's C++ extension that does not compile: told by ninja's build command then, by the
+    # compiler's first error since
+    **{f"tests/zoo/recorded/heldout92/single/cells/d0bac5c7ca-r{i}": "recorded_before" for i in range(3)},
 }
 SHARED_RUNS = [r for r in RUNS if os.sep + "gpu-runs" + os.sep in r]
 

@@ -1344,3 +1344,16 @@ def test_a_log_whose_fault_header_was_cut_off_is_told_by_torchs_signal():
 
     found = diagnose(read_logs([os.path.join(ROOT, "tests", "data", "threads-fault-together", "header-cut-off.err")]))
     assert (found.row["outcome"], found.row["signal"], found.row["error"]) == ("crash", "SIGBUS", "killed by SIGBUS")
+
+
+def test_a_cpp_extension_that_does_not_compile_is_told_by_the_compilers_error():
+    # the ninety-second set's xt_build_legacy_check (recorded): torch's `Error building extension` quotes ninja's build
+    # command, the same for any error in that source; the compiler's first error, two lines on, says which
+    from diagnose_agreement import diagnosed
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout92", "single", "cells", "d0bac5c7ca-r0")
+    row = diagnosed(cell)
+    assert row["error"] == (
+        "RuntimeError: Error building extension 'xt_roi_pool': main.cpp:4: error: ‘AT_CHECK’ was not declared in "
+        "this scope; did you mean ‘CHECK’?"
+    ), row

@@ -19,6 +19,7 @@ import ast
 import dataclasses
 import functools
 import itertools
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -678,7 +679,7 @@ class Output:
             return ""
         # the text's own line, label and all: a rank's labelled output is read apart (verdict/ranks.py)
         line, after = last.lines[last.exception_at].strip(), last.lines[last.exception_at + 1 :]
-        return _torchscripts_own(line, after) or _with_what_follows(line, after)
+        return _torchscripts_own(line, after) or _extension_build(line, after) or _with_what_follows(line, after)
 
     @functools.cached_property
     def exception_lines(self) -> tuple[str, ...]:
@@ -789,6 +790,26 @@ def _torchscripts_own(line: str, after: list[str]) -> str:
         return ""
     raised = [a.strip() for a in after if a[:1].strip() and PY_EXCEPTION.match(a.strip())]
     return f"{raised[-1]} (in the TorchScript interpreter)" if raised else ""
+
+
+# torch.utils.cpp_extension's refusal to go on when the program's C++ source does not compile: its message is
+# ninja's compile command, the same for every error in that source; the compiler's first error says which
+_BUILD_FAILED = re.compile(r"^(?P<head>(?:\w+\.)*\w*Error: Error building extension '[^']+'): ")
+_COMPILER_ERROR = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?: (?:fatal )?error: (?P<what>.+)$")
+
+
+def _extension_build(line: str, after: list[str]) -> str:
+    """`RuntimeError: Error building extension 'ops': main.cpp:4: error: ‘AT_CHECK’ was not declared in this
+    scope; ...`: the compiler's first error, by the source's file name and line (the ninety-second set's legacy
+    macro), in place of the build command torch quotes. "" for any other line, or where no compiler error shows."""
+    head = _BUILD_FAILED.match(line)
+    if head is None:
+        return ""
+    for each in after:
+        said = _COMPILER_ERROR.match(each.strip())
+        if said:
+            return f"{head['head']}: {os.path.basename(said['file'])}:{said['line']}: error: {said['what']}"
+    return ""
 
 
 _LISTED_AT_MOST = 8  # indented lines a message's head announces, read on one line
