@@ -114,8 +114,11 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # raised, at the model's line; a lost gloo peer by the child that failed first; c10's prefix without its date;
 # a main waiting on a queue.Queue with the program's thread it waits on. 12: a DataLoader worker's bus error as any
 # worker's death by a signal, at its place (worker_signal, no longer worker_bus_error_shm); the program's own cleanup
-# (`__exit__`, close, `__del__`, `finally:`) failing as its first error unwound by that first error.
-GROUPING_VERSION = 12
+# (`__exit__`, close, `__del__`, `finally:`) failing as its first error unwound by that first error. 13: an exception
+# group nested in another (a TaskGroup's task running its own) by its first leaf; a C++ extension that does not
+# compile by the compiler's first error; a rank that printed its error, then died by a signal no launcher sent, by
+# that error.
+GROUPING_VERSION = 13
 
 
 def _beyond_outcome(signature: str) -> str:

@@ -94,7 +94,7 @@ def test_two_bare_asserts_in_two_functions_are_two_failures(run):
 
 
 def test_the_run_keeps_its_grouping_version(run):
-    assert json.loads((run / "env.json").read_text())["grouping_version"] == GROUPING_VERSION == 12
+    assert json.loads((run / "env.json").read_text())["grouping_version"] == GROUPING_VERSION == 13
 
 
 def _as_version_1(run, to):
