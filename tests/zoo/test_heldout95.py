@@ -26,8 +26,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT95.md lists the run's)
 UNTRUE = {
-    ("hashed_features_segv", "signature_has"): "worker_signal in nlpipe/data.py:__getitem__: the contract's class "
-    "for a worker killed by a signal, which the truth as committed left out (the run said the same)",
     ("nl_ddp_realloc_view", "signature_has"): "heap_corruption in zoo/modes/nl_ddp_realloc_view.py:grow, for a "
     "pointer malloc never returned (`realloc(): invalid pointer`): nothing corrupted the heap (the run said the same)",
 }
