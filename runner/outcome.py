@@ -117,7 +117,7 @@ RESTATES_OUTCOME = frozenset({KILLED_BY_SIGNAL, HANG, NON_FINITE, LAUNCH_ERROR, 
 # (`__exit__`, close, `__del__`, `finally:`) failing as its first error unwound by that first error. 13: an exception
 # group nested in another (a TaskGroup's task running its own) by its first leaf; a C++ extension that does not
 # compile by the compiler's first error; a rank that printed its error, then died by a signal no launcher sent, by
-# that error.
+# that error; glibc's heap check that aborted as `glibc_heap_check`, no longer `heap_corruption`.
 GROUPING_VERSION = 13
 
 

@@ -26,7 +26,7 @@ from conftest import ROOT
 from crashmatrix.outcome import GROUPING_VERSION
 from crashmatrix.resolve.diagnose import diagnose
 from crashmatrix.resolve.log_text import read_logs
-from crashmatrix.verdict.signature import signature_class
+from crashmatrix.verdict.signature import current_class, signature_class
 
 FIELDS = ("outcome", "signal", "rank", "signature", "where", "error")
 # the oldest grouping version whose rows are compared as they are (the module's docstring)
@@ -635,6 +635,8 @@ def compared(run: str, row: dict, got: dict, field: str, why: str) -> tuple[str,
     want, have = row.get(field) or "", got.get(field) or ""
     if field == "error":  # a path in the message (a C++ extension's build folder) read where diagnose read the log
         want = _checkout_paths(want)
+    if field == "signature":  # a class since renamed (heap_corruption: glibc_heap_check since grouping 13)
+        want = current_class(want)
     if field == "signature" and _grouping(run) < EXACT_FROM:
         # the place that signs it is the row's where `where` is the run's alone
         theirs = row.get("where") or ""

@@ -1060,7 +1060,7 @@ def test_glibcs_heap_check_is_a_crash_signed_by_its_words_and_place():
         "SIGABRT",
         "free(): invalid next size (normal)",
     )
-    assert verdict.signature == "heap_corruption in app/i_ops/native.py:pack_row"
+    assert verdict.signature == "glibc_heap_check in app/i_ops/native.py:pack_row"
     assert "valgrind or AddressSanitizer" in remedy(verdict.signature)
 
 
@@ -1277,7 +1277,7 @@ def test_one_broken_heap_found_by_three_checks_over_three_repeats_is_one_failure
         "free(): invalid size",
         "munmap_chunk(): invalid pointer",
     ]
-    assert {v.signature for _, v in told} == {"heap_corruption in zoo/modes/nc_free_view_pointer.py:release_all"}
+    assert {v.signature for _, v in told} == {"glibc_heap_check in zoo/modes/nc_free_view_pointer.py:release_all"}
 
 
 def test_a_ctypes_callback_that_raised_before_the_main_failed_is_the_first_failure():

@@ -38,7 +38,7 @@ if __name__ == "__main__":
 """
 
 
-def test_a_heap_corruption_abort_under_inject_is_a_crash_by_sigabrt_told_by_glibc(tmp_path):
+def test_a_glibc_heap_check_abort_under_inject_is_a_crash_by_sigabrt_told_by_glibc(tmp_path):
     (tmp_path / "heap.py").write_text(PROGRAM)
     (tmp_path / "m.yaml").write_text(
         "name: heap\ncommand: [python, heap.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 30\n"
@@ -47,5 +47,5 @@ def test_a_heap_corruption_abort_under_inject_is_a_crash_by_sigabrt_told_by_glib
     assert done.returncode == 0, done.stderr
     (row,) = rows_of(tmp_path / "run")
     assert (row["outcome"], row["signal"], row["error"]) == ("crash", "SIGABRT", "free(): invalid next size (normal)")
-    assert row["signature"] == "heap_corruption in heap.py:pack", row
+    assert row["signature"] == "glibc_heap_check in heap.py:pack", row
     assert row["where"] == "heap.py:13 in pack", row

@@ -133,12 +133,15 @@ FILE_MISSING = (
 # wandb's online mode with no credentials where the cell runs (recorded: tests/data/usage/wandb_online). The
 # knob `wandb` is WANDB_MODE, which a mode the program passes itself overrides (checked: `wandb.init(mode=
 # "online")` fails the same under WANDB_MODE=offline).
-# glibc's heap checks aborting (signature.py's heap_corruption): the write that broke the heap came earlier.
+# glibc's heap checks aborting (signature.py's glibc_heap_check): a pointer malloc never returned, or a heap broken
+# earlier.
 HEAP_CORRUPTED = (
-    "glibc found the heap corrupt as it freed or allocated memory, and aborted: something earlier wrote past a "
-    "buffer or freed one twice, most often native code the program calls with a size or pointer it computed "
-    "(ctypes, a C extension of its own). The place is where it was found, not where it was broken: run it under "
-    "`MALLOC_CHECK_=3`, valgrind or AddressSanitizer to stop at the bad write"
+    "glibc's heap check aborted the process as it freed or allocated memory. `invalid pointer` is a pointer malloc "
+    "never returned handed to free or realloc (an address inside a block, a numpy or tensor view's data, memory "
+    "another allocator owns); the other words (`invalid next size`, `double free or corruption`) say the heap was "
+    "broken earlier, by a write past a buffer or a block freed twice. Either way, most often native code the "
+    "program calls with a pointer or size it computed (ctypes, a C extension of its own). The place is where it was "
+    "found: for a broken heap, run it under `MALLOC_CHECK_=3`, valgrind or AddressSanitizer to stop at the bad write"
 )
 # glibc's stack protector or fortified copy aborting (signature.py's overflow_detected): the write just made.
 OVERFLOW_DETECTED = (
@@ -343,7 +346,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"wandb\.errors\.errors\.UsageError: No API key configured", WANDB_NOT_LOGGED_IN),
         (_OPTION_PARSER_SAYS, USAGE_REFUSED),
-        (r"^heap_corruption\b", HEAP_CORRUPTED),
+        (r"^(?:glibc_heap_check|heap_corruption)\b", HEAP_CORRUPTED),
         (r"^(?:stack smashing|buffer overflow) detected\b", OVERFLOW_DETECTED),
     )
 )

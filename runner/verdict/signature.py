@@ -315,8 +315,10 @@ ABORT_CAUSES: tuple = (
     # `corrupted size vs. prev_size`). The corruption happened earlier, at a write that ran past its buffer. Signed
     # by its class and place alone: which check finds one broken heap varies from run to run (the eighty-second
     # set's free() of a view's pointer: `double free or corruption (out)`, `free(): invalid size`, `munmap_chunk():
-    # invalid pointer` over 3 repeats); the words stay the error.
-    Cause("heap_corruption", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), placed=True),
+    # invalid pointer` over 3 repeats); the words stay the error. Named for what is known, glibc's check that aborted:
+    # `heap_corruption` (grouping 5 to 12) said more than `realloc(): invalid pointer` tells, a pointer malloc never
+    # returned, not a broken heap (the ninety-fifth set's realloc of a numpy view, the eighty-seventh's free)
+    Cause("glibc_heap_check", Outcome.CRASH, _p(rf"^{GLIBC_HEAP_CHECK}$"), placed=True),
     # glibc's stack protector and fortified string functions as they abort: `*** stack smashing detected ***:
     # terminated` as a function whose stack buffer was overrun returns, `*** buffer overflow detected ***` as a
     # strcpy or memcpy is about to. The write was the program's native code's, or a library's it called.
@@ -665,7 +667,16 @@ def with_place(signature: str, where: str, launched: bool = False, by_message: b
 
 _LEADING_WORD = re.compile(r"[\w.]+")
 # a class word an older version gave that a later one gives as another: joined as the later one
-_RENAMED_CLASSES = {"worker_bus_error_shm": "worker_signal"}
+_RENAMED_CLASSES = {"worker_bus_error_shm": "worker_signal", "heap_corruption": "glibc_heap_check"}
+
+
+def current_class(signature: str) -> str:
+    """The signature with a class an earlier grouping version named otherwise (`heap_corruption in ...`) as this
+    version names it (`glibc_heap_check in ...`)."""
+    word = _LEADING_WORD.match(signature)
+    if word is None or word.group(0) not in _RENAMED_CLASSES:
+        return signature
+    return _RENAMED_CLASSES[word.group(0)] + signature[word.end() :]
 
 
 def signature_class(signature: str, where: str) -> str:

@@ -24,7 +24,7 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT82.md lists the run's)
 UNTRUE = {
-    ("nc_free_view_pointer", "signature_has"): "heap_corruption: double free or corruption (out) in "
+    ("nc_free_view_pointer", "signature_has"): "glibc_heap_check: double free or corruption (out) in "
     "zoo/modes/nc_free_view_pointer.py:release_all (and free(): invalid size in another repeat), as the run said "
     "(counted untrue there): the signature follows glibc's words, which vary with the bytes before the view",
 }

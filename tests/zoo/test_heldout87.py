@@ -27,7 +27,7 @@ RUNS = {
 UNTRUE = {
     ("view_outlives_mapping", "where"): "nothing for r0, `libtorch_cpu.so (+0x6cf3a6c)` without the program's frame "
     "for r2 (no Python frame in its faulthandler dump); r1 gave the true place",
-    ("gc_ddp_rank1_free_offset", "signature_has"): "heap_corruption in zoo/modes/gc_ddp_rank1_free_offset.py:__del__: "
+    ("gc_ddp_rank1_free_offset", "signature_has"): "glibc_heap_check in zoo/modes/gc_ddp_rank1_free_offset.py:__del__: "
     "glibc's `free(): invalid pointer` of a pointer the program moved, classed as heap corruption",
 }
 SET = HeldOut("heldout87", RUNS, UNTRUE)
