@@ -1,0 +1,16 @@
+"""om_proj's entry: `python train.py --case NAME`."""
+
+import argparse
+
+from memtrain.cases import CASES
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--case", required=True, choices=sorted(CASES))
+    args = parser.parse_args()
+    CASES[args.case]()
+
+
+if __name__ == "__main__":
+    main()
