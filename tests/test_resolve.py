@@ -435,6 +435,12 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     # ... and the same frames below an installed package's extension: that package's
     installed = own_kernel.replace("/app/.torch_ext/xt_kernels/", "/v/lib/python3.11/site-packages/xtk/")
     assert culprit(installed, "", packages).package == "xtk"
+    # the ninety-fifth set's nl_yaml_deep_cloader (recorded; torch never imported, so no native backtrace): PyYAML's C
+    # loader ran out of stack on a valid document nested 120000 deep, below its resolver's Python frame
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout95", "single", "cells", "1d387769e0-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        pyyaml = culprit(f.read(), "zoo/modes/nl_yaml_deep_cloader.py:27 in load_annotation", {"pyyaml": "6.0.3"})
+    assert pyyaml is not None and pyyaml.package == "yaml" and pyyaml.owns_the_bug, pyyaml
 
 
 def _raised_in(library_file: str, exception: str) -> str:

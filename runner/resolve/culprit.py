@@ -131,7 +131,14 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
         return _handed(_of_relative(place, "", packages), stderr)
     if _TORCH_LIBRARY.match(place):  # the kernel's line names a library by its file alone: torch's own
         return _handed(_of_relative(f"torch/lib/{place}", "", packages), stderr)
-    if forensics.died_thread_frames(stderr) or native or by_signal:
+    dying = forensics.died_thread_frames(stderr)
+    running = dying[0].file.replace("\\", "/") if dying and not native else ""
+    if _PACKAGES_DIR.match(running):
+        # no native backtrace (torch's handler was not on): the dying thread's innermost Python frame is an installed
+        # library's, so its native code under that frame was running (the ninety-fifth set's PyYAML C loader, out of
+        # stack on a valid, deeply nested document, below yaml/resolver.py)
+        return _handed(_of_path(running, packages), stderr)
+    if dying or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in
     frames, exception = last_traceback(failing_output(stderr), error)
