@@ -260,6 +260,9 @@ def write_metrics(path: str) -> None:
     native = own_native_libraries()  # a death at exit after this names no caller: the program's own native code
     if native:
         report[NATIVE_OWN] = native
+    capped = _address_space_cap_mb()
+    if capped is not None:
+        report[ADDRESS_SPACE_CAP] = capped
     write_json_atomic(path, report, durable=False)  # the cell's own report: no fsync on the way out
 
 
@@ -360,6 +363,21 @@ def install(params: dict, *, in_worker: bool, report_path: str | None) -> None:
 
 def _say_not_applied(module, error: Exception) -> None:
     warn(f"{module.__name__}: knobs not applied: {type(error).__name__}: {error}")
+
+
+# The report's word for the address-space limit the process ended under, in MiB (its soft RLIMIT_AS), where it had
+# one: Python's `can't start new thread` does not say which limit refused the thread (verdict/classify.py)
+ADDRESS_SPACE_CAP = "address_space_cap_mb"
+
+
+def _address_space_cap_mb() -> float | None:
+    import resource
+
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else round(soft / 2**20, 1)
 
 
 def _write_metrics_safely(path: str) -> None:

@@ -167,6 +167,23 @@ def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Ver
     return dataclasses.replace(verdict, signature=signature)
 
 
+_THREAD_REFUSED = "RuntimeError: can't start new thread"
+
+
+def _told_by_report(line: str, report: dict) -> Verdict | None:
+    """What the process's own report tells: a non-finite value it found; the OS refusing a thread's stack while the
+    process ran under an address-space limit (RLIMIT_AS, which inject records as it ends): memory ran out, however
+    Python's words read (the fiftieth and ninety-fourth held-out sets). None otherwise: the words alone may be
+    RLIMIT_NPROC's."""
+    if report.get("status") == "nan":
+        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
+    capped = report.get("address_space_cap_mb")
+    if not line.startswith(_THREAD_REFUSED) or not isinstance(capped, (int, float)):
+        return None
+    told = f"{line} (under an address-space limit of {capped:g} MiB)"
+    return Verdict(Outcome.OOM, "", told, sig_.mask(line), by_message=True)
+
+
 def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, report: dict) -> Verdict:
     """Exited non-zero: the class comes from the output, the highest-priority known cause first."""
     found = read_output(text).cause
@@ -191,9 +208,9 @@ def _from_output(returncode: int | None, stderr: str, stdout: str, text: str, re
     generic = _generic_cuda(read_output(text), "")
     if generic:
         return generic
-    if report.get("status") == "nan":
-        return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     line = exception_line(stderr) or exception_line(stdout) or f"exit status {returncode}"
+    if (by_report := _told_by_report(line, report)) is not None:
+        return by_report
     child = _child_died(stderr)
     if child is not None:  # a process it started died first: the main's failure is what it heard of that
         dump, sig = child

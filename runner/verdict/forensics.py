@@ -994,7 +994,9 @@ def _where_raised(verdict: Verdict, text: str) -> str:
         return _worker_reported(text) or _heard_of_it(text, text, reported)
     if verdict.signature == WATCHDOG_ENDED:  # no traceback: where its watchdog's dump found the main thread
         return watchdog_place(text)
-    return reported or exception_place(text, oom=verdict.outcome == Outcome.OOM, error=verdict.error)
+    # a thread its stack's memory refused: where the program started it, as any exception (not an allocating op's)
+    allocated = verdict.outcome == Outcome.OOM and not verdict.error.startswith("RuntimeError: can't start new thread")
+    return reported or exception_place(text, oom=allocated, error=verdict.error)
 
 
 def _worker_reported(text: str) -> str:
