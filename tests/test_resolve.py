@@ -441,6 +441,15 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
         pyyaml = culprit(f.read(), "zoo/modes/nl_yaml_deep_cloader.py:27 in load_annotation", {"pyyaml": "6.0.3"})
     assert pyyaml is not None and pyyaml.package == "yaml" and pyyaml.owns_the_bug, pyyaml
+    # the ninety-fifth set's hashed_features_segv: a csr_matrix built from indices past its columns, summed in
+    # scipy's sparsetools: its maintainers document the constructor as trusting its input (culprit.UNCHECKED)
+    sparse = culprit(
+        _backtrace("/v/lib/python3.11/site-packages/scipy/sparse/_sparsetools.cpython-311-x86_64-linux-gnu.so"),
+        "",
+        {"scipy": "1.17.1"},
+    )
+    assert sparse and sparse.distribution == "scipy" and not sparse.owns_the_bug, sparse
+    assert "check_format(full_check=True)" in sparse.unchecked, sparse
 
 
 def _raised_in(library_file: str, exception: str) -> str:

@@ -70,6 +70,18 @@ ACKNOWLEDGED: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
         "pytorch/pytorch#110820",
     ),
 )
+# A library's native code its maintainers document as trusting what the program hands it, unchecked: a crash there on
+# the program's malformed input is the program's to look at first, as they answer such reports. (pattern of the
+# library file below site-packages, what it trusts, how the program checks it first, its tracker's answer.)
+UNCHECKED: tuple[tuple[str, str, str, str], ...] = (
+    (
+        r"^scipy/sparse/_sparsetools\.",
+        "scipy.sparse's compressed-matrix constructors trust the (data, indices, indptr) they are given",
+        "`matrix.check_format(full_check=True)` refuses a malformed one with a ValueError",
+        "scipy/scipy#21170",
+    ),
+)
+_UNCHECKED = tuple((re.compile(pattern), trusts, check, ref) for pattern, trusts, check, ref in UNCHECKED)
 # Exceptions no check of a caller's input raises: a library's own code that names what it never defined.
 # Raised in a library's frame they point at that library, but a program can cause them too (a monkeypatch, an
 # incompatible version pair): the report says the evidence does not decide.
@@ -95,13 +107,14 @@ class Culprit:
     trapped: str = ""  # it died by SIGFPE after the program unmasked floating-point exceptions at this line
     recursed: int = 0  # it ran out of stack in a recursion: the times one native frame repeats
     bus: bool = False  # it died by SIGBUS, the memory behind a mapping gone, no mapping of the program's known
+    unchecked: str = ""  # it died in native code its maintainers document as unchecked (UNCHECKED): what to say
 
     @property
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
         return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
-            self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus
+            self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus or self.unchecked
         )
 
     @property
@@ -223,7 +236,12 @@ def _handed(found: Culprit, stderr: str) -> Culprit:
     # A bus error is memory whose backing is gone (a mapped file cut short, a full /dev/shm), whichever code read it:
     # no library's maintainers take one without more (the eighty-fourth set's rank truncated the file it had mapped, in
     # another function than the one that died)
-    return dataclasses.replace(found, bus=True) if forensics.faulting_signal(stderr) == "SIGBUS" else found
+    if forensics.faulting_signal(stderr) == "SIGBUS":
+        return dataclasses.replace(found, bus=True)
+    for pattern, trusts, check, ref in _UNCHECKED:
+        if pattern.search(below_packages(found.evidence) or found.evidence):
+            return dataclasses.replace(found, unchecked=f"{trusts} ({ref}): {check}")
+    return found
 
 
 def _judged(found: Culprit, exception: str) -> Culprit:

@@ -428,6 +428,12 @@ def _programs_memory(whose: Culprit) -> str:
             "shared memory a full /dev/shm or other tmpfs could not back (`df -h /dev/shm`; a container's is 64 MB "
             "unless given `--shm-size`). Neither is the library's unless it mapped that memory itself.\n"
         )
+    if whose.unchecked:
+        return (
+            f"The program's to look at first: the thread died in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}), where its maintainers answer such reports by the input: "
+            f"{whose.unchecked}, before the call that died.\n"
+        )
     if whose.mapped:
         return (
             f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "
