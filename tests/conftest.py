@@ -72,6 +72,17 @@ def run_rows(matrix, tmp_path, *args, **kwargs) -> list[dict]:
     return rows_of(tmp_path / "run")
 
 
+def one_injected_cell(tmp_path, name: str, program: str, timeout: int = 60) -> tuple[dict, str]:
+    """Run `program` (written as NAME.py) as the one cell of a matrix with inject on: its row and its cell folder."""
+    (tmp_path / f"{name}.py").write_text(program)
+    (tmp_path / "m.yaml").write_text(
+        f"name: {name}\ncommand: [python, {name}.py]\ninject: true\npass_params: none\naxes: {{x: [1]}}\n"
+        f"timeout: {timeout}\n"
+    )
+    (row,) = run_rows("m.yaml", tmp_path)
+    return row, os.path.join(tmp_path, "run", row["log_dir"])
+
+
 def only_cell_stdout(run_dir) -> str:
     """stdout.log of the one cell of a run."""
     (cell,) = os.listdir(os.path.join(run_dir, "cells"))

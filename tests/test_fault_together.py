@@ -23,10 +23,11 @@ holds that order, and `where` read through it.
 
 Cost: two live cells that import torch."""
 
+import os
 import re
 
 import pytest
-from conftest import crashmatrix, rows_of
+from conftest import one_injected_cell
 
 pytestmark = pytest.mark.slow  # a live cell that imports torch
 
@@ -69,15 +70,9 @@ for fault in FAULTS:
 
 
 def test_faulthandler_comes_first_and_torchs_handler_beneath_blocks_its_backtrace_request(tmp_path):
-    (tmp_path / "masks.py").write_text(MASK_PROGRAM)
-    (tmp_path / "m.yaml").write_text(
-        "name: masks\ncommand: [python, masks.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 60\n"
-    )
-    done = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    (row,) = rows_of(tmp_path / "run")
+    row, cell = one_injected_cell(tmp_path, "masks", MASK_PROGRAM)
     assert row["outcome"] == "pass", row
-    said = (tmp_path / "run" / row["log_dir"] / "stdout.log").read_text().split("\n")
+    said = open(os.path.join(cell, "stdout.log")).read().split("\n")
     assert said[:4] == ["SIGSEGV handled 1", "SIGBUS handled 1", "SIGILL handled 1", "SIGFPE handled 1"], said
 
 
@@ -95,14 +90,8 @@ read_header()
 
 
 def test_a_fault_is_dumped_by_faulthandler_then_torch_and_placed_through_both(tmp_path):
-    (tmp_path / "segv.py").write_text(SEGV_PROGRAM)
-    (tmp_path / "m.yaml").write_text(
-        "name: segv\ncommand: [python, segv.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 60\n"
-    )
-    done = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    (row,) = rows_of(tmp_path / "run")
-    stderr = (tmp_path / "run" / row["log_dir"] / "stderr.log").read_text()
+    row, cell = one_injected_cell(tmp_path, "segv", SEGV_PROGRAM)
+    stderr = open(os.path.join(cell, "stderr.log")).read()
     assert 0 <= stderr.find("Fatal Python error: Segmentation fault") < stderr.find("SIGSEGV(11), PID: "), stderr
     # the faulting frame is libc's read at address 0, past torch's handler, faulthandler's and both trampolines
     assert (row["outcome"], row["signal"]) == ("crash", "SIGSEGV"), row

@@ -12,7 +12,7 @@ wrote 2048 bytes into. Under crashmatrix before this fix: timeout after 20 s, `h
 Cost: one live cell that imports torch."""
 
 import pytest
-from conftest import crashmatrix, rows_of
+from conftest import one_injected_cell
 
 pytestmark = pytest.mark.slow  # a live cell that imports torch
 
@@ -39,13 +39,7 @@ if __name__ == "__main__":
 
 
 def test_a_glibc_heap_check_abort_under_inject_is_a_crash_by_sigabrt_told_by_glibc(tmp_path):
-    (tmp_path / "heap.py").write_text(PROGRAM)
-    (tmp_path / "m.yaml").write_text(
-        "name: heap\ncommand: [python, heap.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 30\n"
-    )
-    done = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    (row,) = rows_of(tmp_path / "run")
+    row, _cell = one_injected_cell(tmp_path, "heap", PROGRAM, timeout=30)
     assert (row["outcome"], row["signal"], row["error"]) == ("crash", "SIGABRT", "free(): invalid next size (normal)")
     assert row["signature"] == "glibc_heap_check in heap.py:pack", row
     assert row["where"] == "heap.py:13 in pack", row

@@ -10,7 +10,7 @@ Run alone (2026-12-01, Python 3.11.7): THREADS below exits 1 with that RuntimeEr
 `start_decoders`, 3 of 3 runs. Cost: one live cell without torch."""
 
 import pytest
-from conftest import crashmatrix, rows_of
+from conftest import one_injected_cell
 
 from crashmatrix.verdict.classify import classify
 
@@ -55,13 +55,7 @@ def test_a_refused_thread_is_oom_only_under_an_address_space_limit():
 
 @pytest.mark.slow  # a live cell
 def test_a_program_that_capped_its_address_space_and_started_threads_is_oom_at_its_start(tmp_path):
-    (tmp_path / "thr.py").write_text(THREADS)
-    (tmp_path / "m.yaml").write_text(
-        "name: thr\ncommand: [python, thr.py]\ninject: true\npass_params: none\naxes: {x: [1]}\ntimeout: 60\n"
-    )
-    done = crashmatrix("run", "m.yaml", "--out", tmp_path / "run", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    (row,) = rows_of(tmp_path / "run")
+    row, _cell = one_injected_cell(tmp_path, "thr", THREADS)
     assert row["outcome"] == "oom", row
     assert row["error"].startswith("RuntimeError: can't start new thread (under an address-space limit of "), row
     assert row["where"].endswith("thr.py:14 in start_decoders"), row
