@@ -1357,3 +1357,27 @@ def test_a_cpp_extension_that_does_not_compile_is_told_by_the_compilers_error():
         "RuntimeError: Error building extension 'xt_roi_pool': main.cpp:4: error: ‘AT_CHECK’ was not declared in "
         "this scope; did you mean ‘CHECK’?"
     ), row
+
+
+def _review96(name: str) -> str:
+    with open(os.path.join(ROOT, "tests", "data", "review96", f"{name}.err"), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_an_exception_groups_leaf_is_its_own_exception_and_a_group_too_deep_to_print_is_the_group():
+    # tests/data/review96/README.md: a leaf raised `from` its cause is the leaf (its cause is printed first in the
+    # box); a leaf past Python's max_group_depth is not in the log: the group, not Python's `...` line
+    from crashmatrix.verdict.exception_place import exception_place
+
+    chained = classify(1, stderr=_review96("p12_egchain"))
+    assert chained.error.startswith("FetchError: shard 1 unavailable (in ExceptionGroup: "), chained
+    assert exception_place(_review96("p12_egchain")) == "prog.py:8 in fetch"
+    deep = classify(1, stderr=_review96("p5_egdeep"))
+    assert deep.error == "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)", deep
+
+
+def test_a_cpp_extension_that_does_not_link_is_told_by_the_linkers_error():
+    linked = classify(1, stderr=_review96("p8_link"))
+    assert linked.error == (
+        "RuntimeError: Error building extension 'fastops': ld: cannot find -lfastblas: No such file or directory"
+    ), linked

@@ -413,7 +413,10 @@ def unboxed(text: str) -> str:
 
 
 def _plain_group(block: list[str], column: int) -> list[str]:
-    frames, said = _group_told(block, column)
+    frames, leaf = _group_told(block, column)
+    top = [line[column + 2 :] for line in block if line[column : column + 1] == "|"]
+    group_line = next((line for line in top if line and not line[0].isspace()), "")
+    said = f"{leaf} (in {group_line})" if leaf and group_line else leaf or group_line
     return [TRACEBACK_HEAD, *frames, said]
 
 
@@ -421,17 +424,16 @@ _GROUP_TITLE = "Exception Group Traceback (most recent call last):"
 
 
 def _group_told(block: list[str], column: int) -> tuple[list[str], str]:
-    """(frames, exception line) of a group's box: its own frames, then its first sub-exception's, down through
-    groups nested in it (a TaskGroup's task that ran a TaskGroup of its own) to the first leaf, whose exception is
-    the failure, said with the outermost group that carried it. The first sub-exception's lines are those after
+    """(frames, the first leaf's exception line or "") of a group's box: its own frames, then its first
+    sub-exception's, down through groups nested in it (a TaskGroup's task that ran a TaskGroup of its own) to the
+    first leaf, whose exception is the failure (_plain_group says it with the outermost group that carried it). The first sub-exception's lines are those after
     the group's first separator (`+-+---- 1 ----`, at the group's column) up to the next one's (`+---- 2 ----`, or
     the closing `+-----`, two columns in); a group nested there opens with its own `+-+` at that column."""
     top = [line[column + 2 :] for line in block if line[column : column + 1] == "|"]
-    group_line = next((line for line in top if line and not line[0].isspace()), "")
     frames = [line for line in top if line[:1].isspace()]
     first = next((n for n, line in enumerate(block) if line[column : column + 3] == "+-+"), None)
     if first is None:
-        return frames, group_line
+        return frames, ""
     inner = column + 2
     end = next(
         (
@@ -446,12 +448,14 @@ def _group_told(block: list[str], column: int) -> tuple[list[str], str]:
     if content[:1] == [_GROUP_TITLE]:
         head = next(n for n, line in enumerate(sub) if line[inner + 2 :] == _GROUP_TITLE)
         sub_frames, leaf = _group_told(sub[head + 1 :], inner)
-        leaf = leaf.rsplit(" (in ", 1)[0] if leaf.endswith(")") and " (in " in leaf else leaf
     else:
-        sub_frames = [line for line in content if line[:1].isspace()]
-        leaf = next((line for line in content if line and not line[0].isspace() and line != TRACEBACK_HEAD), "")
-    said = f"{leaf} (in {group_line})" if leaf and group_line else leaf or group_line
-    return frames + sub_frames, said
+        # a leaf chained to its cause (`raise FetchError(...) from e`) prints the cause first: the leaf is the last
+        last = max((n for n, line in enumerate(content) if line == TRACEBACK_HEAD), default=-1)
+        sub_frames = [line for line in content[last + 1 :] if line[:1].isspace()]
+        leaf = next((line for line in content[last + 1 :] if line and not line[0].isspace()), "")
+        # groups nested past Python's depth are printed as `... (max_group_depth is 10)`: no leaf to tell
+        leaf = "" if leaf.startswith("... (max_group_depth") else leaf
+    return frames + sub_frames, leaf
 
 
 # CPython's word when it cannot print an exception because sys.stderr is gone (PyErr_Display at interpreter
@@ -796,6 +800,8 @@ def _torchscripts_own(line: str, after: list[str]) -> str:
 # ninja's compile command, the same for every error in that source; the compiler's first error says which
 _BUILD_FAILED = re.compile(r"^(?P<head>(?:\w+\.)*\w*Error: Error building extension '[^']+'): ")
 _COMPILER_ERROR = re.compile(r"^(?P<file>\S+?):(?P<line>\d+)(?::\d+)?: (?:fatal )?error: (?P<what>.+)$")
+# ... or the linker's, where every source compiled (`/usr/bin/ld: cannot find -lfastblas: No such file or directory`)
+_LINKER_ERROR = re.compile(r"^(?:\S*/)?ld(?:\.\w+)?: (?P<what>.+)$")
 
 
 def _extension_build(line: str, after: list[str]) -> str:
@@ -809,7 +815,8 @@ def _extension_build(line: str, after: list[str]) -> str:
         said = _COMPILER_ERROR.match(each.strip())
         if said:
             return f"{head['head']}: {os.path.basename(said['file'])}:{said['line']}: error: {said['what']}"
-    return ""
+    linked = next((m for m in map(_LINKER_ERROR.match, (each.strip() for each in after)) if m), None)
+    return f"{head['head']}: ld: {linked['what']}" if linked else ""
 
 
 _LISTED_AT_MOST = 8  # indented lines a message's head announces, read on one line
