@@ -59,3 +59,23 @@ def test_a_program_that_capped_its_address_space_and_started_threads_is_oom_at_i
     assert row["outcome"] == "oom", row
     assert row["error"].startswith("RuntimeError: can't start new thread (under an address-space limit of "), row
     assert row["where"].endswith("thr.py:14 in start_decoders"), row
+
+
+def test_no_address_space_cap_is_reported_where_the_process_limit_may_have_refused(monkeypatch):
+    # a review's program: RLIMIT_AS 16 GiB and RLIMIT_NPROC 6, run as a user (root is exempt from RLIMIT_NPROC):
+    # the process limit refused the thread, and the row said oom. Where the user's threads come near RLIMIT_NPROC,
+    # no cap is reported, and the verdict stays `fail`
+    import resource
+
+    from crashmatrix.incell import injection
+
+    limits = {resource.RLIMIT_AS: (16 << 30, resource.RLIM_INFINITY), resource.RLIMIT_NPROC: (6, 6)}
+    monkeypatch.setattr(resource, "getrlimit", lambda which: limits[which])
+    monkeypatch.setattr(injection.os, "geteuid", lambda: 65534)
+    monkeypatch.setattr(injection, "_users_threads", lambda: 5)
+    assert injection._address_space_cap_mb() is None
+    monkeypatch.setattr(injection.os, "geteuid", lambda: 0)  # root: RLIMIT_NPROC does not bind
+    assert injection._address_space_cap_mb() == 16384
+    limits[resource.RLIMIT_NPROC] = (100_000, 100_000)  # a user far from the process limit
+    monkeypatch.setattr(injection.os, "geteuid", lambda: 65534)
+    assert injection._address_space_cap_mb() == 16384

@@ -366,7 +366,9 @@ def _say_not_applied(module, error: Exception) -> None:
 
 
 # The report's word for the address-space limit the process ended under, in MiB (its soft RLIMIT_AS), where it had
-# one: Python's `can't start new thread` does not say which limit refused the thread (verdict/classify.py)
+# one and its limit on processes (RLIMIT_NPROC, which root is exempt from) was not nearly reached by its user's
+# threads: Python's `can't start new thread` does not say which limit refused the thread (verdict/classify.py), so
+# where both may have, it says neither (a review's program under RLIMIT_NPROC 6 and a 16 GiB address space)
 ADDRESS_SPACE_CAP = "address_space_cap_mb"
 
 
@@ -375,9 +377,33 @@ def _address_space_cap_mb() -> float | None:
 
     try:
         soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+        processes, _ = resource.getrlimit(resource.RLIMIT_NPROC)
     except (OSError, ValueError):
         return None
-    return None if soft == resource.RLIM_INFINITY else round(soft / 2**20, 1)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    if processes != resource.RLIM_INFINITY and os.geteuid() != 0 and _users_threads() + _THREADS_MARGIN >= processes:
+        return None
+    return round(soft / 2**20, 1)
+
+
+_THREADS_MARGIN = 64  # threads a pool may have asked for past those still running as the process ends
+
+
+def _users_threads() -> int:
+    """The threads of this process's user now (what RLIMIT_NPROC counts), from /proc; a large number where unread."""
+    uid, count = os.geteuid(), 0
+    try:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    if os.stat(f"/proc/{pid}").st_uid == uid:
+                        count += len(os.listdir(f"/proc/{pid}/task"))
+                except OSError:
+                    continue
+    except OSError:
+        return 1 << 30
+    return count
 
 
 def _write_metrics_safely(path: str) -> None:
