@@ -734,3 +734,18 @@ def test_a_ranks_thread_error_its_hook_printed_before_killing_the_rank_is_that_r
     assert (row["outcome"], row["signal"], row["rank"]) == ("rank_crash", "SIGKILL", "1"), row
     assert row["error"] == "KeyError: 'aux_loss'; then killed by SIGKILL", row
     assert row["where"].endswith("zoo/modes/eg_ddp_thread_hook_kill.py:26 in aggregate"), row
+
+
+def test_a_logged_traceback_is_no_killed_ranks_words_and_comes_after_its_death():
+    # tests/data/review96/README.md: rank 0 logs a handled KeyError and goes on; rank 1 is SIGKILLed silently. The
+    # row gave rank 0's logged KeyError to rank 1 (`...; then killed by SIGKILL`) before, the KeyError alone before that
+    from crashmatrix.verdict.classify import classify
+
+    with open(os.path.join(ROOT, "tests", "data", "review96", "p7_torchrun_kill.err"), encoding="utf-8") as f:
+        got = classify(1, stderr=f.read())
+    assert (got.outcome.value, got.signal, got.rank, got.error) == (
+        "rank_crash",
+        "SIGKILL",
+        1,
+        "rank 1 killed by SIGKILL",
+    )

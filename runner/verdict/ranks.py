@@ -180,12 +180,20 @@ def is_distributed(stderr: str, recorded: Sequence[Recorded] = ()) -> bool:
 def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure | None:
     """The failure that came first and was no consequence of another, or None (no rank failed on its own)."""
     failures = _unsent_kills(_merged(_own_failures(stderr), _launcher_failures(stderr), stderr, recorded), stderr)
-    failures = _printed_then_killed(failures)
+    failures = _printed_then_killed(failures, stderr)
     causes = [f for f in failures if not f.is_consequence]
     # A rank that lost its own loader worker may be a victim whose workers the launcher's kill took, where
     # the rank that died first by a signal of its own is told only in the launcher's report, printed last.
     died = any(f.signal and f.signal not in LAUNCHER_SIGNALS for f in causes)
-    causes.sort(key=lambda f: (died and not f.signal and lost_a_worker(f.text), f.at))
+    # a traceback a logger printed was handled: a rank killed by a signal its launcher never sent comes before it
+    unsent = any(f.unsent for f in causes)
+    causes.sort(
+        key=lambda f: (
+            died and not f.signal and lost_a_worker(f.text),
+            unsent and not f.signal and _logged(f, stderr),
+            f.at,
+        )
+    )
     if not causes:  # only reactions: a rank's own words, the first, say the most; else the first signal death
         # (a SIGKILL no launcher sent: the OOM killer). A collective's timeout before a peer's loss: the rank that
         # timed out ends, so its peer still in a collective loses it, and may say so first on a loaded box.
@@ -208,12 +216,16 @@ def root_failure(stderr: str, recorded: Sequence[Recorded] = ()) -> RankFailure 
     return first
 
 
-def _printed_then_killed(failures: list[RankFailure]) -> list[RankFailure]:
+def _printed_then_killed(failures: list[RankFailure], stderr: str) -> list[RankFailure]:
     """One failure where the only unlabelled traceback that is a cause came before the launcher's word of the one
     rank that died by a signal of its own with no word of its own (a kill torchrun never sent): that process
     printed it, then was killed (the ninety-third set's rank whose threading.excepthook printed a thread's
-    KeyError, then SIGKILLed its own process). Its rank's death, told by what it printed."""
+    KeyError, then SIGKILLed its own process). Its rank's death, told by what it printed. Not a traceback a logger
+    printed under its message (`logging.exception`): a handled error, maybe another rank's (a review's rank 0 that
+    logged a KeyError and went on while rank 1 was killed)."""
     printed = [f for f in failures if f.rank is None and not f.signal and _TRACEBACK in f.text and not f.is_consequence]
+    if printed and _logged(printed[0], stderr):
+        return failures
     deaths = [f for f in failures if f.rank is not None and f.signal and not f.is_consequence]
     if len(printed) != 1 or len(deaths) != 1 or deaths[0].text or printed[0].at > deaths[0].at:
         return failures
@@ -438,6 +450,18 @@ def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
         if not logged or said.rstrip().endswith(":"):
             kept.append(failure)
     return kept
+
+
+def _logged(failure: RankFailure, text: str) -> bool:
+    """Whether a logger printed the traceback under a message of its own (the line before it; a launcher's log line
+    is none)."""
+    said = _said_before(failure, text)
+    return (
+        bool(said.strip())
+        and not said[:1].isspace()
+        and not _LAUNCHER_LOG_LINE.match(said + "\n")
+        and not (said.startswith(("Traceback", "Exception in thread", "Process ")))
+    )
 
 
 def _said_before(failure: RankFailure, text: str) -> str:
