@@ -440,7 +440,9 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout95", "single", "cells", "1d387769e0-r0")
     with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
         pyyaml = culprit(f.read(), "zoo/modes/nl_yaml_deep_cloader.py:27 in load_annotation", {"pyyaml": "6.0.3"})
-    assert pyyaml is not None and pyyaml.package == "yaml" and pyyaml.owns_the_bug, pyyaml
+    # ... or of the program's own doing below it (a review's: numpy summing a view made with a wrong stride): the
+    # evidence does not decide, and the report says so
+    assert pyyaml is not None and pyyaml.package == "yaml" and pyyaml.undecided and not pyyaml.owns_the_bug, pyyaml
     # the ninety-fifth set's hashed_features_segv: a csr_matrix built from indices past its columns, summed in
     # scipy's sparsetools: its maintainers document the constructor as trusting its input (culprit.UNCHECKED)
     sparse = culprit(

@@ -100,7 +100,9 @@ class Culprit:
     raised: bool = False  # an exception raised in its Python code, not a thread that died in it
     admitted: str = ""  # the library's own words that the bug is its own (ADMISSIONS), where it said so
     acknowledged: str = ""  # its tracker's issue for this very failure (ACKNOWLEDGED), where its maintainers took it
-    undecided: bool = False  # raised in its code by a kind of exception no check of input raises
+    # raised in its code by a kind of exception no check of input raises; or died below its Python frame, no native
+    # frame known
+    undecided: bool = False
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
     viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
@@ -113,8 +115,12 @@ class Culprit:
     def owns_the_bug(self) -> bool:
         """Whether the report goes to this library's tracker: it died in its native code, or said it is its bug;
         not where the memory it died in was the program's raw pointer."""
-        return (not self.raised or bool(self.admitted or self.acknowledged)) and not (
-            self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus or self.unchecked
+        return (
+            (not self.raised or bool(self.admitted or self.acknowledged))
+            and not (
+                self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus or self.unchecked
+            )
+            and not (self.undecided and not self.raised)
         )
 
     @property
@@ -148,9 +154,11 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     running = dying[0].file.replace("\\", "/") if dying and not native else ""
     if _PACKAGES_DIR.match(running):
         # no native backtrace (torch's handler was not on): the dying thread's innermost Python frame is an installed
-        # library's, so its native code under that frame was running (the ninety-fifth set's PyYAML C loader, out of
-        # stack on a valid, deeply nested document, below yaml/resolver.py)
-        return _handed(_of_path(running, packages), stderr)
+        # library's, so native code under that frame was running, whose is not told: the library's own (the
+        # ninety-fifth set's PyYAML C loader, out of stack on a valid, deeply nested document) or the program's (a
+        # review's: numpy summing a view made with a wrong stride, scipy's quad calling the program's own C callback)
+        found = _handed(_of_path(running, packages), stderr)
+        return found if not found.owns_the_bug else dataclasses.replace(found, undecided=True)
     if dying or native or by_signal:
         return None  # a death by signal whose stack shows no installed library's native code
     # the frame that raised the failing exception (a worker's, a failing rank's own): the library it is in

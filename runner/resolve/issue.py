@@ -375,6 +375,14 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
         )
     if whose.raised and not whose.admitted:
         return _refused(whose, where)
+    if whose.undecided:
+        return (
+            f"Whose bug this is, the evidence does not decide: the process died by a signal in native code below "
+            f"{whose.distribution}'s {whose.evidence} ({whose.named()}), and no native backtrace tells whose code "
+            f"faulted: {whose.distribution}'s own (a crash on valid input is its bug), or memory the program handed "
+            "it (a view with its own strides, a pointer, a callback of its own). Look first at what the program "
+            "passes it; under inject, a program that imports torch gets the native frames that would decide.\n"
+        )
     if whose.admitted:
         how = f"it says the bug is its own (`{whose.admitted}`), raised in"
     else:
