@@ -203,6 +203,11 @@ def test_only_a_death_by_signal_after_the_report_is_at_exit(tmp_path):
     # a rank that died by a signal and never wrote its end
     rank = Verdict(Outcome.RANK_CRASH, "SIGSEGV", "killed by SIGSEGV", "killed_by_signal", rank=1)
     assert not exit_record.died_at_exit(str(tmp_path), rank, {"metrics": {}})
+    # a death of no known rank while the main exited by a status of its own: another process's (a review's rank the
+    # program forked, dead mid-run by SIGSEGV), not the main's at its exit
+    unknown = Verdict(Outcome.RANK_CRASH, "SIGSEGV", "killed by SIGSEGV", "killed_by_signal")
+    assert not exit_record.died_at_exit(str(tmp_path), unknown, {"metrics": {}}, returncode=1)
+    assert exit_record.died_at_exit(str(tmp_path), unknown, {"metrics": {}}, returncode=-11)
     told, where = exit_record.at_exit(crash, "libc.so.6 (+0x1)")
     assert (told.error, where) == ("killed by SIGSEGV at exit", "libc.so.6 (+0x1); at exit")
     told, where = exit_record.at_exit(rank, "")

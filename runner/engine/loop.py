@@ -164,7 +164,7 @@ class Engine:
         rc, stdout, stderr, first = _judged(slot, rc)
         verdict = _verdict(slot, rc, stderr, stdout, report, self.matrix.timeout, first, self.matrix.inject)
         slot.evidence.stderr = stderr
-        at_exit = _died_at_exit(slot, verdict, report)  # asked once: a rank's end is read from its files
+        at_exit = _died_at_exit(slot, verdict, report, rc)  # asked once: a rank's end is read from its files
         verdict, own = _failed_before_its_exit(slot, verdict, (stderr, stdout), report, at_exit, self.matrix, first)
         verdict, where = _forensics(self, slot, verdict, stderr, rc if own is None else own, at_exit and own is None)
         rank_speed.cleanup(slot.cell_dir)  # read for the metrics and the verdict; kept in result.json
@@ -387,12 +387,12 @@ def _gpu_and_node(gpu: str | None, first: rank_ends.RankEnd | None) -> dict:
     }
 
 
-def _died_at_exit(slot: _Slot, verdict, report: dict | None) -> bool:
+def _died_at_exit(slot: _Slot, verdict, report: dict | None, rc: int | None) -> bool:
     """Whether the cell's verdict is a death by a fault's signal after its Python exit had run
     (verdict/exit_record.py's died_at_exit)."""
     from crashmatrix.verdict import exit_record
 
-    return exit_record.died_at_exit(slot.cell_dir, verdict, report)
+    return exit_record.died_at_exit(slot.cell_dir, verdict, report, rc)
 
 
 def _failed_before_its_exit(slot: _Slot, verdict, output: tuple[str, str], report, at_exit, matrix, first) -> tuple:

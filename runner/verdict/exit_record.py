@@ -29,6 +29,7 @@ from crashmatrix.verdict.signature import (
     WORKER_EXITED,
     WORKER_LOST,
     WORKER_SIGNAL,
+    signal_name,
     with_place,
 )
 from crashmatrix.verdict.stacks import is_programs
@@ -338,16 +339,20 @@ def rank_exit_code(verdict: Verdict) -> int | None:
 _FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGTRAP", "SIGSYS"})
 
 
-def died_at_exit(cell_dir: str, verdict: Verdict, report: dict | None) -> bool:
+def died_at_exit(cell_dir: str, verdict: Verdict, report: dict | None, returncode: int | None = None) -> bool:
     """Whether a death by a fault's signal came after the process's Python exit had run: in the interpreter's shutdown or
     a library's native destructors (a profiler left running, a thread never joined), where faulthandler is off
     and no stack is printed. report: the cell's main process's report.json, which the in-cell recorder writes
     from the first atexit handler it registers, so the last to run (a probe's, as its function returned); a
-    rank's end is written the same way (incell/rank_report.py). Never under plain runs: nothing is recorded."""
+    rank's end is written the same way (incell/rank_report.py). Never under plain runs: nothing is recorded. returncode:
+    the main process's status, where known: a death of no known rank is the main's only where the main died by it
+    (a review's rank the program forked died mid-run by SIGSEGV, and the main, which exited by a status, had written
+    its report)."""
     if verdict.signal not in _FAULTS or verdict.outcome not in (Outcome.CRASH, Outcome.RANK_CRASH):
         return False
     if verdict.rank is None:
-        return report is not None
+        main_died = returncode is None or (returncode < 0 and signal_name(-returncode) == verdict.signal)
+        return report is not None and main_died
     return any(r.rank == verdict.rank and r.ended is not None for r in recorded_ranks(cell_dir))
 
 
