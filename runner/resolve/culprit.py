@@ -152,7 +152,8 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
         return _handed(_of_relative(f"torch/lib/{place}", "", packages), stderr)
     dying = forensics.died_thread_frames(stderr)
     running = dying[0].file.replace("\\", "/") if dying and not native else ""
-    if _PACKAGES_DIR.match(running):
+    # a fault's signal only: an abort is told by its own words (C++'s terminate, glibc's checks, an assert)
+    if _PACKAGES_DIR.match(running) and forensics.faulting_signal(stderr) in _FAULTS:
         # no native backtrace (torch's handler was not on): the dying thread's innermost Python frame is an installed
         # library's, so native code under that frame was running, whose is not told: the library's own (the
         # ninety-fifth set's PyYAML C loader, out of stack on a valid, deeply nested document) or the program's (a
@@ -177,6 +178,7 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     return dataclasses.replace(found, acknowledged=_acknowledged(found, exception, frames))
 
 
+_FAULTS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE"})
 # Native code that is neither a package's nor the program's: the system's libraries and the interpreter's own
 _SYSTEM_DIRS = ("/lib/", "/lib64/", "/usr/", "/System/")
 _INTERPRETER = re.compile(r"/lib/python\d+\.\d+/|/(?:lib)?python\d*(?:\.\d+)?(?:\.so[.\d]*)?$")
