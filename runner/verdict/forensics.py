@@ -131,7 +131,7 @@ def _more_samples(pids: list[int], directory: str) -> dict[int, list[list[Frame]
     samples: dict[int, list[list[Frame]]] = {pid: [] for pid in pids}
     exe = pyspy_path()
     for _ in range(_MORE_SAMPLES if pids else 0):
-        time.sleep(_SAMPLE_GAP_S)
+        _ran_since(pids, {pid: _cpu_ticks(pid) for pid in pids})
         since = {pid: _size(os.path.join(directory, f"{pid}.txt")) for pid in pids}
         dumped = _request_dumps(pids, directory, since)
         for pid in pids:
@@ -140,6 +140,36 @@ def _more_samples(pids: list[int], directory: str) -> dict[int, list[list[Frame]
             if thread is not None and thread.frames:
                 samples[pid].append(thread.frames)
     return samples
+
+
+# A sample is later than the one before only where the process ran in between: on a loaded machine a busy process may
+# get no CPU for a gap or more, and samples that all found it on one line told a loop as one call that never
+# returns (tests/test_hang_places.py under a fresh clone's `make test`, once)
+_RAN_TICKS = 2  # clock ticks of CPU (usually 10 ms each) each busy process runs between two samples
+_RAN_WAIT_S = 2.0  # the most a sample waits for them
+
+
+def _ran_since(pids: list[int], ticks: dict[int, int | None]) -> None:
+    """Sleep the gap, then on until each process has had _RAN_TICKS of CPU since `ticks` (or _RAN_WAIT_S passed)."""
+    time.sleep(_SAMPLE_GAP_S)
+    deadline = time.monotonic() + _RAN_WAIT_S
+    for pid in pids:
+        before = ticks.get(pid)
+        while before is not None and time.monotonic() < deadline:
+            now = _cpu_ticks(pid)
+            if now is None or now - before >= _RAN_TICKS:
+                break
+            time.sleep(0.02)
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The process's user and system CPU time in clock ticks (/proc's stat, fields 14 and 15); None where unread."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def ask_survivors(root: int, token: str, cell_dir: str) -> None:
