@@ -430,7 +430,7 @@ def _tracebacks(text: str) -> list[RankFailure]:
 
 
 # multiprocessing's report of a child's uncaught exception: `Process SpawnProcess-1:`, then its traceback
-_CHILD_UNCAUGHT = re.compile(r"Process [^\n:]+:[ \t]*")
+_CHILD_UNCAUGHT = re.compile(r"^Process [^\n:]+:[ \t]*$", re.M)
 
 
 def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
@@ -445,9 +445,7 @@ def _not_logged(failures: list[RankFailure], text: str) -> list[RankFailure]:
         return failures
     kept = []
     for failure in failures:
-        said = _said_before(failure, text)
-        logged = bool(said) and not said[:1].isspace() and not said.startswith(("Process ", "Traceback"))
-        if not logged or said.rstrip().endswith(":"):
+        if not _logged(failure, text) or _said_before(failure, text).rstrip().endswith(":"):
             kept.append(failure)
     return kept
 
@@ -585,7 +583,7 @@ def _merged(
             # a traceback printed before any process group (no label): the one rank its launcher says exited as
             # an uncaught exception does (status 1), not one that gave a status of its own (sys.exit(3))
             uncaught = [e for e in by_status if not e.code]
-            if not uncaught and len(unlabelled) == 1 and not re.search(r"^Process [^\n:]+:[ \t]*$", stderr, re.M):
+            if not uncaught and len(unlabelled) == 1 and not _CHILD_UNCAUGHT.search(stderr):
                 # the one traceback, no process's report of its own uncaught one (`Process SpawnProcess-2:`: two ranks
                 # failed at once), and the one rank mp.spawn says exited with status 1 (a logged error, then
                 # sys.exit(1)) or aborted as it exited (a gloo group never destroyed: `terminate called without an
