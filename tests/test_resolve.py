@@ -454,6 +454,26 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     assert "check_format(full_check=True)" in sparse.unchecked, sparse
 
 
+def test_a_library_vendored_in_the_projects_tree_is_neither_the_programs_code_nor_an_installed_ones():
+    """A real cell (tests/data/vendored/README.md): a project's third_party/fastcsv/, built by the project and called
+    through ctypes, dereferenced the NULL strchr gave it for a line whose closing quote the export cut."""
+    from crashmatrix.resolve.culprit import culprit
+    from crashmatrix.resolve.issue import _addressed
+
+    with open(os.path.join(ROOT, "tests", "data", "vendored", "fastcsv_quote.err"), encoding="utf-8") as f:
+        stderr = f.read()
+    where = "libfastcsv.so (fastcsv_count_fields+0x1d); loader/rows.py:11 in <listcomp>"
+    whose = culprit(stderr, where, {"torch": "2.13.0"})
+    assert whose is not None and (whose.distribution, whose.vendored) == ("fastcsv", "third_party/fastcsv"), whose
+    assert not whose.owns_the_bug
+    said = _addressed(whose, where)
+    assert said.startswith("Whose bug this is, the evidence does not decide"), said
+    assert "third_party/fastcsv/" in said and "loader/rows.py:11" in said and "tracker:" not in said, said
+    # the same library built in the project outside a vendored folder is the program's own code, as before
+    own = stderr.replace("/third_party/fastcsv/build/", "/csvnative/build/")
+    assert culprit(own, where, {"torch": "2.13.0"}) is None
+
+
 def _raised_in(library_file: str, exception: str) -> str:
     return (
         "Traceback (most recent call last):\n"

@@ -110,6 +110,9 @@ class Culprit:
     recursed: int = 0  # it ran out of stack in a recursion: the times one native frame repeats
     bus: bool = False  # it died by SIGBUS, the memory behind a mapping gone, no mapping of the program's known
     unchecked: str = ""  # it died in native code its maintainers document as unchecked (UNCHECKED): what to say
+    # it died in a third-party library the project keeps in its own tree (third_party/NAME/): that folder; upstream's
+    # code, built and shipped by the project
+    vendored: str = ""
 
     @property
     def owns_the_bug(self) -> bool:
@@ -118,7 +121,14 @@ class Culprit:
         return (
             (not self.raised or bool(self.admitted or self.acknowledged))
             and not (
-                self.handed or self.mapped or self.viewed or self.trapped or self.recursed or self.bus or self.unchecked
+                self.handed
+                or self.mapped
+                or self.viewed
+                or self.trapped
+                or self.recursed
+                or self.bus
+                or self.unchecked
+                or self.vendored
             )
             and not (self.undecided and not self.raised)
         )
@@ -137,7 +147,12 @@ def culprit(stderr: str, where: str, packages: dict, error: str = "", by_signal:
     whose traceback it is. by_signal: a death by signal, told by native frames alone: the traceback of a
     process that heard of it (torch's loader re-raising a worker's death) is a consequence, no culprit."""
     native = [path for _line, path in forensics.faulting_native_frames(stderr) if path]
-    if _programs_own_first(native):
+    own = _first_not_systems(native)
+    if own and not _PACKAGES_DIR.match(own):
+        vendored = _VENDORED.search(own)
+        if vendored:  # a third-party library the project builds from its own tree: upstream's code, not installed
+            name = vendored.group("name")
+            return _handed(Culprit(name, name, "", own.rsplit("/", 1)[-1], vendored=vendored.group("dir")), stderr)
         return None  # it died in the program's own compiled code (a C++ extension it built), whatever called it
     installed = [p for p in native if _PACKAGES_DIR.match(p.replace("\\", "/"))]
     if installed:
@@ -184,19 +199,23 @@ _SYSTEM_DIRS = ("/lib/", "/lib64/", "/usr/", "/System/")
 _INTERPRETER = re.compile(r"/lib/python\d+\.\d+/|/(?:lib)?python\d*(?:\.\d+)?(?:\.so[.\d]*)?$")
 
 
-def _programs_own_first(native: list[str]) -> bool:
-    """Whether the innermost native frame of the faulting thread that is no system library's nor the
-    interpreter's lies in the program's own code: a shared library it built (torch.utils.cpp_extension's
-    `build_directory` in its project, its own gcc output), not one installed in site-packages. The ninety-second
-    set's kernel that wrote past a tensor, called through torch.ops: torch's dispatcher below it was taken for
-    the culprit."""
+# A library a project keeps in its own tree, as C and C++ projects lay one out: `third_party/fastcsv/`, `vendor/`,
+# `extern/` (the folder and the library's name below it)
+_VENDORED = re.compile(
+    r"/(?P<dir>(?:third[_-]?party|3rd[_-]?party|_?vendor(?:ed)?|extern(?:al)?)/(?P<name>[^/]+))/", re.I
+)
+
+
+def _first_not_systems(native: list[str]) -> str:
+    """The innermost native frame's library of the faulting thread that is no system library's nor the interpreter's:
+    an installed package's, or the program's own (a shared library it built: torch.utils.cpp_extension's
+    `build_directory` in its project, its own gcc output; the ninety-second set's kernel that wrote past a tensor,
+    called through torch.ops: torch's dispatcher below it was taken for the culprit); "" where none."""
     for path in native:
         path = path.replace("\\", "/")
-        if _PACKAGES_DIR.match(path):
-            return False
-        if not (path.startswith(_SYSTEM_DIRS) or _INTERPRETER.search(path)):
-            return True
-    return False
+        if _PACKAGES_DIR.match(path) or not (path.startswith(_SYSTEM_DIRS) or _INTERPRETER.search(path)):
+            return path
+    return ""
 
 
 def _of_cython(raised: str, files: list[str], packages: dict) -> Culprit | None:

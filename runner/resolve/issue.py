@@ -367,6 +367,16 @@ def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
     memory = _programs_memory(whose)
     if memory:
         return memory
+    if whose.vendored:
+        called = f", called at {where.split(';', 1)[1].strip()}" if ";" in where else ""
+        return (
+            f"Whose bug this is, the evidence does not decide: the thread died in {whose.distribution}'s native code "
+            f"({whose.evidence}{called}), a third-party library the project keeps in its own tree "
+            f"({whose.vendored}/), neither the program's own code nor an installed package with a version and a "
+            "tracker. A crash on valid input is its upstream's bug; input that breaks its contract is the program's. "
+            f"Look first at what the program passes it, then compare the copy in {whose.vendored}/ with its "
+            "upstream's latest (a fix may be there already) before reporting it upstream.\n"
+        )
     if whose.acknowledged:
         tracker = "For PyTorch's tracker" if whose.is_torch else f"For the maintainers of {whose.distribution}"
         return (
