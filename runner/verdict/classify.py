@@ -167,7 +167,7 @@ def signed_by_place(verdict: Verdict, where: str, launched: bool = False) -> Ver
     return dataclasses.replace(verdict, signature=signature)
 
 
-_THREAD_REFUSED = "RuntimeError: can't start new thread"
+THREAD_REFUSED = "RuntimeError: can't start new thread"  # the OS refused a thread; forensics reads it too
 
 
 def _told_by_report(line: str, report: dict) -> Verdict | None:
@@ -178,7 +178,7 @@ def _told_by_report(line: str, report: dict) -> Verdict | None:
     if report.get("status") == "nan":
         return Verdict(Outcome.NAN, "", report.get("reason", "non-finite value"), sig_.NON_FINITE)
     capped = report.get("address_space_cap_mb")
-    if not line.startswith(_THREAD_REFUSED) or not isinstance(capped, (int, float)):
+    if not line.startswith(THREAD_REFUSED) or not isinstance(capped, (int, float)):
         return None
     told = f"{line} (under an address-space limit of {capped:g} MiB)"
     return Verdict(Outcome.OOM, "", told, sig_.mask(line), by_message=True)

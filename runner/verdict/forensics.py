@@ -35,7 +35,7 @@ from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir, dum
 from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict import kept_stacks
-from crashmatrix.verdict.classify import Verdict
+from crashmatrix.verdict.classify import THREAD_REFUSED, Verdict
 from crashmatrix.verdict.evidence import Evidence, oom_kill_count
 from crashmatrix.verdict.exception_place import (
     each_traceback,
@@ -1025,7 +1025,7 @@ def _where_raised(verdict: Verdict, text: str) -> str:
     if verdict.signature == WATCHDOG_ENDED:  # no traceback: where its watchdog's dump found the main thread
         return watchdog_place(text)
     # a thread its stack's memory refused: where the program started it, as any exception (not an allocating op's)
-    allocated = verdict.outcome == Outcome.OOM and not verdict.error.startswith("RuntimeError: can't start new thread")
+    allocated = verdict.outcome == Outcome.OOM and not verdict.error.startswith(THREAD_REFUSED)
     return reported or exception_place(text, oom=allocated, error=verdict.error)
 
 
