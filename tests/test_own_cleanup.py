@@ -126,3 +126,24 @@ def test_what_a_handler_or_a_purposeful_end_was_followed_by_stays_the_failure(tm
     verdict = classify(done.returncode, stderr=done.stderr)
     assert verdict.error.startswith(told) and "first:" not in verdict.error and "then, in" not in verdict.error, verdict
     assert exception_place(done.stderr, error=verdict.error).endswith(place), done.stderr
+
+
+def test_a_pool_childs_finally_failing_is_told_after_its_first_error(tmp_path):
+    # run alone (3 of 3 the same): shard 1's record None fails `.split()` at :12 in the pool's child; the child's
+    # `finally:` then closes a file it never opened (:17); Pool.map re-raises the close's AttributeError in the main,
+    # the child's chain quoted above it. The row told the close, placed at the split.
+    done = subprocess.run(
+        [sys.executable, os.path.join(APPS, "pool_finally.py")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1 and "RemoteTraceback" in done.stderr, done.stderr
+    verdict = classify(done.returncode, stderr=done.stderr)
+    assert verdict.error == (
+        "AttributeError: 'NoneType' object has no attribute 'split'; then, in the program's cleanup as it unwound: "
+        "AttributeError: 'NoneType' object has no attribute 'close'"
+    ), verdict
+    assert verdict.signature.startswith("AttributeError: 'NoneType' object has no attribute 'split'"), verdict
+    assert exception_place(done.stderr, error=verdict.error).endswith("pool_finally.py:12 in <listcomp>")

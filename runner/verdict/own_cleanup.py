@@ -25,7 +25,7 @@ import ast
 import functools
 import re
 
-from crashmatrix.verdict.parsed import read_output
+from crashmatrix.verdict.parsed import Traceback, read_output
 from crashmatrix.verdict.stacks import is_programs
 
 DURING_HANDLING = "During handling of the above exception, another exception occurred:"
@@ -44,6 +44,10 @@ def masked_by_own_cleanup(stderr: str, line: str) -> str:
     printed = [t for t in read_output(stderr).tracebacks if t.on_own_line and not t.ignored]
     if len(printed) < 2 or printed[-1].exception != line:
         return ""
+    # a process pool's re-raise in the main (Pool.map, ProcessPoolExecutor): the child's own chain, printed in the
+    # quotes of its RemoteTraceback just before, is where its first error and its cleanup's meet
+    while len(printed) >= 3 and _re_raised_from_the_pool(stderr, printed[-2], printed[-1]):
+        printed = printed[:-1]
     failing, first = printed[-1], printed[-2]
     if DURING_HANDLING not in stderr[first.at : failing.start] or not first.exception or first.chained:
         return ""
@@ -65,6 +69,14 @@ def masked_by_own_cleanup(stderr: str, line: str) -> str:
 
 
 _WITH_HEAD = re.compile(r"(?:async\s+)?with\b")
+_DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"
+_REMOTE_QUOTES_END = re.compile(r'^"""$', re.M)
+
+
+def _re_raised_from_the_pool(stderr: str, remote: Traceback, main: Traceback) -> bool:
+    """Whether main is a process pool's re-raise of remote, the child's traceback it printed quoted just before."""
+    between = stderr[remote.at : main.start]
+    return remote.exception == main.exception and _DIRECT_CAUSE in between and bool(_REMOTE_QUOTES_END.search(between))
 
 
 def _block_at(path: str, line: int) -> str:
