@@ -472,6 +472,9 @@ def test_a_library_vendored_in_the_projects_tree_is_neither_the_programs_code_no
     # the same library built in the project outside a vendored folder is the program's own code, as before
     own = stderr.replace("/third_party/fastcsv/build/", "/csvnative/build/")
     assert culprit(own, where, {"torch": "2.13.0"}) is None
+    # ... and so is a project that lives on a disk mounted as `external`
+    mounted = own.replace("/tmp/vend/proj/", "/media/external/proj/")
+    assert "/media/external/proj/" in mounted and culprit(mounted, where, {"torch": "2.13.0"}) is None
 
 
 def _raised_in(library_file: str, exception: str) -> str:

@@ -200,10 +200,8 @@ _INTERPRETER = re.compile(r"/lib/python\d+\.\d+/|/(?:lib)?python\d*(?:\.\d+)?(?:
 
 
 # A library a project keeps in its own tree, as C and C++ projects lay one out: `third_party/fastcsv/`, `vendor/`,
-# `extern/` (the folder and the library's name below it)
-_VENDORED = re.compile(
-    r"/(?P<dir>(?:third[_-]?party|3rd[_-]?party|_?vendor(?:ed)?|extern(?:al)?)/(?P<name>[^/]+))/", re.I
-)
+# `extern/` (the folder and the library's name below it). Not `external/`: a disk's mount point is often so named.
+_VENDORED = re.compile(r"/(?P<dir>(?:third[_-]?party|3rd[_-]?party|_?vendor(?:ed)?|extern)/(?P<name>[^/]+))/", re.I)
 
 
 def _first_not_systems(native: list[str]) -> str:
