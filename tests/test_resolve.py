@@ -454,6 +454,22 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     assert "check_format(full_check=True)" in sparse.unchecked, sparse
 
 
+def test_memory_a_method_of_the_dataset_made_from_a_bare_address_is_the_programs():
+    # the ninety-seventh held-out set's kx_worker_freed_decoder (recorded; alone: the same, 3 of 3): __getitem__ takes
+    # `ptr, arr = self.decode(i)` (np.ctypeslib.as_array over a ctypes malloc), `frame = torch.from_numpy(arr)`, frees
+    # ptr, and `frame...amax(1)` dies in libtorch_cpu. The report went to PyTorch's tracker: the bare address was made
+    # in a method the dying line's data came through, not in the dying function
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.culprit import culprit
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout97", "single", "cells", "3ca4ac5f17-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        whose = culprit(_checkout_paths(f.read()), "", {"torch": "2.13.0"})
+    assert whose is not None and whose.is_torch and not whose.owns_the_bug, whose
+    assert whose.handed == "zoo/modes/kx_worker_freed_decoder.py:28", whose
+
+
 def test_a_library_vendored_in_the_projects_tree_is_neither_the_programs_code_nor_an_installed_ones():
     """A real cell (tests/data/vendored/README.md): a project's third_party/fastcsv/, built by the project and called
     through ctypes, dereferenced the NULL strchr gave it for a line whose closing quote the export cut."""

@@ -847,21 +847,47 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
 
 
 def _called_here(tree: ast.Module, scope: ast.AST, dying: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The module's own top-level functions whose result scope keeps in a name the dying line reads (`shard =
-    map_flat(path, model)`, then `p.copy_(shard[name])`), in the order of the assignments: memory a helper made and
-    the dying line used, not a helper that read other memory before it (a review's checksum over a batch's bytes,
-    then a crash in another op)."""
+    """The program's own functions whose result the dying line reads, directly or through the names it was passed on
+    by (`shard = map_flat(path, model)`, then `p.copy_(shard[name])`; `ptr, arr = self.decode(i)`, `frame =
+    torch.from_numpy(arr)`, then `frame.amax(1)`), in the order of the assignments: the module's top-level functions,
+    and the methods of the class that defines scope called on `self`. Memory a helper made and the dying line used,
+    not a helper that read other memory before it (a review's checksum over a batch's bytes, then a crash in another
+    op)."""
     defined = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    methods = _methods_of_class_around(tree, scope)
+    assigns = [node for node in ast.walk(scope) if isinstance(node, ast.Assign)]
     read = set(re.findall(r"[A-Za-z_]\w*", dying))
+    feeding: list[ast.Assign] = []
+    grew = True
+    while grew:  # the names the dying line reads, and the names those were made from
+        grew = False
+        for node in assigns:
+            names = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            if node not in feeding and names & read:
+                feeding.append(node)
+                read |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                grew = True
     found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-    for node in ast.walk(scope):
-        if not isinstance(node, ast.Assign):
-            continue
-        names = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-        calls = [c.func.id for c in ast.walk(node.value) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
-        if names & read:
-            found += [defined[c] for c in calls if c in defined and defined[c] is not scope and defined[c] not in found]
+    for node in sorted(feeding, key=lambda n: n.lineno):
+        for call in (c for c in ast.walk(node.value) if isinstance(c, ast.Call)):
+            func = call.func
+            if isinstance(func, ast.Name):
+                callee = defined.get(func.id)
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+                callee = methods.get(func.attr)
+            else:
+                callee = None
+            if callee is not None and callee is not scope and callee not in found:
+                found.append(callee)
     return found
+
+
+def _methods_of_class_around(tree: ast.Module, scope: ast.AST) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """{name: method} of the class whose body holds scope (a method); {} for a function outside any class."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and scope in node.body:
+            return {n.name: n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return {}
 
 
 # --- the kernel log --------------------------------------------------------------
