@@ -454,7 +454,7 @@ def test_whose_bug_is_the_library_the_faulting_thread_died_in():
     assert "check_format(full_check=True)" in sparse.unchecked, sparse
 
 
-def test_memory_a_method_of_the_dataset_made_from_a_bare_address_is_the_programs():
+def test_memory_the_program_made_and_released_is_the_programs_wherever_the_dying_lines_data_came_from():
     # the ninety-seventh held-out set's kx_worker_freed_decoder (recorded; alone: the same, 3 of 3): __getitem__ takes
     # `ptr, arr = self.decode(i)` (np.ctypeslib.as_array over a ctypes malloc), `frame = torch.from_numpy(arr)`, frees
     # ptr, and `frame...amax(1)` dies in libtorch_cpu. The report went to PyTorch's tracker: the bare address was made
@@ -468,6 +468,22 @@ def test_memory_a_method_of_the_dataset_made_from_a_bare_address_is_the_programs
         whose = culprit(_checkout_paths(f.read()), "", {"torch": "2.13.0"})
     assert whose is not None and whose.is_torch and not whose.owns_the_bug, whose
     assert whose.handed == "zoo/modes/kx_worker_freed_decoder.py:28", whose
+    # the eightieth set's mm_ctypes_munmap (recorded; alone: the same): `feats = MappedFeatures(path)`, whose __init__
+    # views libc's mmap by from_address; the program munmaps it, and the eval forward on feats.tensor dies in torch
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout80", "single", "cells", "7af7995516-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        whose = culprit(_checkout_paths(f.read()), "", {"torch": "2.13.0"})
+    assert whose is not None and not whose.owns_the_bug and whose.handed == "zoo/modes/mm_ctypes_munmap.py:27", whose
+    # the eighty-seventh set's view_outlives_mapping (recorded r1, whose faulthandler dump survived): `with
+    # MappedShard(path) as shard: feats = shard.features()` (torch.frombuffer over the class's mmap, imported from the
+    # project's lifetimes/shards.py); leaving the block closes the mmap, and `feats.mean(dim=0)` dies in libtorch_cpu
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout87", "app", "cells", "515b976ab2-r1")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        whose = culprit(_checkout_paths(f.read()), "", {"torch": "2.13.0"})
+    assert whose is not None and not whose.owns_the_bug and whose.unmapped == "lifetimes/shards.py:24", whose
+    from crashmatrix.resolve.issue import _addressed
+
+    assert "reading memory the program mapped at lifetimes/shards.py:24" in _addressed(whose, ""), whose
 
 
 def test_a_library_vendored_in_the_projects_tree_is_neither_the_programs_code_nor_an_installed_ones():

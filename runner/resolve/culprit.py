@@ -105,6 +105,7 @@ class Culprit:
     undecided: bool = False
     handed: str = ""  # it died reading memory the program pointed it to from a bare address, made at this line
     mapped: str = ""  # it died by SIGBUS reading a file the program memory-mapped at this line
+    unmapped: str = ""  # it died by SIGSEGV reading memory the program mapped at this line (a view outliving it)
     viewed: str = ""  # it died copying a view the program made by its own strides (numpy's as_strided) at this line
     trapped: str = ""  # it died by SIGFPE after the program unmasked floating-point exceptions at this line
     recursed: int = 0  # it ran out of stack in a recursion: the times one native frame repeats
@@ -123,6 +124,7 @@ class Culprit:
             and not (
                 self.handed
                 or self.mapped
+                or self.unmapped
                 or self.viewed
                 or self.trapped
                 or self.recursed
@@ -260,6 +262,9 @@ def _handed(found: Culprit, stderr: str) -> Culprit:
     mapping = forensics.file_mapping_line(stderr)
     if mapping:
         return dataclasses.replace(found, mapped=mapping)
+    released = forensics.released_mapping_line(stderr)
+    if released:
+        return dataclasses.replace(found, unmapped=released)
     # A bus error is memory whose backing is gone (a mapped file cut short, a full /dev/shm), whichever code read it:
     # no library's maintainers take one without more (the eighty-fourth set's rank truncated the file it had mapped, in
     # another function than the one that died)

@@ -452,6 +452,14 @@ def _programs_memory(whose: Culprit) -> str:
             f"({whose.evidence}, {whose.named()}), where its maintainers answer such reports by the input: "
             f"{whose.unchecked}, before the call that died.\n"
         )
+    if whose.unmapped:
+        return (
+            f"The program's to fix: the thread died by SIGSEGV in {whose.distribution}'s native code "
+            f"({whose.evidence}, {whose.named()}) reading memory the program mapped at {whose.unmapped}: a view of "
+            "a mapping (torch.frombuffer, np.frombuffer, a memmap's array) read after the mapping was closed or "
+            "unmapped ends its reader so. Keep the mapping open while any view of it is used, or copy what must "
+            "outlive it.\n"
+        )
     if whose.mapped:
         return (
             f"The program's to fix: the thread died by SIGBUS in {whose.distribution}'s native code "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import collections
 import dataclasses
+import functools
 import os
 import re
 import shutil
@@ -72,6 +73,7 @@ from crashmatrix.verdict.stacks import (
     parse_faulthandler,
     parse_pyspy,
     place_text,
+    program_place,
     summarize,
 )
 
@@ -796,6 +798,16 @@ def file_mapping_line(stderr: str) -> str:
     return _own_line(stderr, _FILE_MAPPING, within_class=True)
 
 
+def released_mapping_line(stderr: str) -> str:
+    """`lifetimes/shards.py:23`: for a death by SIGSEGV, where the program mapped the memory the dying line read, in
+    its function or class or in the program's code its data came from (a `with` block's mapping, a loader's class): a
+    view (torch.frombuffer, np.frombuffer, a memmap's array) read after its mapping was closed or unmapped (the
+    eighty-seventh set's view_outlives_mapping). "" otherwise."""
+    if "Fatal Python error: Segmentation fault" not in stderr:
+        return ""
+    return _own_line(stderr, _FILE_MAPPING, within_class=True, callees=True)
+
+
 def _in_own_files(stderr: str, pattern: re.Pattern) -> str:
     """The first line matching pattern in the files of the dying thread's own frames, innermost first, as
     `path:line` from the app's root: a setting made in another function of the file (a worker_init_fn's
@@ -812,20 +824,22 @@ def _in_own_files(stderr: str, pattern: re.Pattern) -> str:
     return ""
 
 
+_Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
 def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: bool = False) -> str:
     """The first line matching pattern in the function of the dying thread's innermost own frame (or, within_class,
-    in the class that defines it), as `path:line` from the app's root; callees: else in the functions of the same
-    file it calls by name (the eighty-fifth set's restore, whose map_flat made the views from a bare address)."""
+    in the class that defines it), as `path:line` from the app's root; callees: else in the program's functions and
+    classes whose result the dying line reads (the eighty-fifth set's restore, whose map_flat made the views from a
+    bare address), in its file or in a module of the program's it imports them from."""
     frames = died_thread_frames(stderr)
     own = next((f for f in frames if is_programs(f)), None)
     if own is None or not own.line.isdigit():
         return ""
-    try:
-        with open(own.file, encoding="utf-8") as f:
-            source = f.read()
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError):
+    parsed = _parsed(own.file)
+    if parsed is None:
         return ""
+    tree, lines = parsed
     line = int(own.line)
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef) + ((ast.ClassDef,) if within_class else ())
     enclosing = [
@@ -836,50 +850,113 @@ def _own_line(stderr: str, pattern: re.Pattern, within_class: bool, callees: boo
     # the outermost class where asked (its __init__ maps the file that __getitem__ reads), else the innermost function
     classes = [n for n in enclosing if isinstance(n, ast.ClassDef)]
     scope = min(classes, key=lambda n: n.lineno) if classes else max(enclosing, key=lambda n: n.lineno)
-    lines = source.splitlines()
-    scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = [scope]
-    scopes += _called_here(tree, scope, lines[line - 1]) if callees else []
-    for each in scopes:
+    scopes: list[tuple[str, _Scope]] = [(own.file, scope)]
+    scopes += _called_here(own.file, tree, scope, lines[line - 1]) if callees else []
+    for path, each in scopes:
+        other = _parsed(path) if path != own.file else None  # a module it imports from: parsed as it was found
+        text = other[1] if other is not None else lines
         for number in range(each.lineno, (each.end_lineno or each.lineno) + 1):
-            if pattern.search(lines[number - 1]):
-                return own_text(own, [(own, "")]).rsplit(":", 1)[0] + f":{number}"
+            if pattern.search(text[number - 1]):
+                return program_place(Frame(each.name, path, str(number)), [own]).rsplit(" in ", 1)[0]
     return ""
 
 
-def _called_here(tree: ast.Module, scope: ast.AST, dying: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str) -> tuple[ast.Module, list[str]] | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        return ast.parse(source), source.splitlines()
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _called_here(path: str, tree: ast.Module, scope: ast.AST, dying: str) -> list[tuple[str, _Scope]]:
     """The program's own functions whose result the dying line reads, directly or through the names it was passed on
     by (`shard = map_flat(path, model)`, then `p.copy_(shard[name])`; `ptr, arr = self.decode(i)`, `frame =
-    torch.from_numpy(arr)`, then `frame.amax(1)`), in the order of the assignments: the module's top-level functions,
-    and the methods of the class that defines scope called on `self`. Memory a helper made and the dying line used,
-    not a helper that read other memory before it (a review's checksum over a batch's bytes, then a crash in another
-    op)."""
-    defined = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    methods = _methods_of_class_around(tree, scope)
-    assigns = [node for node in ast.walk(scope) if isinstance(node, ast.Assign)]
+    torch.from_numpy(arr)`, then `frame.amax(1)`; `with MappedShard(path) as shard:`, `feats = shard.features()`), in
+    the order of the bindings, each with its file: the module's top-level functions and classes (`feats =
+    MappedFeatures(path)`: the whole class, whose `__init__` made the tensor the dying line reads; the eightieth set's
+    mm_ctypes_munmap), those it imports from a module of the program's (`from lifetimes.shards import MappedShard`,
+    the eighty-seventh set's view_outlives_mapping), and the methods of the class that defines scope called on
+    `self`. Memory a helper made and the dying line used, not a helper that read other memory before it (a review's
+    checksum over a batch's bytes, then a crash in another op)."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    defined = {n.name: (path, n) for n in tree.body if isinstance(n, kinds)}
+    methods = {name: (path, node) for name, node in _methods_of_class_around(tree, scope).items()}
+    bindings = _bindings(scope)
     read = set(re.findall(r"[A-Za-z_]\w*", dying))
-    feeding: list[ast.Assign] = []
+    feeding: list[tuple[int, set[str], ast.AST]] = []
     grew = True
     while grew:  # the names the dying line reads, and the names those were made from
         grew = False
-        for node in assigns:
-            names = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-            if node not in feeding and names & read:
-                feeding.append(node)
-                read |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        for binding in bindings:
+            lineno, names, value = binding
+            if binding not in feeding and names & read:
+                feeding.append(binding)
+                read |= {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
                 grew = True
-    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-    for node in sorted(feeding, key=lambda n: n.lineno):
-        for call in (c for c in ast.walk(node.value) if isinstance(c, ast.Call)):
+    found: list[tuple[str, _Scope]] = []
+    for _lineno, _names, value in sorted(feeding, key=lambda b: b[0]):
+        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)):
             func = call.func
+            callee = None
             if isinstance(func, ast.Name):
-                callee = defined.get(func.id)
+                callee = defined.get(func.id) or _imported(path, tree, func.id)
             elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
                 callee = methods.get(func.attr)
-            else:
-                callee = None
-            if callee is not None and callee is not scope and callee not in found:
+            if callee is not None and callee[1] is not scope and callee not in found:
                 found.append(callee)
     return found
+
+
+def _bindings(scope: ast.AST) -> list[tuple[int, set[str], ast.AST]]:
+    """(line, names bound, the expression bound) of each assignment and `with ... as` in scope."""
+    found: list[tuple[int, set[str], ast.AST]] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            names = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            found.append((node.lineno, names, node.value))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    names = {t.id for t in ast.walk(item.optional_vars) if isinstance(t, ast.Name)}
+                    found.append((node.lineno, names, item.context_expr))
+    return found
+
+
+def _imported(path: str, tree: ast.Module, name: str) -> tuple[str, _Scope] | None:
+    """The function or class `name` that the module at path imports (`from pkg.mod import name`, `from .mod import
+    name`) from a file of the program's beside it or in a folder above (the app's own package), with its file; None
+    for a library's or one not found."""
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        if not any(alias.name == name and alias.asname in (None, name) for alias in node.names):
+            continue
+        relative = os.path.join(*node.module.split("."))
+        here = os.path.dirname(os.path.abspath(path))
+        bases = [here] if node.level == 0 else []
+        if node.level:
+            base = here
+            for _ in range(node.level - 1):
+                base = os.path.dirname(base)
+            bases = [base]
+        else:
+            for _ in range(3):  # the package's root a few folders up, as a project lays one out
+                here = os.path.dirname(here)
+                bases.append(here)
+        for base in bases:
+            for candidate in (os.path.join(base, relative + ".py"), os.path.join(base, relative, "__init__.py")):
+                if not os.path.isfile(candidate) or not is_programs(Frame(name, candidate, "1")):
+                    continue
+                parsed = _parsed(candidate)
+                if parsed is None:
+                    return None
+                kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+                defined = next((n for n in parsed[0].body if isinstance(n, kinds) and n.name == name), None)
+                return (candidate, defined) if defined is not None else None
+    return None
 
 
 def _methods_of_class_around(tree: ast.Module, scope: ast.AST) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
