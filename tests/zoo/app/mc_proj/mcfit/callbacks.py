@@ -13,8 +13,8 @@ from pytorch_lightning.utilities import rank_zero_only
 class ImageLogger(pl.Callback):
     """Logs the first image of every training batch to wandb, from a background thread (uploads are slow)."""
 
-    def __init__(self, every_n_batches: int = 1, threaded: bool = False):
-        self.every_n_batches, self.threaded = every_n_batches, threaded
+    def __init__(self, every_n_batches: int = 1, threaded: bool = False, source: str = "inputs"):
+        self.every_n_batches, self.threaded, self.source = every_n_batches, threaded, source
 
     def on_fit_start(self, trainer, pl_module) -> None:
         if self.threaded:
@@ -30,7 +30,7 @@ class ImageLogger(pl.Callback):
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx) -> None:
         if batch_idx % self.every_n_batches:
             return
-        image = batch[0][:1].detach().cpu()  # the batch's first image
+        image = (outputs["features"][:1, :3] if self.source == "features" else batch[0][:1]).detach().cpu()
         if self.threaded:
             self.pending.put((trainer.global_step, image))
         else:

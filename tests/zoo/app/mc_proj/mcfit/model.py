@@ -52,7 +52,7 @@ class ShapesClassifier(pl.LightningModule):
             images, labels = batch
         loss = nn.functional.cross_entropy(self(images), labels)
         self.log("train/loss", loss)
-        return loss
+        return {"loss": loss, "features": self.net[0](images)}  # the first conv's maps, for the image logger
 
     def validation_step(self, batch, batch_idx: int) -> None:
         images, labels = batch
