@@ -675,11 +675,18 @@ def _without_exit_cleanup(stderr: str) -> str:
     return stderr
 
 
+# A DataLoader worker ended by what ends a timed-out cell (SIGTERM to its process group, then SIGKILL), as its main
+# reports it: the ninety-sixth held-out set's hang, whose log diagnose signed `worker_signal` where its run said the hang
+_ENDED_BY_THE_KILL = re.compile(r"is killed by signal: (?:Terminated|Killed)\b")
+
+
 def _timed_out(stderr: str, text: str, timeout_s: float | None) -> Verdict:
     """A cell crashmatrix ended at its timeout: what it last said, or what it waited for that never came."""
     tail = exception_line(stderr)
     when = f"after {timeout_s:g} s" if timeout_s else ""
     found = read_output(text).cause
+    if found is not None and found.cause.name == sig_.WORKER_SIGNAL and _ENDED_BY_THE_KILL.search(found.line):
+        found = None  # the timeout's own kill of the process group, reported by the main: no cause of the hang
     first, dropped = _thread_failed_first(stderr), _feeder_failed(stderr)
     if first is not None:  # what the program waits for, a thread died first: a lock it held, a value it owed
         said = f"timed out {when}".strip() + f", after {first[0]} died: {first[1]}"
