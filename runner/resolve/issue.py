@@ -438,6 +438,12 @@ def _programs_memory(whose: Culprit) -> str:
             "a recursion limit the program raised with sys.setrecursionlimit) and at the stack's size (`ulimit -s`, "
             "RLIMIT_STACK).\n"
         )
+    return _memory_behind_it(whose)
+
+
+def _memory_behind_it(whose: Culprit) -> str:
+    """_programs_memory's report where the memory's backing was the program's: a mapping gone or closed, a bus error,
+    native code its maintainers document as trusting its input; "" otherwise."""
     if whose.bus:
         return (
             f"The program's to look at first: the thread died by SIGBUS in {whose.distribution}'s native code "
