@@ -70,7 +70,7 @@ def test_the_issue_is_told_from_the_failing_ranks_own_traceback(resolved, launch
     (bundle,) = json.loads((resolved / launcher / "resolution.json").read_text())["repro"]
     issue = (resolved / launcher / bundle["dir"] / "ISSUE.md").read_text()
     assert "PyTorch's tracker" not in issue and "torch's own code" not in issue
-    assert issue.splitlines()[2].startswith("The failing stack shows no installed library's code")
+    assert issue.splitlines()[2].startswith("The program's to fix: the error was raised at its own line ddp_train.py:")
     telling = issue.split("## Telling lines")[1].split("## Where")[0]
     assert "From rank 1's own traceback (the launcher's report left out):" in telling
     assert 'raise ValueError(f"bad batch on rank {rank}")' in telling

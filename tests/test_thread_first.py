@@ -56,7 +56,8 @@ def test_the_bug_report_is_the_threads(run):
     issue = (run / bundle["dir"] / "ISSUE.md").read_text()
     assert issue.startswith("# fail: ZeroDivisionError: division by zero; in thread Thread-1 (prefetch), first")
     assert "## Where\n\ntests/apps/thread_first/prefetch.py:11 in prefetch\n" in issue
-    assert "The failing stack shows no installed library's code" in issue  # the program's own arithmetic
+    # the program's own arithmetic
+    assert "The program's to fix: the error was raised at its own line tests/apps/thread_first/prefetch.py:11" in issue
 
 
 # The twenty-ninth held-out set's rl_thread_final_observation, a live repeat's stderr (shortened): two actor threads

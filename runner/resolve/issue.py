@@ -116,7 +116,12 @@ def whose_fix(
         return _hung(where, busy), None
     if placed_at_exit(where) and not known:
         return _at_exit(whose, where, kind.signal, native), whose
-    return (_cudnn_setup(setup) if setup else _addressed(whose, where, known)), whose
+    raised = not by_signal and bool(_EXCEPTION_LINE.match(error))
+    return (_cudnn_setup(setup) if setup else _addressed(whose, where, known, raised)), whose
+
+
+# an exception's line (`RuntimeError: index 7 is out of bounds`), not an exit status's words
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)\b")
 
 
 def _own_native(run: FinishedRun, row: dict) -> list[str]:
@@ -314,7 +319,7 @@ _CONFIG_PLACE = re.compile(r"^\S+\.ya?ml:\d+ in \S")
 _NATIVE_FRAME = re.compile(r"^\S+\.so(?:\.\d+)* \(.*\)$")
 
 
-def _no_library(where: str, known: str) -> str:
+def _no_library(where: str, known: str, raised: bool = False) -> str:
     """_addressed's paragraph where the stack points to no library: a known kind's fix, a Hydra refusal of the
     command or of a config, Triton's launcher, the standard library, or none at all."""
     # the first frame of the place: an out-of-memory error's starts with its op (`empty; train.py:39 in f`)
@@ -351,6 +356,14 @@ def _no_library(where: str, known: str) -> str:
             + ", which reports what it was given or met (a file, a connection, a value): no package's tracker's. "
             "Look first at the program's own code, then at what it calls.\n"
         )
+    if raised and frames and place == frames[0]:
+        # torch's C++ checks raise from the program's own line (no Python frame of torch's below it): a library's
+        # frames further out (Lightning's loop, autograd's engine calling a hook) are not where it was raised
+        return (
+            f"The program's to fix: the error was raised at its own line {place}, by its own code or by compiled "
+            "code that line called (a check in torch's C++, in numpy's C), with no installed library's Python frame "
+            "below it: look at what that line passes.\n"
+        )
     return (
         "The failing stack shows no installed library's code"
         + _ended(place)
@@ -358,12 +371,12 @@ def _no_library(where: str, known: str) -> str:
     )
 
 
-def _addressed(whose: Culprit | None, where: str, known: str = "") -> str:
+def _addressed(whose: Culprit | None, where: str, known: str = "", raised: bool = False) -> str:
     """Whose bug the stack points to: the tracker this report is for. known: what fixes a failure of a known
     class (verdict/remedies.py), which is the program's to do whatever code raised it (torch.load refusing a
-    checkpoint raises in torch by design)."""
+    checkpoint raises in torch by design). raised: the failure is an exception, not a death by signal or a status."""
     if whose is None:
-        return _no_library(where, known)
+        return _no_library(where, known, raised)
     memory = _programs_memory(whose)
     if memory:
         return memory
