@@ -1,0 +1,10 @@
+"""The run's scratch folder (TMPDIR when a harness gives one, else the system's)."""
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def workdir() -> Path:
+    path = Path(tempfile.mkdtemp(prefix="lc_proj-", dir=os.environ.get("TMPDIR")))
+    return path
