@@ -5,6 +5,8 @@ What only a run knows is named per case (RUN_ONLY: why, by the cell's situation)
 - timeout: the kill at the time limit and the stacks saved before it (stacks.txt), not in stderr;
 - sync_rerun: a cuda_error's synchronous rerun (CUDA_LAUNCH_BLOCKING=1), whose output is its own;
 - exit_record: where the process ended itself (sys.exit, os._exit, a worker's), recorded in the cell;
+- death_dump: where a signal faulthandler does not catch (SIGALRM, SIGXCPU) ended a process, from the stacks it
+  wrote as it died, recorded in the cell;
 - grouping: a row recorded under a grouping version older than 11: its signature is compared by the class and place
   every version says alike (signature_class), as compare joins two versions. Rows of version 11 are compared as
   they are: the few version 12 signs otherwise are named in RECORDED_BEFORE, and the rest keep watch on today's.
@@ -62,6 +64,10 @@ RUN_ONLY = {
     # a place from the process's own exit record (argparse's or the program's sys.exit, a worker's), and the
     # signature signed by it (`... invalid int value: 'Ne3' in app.py:parse`)
     "exit_record": ("where", "signature"),
+    # a place from the stacks a process wrote as a signal faulthandler does not catch ended it (SIGALRM, SIGXCPU:
+    # incell/stackdump.py's DEATH_DUMPS, under inject), kept in the cell's own folder and not beside its log, and the
+    # signature signed by it
+    "death_dump": ("where", "signature"),
     # a run recorded before the rule that reads it today: its row says what that day's code said
     "recorded_before": ("signature", "where", "error"),
     # ... recorded before a class changed its outcome word (CUDA after fork: cuda_error, then fail)
@@ -116,6 +122,11 @@ HANGS_PLACED_BEFORE = {
     )
 }
 RECORDED_BEFORE = {
+    # the ninety-eighth set's lc_ddp_alarm_spawn_worker: rank 1's spawn worker ended by SIGALRM, placed from its death
+    # dump (the run said :34 in decode, true; the log alone tells where rank 1's loop heard of it)
+    **{f"tests/zoo/recorded/heldout98/torchrun/cells/17d24ac9e4-r{r}": "death_dump" for r in range(3)},
+    # ... its prep_vocab_head: a child's SIGPIPE placed at the program's close of its pipe came after its recording
+    **{f"tests/zoo/recorded/heldout98/app/cells/02e52a22bb-r{r}": "recorded_before" for r in range(3)},
     # `where` for an exception and for a death by signal came after 2026-11-24 (issue 21's place)
     "results/reference/h100-2026-11-24-async/cells/f31b01159d-r0": "recorded_before",
     "results/reference/h100-2026-11-24-async/cells/db5c7d046e-r0": "outcome_before",

@@ -28,8 +28,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT98.md lists the run's)
 UNTRUE = {
-    ("prep_vocab_head", "where"): "the main process heard of it at lcrun/cases.py:61 in prep_vocab_head: the parent's "
-    "raise, not the child's write (lcrun/prep.py:30) nor the parent's close that killed it (:57) (the run said the same)",
     ("lc_finalize_at_exit", "outcome"): "fail: the finalizer's FileNotFoundError printed by weakref's _exitfunc at "
     "interpreter exit, read as the run's uncaught exception; the run exited 0 (the run said pass)",
     ("lc_finalize_at_exit", "where"): "shutil.py:720 in rmtree, a place for a run that passed (the run said none)",
