@@ -28,9 +28,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT98.md lists the run's)
 UNTRUE = {
-    ("lc_finalize_at_exit", "outcome"): "fail: the finalizer's FileNotFoundError printed by weakref's _exitfunc at "
-    "interpreter exit, read as the run's uncaught exception; the run exited 0 (the run said pass)",
-    ("lc_finalize_at_exit", "where"): "shutil.py:720 in rmtree, a place for a run that passed (the run said none)",
     ("lc_ddp_alarm_spawn_worker", "where"): "the main process heard of it at zoo/modes/lc_ddp_alarm_spawn_worker.py:52 "
     "in run: rank 1's loop, not its worker's :34 in decode (the run, with inject, said :34 in decode)",
 }
