@@ -549,8 +549,20 @@ def _in_workers_chain(traceback: Traceback, before: list[Traceback], text: str) 
     return traceback
 
 
-def _run_by_exit_finalizers(outermost: Call) -> bool:
-    return outermost.function == "_exitfunc" and outermost.path.replace("\\", "/").endswith("/weakref.py")
+def _gone_on_from(each: Traceback, before: list[Traceback]) -> Traceback:
+    """each marked as a report Python or logging went on from where it is one that `Exception ignored` does not
+    head: weakref.finalize's callbacks at exit (_exitfunc prints a callback's error with sys.excepthook and goes on;
+    the exit status is the program's: the ninety-eighth held-out set's lc_finalize_at_exit, a TemporaryDirectory's
+    rmtree failing after a run that passed), or one raised while handling such a report (a format's KeyError, then
+    its ValueError: the chain is the report it went on from)."""
+    if each.ignored:
+        return each
+    outermost = each.calls[0] if each.calls else Call("", "", "")
+    if outermost.function == "_exitfunc" and outermost.path.replace("\\", "/").endswith("/weakref.py"):
+        return dataclasses.replace(each, ignored=True, origin="ignored")
+    if each.chained and before and before[-1].ignored:
+        return dataclasses.replace(each, ignored=True, origin="ignored")
+    return each
 
 
 class Output:
@@ -564,17 +576,7 @@ class Output:
         """Every traceback, in the order printed (each `Traceback (most recent call last):`, labelled or not)."""
         found: list[Traceback] = []
         for at in _heads(self.text):
-            each = _in_workers_chain(self._traceback(at), found, self.text)
-            if not each.ignored and each.calls and _run_by_exit_finalizers(each.calls[0]):
-                # weakref.finalize's callbacks at exit: _exitfunc prints a callback's error with sys.excepthook, no
-                # `Exception ignored` before it, and goes on; the exit status is the program's (the ninety-eighth
-                # held-out set's lc_finalize_at_exit, a TemporaryDirectory's rmtree failing after a run that passed)
-                each = dataclasses.replace(each, ignored=True, origin="ignored")
-            if each.chained and found and found[-1].ignored and not each.ignored:
-                # raised while Python or logging handled one it went on from (a format's KeyError, then its
-                # ValueError): the chain is the report it went on from
-                each = dataclasses.replace(each, ignored=True, origin="ignored")
-            found.append(each)
+            found.append(_gone_on_from(_in_workers_chain(self._traceback(at), found, self.text), found))
         return tuple(found)
 
     def _traceback(self, at: int) -> Traceback:
