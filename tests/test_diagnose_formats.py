@@ -32,7 +32,7 @@ def test_a_lightning_ddp_spawn_run_names_rank_1_and_its_training_step():
     assert (row["outcome"], row["signal"], row["rank"]) == ("fail", "", "1"), row
     assert row["error"] == "ValueError: bad batch 2 on rank 1"
     assert row["where"] == "pl_spawn.py:14 in training_step"
-    assert "program's own code" in found.whose
+    assert "The program's to fix: the error was raised at its own line pl_spawn.py:14 in training_step" in found.whose
 
 
 def test_a_slurm_jobs_output_file_names_the_task_that_died():
