@@ -122,3 +122,28 @@ def test_what_a_hung_cell_printed_after_the_kill_began_is_the_kills_not_the_hang
     (tmp_path / "cell" / "result.json").write_text('{"outcome": "timeout", "stderr_at_kill": 0}')
     row = diagnose(read_logs([str(tmp_path / "cell" / "stderr.log")])).row
     assert (row["outcome"], row["signature"]) == ("timeout", "hang in app.py:main"), row
+
+
+@pytest.mark.parametrize(
+    "run,cell,process",
+    [
+        # the ninety-seventh set's kx_hang_worker_gomp (alone: the same, py-spy --native): a worker_init_fn raised the
+        # forked worker's threads to 2, and its first parallel op waits in libgomp for a pool the fork did not keep
+        ("heldout97/hangs-inject", "b93cf0da66-r0", "27589 (DataLoader worker)"),
+        # the eighty-ninth set's th_hang_worker_threads_after_fork, the same in two workers
+        ("heldout89/hangs-plain", "646242736e-r0", "22464 (DataLoader worker)"),
+    ],
+)
+def test_a_forked_process_waiting_in_gnu_openmp_is_told_as_the_fork_problem(run, cell, process):
+    folder = os.path.join(RECORDED, run, "cells", cell)
+    found = diagnose(read_logs([os.path.join(folder, "stderr.log")]))
+    assert found.row["outcome"] == "timeout", found.row
+    assert f"Its forked process {process} waited inside GNU OpenMP (libgomp)" in found.whose, found.whose
+    assert "spawn or forkserver (the start_method axis)" in found.whose
+
+
+def test_a_hang_with_no_process_in_openmp_says_nothing_of_it():
+    # the fifty-third set's main in pool.map whose worker was killed: py-spy's native frames, none in libgomp
+    folder = os.path.join(RECORDED, "heldout53", "hangs-plain", "cells", "65ba71b2e7-r0")
+    found = diagnose(read_logs([os.path.join(folder, "stderr.log")]))
+    assert found.row["outcome"] == "timeout" and "OpenMP" not in found.whose, found.whose

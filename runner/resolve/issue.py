@@ -71,9 +71,12 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     launched = _launched_output(run, row)  # a CUDA error's own traceback: where its kernel was launched
     if launched:
         stderr = launched
-    busy = stacks.busy_mark(stacks_of(run, row))
+    kept = stacks_of(run, row)
+    busy, openmp = stacks.busy_mark(kept), stacks.child_in_openmp(kept)
     native = _own_native(run, row)
-    addressee, whose = whose_fix(kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy, native)
+    addressee, whose = whose_fix(
+        kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy, native, openmp
+    )
     parts = [
         f"# {title}\n",
         addressee,
@@ -95,12 +98,20 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
 
 
 def whose_fix(
-    kind, stderr: str, where: str, error: str, packages: dict, busy: str = "", native: Sequence[str] = ()
+    kind,
+    stderr: str,
+    where: str,
+    error: str,
+    packages: dict,
+    busy: str = "",
+    native: Sequence[str] = (),
+    openmp: str = "",
 ) -> tuple[str, Culprit | None]:
     """(the paragraph saying whose fix a failure is, the library its stack points to): ISSUE.md's and
     `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
     object with those three). busy: a hang's main process's mark in stacks.txt, where it ran as it was caught.
-    native: the program's own shared objects the process had loaded at its exit (incell/own_native.py)."""
+    native: the program's own shared objects the process had loaded at its exit (incell/own_native.py). openmp: a hang's
+    forked process that waited inside GNU OpenMP (stacks.child_in_openmp)."""
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.
@@ -113,7 +124,7 @@ def whose_fix(
     if oom:
         return _out_of_memory(where), whose
     if kind.outcome == Outcome.TIMEOUT.value and not known:
-        return _hung(where, busy), None
+        return _hung(where, busy) + _openmp_after_fork(openmp), None
     if placed_at_exit(where) and not known:
         return _at_exit(whose, where, kind.signal, native), whose
     raised = not by_signal and bool(_EXCEPTION_LINE.match(error))
@@ -182,6 +193,19 @@ def _at_exit(whose: Culprit | None, where: str, signal: str, own_native: Sequenc
 
 # a frame of Python code in `where`: `r1.py:10 in __del__`, `…/site-packages/x/y.py:3 in close`
 _PYTHON_PLACE = re.compile(r"^\S+\.py:\d+ in \S+$")
+
+
+def _openmp_after_fork(process: str) -> str:
+    """The GNU OpenMP fork problem, where a hang's forked process waited in libgomp; "" where none did."""
+    if not process:
+        return ""
+    return (
+        f"Its forked process {process} waited inside GNU OpenMP (libgomp) under a torch op: the parent had run "
+        "OpenMP's threads before it forked, and libgomp's pool does not survive a fork, so the child's first parallel "
+        "op waits for threads it does not have (pytorch/pytorch#17199). The DataLoader gives each worker one thread "
+        "for this reason: keep it (no torch.set_num_threads above 1 in a worker_init_fn), or start the workers or the "
+        "child by spawn or forkserver (the start_method axis).\n"
+    )
 
 
 def _hung(where: str, busy: str = "") -> str:
