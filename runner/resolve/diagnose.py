@@ -110,7 +110,7 @@ def _hung(log: Log, text: str) -> Diagnosis:
     verdict, where = forensics.refine(classify(None, timed_out=True, stderr=text), ev, kernel_log=lambda *_: [])
     verdict = signed_by_place(verdict, where)
     row = _row(verdict, where)
-    busy, openmp = stacks.busy_mark(log.stacks), stacks.child_in_openmp(log.stacks)
+    busy, openmp = stacks.busy_mark(log.stacks), kept_stacks.child_in_openmp(log.stacks)
     whose, _culprit = whose_fix(_Kind(row), text, where, verdict.error, {}, busy, openmp=openmp)
     cannot = [
         "the exit status: a log does not carry it (exit_code is left empty)",

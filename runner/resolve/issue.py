@@ -23,7 +23,7 @@ from crashmatrix.resolve.failures import Failure, Findings
 from crashmatrix.resolve.repro import Bundle, ran_in, result_of, stacks_of
 from crashmatrix.rundir.cell_logs import read_ends, read_report
 from crashmatrix.rundir.finished_run import FinishedRun
-from crashmatrix.verdict import anomaly, forensics, peers, ranks, stacks, sync_rerun, uncaught
+from crashmatrix.verdict import anomaly, forensics, kept_stacks, peers, ranks, stacks, sync_rerun, uncaught
 from crashmatrix.verdict.exception_place import exception_place, failing_output
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT, cudnn_setup_failure
 from crashmatrix.verdict.remedies import remedy_told
@@ -72,7 +72,7 @@ def issue_text(run: FinishedRun, bundle: Bundle, told: Told) -> str:
     if launched:
         stderr = launched
     kept = stacks_of(run, row)
-    busy, openmp = stacks.busy_mark(kept), stacks.child_in_openmp(kept)
+    busy, openmp = stacks.busy_mark(kept), kept_stacks.child_in_openmp(kept)
     native = _own_native(run, row)
     addressee, whose = whose_fix(
         kind, stderr, where, row.get("error") or "", _packages(run, bundle), busy, native, openmp
@@ -111,7 +111,7 @@ def whose_fix(
     `crashmatrix diagnose`'s, one rule. kind: its outcome, signal and signature (a FailureKind, or any
     object with those three). busy: a hang's main process's mark in stacks.txt, where it ran as it was caught.
     native: the program's own shared objects the process had loaded at its exit (incell/own_native.py). openmp: a hang's
-    forked process that waited inside GNU OpenMP (stacks.child_in_openmp)."""
+    forked process that waited inside GNU OpenMP (kept_stacks.child_in_openmp)."""
     # A rank that ended early is the program's own sharding: the peers' broken links in torch are its echo.
     by_signal = bool(kind.signal)
     # The process's memory ran out where it was last asked for, not where it is held: the program's to look at.

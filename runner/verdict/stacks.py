@@ -552,28 +552,6 @@ STAYED = "(its main thread was running as it was caught, on one line in every sa
 RAN = "(its main thread was running as it was caught)"
 
 
-# a process's head in stacks.txt but the main's (a DataLoader worker, a child), then py-spy's native frames of its main thread (`Thread 27589
-# (idle): "MainThread"`, the innermost first): GNU OpenMP's own library at the top
-_FORKED_HEAD = re.compile(r"^=== pid (?P<pid>\d+) \((?!main\))(?P<role>[^)]*)\)", re.M)
-_MAIN_THREAD_NATIVE = re.compile(r'^Thread \d+ \([^)]*\): "MainThread"\n\s+(?P<innermost>.+)$', re.M)
-_LIBGOMP = re.compile(r"/libgomp[^/]*\.so(?:\.\d+)*\)$")
-
-
-def child_in_openmp(stacks_txt: str) -> str:
-    """`27589 (DataLoader worker)`: a process but the main whose main thread waited inside GNU OpenMP (libgomp) as the
-    hang was caught, by py-spy's native frames (the forensics extra); "". A forked process's first parallel region
-    waits for ever where the parent had run OpenMP's threads before it forked (the ninety-seventh held-out set's
-    kx_hang_worker_gomp and the eighty-ninth's th_hang_worker_threads_after_fork: a worker_init_fn that raised the
-    worker's threads from the loader's one)."""
-    for head in _FORKED_HEAD.finditer(stacks_txt):
-        end = stacks_txt.find("\n=== pid ", head.end())
-        section = stacks_txt[head.end() : end if end != -1 else len(stacks_txt)]
-        native = _MAIN_THREAD_NATIVE.search(section)
-        if native and _LIBGOMP.search(native["innermost"].strip()):
-            return f"{head['pid']} ({head['role']})"
-    return ""
-
-
 def busy_mark(stacks_txt: str) -> str:
     """stacks.txt's word on its main process (LOOPED, STAYED, RAN), where it was running as it was caught; ""."""
     main = stacks_txt.split("\n=== pid ")[0]
