@@ -1,7 +1,7 @@
 """torchrun, 2 gloo ranks: the job's output volume is mounted read-only (as a container's `-v out:/out:ro`; here a
-private read-only tmpfs over the run's output folder, in each rank's own mount namespace). Rank 0 saves the
-checkpoint after step 2: torch.save's open raises `OSError: [Errno 30] Read-only file system`; rank 1 waits in
-the next all_reduce.
+private read-only tmpfs over the run's output folder, in each rank's own mount namespace). Rank 0 saves after step
+2: torch.save's writer refuses (`open file failed with strerror: Read-only file system`); rank 1 waits in the
+next all_reduce.
 """
 
 import os
