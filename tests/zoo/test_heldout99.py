@@ -39,11 +39,6 @@ UNTRUE = {
         "where",
     ): "torch/serialization.py:828 in __init__; qerun/ckpt.py:29 in _write: the thread's place, for "
     "a run that exited 0 (the run said none)",
-    (
-        "capped_workers",
-        "outcome",
-    ): "oom (signature memory_error: RuntimeError: unable to mmap N bytes ...), as the run said: the "
-    "worker's mapping refused under the program's own RLIMIT_AS guard, which the truth calls fail",
 }
 SET = HeldOut("heldout99", RUNS, UNTRUE)
 told, test_every_mode_has_its_recorded_cells, test_diagnose_of_the_recorded_logs_gives_the_truth = SET.tests(
