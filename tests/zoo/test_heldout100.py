@@ -28,8 +28,6 @@ RUNS = {
 
 # (mode, aspect) -> what diagnose of the recorded logs says instead of the truth (HELDOUT100.md lists the run's)
 UNTRUE = {
-    ("pil_lazy_nofile", "signature_has"): "fd_exhaustion in bqrun/data.py:__getitem__: the class of its `Too many "
-    "open files`, not the words the truth as committed asked for (HELDOUT100.md argues the truth wrong here)",
     ("omp_threads_as", "outcome"): "no failure found (pass): libgomp's `Thread creation failed` line alone, without "
     "the exit status 1 the run had (the run said fail, `libgomp: Thread creation failed: ...`)",
     ("omp_threads_as", "signature_has"): "no signature (no failure found in the log alone)",
