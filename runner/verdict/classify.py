@@ -658,14 +658,20 @@ _INJECT_SAID = re.compile(rf"^(?:\[rank\d+\]: ?)?{INJECT_PREFIX}.*(?:\n|$)", re.
 
 
 def _without_exit_cleanup(stderr: str) -> str:
-    """stderr without the tracebacks multiprocessing's exit cleanup printed after an earlier one (it reports a
-    finalizer's error and goes on): the seventy-ninth set's program ran out of files, failed, and the cleanup then
-    could not remove its temporary folder either (`OSError: [Errno 24] Too many open files: '/tmp/pymp-...'`),
-    which became its error line."""
-    if "_run_finalizers" not in stderr and "_exit_function" not in stderr:
+    """stderr without the tracebacks Python went on from after an earlier one: multiprocessing's exit cleanup
+    reporting a finalizer's error (the seventy-ninth set's program ran out of files, failed, and the cleanup then
+    could not remove its temporary folder either: `OSError: [Errno 24] Too many open files: '/tmp/pymp-...'`), and
+    an `Exception ignored in atexit callback` (the hundredth set's: torch._dynamo's exit hook could not import
+    tabulate under the same limit). Each became the error line of a failure printed before it."""
+    if "_run_finalizers" not in stderr and "_exit_function" not in stderr and "Exception ignored" not in stderr:
         return stderr
     printed = read_output(stderr).tracebacks
-    cut = [t for i, t in enumerate(printed) if t.by_exit_cleanup and any(not p.by_exit_cleanup for p in printed[:i])]
+    went_on = [t.by_exit_cleanup or t.ignored for t in printed]
+    cut = [
+        t
+        for i, t in enumerate(printed)
+        if went_on[i] and not all(went_on[:i]) and (t.by_exit_cleanup or not _tells_a_new_cause(t, printed[:i]))
+    ]
     for t in reversed(cut):
         if t.exception_at < 0:
             continue
@@ -673,6 +679,20 @@ def _without_exit_cleanup(stderr: str) -> str:
         end = stderr.find("\n", stderr.find(said, t.at) + len(said))
         stderr = stderr[: t.start] + (stderr[end + 1 :] if end >= 0 else "")
     return stderr
+
+
+def _cause_of(traceback) -> str:
+    said = traceback.lines[traceback.exception_at] if traceback.exception_at >= 0 else ""
+    found = read_output(said).cause if said else None
+    return found.cause.name if found is not None else ""
+
+
+def _tells_a_new_cause(ignored, before) -> bool:
+    """Whether a report Python went on from names a known cause no earlier traceback named: torch's `is killed by
+    signal` from an atexit callback after a rank's ConnectionResetError is the cause, found late; a hook that ran
+    out of files after the program had is the same cause again."""
+    cause = _cause_of(ignored)
+    return bool(cause) and all(_cause_of(t) != cause for t in before)
 
 
 # A DataLoader worker ended by what ends a timed-out cell (SIGTERM to its process group, then SIGKILL), as its main
