@@ -21,9 +21,11 @@ from crashmatrix.verdict.signature import (
 # signature -> what fixes it, as a user would act on it
 REMEDIES = {
     # A container's /dev/shm too small for what the loader's workers hand over (Docker's default is 64 MB): the
-    # machine's setting, which torch's check only reports.
+    # machine's setting, which torch's check only reports. Not only a DataLoader's: the hundredth held-out set's
+    # producer process filled it through a torch.multiprocessing queue.
     "shm_full": (
-        "the DataLoader's workers hand their batches over in shared memory (/dev/shm), and it is full: give the "
+        "tensors passed between processes (a DataLoader's workers' batches, a torch.multiprocessing queue's items) "
+        "are handed over in shared memory (/dev/shm), and it is full: give the "
         "container a larger one (`docker run --shm-size=8g`; on Kubernetes an emptyDir with `medium: Memory` "
         "mounted at /dev/shm), or ask less of it (fewer workers, a smaller prefetch_factor or batch)"
     ),
@@ -49,7 +51,9 @@ REMEDIES = {
         "every rank the same number of batches: a DistributedSampler (it pads every rank to the same count; "
         "DistributedSampler(dataset, drop_last=True) drops the tail instead) rather than a shard of your own, "
         "no rank-dependent break or return; or, for inputs that must stay uneven, the training loop inside "
-        "`with torch.distributed.algorithms.Join([model]):`"
+        "`with torch.distributed.algorithms.Join([model]):`. A rank that left on its own (a signal handler's "
+        "`sys.exit(0)`, a stop only it saw) must tell the others: agree on the stop (an all_reduce of a flag "
+        "each step) or exit non-zero so the launcher stops the job"
     ),
 }
 
