@@ -8,6 +8,12 @@ slowdown stands above the noise of a box that runs the suite beside it); start_m
 repeats, one run shared by every assert (the speed columns' own test too: spawned workers rated
 slower than forked ones, and first_batch_s saying why). The rest are pure tables: the issue's own case, a real
 H200 run, and the edge cases (no repeats, noise, all equally slow, a failing cell among them).
+
+`resolve RUN --try` (issue 50) on a copy of the same run: the slow cell's change the run never measured
+(persistent_workers=true: an estimate) run for real into RUN/tried/, with the ratio it measured. It ran on the
+Hydra + Lightning template app's slow.yaml before (tests/test_resolve_try.py): 11 processes importing Lightning,
+about 55 CPU-s of a suite bound by its 2 cores, for the rule this app shows as well (3 spawned workers, one per
+pass; the import named is torch's here, Lightning's in test_slow_why.py's pure tables).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import csv
 import json
 import re
 import shlex
+import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -435,3 +442,84 @@ def test_report_html_draws_the_slow_cells_passes_beside_a_fast_cells(run):
     slow, fast = section.split("<figcaption>fast: ", 1)
     assert slow.count(">pass ") == fast.count(">pass ") == 3  # 3 epochs each, on one time scale
     assert slow.count(">1w</text>") == 3  # each of the slow cell's passes started its worker again
+
+
+# ------------------------------------------------------------------ resolve --try, on a copy of the shared run
+
+TRIED = re.compile(
+    r"persistent_workers=true: (\S+) s against (\S+) s, (\d+\.\d)× (faster|slower) \(measured by --try, 1 run each\)"
+)
+
+
+@pytest.fixture(scope="module")
+def tried(run):
+    shutil.copytree(run / "run", run / "tried-run")
+    before = (run / "tried-run" / "results.csv").read_text()
+    done = crashmatrix("resolve", "tried-run", "--try", cwd=run, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (run / "tried-run" / "results.csv").read_text() == before  # the run's own rows are left as they were
+    return run / "tried-run", done.stdout
+
+
+def _avoid(stdout: str) -> str:
+    (line,) = [x for x in stdout.splitlines() if x.startswith("avoid: ")] or [stdout]
+    return line
+
+
+@pytest.mark.slow
+def test_try_runs_the_slow_cell_and_persistent_workers_and_says_the_ratio(tried):
+    where, stdout = tried
+    line = _avoid(stdout)
+    assert line.startswith(f"avoid: {SLOW_WHEN}"), line
+    (slow,) = json.loads((where / "resolution.json").read_text())["avoid"]
+    because = (
+        r"because 3 spawned workers started \(1 per pass, 3 passes: not persistent\), each \S+ s to its first batch, "
+        r"\S+ s of it importing torch"
+    )
+    assert re.match(because, slow["why"]["text"]), slow["why"]["text"]
+    said = TRIED.search(line)
+    assert said, line
+    kept_s, slow_s, ratio, how = float(said[1]), float(said[2]), float(said[3]), said[4]
+    # a persistent worker starts once, not 3 times: faster, by the ratio of the two wall times it gives
+    assert how == "faster" and kept_s < slow_s and ratio == pytest.approx(slow_s / kept_s, abs=0.06 + 0.1 * ratio)
+    # fork was a cell of the run: measured there, not tried again
+    assert re.search(r"; or start_method=fork: \S+ s against \S+ s \(measured, 2 runs\)", line), line
+    # the progress lines of the two cells it ran, through the engine
+    progress = [x for x in stdout.splitlines() if "tried: " in x]
+    assert len(progress) == 2 and all(re.match(r"\[ *\d+\] pass ", x) for x in progress), stdout
+
+    rows = rows_of(where / "tried")
+    assert sorted(r["persistent_workers"] for r in rows) == ["false", "true"]
+    assert {r["start_method"] for r in rows} == {"spawn"} and {r["outcome"] for r in rows} == {"pass"}
+
+
+@pytest.mark.slow
+def test_the_measurement_stays_in_resolution_json_and_md_when_resolve_runs_again(tried):
+    where, _ = tried
+    again = crashmatrix("resolve", where.name, cwd=where.parent)
+    assert again.returncode == 0, again.stderr
+    assert TRIED.search(_avoid(again.stdout)), again.stdout
+    data = json.loads((where / "resolution.json").read_text())
+    (measured,) = data["tried"]
+    assert measured["conditions"] == {"start_method": "spawn", "num_workers": "1"}
+    assert measured["values"] == {"persistent_workers": "true"}
+    assert measured["runs"] == 1 and measured["dir"] == "tried" and measured["ratio"] > 1
+    assert TRIED.search((where / "resolution.md").read_text())
+
+    # a second --try measures nothing again: it says where the first one's figures are
+    twice = crashmatrix("resolve", where.name, "--try", cwd=where.parent)
+    assert twice.returncode == 0 and "holds what --try measured before" in twice.stdout, twice.stdout
+    assert len(rows_of(where / "tried")) == 2
+
+
+@pytest.mark.slow
+def test_nothing_to_try_is_bad_input_in_one_line(run, tmp_path):
+    fast = tmp_path / "fast"
+    fast.mkdir()
+    shutil.copy(run / "run" / "matrix.yaml", fast / "matrix.yaml")
+    lines = (run / "run" / "results.csv").read_text().splitlines()
+    (fast / "results.csv").write_text("\n".join([lines[0], *[x for x in lines[1:] if ",fork," in x]]) + "\n")
+    done = crashmatrix("resolve", str(fast), "--try", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().endswith("--try: nothing to try (no slow finding with a change the run did not measure)")
+    assert not (fast / "tried").exists()
