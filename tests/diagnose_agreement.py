@@ -68,6 +68,9 @@ RUN_ONLY = {
     # incell/stackdump.py's DEATH_DUMPS, under inject), kept in the cell's own folder and not beside its log, and the
     # signature signed by it
     "death_dump": ("where", "signature"),
+    # the main's uncaught exception as the in-cell recorder kept it, where the program logged its traceback in a
+    # format of its own (a JSON formatter's one line, its exc_info escaped): the log holds it only as that line
+    "uncaught_record": ("signature", "where", "error"),
     # a run recorded before the rule that reads it today: its row says what that day's code said
     "recorded_before": ("signature", "where", "error"),
     # ... recorded before a class changed its outcome word (CUDA after fork: cuda_error, then fail)
@@ -125,6 +128,11 @@ RECORDED_BEFORE = {
     # the ninety-eighth set's lc_ddp_alarm_spawn_worker: rank 1's spawn worker ended by SIGALRM, placed from its death
     # dump (the run said :34 in decode, true; the log alone tells where rank 1's loop heard of it)
     **{f"tests/zoo/recorded/heldout98/torchrun/cells/17d24ac9e4-r{r}": "death_dump" for r in range(3)},
+    # the hundred-and-second set's json_strict_warning: its traceback one JSON log line (uncaught_record); its
+    # tqdm_truncated_chain, signed at the program's `raise ... from` a DataLoader worker's error until the worker's
+    # own exception was read as the failure
+    **{f"tests/zoo/recorded/heldout102/app/cells/f83d92ecdc-r{r}": "uncaught_record" for r in range(3)},
+    **{f"tests/zoo/recorded/heldout102/app/cells/1712a9dfe7-r{r}": "recorded_before" for r in range(3)},
     # the hundredth set's pil_lazy_nofile: its error line was torch._dynamo's `Exception ignored in atexit callback`
     # after the failure, read since as one Python went on from
     **{f"tests/zoo/recorded/heldout100/app/cells/b302613092-r{r}": "recorded_before" for r in range(3)},

@@ -26,7 +26,14 @@ from crashmatrix.verdict.app_paths import app_root, from_root
 from crashmatrix.verdict.gpu_logs import KERNEL_ASSERT
 from crashmatrix.verdict.gpu_logs import _called as called_op  # what a source line calls: one reading of it
 from crashmatrix.verdict.own_cleanup import FINALIZER_FIRST
-from crashmatrix.verdict.parsed import FRAME, GENERATOR_STOPPED, TORCHSCRIPT_FAILED, Traceback, read_output
+from crashmatrix.verdict.parsed import (
+    FRAME,
+    GENERATOR_STOPPED,
+    TORCHSCRIPT_FAILED,
+    Traceback,
+    main_reraised_worker,
+    read_output,
+)
 from crashmatrix.verdict.stacks import (
     OURS,
     Frame,
@@ -66,7 +73,12 @@ def last_traceback(text: str, error: str = "") -> tuple[list[tuple[Frame, str]],
         return [], ""
     head = _holding(text, heads, error)
     at = heads.index(head)
-    if head.chained and at and heads[at - 1].origin == "remote":
+    if at and main_reraised_worker(heads[at - 1], head):
+        # a DataLoader worker's error the main caught and raised again in its own words (`raise ... from err`):
+        # the worker failed first, and its own line is the place, as where the loader re-raised it alone (the
+        # hundred-and-second held-out set's tqdm_truncated_chain)
+        head = heads[at - 1]
+    elif head.chained and at and heads[at - 1].origin == "remote":
         # a process pool's worker failed first (its traceback, which the main re-raised with it as the cause, is
         # printed before the main's): the worker's own line is the place, as a loader worker's is; the first of
         # the worker's own chain where its own cleanup (a `with`'s __exit__, a `finally:`) raised again as it

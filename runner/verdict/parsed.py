@@ -757,9 +757,29 @@ class Output:
         return ranks.root_failure(self.text)
 
     def last_traceback(self) -> Traceback | None:
-        """The last traceback but those Python or logging went on from (_WENT_ON); the last where all were."""
+        """The last traceback but those Python or logging went on from (_WENT_ON); the last where all were. Where
+        the last is the main's own words for a DataLoader worker's error it caught (`raise ... from err`, chained
+        right after the worker's Original Traceback), the worker's: it failed first, as where the loader alone
+        raised it again."""
         kept = [t for t in self.tracebacks if not t.ignored] or self.tracebacks
+        if len(kept) > 1 and main_reraised_worker(kept[-2], kept[-1]):
+            return kept[-2]
         return kept[-1] if kept else None
+
+
+def main_reraised_worker(worker: Traceback, last: Traceback) -> bool:
+    """Whether `last` is the main's own exception chained right after a DataLoader worker's Original Traceback (the
+    program caught the loader's error and raised its own `from` it), not the worker's own chain printed inside the
+    loader's message (a worker's PEP 479 RuntimeError, pillow's TypeError from its KeyError: their frames run
+    from the worker's loop)."""
+    return (
+        last.chained
+        and worker.origin.startswith("worker")
+        and not any(c.function == "_worker_loop" and c.path.endswith(_WORKER_PY) for c in last.calls)
+    )
+
+
+_WORKER_PY = "torch/utils/data/_utils/worker.py"
 
 
 def _with_what_follows(line: str, after: list[str]) -> str:

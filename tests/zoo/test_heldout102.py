@@ -29,10 +29,6 @@ RUNS = {
 UNTRUE = {
     ("json_strict_warning", "where"): "no place: the traceback is inside one JSON line's escaped exc_info field "
     "(the run, with its exit status and inject, said vqrun/model.py:17 in build_targets)",
-    ("tqdm_truncated_chain", "signature_has"): "RuntimeError: data pipeline failed at batch N in "
-    "vqrun/cases.py:_guarded: the main's raise-from wrapper, not the worker's OSError (the run said the same)",
-    ("tqdm_truncated_chain", "where"): "vqrun/cases.py:70 in _guarded: the wrapper's raise, not the worker's "
-    "vqrun/data.py:37 in __getitem__ (the run said the same)",
     ("redirect_summary", "outcome"): "no failure: stderr.log is empty, the program sent fd 2 to its own train.err "
     "(the run, with its exit status, said fail)",
     ("redirect_summary", "signature_has"): "nothing from an empty stderr.log (the run said ValueError: all input "
