@@ -588,6 +588,26 @@ def test_a_spawned_rank_that_killed_itself_before_it_knew_its_rank_is_placed_at_
     assert exit_record.spawned_rank_signal_place(recorded, os.getpid(), "SIGSEGV") == ""  # another end
 
 
+def test_a_spawned_rank_its_own_alarm_ended_is_placed_where_it_was(tmp_path):
+    # the hundred-and-first held-out set's alarm_rank1_step: rank 1 of mp.spawn arms signal.alarm for each step with
+    # no handler in that rank (rank 0 installed it); a slow step's alarm ends it by the default action, which prints
+    # nothing. Its parent reaped it dead by SIGALRM, and its dump (faulthandler, registered under inject for the
+    # signals it does not catch) holds where it was: the sleep, not the arming
+    from crashmatrix.verdict import exit_record
+
+    source = (
+        "import multiprocessing\nimport signal\nimport time\n\n\ndef step():\n    signal.alarm(1)\n"
+        "    time.sleep(5)\n\n\nif __name__ == '__main__':\n"
+        "    rank = multiprocessing.get_context('spawn').Process(target=step)\n"
+        "    rank.start()\n    rank.join()\n    raise SystemExit(1)\n"
+    )
+    recorded, done = _as_a_rank(tmp_path, source, rank_env=False)  # a parent, and the rank it spawns
+    assert done.returncode == 1, done.stderr
+    assert exit_record.rank_place(recorded, 1, "SIGALRM") == ""  # no record says it was rank 1
+    assert exit_record.spawned_rank_signal_place(recorded, os.getpid(), "SIGALRM") == "rank1.py:8 in step"
+    assert exit_record.spawned_rank_signal_place(recorded, os.getpid(), "SIGSEGV") == ""  # another end
+
+
 def _own_exit_log(name: str) -> str:
     with open(os.path.join(ROOT, "tests", "data", "rank-own-exit", name), encoding="utf-8") as f:
         return f.read()

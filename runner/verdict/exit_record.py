@@ -317,10 +317,21 @@ def spawned_rank_place(cell_dir: str, main_pid: int | None, exit_code: int) -> s
 def spawned_rank_signal_place(cell_dir: str, main_pid: int | None, signal: str) -> str:
     """The recorded place of a rank's death by a signal it sent itself before any record said which rank it was (a
     rank elastic_launch spawned learns its RANK after the in-cell recorder started: the eighty-third set's rank whose
-    own memory watchdog SIGKILLed it): the one process but the main that recorded such a kill is it; "" where none
-    did, or more than one."""
-    found = [place for _pid, killed_by, place in children_killed(cell_dir, main_pid) if place and killed_by == signal]
-    return found[0] if len(found) == 1 else ""
+    own memory watchdog SIGKILLed it): the one process but the main that recorded such a kill is it; else the one
+    child reaped dead by that signal, placed by the stacks it dumped as it died; "" where none did, or more than
+    one."""
+    killed = [(pid, place) for pid, killed_by, place in children_killed(cell_dir, main_pid) if killed_by == signal]
+    found = [place for _pid, place in killed if place]
+    if len(found) == 1:
+        return found[0]
+    if found or len(killed) != 1:
+        return ""
+    # ... or by a signal whose default action ended it with no word (a SIGALRM it armed itself, with no handler in
+    # that rank: the hundred-and-first set's alarm_rank1_step), its parent reaping it: where the stacks it dumped
+    # as it died put it (incell/stackdump.py's DEATH_DUMPS)
+    from crashmatrix.verdict.forensics import death_dump_frame  # forensics reads this module's records
+
+    return death_dump_frame(cell_dir, [killed[0][0]], signal)
 
 
 _RANK_EXIT = re.compile(r"(?:terminated|exited) with exit code (\d+)$")
