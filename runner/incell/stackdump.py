@@ -20,6 +20,11 @@
   faulthandler's Python stack of the thread that died, which their own handler
   would otherwise take the place of.
 
+- A program that sends faulthandler's dumps to a file of its own (`faulthandler.enable(file=log)`) keeps them
+  there: its call is noted (FAULT_FILE: the file's path), so that the controller reads a crash's Python stack from
+  it, and where crashmatrix turns faulthandler off and on again around torch's handler, it is turned on again
+  into that file, not the cell's stderr.
+
 The controller reads DUMP_SIGNAL and dump_dir (forensics.py) to ask for the stacks and find them.
 """
 
@@ -48,6 +53,10 @@ DEATH_DUMPS = (signal.SIGXCPU, signal.SIGALRM, signal.SIGVTALRM, signal.SIGPROF,
 _dump_file = None
 _installed = False
 _stderr_fd: int | None = None  # the cell's stderr as the process started, kept for faulthandler (_keep_stderr)
+_enable = None  # faulthandler.enable as the interpreter has it: crashmatrix's own calls (_note_fault_file)
+_programs_fault_file = None  # what the program last gave faulthandler.enable (a file or a descriptor), or None
+# `<dump dir>/faultfile-PID.txt`: the path of the file the program sent faulthandler's dumps to, and its size then
+FAULT_FILE = "faultfile-"
 
 
 def dump_dir(cell_dir: str) -> str:
@@ -209,7 +218,75 @@ def _under_faulthandler(torch, on: bool) -> None:
         faulthandler.disable()
     _torch_backtraces(torch, on)
     if dumps:
-        faulthandler.enable(file=_stderr_fd if _stderr_fd is not None else sys.stderr, all_threads=True)
+        _faulthandler_on()
+
+
+def _faulthandler_on() -> None:
+    """faulthandler on again where it was: the program's own file where it gave one, else the kept stderr."""
+    import faulthandler
+
+    target = _programs_fault_file
+    if target is None:
+        target = _stderr_fd if _stderr_fd is not None else sys.stderr
+    (_enable or faulthandler.enable)(file=target, all_threads=True)
+
+
+def _note_fault_file() -> None:
+    """faulthandler.enable as it is, but the file the program gives it noted (its path, in FAULT_FILE), where it
+    is one of its own: a file it opened (the hundred-and-second held-out set's worker and rank that sent their
+    dumps to `fault-worker1.log` and `crash-rank1.log`, whose places the run did not find)."""
+    global _enable
+    import faulthandler
+    import functools
+
+    original = _enable = faulthandler.enable
+
+    @functools.wraps(original)
+    def enable(*args, **kwargs):
+        original(*args, **kwargs)  # the program's call, as alone: its errors are its own
+        _noted(args[0] if args else kwargs.get("file", sys.stderr))
+
+    faulthandler.enable = enable
+
+
+def _noted(file) -> None:
+    """The program's faulthandler file kept as the target, and its path written down; never raises."""
+    global _programs_fault_file
+    try:
+        fd = file if isinstance(file, int) else file.fileno()
+        if fd == 2 or file is sys.stderr:
+            _programs_fault_file = None  # the default: stderr, as the cell's kept one stands for it
+            return
+        _programs_fault_file = file
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        cell_dir = os.environ.get("CRASHMATRIX_CELL_DIR")
+        if not cell_dir or not os.path.isfile(path):
+            return
+        # from its size now: what an earlier run appended to the same file is no dump of this one
+        with open(os.path.join(dump_dir(cell_dir), f"{FAULT_FILE}{os.getpid()}.txt"), "w") as f:
+            f.write(f"{path}\n{os.path.getsize(path)}\n")
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+
+
+def programs_fault_dumps(cell_dir: str) -> str:
+    """What the cell's processes' own faulthandler files (FAULT_FILE) gained during the run, at most 512 KiB each,
+    one after another; "" where no process gave faulthandler a file of its own."""
+    try:
+        names = sorted(n for n in os.listdir(dump_dir(cell_dir)) if n.startswith(FAULT_FILE))
+    except OSError:
+        return ""
+    texts = []
+    for name in names:
+        try:
+            with open(os.path.join(dump_dir(cell_dir), name), encoding="utf-8") as f:
+                path, size = f.read().splitlines()[:2]
+            with open(path, encoding="utf-8", errors="replace") as f:
+                f.seek(int(size))
+                texts.append(f.read(512 * 1024))
+        except (OSError, ValueError):
+            continue
+    return "\n".join(texts)
 
 
 def _after_torch(torch) -> None:
@@ -236,7 +313,7 @@ def _after_torch(torch) -> None:
         original(*args, **kwargs)
         _torch_backtraces(torch, True)
         if dumps:
-            faulthandler.enable(file=_stderr_fd if _stderr_fd is not None else sys.stderr, all_threads=True)
+            _faulthandler_on()
 
     signal_handling._set_worker_signal_handlers = set_worker_handlers
 
@@ -296,6 +373,7 @@ def install() -> None:
         _register()
         os.register_at_fork(after_in_child=_register)
         _dump_at_default()
+        _note_fault_file()
     except (OSError, ValueError, RuntimeError) as e:
         print(f"crashmatrix: no stack dumps on timeout: {e}", file=sys.stderr)
     importhook.after_import("torch", _after_torch, _say_not_enabled)

@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Collection
 
-from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir, dumped
+from crashmatrix.incell.stackdump import DEATH_DUMPS, DUMP_SIGNAL, dump_dir, dumped, programs_fault_dumps
 from crashmatrix.outcome import HANG, Outcome
 from crashmatrix.process import supervise
 from crashmatrix.verdict import kept_stacks
@@ -1167,7 +1167,7 @@ def watchdog_place(text: str) -> str:
 def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, own: str = "") -> str:
     """torch's backtrace first; the kernel log (read only then, a dmesg per crash where /dev/kmsg is shut)
     when torch named no place; then the frames of the program that led there (in `own`, the dying rank's
-    dump, where given)."""
+    dump, where given; else in the file the program sent faulthandler's dumps to)."""
     faults = torch_fault_frames(ev.stderr)
     # The main process's own fault for a crash; a worker's or a rank's (another pid) for the others.
     mine = [f for f in faults if (f[0] == ev.pid) == (verdict.outcome == Outcome.CRASH) and f[1] == verdict.signal]
@@ -1175,7 +1175,11 @@ def _where_died(verdict: Verdict, ev: Evidence, pids: set[int], kernel_lines, ow
     asserted = native_assertion_place(ev.stderr) if verdict.signal == "SIGABRT" else ""
     place = asserted or (mine or faults or [(0, "", "")])[-1][2]
     place = place or kernel_fault_place(kernel_lines(), pids, ev.stderr)
-    own_frame = own_fault_frame(own or ev.stderr) or death_dump_frame(ev.cell_dir, pids, verdict.signal)
+    own_frame = (
+        own_fault_frame(own or ev.stderr)
+        or (own_fault_frame(programs_fault_dumps(ev.cell_dir)) if ev.cell_dir else "")
+        or death_dump_frame(ev.cell_dir, pids, verdict.signal)
+    )
     # Where the main process heard of it (rebuild_storage_fd...) only when the dying process left no frame;
     # a rank's worker: in that rank's traceback (verdict.told), not the launcher's that ends stderr.
     heard = verdict.told or ev.stderr
