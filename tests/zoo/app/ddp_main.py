@@ -7,7 +7,7 @@ from zoo import imports_settled
 from zoo.ddp import train
 
 LATER = "cxexevrlhfoxvihpautsrsftmxgnqzdtsqdxclgmlthyfncprxaclgmpivopsmsgmdnpcfiornpfasdlwnimspenpkhdhkrvdvdc"  # pairs
-LATER2 = "nuwbjsshmmsdnceltffsrpgcdsthlkhrxtegomnlmckxlcqebqzrvq"  # pairs, after LATER filled its line
+LATER2 = "nuwbjsshmmsdnceltffsrpgcdsthlkhrxtegomnlmckxlcqebqzrvqjqyw"  # pairs, after LATER filled its line
 PAIRS = [*map("".join, zip(*[iter(LATER + LATER2)] * 2))]
 HELDOUT_PREFIXES = tuple(f"{p}_" for p in [*"hkmnpstuvwxyzbdefgijlao", *PAIRS])
 
