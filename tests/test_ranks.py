@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, crashmatrix, processes_with, rows_of
+from conftest import ROOT, crashmatrix, one_injected_cell, processes_with, rows_of
 
 pytestmark = pytest.mark.slow  # torchrun and Lightning ranks
 
@@ -769,3 +769,15 @@ def test_a_logged_traceback_is_no_killed_ranks_words_and_comes_after_its_death()
         1,
         "rank 1 killed by SIGKILL",
     )
+
+
+def test_a_process_that_made_a_world_of_one_is_no_rank(tmp_path):
+    # the ninety-ninth held-out set's hydra_multirun_pg: a Hydra job made a gloo group of world size 1 for a
+    # library's sake and failed in a single process; the row said `fail (rank 0)`, a rank of no distributed job
+    program = (
+        "import os\nimport torch.distributed as dist\n\n"
+        "dist.init_process_group('gloo', init_method='file://' + os.path.abspath('rdzv'), rank=0, world_size=1)\n"
+        "raise ValueError('the job failed on its own')\n"
+    )
+    row, _cell = one_injected_cell(tmp_path, "one", program)
+    assert (row["outcome"], row["rank"], row["error"]) == ("fail", "", "ValueError: the job failed on its own"), row

@@ -210,8 +210,13 @@ def from_group(metrics: Callable[[], dict], on_exit) -> None:
     where the group is still there and this process made it: a forked child (a DataLoader worker, a pool's) finds
     its parent's group in the memory it was forked with (note_inherited_group, as it starts)."""
     rank = None if _group_inherited else _group_rank()
-    if rank is not None:
-        become(rank, metrics, on_exit)
+    if rank is None:
+        return
+    if _group_size() == 1 and os.environ.get("CRASHMATRIX_INJECT_ROOT") == str(os.getpid()):
+        # the cell's own main process in a world of one is no distributed job: it made the group for a library's
+        # sake (the ninety-ninth held-out set's Hydra job), and is no rank 0 of anything
+        return
+    become(rank, metrics, on_exit)
 
 
 _group_inherited = False  # this process was forked with a default process group already made
@@ -221,6 +226,15 @@ def note_inherited_group() -> None:
     """Called as a forked child starts: whether it inherited its parent's process group."""
     global _group_inherited
     _group_inherited = _group_rank() is not None
+
+
+def _group_size() -> int | None:
+    dist = sys.modules.get("torch.distributed")
+    try:
+        size = dist.get_world_size() if dist is not None and dist.is_available() and dist.is_initialized() else None
+    except Exception:  # the program goes on as it would without us
+        return None
+    return size if isinstance(size, int) else None
 
 
 def _group_rank() -> int | None:
