@@ -1,0 +1,1 @@
+"""A small data pipeline: shards, tables, audio windows, variable-length token sequences."""
