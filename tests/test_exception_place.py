@@ -965,6 +965,44 @@ def test_a_view_of_memory_a_called_function_made_from_a_bare_address_is_the_prog
     assert whose is not None and not whose.owns_the_bug
 
 
+def test_a_native_recursion_under_faulthandlers_handed_on_signal_is_still_told():
+    # the hundred-and-third held-out set's jq_ddp_rank1_deep_jsonl, recorded: rank 1 raised the recursion limit and
+    # json.loads a list nested 200000 deep; it died by SIGSEGV in CPython's _json. faulthandler's handler (first on a
+    # fault under inject) handed the signal on to torch's, whose backtrace omits the interpreter's frames between the
+    # handlers and the recursion: the frames were read up to that omission only, and ISSUE.md went to CPython
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.issue import whose_fix
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout103", "torchrun", "cells", "ac77b44e85-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    where = (
+        "lib-dynload/_json.cpython-311-x86_64-linux-gnu.so (+0x5c93); zoo/modes/jq_ddp_rank1_deep_jsonl.py:42 in run"
+    )
+    kind = type("Kind", (), {"outcome": "rank_crash", "signal": "SIGSEGV", "signature": "killed_by_signal"})
+    said, whose = whose_fix(kind, stderr, where, "", {})
+    assert said.startswith("The program's to fix: the thread ran out of stack in a recursion in CPython's"), said
+    assert whose is not None and not whose.owns_the_bug
+
+
+def test_a_strided_view_a_called_function_made_over_a_mapping_is_told_as_the_view():
+    # the hundred-and-third held-out set's windows_strided_worker, recorded: a DataLoader worker's __getitem__ maps a
+    # clip (mmap_mode='r') and reads `fr = frames(...)`, a module function's as_strided view past the map's end, and
+    # dies by SIGSEGV in the copy. ISSUE.md told a mapping read after it was closed, which it never was
+    from diagnose_agreement import _checkout_paths
+
+    from crashmatrix.resolve.issue import whose_fix
+
+    cell = os.path.join(ROOT, "tests", "zoo", "recorded", "heldout103", "app", "cells", "928405599c-r0")
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8", errors="replace") as f:
+        stderr = _checkout_paths(f.read())
+    kind = type("Kind", (), {"outcome": "worker_crash", "signal": "SIGSEGV", "signature": "worker_signal"})
+    said, whose = whose_fix(kind, stderr, "libc.so.6 (+0x16d809); jqpipe/audio.py:31 in __getitem__", "", {})
+    assert "copying a view the program made by its own strides at jqpipe/audio.py:16" in said, said
+    assert "closed or unmapped" not in said and whose is not None and not whose.owns_the_bug
+
+
 def test_a_recursion_whose_leaf_crashed_in_a_library_is_no_stack_overflow():
     # a review's program (tests/data/recursion-not-overflow.err, its run under inject, 2026-12-01): a recursive build 24
     # deep hands torch._weight_norm an empty gain at its leaf, and the process dies by SIGSEGV in libtorch_cpu (torch's

