@@ -229,21 +229,22 @@ def note_inherited_group() -> None:
 
 
 def _group_size() -> int | None:
-    dist = sys.modules.get("torch.distributed")
-    try:
-        size = dist.get_world_size() if dist is not None and dist.is_available() and dist.is_initialized() else None
-    except Exception:  # the program goes on as it would without us
-        return None
-    return size if isinstance(size, int) else None
+    return _asked_of_the_group("get_world_size")
 
 
 def _group_rank() -> int | None:
+    return _asked_of_the_group("get_rank")
+
+
+def _asked_of_the_group(question: str) -> int | None:
+    """torch.distributed's answer about the default process group (its rank, its size), where the program made one;
+    None where it made none, or the answer is no count."""
     dist = sys.modules.get("torch.distributed")
     try:
-        rank = dist.get_rank() if dist is not None and dist.is_available() and dist.is_initialized() else None
+        got = getattr(dist, question)() if dist is not None and dist.is_available() and dist.is_initialized() else None
     except Exception:  # the program goes on as it would without us
         return None
-    return rank if isinstance(rank, int) and rank >= 0 else None
+    return got if isinstance(got, int) and got >= 0 else None
 
 
 class _SyncedForwards:
