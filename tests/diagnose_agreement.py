@@ -128,6 +128,9 @@ RECORDED_BEFORE = {
     # the ninety-eighth set's lc_ddp_alarm_spawn_worker: rank 1's spawn worker ended by SIGALRM, placed from its death
     # dump (the run said :34 in decode, true; the log alone tells where rank 1's loop heard of it)
     **{f"tests/zoo/recorded/heldout98/torchrun/cells/17d24ac9e4-r{r}": "death_dump" for r in range(3)},
+    # the hundred-and-fourth set's jit_script_kwargs: TorchScript's message names the model's file by its absolute
+    # path, masked by where the checkout is (`…/model.py` there, `/tmp/…` in a clone under /tmp)
+    **{f"tests/zoo/recorded/heldout104/app/cells/f0a222e41f-r{r}": "checkout_path" for r in range(3)},
     # the hundred-and-second set's json_strict_warning: its traceback one JSON log line (uncaught_record); its
     # tqdm_truncated_chain, signed at the program's `raise ... from` a DataLoader worker's error until the worker's
     # own exception was read as the failure
