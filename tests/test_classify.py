@@ -1103,6 +1103,20 @@ def test_a_thread_the_os_refused_names_the_limits_that_refuse_one():
     assert "`ulimit -v`" in fix and "RLIMIT_AS" in fix and "`ulimit -u`" in fix and "/proc/PID/limits" in fix
 
 
+def test_openmps_refused_threads_name_the_count_and_the_limits():
+    # the hundredth held-out set's omp_threads_as, recorded (run alone: the program capped its address space and asked
+    # for 16 OpenMP threads on 2 cores; libgomp printed `Thread creation failed: Resource temporarily unavailable` and
+    # the process exited 1). The report said only that no installed library's code was on a stack
+    cell = os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "zoo", "recorded", "heldout100", "app", "cells", "54cf8f777e-r0"
+    )
+    with open(os.path.join(cell, "stderr.log"), encoding="utf-8") as f:
+        got = classify(1, stderr=f.read())
+    assert got.signature.startswith("libgomp: Thread creation failed"), got
+    fix = remedy(got.signature)
+    assert "OMP_NUM_THREADS" in fix and "RLIMIT_AS" in fix and "`ulimit -u`" in fix, fix
+
+
 def test_another_process_half_written_word_before_the_exception_is_no_part_of_its_line():
     # a fresh clone's make test (the README's quickstart, fork and 2 workers, one of two cells): the worker's dump and
     # the main's report shared stderr, and the main's line came glued to another's unfinished word. The row's error

@@ -178,6 +178,16 @@ THREAD_REFUSED = (
     "run (`ulimit -u`, RLIMIT_NPROC, a container's pids limit), or the system's; `cat /proc/PID/limits` shows the "
     "process's. Raise the limit, or start fewer threads (DataLoader workers, a thread pool's size)"
 )
+# GNU OpenMP's own words as the threads of its pool are refused (libgomp's `Thread creation failed`): the same
+# limits, met by the threads it starts for torch's and numpy's ops, one a core unless told (the hundredth held-out
+# set's omp_threads_as: 16 threads under an address-space cap; the advice named neither the count nor the cap)
+OPENMP_THREADS_REFUSED = (
+    "GNU OpenMP could not start the threads of its pool (one a core unless OMP_NUM_THREADS or torch.set_num_threads "
+    "says otherwise, in every process: each DataLoader worker and rank starts its own): a cap on the address space "
+    "their stacks no longer fit under (`ulimit -v`, RLIMIT_AS), on the threads one user may run (`ulimit -u`, "
+    "RLIMIT_NPROC, a container's pids limit), or the system's. Ask for fewer (OMP_NUM_THREADS=1 where many processes "
+    "share the cores), or raise the limit"
+)
 # A filesystem the program wrote to ran out of space or of the user's quota (ENOSPC, EDQUOT): a checkpoint, a cache,
 # a log. Not /dev/shm's size (shm_full, its own class): the machine's or the job's storage to free or to change. A
 # library that was writing (torch.save's zip writer) reports it in its own frames, and its cleanup may fail after
@@ -343,6 +353,7 @@ _BY_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^memory_error\b", MEMORY_REFUSED),
         (_PICKLE_REFUSED, PICKLE_REFUSED),
         (r"^RuntimeError: can't start new thread\b", THREAD_REFUSED),
+        (r"^libgomp: Thread creation failed\b", OPENMP_THREADS_REFUSED),
         (r"^(?:OSError|IOError): \[Errno (?:N|28|122)\] (?:No space left on device|Disk quota exceeded)", DISK_FULL),
         (
             r"^RuntimeError: (?:async generator|generator|coroutine) raised Stop(?:Async)?Iteration(?:$| in )",
